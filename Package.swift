@@ -1,0 +1,20 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "swift-unidirectional-store",
+  platforms: [
+    // Synchronization.Mutex and task executor preferences need these releases.
+    .macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2),
+  ],
+  products: [
+    .library(name: "Store", targets: ["Store"]),
+    .library(name: "Effects", targets: ["Effects"]),
+  ],
+  targets: [
+    .target(name: "Effects"),
+    .target(name: "Store", dependencies: ["Effects"]),
+    .testTarget(name: "StoreTests", dependencies: ["Store", "Effects"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,197 @@
+import Synchronization
+
+/// A clock whose time moves only when a test tells it to.
+///
+/// Inject it wherever a feature takes a clock. Sleepers wait until ``advance(by:)``,
+/// ``advance(to:)`` or ``run()`` moves time past their deadline; they wake in deadline order
+/// (ties in the order they went to sleep), and cancelling a sleep removes it at once.
+///
+/// ```swift
+/// let clock = TestClock()
+/// let store = TestStore(initialState: Timer.State()) { Timer(clock: clock) }
+/// await store.send(.startTapped)
+/// await clock.advance(by: .seconds(1))
+/// await store.receive(.tick) { $0.elapsed = 1 }
+/// ```
+///
+/// When the sleeping task runs under a test store, the clock lets the woken effect run, and the
+/// store reduce what it sent, before it wakes the next sleeper; so a loop that sleeps twice
+/// within one `advance` wakes twice, and a concatenation's next part starts and sleeps from
+/// the right time, deterministically.
+public final class TestClock: Clock, Sendable {
+  /// A point in a test clock's time: an offset from the moment the clock was created.
+  public struct Instant: InstantProtocol, Hashable, Sendable, CustomStringConvertible {
+    /// The time since the clock's start.
+    public var offset: Duration
+
+    /// Creates an instant at `offset` from the clock's start.
+    ///
+    /// - Parameter offset: The time since the clock's start.
+    public init(offset: Duration = .zero) {
+      self.offset = offset
+    }
+
+    /// The instant `duration` after this one.
+    ///
+    /// - Parameter duration: How far to move.
+    /// - Returns: The later (or, for a negative duration, earlier) instant.
+    public func advanced(by duration: Duration) -> Self {
+      Self(offset: offset + duration)
+    }
+
+    /// The duration from this instant to `other`.
+    ///
+    /// - Parameter other: The other instant.
+    /// - Returns: `other` minus this instant.
+    public func duration(to other: Self) -> Duration {
+      other.offset - offset
+    }
+
+    /// Whether `lhs` comes before `rhs`.
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+      lhs.offset < rhs.offset
+    }
+
+    /// The instant's offset, such as `1.5 seconds`.
+    public var description: String { "\(offset)" }
+  }
+
+  private struct Sleeper {
+    var id: Int
+    var deadline: Instant
+    var continuation: UnsafeContinuation<Void, any Error>
+    var executor: ManualTaskExecutor?
+  }
+
+  private struct State {
+    var now = Instant()
+    var nextID = 0
+    var sleepers: [Sleeper] = []
+  }
+  private let state = Mutex(State())
+
+  /// Creates a clock at time zero.
+  public init() {}
+
+  /// The current time. It moves only when the test advances the clock.
+  public var now: Instant {
+    state.withLock { $0.now }
+  }
+
+  /// The smallest step the clock can measure: any duration.
+  public var minimumResolution: Duration { .zero }
+
+  /// The number of sleeps waiting for time to move.
+  public var sleeperCount: Int {
+    state.withLock { $0.sleepers.count }
+  }
+
+  /// Suspends until the clock has been advanced to `deadline`.
+  ///
+  /// Returns at once when `deadline` is not after ``now``.
+  ///
+  /// - Parameters:
+  ///   - deadline: When to wake.
+  ///   - tolerance: Ignored; a test clock is exact.
+  /// - Throws: `CancellationError` when the sleeping task is cancelled. The sleep is removed
+  ///   from the clock at once.
+  public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    try Task.checkCancellation()
+    let id = state.withLock { state in
+      state.nextID += 1
+      return state.nextID
+    }
+    let executor = ManualTaskExecutor.current
+    try await withTaskCancellationHandler {
+      try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
+        // Checking cancellation under the lock pairs with the handler below: either it sees
+        // this sleeper and removes it, or this check sees the cancellation.
+        let outcome = state.withLock { state -> Result<Void, any Error>? in
+          if Task.isCancelled { return .failure(CancellationError()) }
+          if deadline <= state.now { return .success(()) }
+          state.sleepers.append(
+            Sleeper(id: id, deadline: deadline, continuation: continuation, executor: executor)
+          )
+          return nil
+        }
+        if let outcome { continuation.resume(with: outcome) }
+      }
+    } onCancel: {
+      let sleeper = state.withLock { state -> Sleeper? in
+        guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+        return state.sleepers.remove(at: index)
+      }
+      sleeper?.continuation.resume(throwing: CancellationError())
+    }
+  }
+
+  /// Moves time forward by `duration`, waking every sleeper whose deadline it passes.
+  ///
+  /// - Parameter duration: How far to move. A negative duration does nothing.
+  public func advance(by duration: Duration = .zero) async {
+    await advance(to: now.advanced(by: duration))
+  }
+
+  /// Moves time forward to `deadline`, waking every sleeper whose deadline is not after it.
+  ///
+  /// Sleepers wake one at a time in deadline order, with ``now`` set to each one's deadline
+  /// as it wakes, so a woken task that sleeps again measures from the right time. When
+  /// `deadline` is before ``now``, time does not move.
+  ///
+  /// - Parameter deadline: The time to move to.
+  public func advance(to deadline: Instant) async {
+    while let sleeper = popFirstSleeper(notAfter: deadline) {
+      await wake(sleeper)
+    }
+    state.withLock { $0.now = max($0.now, deadline) }
+  }
+
+  /// Moves time forward until no sleeper is left.
+  ///
+  /// - Parameter maxSteps: How many sleepers to wake at most, a guard against a loop that
+  ///   always sleeps again. When it is reached, the clock reports a runtime warning.
+  public func run(maxSteps: Int = 100_000, fileID: StaticString = #fileID, line: UInt = #line)
+    async
+  {
+    var steps = 0
+    while let sleeper = popFirstSleeper(notAfter: nil) {
+      if steps == maxSteps {
+        state.withLock { $0.sleepers.append(sleeper) }
+        RuntimeWarningHandler.current(
+          RuntimeWarning(
+            message: """
+              TestClock.run() woke \(maxSteps) sleepers and sleepers remain; an effect \
+              probably sleeps in an endless loop. Advance the clock by a fixed amount instead.
+              """,
+            fileID: "\(fileID)",
+            line: line
+          )
+        )
+        return
+      }
+      await wake(sleeper)
+      steps += 1
+    }
+  }
+
+  private func popFirstSleeper(notAfter limit: Instant?) -> Sleeper? {
+    state.withLock { state in
+      var best: Int?
+      for index in state.sleepers.indices {
+        let deadline = state.sleepers[index].deadline
+        if let limit, deadline > limit { continue }
+        if let current = best, state.sleepers[current].deadline <= deadline { continue }
+        best = index
+      }
+      guard let best else { return nil }
+      let sleeper = state.sleepers.remove(at: best)
+      state.now = max(state.now, sleeper.deadline)
+      return sleeper
+    }
+  }
+
+  private func wake(_ sleeper: Sleeper) async {
+    sleeper.continuation.resume()
+    await sleeper.executor?.settle()
+  }
+}

@@ -1,0 +1,61 @@
+extension Effect {
+  /// Makes this effect cancellable under `id`.
+  ///
+  /// Ids are namespaced by identity: an effect started by the row with id `A` and one started
+  /// by the row with id `B` can both use `CancelID.load` without cancelling each other, and
+  /// ``cancel(id:)`` returned by row `A` cancels only row `A`'s effect.
+  ///
+  /// ```swift
+  /// case .searchChanged(let query):
+  ///   return .run { send in
+  ///     send(.results(try await client.search(query)))
+  ///   }
+  ///   .cancellable(id: CancelID.search, cancelInFlight: true)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - id: The cancellation id. Any hashable, sendable value; a private enum case is usual.
+  ///   - cancelInFlight: Whether to cancel effects already running under `id` before this one
+  ///     starts.
+  /// - Returns: A cancellable effect.
+  public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Self {
+    if isNone && !cancelInFlight { return self }
+    return Self(operation: .cancellable(id: EffectID(id), cancelInFlight: cancelInFlight, self))
+  }
+
+  /// An effect that cancels every running effect made cancellable under `id`.
+  ///
+  /// Only effects in the same identity namespace are cancelled (see
+  /// ``cancellable(id:cancelInFlight:)``). Actions those effects send after this runs never
+  /// reach a reducer.
+  ///
+  /// - Parameter id: The cancellation id.
+  /// - Returns: An effect that cancels.
+  public static func cancel(id: some Hashable & Sendable) -> Self {
+    Self(operation: .cancel(id: EffectID(id)))
+  }
+
+  /// Puts this effect inside the lifetime of `identity`.
+  ///
+  /// Reducers that run a child per element (or per optional child, or per enum case) use this
+  /// so that the child's effects are cancelled when that identity goes away, and so that the
+  /// child's cancellation ids do not collide with a sibling's. Feature code rarely calls it.
+  ///
+  /// - Parameter identity: The identity whose lifetime the effect belongs to, such as an
+  ///   element's id.
+  /// - Returns: The scoped effect.
+  public func scoped(to identity: some Hashable & Sendable) -> Self {
+    if isNone { return self }
+    return Self(operation: .scoped(identity: EffectID(identity), self))
+  }
+
+  /// An effect that ends the lifetime of `identity`, cancelling every effect scoped to it.
+  ///
+  /// This includes effects scoped to identities nested inside it.
+  ///
+  /// - Parameter identity: The identity whose lifetime ends.
+  /// - Returns: An effect that cancels the identity's effects.
+  public static func endLifetime(of identity: some Hashable & Sendable) -> Self {
+    Self(operation: .endLifetime(identity: EffectID(identity)))
+  }
+}

@@ -1,0 +1,135 @@
+extension Effect {
+  /// An effect that starts all of `effects` at once and finishes when they all have.
+  ///
+  /// - Parameter effects: The effects to run concurrently.
+  /// - Returns: The merged effect.
+  public static func merge(_ effects: Self...) -> Self {
+    merge(effects)
+  }
+
+  /// An effect that starts all of `effects` at once and finishes when they all have.
+  ///
+  /// Effects that do nothing are dropped, so merging only `.none` values gives `.none`.
+  ///
+  /// - Parameter effects: The effects to run concurrently.
+  /// - Returns: The merged effect.
+  /// - Complexity: O(*n*) in the number of effects.
+  public static func merge(_ effects: some Sequence<Self>) -> Self {
+    var parts: [Self] = []
+    for effect in effects {
+      switch effect.operation {
+      case .none: continue
+      case .merge(let nested): parts.append(contentsOf: nested)
+      default: parts.append(effect)
+      }
+    }
+    switch parts.count {
+    case 0: return .none
+    case 1: return parts[0]
+    default: return Self(operation: .merge(parts))
+    }
+  }
+
+  /// An effect that runs this effect and `other` at the same time.
+  ///
+  /// - Parameter other: The effect to run alongside this one.
+  /// - Returns: The merged effect.
+  public func merge(with other: Self) -> Self {
+    .merge([self, other])
+  }
+
+  /// An effect that runs `effects` one after another.
+  ///
+  /// Each effect starts when the one before it has finished, including every task it started.
+  /// Effects with no asynchronous work (such as ``send(_:)``) run at once, so concatenating
+  /// only synchronous effects keeps them synchronous. Cancelling the concatenation cancels the
+  /// part that is running and starts none of the rest.
+  ///
+  /// - Parameter effects: The effects to run in order.
+  /// - Returns: The concatenated effect.
+  public static func concatenate(_ effects: Self...) -> Self {
+    concatenate(effects)
+  }
+
+  /// An effect that runs `effects` one after another.
+  ///
+  /// - Parameter effects: The effects to run in order.
+  /// - Returns: The concatenated effect.
+  /// - Complexity: O(*n*) in the number of effects.
+  public static func concatenate(_ effects: some Sequence<Self>) -> Self {
+    let parts = effects.filter { !$0.isNone }
+    switch parts.count {
+    case 0: return .none
+    case 1: return parts[0]
+    default: return Self(operation: .concatenate(parts))
+    }
+  }
+
+  /// An effect that runs this effect, then `other` once this one has finished.
+  ///
+  /// - Parameter other: The effect to run afterwards.
+  /// - Returns: The concatenated effect.
+  public func concatenate(with other: Self) -> Self {
+    .concatenate([self, other])
+  }
+
+  /// Transforms every action this effect sends.
+  ///
+  /// Parent reducers use this to embed a child's actions into their own.
+  ///
+  /// - Parameter transform: Turns one of this effect's actions into the new action type.
+  /// - Returns: An effect that sends transformed actions.
+  /// - Complexity: O(*n*) in the number of nodes of the effect; O(1) for ``none``.
+  public func map<NewAction: Sendable>(
+    _ transform: @escaping @Sendable (Action) -> NewAction
+  ) -> Effect<NewAction> {
+    switch operation {
+    case .none:
+      return .none
+    case .send(let action):
+      return .send(transform(action))
+    case .run(let run):
+      let body = run.body
+      var newCatch: (@Sendable (any Error) -> NewAction)?
+      if let catchAction = run.catchAction {
+        newCatch = { error in transform(catchAction(error)) }
+      }
+      return Effect<NewAction>(
+        operation: .run(
+          Effect<NewAction>.Run(
+            priority: run.priority,
+            site: run.site,
+            body: { send in try await body(send.map(transform)) },
+            catchAction: newCatch
+          )
+        )
+      )
+    case .merge(let effects):
+      return Effect<NewAction>(operation: .merge(effects.map { $0.map(transform) }))
+    case .concatenate(let effects):
+      return Effect<NewAction>(operation: .concatenate(effects.map { $0.map(transform) }))
+    case .cancellable(let id, let cancelInFlight, let effect):
+      return Effect<NewAction>(
+        operation: .cancellable(id: id, cancelInFlight: cancelInFlight, effect.map(transform))
+      )
+    case .cancel(let id):
+      return Effect<NewAction>(operation: .cancel(id: id))
+    case .scoped(let identity, let effect):
+      return Effect<NewAction>(operation: .scoped(identity: identity, effect.map(transform)))
+    case .endLifetime(let identity):
+      return Effect<NewAction>(operation: .endLifetime(identity: identity))
+    case .throttle(let throttle, let effect):
+      return Effect<NewAction>(
+        operation: .throttle(
+          Effect<NewAction>.Throttle(
+            id: throttle.id,
+            interval: throttle.interval,
+            clock: throttle.clock,
+            latest: throttle.latest
+          ),
+          effect.map(transform)
+        )
+      )
+    }
+  }
+}

@@ -1,0 +1,55 @@
+extension Effect {
+  /// Delays this effect until `duration` has passed on `clock` without another effect being
+  /// started under the same `id`.
+  ///
+  /// Each new debounced effect with `id` cancels the one waiting before it, so only the last
+  /// of a burst runs. Inject the clock so tests can drive it with ``TestClock``.
+  ///
+  /// ```swift
+  /// case .queryChanged(let query):
+  ///   state.query = query
+  ///   return .run { send in send(.results(try await client.search(query))) }
+  ///     .debounce(id: CancelID.search, for: .milliseconds(300), clock: clock)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - id: The cancellation id shared by the burst.
+  ///   - duration: How long to wait for quiet.
+  ///   - clock: The clock to wait on.
+  /// - Returns: The debounced effect.
+  public func debounce(
+    id: some Hashable & Sendable,
+    for duration: Duration,
+    clock: any Clock<Duration>
+  ) -> Self {
+    let delay = Self.run { _ in try await clock.sleep(for: duration) }
+    return delay.concatenate(with: self).cancellable(id: id, cancelInFlight: true)
+  }
+
+  /// Runs at most one effect with `id` per `interval` on `clock`.
+  ///
+  /// The first effect runs at once and opens a window of `interval`. Effects started with
+  /// the same `id` while the window is open wait; when it closes, one of them runs (the latest
+  /// when `latest` is true, otherwise the first) and opens a new window. The rest are dropped.
+  /// Cancelling `id` closes the window and drops the waiting effect.
+  ///
+  /// - Parameters:
+  ///   - id: The id the throttle is keyed by, namespaced like a cancellation id.
+  ///   - interval: The shortest time between two effects that run.
+  ///   - clock: The clock that measures the interval.
+  ///   - latest: Whether to keep the latest waiting effect rather than the first.
+  /// - Returns: The throttled effect.
+  public func throttle(
+    id: some Hashable & Sendable,
+    for interval: Duration,
+    clock: any Clock<Duration>,
+    latest: Bool
+  ) -> Self {
+    Self(
+      operation: .throttle(
+        Throttle(id: EffectID(id), interval: interval, clock: clock, latest: latest),
+        self
+      )
+    )
+  }
+}

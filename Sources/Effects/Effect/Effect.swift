@@ -1,0 +1,120 @@
+/// A description of the work a reducer asks the store to do after it changes state.
+///
+/// Effects are values: a reducer returns one, and the store's runtime starts it. Nothing runs
+/// until the store starts it, and everything the store starts belongs to a lifetime the store
+/// owns, so it is cancelled when that lifetime ends.
+///
+/// ```swift
+/// case .refreshTapped:
+///   state.isLoading = true
+///   return .run { send in
+///     let profile = try await client.profile()
+///     send(.profileResponse(profile))
+///   } catch: { error in
+///     .profileFailed(error.localizedDescription)
+///   }
+/// ```
+///
+/// Build effects with ``none``, ``send(_:)`` and ``run(priority:fileID:line:operation:catch:)``,
+/// then combine them with ``merge(_:)-swift.type.method``, ``concatenate(_:)-swift.type.method``,
+/// ``map(_:)``, ``cancellable(id:cancelInFlight:)`` and the timing operators.
+public struct Effect<Action: Sendable>: Sendable {
+  package let operation: Operation
+
+  package init(operation: Operation) {
+    self.operation = operation
+  }
+
+  /// An effect that does nothing.
+  ///
+  /// Returning `.none` from a reducer costs nothing: the store does not touch its runtime.
+  public static var none: Self { Self(operation: .none) }
+
+  /// An effect that feeds `action` back into the store at once.
+  ///
+  /// The store processes the action synchronously, after the reducer that returned it and
+  /// before ``send(_:)`` returns, in the order the actions were produced. Dispatch is
+  /// iterative, so a long chain of `.send` effects uses constant stack.
+  ///
+  /// - Parameter action: The action to feed back.
+  /// - Returns: An effect that sends `action`.
+  public static func send(_ action: Action) -> Self {
+    Self(operation: .send(action))
+  }
+
+  /// An effect that runs an asynchronous operation, which can send any number of actions.
+  ///
+  /// The operation runs in a task that belongs to the lifetime of whatever started it (the
+  /// store, an identified element, or the task awaiting ``send(_:)``), and is cancelled when
+  /// that lifetime ends. Actions sent after cancellation never reach a reducer.
+  ///
+  /// An error thrown by `operation` is never dropped silently: when `catch` is given, the error
+  /// becomes the action it returns; otherwise the store reports a runtime warning naming the
+  /// action that started the effect. A `CancellationError` thrown because the effect was
+  /// cancelled is not an error.
+  ///
+  /// - Parameters:
+  ///   - priority: The priority of the task that runs the operation.
+  ///   - fileID: The file where the effect was created, used in warnings.
+  ///   - line: The line where the effect was created, used in warnings.
+  ///   - operation: The work to do. Call the ``Send`` it is handed to feed actions back.
+  ///   - catch: Turns a thrown error into an action.
+  /// - Returns: An effect that runs `operation`.
+  public static func run(
+    priority: TaskPriority? = nil,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    operation: @escaping @Sendable (_ send: Send<Action>) async throws -> Void,
+    catch: (@Sendable (_ error: any Error) -> Action)? = nil
+  ) -> Self {
+    Self(
+      operation: .run(
+        Run(
+          priority: priority,
+          site: SourceSite(fileID: fileID, line: line),
+          body: operation,
+          catchAction: `catch`
+        )
+      )
+    )
+  }
+}
+
+extension Effect {
+  /// The cases an effect is built from; the runtime interprets them.
+  package indirect enum Operation: Sendable {
+    case none
+    case send(Action)
+    case run(Run)
+    case merge([Effect])
+    case concatenate([Effect])
+    case cancellable(id: EffectID, cancelInFlight: Bool, Effect)
+    case cancel(id: EffectID)
+    case scoped(identity: EffectID, Effect)
+    case endLifetime(identity: EffectID)
+    case throttle(Throttle, Effect)
+  }
+
+  /// An asynchronous operation, with what the runtime needs to run and report it.
+  package struct Run: Sendable {
+    package var priority: TaskPriority?
+    package var site: SourceSite
+    package var body: @Sendable (Send<Action>) async throws -> Void
+    package var catchAction: (@Sendable (any Error) -> Action)?
+  }
+
+  /// The parameters of a throttled effect.
+  package struct Throttle: Sendable {
+    package var id: EffectID
+    package var interval: Duration
+    package var clock: any Clock<Duration>
+    package var latest: Bool
+  }
+
+  /// Whether this effect does nothing, so the store can skip its runtime.
+  @usableFromInline
+  package var isNone: Bool {
+    if case .none = operation { return true }
+    return false
+  }
+}

@@ -1,0 +1,107 @@
+import Synchronization
+
+/// The effects started on behalf of one action sent to a store, awaited or cancelled together.
+///
+/// A group counts its member records. It is empty once they have all finished; effects that
+/// their fed-back actions start join the same group, so awaiting a group waits for the whole
+/// chain an action set off. A concatenation uses a private group per part to learn when the
+/// part is done.
+package final class EffectGroup: Sendable {
+  private struct State {
+    var members: [Int: EffectRecord] = [:]
+    var isCancelled = false
+    var waiters: [UnsafeContinuation<Void, Never>] = []
+    var onEmpty: (@MainActor @Sendable () -> Void)?
+  }
+  private let state = Mutex(State())
+  private let parent: EffectGroup?
+
+  /// Creates a group. A group with a `parent` routes feedback to the parent's root.
+  package init(parent: EffectGroup? = nil) {
+    self.parent = parent
+  }
+
+  /// The top-level group that fed-back actions join.
+  package var root: EffectGroup {
+    parent?.root ?? self
+  }
+
+  /// Whether no member is running.
+  package var isEmpty: Bool {
+    state.withLock { $0.members.isEmpty }
+  }
+
+  /// Whether the group was cancelled.
+  package var isCancelled: Bool {
+    state.withLock { $0.isCancelled }
+  }
+
+  /// The records still running, in start order.
+  package var running: [EffectRecord] {
+    state.withLock { $0.members.values.sorted { $0.id < $1.id } }
+  }
+
+  /// Adds a running record. A record added to a cancelled group is cancelled at once.
+  package func add(_ record: EffectRecord) {
+    let cancelled = state.withLock { state in
+      state.members[record.id] = record
+      return state.isCancelled
+    }
+    if cancelled { record.cancel() }
+  }
+
+  /// Runs `action` on the main actor once the group is empty.
+  ///
+  /// Used by concatenation to start its next part; set at most once, while non-empty.
+  package func whenEmpty(_ action: @escaping @MainActor @Sendable () -> Void) {
+    state.withLock { $0.onEmpty = action }
+  }
+
+  /// Removes a finished record, waking waiters and running the empty handler when it was the
+  /// last one.
+  @MainActor
+  package func remove(_ record: EffectRecord) {
+    let (waiters, onEmpty) = state.withLock {
+      state -> ([UnsafeContinuation<Void, Never>], (@MainActor @Sendable () -> Void)?) in
+      guard state.members.removeValue(forKey: record.id) != nil, state.members.isEmpty else {
+        return ([], nil)
+      }
+      defer {
+        state.waiters = []
+        state.onEmpty = nil
+      }
+      return (state.waiters, state.onEmpty)
+    }
+    for waiter in waiters { waiter.resume() }
+    onEmpty?()
+  }
+
+  /// Cancels every member, and every record added later. Wakes waiters at once.
+  package func cancel() {
+    let (members, waiters) = state.withLock {
+      state -> ([EffectRecord], [UnsafeContinuation<Void, Never>]) in
+      state.isCancelled = true
+      defer { state.waiters = [] }
+      return (Array(state.members.values), state.waiters)
+    }
+    for member in members { member.cancel() }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  /// Suspends until the group is empty, or until it or the calling task is cancelled; the
+  /// calling task's cancellation cancels the group.
+  package func wait() async {
+    await withTaskCancellationHandler {
+      await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+        let done = state.withLock { state in
+          if state.members.isEmpty || state.isCancelled { return true }
+          state.waiters.append(continuation)
+          return false
+        }
+        if done { continuation.resume() }
+      }
+    } onCancel: {
+      cancel()
+    }
+  }
+}

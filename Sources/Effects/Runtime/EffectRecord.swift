@@ -1,0 +1,91 @@
+import Synchronization
+
+/// One running effect: a task, or the driver of a concatenation, that the runtime tracks.
+///
+/// Cancellation is thread-safe so that ``EffectGroup`` and store teardown can cancel from any
+/// thread; all other bookkeeping happens on the main actor in ``EffectRuntime``.
+package final class EffectRecord: Sendable {
+  package enum Kind: Sendable {
+    /// A task running a `run` operation.
+    case task
+    /// A throttle window that closes when its sleep ends.
+    case timer
+    /// A concatenation waiting for its current part to finish.
+    case sequence
+  }
+
+  package let id: Int
+  package let kind: Kind
+  /// The action whose reduction started this effect, kept for failure messages.
+  package let origin: any Sendable
+  /// Where the effect was created, when known.
+  package let site: SourceSite?
+  /// The group that waits for this record to finish, if any.
+  package let owner: EffectGroup?
+  /// The group that actions sent by this effect, and their effects, join.
+  package let feedbackGroup: EffectGroup
+
+  private struct State {
+    var isCancelled = false
+    var task: Task<Void, Never>?
+    var part: EffectGroup?
+  }
+  private let state = Mutex(State())
+
+  package init(
+    id: Int,
+    kind: Kind,
+    origin: any Sendable,
+    site: SourceSite?,
+    owner: EffectGroup?,
+    feedbackGroup: EffectGroup
+  ) {
+    self.id = id
+    self.kind = kind
+    self.origin = origin
+    self.site = site
+    self.owner = owner
+    self.feedbackGroup = feedbackGroup
+  }
+
+  /// Whether the record's lifetime has ended.
+  package var isCancelled: Bool {
+    state.withLock { $0.isCancelled }
+  }
+
+  /// Attaches the task that runs this record, cancelling it at once if the record already was.
+  package func attach(_ task: Task<Void, Never>) {
+    let cancelled = state.withLock { state in
+      state.task = task
+      return state.isCancelled
+    }
+    if cancelled { task.cancel() }
+  }
+
+  /// Sets the part of a concatenation that is running now.
+  package func setPart(_ part: EffectGroup?) {
+    let cancelled = state.withLock { state in
+      state.part = part
+      return state.isCancelled
+    }
+    if cancelled { part?.cancel() }
+  }
+
+  /// Ends this record's lifetime: cancels its task or its running part.
+  ///
+  /// Safe to call from any thread, more than once.
+  package func cancel() {
+    let (task, part) = state.withLock { state -> (Task<Void, Never>?, EffectGroup?) in
+      if state.isCancelled { return (nil, nil) }
+      state.isCancelled = true
+      return (state.task, state.part)
+    }
+    task?.cancel()
+    part?.cancel()
+  }
+}
+
+extension EffectRecord: Hashable {
+  package static func == (lhs: EffectRecord, rhs: EffectRecord) -> Bool { lhs === rhs }
+  package func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}

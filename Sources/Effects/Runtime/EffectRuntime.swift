@@ -1,0 +1,402 @@
+import Synchronization
+
+/// Starts effects for one store, tracks every running effect by lifetime and cancellation id,
+/// and cancels them.
+///
+/// The runtime's bookkeeping happens on the main actor (where stores run); a lock guards it
+/// only so that teardown, which can happen on any thread, can cancel everything. Effect tasks
+/// never touch the store directly: they push actions and completions into the ``inbox``, which
+/// the store drains on the main actor. That keeps reductions serial and lets a test store
+/// decide exactly when effect work runs.
+package final class EffectRuntime<Action: Sendable>: Sendable {
+  /// Where running effects report. The store drains it with ``drain()``.
+  package let inbox = EffectInbox<Action>()
+  /// The executor effect tasks prefer, when running under a test store.
+  package let executor: ManualTaskExecutor?
+  /// Where warnings about effects go.
+  package let warnings: RuntimeWarningHandler
+
+  private let state = Mutex(State())
+  // Wrapped in a struct: a bare closure read through `withLock` is re-abstracted on every
+  // write-back, growing a chain of thunks with each call.
+  private let connection = Mutex<Connection?>(nil)
+  private struct Connection: Sendable {
+    var deliver: Deliver
+  }
+
+  /// Feeds an action from an effect into the store, as part of a group.
+  package typealias Deliver = @MainActor @Sendable (Action, EffectGroup) -> Void
+
+  /// Creates a runtime.
+  ///
+  /// - Parameters:
+  ///   - executor: When set, effect tasks run on this executor (see ``ManualTaskExecutor``).
+  ///   - warnings: Receives warnings about effects, such as unhandled errors.
+  package init(executor: ManualTaskExecutor?, warnings: RuntimeWarningHandler) {
+    self.executor = executor
+    self.warnings = warnings
+  }
+
+  deinit {
+    cancelAll()
+  }
+
+  /// Connects the runtime to its store.
+  ///
+  /// - Parameter deliver: Reduces an action an effect sent. It should capture the store weakly.
+  package func connect(_ deliver: @escaping Deliver) {
+    connection.withLock { $0 = Connection(deliver: deliver) }
+  }
+
+  /// The number of effects running now.
+  package var runningCount: Int {
+    state.withLock { $0.records.count }
+  }
+
+  /// The effects running now, oldest first.
+  package var running: [EffectRecord] {
+    state.withLock { $0.records.values.map(\.record).sorted { $0.id < $1.id } }
+  }
+
+  /// Cancels every running effect. Safe from any thread.
+  package func cancelAll() {
+    let records = state.withLock { $0.records.values.map(\.record) }
+    for record in records { record.cancel() }
+  }
+
+  /// Starts an effect returned for `origin`, as a member of `group`.
+  ///
+  /// `.send` actions are delivered to the store at once (the store queues them while it is
+  /// reducing); asynchronous work starts in tasks that belong to `group`, to the identity
+  /// namespaces the effect is scoped to, and to this runtime.
+  @MainActor
+  package func start(_ effect: Effect<Action>, origin: any Sendable, group: EffectGroup) {
+    start(effect, Context(group: group, cancelKeys: [], namespace: [], origin: origin))
+  }
+
+  /// Reduces what effects reported since the last drain: their actions, in order, and their
+  /// completions.
+  @MainActor
+  package func drain() {
+    while true {
+      let events = inbox.takeAll()
+      if events.isEmpty { return }
+      for event in events {
+        switch event {
+        case .action(let action, let record):
+          deliver(action, from: record)
+        case .finished(let record, let error):
+          finish(record, error: error)
+        }
+      }
+    }
+  }
+
+  // MARK: - Interpreting effects
+
+  @MainActor
+  private func start(_ effect: Effect<Action>, _ context: Context) {
+    switch effect.operation {
+    case .none:
+      return
+    case .send(let action):
+      connection.withLock { $0 }?.deliver(action, context.group)
+    case .run(let run):
+      let record = register(.task, site: run.site, context, owner: context.group)
+      spawn(record, priority: run.priority, body: run.body, catchAction: run.catchAction)
+    case .merge(let effects):
+      for effect in effects { start(effect, context) }
+    case .concatenate(let effects):
+      startSequence(effects[...], context, driver: nil)
+    case .cancellable(let id, let cancelInFlight, let effect):
+      let key = CancelKey(namespace: context.namespace, id: id)
+      if cancelInFlight { cancel(key) }
+      var context = context
+      context.cancelKeys.append(key)
+      start(effect, context)
+    case .cancel(let id):
+      cancel(CancelKey(namespace: context.namespace, id: id))
+    case .scoped(let identity, let effect):
+      var context = context
+      context.namespace.append(identity)
+      start(effect, context)
+    case .endLifetime(let identity):
+      let records = state.withLock { state in
+        (state.byNamespace[context.namespace + [identity]] ?? []).compactMap {
+          state.records[$0]?.record
+        }
+      }
+      for record in records { record.cancel() }
+    case .throttle(let throttle, let effect):
+      startThrottled(effect, throttle, context)
+    }
+  }
+
+  /// Runs the parts of a concatenation one after another. Parts with no asynchronous work run
+  /// at once; the first part that leaves work running creates a driver record that stands for
+  /// the rest of the sequence, so cancelling it (by id, lifetime or group) stops the sequence.
+  @MainActor
+  private func startSequence(
+    _ parts: ArraySlice<Effect<Action>>,
+    _ context: Context,
+    driver: EffectRecord?
+  ) {
+    var parts = parts
+    while let part = parts.popFirst() {
+      if let driver, driver.isCancelled { break }
+      let partGroup = EffectGroup(parent: context.group)
+      var partContext = context
+      partContext.group = partGroup
+      start(part, partContext)
+      if partGroup.isEmpty { continue }
+      let driver = driver ?? register(.sequence, site: nil, context, owner: context.group)
+      driver.setPart(partGroup)
+      let rest = parts
+      partGroup.whenEmpty { [weak self] in
+        self?.startSequence(rest, context, driver: driver)
+      }
+      return
+    }
+    if let driver { finish(driver, error: nil) }
+  }
+
+  @MainActor
+  private func startThrottled(
+    _ effect: Effect<Action>,
+    _ throttle: Effect<Action>.Throttle,
+    _ context: Context
+  ) {
+    let key = CancelKey(namespace: context.namespace, id: throttle.id)
+    let isOpen = state.withLock { $0.throttles[key] != nil }
+    guard isOpen else {
+      state.withLock { $0.throttles[key] = ThrottleWindow() }
+      start(effect, context)
+      openWindow(key, throttle, context)
+      return
+    }
+    let current = state.withLock { $0.throttles[key]?.pending }
+    if current != nil && !throttle.latest { return }
+    // The waiting effect belongs to its group, ids and lifetime like any other, through a
+    // placeholder that stands for it until the window closes.
+    let placeholder = register(.sequence, site: nil, context, owner: context.group)
+    state.withLock {
+      $0.throttles[key]?.pending = Pending(effect: effect, context: context, record: placeholder)
+    }
+    if let current { finish(current.record, error: nil) }
+  }
+
+  @MainActor
+  private func openWindow(
+    _ key: CancelKey,
+    _ throttle: Effect<Action>.Throttle,
+    _ context: Context
+  ) {
+    var windowContext = context
+    windowContext.cancelKeys.append(key)
+    let timer = register(.timer, site: nil, windowContext, owner: nil)
+    state.withLock {
+      $0.records[timer.id]?.onFinish = { [weak self] in
+        self?.closeWindow(key, throttle, timer: timer)
+      }
+    }
+    let clock = throttle.clock
+    let interval = throttle.interval
+    spawn(timer, priority: nil, body: { _ in try await clock.sleep(for: interval) }, catchAction: nil)
+  }
+
+  @MainActor
+  private func closeWindow(
+    _ key: CancelKey,
+    _ throttle: Effect<Action>.Throttle,
+    timer: EffectRecord
+  ) {
+    let pending = state.withLock { state -> Pending? in
+      let pending = state.throttles[key]?.pending
+      if timer.isCancelled || pending == nil {
+        state.throttles[key] = nil
+      } else {
+        state.throttles[key]?.pending = nil
+      }
+      return pending
+    }
+    guard let pending else { return }
+    finish(pending.record, error: nil)
+    guard !timer.isCancelled, !pending.record.isCancelled else { return }
+    start(pending.effect, pending.context)
+    openWindow(key, throttle, pending.context)
+  }
+
+  // MARK: - Tracking
+
+  @MainActor
+  private func register(
+    _ kind: EffectRecord.Kind,
+    site: SourceSite?,
+    _ context: Context,
+    owner: EffectGroup?
+  ) -> EffectRecord {
+    let record = state.withLock { state in
+      state.nextID += 1
+      let record = EffectRecord(
+        id: state.nextID,
+        kind: kind,
+        origin: context.origin,
+        site: site,
+        owner: owner,
+        feedbackGroup: context.group.root
+      )
+      state.records[record.id] = Entry(record: record, context: context)
+      for key in context.cancelKeys {
+        state.byCancelKey[key, default: []].insert(record.id)
+      }
+      for depth in context.namespace.indices {
+        state.byNamespace[Array(context.namespace[...depth]), default: []].insert(record.id)
+      }
+      return record
+    }
+    owner?.add(record)
+    return record
+  }
+
+  @MainActor
+  private func finish(_ record: EffectRecord, error: (any Error)?) {
+    let entry = state.withLock { state -> Entry? in
+      guard let entry = state.records.removeValue(forKey: record.id) else { return nil }
+      for key in entry.context.cancelKeys {
+        state.byCancelKey[key]?.remove(record.id)
+        if state.byCancelKey[key]?.isEmpty == true { state.byCancelKey[key] = nil }
+      }
+      for depth in entry.context.namespace.indices {
+        let prefix = Array(entry.context.namespace[...depth])
+        state.byNamespace[prefix]?.remove(record.id)
+        if state.byNamespace[prefix]?.isEmpty == true { state.byNamespace[prefix] = nil }
+      }
+      return entry
+    }
+    guard let entry else { return }
+    if let error {
+      warnings(
+        RuntimeWarning(
+          message: """
+            An effect started by action \(describe(record.origin)) threw an error that no \
+            catch action handles: \(error). Pass `catch:` to `.run` to turn it into an action.
+            """,
+          fileID: record.site?.fileID ?? "Effects",
+          line: record.site?.line ?? 0
+        )
+      )
+    }
+    record.owner?.remove(record)
+    entry.onFinish?()
+  }
+
+  @MainActor
+  private func deliver(_ action: Action, from record: EffectRecord) {
+    guard !record.isCancelled else { return }
+    let isRunning = state.withLock { $0.records[record.id] != nil }
+    guard isRunning else {
+      warnings(
+        RuntimeWarning(
+          message: """
+            An effect started by action \(describe(record.origin)) sent \(describe(action)) \
+            after it had finished; the action was dropped. Do not let `send` escape the \
+            effect's operation.
+            """,
+          fileID: record.site?.fileID ?? "Effects",
+          line: record.site?.line ?? 0
+        )
+      )
+      return
+    }
+    connection.withLock { $0 }?.deliver(action, record.feedbackGroup)
+  }
+
+  private func cancel(_ key: CancelKey) {
+    let records = state.withLock { state in
+      (state.byCancelKey[key] ?? []).compactMap { state.records[$0]?.record }
+    }
+    for record in records { record.cancel() }
+  }
+
+  /// Starts the task for a record. The task reports each action and its completion through
+  /// the inbox, and never touches the store.
+  private func spawn(
+    _ record: EffectRecord,
+    priority: TaskPriority?,
+    body: @escaping @Sendable (Send<Action>) async throws -> Void,
+    catchAction: (@Sendable (any Error) -> Action)?
+  ) {
+    let inbox = self.inbox
+    let operation: @Sendable () async -> Void = {
+      let send = Send<Action> { action in
+        guard !record.isCancelled else { return }
+        inbox.push(.action(action, record))
+      }
+      do {
+        try await body(send)
+        inbox.push(.finished(record, nil))
+      } catch {
+        if record.isCancelled || (error is CancellationError && Task.isCancelled) {
+          inbox.push(.finished(record, nil))
+        } else if let catchAction {
+          inbox.push(.action(catchAction(error), record))
+          inbox.push(.finished(record, nil))
+        } else {
+          inbox.push(.finished(record, error))
+        }
+      }
+    }
+    let task: Task<Void, Never>
+    if let executor {
+      task = Task(executorPreference: executor, priority: priority) {
+        await ManualTaskExecutor.$current.withValue(executor) { await operation() }
+      }
+    } else {
+      task = Task(priority: priority) { await operation() }
+    }
+    record.attach(task)
+  }
+}
+
+extension EffectRuntime {
+  package struct CancelKey: Hashable, Sendable {
+    var namespace: [EffectID]
+    var id: EffectID
+  }
+
+  package struct Context: Sendable {
+    var group: EffectGroup
+    var cancelKeys: [CancelKey]
+    var namespace: [EffectID]
+    var origin: any Sendable
+  }
+
+  private struct Entry {
+    var record: EffectRecord
+    var context: Context
+    var onFinish: (@MainActor @Sendable () -> Void)?
+  }
+
+  private struct Pending: Sendable {
+    var effect: Effect<Action>
+    var context: Context
+    var record: EffectRecord
+  }
+
+  private struct ThrottleWindow {
+    var pending: Pending?
+  }
+
+  private struct State {
+    var nextID = 0
+    var records: [Int: Entry] = [:]
+    var byCancelKey: [CancelKey: Set<Int>] = [:]
+    var byNamespace: [[EffectID]: Set<Int>] = [:]
+    var throttles: [CancelKey: ThrottleWindow] = [:]
+  }
+}
+
+/// A readable name for an action in a message: its type and value.
+package func describe(_ action: any Sendable) -> String {
+  "\(type(of: action)).\(action)"
+}

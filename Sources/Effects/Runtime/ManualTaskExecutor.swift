@@ -1,0 +1,95 @@
+import Synchronization
+
+/// A task executor whose jobs run only when asked, on the thread that asks.
+///
+/// Test stores start every effect task with this executor as its preference, so the
+/// effect's nonisolated code (and that of default actors it calls) runs here rather than on
+/// the global concurrent pool. ``runUntilIdle()`` then runs every job that is ready, in FIFO
+/// order, until none is left: a deterministic schedule with no sleeps and no yield counting.
+/// ``TestClock`` drives the executor of each sleeper it wakes, so that a woken effect runs to
+/// its next suspension before the clock moves on.
+package final class ManualTaskExecutor: TaskExecutor, Sendable {
+  private struct State {
+    var jobs: [UnownedJob] = []
+    var head = 0
+    var isRunning = false
+    var onEnqueue: (@Sendable () -> Void)?
+    var settle: (@Sendable () async -> Void)?
+  }
+  private let state = Mutex(State())
+
+  /// The executor that the current effect task prefers, when it runs under a test store.
+  @TaskLocal package static var current: ManualTaskExecutor?
+
+  package init() {}
+
+  /// Sets a handler called after every enqueued job, used to wake a waiting test store.
+  package func onEnqueue(_ handler: @escaping @Sendable () -> Void) {
+    state.withLock { $0.onEnqueue = handler }
+  }
+
+  package func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    let handler = state.withLock { state in
+      state.jobs.append(job)
+      return state.onEnqueue
+    }
+    handler?()
+  }
+
+  /// Sets what ``settle()`` does: a test store runs jobs and reduces what they reported, until
+  /// neither is left.
+  package func onSettle(_ settle: @escaping @Sendable () async -> Void) {
+    state.withLock { $0.settle = settle }
+  }
+
+  /// Runs everything that is ready, and whatever the owner does with the results, until the
+  /// system is quiet. Without an owner's hook, this is ``runUntilIdle()``.
+  package func settle() async {
+    if let settle = state.withLock({ $0.settle }) {
+      await settle()
+    } else {
+      runUntilIdle()
+    }
+  }
+
+  /// Whether a job is waiting to run.
+  package var hasWork: Bool {
+    state.withLock { $0.head < $0.jobs.count }
+  }
+
+  /// Runs ready jobs, including those they enqueue, until none is left.
+  ///
+  /// Re-entrant calls (a job that advances a test clock, say) return at once: the outer call
+  /// runs the jobs.
+  ///
+  /// - Returns: How many jobs ran.
+  @discardableResult
+  package func runUntilIdle() -> Int {
+    let owns = state.withLock { state -> Bool in
+      if state.isRunning { return false }
+      state.isRunning = true
+      return true
+    }
+    guard owns else { return 0 }
+    var count = 0
+    while let job = next() {
+      job.runSynchronously(on: asUnownedTaskExecutor())
+      count += 1
+    }
+    return count
+  }
+
+  private func next() -> UnownedJob? {
+    state.withLock { state in
+      guard state.head < state.jobs.count else {
+        state.jobs.removeAll(keepingCapacity: true)
+        state.head = 0
+        state.isRunning = false
+        return nil
+      }
+      defer { state.head += 1 }
+      return state.jobs[state.head]
+    }
+  }
+}

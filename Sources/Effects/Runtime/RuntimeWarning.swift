@@ -1,0 +1,94 @@
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A problem the library found at run time that does not stop the app: an action sent to a
+/// child that is gone, an effect error nobody handles, and the like.
+///
+/// Warnings name the problem and the source location it comes from. By default each site's
+/// first warning is printed to standard error; a ``RuntimeWarningHandler`` replaces that, which
+/// is how a test store turns warnings into test failures.
+public struct RuntimeWarning: Sendable, Hashable, CustomStringConvertible {
+  /// What went wrong, naming the action, id or effect involved.
+  public var message: String
+  /// The file the warning is attributed to, as `#fileID` spells it.
+  public var fileID: String
+  /// The line the warning is attributed to.
+  public var line: UInt
+
+  /// Creates a warning.
+  ///
+  /// - Parameters:
+  ///   - message: What went wrong.
+  ///   - fileID: The file the warning is attributed to.
+  ///   - line: The line the warning is attributed to.
+  public init(message: String, fileID: String, line: UInt) {
+    self.message = message
+    self.fileID = fileID
+    self.line = line
+  }
+
+  /// The warning as printed: `fileID:line: runtime warning: message`.
+  public var description: String {
+    "\(fileID):\(line): runtime warning: \(message)"
+  }
+}
+
+/// Receives the runtime warnings of the stores created while it is installed.
+///
+/// ```swift
+/// let warnings = Mutex<[RuntimeWarning]>([])
+/// let handler = RuntimeWarningHandler { warning in warnings.withLock { $0.append(warning) } }
+/// RuntimeWarningHandler.$current.withValue(handler) {
+///   let store = Store(initialState: Feature.State(), reducer: Feature())
+///   // store's warnings now go to `handler`
+/// }
+/// ```
+public struct RuntimeWarningHandler: Sendable {
+  private let handle: @Sendable (RuntimeWarning) -> Void
+
+  /// Creates a handler that calls `handle` with each warning.
+  ///
+  /// - Parameter handle: Receives each warning; it may be called from any thread.
+  public init(_ handle: @escaping @Sendable (RuntimeWarning) -> Void) {
+    self.handle = handle
+  }
+
+  /// Reports a warning to this handler.
+  ///
+  /// - Parameter warning: The warning.
+  public func callAsFunction(_ warning: RuntimeWarning) {
+    handle(warning)
+  }
+
+  /// The default handler: prints each site's first warning to standard error.
+  public static let standardError = RuntimeWarningHandler { warning in
+    let site = "\(warning.fileID):\(warning.line)"
+    let isFirst = printedSites.withLock { $0.insert(site).inserted }
+    guard isFirst else { return }
+    var text = warning.description + "\n"
+    text.withUTF8 { bytes in
+      var offset = 0
+      while offset < bytes.count {
+        let written = write(2, bytes.baseAddress! + offset, bytes.count - offset)
+        if written <= 0 { break }
+        offset += written
+      }
+    }
+  }
+
+  private static let printedSites = Mutex<Set<String>>([])
+
+  /// The handler that stores and runtimes capture when they are created.
+  ///
+  /// Bind it with `$current.withValue(_:operation:)` around the code that creates a store.
+  /// Stores keep the handler they captured for their whole life, so warnings raised later by
+  /// their effects still reach it.
+  @TaskLocal public static var current: RuntimeWarningHandler = .standardError
+}

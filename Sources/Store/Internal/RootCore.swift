@@ -1,0 +1,120 @@
+import Effects
+import Observation
+
+/// The root of a store tree: owns the state, the reducer and the effect runtime, and
+/// dispatches actions one at a time.
+@MainActor
+package final class RootCore<R: Reducer>: StoreCore, Observable {
+  package typealias State = R.State
+  package typealias Action = R.Action
+
+  private var currentState: State
+  private let reducer: R
+  package let runtime: EffectRuntime<Action>
+  private let registrar = ObservationRegistrar()
+
+  private var queue: [Queued] = []
+  private var queueHead = 0
+  private var isDispatching = false
+
+  /// Called after each action is reduced, with where it came from. Test stores and recorders
+  /// observe processing through it.
+  package var didReduce: ((Action, ActionOrigin) -> Void)?
+
+  private struct Queued {
+    var action: Action
+    var origin: ActionOrigin
+    var group: EffectGroup?
+  }
+
+  package init(
+    initialState: State,
+    reducer: R,
+    executor: ManualTaskExecutor? = nil,
+    warnings: RuntimeWarningHandler = .current
+  ) {
+    self.currentState = initialState
+    self.reducer = reducer
+    self.runtime = EffectRuntime(executor: executor, warnings: warnings)
+    runtime.connect { [weak self] action, group in
+      _ = self?.dispatch(action, origin: .effect, group: group)
+    }
+    if executor == nil {
+      // Live stores drain effect reports on the main actor as soon as they arrive; one drain
+      // task per burst, since the inbox wakes only when it goes from empty to non-empty.
+      runtime.inbox.onWake { [weak self] in
+        Task { @MainActor in self?.runtime.drain() }
+      }
+    }
+  }
+
+  package var state: State {
+    registrar.access(self, keyPath: \.state)
+    return currentState
+  }
+
+  /// The state, without registering an observation access.
+  package var untrackedState: State {
+    currentState
+  }
+
+  package func send(_ action: Action) -> StoreTask {
+    StoreTask(group: dispatch(action, origin: .user, group: nil))
+  }
+
+  package func scope<ChildState, ChildAction: Sendable>(
+    state: KeyPath<State, ChildState>,
+    action: CaseKey<Action, ChildAction>
+  ) -> any StoreCore<ChildState, ChildAction> {
+    ScopedCore(root: self, state: state, embed: action.embed)
+  }
+
+  /// Reduces `action` and every action queued while doing so, in order.
+  ///
+  /// An action sent while a reducer runs (by a `.send` effect, or by a re-entrant `send`) is
+  /// queued and processed by the loop that is already running, so the stack stays flat however
+  /// long the chain.
+  ///
+  /// - Returns: The group of effects the action started, or `nil` if it started none.
+  package func dispatch(
+    _ action: Action,
+    origin: ActionOrigin,
+    group: EffectGroup?
+  ) -> EffectGroup? {
+    if isDispatching {
+      let group = group ?? EffectGroup()
+      queue.append(Queued(action: action, origin: origin, group: group))
+      return group
+    }
+    isDispatching = true
+    defer {
+      isDispatching = false
+      queue.removeAll(keepingCapacity: queue.capacity <= 1024)
+      queueHead = 0
+    }
+    var group = group
+    reduce(action, origin: origin, group: &group)
+    while queueHead < queue.count {
+      let next = queue[queueHead]
+      queueHead += 1
+      if queueHead >= 1024 && queueHead * 2 >= queue.count {
+        queue.removeFirst(queueHead)
+        queueHead = 0
+      }
+      var nextGroup = next.group
+      reduce(next.action, origin: next.origin, group: &nextGroup)
+    }
+    return group
+  }
+
+  private func reduce(_ action: Action, origin: ActionOrigin, group: inout EffectGroup?) {
+    let effect = registrar.withMutation(of: self, keyPath: \.state) {
+      reducer.reduce(into: &currentState, action: action)
+    }
+    didReduce?(action, origin)
+    if effect.isNone { return }
+    let owner = group ?? EffectGroup()
+    group = owner
+    runtime.start(effect, origin: action, group: owner)
+  }
+}

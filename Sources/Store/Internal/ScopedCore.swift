@@ -1,0 +1,41 @@
+import Effects
+
+/// A view of part of a root's state and actions. It holds no state of its own: reads go to the
+/// root through one composed key path, and sends embed the action and go to the root.
+@MainActor
+package final class ScopedCore<R: Reducer, State, Action: Sendable>: StoreCore {
+  private let root: RootCore<R>
+  private let toState: KeyPath<R.State, State>
+  private let embed: @Sendable (Action) -> R.Action
+
+  package init(
+    root: RootCore<R>,
+    state: KeyPath<R.State, State>,
+    embed: @escaping @Sendable (Action) -> R.Action
+  ) {
+    self.root = root
+    self.toState = state
+    self.embed = embed
+  }
+
+  package var state: State {
+    root.state[keyPath: toState]
+  }
+
+  package func send(_ action: Action) -> StoreTask {
+    root.send(embed(action))
+  }
+
+  package func scope<ChildState, ChildAction: Sendable>(
+    state: KeyPath<State, ChildState>,
+    action: CaseKey<Action, ChildAction>
+  ) -> any StoreCore<ChildState, ChildAction> {
+    let embed = self.embed
+    let embedChild = action.embed
+    return ScopedCore<R, ChildState, ChildAction>(
+      root: root,
+      state: toState.appending(path: state),
+      embed: { embed(embedChild($0)) }
+    )
+  }
+}

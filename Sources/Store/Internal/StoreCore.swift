@@ -1,0 +1,21 @@
+import Effects
+
+/// What a ``Store`` reads and sends through: the root that owns the state, or a scoped view
+/// of it.
+@MainActor
+package protocol StoreCore<State, Action>: AnyObject {
+  associatedtype State
+  associatedtype Action: Sendable
+
+  /// The current state, tracked by observation.
+  var state: State { get }
+
+  /// Sends an action from the user.
+  func send(_ action: Action) -> StoreTask
+
+  /// A core for a part of this one's state and actions.
+  func scope<ChildState, ChildAction: Sendable>(
+    state: KeyPath<State, ChildState>,
+    action: CaseKey<Action, ChildAction>
+  ) -> any StoreCore<ChildState, ChildAction>
+}

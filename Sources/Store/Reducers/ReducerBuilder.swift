@@ -1,0 +1,75 @@
+import Effects
+
+/// Builds a reducer from a block of reducers run in order: the `body` of a ``Reducer``.
+///
+/// Blocks are built pairwise, so a body of *n* reducers costs the type checker O(*n*) work,
+/// however deep the scopes nest. `if`, `if`/`else`, `switch` and `for` are supported.
+@resultBuilder
+public enum ReducerBuilder<State, Action: Sendable> {
+  /// Accepts a reducer over this block's state and action.
+  @inlinable
+  public static func buildExpression<R: Reducer>(_ reducer: R) -> R
+  where R.State == State, R.Action == Action {
+    reducer
+  }
+
+  /// An empty block: a reducer that does nothing.
+  @inlinable
+  public static func buildBlock() -> EmptyReducer<State, Action> {
+    EmptyReducer()
+  }
+
+  /// The first reducer of a block.
+  @inlinable
+  public static func buildPartialBlock<R: Reducer>(first: R) -> R
+  where R.State == State, R.Action == Action {
+    first
+  }
+
+  /// The reducers so far, followed by the next one.
+  @inlinable
+  public static func buildPartialBlock<R0: Reducer, R1: Reducer>(
+    accumulated: R0,
+    next: R1
+  ) -> CombinedReducer<R0, R1>
+  where R0.State == State, R0.Action == Action, R1.State == State, R1.Action == Action {
+    CombinedReducer(accumulated, next)
+  }
+
+  /// An `if` without `else`.
+  @inlinable
+  public static func buildOptional<R: Reducer>(_ reducer: R?) -> ConditionalReducer<R>
+  where R.State == State, R.Action == Action {
+    ConditionalReducer(reducer)
+  }
+
+  /// The first branch of an `if`/`else` or `switch`.
+  @inlinable
+  public static func buildEither<R0: Reducer, R1: Reducer>(first reducer: R0)
+    -> EitherReducer<R0, R1>
+  where R0.State == State, R0.Action == Action, R1.State == State, R1.Action == Action {
+    .first(reducer)
+  }
+
+  /// The second branch of an `if`/`else` or `switch`.
+  @inlinable
+  public static func buildEither<R0: Reducer, R1: Reducer>(second reducer: R1)
+    -> EitherReducer<R0, R1>
+  where R0.State == State, R0.Action == Action, R1.State == State, R1.Action == Action {
+    .second(reducer)
+  }
+
+  /// A `for` loop.
+  @inlinable
+  public static func buildArray<R: Reducer>(_ reducers: [R]) -> ReducerLoop<R>
+  where R.State == State, R.Action == Action {
+    ReducerLoop(reducers)
+  }
+
+  /// An `if #available` block.
+  @inlinable
+  public static func buildLimitedAvailability<R: Reducer>(_ reducer: R) -> Reduce<State, Action>
+  where R.State == State, R.Action == Action {
+    Reduce(reducer)
+  }
+}

@@ -1,0 +1,52 @@
+import Effects
+
+/// Runs a child reducer on a part of the parent's state, for the parent actions that carry a
+/// child action.
+///
+/// The child sees only its slice, and its effects' actions are embedded back into the parent's
+/// action type. Actions of other cases pass through untouched.
+///
+/// ```swift
+/// var body: some Reducer<State, Action> {
+///   Scope(state: \.cart, action: Action.cart) { Cart() }
+///   Scope(state: \.account, action: Action.account) { Account() }
+/// }
+/// ```
+public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reducer {
+  @usableFromInline let toChildState: WritableKeyPath<ParentState, Child.State>
+  @usableFromInline let toChildAction: CaseKey<ParentAction, Child.Action>
+  @usableFromInline let child: Child
+
+  /// Creates a scope.
+  ///
+  /// - Parameters:
+  ///   - state: The key path from the parent's state to the child's.
+  ///   - action: The parent action case that carries child actions.
+  ///   - child: The child reducer.
+  @inlinable
+  public init(
+    state: WritableKeyPath<ParentState, Child.State>,
+    action: CaseKey<ParentAction, Child.Action>,
+    @ReducerBuilder<Child.State, Child.Action> child: () -> Child
+  ) {
+    self.toChildState = state
+    self.toChildAction = action
+    self.child = child()
+  }
+
+  /// Runs the child reducer if `action` carries a child action; otherwise does nothing.
+  ///
+  /// - Parameters:
+  ///   - state: The parent's state; only the child's slice changes.
+  ///   - action: The parent's action.
+  /// - Returns: The child's effect, with its actions embedded in the parent's.
+  /// - Complexity: O(1) beyond the child reducer's own work: the slice is changed in place.
+  @inlinable
+  public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction>
+  {
+    guard let childAction = toChildAction.extract(action) else { return .none }
+    let effect = child.reduce(into: &state[keyPath: toChildState], action: childAction)
+    if effect.isNone { return .none }
+    return effect.map(toChildAction.embed)
+  }
+}

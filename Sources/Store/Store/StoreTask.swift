@@ -1,0 +1,58 @@
+import Effects
+
+/// The effects started by one action sent to a store: await them, or cancel them.
+///
+/// ``Store/send(_:)`` returns one. A screen ties its work to its own lifetime by awaiting it
+/// in the task that belongs to the screen; cancelling that task cancels the effects:
+///
+/// ```swift
+/// // In the screen's task:
+/// await store.send(.screenAppeared).finish()
+/// ```
+///
+/// The task covers the effects the action started, and those started by actions that its
+/// effects fed back, however long the chain.
+public struct StoreTask: Hashable, Sendable {
+  package let group: EffectGroup?
+
+  package init(group: EffectGroup?) {
+    self.group = group
+  }
+
+  /// Cancels the effects. Actions they send afterwards never reach a reducer.
+  ///
+  /// Safe to call from any thread, more than once.
+  public func cancel() {
+    group?.cancel()
+  }
+
+  /// Waits until the effects have finished.
+  ///
+  /// Returns at once when the action started no effect. Cancelling the task that awaits
+  /// cancels the effects and returns without waiting for them to wind down.
+  public func finish() async {
+    await group?.wait()
+  }
+
+  /// Whether the effects were cancelled, through ``cancel()`` or the awaiting task.
+  ///
+  /// An action that started no effect has nothing to cancel, and reports `false`.
+  public var isCancelled: Bool {
+    group?.isCancelled ?? false
+  }
+
+  /// Whether any effect started by the action, or by the actions it fed back, is running.
+  public var isRunning: Bool {
+    !(group?.isEmpty ?? true)
+  }
+
+  /// Whether two handles stand for the same action's effects.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.group === rhs.group
+  }
+
+  /// Hashes the handle's identity.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(group.map(ObjectIdentifier.init))
+  }
+}

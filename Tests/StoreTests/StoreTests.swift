@@ -1,0 +1,199 @@
+import Effects
+import Observation
+import Synchronization
+import Testing
+
+@testable import Store
+
+@MainActor
+@Suite struct StoreTests {
+  struct Chain: Reducer {
+    struct State: Equatable {
+      var log: [Int] = []
+      var count = 0
+    }
+    enum Action: Sendable, Equatable {
+      case step(Int)
+      case countdown(Int)
+    }
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      switch action {
+      case .step(let n):
+        state.log.append(n)
+        // Each step fans out to two more, breadth first, up to 7.
+        guard n < 4 else { return .none }
+        return .merge(.send(.step(2 * n)), .send(.step(2 * n + 1)))
+      case .countdown(let n):
+        state.count += 1
+        return n == 0 ? .none : .send(.countdown(n - 1))
+      }
+    }
+  }
+
+  @Test func actionsSentWhileReducingAreProcessedInOrderBeforeSendReturns() {
+    let store = Store(initialState: Chain.State()) { Chain() }
+    store.send(.step(1))
+    #expect(store.log == [1, 2, 3, 4, 5, 6, 7])
+  }
+
+  @Test func aMillionSynchronousActionsRunInConstantStack() {
+    let store = Store(initialState: Chain.State()) { Chain() }
+    store.send(.countdown(999_999))
+    #expect(store.count == 1_000_000)
+  }
+
+  @Test func sendReturnsAHandleThatIsIdleWhenNoEffectStarted() async {
+    let store = Store(initialState: Chain.State()) { Chain() }
+    let task = store.send(.countdown(3))
+    #expect(!task.isRunning)
+    #expect(!task.isCancelled)
+    await task.finish()
+  }
+
+  @Test func finishWaitsForEffectsAndTheEffectsTheirActionsStart() async {
+    let store = Store(initialState: LogFeature.State()) {
+      LogFeature { name in
+        switch name {
+        case "outer":
+          return .run { send in
+            await Task.yield()
+            send(.record("outer ran"))
+            send(.start("inner"))
+          }
+        case "inner":
+          return .run { send in
+            await Task.yield()
+            send(.record("inner ran"))
+          }
+        default:
+          return .none
+        }
+      }
+    }
+    await store.send(.start("outer")).finish()
+    #expect(store.log == ["start outer", "outer ran", "start inner", "inner ran"])
+  }
+
+  @Test func cancellingTheHandleCancelsItsEffectsAndDropsTheirActions() async {
+    let clock = TestClock()
+    let cancelled = Flag()
+    let harness = Harness(
+      initialState: LogFeature.State(),
+      reducer: LogFeature { _ in
+        .run { send in
+          await withTaskCancellationHandler {
+            try? await clock.sleep(for: .seconds(1))
+            send(.record("after sleep"))
+          } onCancel: {
+            cancelled.set()
+          }
+        }
+      }
+    )
+    let task = harness.send(.start("a"))
+    #expect(task.isRunning)
+    task.cancel()
+    #expect(cancelled.isSet)
+    #expect(task.isCancelled)
+    harness.settle()
+    await task.finish()
+    #expect(harness.state.log == ["start a"])
+    #expect(harness.core.runtime.runningCount == 0)
+  }
+
+  @Test func cancellingTheAwaitingTaskCancelsTheEffects() async {
+    let clock = TestClock()
+    let cancelled = Flag()
+    let store = Store(initialState: LogFeature.State()) {
+      LogFeature { _ in
+        .run { _ in
+          try await withTaskCancellationHandler {
+            try await clock.sleep(for: .seconds(60))
+          } onCancel: {
+            cancelled.set()
+          }
+        }
+      }
+    }
+    let screen = Task { await store.send(.start("screen")).finish() }
+    screen.cancel()
+    await screen.value
+    #expect(cancelled.isSet)
+  }
+
+  @Test func releasingTheStoreCancelsEveryEffectItStarted() async {
+    let clock = TestClock()
+    let cancellations = Mutex(0)
+    var harness: Harness<LogFeature>? = Harness(
+      initialState: LogFeature.State(),
+      reducer: LogFeature { _ in
+        .run { _ in
+          try await withTaskCancellationHandler {
+            try await clock.sleep(for: .seconds(60))
+          } onCancel: {
+            cancellations.withLock { $0 += 1 }
+          }
+        }
+      }
+    )
+    harness?.send(.start("a"))
+    harness?.send(.start("b"))
+    #expect(clock.sleeperCount == 2)
+    weak let core = harness?.core
+    harness = nil
+    #expect(core == nil)
+    #expect(cancellations.withLock { $0 } == 2)
+    #expect(clock.sleeperCount == 0)
+  }
+
+  @Test func aThrownErrorBecomesTheCatchAction() {
+    let harness = Harness(
+      initialState: LogFeature.State(),
+      reducer: LogFeature { _ in
+        .run { _ in throw Boom() } catch: { .fail("\($0)") }
+      }
+    )
+    harness.send(.start("a"))
+    #expect(harness.state.log == ["start a", "failed: boom"])
+  }
+
+  @Test func anUncaughtErrorIsAWarningNamingTheActionAndTheStoreKeepsWorking() {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: LogFeature.State(),
+      warnings: warnings.handler,
+      reducer: LogFeature { _ in .run { _ in throw Boom() } }
+    )
+    harness.send(.start("a"))
+    #expect(warnings.all.count == 1)
+    let warning = warnings.all.first
+    #expect(warning?.message.contains(#"start("a")"#) == true)
+    #expect(warning?.message.contains("boom") == true)
+    #expect(warning?.fileID == "StoreTests/StoreTests.swift")
+    harness.send(.record("still working"))
+    #expect(harness.state.log == ["start a", "still working"])
+  }
+
+  @Test func readingStateIsTrackedByObservation() {
+    let store = Store(initialState: Chain.State()) { Chain() }
+    let fired = Mutex(0)
+    withObservationTracking {
+      _ = store.count
+    } onChange: {
+      fired.withLock { $0 += 1 }
+    }
+    store.send(.countdown(0))
+    #expect(fired.withLock { $0 } == 1)
+  }
+
+  @Test func effectActionsAreMarkedWithTheirOrigin() {
+    let harness = Harness(
+      initialState: LogFeature.State(),
+      reducer: LogFeature { _ in .merge(.send(.record("sync")), .run { $0(.record("async")) }) }
+    )
+    harness.send(.start("a"))
+    #expect(harness.processed.map(\.origin) == [.user, .effect, .effect])
+  }
+}
+
+
