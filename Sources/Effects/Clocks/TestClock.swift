@@ -148,30 +148,31 @@ public final class TestClock: Clock, Sendable {
 
   /// Moves time forward until no sleeper is left.
   ///
-  /// - Parameter maxSteps: How many sleepers to wake at most, a guard against a loop that
-  ///   always sleeps again. When it is reached, the clock reports a runtime warning.
+  /// - Parameters:
+  ///   - maxSteps: How many sleepers to wake at most, a guard against a loop that always
+  ///     sleeps again. When it is reached with sleepers left, the clock reports a runtime
+  ///     warning through ``RuntimeWarningHandler/current``.
+  ///   - fileID: The file the warning is attributed to.
+  ///   - line: The line the warning is attributed to.
   public func run(maxSteps: Int = 100_000, fileID: StaticString = #fileID, line: UInt = #line)
     async
   {
     var steps = 0
-    while let sleeper = popFirstSleeper(notAfter: nil) {
-      if steps == maxSteps {
-        state.withLock { $0.sleepers.append(sleeper) }
-        RuntimeWarningHandler.current(
-          RuntimeWarning(
-            message: """
-              TestClock.run() woke \(maxSteps) sleepers and sleepers remain; an effect \
-              probably sleeps in an endless loop. Advance the clock by a fixed amount instead.
-              """,
-            fileID: "\(fileID)",
-            line: line
-          )
-        )
-        return
-      }
+    while steps < maxSteps, let sleeper = popFirstSleeper(notAfter: nil) {
       await wake(sleeper)
       steps += 1
     }
+    guard sleeperCount > 0 else { return }
+    RuntimeWarningHandler.current(
+      RuntimeWarning(
+        message: """
+          TestClock.run() woke \(maxSteps) sleepers and sleepers remain; an effect probably \
+          sleeps in an endless loop. Advance the clock by a fixed amount instead.
+          """,
+        fileID: "\(fileID)",
+        line: line
+      )
+    )
   }
 
   private func popFirstSleeper(notAfter limit: Instant?) -> Sleeper? {

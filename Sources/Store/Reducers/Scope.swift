@@ -24,11 +24,11 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
   ///   - action: The parent action case that carries child actions.
   ///   - child: The child reducer.
   @inlinable
-  public init(
-    state: WritableKeyPath<ParentState, Child.State>,
-    action: CaseKey<ParentAction, Child.Action>,
-    @ReducerBuilder<Child.State, Child.Action> child: () -> Child
-  ) {
+  public init<ChildState, ChildAction>(
+    state: WritableKeyPath<ParentState, ChildState>,
+    action: CaseKey<ParentAction, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child
+  ) where ChildState == Child.State, ChildAction == Child.Action {
     self.toChildState = state
     self.toChildAction = action
     self.child = child()

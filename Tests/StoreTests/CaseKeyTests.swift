@@ -1,0 +1,32 @@
+import Testing
+
+@testable import Store
+
+@Suite struct CaseKeyTests {
+  enum Inner: Equatable, Sendable { case tapped, typed(String) }
+  enum Outer: Equatable, Sendable { case inner(Inner), other }
+
+  static let inner = CaseKey(Outer.inner) { if case .inner(let a) = $0 { a } else { nil } }
+  static let typed = CaseKey(Inner.typed) { if case .typed(let a) = $0 { a } else { nil } }
+
+  @Test func embedAndExtract() {
+    #expect(Self.inner.embed(.tapped) == .inner(.tapped))
+    #expect(Self.inner.extract(.inner(.typed("a"))) == .typed("a"))
+    #expect(Self.inner.extract(.other) == nil)
+  }
+
+  @Test func appendingReachesANestedPayload() {
+    let path = Self.inner.appending(Self.typed)
+    #expect(path.embed("hi") == .inner(.typed("hi")))
+    #expect(path.extract(.inner(.typed("hi"))) == "hi")
+    #expect(path.extract(.inner(.tapped)) == nil)
+    #expect(path.extract(.other) == nil)
+  }
+
+  @Test func aKeyCanShareTheCasesName() {
+    // `Pair.Action.left` is both the case and its key; the expected type picks one.
+    let action: Pair.Action = .left(.incrementTapped)
+    let key: CaseKey<Pair.Action, Counter.Action> = Pair.Action.left
+    #expect(key.extract(action) == .incrementTapped)
+  }
+}

@@ -1,0 +1,103 @@
+import Effects
+import Testing
+
+@testable import Store
+
+@MainActor
+@Suite struct EffectTests {
+  let clock = TestClock()
+
+  nonisolated func record(_ entry: String, after seconds: Int) -> Effect<LogFeature.Action> {
+    .run { [clock] send in
+      try await clock.sleep(for: .seconds(seconds))
+      send(.record(entry))
+    }
+  }
+
+  @Test func mergeRunsEffectsConcurrently() async {
+    let harness = Harness(
+      initialState: LogFeature.State(),
+      reducer: LogFeature { _ in .merge(record("slow", after: 2), record("fast", after: 1)) }
+    )
+    harness.send(.start("x"))
+    #expect(clock.sleeperCount == 2)
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.log == ["start x", "fast"])
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.log == ["start x", "fast", "slow"])
+  }
+
+  @Test func concatenateRunsEffectsInOrder() async {
+    let harness = Harness(
+      initialState: LogFeature.State(),
+      reducer: LogFeature { _ in
+        .concatenate(record("first", after: 2), .send(.record("between")), record("last", after: 1))
+      }
+    )
+    harness.send(.start("x"))
+    #expect(clock.sleeperCount == 1)
+    await clock.advance(by: .seconds(2))
+    #expect(harness.state.log == ["start x", "first", "between"])
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.log == ["start x", "first", "between", "last"])
+  }
+
+  @Test func concatenatedPartsStartWithinOneAdvance() async {
+    let harness = Harness(
+      initialState: LogFeature.State(),
+      reducer: LogFeature { _ in .concatenate(record("a", after: 1), record("b", after: 1)) }
+    )
+    harness.send(.start("x"))
+    await clock.advance(by: .seconds(2))
+    #expect(harness.state.log == ["start x", "a", "b"])
+    #expect(clock.now == TestClock.Instant(offset: .seconds(2)))
+  }
+
+  @Test func concatenatingSynchronousEffectsStaysSynchronous() {
+    let store = Store(initialState: LogFeature.State()) {
+      LogFeature { name in
+        guard name == "x" else { return .none }
+        return .concatenate(.send(.record("1")), .none, .send(.record("2")))
+      }
+    }
+    let task = store.send(.start("x"))
+    #expect(store.log == ["start x", "1", "2"])
+    #expect(!task.isRunning)
+  }
+
+  @Test func cancellingAConcatenationStopsTheRest() async {
+    let harness = Harness(
+      initialState: LogFeature.State(),
+      reducer: LogFeature { name in
+        .concatenate(record("a", after: 1), record("b", after: 1)).cancellable(id: name)
+      }
+    )
+    harness.send(.start("x"))
+    harness.send(.stop("x"))
+    await clock.advance(by: .seconds(5))
+    #expect(harness.state.log == ["start x", "stop x"])
+    #expect(clock.sleeperCount == 0)
+    #expect(harness.core.runtime.runningCount == 0)
+  }
+
+  @Test func mapTransformsEveryAction() async {
+    enum Parent: Sendable, Hashable { case child(String) }
+    let received = Collected<Parent>()
+    let effect = Effect<String>.merge(
+      .send("sync"),
+      .run { send in send("async") },
+      .run { _ in throw Boom() } catch: { "caught \($0)" }
+    )
+    .map(Parent.child)
+    await received.run(effect)
+    #expect(Set(received.values) == [.child("sync"), .child("async"), .child("caught boom")])
+  }
+
+  @Test func noneAndEmptyCompositionsCollapse() {
+    #expect(Effect<Int>.none.isNone)
+    #expect(Effect<Int>.merge(.none, .none).isNone)
+    #expect(Effect<Int>.concatenate([]).isNone)
+    #expect(Effect<Int>.none.map { $0 + 1 }.isNone)
+    #expect(Effect<Int>.none.cancellable(id: "a").isNone)
+  }
+}

@@ -1,0 +1,93 @@
+import Effects
+import Testing
+
+@testable import Store
+
+@MainActor
+@Suite struct EffectTimingTests {
+  let clock = TestClock()
+
+  nonisolated func debounced() -> LogFeature {
+    LogFeature { [clock] query in
+      Effect.send(.record("search \(query)"))
+        .debounce(id: "search", for: .milliseconds(300), clock: clock)
+    }
+  }
+
+  nonisolated func throttled(latest: Bool) -> LogFeature {
+    LogFeature { [clock] value in
+      Effect.send(.record("emit \(value)"))
+        .throttle(id: "scroll", for: .seconds(1), clock: clock, latest: latest)
+    }
+  }
+
+  @Test func debounceRunsOnlyTheLastOfABurst() async {
+    let harness = Harness(initialState: LogFeature.State(), reducer: debounced())
+    harness.send(.start("s"))
+    await clock.advance(by: .milliseconds(200))
+    harness.send(.start("sw"))
+    await clock.advance(by: .milliseconds(200))
+    harness.send(.start("swi"))
+    await clock.advance(by: .milliseconds(299))
+    #expect(harness.state.log == ["start s", "start sw", "start swi"])
+    await clock.advance(by: .milliseconds(1))
+    #expect(harness.state.log == ["start s", "start sw", "start swi", "search swi"])
+    #expect(harness.core.runtime.runningCount == 0)
+  }
+
+  @Test func debounceAfterQuietRunsAgain() async {
+    let harness = Harness(initialState: LogFeature.State(), reducer: debounced())
+    harness.send(.start("a"))
+    await clock.advance(by: .milliseconds(300))
+    harness.send(.start("b"))
+    await clock.advance(by: .milliseconds(300))
+    #expect(harness.state.log == ["start a", "search a", "start b", "search b"])
+  }
+
+  @Test func throttleRunsTheFirstAtOnceAndTheLatestWhenTheWindowCloses() async {
+    let harness = Harness(initialState: LogFeature.State(), reducer: throttled(latest: true))
+    harness.send(.start("1"))
+    harness.send(.start("2"))
+    harness.send(.start("3"))
+    #expect(harness.state.log == ["start 1", "emit 1", "start 2", "start 3"])
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.log.suffix(1) == ["emit 3"])
+    // A new window opened when "3" ran: "4" waits for it.
+    harness.send(.start("4"))
+    #expect(harness.state.log.suffix(1) == ["start 4"])
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.log.suffix(1) == ["emit 4"])
+    await clock.advance(by: .seconds(1))
+    harness.send(.start("5"))
+    #expect(harness.state.log.suffix(2) == ["start 5", "emit 5"])
+  }
+
+  @Test func throttleWithoutLatestKeepsTheFirstWaitingEffect() async {
+    let harness = Harness(initialState: LogFeature.State(), reducer: throttled(latest: false))
+    harness.send(.start("1"))
+    harness.send(.start("2"))
+    harness.send(.start("3"))
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.log == ["start 1", "emit 1", "start 2", "start 3", "emit 2"])
+  }
+
+  @Test func throttleWaitsForTheWindowInTheSendersTask() async {
+    let harness = Harness(initialState: LogFeature.State(), reducer: throttled(latest: true))
+    harness.send(.start("1"))
+    let waiting = harness.send(.start("2"))
+    #expect(waiting.isRunning)
+    waiting.cancel()
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.log == ["start 1", "emit 1", "start 2"])
+    #expect(harness.core.runtime.runningCount == 0)
+  }
+
+  @Test func cancellingTheThrottleIDClosesTheWindow() async {
+    let harness = Harness(initialState: LogFeature.State(), reducer: throttled(latest: true))
+    harness.send(.start("1"))
+    harness.send(.start("2"))
+    harness.send(.stop("scroll"))
+    harness.send(.start("3"))
+    #expect(harness.state.log == ["start 1", "emit 1", "start 2", "stop scroll", "start 3", "emit 3"])
+  }
+}

@@ -1,0 +1,50 @@
+import Effects
+import Testing
+
+@testable import Store
+
+@Suite struct RuntimeWarningTests {
+  @Test func descriptionNamesTheSiteAndTheProblem() {
+    let warning = RuntimeWarning(message: "Something broke", fileID: "App/Feature.swift", line: 12)
+    #expect(warning.description == "App/Feature.swift:12: runtime warning: Something broke")
+  }
+
+  @Test func theCurrentHandlerCanBeReplacedForAScope() {
+    let log = WarningLog()
+    RuntimeWarningHandler.$current.withValue(log.handler) {
+      RuntimeWarningHandler.current(RuntimeWarning(message: "captured", fileID: "F", line: 1))
+    }
+    #expect(log.messages == ["captured"])
+  }
+
+  @MainActor
+  @Test func storesKeepTheHandlerTheyWereCreatedWith() {
+    let log = WarningLog()
+    let harness = RuntimeWarningHandler.$current.withValue(log.handler) {
+      Harness(
+        initialState: LogFeature.State(),
+        reducer: LogFeature { _ in .run { _ in throw Boom() } }
+      )
+    }
+    // The effect fails after the scope that installed the handler has ended.
+    harness.send(.start("late"))
+    #expect(log.messages.count == 1)
+  }
+
+  @MainActor
+  @Test func anActionSentAfterTheEffectFinishedIsDroppedWithAWarning() async {
+    let log = WarningLog()
+    let escaped = Collected<Send<LogFeature.Action>>()
+    let harness = Harness(
+      initialState: LogFeature.State(),
+      warnings: log.handler,
+      reducer: LogFeature { _ in .run { send in escaped.append(send) } }
+    )
+    harness.send(.start("a"))
+    escaped.values.first?(.record("too late"))
+    harness.settle()
+    #expect(harness.state.log == ["start a"])
+    #expect(log.messages.count == 1)
+    #expect(log.messages.first?.contains("after it had finished") == true)
+  }
+}
