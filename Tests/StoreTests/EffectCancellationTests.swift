@@ -122,7 +122,9 @@ import Testing
     harness.send(.start("end parent"))
     await clock.advance(by: .seconds(1))
     #expect(
-      harness.state.log == ["start nested", "start parent", "start other", "start end parent", "other done"]
+      harness.state.log == [
+        "start nested", "start parent", "start other", "start end parent", "other done",
+      ]
     )
   }
 

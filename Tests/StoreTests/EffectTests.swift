@@ -86,7 +86,11 @@ import Testing
     let effect = Effect<String>.merge(
       .send("sync"),
       .run { send in send("async") },
-      .run { _ in throw Boom() } catch: { "caught \($0)" }
+      .run { _ in
+        throw Boom()
+      } catch: {
+        "caught \($0)"
+      }
     )
     .map(Parent.child)
     await received.run(effect)

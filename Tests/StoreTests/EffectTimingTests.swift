@@ -88,6 +88,7 @@ import Testing
     harness.send(.start("2"))
     harness.send(.stop("scroll"))
     harness.send(.start("3"))
-    #expect(harness.state.log == ["start 1", "emit 1", "start 2", "stop scroll", "start 3", "emit 3"])
+    #expect(
+      harness.state.log == ["start 1", "emit 1", "start 2", "stop scroll", "start 3", "emit 3"])
   }
 }

@@ -9,6 +9,20 @@ import Testing
     #expect(warning.description == "App/Feature.swift:12: runtime warning: Something broke")
   }
 
+  @Test func theDefaultHandlerPrintsEachSiteOnce() {
+    let lines = Collected<String>()
+    let handler = RuntimeWarningHandler.printingOncePerSite { lines.append($0) }
+    for _ in 0..<3 {
+      handler(RuntimeWarning(message: "looped", fileID: "App/A.swift", line: 1))
+    }
+    handler(RuntimeWarning(message: "elsewhere", fileID: "App/A.swift", line: 2))
+    #expect(
+      lines.values == [
+        "App/A.swift:1: runtime warning: looped\n", "App/A.swift:2: runtime warning: elsewhere\n",
+      ]
+    )
+  }
+
   @Test func theCurrentHandlerCanBeReplacedForAScope() {
     let log = WarningLog()
     RuntimeWarningHandler.$current.withValue(log.handler) {

@@ -26,12 +26,17 @@ import Testing
     harness.send(.right(.delayedIncrementTapped))
     await clock.advance(by: .seconds(1))
     #expect(harness.state.right.count == 1)
-    #expect(harness.processed.map(\.action) == [.right(.delayedIncrementTapped), .right(.incrementTapped)])
+    #expect(
+      harness.processed.map(\.action) == [
+        .right(.delayedIncrementTapped), .right(.incrementTapped),
+      ])
   }
 
   @Test func tenNestedScopesReachTheLeaf() {
     let store = Store(initialState: Nest10.initialState) { Nest10.make() }
-    store.send(.child(.child(.child(.child(.child(.child(.child(.child(.child(.child(.incrementTapped)))))))))))
+    store.send(
+      .child(
+        .child(.child(.child(.child(.child(.child(.child(.child(.child(.incrementTapped)))))))))))
     #expect(store.state.child.child.child.child.child.child.child.child.child.child.count == 1)
     #expect(store.state.passed == 1)
     #expect(store.state.child.child.child.child.child.child.child.child.child.passed == 1)

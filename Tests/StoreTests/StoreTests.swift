@@ -150,7 +150,11 @@ import Testing
     let harness = Harness(
       initialState: LogFeature.State(),
       reducer: LogFeature { _ in
-        .run { _ in throw Boom() } catch: { .fail("\($0)") }
+        .run { _ in
+          throw Boom()
+        } catch: {
+          .fail("\($0)")
+        }
       }
     )
     harness.send(.start("a"))
@@ -195,5 +199,3 @@ import Testing
     #expect(harness.processed.map(\.origin) == [.user, .effect, .effect])
   }
 }
-
-

@@ -103,7 +103,8 @@ public final class TestClock: Clock, Sendable {
     }
     let executor = ManualTaskExecutor.current
     try await withTaskCancellationHandler {
-      try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
+      try await withUnsafeThrowingContinuation {
+        (continuation: UnsafeContinuation<Void, any Error>) in
         // Checking cancellation under the lock pairs with the handler below: either it sees
         // this sleeper and removes it, or this check sees the cancellation.
         let outcome = state.withLock { state -> Result<Void, any Error>? in

@@ -201,7 +201,8 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     }
     let clock = throttle.clock
     let interval = throttle.interval
-    spawn(timer, priority: nil, body: { _ in try await clock.sleep(for: interval) }, catchAction: nil)
+    spawn(
+      timer, priority: nil, body: { _ in try await clock.sleep(for: interval) }, catchAction: nil)
   }
 
   @MainActor

@@ -68,11 +68,8 @@ public struct RuntimeWarningHandler: Sendable {
   }
 
   /// The default handler: prints each site's first warning to standard error.
-  public static let standardError = RuntimeWarningHandler { warning in
-    let site = "\(warning.fileID):\(warning.line)"
-    let isFirst = printedSites.withLock { $0.insert(site).inserted }
-    guard isFirst else { return }
-    var text = warning.description + "\n"
+  public static let standardError = printingOncePerSite { text in
+    var text = text
     text.withUTF8 { bytes in
       var offset = 0
       while offset < bytes.count {
@@ -83,7 +80,18 @@ public struct RuntimeWarningHandler: Sendable {
     }
   }
 
-  private static let printedSites = Mutex<Set<String>>([])
+  /// A handler that writes the first warning of each site (file and line) as one line, and
+  /// drops repeats, so a warning raised in a loop prints once.
+  package static func printingOncePerSite(
+    _ write: @escaping @Sendable (String) -> Void
+  ) -> RuntimeWarningHandler {
+    let printedSites = Mutex<Set<String>>([])
+    return RuntimeWarningHandler { warning in
+      let site = "\(warning.fileID):\(warning.line)"
+      guard printedSites.withLock({ $0.insert(site).inserted }) else { return }
+      write(warning.description + "\n")
+    }
+  }
 
   /// The handler that stores and runtimes capture when they are created.
   ///

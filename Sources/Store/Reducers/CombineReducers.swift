@@ -56,8 +56,7 @@ where First.State == Second.State, First.Action == Second.Action {
   ///   - action: The action to handle.
   /// - Returns: Both reducers' effects, merged.
   @inlinable
-  public func reduce(into state: inout First.State, action: First.Action) -> Effect<First.Action>
-  {
+  public func reduce(into state: inout First.State, action: First.Action) -> Effect<First.Action> {
     let firstEffect = first.reduce(into: &state, action: action)
     let secondEffect = second.reduce(into: &state, action: action)
     if firstEffect.isNone { return secondEffect }
@@ -99,8 +98,7 @@ where First.State == Second.State, First.Action == Second.Action {
   ///   - action: The action to handle.
   /// - Returns: The chosen reducer's effect.
   @inlinable
-  public func reduce(into state: inout First.State, action: First.Action) -> Effect<First.Action>
-  {
+  public func reduce(into state: inout First.State, action: First.Action) -> Effect<First.Action> {
     switch self {
     case .first(let reducer): reducer.reduce(into: &state, action: action)
     case .second(let reducer): reducer.reduce(into: &state, action: action)

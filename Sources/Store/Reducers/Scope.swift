@@ -42,8 +42,7 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
   /// - Returns: The child's effect, with its actions embedded in the parent's.
   /// - Complexity: O(1) beyond the child reducer's own work: the slice is changed in place.
   @inlinable
-  public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction>
-  {
+  public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {
     guard let childAction = toChildAction.extract(action) else { return .none }
     let effect = child.reduce(into: &state[keyPath: toChildState], action: childAction)
     if effect.isNone { return .none }
