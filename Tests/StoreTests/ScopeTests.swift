@@ -48,15 +48,17 @@ import Testing
     #expect(store.state.passed == 2)
   }
 
-  func down<Inner>(_ store: Store<Level<Inner>.State, Level<Inner>.Action>) -> Store<
-    Inner.State, Inner.Action
-  > {
+  func down<Inner: Reducer & Sendable>(_ store: Store<Level<Inner>.State, Level<Inner>.Action>)
+    -> Store<
+      Inner.State, Inner.Action
+    >
+  {
     store.scope(state: \.child, action: Level<Inner>.Action.child)
   }
 }
 
 /// One level of nesting: scopes into `Inner` and counts the actions that pass through.
-struct Level<Inner: Reducer>: Reducer where Inner.Action: Equatable {
+struct Level<Inner: Reducer & Sendable>: Reducer, Sendable where Inner.Action: Equatable {
   struct State {
     var child: Inner.State
     var passed = 0
@@ -83,7 +85,7 @@ extension Level.Action {
 
 typealias Nest10 = Level<Level<Level<Level<Level<Level<Level<Level<Level<Level<Counter>>>>>>>>>>
 
-func nest<Inner>(_ inner: Inner) -> Level<Inner> { Level(inner: inner) }
+func nest<Inner: Reducer & Sendable>(_ inner: Inner) -> Level<Inner> { Level(inner: inner) }
 
 extension Level<Level<Level<Level<Level<Level<Level<Level<Level<Level<Counter>>>>>>>>>> {
   static func make() -> Self {

@@ -4,7 +4,7 @@ import Observation
 /// The root of a store tree: owns the state, the reducer and the effect runtime, and
 /// dispatches actions one at a time.
 @MainActor
-package final class RootCore<R: Reducer>: StoreCore, Observable {
+package final class RootCore<R: Reducer>: RootStoreCore, Observable {
   package typealias State = R.State
   package typealias Action = R.Action
 
@@ -45,6 +45,18 @@ package final class RootCore<R: Reducer>: StoreCore, Observable {
       runtime.inbox.onWake { [weak self] in
         Task { @MainActor in self?.runtime.drain() }
       }
+    }
+  }
+
+  /// Runs effect work on the test executor and reduces what it reports, until neither is
+  /// left. Only meaningful for a core created with an executor.
+  package func runEffectsUntilIdle() {
+    guard let executor = runtime.executor else { return }
+    while true {
+      let ran = executor.runUntilIdle()
+      let hadEvents = !runtime.inbox.isEmpty
+      runtime.drain()
+      if ran == 0 && !hadEvents { return }
     }
   }
 

@@ -19,3 +19,16 @@ package protocol StoreCore<State, Action>: AnyObject {
     action: CaseKey<Action, ChildAction>
   ) -> any StoreCore<ChildState, ChildAction>
 }
+
+/// The root of a store tree, as a test store drives it.
+@MainActor
+package protocol RootStoreCore<State, Action>: StoreCore {
+  /// The state, without registering an observation access.
+  var untrackedState: State { get }
+  /// The runtime that runs the root's effects.
+  var runtime: EffectRuntime<Action> { get }
+  /// Called after each action is reduced, with where it came from.
+  var didReduce: ((Action, ActionOrigin) -> Void)? { get set }
+  /// Runs effect work on the test executor and reduces what it reports, until neither is left.
+  func runEffectsUntilIdle()
+}

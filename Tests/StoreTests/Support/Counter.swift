@@ -1,7 +1,7 @@
 import Effects
 import Store
 
-struct Counter: Reducer {
+struct Counter: Reducer, Sendable {
   struct State: Equatable {
     var count = 0
   }

@@ -31,12 +31,7 @@ final class Harness<R: Reducer> {
 
   /// Runs effect work and reduces what it reports until nothing is left to do.
   func settle() {
-    while true {
-      let ran = executor.runUntilIdle()
-      let hadEvents = !core.runtime.inbox.isEmpty
-      core.runtime.drain()
-      if ran == 0 && !hadEvents { return }
-    }
+    core.runEffectsUntilIdle()
   }
 
   @discardableResult

@@ -1,0 +1,78 @@
+import Synchronization
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Makes identifiers for new values, injected into features so tests can predict them.
+///
+/// A feature that creates identified values takes a generator in its initializer rather than
+/// calling `UUID()`: the app passes ``live``, tests pass ``incrementing()`` and know that the
+/// first id is `00000000-0000-0000-0000-000000000000`, the next `…0001`, and so on.
+///
+/// ```swift
+/// struct Cart: Reducer {
+///   let makeID: UUIDGenerator
+///   // case .addTapped: state.items.append(Item(id: makeID(), name: "New item"))
+/// }
+/// ```
+public struct UUIDGenerator: Sendable {
+  private let generate: @Sendable () -> UUID
+
+  /// Creates a generator that calls `generate` for each id.
+  ///
+  /// - Parameter generate: Returns the next id.
+  public init(_ generate: @escaping @Sendable () -> UUID) {
+    self.generate = generate
+  }
+
+  /// Returns the next id.
+  public func callAsFunction() -> UUID {
+    generate()
+  }
+
+  /// Random, unique ids: what an app uses.
+  public static let live = UUIDGenerator { UUID() }
+
+  /// Ids counting up from zero, written as the low digits of a UUID.
+  ///
+  /// Each call to this function returns a new generator that starts again at zero.
+  ///
+  /// - Returns: A generator of `00000000-0000-0000-0000-000000000000`, `…0001`, `…0002`, ….
+  public static func incrementing() -> UUIDGenerator {
+    let counter = Mutex<UInt64>(0)
+    return UUIDGenerator {
+      let value = counter.withLock { value in
+        defer { value += 1 }
+        return value
+      }
+      return UUID(counting: value)
+    }
+  }
+
+  /// The same id every time, for tests that need one fixed value.
+  ///
+  /// - Parameter id: The id to return.
+  /// - Returns: A generator that always returns `id`.
+  public static func constant(_ id: UUID) -> UUIDGenerator {
+    UUIDGenerator { id }
+  }
+}
+
+extension UUID {
+  /// The UUID whose last twelve hex digits spell `value`, as ``UUIDGenerator/incrementing()``
+  /// makes them: `UUID(counting: 1)` is `00000000-0000-0000-0000-000000000001`.
+  ///
+  /// - Parameter value: The number to spell; only its low 48 bits are used.
+  public init(counting value: UInt64) {
+    var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    withUnsafeMutableBytes(of: &bytes) { buffer in
+      for index in 0..<6 {
+        buffer[15 - index] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(index)))
+      }
+    }
+    self.init(uuid: bytes)
+  }
+}
