@@ -10,11 +10,15 @@ let package = Package(
   products: [
     .library(name: "Store", targets: ["Store"]),
     .library(name: "Effects", targets: ["Effects"]),
+    // Test-only helpers: link from test targets, never from an app.
+    .library(name: "StoreTesting", targets: ["StoreTesting"]),
   ],
   targets: [
     .target(name: "Effects"),
     .target(name: "Store", dependencies: ["Effects"]),
+    .target(name: "StoreTesting", dependencies: ["Store", "Effects"]),
     .testTarget(name: "StoreTests", dependencies: ["Store", "Effects"]),
+    .testTarget(name: "StoreTestingTests", dependencies: ["StoreTesting", "Store", "Effects"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,192 @@
+import Foundation
+
+/// Reads a value through `Mirror` into a ``DumpNode`` tree.
+///
+/// Custom mirrors are honoured, so a collection type that reports `.collection` prints as a
+/// list whatever its storage. A few types print as one line from their description instead of
+/// their storage: strings, `UUID`, `Date`, `URL`, `Decimal`, `Data` and `Duration`.
+///
+/// Two guards keep any value finite: a class instance met again on the path from the root
+/// prints as `TypeName(↻)`, and nothing deeper than ``maxDepth`` levels is read (`…`).
+struct DumpReflector {
+  /// The default nesting limit, well past any real state and well short of the stack's.
+  static let defaultMaxDepth = 64
+
+  /// How many container levels are read before the rest of a branch prints as `…`.
+  let maxDepth: Int
+  /// The class instances on the path from the root to the value being read.
+  private var path: Set<ObjectIdentifier> = []
+
+  /// A reflector that stops reading at `maxDepth` levels.
+  init(maxDepth: Int = DumpReflector.defaultMaxDepth) {
+    self.maxDepth = maxDepth
+  }
+
+  /// The tree for `value`.
+  ///
+  /// - Parameters:
+  ///   - value: Anything.
+  ///   - depth: The level `value` sits at; the root is 0.
+  /// - Complexity: O(*n* log *n*), where *n* is the number of values reached, for sorting
+  ///   sets and dictionaries.
+  mutating func node(for value: Any, depth: Int = 0) -> DumpNode {
+    guard depth < maxDepth else { return .leaf("…") }
+    if type(of: value) == AnyHashable.self, let hashable = value as? AnyHashable {
+      // A key stored as `AnyHashable` prints as what it wraps.
+      return node(for: hashable.base, depth: depth)
+    }
+    if let text = Self.leafText(of: value) {
+      return .leaf(text)
+    }
+    let mirror = Mirror(reflecting: value)
+    switch mirror.displayStyle {
+    case .optional:
+      guard let wrapped = mirror.children.first else { return .leaf("nil") }
+      return node(for: wrapped.value, depth: depth)
+    case .enum:
+      return enumNode(for: value, mirror: mirror, depth: depth)
+    case .tuple:
+      return DumpNode(
+        kind: .tuple, name: "", typeName: "",
+        children: mirror.children.map { child(label: $0.label, value: $0.value, depth: depth) })
+    case .collection:
+      let children = mirror.children.enumerated().map { index, element in
+        child(label: "[\(index)]", value: element.value, depth: depth)
+      }
+      return DumpNode(kind: .collection, name: "", typeName: "", children: children)
+    case .set:
+      let children = mirror.children.map { child(label: nil, value: $0.value, depth: depth) }
+      let sorted = children.map { ($0.node.rendered, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
+      return DumpNode(kind: .set, name: "", typeName: "", children: sorted)
+    case .dictionary:
+      return dictionaryNode(mirror: mirror, depth: depth)
+    case .class:
+      return classNode(for: value, mirror: mirror, depth: depth)
+    default:
+      return objectNode(
+        for: value, children: Array(mirror.children), isNominal: mirror.displayStyle == .struct,
+        depth: depth)
+    }
+  }
+
+  /// A child entry; tuple positions (`.0`) print without a label.
+  private mutating func child(label: String?, value: Any, depth: Int) -> DumpNode.Child {
+    let isPositional = label?.first == "."
+    return DumpNode.Child(
+      label: isPositional ? nil : label, node: node(for: value, depth: depth + 1))
+  }
+
+  private mutating func enumNode(for value: Any, mirror: Mirror, depth: Int) -> DumpNode {
+    let typeName = String(reflecting: type(of: value))
+    guard let payload = mirror.children.first else {
+      // Without a payload the case name is only reachable through the default description.
+      let text = Self.hasCustomDescription(value) ? String(describing: value) : ".\(value)"
+      return .leaf(text)
+    }
+    let name = "." + (payload.label ?? "\(value)")
+    let payloadMirror = Mirror(reflecting: payload.value)
+    let children =
+      payloadMirror.displayStyle == .tuple
+      ? payloadMirror.children.map { child(label: $0.label, value: $0.value, depth: depth) }
+      : [child(label: nil, value: payload.value, depth: depth)]
+    if children.count == 1, let only = children.first, only.node.kind == .leaf {
+      // `.failed("timeout")` reads better on one line than as a three-line container.
+      let label = only.label.map { "\($0): " } ?? ""
+      return .leaf("\(name)(\(label)\(only.node.name))")
+    }
+    return DumpNode(kind: .enumCase, name: name, typeName: typeName, children: children)
+  }
+
+  private mutating func dictionaryNode(mirror: Mirror, depth: Int) -> DumpNode {
+    var entries: [(key: String, value: String, child: DumpNode.Child)] = []
+    for element in mirror.children {
+      let pair = Array(Mirror(reflecting: element.value).children)
+      guard pair.count == 2 else { continue }
+      let key = node(for: pair[0].value, depth: depth + 1).compact
+      let child = child(label: key, value: pair[1].value, depth: depth)
+      entries.append((key, child.node.rendered, child))
+    }
+    // Ties between keys that print alike fall back to the value, so the order never depends
+    // on the dictionary's per-process hash seed.
+    entries.sort { ($0.key, $0.value) < ($1.key, $1.value) }
+    return DumpNode(kind: .dictionary, name: "", typeName: "", children: entries.map(\.child))
+  }
+
+  private mutating func classNode(for value: Any, mirror: Mirror, depth: Int) -> DumpNode {
+    guard type(of: value) is AnyClass else {
+      return objectNode(
+        for: value, children: Array(mirror.children), isNominal: true, depth: depth)
+    }
+    let identifier = ObjectIdentifier(value as AnyObject)
+    guard !path.contains(identifier) else {
+      return .leaf("\(DumpTypeName.name(of: type(of: value)))(↻)")
+    }
+    path.insert(identifier)
+    defer { path.remove(identifier) }
+    // Inherited stored properties come first, in the order the hierarchy declares them. A
+    // custom mirror already says everything the class wants shown.
+    var mirrors = [mirror]
+    while !(value is CustomReflectable), let superclass = mirrors.last?.superclassMirror {
+      mirrors.append(superclass)
+    }
+    let children = mirrors.reversed().flatMap { Array($0.children) }
+    return objectNode(for: value, children: children, isNominal: true, depth: depth)
+  }
+
+  private mutating func objectNode(
+    for value: Any,
+    children: [Mirror.Child],
+    isNominal: Bool,
+    depth: Int
+  ) -> DumpNode {
+    let name = DumpTypeName.name(of: type(of: value))
+    let typeName = String(reflecting: type(of: value))
+    guard !children.isEmpty else {
+      // A childless struct or class with no description of its own prints as `Name()`.
+      let isEmptyShape = isNominal && !Self.hasCustomDescription(value)
+      return isEmptyShape
+        ? DumpNode(kind: .object, name: name, typeName: typeName)
+        : .leaf("\(value)")
+    }
+    return DumpNode(
+      kind: .object, name: name, typeName: typeName,
+      children: children.map { child(label: $0.label, value: $0.value, depth: depth) })
+  }
+}
+
+// MARK: - Leaves
+
+extension DumpReflector {
+  /// The one-line text of a value that prints as a leaf whatever its mirror shows, or `nil`
+  /// when the value is read structurally.
+  ///
+  /// Text is quoted and escaped, so `"a\nb"` stays on one line and an empty string is visible.
+  /// Foundation values and `Duration` print their description: their stored properties
+  /// (`_time`, `_storage`, `_low` and `_high`) mean nothing in a failure message.
+  ///
+  /// - Parameter value: Anything.
+  /// - Returns: The leaf text, or `nil` for values read through their mirror.
+  static func leafText(of value: Any) -> String? {
+    switch value {
+    case let text as String: text.debugDescription
+    case let text as Substring: String(text).debugDescription
+    case let character as Character: character.debugDescription
+    case let scalar as Unicode.Scalar: scalar.debugDescription
+    case let uuid as UUID: uuid.description
+    case let date as Date: date.description
+    case let url as URL: url.description
+    case let decimal as Decimal: decimal.description
+    case let data as Data: data.description
+    case let duration as Duration: duration.description
+    case let type as Any.Type: DumpTypeName.name(of: type)
+    default: nil
+    }
+  }
+
+  /// Whether `String(describing:)` shows something the type chose, rather than the
+  /// standard library's reflection-based fallback.
+  static func hasCustomDescription(_ value: Any) -> Bool {
+    value is CustomStringConvertible || value is CustomDebugStringConvertible
+      || value is TextOutputStreamable
+  }
+}

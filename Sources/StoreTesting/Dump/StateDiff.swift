@@ -1,0 +1,56 @@
+/// A readable diff of two values' structure, for test failure messages.
+///
+/// The diff follows the tree of ``StateDump``, not the lines of two dumps: it shows the path
+/// from the root down to each change, the change itself, and a count in place of each run of
+/// unchanged siblings. Expected lines start with `- `, actual lines with `+ `, and the lines
+/// both sides share with two spaces, so the columns line up.
+///
+/// ```swift
+/// StateDiff.diff(expected: state, actual: changed)
+/// //   State(
+/// //     profile: Profile(
+/// //       address: Address(
+/// // -       city: "Paris"
+/// // +       city: "Lyon"
+/// //         … (1 unchanged)
+/// //       )
+/// //       … (2 unchanged)
+/// //     )
+/// //   )
+/// ```
+///
+/// How each kind of value compares:
+///
+/// - Structs, classes, tuples and enum payloads pair their children by label.
+/// - Dictionaries pair entries by key; entries only one side has print whole.
+/// - Collections of equal length compare element by element. When the length changed, the
+///   elements are aligned by a longest common subsequence of their renderings, and elements
+///   only one side has print whole, labelled with their index on that side. Sets always
+///   align this way.
+/// - Leaves that differ, enums that changed case, `nil` against a value, and values of
+///   different types print whole: all expected lines, then all actual lines.
+package enum StateDiff {
+  /// `nil` when the renderings are equal; otherwise the diff text described above.
+  ///
+  /// The text has one line per `\n`-separated row and no trailing newline. It is
+  /// deterministic: sets and dictionaries are ordered by rendering, and nothing depends on
+  /// memory addresses or hash seeds.
+  ///
+  /// - Parameters:
+  ///   - expected: The value a test expected; its side of the diff is marked `-`.
+  ///   - actual: The value the test observed; its side of the diff is marked `+`.
+  /// - Returns: `nil` when ``StateDump/render(_:)`` gives the same text for both values;
+  ///   otherwise the diff.
+  /// - Complexity: O(*n* × *d*) for values of *n* nodes and depth *d*, plus the alignment of
+  ///   each collection whose length changed.
+  package static func diff(expected: Any, actual: Any) -> String? {
+    var reflector = DumpReflector()
+    let expectedNode = reflector.node(for: expected)
+    let actualNode = reflector.node(for: actual)
+    // Trees that render alike count as equal even if they came from different types.
+    guard expectedNode.rendered != actualNode.rendered else { return nil }
+    return TreeDiffer.lines(expected: expectedNode, actual: actualNode)
+      .map(\.rendered)
+      .joined(separator: "\n")
+  }
+}

@@ -1,0 +1,47 @@
+/// A deterministic, multi-line rendering of any value's structure, for test failure messages.
+///
+/// Values are read through `Mirror`, so every type prints without conforming to anything:
+///
+/// ```swift
+/// StateDump.render(State(profile: Profile(name: "Ada", tags: ["admin"])))
+/// // State(
+/// //   profile: Profile(
+/// //     name: "Ada"
+/// //     tags: [
+/// //       [0]: "admin"
+/// //     ]
+/// //   )
+/// // )
+/// ```
+///
+/// The rules, from outermost shape to leaf:
+///
+/// - Structs and classes print `TypeName(`, one `label: value` line per stored property
+///   indented by two spaces, then `)`; with no properties, `TypeName()` or their description.
+///   Type names drop the module but keep enclosing types: `Profile.Address(`.
+/// - Enum cases print `.caseName`, or `.caseName(` payload `)`, with payload labels when the
+///   case declares them; a single plain payload stays on one line: `.failed("timeout")`.
+/// - Optionals print `nil`, or the wrapped value as if it were not wrapped.
+/// - Tuples print `(`, their elements with labels where declared, then `)`.
+/// - Collections print `[`, one `[index]: value` line per element, then `]`, or `[]`. Types
+///   with a custom mirror print through it, so an identified array reads as a list.
+/// - Sets print their elements sorted by rendering; dictionaries print `key: value` lines
+///   sorted by the key's one-line rendering, or `[:]`.
+/// - Strings print quoted and escaped; numbers and booleans print their description; `UUID`,
+///   `Date`, `URL`, `Decimal`, `Data` and `Duration` print their description on one line.
+/// - A class instance already open on the path from the root prints as `TypeName(↻)`, and
+///   branches deeper than 64 levels print as `…`, so every value renders in finite time.
+package enum StateDump {
+  /// A multi-line, deterministic structural rendering of `value`.
+  ///
+  /// Equal renderings are what ``StateDiff`` treats as "no difference", so two values that
+  /// render alike never fail an assertion that compares dumps.
+  ///
+  /// - Parameter value: Anything: a struct, an enum, a collection, a class graph.
+  /// - Returns: The rendering, with lines separated by `\n` and no trailing newline.
+  /// - Complexity: O(*n* log *n*), where *n* is the number of values reached.
+  package static func render(_ value: Any) -> String {
+    var reflector = DumpReflector()
+    return reflector.node(for: value).rendered
+  }
+}

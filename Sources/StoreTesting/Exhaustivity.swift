@@ -1,0 +1,10 @@
+/// How strictly a ``TestStore`` checks a test.
+public enum Exhaustivity: Sendable, Hashable {
+  /// Every state change must be asserted, every action an effect feeds back must be received
+  /// in order, and no effect may be running when the test ends. The default.
+  case on
+  /// Assertion closures are checked against the actual state, and only what they set must
+  /// match; actions that were not received, and effects still running, are allowed. For
+  /// integration tests that care about the outcome, not every step.
+  case off
+}

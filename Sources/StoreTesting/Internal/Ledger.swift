@@ -1,0 +1,38 @@
+import Effects
+import Synchronization
+
+/// What a test store must still report when it is released, kept where its `deinit` (which
+/// cannot run on the main actor) can read it.
+final class Ledger: Sendable {
+  private struct State {
+    var unreceived: [String] = []
+    var warnings: [RuntimeWarning] = []
+    var isFinished = false
+  }
+  private let state = Mutex(State())
+
+  /// Records a warning the store raised; the test store reports it at its next step.
+  func record(_ warning: RuntimeWarning) {
+    state.withLock { $0.warnings.append(warning) }
+  }
+
+  /// Removes and returns the warnings raised since the last call.
+  func takeWarnings() -> [RuntimeWarning] {
+    state.withLock { state in
+      defer { state.warnings = [] }
+      return state.warnings
+    }
+  }
+
+  /// Descriptions of the received actions not yet asserted, oldest first.
+  var unreceived: [String] {
+    get { state.withLock { $0.unreceived } }
+    set { state.withLock { $0.unreceived = newValue } }
+  }
+
+  /// Whether `finish()` has run its end-of-test checks.
+  var isFinished: Bool {
+    get { state.withLock { $0.isFinished } }
+    set { state.withLock { $0.isFinished = newValue } }
+  }
+}

@@ -1,0 +1,61 @@
+import Effects
+import Store
+
+extension TestStore {
+  /// Checks one step's state change against the test's assertion and reports any mismatch.
+  func checkState(
+    before: State,
+    after: State,
+    assert: ((inout State) throws -> Void)?,
+    step: String,
+    at location: TestLocation
+  ) {
+    var expected = exhaustivity == .on ? before : after
+    if let assert {
+      do {
+        try assert(&expected)
+      } catch {
+        reportFailure("The assertion closure of \(step) threw: \(error)", at: location)
+        return
+      }
+    }
+    if expected != after {
+      let difference = StateDiff.diff(expected: expected, actual: after) ?? ""
+      let headline =
+        exhaustivity == .on && assert == nil
+        ? "The state changed after \(step), but no assertion closure was given."
+        : "The state after \(step) differs from the expected state."
+      reportFailure(
+        "\(headline) (- expected, + actual)\n\(difference)",
+        at: location
+      )
+    } else if exhaustivity == .on, assert != nil, before == after {
+      reportFailure(
+        """
+        Expected the state to change after \(step), but it did not change. If no change is \
+        expected, leave out the assertion closure.
+        """,
+        at: location
+      )
+    }
+  }
+
+  /// Settles effect work and waits, up to the timeout, until `isDone` holds.
+  ///
+  /// - Returns: Whether `isDone` held in time.
+  func settle(until isDone: () -> Bool, timeout: Duration) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeout)
+    while true {
+      let generation = signal.generation
+      settle()
+      if isDone() { return true }
+      let isIdle =
+        runtime.runningCount == 0 && !executor.hasWork && runtime.inbox.isEmpty
+      if isIdle { return false }
+      let remaining = clock.now.duration(to: deadline)
+      if remaining <= .zero { return false }
+      _ = await signal.wait(after: generation, timeout: remaining)
+    }
+  }
+}

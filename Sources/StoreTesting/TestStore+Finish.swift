@@ -1,0 +1,58 @@
+import Effects
+import Store
+
+extension TestStore {
+  /// Ends the test: waits for running effects to finish, then fails for each effect still
+  /// running and each received action not asserted (in exhaustive mode), and cancels what is
+  /// left.
+  ///
+  /// Call it at the end of a test. A test store that is released without it makes the same
+  /// checks, without waiting.
+  ///
+  /// - Parameters:
+  ///   - timeout: How long to wait for work outside the test executor; ``timeout`` by default.
+  ///   - fileID: The file of the call, where failures are reported.
+  ///   - filePath: The path of the file of the call.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
+  public func finish(
+    timeout: Duration? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    _ = await settle(until: { runtime.runningCount == 0 }, timeout: timeout ?? self.timeout)
+    reportWarnings(at: location)
+    if exhaustivity == .on {
+      let running = runtime.running
+      if !running.isEmpty {
+        reportFailure(Messages.stillRunning(running), at: location)
+      }
+      if !received.isEmpty {
+        reportFailure(
+          Messages.unreceived(received.map { describe($0.action) }, context: "The test ended with"),
+          at: location
+        )
+      }
+    }
+    runtime.cancelAll()
+    settle()
+    received.removeAll()
+    ledger.isFinished = true
+  }
+
+  /// Drops the received actions not yet asserted, so the test can go on without them.
+  public func skipReceivedActions() {
+    settle()
+    received.removeAll()
+    baseline = root.untrackedState
+  }
+
+  /// Cancels every effect still running, so the test can end without waiting for them.
+  public func skipInFlightEffects() async {
+    runtime.cancelAll()
+    settle()
+  }
+}

@@ -1,0 +1,162 @@
+import Effects
+import Store
+
+extension TestStore where Action: Equatable {
+  /// Asserts that the next action an effect fed back is `expected`, and how it changed the
+  /// state.
+  ///
+  /// Waits for the action when it has not arrived yet: effect work on the test executor runs
+  /// at once, and work elsewhere is waited for up to `timeout`.
+  ///
+  /// - Parameters:
+  ///   - expected: The action the store should have received.
+  ///   - timeout: How long to wait for work outside the test executor; ``timeout`` by default.
+  ///   - assert: Changes the expected state to match the state after the action.
+  ///   - fileID: The file of the call, where failures are reported.
+  ///   - filePath: The path of the file of the call.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
+  public func receive(
+    _ expected: Action,
+    timeout: Duration? = nil,
+    assert: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await receive(
+      description: describe(expected),
+      matching: { $0 == expected },
+      mismatch: { actual in
+        """
+        Received an unexpected action. (- expected, + received)
+        \(StateDiff.diff(expected: expected, actual: actual) ?? "")
+        """
+      },
+      timeout: timeout,
+      assert: assert,
+      at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+}
+
+extension TestStore {
+  /// Asserts that the next action an effect fed back satisfies `isMatching`, and how it
+  /// changed the state.
+  ///
+  /// - Parameters:
+  ///   - isMatching: Whether an action is the one expected.
+  ///   - timeout: How long to wait for work outside the test executor; ``timeout`` by default.
+  ///   - assert: Changes the expected state to match the state after the action.
+  ///   - fileID: The file of the call, where failures are reported.
+  ///   - filePath: The path of the file of the call.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
+  public func receive(
+    _ isMatching: (Action) -> Bool,
+    timeout: Duration? = nil,
+    assert: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await receive(
+      description: "an action matching the predicate",
+      matching: isMatching,
+      mismatch: { "Received \(describe($0)), which does not match the predicate." },
+      timeout: timeout,
+      assert: assert,
+      at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+
+  /// Asserts that the next action an effect fed back is of the case `actionCase`, and how it
+  /// changed the state.
+  ///
+  /// ```swift
+  /// await store.receive(Feature.Action.searchResponse) { $0.results = ["Ada"] }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - actionCase: The case the action should be.
+  ///   - timeout: How long to wait for work outside the test executor; ``timeout`` by default.
+  ///   - assert: Changes the expected state to match the state after the action.
+  ///   - fileID: The file of the call, where failures are reported.
+  ///   - filePath: The path of the file of the call.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
+  public func receive<Value>(
+    _ actionCase: CaseKey<Action, Value>,
+    timeout: Duration? = nil,
+    assert: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await receive(
+      description: "an action of case \(describe(actionCase.embed))",
+      matching: { actionCase.extract($0) != nil },
+      mismatch: { "Received \(describe($0)), which is not of the expected case." },
+      timeout: timeout,
+      assert: assert,
+      at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+
+  func receive(
+    description: String,
+    matching: (Action) -> Bool,
+    mismatch: (Action) -> String,
+    timeout: Duration?,
+    assert: ((inout State) throws -> Void)?,
+    at location: TestLocation
+  ) async {
+    let timeout = timeout ?? self.timeout
+    let isExhaustive = exhaustivity == .on
+    let arrived = await settle(
+      until: { isExhaustive ? !received.isEmpty : received.contains { matching($0.action) } },
+      timeout: timeout
+    )
+    reportWarnings(at: location)
+    guard arrived else {
+      let running = runtime.running
+      let detail =
+        running.isEmpty
+        ? "No effect is running, so none can arrive."
+        : """
+        Effects still running:
+        \(Messages.bulleted(running.map(Messages.describe)))
+        """
+      let skipped =
+        isExhaustive || received.isEmpty
+        ? ""
+        : "\nReceived but not matching:\n\(Messages.bulleted(received.map { describe($0.action) }))"
+      reportFailure(
+        "Expected to receive \(description), but nothing arrived within \(timeout).\n\(detail)\(skipped)",
+        at: location
+      )
+      if !isExhaustive { received.removeAll() }
+      return
+    }
+    if !isExhaustive {
+      received.removeFirst(received.firstIndex { matching($0.action) }!)
+    }
+    let next = received.removeFirst()
+    guard matching(next.action) else {
+      reportFailure(mismatch(next.action), at: location)
+      baseline = next.state
+      return
+    }
+    checkState(
+      before: baseline,
+      after: next.state,
+      assert: assert,
+      step: "receive(\(describe(next.action)))",
+      at: location
+    )
+    baseline = next.state
+  }
+}

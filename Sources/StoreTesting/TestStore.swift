@@ -1,0 +1,198 @@
+import Effects
+import Store
+
+/// A store for tests that makes every step explicit: each action's state change, each action
+/// an effect feeds back, and the end of every effect.
+///
+/// ```swift
+/// @MainActor @Test func refresh() async {
+///   let clock = TestClock()
+///   let store = TestStore(initialState: Profile.State()) {
+///     Profile(client: .preview, clock: clock)
+///   }
+///   await store.send(.refreshTapped) { $0.isLoading = true }
+///   await clock.advance(by: .seconds(1))
+///   await store.receive(.profileLoaded("Ada")) {
+///     $0.isLoading = false
+///     $0.name = "Ada"
+///   }
+///   await store.finish()
+/// }
+/// ```
+///
+/// Failures are reported as test failures of the running test, under Swift Testing or XCTest,
+/// with a diff of only what differs (`-` expected, `+` actual).
+///
+/// ## Determinism
+///
+/// A test store runs every effect on a test executor that runs work only when the store asks:
+/// at each `send`, `receive` and `finish`, and each time a ``TestClock`` wakes a sleeper. The
+/// store then runs every ready job, reduces what the effects sent, and repeats until nothing
+/// is left. Effects therefore run in one reproducible order, with no real sleeps and no yield
+/// counting, however loaded the machine. Only work that leaves the executor (a hop to the main
+/// actor, a callback from another thread) is waited for, up to ``timeout``.
+@MainActor
+public final class TestStore<State: Equatable, Action: Sendable> {
+  /// How strictly the store checks the test. ``Exhaustivity/on`` by default.
+  public var exhaustivity: Exhaustivity = .on
+
+  /// How long ``receive(_:timeout:assert:fileID:filePath:line:column:)`` and ``finish(timeout:fileID:filePath:line:column:)``
+  /// wait for work that runs outside the test executor before failing. Effects that run on
+  /// the executor never wait on it.
+  public var timeout: Duration = .seconds(1)
+
+  let root: any RootStoreCore<State, Action>
+  let executor: ManualTaskExecutor
+  /// The root's runtime, kept here too so `deinit` can read it off the main actor.
+  let runtime: EffectRuntime<Action>
+  let signal = EventSignal()
+  let ledger: Ledger
+  let origin: TestLocation
+
+  /// The state as of the last assertion, which the next one starts from.
+  var baseline: State
+  /// Actions effects fed back that the test has not received yet, with the state after each.
+  var received: [(action: Action, state: State)] = [] {
+    didSet { ledger.unreceived = received.map { describe($0.action) } }
+  }
+  private var isSending = false
+  private var sentState: State?
+
+  /// Creates a test store that runs `reducer` on `initialState`.
+  ///
+  /// - Parameters:
+  ///   - initialState: The state to start from.
+  ///   - reducer: The feature's reducer, with test dependencies injected.
+  ///   - fileID: The file of the test, for failures found when the store is released.
+  ///   - filePath: The path of the test file.
+  ///   - line: The line where the store is created.
+  ///   - column: The column where the store is created.
+  public init<R: Reducer>(
+    initialState: State,
+    @ReducerBuilder<State, Action> reducer: () -> R,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) where R.State == State, R.Action == Action {
+    let executor = ManualTaskExecutor()
+    let ledger = Ledger()
+    let core = RootCore(
+      initialState: initialState,
+      reducer: reducer(),
+      executor: executor,
+      warnings: RuntimeWarningHandler { ledger.record($0) }
+    )
+    self.root = core
+    self.executor = executor
+    self.runtime = core.runtime
+    self.ledger = ledger
+    self.baseline = initialState
+    self.origin = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    core.didReduce = { [unowned self] action, origin in
+      self.didReduce(action, origin: origin)
+    }
+    let signal = self.signal
+    executor.onEnqueue { signal.fire() }
+    core.runtime.inbox.onWake { signal.fire() }
+    executor.onSettle { @MainActor [weak self] in self?.settle() }
+  }
+
+  deinit {
+    guard !ledger.isFinished else { return }
+    var problems = ledger.takeWarnings().map(\.description)
+    let running = runtime.running
+    if !running.isEmpty { problems.append(Messages.stillRunning(running)) }
+    let unreceived = ledger.unreceived
+    if !unreceived.isEmpty {
+      problems.append(Messages.unreceived(unreceived, context: "The test store was released with"))
+    }
+    for problem in problems { reportFailure(problem, at: origin) }
+  }
+
+  /// The store's current state.
+  public var state: State {
+    root.untrackedState
+  }
+
+  /// Sends an action and asserts how it changes the state.
+  ///
+  /// In exhaustive mode, `assert` must turn the state before the action into the state after
+  /// it: the test fails when the result differs, when the state changed and no closure was
+  /// given, or when a closure was given and nothing changed. Sending fails too while actions
+  /// that effects fed back are still unasserted.
+  ///
+  /// - Parameters:
+  ///   - action: The action to send.
+  ///   - assert: Changes the expected state to match the state after the action.
+  ///   - fileID: The file of the call, where failures are reported.
+  ///   - filePath: The path of the file of the call.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
+  /// - Returns: A handle on the effects the action started.
+  @discardableResult
+  public func send(
+    _ action: Action,
+    assert: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> TestStoreTask {
+    let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    settle()
+    reportWarnings(at: location)
+    if !received.isEmpty {
+      if exhaustivity == .on {
+        reportFailure(
+          Messages.unreceived(
+            received.map { describe($0.action) },
+            context: "Must assert received actions before sending \(describe(action)). There are"
+          ),
+          at: location
+        )
+      }
+      received.removeAll()
+      baseline = root.untrackedState
+    }
+    let before = exhaustivity == .on ? baseline : root.untrackedState
+    sentState = nil
+    isSending = true
+    let task = root.send(action)
+    isSending = false
+    let after = sentState ?? root.untrackedState
+    settle()
+    checkState(
+      before: before,
+      after: after,
+      assert: assert,
+      step: "send(\(describe(action)))",
+      at: location
+    )
+    baseline = after
+    reportWarnings(at: location)
+    return TestStoreTask(task: task, store: self, action: describe(action))
+  }
+
+  /// Runs ready effect work and reduces what it sends, until neither is left.
+  func settle() {
+    root.runEffectsUntilIdle()
+  }
+
+  func reportWarnings(at location: TestLocation) {
+    for warning in ledger.takeWarnings() {
+      reportFailure("Runtime warning: \(warning.description)", at: location)
+    }
+  }
+
+  private func didReduce(_ action: Action, origin: ActionOrigin) {
+    if isSending && origin == .user && sentState == nil {
+      sentState = root.untrackedState
+    } else {
+      received.append((action, root.untrackedState))
+    }
+  }
+}
+
+/// A test store for the reducer `R`.
+public typealias TestStoreOf<R: Reducer> = TestStore<R.State, R.Action> where R.State: Equatable

@@ -1,0 +1,59 @@
+import Effects
+import Store
+
+/// The effects started by one action sent to a ``TestStore``: wait for them, or cancel them.
+@MainActor
+public struct TestStoreTask: Sendable {
+  /// The handle the store returned for the action.
+  public let task: StoreTask
+  private let waitUntil: @MainActor (_ isDone: () -> Bool, _ timeout: Duration?) async -> Bool
+  private let settle: @MainActor () -> Void
+  private let action: String
+
+  init<State, Action>(task: StoreTask, store: TestStore<State, Action>, action: String) {
+    self.task = task
+    self.action = action
+    self.waitUntil = { [weak store] isDone, timeout in
+      guard let store else { return isDone() }
+      return await store.settle(until: isDone, timeout: timeout ?? store.timeout)
+    }
+    self.settle = { [weak store] in store?.settle() }
+  }
+
+  /// Runs the effects until they have all finished, failing the test if they do not finish
+  /// within `timeout` of waiting for work outside the test executor.
+  ///
+  /// - Parameters:
+  ///   - timeout: How long to wait; the test store's ``TestStore/timeout`` by default.
+  ///   - fileID: The file of the call, where failures are reported.
+  ///   - filePath: The path of the file of the call.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
+  public func finish(
+    timeout: Duration? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let task = self.task
+    guard await waitUntil({ !task.isRunning }, timeout) else {
+      reportFailure(
+        "The effects started by \(action) did not finish in time.",
+        at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+      )
+      return
+    }
+  }
+
+  /// Cancels the effects, as when the screen that started them goes away.
+  public func cancel() {
+    task.cancel()
+    settle()
+  }
+
+  /// Whether the effects were cancelled.
+  public var isCancelled: Bool {
+    task.isCancelled
+  }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+
+@testable import StoreTesting
+
+private final class Node {
+  var name: String
+  var children: [Node] = []
+  weak var parent: Node?
+
+  init(_ name: String) { self.name = name }
+}
+
+private class Animal {
+  var legs = 4
+}
+
+private final class Dog: Animal {
+  var name = "Rex"
+}
+
+private indirect enum Chain {
+  case link(Chain)
+  case end
+}
+
+/// An ordered collection keyed by id, like an identified array: its storage is a dictionary
+/// and an order, but its mirror shows a plain list.
+private struct IdentifiedList: CustomReflectable {
+  var order: [Int]
+  var storage: [Int: String]
+
+  var customMirror: Mirror {
+    Mirror(self, unlabeledChildren: order.compactMap { storage[$0] }, displayStyle: .collection)
+  }
+}
+
+private enum Tab: CustomStringConvertible {
+  case home
+
+  var description: String { "Home tab" }
+}
+
+private struct Point: Hashable {
+  var x: Int
+  var y: Int
+}
+
+@Suite struct DumpReflectorTests {
+  private func render(_ value: Any, maxDepth: Int = DumpReflector.defaultMaxDepth) -> String {
+    var reflector = DumpReflector(maxDepth: maxDepth)
+    return reflector.node(for: value).rendered
+  }
+
+  @Test func aClassSeenAgainOnThePathPrintsACycleMarker() {
+    let root = Node("root")
+    let leaf = Node("leaf")
+    root.children = [leaf]
+    leaf.parent = root
+    #expect(
+      render(root) == """
+        Node(
+          name: "root"
+          children: [
+            [0]: Node(
+              name: "leaf"
+              children: []
+              parent: Node(↻)
+            )
+          ]
+          parent: nil
+        )
+        """)
+  }
+
+  @Test func aSelfReferenceFinishes() {
+    let node = Node("self")
+    node.children = [node, node]
+    #expect(render(node).components(separatedBy: "Node(↻)").count == 3)
+  }
+
+  @Test func aClassSharedBySiblingsPrintsInFull() {
+    let shared = Node("shared")
+    #expect(!render([shared, shared]).contains("↻"))
+  }
+
+  @Test func inheritedPropertiesComeFirst() {
+    #expect(render(Dog()) == "Dog(\n  legs: 4\n  name: \"Rex\"\n)")
+  }
+
+  @Test func deepNestingStopsAtTheLimit() {
+    var chain = Chain.end
+    for _ in 0..<200 { chain = .link(chain) }
+    let lines = render(chain).split(separator: "\n")
+    #expect(lines.contains { $0.contains("…") })
+    #expect(lines.count < 200)
+    #expect(render(Chain.link(.link(.end)), maxDepth: 2) == ".link(.link(…))")
+  }
+
+  @Test func customMirrorsAreHonoured() {
+    let list = IdentifiedList(order: [2, 1], storage: [1: "one", 2: "two"])
+    #expect(render(list) == "[\n  [0]: \"two\"\n  [1]: \"one\"\n]")
+  }
+
+  @Test func describedEnumWithoutPayloadPrintsItsDescription() {
+    #expect(render(Tab.home) == "Home tab")
+  }
+
+  @Test func anyHashablePrintsWhatItWraps() {
+    let keyed: [AnyHashable: Int] = ["a": 1]
+    #expect(render(keyed) == "[\n  \"a\": 1\n]")
+  }
+
+  @Test func structuredKeysPrintOnOneLine() {
+    let grid = [Point(x: 1, y: 2): "b", Point(x: 0, y: 5): "a"]
+    #expect(render(grid) == "[\n  Point(x: 0, y: 5): \"a\"\n  Point(x: 1, y: 2): \"b\"\n]")
+  }
+
+  @Test func leafTextCoversTextFoundationAndMetatypes() {
+    #expect(DumpReflector.leafText(of: "a") == "\"a\"")
+    #expect(DumpReflector.leafText(of: Substring("a")) == "\"a\"")
+    #expect(DumpReflector.leafText(of: Character("c")) == "\"c\"")
+    #expect(DumpReflector.leafText(of: Duration.seconds(2)) == "2.0 seconds")
+    #expect(DumpReflector.leafText(of: Point.self) == "Point")
+    #expect(DumpReflector.leafText(of: Point(x: 0, y: 0)) == nil)
+    #expect(DumpReflector.leafText(of: 1) == nil)
+  }
+
+  @Test func customDescriptionIsDetected() {
+    #expect(DumpReflector.hasCustomDescription(Tab.home))
+    #expect(DumpReflector.hasCustomDescription(1))
+    #expect(!DumpReflector.hasCustomDescription(Point(x: 0, y: 0)))
+  }
+}

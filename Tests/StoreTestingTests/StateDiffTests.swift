@@ -1,0 +1,176 @@
+import Testing
+
+@testable import StoreTesting
+
+private struct Address {
+  var city: String
+  var street: String
+}
+
+private struct UserProfile {
+  var address: Address
+  var name: String
+  var age: Int
+}
+
+private struct State {
+  var profile: UserProfile
+}
+
+private struct Item: Hashable {
+  var id: Int
+  var title: String
+}
+
+private enum Phase {
+  case idle
+  case running(step: Int, label: String)
+  case done(Item)
+}
+
+private final class Node {
+  var name: String
+  var next: Node?
+
+  init(_ name: String) { self.name = name }
+}
+
+@Suite struct StateDiffTests {
+  private static let state = State(
+    profile: UserProfile(
+      address: Address(city: "Paris", street: "Rue de Rivoli"), name: "Ada", age: 36))
+
+  @Test func oneFieldChangeShowsThePathAndHidesTheSiblings() throws {
+    var actual = Self.state
+    actual.profile.address.city = "Lyon"
+    let diff = try #require(StateDiff.diff(expected: Self.state, actual: actual))
+    #expect(
+      diff == """
+          State(
+            profile: UserProfile(
+              address: Address(
+        -       city: "Paris"
+        +       city: "Lyon"
+                … (1 unchanged)
+              )
+              … (2 unchanged)
+            )
+          )
+        """)
+    #expect(!diff.contains("Rue de Rivoli"))
+    #expect(!diff.contains("Ada"))
+    #expect(!diff.contains("36"))
+  }
+
+  @Test func equalValuesGiveNil() {
+    #expect(StateDiff.diff(expected: Self.state, actual: Self.state) == nil)
+    #expect(StateDiff.diff(expected: [1, 2], actual: [1, 2]) == nil)
+    #expect(StateDiff.diff(expected: Int?.none as Any, actual: Int?.none as Any) == nil)
+  }
+
+  @Test func enumCaseChangePrintsBothValuesWhole() {
+    let diff = StateDiff.diff(
+      expected: Phase.running(step: 1, label: "fetch"),
+      actual: Phase.done(Item(id: 1, title: "a")))
+    #expect(
+      diff == """
+        - .running(
+        -   step: 1
+        -   label: "fetch"
+        - )
+        + .done(
+        +   Item(
+        +     id: 1
+        +     title: "a"
+        +   )
+        + )
+        """)
+  }
+
+  @Test func samePayloadCaseDiffsInsideThePayload() {
+    let diff = StateDiff.diff(
+      expected: Phase.running(step: 1, label: "fetch"),
+      actual: Phase.running(step: 2, label: "fetch"))
+    #expect(diff == "  .running(\n-   step: 1\n+   step: 2\n    … (1 unchanged)\n  )")
+  }
+
+  @Test func arrayElementChanged() {
+    let diff = StateDiff.diff(expected: ["a", "b", "c"], actual: ["a", "x", "c"])
+    #expect(
+      diff == """
+          [
+            … (1 unchanged)
+        -   [1]: "b"
+        +   [1]: "x"
+            … (1 unchanged)
+          ]
+        """)
+  }
+
+  @Test func arrayElementInserted() {
+    let expected = [Item(id: 1, title: "a"), Item(id: 2, title: "b")]
+    let actual = [Item(id: 1, title: "a"), Item(id: 3, title: "c"), Item(id: 2, title: "b")]
+    #expect(
+      StateDiff.diff(expected: expected, actual: actual) == """
+          [
+            … (1 unchanged)
+        +   [1]: Item(
+        +     id: 3
+        +     title: "c"
+        +   )
+            … (1 unchanged)
+          ]
+        """)
+  }
+
+  @Test func arrayElementRemoved() {
+    let diff = StateDiff.diff(expected: [1, 2, 3, 4], actual: [1, 2, 4])
+    #expect(diff == "  [\n    … (2 unchanged)\n-   [2]: 3\n    … (1 unchanged)\n  ]")
+  }
+
+  @Test func dictionaryValueChanged() {
+    let diff = StateDiff.diff(expected: ["a": 1, "b": 2], actual: ["a": 1, "b": 5])
+    #expect(diff == "  [\n    … (1 unchanged)\n-   \"b\": 2\n+   \"b\": 5\n  ]")
+  }
+
+  @Test func dictionaryKeyAdded() {
+    let diff = StateDiff.diff(expected: ["a": 1, "c": 3], actual: ["a": 1, "b": 2, "c": 3])
+    #expect(diff == "  [\n    … (1 unchanged)\n+   \"b\": 2\n    … (1 unchanged)\n  ]")
+  }
+
+  @Test func optionalNilAgainstSome() {
+    let diff = StateDiff.diff(
+      expected: Item?.none as Any, actual: Item?.some(Item(id: 1, title: "a")) as Any)
+    #expect(diff == "- nil\n+ Item(\n+   id: 1\n+   title: \"a\"\n+ )")
+  }
+
+  @Test func setsAlignByRendering() {
+    let diff = StateDiff.diff(expected: Set([1, 2, 3]), actual: Set([1, 3, 4]))
+    #expect(diff == "  [\n    … (1 unchanged)\n-   2\n    … (1 unchanged)\n+   4\n  ]")
+  }
+
+  @Test func differentTypesPrintBothValuesWhole() {
+    #expect(StateDiff.diff(expected: 1, actual: "1") == "- 1\n+ \"1\"")
+  }
+
+  @Test func cyclicClassGraphsFinish() {
+    let first = Node("a")
+    first.next = Node("b")
+    first.next?.next = first
+    let second = Node("a")
+    second.next = Node("c")
+    second.next?.next = second
+    #expect(
+      StateDiff.diff(expected: first, actual: second) == """
+          Node(
+            … (1 unchanged)
+            next: Node(
+        -     name: "b"
+        +     name: "c"
+              … (1 unchanged)
+            )
+          )
+        """)
+    #expect(StateDiff.diff(expected: first, actual: first) == nil)
+  }
+}

@@ -1,0 +1,218 @@
+import Effects
+import Store
+import StoreTesting
+import Synchronization
+import Testing
+
+/// Every failure a test store reports, each proved to be reported as a test issue, with the
+/// text it carries.
+@MainActor
+@Suite struct TestStoreFailureTests {
+  let clock = TestClock()
+  let messages = Messages()
+
+  func makeStore() -> TestStoreOf<Profile> {
+    let store = TestStore(initialState: Profile.State()) {
+      Profile(load: { "Ada" }, clock: clock)
+    }
+    store.timeout = .milliseconds(50)
+    return store
+  }
+
+  @Test func aWrongExpectedStateFails() async {
+    let store = makeStore()
+    await withKnownIssue {
+      await store.send(.moveTapped("Lyon")) { $0.user.address.city = "Nice" }
+    } matching: {
+      messages.capture($0)
+    }
+    // Only the changed field and the path to it; unchanged siblings are collapsed.
+    #expect(
+      messages.last == """
+        The state after send(Action.moveTapped("Lyon")) differs from the expected state. \
+        (- expected, + actual)
+          Profile.State(
+            user: Profile.User(
+              … (1 unchanged)
+              address: Profile.Address(
+        -       city: "Nice"
+        +       city: "Lyon"
+                … (1 unchanged)
+              )
+              … (1 unchanged)
+            )
+            … (3 unchanged)
+          )
+        """
+    )
+    #expect(!messages.last.contains("Rue de Rivoli"))
+  }
+
+  @Test func aChangeWithoutAnAssertionClosureFails() async {
+    let store = makeStore()
+    await withKnownIssue {
+      await store.send(.moveTapped("Lyon"))
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.last.contains("no assertion closure was given"))
+  }
+
+  @Test func anAssertionClosureWithNoChangeFails() async {
+    let store = makeStore()
+    await withKnownIssue {
+      await store.send(.moveTapped("Paris")) { $0.user.address.city = "Paris" }
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.last.contains("it did not change"))
+  }
+
+  @Test func receivingTheWrongActionFails() async {
+    let store = makeStore()
+    await store.send(.refreshTapped) { $0.isLoading = true }
+    await withKnownIssue {
+      await store.receive(.loaded("Bob"))
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.last.contains("Received an unexpected action"))
+    #expect(messages.last.contains("Bob"))
+    #expect(messages.last.contains("Ada"))
+  }
+
+  @Test func receivingWhenNoEffectRunsFailsAtOnce() async {
+    let store = makeStore()
+    await withKnownIssue {
+      await store.receive(.tick)
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.last.contains("No effect is running"))
+  }
+
+  @Test func receivingWhatNeverArrivesFailsNamingTheEffectsInFlight() async {
+    let store = makeStore()
+    await store.send(.startTimer)
+    await withKnownIssue {
+      await store.receive(.tick)
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.last.contains("nothing arrived within"))
+    #expect(messages.last.contains("Action.startTimer"))
+    await store.skipInFlightEffects()
+  }
+
+  @Test func sendingWithUnassertedReceivedActionsFails() async {
+    let store = makeStore()
+    await store.send(.refreshTapped) { $0.isLoading = true }
+    await withKnownIssue {
+      await store.send(.noop)
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.all.count == 1)
+    #expect(messages.last.contains("Must assert received actions before sending"))
+    #expect(messages.last.contains(#"loaded("Ada")"#))
+  }
+
+  @Test func finishingWithARunningEffectFailsNamingTheActionThatStartedIt() async {
+    let store = makeStore()
+    await store.send(.startTimer)
+    await withKnownIssue {
+      await store.finish()
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.last.contains("still running at the end of the test"))
+    #expect(messages.last.contains("Action.startTimer"))
+  }
+
+  @Test func finishingWithUnassertedActionsFails() async {
+    let store = makeStore()
+    await store.send(.echo(["a"]))
+    await withKnownIssue {
+      await store.finish()
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.last.contains("The test ended with 1 received action(s) not yet asserted"))
+  }
+
+  @Test func releasingTheStoreWithWorkLeftFails() async {
+    await withKnownIssue {
+      let store = makeStore()
+      await store.send(.startTimer)
+      await store.send(.stopTimer)
+      await store.send(.echo(["late"]))
+      await store.send(.startTimer, assert: nil)
+      _ = store
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.all.contains { $0.contains("Must assert received actions") })
+    #expect(messages.all.contains { $0.contains("still running") })
+  }
+
+  @Test func releasingTheStoreWithAnUnassertedActionFails() async {
+    await withKnownIssue {
+      let store = makeStore()
+      await store.send(.echo(["late"]))
+      _ = store
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.last.contains("The test store was released with 1 received action(s)"))
+  }
+
+  @Test func aRuntimeWarningFailsTheTest() async {
+    let store = makeStore()
+    await withKnownIssue {
+      await store.send(.crashTapped)
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.last.contains("Runtime warning"))
+    #expect(messages.last.contains("offline"))
+    #expect(messages.last.contains("crashTapped"))
+    await store.finish()
+  }
+
+  @Test func nonExhaustiveAssertionsStillFailWhenWrong() async {
+    let store = makeStore()
+    store.exhaustivity = .off
+    await withKnownIssue {
+      await store.send(.moveTapped("Lyon")) { $0.user.address.city = "Nice" }
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.last.contains("differs"))
+  }
+
+  @Test func aTaskThatDoesNotFinishFails() async {
+    let store = makeStore()
+    let timer = await store.send(.startTimer)
+    await withKnownIssue {
+      await timer.finish()
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.last.contains("did not finish in time"))
+    await store.skipInFlightEffects()
+  }
+}
+
+/// Captures the text of each known issue, to assert what a failure says.
+final class Messages: Sendable {
+  private let storage = Mutex<[String]>([])
+
+  func capture(_ issue: Issue) -> Bool {
+    let text = issue.comments.map(\.rawValue).joined(separator: "\n")
+    storage.withLock { $0.append(text) }
+    return true
+  }
+
+  var all: [String] { storage.withLock { $0 } }
+  var last: String { all.last ?? "" }
+}

@@ -1,0 +1,55 @@
+import Effects
+import Store
+import StoreTesting
+import XCTest
+
+/// Proves that a test store failure inside an `XCTestCase` is reported to that test case
+/// (through XCTest, where Swift Testing's issues would be ignored).
+final class XCTestReportingTests: XCTestCase {
+  private var failures: [String] = []
+
+  // Only the test store's own failure is captured; any other failure (such as a failing
+  // XCTAssert below) still fails the test.
+  private func isTestStoreFailure(_ description: String) -> Bool {
+    description.contains("differs from the expected state")
+  }
+
+  #if canImport(Darwin)
+    override func record(_ issue: XCTIssue) {
+      if isTestStoreFailure(issue.compactDescription) {
+        failures.append(issue.compactDescription)
+      } else {
+        super.record(issue)
+      }
+    }
+  #else
+    override func recordFailure(
+      withDescription description: String,
+      inFile filePath: String,
+      atLine lineNumber: Int,
+      expected: Bool
+    ) {
+      if isTestStoreFailure(description) {
+        failures.append(description)
+      } else {
+        super.recordFailure(
+          withDescription: description,
+          inFile: filePath,
+          atLine: lineNumber,
+          expected: expected
+        )
+      }
+    }
+  #endif
+
+  @MainActor
+  func testAFailingAssertionFailsTheXCTestCase() async {
+    let store = TestStore(initialState: Profile.State()) {
+      Profile(load: { "Ada" })
+    }
+    await store.send(.moveTapped("Lyon")) { $0.user.address.city = "Nice" }
+    // The failure was recorded on this test case; swallowing it here keeps the suite green.
+    XCTAssertEqual(failures.count, 1)
+    XCTAssertTrue(failures.first?.contains("Nice") ?? false)
+  }
+}
