@@ -3,7 +3,7 @@ import Synchronization
 /// A clock whose time moves only when a test tells it to.
 ///
 /// Inject it wherever a feature takes a clock. Sleepers wait until ``advance(by:)``,
-/// ``advance(to:)`` or ``run()`` moves time past their deadline; they wake in deadline order
+/// ``advance(to:)`` or ``run(maxSteps:fileID:line:)`` moves time past their deadline; they wake in deadline order
 /// (ties in the order they went to sleep), and cancelling a sleep removes it at once.
 ///
 /// ```swift

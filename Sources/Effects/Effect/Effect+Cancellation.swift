@@ -58,4 +58,21 @@ extension Effect {
   public static func endLifetime(of identity: some Hashable & Sendable) -> Self {
     Self(operation: .endLifetime(identity: EffectID(identity)))
   }
+
+  /// An effect that keeps the lifetimes of the child identities (one level below the current
+  /// namespace) for which `isAlive` holds, and ends the others.
+  ///
+  /// Reducers for collections return it after a step that changed which elements exist, so
+  /// the effects of removed elements are cancelled. `isAlive` is called on the main actor,
+  /// synchronously, while the store starts the effect.
+  package static func retainLifetimes(where isAlive: @escaping @Sendable (EffectID) -> Bool)
+    -> Self
+  {
+    Self(operation: .retainLifetimes(isAlive: isAlive))
+  }
+
+  /// An effect that reports a runtime warning through the store's handler.
+  package static func warning(_ message: String, site: SourceSite) -> Self {
+    Self(operation: .warning(message: message, site: site))
+  }
 }

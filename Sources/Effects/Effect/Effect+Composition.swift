@@ -118,6 +118,12 @@ extension Effect {
       return Effect<NewAction>(operation: .scoped(identity: identity, effect.map(transform)))
     case .endLifetime(let identity):
       return Effect<NewAction>(operation: .endLifetime(identity: identity))
+    case .retainLifetimes(let isAlive):
+      return Effect<NewAction>(operation: .retainLifetimes(isAlive: isAlive))
+    case .dismiss:
+      return Effect<NewAction>(operation: .dismiss)
+    case .warning(let message, let site):
+      return Effect<NewAction>(operation: .warning(message: message, site: site))
     case .throttle(let throttle, let effect):
       return Effect<NewAction>(
         operation: .throttle(

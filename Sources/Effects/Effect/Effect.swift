@@ -16,7 +16,7 @@
 /// ```
 ///
 /// Build effects with ``none``, ``send(_:)`` and ``run(priority:fileID:line:operation:catch:)``,
-/// then combine them with ``merge(_:)-swift.type.method``, ``concatenate(_:)-swift.type.method``,
+/// then combine them with ``merge(_:)-(...)``, ``concatenate(_:)-(...)``,
 /// ``map(_:)``, ``cancellable(id:cancelInFlight:)`` and the timing operators.
 public struct Effect<Action: Sendable>: Sendable {
   package let operation: Operation
@@ -93,6 +93,13 @@ extension Effect {
     case scoped(identity: EffectID, Effect)
     case endLifetime(identity: EffectID)
     case throttle(Throttle, Effect)
+    /// Keeps the lifetimes of the identities one level below the current namespace for which
+    /// `isAlive` holds, and ends the others. Identities it does not recognize it keeps.
+    case retainLifetimes(isAlive: @Sendable (EffectID) -> Bool)
+    /// Asks the nearest presenting parent to dismiss the child that returned it.
+    case dismiss
+    /// Reports a runtime warning through the store's handler.
+    case warning(message: String, site: SourceSite)
   }
 
   /// An asynchronous operation, with what the runtime needs to run and report it.

@@ -129,6 +129,32 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       for record in records { record.cancel() }
     case .throttle(let throttle, let effect):
       startThrottled(effect, throttle, context)
+    case .retainLifetimes(let isAlive):
+      let depth = context.namespace.count
+      let records = state.withLock { state in
+        state.byNamespace.compactMap { path, ids -> Set<Int>? in
+          guard path.count == depth + 1, path.starts(with: context.namespace), !isAlive(path[depth])
+          else { return nil }
+          return ids
+        }
+        .joined()
+        .compactMap { state.records[$0]?.record }
+      }
+      for record in records { record.cancel() }
+    case .dismiss:
+      warnings(
+        RuntimeWarning(
+          message: """
+            Action \(describe(context.origin)) returned `.dismiss`, but no presenting parent \
+            handled it: the reducer is not presented through `ifLet` with a \
+            `PresentationAction`. Nothing was dismissed.
+            """,
+          fileID: "Effects",
+          line: 0
+        )
+      )
+    case .warning(let message, let site):
+      warnings(RuntimeWarning(message: message, fileID: site.fileID, line: site.line))
     }
   }
 

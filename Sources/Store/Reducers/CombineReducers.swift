@@ -76,7 +76,7 @@ public struct EmptyReducer<State, Action: Sendable>: Reducer {
   /// - Parameters:
   ///   - state: The state, unchanged.
   ///   - action: The action, ignored.
-  /// - Returns: ``Effect/none``.
+  /// - Returns: `.none`.
   @inlinable
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     .none
@@ -120,7 +120,7 @@ public struct ConditionalReducer<Wrapped: Reducer>: Reducer {
   /// - Parameters:
   ///   - state: The state to change in place.
   ///   - action: The action to handle.
-  /// - Returns: The wrapped reducer's effect, or ``Effect/none``.
+  /// - Returns: The wrapped reducer's effect, or `.none`.
   @inlinable
   public func reduce(into state: inout Wrapped.State, action: Wrapped.Action)
     -> Effect<Wrapped.Action>

@@ -4,7 +4,7 @@ import Effects
 /// run afterwards.
 ///
 /// State is a value type, actions are an enum, and ``reduce(into:action:)`` is pure apart from
-/// the ``Effect`` it returns. Write a reducer either by implementing `reduce(into:action:)`, or
+/// the `Effect` it returns. Write a reducer either by implementing `reduce(into:action:)`, or
 /// by composing other reducers in ``body``:
 ///
 /// ```swift
@@ -48,7 +48,7 @@ public protocol Reducer<State, Action> {
   /// - Parameters:
   ///   - state: The state to change in place.
   ///   - action: The action to handle.
-  /// - Returns: The work to run after the change, or ``Effect/none``.
+  /// - Returns: The work to run after the change, or `.none`.
   func reduce(into state: inout State, action: Action) -> Effect<Action>
 
   /// The reducers this one is built from, combined in order.

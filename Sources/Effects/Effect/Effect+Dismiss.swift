@@ -1,0 +1,47 @@
+extension Effect {
+  /// An effect that dismisses the presented child that returns it.
+  ///
+  /// A child presented by its parent (an editor sheet, say) returns `.dismiss` to close
+  /// itself: the presenting reducer turns it into its own dismiss action, which clears the
+  /// child's state and ends the lifetime of its effects. Results go back to the parent as
+  /// ordinary delegate actions, before the dismissal:
+  ///
+  /// ```swift
+  /// case .saveTapped:
+  ///   return .concatenate(.send(.delegate(.saved(state.title))), .dismiss)
+  /// ```
+  ///
+  /// Returned by a reducer that nobody presents, it does nothing but report a runtime warning.
+  public static var dismiss: Self {
+    Self(operation: .dismiss)
+  }
+
+  /// Replaces every ``dismiss`` in this effect with sending `action`.
+  ///
+  /// - Parameter action: The presenting parent's dismiss action.
+  /// - Returns: The effect, with dismissals resolved.
+  package func resolvingDismiss(with action: Action) -> Self {
+    switch operation {
+    case .dismiss:
+      return .send(action)
+    case .none, .send, .run, .cancel, .endLifetime, .retainLifetimes, .warning:
+      return self
+    case .merge(let effects):
+      return Self(operation: .merge(effects.map { $0.resolvingDismiss(with: action) }))
+    case .concatenate(let effects):
+      return Self(operation: .concatenate(effects.map { $0.resolvingDismiss(with: action) }))
+    case .cancellable(let id, let cancelInFlight, let effect):
+      return Self(
+        operation: .cancellable(
+          id: id,
+          cancelInFlight: cancelInFlight,
+          effect.resolvingDismiss(with: action)
+        )
+      )
+    case .scoped(let identity, let effect):
+      return Self(operation: .scoped(identity: identity, effect.resolvingDismiss(with: action)))
+    case .throttle(let throttle, let effect):
+      return Self(operation: .throttle(throttle, effect.resolvingDismiss(with: action)))
+    }
+  }
+}

@@ -1,0 +1,102 @@
+extension IdentifiedArray: RandomAccessCollection {
+  /// The position of the first element: always 0.
+  @inlinable public var startIndex: Int { 0 }
+
+  /// The position after the last element: the count.
+  @inlinable public var endIndex: Int { storage.count }
+
+  /// The element at `position`.
+  ///
+  /// - Parameter position: A valid position.
+  /// - Complexity: O(1).
+  @inlinable
+  public subscript(position: Int) -> Element {
+    storage[position]!
+  }
+
+  /// The number of elements.
+  ///
+  /// - Complexity: O(1).
+  @inlinable public var count: Int { storage.count }
+
+  /// Whether the array is empty.
+  ///
+  /// - Complexity: O(1).
+  @inlinable public var isEmpty: Bool { storage.isEmpty }
+}
+
+extension IdentifiedArray {
+  /// The element with `id`, or `nil`; setting changes, adds or removes it.
+  ///
+  /// Reading and updating are O(1) on average, and an update through this subscript
+  /// (`items[id: 1]?.quantity += 1`) changes the element in place, without copying it.
+  /// Setting `nil` removes the element; setting an element for an id that is absent appends it.
+  ///
+  /// - Parameter id: The id of the element.
+  /// - Precondition: A value set must have the id it is set for, and a mutation must not change
+  ///   the element's id.
+  /// - Complexity: O(1) on average to read or update; O(*n*) to remove.
+  @inlinable
+  public subscript(id id: ID) -> Element? {
+    get {
+      guard let position = positions[id] else { return nil }
+      return storage[position]
+    }
+    _modify {
+      guard let position = positions[id] else {
+        var added: Element? = nil
+        yield &added
+        if let added {
+          Self.checkID(of: added, is: id)
+          append(added)
+        }
+        return
+      }
+      yield &storage[position]
+      guard let element = storage[position] else {
+        removeEmptySlot(at: position, id: id)
+        return
+      }
+      Self.checkID(of: element, is: id)
+    }
+    set {
+      if let newValue {
+        Self.checkID(of: newValue, is: id)
+        if let position = positions[id] {
+          storage[position] = newValue
+        } else {
+          append(newValue)
+        }
+      } else {
+        remove(id: id)
+      }
+    }
+  }
+
+  @usableFromInline
+  static func checkID(of element: Element, is id: ID) {
+    precondition(
+      element.id == id,
+      """
+      IdentifiedArray: the element for id \(id) now has id \(element.id). An element's id is \
+      its identity and cannot change; remove it and add a new element instead.
+      """
+    )
+  }
+
+  @usableFromInline
+  mutating func removeEmptySlot(at position: Int, id: ID) {
+    storage.remove(at: position)
+    positions[id] = nil
+    reindex(from: position)
+  }
+
+  /// Rebuilds the positions of the elements from `start` on, after they moved.
+  @usableFromInline
+  mutating func reindex(from start: Int) {
+    for position in start..<storage.count {
+      positions[storage[position]!.id] = position
+    }
+    structure = Self.nextStructure()
+  }
+}

@@ -1,0 +1,87 @@
+extension IdentifiedArray: Equatable where Element: Equatable {
+  /// Whether both arrays hold equal elements in the same order.
+  ///
+  /// - Complexity: O(*n*).
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.storage == rhs.storage
+  }
+}
+
+extension IdentifiedArray: Hashable where Element: Hashable {
+  /// Hashes the elements in order.
+  ///
+  /// - Complexity: O(*n*).
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(storage.count)
+    for element in storage { hasher.combine(element) }
+  }
+}
+
+extension IdentifiedArray: ExpressibleByArrayLiteral {
+  /// Creates an array from a literal.
+  ///
+  /// - Parameter elements: The elements, in order.
+  /// - Precondition: The ids are unique, as keys of a dictionary literal must be.
+  /// - Complexity: O(*n*).
+  public init(arrayLiteral elements: Element...) {
+    do {
+      try self.init(uniqueElements: elements)
+    } catch {
+      preconditionFailure("IdentifiedArray literal: \(error)")
+    }
+  }
+}
+
+extension IdentifiedArray: Encodable where Element: Encodable {
+  /// Encodes the elements as a JSON-style array, in order.
+  ///
+  /// - Parameter encoder: The encoder.
+  /// - Complexity: O(*n*).
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.unkeyedContainer()
+    for element in storage { try container.encode(element!) }
+  }
+}
+
+extension IdentifiedArray: Decodable where Element: Decodable {
+  /// Decodes an array of elements, failing on a repeated id.
+  ///
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError.dataCorrupted` naming the repeated id and its positions, or any
+  ///   error decoding an element.
+  /// - Complexity: O(*n*).
+  public init(from decoder: any Decoder) throws {
+    var container = try decoder.unkeyedContainer()
+    self.init()
+    while !container.isAtEnd {
+      let element = try container.decode(Element.self)
+      if let existing = positions[element.id] {
+        throw DecodingError.dataCorrupted(
+          DecodingError.Context(
+            codingPath: container.codingPath,
+            debugDescription: """
+              Duplicate id \(element.id) at positions \(existing) and \(storage.count) of an \
+              IdentifiedArray; ids must be unique.
+              """
+          )
+        )
+      }
+      positions[element.id] = storage.count
+      storage.append(element)
+    }
+  }
+}
+
+extension IdentifiedArray: CustomStringConvertible {
+  /// The elements, as an array prints them.
+  public var description: String {
+    elements.description
+  }
+}
+
+extension IdentifiedArray: CustomReflectable {
+  /// A mirror that shows the elements as a collection, for dumps and test diffs.
+  public var customMirror: Mirror {
+    Mirror(self, unlabeledChildren: elements, displayStyle: .collection)
+  }
+}

@@ -1,0 +1,144 @@
+extension IdentifiedArray {
+  /// Adds an element at the end.
+  ///
+  /// - Parameter element: The element. Its id must not be present.
+  /// - Precondition: No element with the same id is present; see ``updateOrAppend(_:)``.
+  /// - Complexity: Amortized O(1).
+  public mutating func append(_ element: Element) {
+    precondition(
+      positions[element.id] == nil,
+      """
+      IdentifiedArray: cannot append an element with id \(element.id), which is already at \
+      position \(positions[element.id] ?? -1). Ids must be unique; use updateOrAppend(_:) to \
+      replace the element with that id.
+      """
+    )
+    positions[element.id] = storage.count
+    storage.append(element)
+    structure = Self.nextStructure()
+  }
+
+  /// Adds elements at the end.
+  ///
+  /// - Parameter elements: The elements. None of their ids may be present, or repeat.
+  /// - Precondition: Every id is new.
+  /// - Complexity: O(*m*), for *m* new elements.
+  public mutating func append(contentsOf elements: some Sequence<Element>) {
+    for element in elements { append(element) }
+  }
+
+  /// Inserts an element at a position, moving later elements back.
+  ///
+  /// - Parameters:
+  ///   - element: The element. Its id must not be present.
+  ///   - position: Where to insert, from 0 through ``count``.
+  /// - Precondition: No element with the same id is present.
+  /// - Complexity: O(*n*).
+  public mutating func insert(_ element: Element, at position: Int) {
+    precondition(
+      positions[element.id] == nil,
+      """
+      IdentifiedArray: cannot insert an element with id \(element.id), which is already at \
+      position \(positions[element.id] ?? -1). Ids must be unique.
+      """
+    )
+    storage.insert(element, at: position)
+    reindex(from: position)
+  }
+
+  /// Replaces the element with the same id, or appends the element if its id is new.
+  ///
+  /// - Parameter element: The element.
+  /// - Returns: The element it replaced, if any.
+  /// - Complexity: O(1) on average; amortized when appending.
+  @discardableResult
+  public mutating func updateOrAppend(_ element: Element) -> Element? {
+    if let position = positions[element.id] {
+      defer { storage[position] = element }
+      return storage[position]
+    }
+    append(element)
+    return nil
+  }
+
+  /// Removes the element with `id`.
+  ///
+  /// - Parameter id: The id of the element to remove.
+  /// - Returns: The removed element, or `nil` if no element had the id.
+  /// - Complexity: O(*n*): later elements move up.
+  @discardableResult
+  public mutating func remove(id: ID) -> Element? {
+    guard let position = positions[id] else { return nil }
+    return remove(at: position)
+  }
+
+  /// Removes the element at a position.
+  ///
+  /// - Parameter position: A valid position.
+  /// - Returns: The removed element.
+  /// - Complexity: O(*n*): later elements move up.
+  @discardableResult
+  public mutating func remove(at position: Int) -> Element {
+    let element = storage.remove(at: position)!
+    positions[element.id] = nil
+    reindex(from: position)
+    return element
+  }
+
+  /// Removes every element that satisfies `shouldBeRemoved`.
+  ///
+  /// - Parameter shouldBeRemoved: Whether to remove an element.
+  /// - Complexity: O(*n*), however many are removed.
+  public mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
+    guard let first = try storage.firstIndex(where: { try shouldBeRemoved($0!) }) else { return }
+    var kept = ContiguousArray<Element?>()
+    kept.reserveCapacity(storage.count)
+    kept.append(contentsOf: storage[..<first])
+    for slot in storage[first...] {
+      if try shouldBeRemoved(slot!) {
+        positions[slot!.id] = nil
+      } else {
+        kept.append(slot)
+      }
+    }
+    storage = kept
+    reindex(from: first)
+  }
+
+  /// Removes every element.
+  ///
+  /// - Complexity: O(*n*).
+  public mutating func removeAll() {
+    storage.removeAll()
+    positions.removeAll()
+    structure = Self.nextStructure()
+  }
+
+  /// Moves the elements at `source` to before `destination`, keeping their order.
+  ///
+  /// - Parameters:
+  ///   - source: The positions to move.
+  ///   - destination: The position to move them in front of, counted before the move.
+  /// - Complexity: O(*n*).
+  public mutating func move(fromOffsets source: some Sequence<Int>, toOffset destination: Int) {
+    let moving = Set(source)
+    let moved = moving.sorted().map { storage[$0] }
+    var result = ContiguousArray<Element?>()
+    result.reserveCapacity(storage.count)
+    for position in 0...storage.count {
+      if position == destination { result.append(contentsOf: moved) }
+      if position < storage.count, !moving.contains(position) { result.append(storage[position]) }
+    }
+    storage = result
+    reindex(from: 0)
+  }
+
+  /// Sorts the elements in place.
+  ///
+  /// - Parameter areInIncreasingOrder: Whether the first element belongs before the second.
+  /// - Complexity: O(*n* log *n*).
+  public mutating func sort(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows {
+    try storage.sort { try areInIncreasingOrder($0!, $1!) }
+    reindex(from: 0)
+  }
+}

@@ -1,0 +1,158 @@
+import Synchronization
+
+/// An ordered collection of identifiable elements, with constant-time lookup and update by id.
+///
+/// Use it for child collections in state: rows of a list, items of a cart. Each element's id
+/// is its identity: it keys the element's child store and the lifetime of its effects.
+///
+/// ```swift
+/// var items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "Tea")]
+/// items[id: 1]?.quantity += 1        // update in place by id
+/// items.append(Item(id: 2, name: "Milk"))
+/// items.remove(id: 1)
+/// ```
+///
+/// ## Identity rules
+///
+/// Ids are unique and stable, and the array enforces it rather than silently breaking it:
+/// - Adding an element whose id is already present (``append(_:)``, ``insert(_:at:)``, an array
+///   literal) stops the program with a message naming the id, as a duplicate dictionary
+///   literal key does: it is a programming error, and dropping either row would lose data.
+///   Use ``updateOrAppend(_:)`` to replace by id, or ``init(uniqueElements:)`` for data from
+///   outside, which throws instead.
+/// - Decoding JSON with a duplicate id fails with a `DecodingError` naming the id.
+/// - A mutation through a subscript that changes an element's id stops the program with a
+///   message naming both ids: an element's identity cannot change behind the array's back.
+///   Remove the element and add a new one instead.
+///
+/// ## Complexity
+///
+/// Lookup, update and membership by id are O(1) on average; access by position is O(1);
+/// appending is amortized O(1). Removing or inserting in the middle, and reordering, are
+/// O(*n*): the elements after the change move, and their positions are re-indexed. (A list
+/// cannot have both O(1) access by position and O(1) removal from the middle; access by
+/// position is what lists do most, so it wins.)
+public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element.ID == ID {
+  /// Elements in order. Stored as optionals so that ``subscript(id:)`` can lend an element to
+  /// a mutation in place, with no copy of the element.
+  @usableFromInline var storage: ContiguousArray<Element?>
+  /// The position of each id in `storage`.
+  @usableFromInline var positions: [ID: Int]
+  /// Changes whenever the set or order of ids changes (never for element content), so that
+  /// reducers can skip looking for removed ids after a step that did not touch structure.
+  @usableFromInline var structure: UInt64
+
+  /// Creates an empty array.
+  public init() {
+    storage = []
+    positions = [:]
+    structure = Self.nextStructure()
+  }
+
+  /// Creates an array from elements whose ids must be unique.
+  ///
+  /// - Parameter elements: The elements, in order.
+  /// - Throws: ``IdentifiedArrayError/duplicateID(_:positions:)`` naming the first repeated id.
+  /// - Complexity: O(*n*).
+  public init(uniqueElements elements: some Sequence<Element>) throws(IdentifiedArrayError) {
+    self.init()
+    for element in elements {
+      if let existing = positions[element.id] {
+        throw .duplicateID(String(describing: element.id), positions: [existing, storage.count])
+      }
+      positions[element.id] = storage.count
+      storage.append(element)
+    }
+  }
+
+  /// Creates an array from elements that may repeat ids, resolving each repeat with
+  /// `combine`.
+  ///
+  /// - Parameters:
+  ///   - elements: The elements, in order. A repeated id keeps the position of its first
+  ///     occurrence.
+  ///   - combine: Returns the element to keep, given the one already kept and the repeat.
+  /// - Complexity: O(*n*).
+  public init(
+    _ elements: some Sequence<Element>,
+    uniquingIDsWith combine: (_ kept: Element, _ repeated: Element) throws -> Element
+  ) rethrows {
+    self.init()
+    for element in elements {
+      if let existing = positions[element.id] {
+        let merged = try combine(storage[existing]!, element)
+        precondition(merged.id == element.id, "combine must keep the id \(element.id)")
+        storage[existing] = merged
+      } else {
+        positions[element.id] = storage.count
+        storage.append(element)
+      }
+    }
+  }
+
+  /// The ids, in order.
+  ///
+  /// - Complexity: O(*n*).
+  public var ids: [ID] {
+    storage.map { $0!.id }
+  }
+
+  /// The elements, in order, as a plain array.
+  ///
+  /// - Complexity: O(*n*).
+  public var elements: [Element] {
+    storage.map { $0! }
+  }
+
+  /// Whether an element with `id` is present.
+  ///
+  /// - Parameter id: The id to look for.
+  /// - Returns: Whether it is present.
+  /// - Complexity: O(1) on average.
+  @inlinable
+  public func contains(id: ID) -> Bool {
+    positions[id] != nil
+  }
+
+  /// The position of the element with `id`, or `nil`.
+  ///
+  /// - Parameter id: The id to look for.
+  /// - Returns: Its position.
+  /// - Complexity: O(1) on average.
+  @inlinable
+  public func index(id: ID) -> Int? {
+    positions[id]
+  }
+
+  /// A new structure stamp. One counter serves every array, so an array replaced wholesale
+  /// never carries the stamp of the one it replaced.
+  @usableFromInline
+  static func nextStructure() -> UInt64 {
+    structureStamps.add(1, ordering: .relaxed).newValue
+  }
+}
+
+@usableFromInline let structureStamps = Atomic<UInt64>(0)
+
+/// An identified array of `Element`, keyed by its `id`.
+public typealias IdentifiedArrayOf<Element: Identifiable> = IdentifiedArray<Element.ID, Element>
+
+/// Why building an ``IdentifiedArray`` failed.
+public enum IdentifiedArrayError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// Two elements have the same id.
+  ///
+  /// - Parameters:
+  ///   - id: The repeated id, described.
+  ///   - positions: The positions of the first element with the id and of its repeat.
+  case duplicateID(String, positions: [Int])
+
+  /// The error, naming the id and positions.
+  public var description: String {
+    switch self {
+    case .duplicateID(let id, let positions):
+      "Duplicate id \(id) at positions \(positions.map(String.init).joined(separator: " and "))"
+    }
+  }
+}
+
+extension IdentifiedArray: Sendable where Element: Sendable, ID: Sendable {}

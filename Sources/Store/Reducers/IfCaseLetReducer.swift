@@ -1,0 +1,97 @@
+import Effects
+
+extension Reducer {
+  /// Runs `child` on one case of an enum state while the state is that case, for the actions
+  /// that carry a child action.
+  ///
+  /// The child's reducer runs first, then this one. An action for the child while the state is
+  /// another case changes nothing and reports a runtime warning naming the action. The
+  /// child's effects belong to the case: switching to another case cancels them.
+  ///
+  /// ```swift
+  /// enum State { case signedOut(SignIn.State), signedIn(Home.State) }
+  ///
+  /// Reduce { state, action in ... }
+  ///   .ifCaseLet(State.signedOut, action: Action.signIn) { SignIn() }
+  ///   .ifCaseLet(State.signedIn, action: Action.home) { Home() }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - toCase: The case of the state that holds the child's state.
+  ///   - toChildAction: The case that carries child actions.
+  ///   - fileID: The file of the declaration, named in runtime warnings.
+  ///   - line: The line of the declaration, named in runtime warnings.
+  ///   - child: The child's reducer.
+  /// - Returns: A reducer that runs both.
+  public func ifCaseLet<ChildState, ChildAction, Child: Reducer>(
+    _ toCase: CaseKey<State, ChildState>,
+    action toChildAction: CaseKey<Action, ChildAction>,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child
+  ) -> IfCaseLetReducer<Self, Child>
+  where ChildState == Child.State, ChildAction == Child.Action {
+    IfCaseLetReducer(
+      parent: self,
+      child: child(),
+      toCase: toCase,
+      toChildAction: toChildAction,
+      site: SourceSite(fileID: fileID, line: line)
+    )
+  }
+}
+
+/// A reducer that runs a child reducer on one case of an enum state; see
+/// ``Reducer/ifCaseLet(_:action:fileID:line:child:)``.
+public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
+  let parent: Parent
+  let child: Child
+  let toCase: CaseKey<Parent.State, Child.State>
+  let toChildAction: CaseKey<Parent.Action, Child.Action>
+  let site: SourceSite
+
+  /// Runs the child for a child action while the state is its case, then the parent, then
+  /// ends the case's lifetime if the state left it.
+  ///
+  /// - Parameters:
+  ///   - state: The parent's state.
+  ///   - action: The parent's action.
+  /// - Returns: The child's and the parent's effects.
+  public func reduce(
+    into state: inout Parent.State,
+    action: Parent.Action
+  ) -> Effect<Parent.Action> {
+    let identity = CaseIdentity(site: site, type: ObjectIdentifier(Child.State.self))
+    let wasInCase = toCase.extract(state) != nil
+    var childEffect = Effect<Parent.Action>.none
+    if let childAction = toChildAction.extract(action) {
+      if var childState = toCase.extract(state) {
+        childEffect = child.reduce(into: &childState, action: childAction)
+          .map(toChildAction.embed)
+          .scoped(to: identity)
+        state = toCase.embed(childState)
+      } else {
+        childEffect = .warning(
+          """
+          Action \(describe(action)) was sent to the \(Child.State.self) case, but the state \
+          is another case: .\(Mirror(reflecting: state).children.first?.label ?? "\(state)"). \
+          The action was ignored.
+          """,
+          site: site
+        )
+      }
+    }
+    let parentEffect = parent.reduce(into: &state, action: action)
+    guard wasInCase, toCase.extract(state) == nil else {
+      return .merge(childEffect, parentEffect)
+    }
+    return .merge(childEffect, parentEffect, .endLifetime(of: identity))
+  }
+}
+
+/// The lifetime identity of an enum case's child: where the reducer was declared, and the
+/// child's state type.
+struct CaseIdentity: Hashable, Sendable {
+  let site: SourceSite
+  let type: ObjectIdentifier
+}

@@ -1,0 +1,173 @@
+import Effects
+
+extension Reducer {
+  /// Runs `child` on optional child state while it is present, for the actions that carry a
+  /// child action.
+  ///
+  /// The child's reducer runs first, then this one. An action for the child while its state is
+  /// `nil` changes nothing and reports a runtime warning naming the action. The child's
+  /// effects belong to its presence: setting the state to `nil` cancels them.
+  ///
+  /// ```swift
+  /// Reduce { state, action in ... }
+  ///   .ifLet(\.details, action: Action.details) { Details() }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - toChild: The path to the optional child state.
+  ///   - toChildAction: The case that carries child actions.
+  ///   - fileID: The file of the declaration, named in runtime warnings.
+  ///   - line: The line of the declaration, named in runtime warnings.
+  ///   - child: The child's reducer.
+  /// - Returns: A reducer that runs both.
+  public func ifLet<ChildState, ChildAction, Child: Reducer>(
+    _ toChild: WritableKeyPath<State, ChildState?>,
+    action toChildAction: CaseKey<Action, ChildAction>,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child
+  ) -> IfLetReducer<Self, Child>
+  where ChildState == Child.State, ChildAction == Child.Action {
+    IfLetReducer(
+      parent: self,
+      toChild: toChild,
+      extract: toChildAction.extract,
+      embed: toChildAction.embed,
+      dismissAction: nil,
+      site: SourceSite(fileID: fileID, line: line)
+    ) {
+      child()
+    }
+  }
+
+  /// Runs `child` on a presented destination, such as a sheet, while it is present.
+  ///
+  /// Works like the plain `ifLet(_:action:child:)`,
+  /// and also handles ``PresentationAction/dismiss``: it sets the child's state to `nil`, which
+  /// cancels the child's effects. The child dismisses itself by returning
+  /// `Effect.dismiss`; it reports results to the parent with its own delegate actions,
+  /// which the parent handles as `.destination(.presented(.delegate(...)))`.
+  ///
+  /// - Parameters:
+  ///   - toChild: The path to the optional child state.
+  ///   - toPresentationAction: The case that carries the child's presentation actions.
+  ///   - fileID: The file of the declaration, named in runtime warnings.
+  ///   - line: The line of the declaration, named in runtime warnings.
+  ///   - child: The child's reducer.
+  /// - Returns: A reducer that runs both.
+  public func ifLet<ChildState, ChildAction, Child: Reducer>(
+    _ toChild: WritableKeyPath<State, ChildState?>,
+    action toPresentationAction: CaseKey<Action, PresentationAction<ChildAction>>,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child
+  ) -> IfLetReducer<Self, Child>
+  where ChildState == Child.State, ChildAction == Child.Action {
+    IfLetReducer(
+      parent: self,
+      toChild: toChild,
+      extract: { toPresentationAction.extract($0)?.presented },
+      embed: { toPresentationAction.embed(.presented($0)) },
+      dismissAction: { toPresentationAction.extract($0)?.isDismiss == true },
+      dismiss: toPresentationAction.embed(.dismiss),
+      site: SourceSite(fileID: fileID, line: line)
+    ) {
+      child()
+    }
+  }
+}
+
+/// A reducer that runs a child reducer on optional child state; see
+/// `ifLet(_:action:child:)`.
+public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
+  let parent: Parent
+  let child: Child
+  let toChild: WritableKeyPath<Parent.State, Child.State?>
+  let extract: @Sendable (Parent.Action) -> Child.Action?
+  let embed: @Sendable (Child.Action) -> Parent.Action
+  let isDismissAction: (@Sendable (Parent.Action) -> Bool)?
+  let dismiss: Parent.Action?
+  let site: SourceSite
+
+  init(
+    parent: Parent,
+    toChild: WritableKeyPath<Parent.State, Child.State?>,
+    extract: @escaping @Sendable (Parent.Action) -> Child.Action?,
+    embed: @escaping @Sendable (Child.Action) -> Parent.Action,
+    dismissAction: (@Sendable (Parent.Action) -> Bool)?,
+    dismiss: Parent.Action? = nil,
+    site: SourceSite,
+    child: () -> Child
+  ) {
+    self.parent = parent
+    self.child = child()
+    self.toChild = toChild
+    self.extract = extract
+    self.embed = embed
+    self.isDismissAction = dismissAction
+    self.dismiss = dismiss
+    self.site = site
+  }
+
+  /// Runs the child for a child action, then the parent, then ends the child's lifetime if
+  /// its state went away.
+  ///
+  /// - Parameters:
+  ///   - state: The parent's state.
+  ///   - action: The parent's action.
+  /// - Returns: The child's and the parent's effects.
+  public func reduce(
+    into state: inout Parent.State,
+    action: Parent.Action
+  ) -> Effect<Parent.Action> {
+    let identity = KeyPathIdentity(keyPath: toChild)
+    let wasPresent = state[keyPath: toChild] != nil
+    var childEffect = Effect<Parent.Action>.none
+    if let childAction = extract(action) {
+      if wasPresent {
+        childEffect = child.reduce(into: &state[keyPath: toChild]!, action: childAction)
+          .map(embed)
+        if let dismiss { childEffect = childEffect.resolvingDismiss(with: dismiss) }
+        childEffect = childEffect.scoped(to: identity)
+      } else {
+        childEffect = .warning(
+          """
+          Action \(describe(action)) was sent to the child at \(identity), but that child is \
+          nil: it was dismissed, or never presented. The action was ignored.
+          """,
+          site: site
+        )
+      }
+    } else if wasPresent, isDismissAction?(action) == true {
+      state[keyPath: toChild] = nil
+    }
+    let parentEffect = parent.reduce(into: &state, action: action)
+    guard wasPresent, state[keyPath: toChild] == nil else {
+      return .merge(childEffect, parentEffect)
+    }
+    return .merge(childEffect, parentEffect, .endLifetime(of: identity))
+  }
+}
+
+/// An action for a presented child: one of the child's own actions, or its dismissal.
+public enum PresentationAction<Action: Sendable>: Sendable {
+  /// An action for the presented child.
+  case presented(Action)
+  /// Dismisses the child: its state becomes `nil` and its effects are cancelled.
+  case dismiss
+
+  /// The child's action, if this is one.
+  public var presented: Action? {
+    if case .presented(let action) = self { return action }
+    return nil
+  }
+
+  var isDismiss: Bool {
+    if case .dismiss = self { return true }
+    return false
+  }
+}
+
+extension PresentationAction: Equatable where Action: Equatable {}
+extension PresentationAction: Hashable where Action: Hashable {}
+extension PresentationAction: Codable where Action: Codable {}
