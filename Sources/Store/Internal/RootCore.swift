@@ -16,6 +16,7 @@ package final class RootCore<R: Reducer>: RootStoreCore, Observable {
   private var queue: [Queued] = []
   private var queueHead = 0
   private var isDispatching = false
+  private var dispatchHooks: [@MainActor () -> Bool] = []
 
   /// Called after each action is reduced, with where it came from. Test stores and recorders
   /// observe processing through it.
@@ -74,6 +75,10 @@ package final class RootCore<R: Reducer>: RootStoreCore, Observable {
     StoreTask(group: dispatch(action, origin: .user, group: nil))
   }
 
+  package func afterDispatch(_ hook: @escaping @MainActor () -> Bool) {
+    dispatchHooks.append(hook)
+  }
+
   package func scope<ChildState, ChildAction: Sendable>(
     state: KeyPath<State, ChildState>,
     action: CaseKey<Action, ChildAction>
@@ -103,6 +108,7 @@ package final class RootCore<R: Reducer>: RootStoreCore, Observable {
       isDispatching = false
       queue.removeAll(keepingCapacity: queue.capacity <= 1024)
       queueHead = 0
+      if !dispatchHooks.isEmpty { dispatchHooks.removeAll { !$0() } }
     }
     var group = group
     reduce(action, origin: origin, group: &group)

@@ -26,6 +26,10 @@ package final class ScopedCore<R: Reducer, State, Action: Sendable>: StoreCore {
     root.send(embed(action))
   }
 
+  package func afterDispatch(_ hook: @escaping @MainActor () -> Bool) {
+    root.afterDispatch(hook)
+  }
+
   package func scope<ChildState, ChildAction: Sendable>(
     state: KeyPath<State, ChildState>,
     action: CaseKey<Action, ChildAction>

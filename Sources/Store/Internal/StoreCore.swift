@@ -13,6 +13,10 @@ package protocol StoreCore<State, Action>: AnyObject {
   /// Sends an action from the user.
   func send(_ action: Action) -> StoreTask
 
+  /// Registers `hook` to run after each action the root dispatches, with the effects it
+  /// queued; the hook returns `false` to be removed.
+  func afterDispatch(_ hook: @escaping @MainActor () -> Bool)
+
   /// A core for a part of this one's state and actions.
   func scope<ChildState, ChildAction: Sendable>(
     state: KeyPath<State, ChildState>,

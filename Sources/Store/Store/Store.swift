@@ -20,6 +20,8 @@ import Observation
 @dynamicMemberLookup
 public final class Store<State, Action: Sendable>: Observable {
   package let core: any StoreCore<State, Action>
+  /// Child stores handed out by `scope`, so that scoping again returns the same store.
+  var children: [ScopeKey: AnyObject] = [:]
 
   package init(core: any StoreCore<State, Action>) {
     self.core = core
@@ -63,29 +65,6 @@ public final class Store<State, Action: Sendable>: Observable {
   @discardableResult
   public func send(_ action: Action) -> StoreTask {
     core.send(action)
-  }
-
-  /// A store for a part of this store's state and actions.
-  ///
-  /// The child store holds no copy of the state: it reads its slice from this store, and sends
-  /// its actions through this store, embedded with `action`.
-  ///
-  /// ```swift
-  /// let cartStore = appStore.scope(state: \.cart, action: App.Action.cart)
-  /// cartStore.send(.checkoutTapped)  // appStore receives .cart(.checkoutTapped)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - state: The path from this store's state to the child's.
-  ///   - action: The case of this store's actions that carries the child's.
-  /// - Returns: The child store.
-  /// - Complexity: O(1). Reading the child's state costs one key-path read from the root,
-  ///   however deep the scope.
-  public func scope<ChildState, ChildAction: Sendable>(
-    state: KeyPath<State, ChildState>,
-    action: CaseKey<Action, ChildAction>
-  ) -> Store<ChildState, ChildAction> {
-    Store<ChildState, ChildAction>(core: core.scope(state: state, action: action))
   }
 }
 

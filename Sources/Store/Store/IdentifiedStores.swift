@@ -1,0 +1,39 @@
+import Effects
+
+/// The stores for the elements of an identified collection, in the collection's order; made
+/// by ``Store/scope(state:action:)-(KeyPath<State,IdentifiedArray<ID,ElementState>>,_)``.
+///
+/// It lists the ids as they were when it was made; each element's store reads that element's
+/// current state.
+@MainActor
+public struct IdentifiedStores<
+  ID: Hashable & Sendable, ElementState: Identifiable, ElementAction: Sendable
+>:
+  @MainActor RandomAccessCollection
+where ElementState.ID == ID {
+  /// The ids of the elements, in order, as of when the collection was made.
+  public let ids: [ID]
+  let cache: ElementStoreCache<ID, ElementState, ElementAction>
+
+  /// The first position: 0.
+  public var startIndex: Int { 0 }
+
+  /// The position after the last element.
+  public var endIndex: Int { ids.count }
+
+  /// The store of the element at `position`.
+  ///
+  /// - Parameter position: A valid position.
+  /// - Complexity: O(1) on average.
+  public subscript(position: Int) -> Store<ElementState, ElementAction> {
+    cache.store(for: ids[position])
+  }
+
+  /// The store of the element with `id`, or `nil` if the collection has no such element now.
+  ///
+  /// - Parameter id: The element's id.
+  /// - Complexity: O(1) on average.
+  public subscript(id id: ID) -> Store<ElementState, ElementAction>? {
+    cache.isPresent(id) ? cache.store(for: id) : nil
+  }
+}

@@ -1,0 +1,148 @@
+import Effects
+
+extension Store {
+  /// A store for a part of this store's state and actions.
+  ///
+  /// The child store holds no copy of the state: it reads its slice from this store, and sends
+  /// its actions through this store, embedded with `action`. Scoping again with the same key
+  /// path and action type returns the same child store.
+  ///
+  /// ```swift
+  /// let cartStore = appStore.scope(state: \.cart, action: App.Action.cart)
+  /// cartStore.send(.checkoutTapped)  // appStore receives .cart(.checkoutTapped)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - state: The path from this store's state to the child's.
+  ///   - action: The case of this store's actions that carries the child's.
+  /// - Returns: The child store.
+  /// - Complexity: O(1). Reading the child's state costs one key-path read from the root,
+  ///   however deep the scope.
+  public func scope<ChildState, ChildAction: Sendable>(
+    state: KeyPath<State, ChildState>,
+    action: CaseKey<Action, ChildAction>
+  ) -> Store<ChildState, ChildAction> {
+    let key = ScopeKey(path: state, action: ChildAction.self, kind: .plain)
+    if let child = children[key] as? Store<ChildState, ChildAction> { return child }
+    let child = Store<ChildState, ChildAction>(core: core.scope(state: state, action: action))
+    children[key] = child
+    return child
+  }
+
+  /// A store for optional child state, or `nil` while the child is absent.
+  ///
+  /// Scoping again returns the same child store while the child stays present; once it has
+  /// become `nil`, the store is let go, and a new presentation gets a new store. A child store
+  /// kept past its child's removal still reads the child's last state, and actions it sends
+  /// are ignored with a runtime warning.
+  ///
+  /// - Parameters:
+  ///   - state: The path to the optional child state.
+  ///   - action: The case of this store's actions that carries the child's.
+  /// - Returns: The child store, or `nil`.
+  public func scope<ChildState, ChildAction: Sendable>(
+    state: KeyPath<State, ChildState?>,
+    action: CaseKey<Action, ChildAction>
+  ) -> Store<ChildState, ChildAction>? {
+    optionalChild(state, kind: .optional, embed: action.embed)
+  }
+
+  /// A store for a presented child, or `nil` while nothing is presented.
+  ///
+  /// The child store's actions reach this store as `.presented(action)`. To dismiss, send
+  /// this store's `.dismiss` presentation action, or have the child return `.dismiss`.
+  ///
+  /// - Parameters:
+  ///   - state: The path to the optional child state.
+  ///   - action: The case of this store's actions that carries the child's presentation
+  ///     actions.
+  /// - Returns: The child store, or `nil`.
+  public func scope<ChildState, ChildAction: Sendable>(
+    state: KeyPath<State, ChildState?>,
+    action: CaseKey<Action, PresentationAction<ChildAction>>
+  ) -> Store<ChildState, ChildAction>? {
+    optionalChild(state, kind: .presented) { action.embed(.presented($0)) }
+  }
+
+  /// Stores for the elements of an identified collection: one per element, keyed by id.
+  ///
+  /// Each element's store is created when first asked for, stays the same while its id is in
+  /// the collection, and is let go when the element is removed, so the stores of removed rows
+  /// do not pile up.
+  ///
+  /// ```swift
+  /// for row in store.scope(state: \.rows, action: Feature.Action.rows) {
+  ///   RowView(store: row)
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - state: The path to the collection.
+  ///   - action: The case of this store's actions that carries element actions.
+  /// - Returns: The element stores, in the collection's order.
+  /// - Complexity: O(*n*) to list the ids; each element store is then found in O(1).
+  public func scope<ID: Hashable & Sendable, ElementState: Identifiable, ElementAction: Sendable>(
+    state: KeyPath<State, IdentifiedArray<ID, ElementState>>,
+    action: CaseKey<Action, IdentifiedAction<ID, ElementAction>>
+  ) -> IdentifiedStores<ID, ElementState, ElementAction> where ElementState.ID == ID {
+    let key = ScopeKey(path: state, action: ElementAction.self, kind: .collection)
+    let cache: ElementStoreCache<ID, ElementState, ElementAction>
+    if let cached = children[key] as? ElementStoreCache<ID, ElementState, ElementAction> {
+      cache = cached
+    } else {
+      cache = ElementStoreCache(parent: core, toElements: state, embed: action.embed)
+      children[key] = cache
+    }
+    return IdentifiedStores(ids: core.state[keyPath: state].ids, cache: cache)
+  }
+
+  private func optionalChild<ChildState, ChildAction: Sendable>(
+    _ toChild: KeyPath<State, ChildState?>,
+    kind: ScopeKey.Kind,
+    embed: @escaping @Sendable (ChildAction) -> Action
+  ) -> Store<ChildState, ChildAction>? {
+    let key = ScopeKey(path: toChild, action: ChildAction.self, kind: kind)
+    guard let current = core.state[keyPath: toChild] else {
+      children[key] = nil
+      return nil
+    }
+    if let child = children[key] as? Store<ChildState, ChildAction> { return child }
+    let parent = core
+    let child = Store<ChildState, ChildAction>(
+      core: DerivedCore(
+        initial: current,
+        read: { parent.state[keyPath: toChild] },
+        send: { parent.send(embed($0)) },
+        afterDispatch: { parent.afterDispatch($0) }
+      )
+    )
+    children[key] = child
+    // Let the store go as soon as the child disappears, so a new presentation gets a new one.
+    parent.afterDispatch { [weak self, weak child] in
+      guard let self, let child, self.children[key] === child else { return false }
+      guard (child.core as? DerivedCore<ChildState, ChildAction>)?.isPresent == true else {
+        self.children[key] = nil
+        return false
+      }
+      return true
+    }
+    return child
+  }
+}
+
+/// What a child store was scoped by: the state path, the child's action type and the kind of
+/// scope.
+struct ScopeKey: Hashable {
+  enum Kind: Hashable {
+    case plain, optional, presented, collection
+  }
+  let path: AnyKeyPath
+  let action: ObjectIdentifier
+  let kind: Kind
+
+  init(path: AnyKeyPath, action: Any.Type, kind: Kind) {
+    self.path = path
+    self.action = ObjectIdentifier(action)
+    self.kind = kind
+  }
+}
