@@ -6,27 +6,27 @@ import Effects
 /// ids changed (an O(1) comparison of structure stamps) and, if it did, lets go of the stores
 /// of removed elements.
 @MainActor
-final class ElementStoreCache<
-  ID: Hashable & Sendable, ElementState: Identifiable, ElementAction: Sendable
-> where ElementState.ID == ID {
-  private let read: @MainActor () -> IdentifiedArray<ID, ElementState>
+final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementAction: Sendable> {
+  private let lookup: @MainActor (ID) -> ElementState?
+  private let structure: @MainActor () -> UInt64
+  private let contains: @MainActor (ID) -> Bool
   private let send: @MainActor (ID, ElementAction) -> StoreTask
   private let register: @MainActor (@escaping @MainActor () -> Bool) -> Void
   private var stores: [ID: Store<ElementState, ElementAction>] = [:]
-  private var structure: UInt64
+  private var knownStructure: UInt64
 
-  init<ParentState, ParentAction>(
+  init<ParentState, ParentAction, Element>(
     parent: any StoreCore<ParentState, ParentAction>,
-    toElements: KeyPath<ParentState, IdentifiedArray<ID, ElementState>>,
-    embed: @escaping @Sendable (IdentifiedAction<ID, ElementAction>) -> ParentAction
+    toElements: KeyPath<ParentState, IdentifiedArray<ID, Element>>,
+    toState: KeyPath<Element, ElementState>,
+    embed: @escaping @Sendable (ID, ElementAction) -> ParentAction
   ) {
-    let read: @MainActor () -> IdentifiedArray<ID, ElementState> = {
-      parent.state[keyPath: toElements]
-    }
-    self.read = read
-    self.send = { id, action in parent.send(embed(.element(id: id, action: action))) }
-    self.register = { parent.afterDispatch($0) }
-    self.structure = read().structure
+    lookup = { parent.state[keyPath: toElements][id: $0]?[keyPath: toState] }
+    structure = { parent.state[keyPath: toElements].structure }
+    contains = { parent.state[keyPath: toElements].contains(id: $0) }
+    send = { id, action in parent.send(embed(id, action)) }
+    register = { parent.afterDispatch($0) }
+    knownStructure = parent.state[keyPath: toElements].structure
     parent.afterDispatch { [weak self] in
       guard let self else { return false }
       self.prune()
@@ -38,17 +38,17 @@ final class ElementStoreCache<
   var count: Int { stores.count }
 
   func isPresent(_ id: ID) -> Bool {
-    read().contains(id: id)
+    contains(id)
   }
 
   func store(for id: ID) -> Store<ElementState, ElementAction> {
     if let store = stores[id] { return store }
-    let read = self.read
+    let lookup = self.lookup
     let send = self.send
     let store = Store<ElementState, ElementAction>(
       core: DerivedCore(
-        initial: read()[id: id]!,
-        read: { read()[id: id] },
+        initial: lookup(id)!,
+        read: { lookup(id) },
         send: { send(id, $0) },
         afterDispatch: register
       )
@@ -58,10 +58,10 @@ final class ElementStoreCache<
   }
 
   private func prune() {
-    let elements = read()
-    guard elements.structure != structure else { return }
-    structure = elements.structure
+    let current = structure()
+    guard current != knownStructure else { return }
+    knownStructure = current
     guard !stores.isEmpty else { return }
-    stores = stores.filter { elements.contains(id: $0.key) }
+    stores = stores.filter { contains($0.key) }
   }
 }

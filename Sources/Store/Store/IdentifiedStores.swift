@@ -1,16 +1,14 @@
 import Effects
 
-/// The stores for the elements of an identified collection, in the collection's order; made
-/// by ``Store/scope(state:action:)-(KeyPath<State,IdentifiedArray<ID,ElementState>>,_)``.
+/// The stores for the elements of an identified collection or the screens of a navigation
+/// stack, in order; made by a store's `scope(state:action:)`.
 ///
 /// It lists the ids as they were when it was made; each element's store reads that element's
 /// current state.
 @MainActor
-public struct IdentifiedStores<
-  ID: Hashable & Sendable, ElementState: Identifiable, ElementAction: Sendable
->:
+public struct IdentifiedStores<ID: Hashable & Sendable, ElementState, ElementAction: Sendable>:
   @MainActor RandomAccessCollection
-where ElementState.ID == ID {
+{
   /// The ids of the elements, in order, as of when the collection was made.
   public let ids: [ID]
   let cache: ElementStoreCache<ID, ElementState, ElementAction>

@@ -85,15 +85,42 @@ extension Store {
     state: KeyPath<State, IdentifiedArray<ID, ElementState>>,
     action: CaseKey<Action, IdentifiedAction<ID, ElementAction>>
   ) -> IdentifiedStores<ID, ElementState, ElementAction> where ElementState.ID == ID {
-    let key = ScopeKey(path: state, action: ElementAction.self, kind: .collection)
+    elementStores(state, toState: \.self) { action.embed(.element(id: $0, action: $1)) }
+  }
+
+  /// Stores for the screens of a navigation stack: one per pushed screen, keyed by its id.
+  ///
+  /// Each screen's store stays the same while the screen is on the stack, and is let go when
+  /// it is popped.
+  ///
+  /// - Parameters:
+  ///   - state: The path to the stack.
+  ///   - action: The case of this store's actions that carries stack actions.
+  /// - Returns: The screen stores, bottom first.
+  /// - Complexity: O(*n*) to list the ids; each screen store is then found in O(1).
+  public func scope<ElementState: Sendable, ElementAction: Sendable>(
+    state: KeyPath<State, StackState<ElementState>>,
+    action: CaseKey<Action, StackAction<ElementState, ElementAction>>
+  ) -> IdentifiedStores<StackElementID, ElementState, ElementAction> {
+    elementStores(state.appending(path: \.entries), toState: \.element) {
+      action.embed(.element(id: $0, action: $1))
+    }
+  }
+
+  private func elementStores<ID: Hashable & Sendable, Element, ElementState, ElementAction>(
+    _ toElements: KeyPath<State, IdentifiedArray<ID, Element>>,
+    toState: KeyPath<Element, ElementState>,
+    embed: @escaping @Sendable (ID, ElementAction) -> Action
+  ) -> IdentifiedStores<ID, ElementState, ElementAction> {
+    let key = ScopeKey(path: toElements, action: ElementAction.self, kind: .collection)
     let cache: ElementStoreCache<ID, ElementState, ElementAction>
     if let cached = children[key] as? ElementStoreCache<ID, ElementState, ElementAction> {
       cache = cached
     } else {
-      cache = ElementStoreCache(parent: core, toElements: state, embed: action.embed)
+      cache = ElementStoreCache(parent: core, toElements: toElements, toState: toState, embed: embed)
       children[key] = cache
     }
-    return IdentifiedStores(ids: core.state[keyPath: state].ids, cache: cache)
+    return IdentifiedStores(ids: core.state[keyPath: toElements].ids, cache: cache)
   }
 
   private func optionalChild<ChildState, ChildAction: Sendable>(

@@ -1,0 +1,21 @@
+/// An action for a navigation stack: an action of one pushed screen, a push, or a pop.
+///
+/// ```swift
+/// enum Action: Sendable {
+///   case path(StackAction<Path.State, Path.Action>)
+/// }
+/// store.send(.path(.element(id: editorID, action: .deleteTapped)))
+/// store.send(.path(.popFrom(id: editorID)))   // the back button
+/// ```
+public enum StackAction<State: Sendable, Action: Sendable>: Sendable {
+  /// `action`, for the screen with `id`.
+  case element(id: StackElementID, action: Action)
+  /// Pushes `state` with `id`, which must not be below the stack's next id.
+  case push(id: StackElementID, state: State)
+  /// Pops the screen with `id` and every screen above it.
+  case popFrom(id: StackElementID)
+}
+
+extension StackAction: Equatable where State: Equatable, Action: Equatable {}
+extension StackAction: Hashable where State: Hashable, Action: Hashable {}
+extension StackAction: Codable where State: Codable, Action: Codable {}

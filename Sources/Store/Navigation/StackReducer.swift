@@ -1,0 +1,85 @@
+import Effects
+
+extension Reducer {
+  /// Runs `destination` on the screens of a navigation stack, and handles pushes and pops.
+  ///
+  /// A screen's action runs its reducer first (found by id in O(1)), then this one. `.push`
+  /// and `.popFrom` change the stack before this reducer runs. Popping a screen, by action
+  /// or by changing ``StackState`` directly, cancels that screen's effects. An action for a
+  /// screen that is not on the stack changes nothing and reports a runtime warning naming
+  /// the action and the id.
+  ///
+  /// ```swift
+  /// Reduce { state, action in ... }
+  ///   .forEach(\.path, action: Action.path) { Path() }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - toStack: The path to the stack.
+  ///   - toStackAction: The case that carries stack actions.
+  ///   - fileID: The file of the declaration, named in runtime warnings.
+  ///   - line: The line of the declaration, named in runtime warnings.
+  ///   - destination: The reducer of the screens.
+  /// - Returns: A reducer that runs both.
+  public func forEach<DestinationState: Sendable, DestinationAction, Destination: Reducer>(
+    _ toStack: WritableKeyPath<State, StackState<DestinationState>>,
+    action toStackAction: CaseKey<Action, StackAction<DestinationState, DestinationAction>>,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    @ReducerBuilder<DestinationState, DestinationAction> destination: () -> Destination
+  ) -> some Reducer<State, Action>
+  where DestinationState == Destination.State, DestinationAction == Destination.Action {
+    let site = SourceSite(fileID: fileID, line: line)
+    let operations = Reduce<State, Action> { state, action in
+      switch toStackAction.extract(action) {
+      case .push(let id, let element)?:
+        guard state[keyPath: toStack].push(element, id: id) else {
+          return .warning(
+            """
+            Action \(describe(action)) pushes id \(id), but the stack's next id is \
+            \(state[keyPath: toStack].nextElementID): ids are never reused. Nothing was pushed.
+            """,
+            site: site
+          )
+        }
+        return .none
+      case .popFrom(let id)?:
+        guard state[keyPath: toStack].pop(from: id) else {
+          return .warning(
+            """
+            Action \(describe(action)) pops from id \(id), which is not on the stack. Nothing \
+            was popped.
+            """,
+            site: site
+          )
+        }
+        return .none
+      case .element?, nil:
+        return .none
+      }
+    }
+    let entryAction = CaseKey<Action, IdentifiedAction<StackElementID, DestinationAction>>(
+      { toStackAction.embed(.element(id: $0.id, action: $0.action)) },
+      extract: {
+        guard case .element(let id, let action)? = toStackAction.extract($0) else { return nil }
+        return .element(id: id, action: action)
+      }
+    )
+    return ForEachReducer(
+      parent: CombinedReducer(operations, self),
+      toElements: toStack.appending(path: \.entries),
+      toElementAction: entryAction,
+      element: Scope(state: \StackState<DestinationState>.Entry.element, action: .identity) {
+        destination()
+      },
+      site: site
+    )
+  }
+}
+
+extension CaseKey where Root == Value {
+  /// The key that embeds and extracts a value as itself.
+  static var identity: Self {
+    CaseKey({ $0 }, extract: { $0 })
+  }
+}

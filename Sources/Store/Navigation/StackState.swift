@@ -1,0 +1,241 @@
+/// A navigation stack as state: the screens pushed on top of a root, each with a
+/// deterministic id.
+///
+/// Push a destination by value; the stack gives it the next ``StackElementID`` (0, 1, 2, …
+/// for this stack), so a recorded session replays with the same ids. Pop one, pop back to a
+/// screen, or pop to the root. Popping ends the lifetime of the popped screens' effects.
+///
+/// ```swift
+/// state.path.append(.itemEditor(ItemEditor.State(itemID: id)))  // push
+/// state.path.popLast()                                           // back
+/// state.path.removeAll()                                         // to the root
+/// ```
+public struct StackState<Element> {
+  /// One pushed screen: its id and its state.
+  public struct Entry: Identifiable {
+    /// The screen's id in this stack.
+    public let id: StackElementID
+    /// The screen's state.
+    public var element: Element
+  }
+
+  var entries: IdentifiedArray<StackElementID, Entry>
+  var nextID: Int
+
+  /// Creates an empty stack: only the root shows.
+  public init() {
+    self.init([])
+  }
+
+  /// Creates a stack holding `elements`, bottom first.
+  ///
+  /// - Parameter elements: The screens to start with.
+  /// - Complexity: O(*n*).
+  public init(_ elements: some Sequence<Element>) {
+    entries = []
+    nextID = 0
+    for element in elements { append(element) }
+  }
+
+  /// The ids of the screens, bottom first.
+  ///
+  /// - Complexity: O(*n*).
+  public var ids: [StackElementID] {
+    entries.ids
+  }
+
+  /// The id the next pushed screen will get.
+  public var nextElementID: StackElementID {
+    StackElementID(rawValue: nextID)
+  }
+
+  /// The state of the screen with `id`, or `nil`; setting `nil` pops it and the screens
+  /// above it.
+  ///
+  /// - Parameter id: The screen's id.
+  /// - Complexity: O(1) on average to read or update.
+  public subscript(id id: StackElementID) -> Element? {
+    get { entries[id: id]?.element }
+    set {
+      if let newValue {
+        entries[id: id]?.element = newValue
+      } else {
+        pop(from: id)
+      }
+    }
+  }
+
+  /// Pushes a screen on top of the stack.
+  ///
+  /// - Parameter element: The screen's state.
+  /// - Complexity: Amortized O(1).
+  public mutating func append(_ element: Element) {
+    entries.append(Entry(id: StackElementID(rawValue: nextID), element: element))
+    nextID += 1
+  }
+
+  /// Pushes a screen with a given id, as a recorded `.push` action does.
+  ///
+  /// - Parameters:
+  ///   - element: The screen's state.
+  ///   - id: Its id. It must not be below ``nextElementID``: ids are never reused.
+  /// - Returns: Whether it was pushed.
+  @discardableResult
+  mutating func push(_ element: Element, id: StackElementID) -> Bool {
+    guard id.rawValue >= nextID else { return false }
+    entries.append(Entry(id: id, element: element))
+    nextID = id.rawValue + 1
+    return true
+  }
+
+  /// Pops the top screen.
+  ///
+  /// - Returns: Its state, or `nil` when the stack is empty.
+  /// - Complexity: O(1).
+  @discardableResult
+  public mutating func popLast() -> Element? {
+    guard !entries.isEmpty else { return nil }
+    return entries.remove(at: entries.count - 1).element
+  }
+
+  /// Pops the screen with `id` and every screen above it.
+  ///
+  /// - Parameter id: The lowest screen to pop.
+  /// - Returns: Whether a screen with `id` was on the stack.
+  /// - Complexity: O(*k*) for the *k* screens popped.
+  @discardableResult
+  public mutating func pop(from id: StackElementID) -> Bool {
+    guard let position = entries.index(id: id) else { return false }
+    while entries.count > position { entries.remove(at: entries.count - 1) }
+    return true
+  }
+
+  /// Pops every screen above the one with `id`.
+  ///
+  /// - Parameter id: The screen to go back to.
+  /// - Returns: Whether a screen with `id` was on the stack.
+  /// - Complexity: O(*k*) for the *k* screens popped.
+  @discardableResult
+  public mutating func pop(to id: StackElementID) -> Bool {
+    guard let position = entries.index(id: id) else { return false }
+    while entries.count > position + 1 { entries.remove(at: entries.count - 1) }
+    return true
+  }
+
+  /// Pops every screen: back to the root.
+  ///
+  /// - Complexity: O(*n*).
+  public mutating func removeAll() {
+    entries.removeAll()
+  }
+}
+
+extension StackState: RandomAccessCollection {
+  /// The position of the bottom screen: 0.
+  public var startIndex: Int { 0 }
+
+  /// The position after the top screen.
+  public var endIndex: Int { entries.count }
+
+  /// The state of the screen at `position`, counted from the bottom.
+  ///
+  /// - Parameter position: A valid position.
+  /// - Complexity: O(1).
+  public subscript(position: Int) -> Element {
+    entries[position].element
+  }
+}
+
+extension StackState: ExpressibleByArrayLiteral {
+  /// Creates a stack from a literal, bottom first.
+  ///
+  /// - Parameter elements: The screens.
+  public init(arrayLiteral elements: Element...) {
+    self.init(elements)
+  }
+}
+
+extension StackState.Entry: Equatable where Element: Equatable {}
+extension StackState.Entry: Hashable where Element: Hashable {}
+extension StackState.Entry: Sendable where Element: Sendable {}
+extension StackState.Entry: Codable where Element: Codable {}
+
+extension StackState: Equatable where Element: Equatable {
+  /// Whether both stacks hold equal screens with the same ids.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.entries == rhs.entries
+  }
+}
+
+extension StackState: Hashable where Element: Hashable {
+  /// Hashes the screens and their ids.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(entries)
+  }
+}
+
+extension StackState: Sendable where Element: Sendable {}
+
+extension StackState: Codable where Element: Codable {
+  private enum CodingKeys: String, CodingKey {
+    case entries, nextID
+  }
+
+  /// Decodes a stack, checking that ids are unique and below the next id.
+  ///
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError.dataCorrupted` when an id repeats or is not below `nextID`.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    entries = try container.decode(IdentifiedArray<StackElementID, Entry>.self, forKey: .entries)
+    nextID = try container.decode(Int.self, forKey: .nextID)
+    if let highest = entries.ids.max(), highest.rawValue >= nextID {
+      throw DecodingError.dataCorruptedError(
+        forKey: .nextID,
+        in: container,
+        debugDescription: "nextID \(nextID) is not above the stack's id \(highest.rawValue)."
+      )
+    }
+  }
+
+  /// Encodes the screens with their ids, and the next id.
+  ///
+  /// - Parameter encoder: The encoder.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(entries, forKey: .entries)
+    try container.encode(nextID, forKey: .nextID)
+  }
+}
+
+/// The id of a screen in a ``StackState``: its push order in that stack, from 0.
+public struct StackElementID: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+  /// The push order.
+  public let rawValue: Int
+
+  /// Creates an id.
+  ///
+  /// - Parameter rawValue: The push order.
+  public init(rawValue: Int) {
+    self.rawValue = rawValue
+  }
+
+  /// Whether `lhs` was pushed before `rhs`.
+  public static func < (lhs: Self, rhs: Self) -> Bool {
+    lhs.rawValue < rhs.rawValue
+  }
+
+  /// The id as `#n`.
+  public var description: String { "#\(rawValue)" }
+
+  /// Encodes the id as a bare number.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(rawValue)
+  }
+
+  /// Decodes an id from a bare number.
+  public init(from decoder: any Decoder) throws {
+    rawValue = try decoder.singleValueContainer().decode(Int.self)
+  }
+}
