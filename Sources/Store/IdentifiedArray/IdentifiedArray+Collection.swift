@@ -89,6 +89,7 @@ extension IdentifiedArray {
     storage.remove(at: position)
     positions[id] = nil
     reindex(from: position)
+    restructure(removed: [id])
   }
 
   /// Rebuilds the positions of the elements from `start` on, after they moved.
@@ -97,6 +98,5 @@ extension IdentifiedArray {
     for position in start..<storage.count {
       positions[storage[position]!.id] = position
     }
-    structure = Self.nextStructure()
   }
 }

@@ -15,7 +15,7 @@ extension IdentifiedArray {
     )
     positions[element.id] = storage.count
     storage.append(element)
-    structure = Self.nextStructure()
+    restructure(removed: [])
   }
 
   /// Adds elements at the end.
@@ -44,6 +44,7 @@ extension IdentifiedArray {
     )
     storage.insert(element, at: position)
     reindex(from: position)
+    restructure(removed: [])
   }
 
   /// Replaces the element with the same id, or appends the element if its id is new.
@@ -82,6 +83,7 @@ extension IdentifiedArray {
     let element = storage.remove(at: position)!
     positions[element.id] = nil
     reindex(from: position)
+    restructure(removed: [element.id])
     return element
   }
 
@@ -94,24 +96,28 @@ extension IdentifiedArray {
     var kept = ContiguousArray<Element?>()
     kept.reserveCapacity(storage.count)
     kept.append(contentsOf: storage[..<first])
+    var removed: [ID] = []
     for slot in storage[first...] {
       if try shouldBeRemoved(slot!) {
         positions[slot!.id] = nil
+        removed.append(slot!.id)
       } else {
         kept.append(slot)
       }
     }
     storage = kept
     reindex(from: first)
+    restructure(removed: removed)
   }
 
   /// Removes every element.
   ///
   /// - Complexity: O(*n*).
   public mutating func removeAll() {
+    let removed = ids
     storage.removeAll()
     positions.removeAll()
-    structure = Self.nextStructure()
+    restructure(removed: removed)
   }
 
   /// Moves the elements at `source` to before `destination`, keeping their order.
@@ -131,6 +137,7 @@ extension IdentifiedArray {
     }
     storage = result
     reindex(from: 0)
+    restructure(removed: [])
   }
 
   /// Sorts the elements in place.
@@ -140,5 +147,6 @@ extension IdentifiedArray {
   public mutating func sort(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows {
     try storage.sort { try areInIncreasingOrder($0!, $1!) }
     reindex(from: 0)
+    restructure(removed: [])
   }
 }

@@ -41,6 +41,8 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
   /// Changes whenever the set or order of ids changes (never for element content), so that
   /// reducers can skip looking for removed ids after a step that did not touch structure.
   @usableFromInline var structure: UInt64
+  /// Recent structural changes, so removed ids can be found without comparing all ids.
+  @usableFromInline var history = StructureHistory<ID>()
 
   /// Creates an empty array.
   public init() {

@@ -10,6 +10,8 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   private let lookup: @MainActor (ID) -> ElementState?
   private let structure: @MainActor () -> UInt64
   private let contains: @MainActor (ID) -> Bool
+  /// The stamp now, and the ids removed since a stamp (`nil` when unknown).
+  private let removedSince: @MainActor (UInt64) -> (stamp: UInt64, removed: [ID]?)
   private let send: @MainActor (ID, ElementAction) -> StoreTask
   private let register: @MainActor (@escaping @MainActor () -> Bool) -> Void
   private var stores: [ID: Store<ElementState, ElementAction>] = [:]
@@ -24,6 +26,14 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     lookup = { parent.state[keyPath: toElements][id: $0]?[keyPath: toState] }
     structure = { parent.state[keyPath: toElements].structure }
     contains = { parent.state[keyPath: toElements].contains(id: $0) }
+    removedSince = { stamp in
+      let elements = parent.state[keyPath: toElements]
+      guard let removed = elements.removedIDs(since: stamp) else {
+        // Too much changed to list: find the stores whose element is gone.
+        return (elements.structure, nil)
+      }
+      return (elements.structure, removed)
+    }
     send = { id, action in parent.send(embed(id, action)) }
     register = { parent.afterDispatch($0) }
     knownStructure = parent.state[keyPath: toElements].structure
@@ -58,10 +68,14 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   }
 
   private func prune() {
-    let current = structure()
-    guard current != knownStructure else { return }
+    guard structure() != knownStructure else { return }
+    let (current, removed) = removedSince(knownStructure)
     knownStructure = current
     guard !stores.isEmpty else { return }
-    stores = stores.filter { contains($0.key) }
+    if let removed {
+      for id in removed { stores[id] = nil }
+    } else {
+      stores = stores.filter { contains($0.key) }
+    }
   }
 }

@@ -26,8 +26,9 @@ extension Reducer {
   ///   - line: The line of the declaration, named in runtime warnings.
   ///   - element: The element's reducer.
   /// - Returns: A reducer that runs both.
-  /// - Complexity: O(1) per element action, whatever the collection's size, plus O(*k*) for
-  ///   the *k* identities with running effects after a step that added or removed elements.
+  /// - Complexity: O(1) per element action, whatever the collection's size, plus O(*r*) for
+  ///   the *r* elements a step removed. (After a step that replaced the whole collection or
+  ///   made many changes, O(*k*) for the *k* elements with running effects.)
   public func forEach<ID: Hashable & Sendable, ElementState, ElementAction, Element: Reducer>(
     _ toElements: WritableKeyPath<State, IdentifiedArray<ID, ElementState>>,
     action toElementAction: CaseKey<Action, IdentifiedAction<ID, ElementAction>>,
@@ -91,16 +92,33 @@ where Element.State: Identifiable, Element.State.ID == ID {
       }
     }
     let parentEffect = parent.reduce(into: &state, action: action)
-    guard state[keyPath: toElements].structure != structureBefore else {
+    let elements = state[keyPath: toElements]
+    guard elements.structure != structureBefore else {
       return .merge(elementEffect, parentEffect)
     }
-    let elements = state[keyPath: toElements]
+    return .merge(
+      elementEffect, parentEffect,
+      endLifetimes(removedFrom: elements, since: structureBefore, collection: collection))
+  }
+
+  /// Ends the lifetimes of the elements removed since `stamp`: each one by id when the
+  /// array's history knows them, otherwise every identity with effects that is not in the
+  /// array any more.
+  private func endLifetimes(
+    removedFrom elements: IdentifiedArray<ID, Element.State>,
+    since stamp: UInt64,
+    collection: KeyPathIdentity
+  ) -> Effect<Parent.Action> {
+    if let removed = elements.removedIDs(since: stamp) {
+      return .merge(
+        removed.map { .endLifetime(of: ElementIdentity(collection: collection, id: $0)) }
+      )
+    }
     let isPresent = MainActorLoan<(ID) -> Bool>(value: { elements.contains(id: $0) })
-    let retain = Effect<Parent.Action>.retainLifetimes { identity in
+    return .retainLifetimes { identity in
       guard let element = identity.base as? ElementIdentity<ID>, element.collection == collection
       else { return true }
       return isPresent.value(element.id)
     }
-    return .merge(elementEffect, parentEffect, retain)
   }
 }

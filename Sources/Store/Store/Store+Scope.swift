@@ -117,7 +117,8 @@ extension Store {
     if let cached = children[key] as? ElementStoreCache<ID, ElementState, ElementAction> {
       cache = cached
     } else {
-      cache = ElementStoreCache(parent: core, toElements: toElements, toState: toState, embed: embed)
+      cache = ElementStoreCache(
+        parent: core, toElements: toElements, toState: toState, embed: embed)
       children[key] = cache
     }
     return IdentifiedStores(ids: core.state[keyPath: toElements].ids, cache: cache)

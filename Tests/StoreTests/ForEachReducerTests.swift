@@ -1,0 +1,91 @@
+import Effects
+import Testing
+
+@testable import Store
+
+@MainActor
+@Suite struct ForEachReducerTests {
+  let clock = TestClock()
+
+  func makeHarness(rows: [Int], warnings: WarningLog = WarningLog()) -> Harness<Todos> {
+    var state = Todos.State()
+    for id in rows { state.rows.append(Row.State(id: id)) }
+    return Harness(initialState: state, warnings: warnings.handler, reducer: Todos(clock: clock))
+  }
+
+  @Test func anElementActionReachesOnlyThatElement() {
+    let harness = makeHarness(rows: [1, 2, 3])
+    harness.send(.rows(.element(id: 2, action: .renamed("two"))))
+    #expect(harness.state.rows.map(\.title) == ["", "two", ""])
+  }
+
+  @Test func anActionForAMissingIDChangesNothingAndWarnsNamingTheActionAndID() {
+    let warnings = WarningLog()
+    let harness = makeHarness(rows: [1], warnings: warnings)
+    let before = harness.state
+    harness.send(.rows(.element(id: 42, action: .renamed("x"))))
+    #expect(harness.state == before)
+    #expect(warnings.messages.count == 1)
+    #expect(warnings.messages.first?.contains("id 42") == true)
+    #expect(warnings.messages.first?.contains(#"renamed("x")"#) == true)
+    #expect(warnings.all.first?.fileID == "StoreTests/Todos.swift")
+  }
+
+  @Test func removingAnElementCancelsExactlyItsEffects() async {
+    let harness = makeHarness(rows: [1, 2])
+    harness.send(.rows(.element(id: 1, action: .loadTapped)))
+    harness.send(.rows(.element(id: 2, action: .loadTapped)))
+    #expect(clock.sleeperCount == 2)
+    harness.send(.removeRow(1))
+    #expect(clock.sleeperCount == 1)
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.rows.map(\.loads) == [1])
+    #expect(harness.core.runtime.runningCount == 0)
+  }
+
+  @Test func anElementThatRemovesItselfCancelsItsOwnEffects() async {
+    let harness = makeHarness(rows: [1, 2])
+    harness.send(.rows(.element(id: 1, action: .loadTapped)))
+    harness.send(.rows(.element(id: 1, action: .delegate(.deleteMe))))
+    #expect(harness.state.rows.ids == [2])
+    #expect(clock.sleeperCount == 0)
+  }
+
+  @Test func twoElementsUsingTheSameCancellationIDDoNotCancelEachOther() async {
+    let harness = makeHarness(rows: [1, 2])
+    harness.send(.rows(.element(id: 1, action: .loadTapped)))
+    harness.send(.rows(.element(id: 2, action: .loadTapped)))
+    // Row 1 restarts its load: cancel-in-flight cancels only row 1's earlier load.
+    harness.send(.rows(.element(id: 1, action: .loadTapped)))
+    #expect(clock.sleeperCount == 2)
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.rows.map(\.loads) == [1, 1])
+  }
+
+  @Test func addingAnElementLeavesOthersEffectsRunning() async {
+    let harness = makeHarness(rows: [1])
+    harness.send(.rows(.element(id: 1, action: .loadTapped)))
+    harness.send(.addRow(2))
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.rows[id: 1]?.loads == 1)
+  }
+
+  @Test func reAddingARemovedIDStartsAFreshLifetime() async {
+    let harness = makeHarness(rows: [1])
+    harness.send(.rows(.element(id: 1, action: .loadTapped)))
+    harness.send(.removeRow(1))
+    harness.send(.addRow(1))
+    harness.send(.rows(.element(id: 1, action: .loadTapped)))
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.rows[id: 1]?.loads == 1)
+  }
+
+  @Test func anElementActionCostsTheSameWhateverTheCollectionSize() {
+    // Not a timing test: the element is reached by id, and only its reducer runs. A row
+    // reducer that counts its calls shows no scan over the other elements.
+    let harness = makeHarness(rows: Array(0..<10_000))
+    harness.send(.rows(.element(id: 9_999, action: .renamed("last"))))
+    #expect(harness.state.rows[id: 9_999]?.title == "last")
+    #expect(harness.state.rows.filter { $0.title == "last" }.count == 1)
+  }
+}

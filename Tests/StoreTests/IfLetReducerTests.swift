@@ -1,0 +1,106 @@
+import Effects
+import Testing
+
+@testable import Store
+
+@MainActor
+@Suite struct IfLetReducerTests {
+  let clock = TestClock()
+
+  func makeHarness(warnings: WarningLog = WarningLog()) -> Harness<Todos> {
+    var state = Todos.State()
+    state.rows.append(Row.State(id: 1, title: "Milk"))
+    return Harness(initialState: state, warnings: warnings.handler, reducer: Todos(clock: clock))
+  }
+
+  @Test func theEditorReportsSavedAndDismissesItself() {
+    let harness = makeHarness()
+    harness.send(.editTapped(1))
+    #expect(harness.state.editor == Editor.State(rowID: 1, title: "Milk"))
+    harness.send(.editor(.presented(.titleChanged("Oat milk"))))
+    harness.send(.editor(.presented(.saveTapped)))
+    #expect(harness.state.editor == nil)
+    #expect(harness.state.rows[id: 1]?.title == "Oat milk")
+    #expect(harness.state.log == ["saved 1"])
+  }
+
+  @Test func cancellingLeavesTheParentUnchanged() {
+    let harness = makeHarness()
+    harness.send(.editTapped(1))
+    harness.send(.editor(.presented(.titleChanged("Oat milk"))))
+    harness.send(.editor(.presented(.cancelTapped)))
+    #expect(harness.state.editor == nil)
+    #expect(harness.state.rows[id: 1]?.title == "Milk")
+    #expect(harness.state.log == ["cancelled"])
+  }
+
+  @Test func dismissingCancelsTheChildsEffects() async {
+    let harness = makeHarness()
+    harness.send(.editTapped(1))
+    harness.send(.editor(.presented(.autosaveTapped)))
+    #expect(clock.sleeperCount == 1)
+    harness.send(.editor(.dismiss))
+    #expect(harness.state.editor == nil)
+    #expect(clock.sleeperCount == 0)
+    #expect(harness.core.runtime.runningCount == 0)
+  }
+
+  @Test func theChildsEffectsRunWhileItIsPresented() async {
+    let harness = makeHarness()
+    harness.send(.editTapped(1))
+    harness.send(.editor(.presented(.autosaveTapped)))
+    await clock.advance(by: .seconds(5))
+    #expect(harness.processed.last?.action == .editor(.presented(.autosaved)))
+  }
+
+  @Test func anActionForANilChildChangesNothingAndWarns() {
+    let warnings = WarningLog()
+    let harness = makeHarness(warnings: warnings)
+    let before = harness.state
+    harness.send(.editor(.presented(.titleChanged("x"))))
+    #expect(harness.state == before)
+    #expect(warnings.messages.count == 1)
+    #expect(warnings.messages.first?.contains(#"titleChanged("x")"#) == true)
+    #expect(warnings.messages.first?.contains("nil") == true)
+  }
+
+  @Test func plainIfLetRunsTheChildAndEndsItsLifetimeWhenNil() async {
+    struct Parent: Reducer {
+      struct State: Equatable { var child: Row.State? = Row.State(id: 1) }
+      enum Action: Sendable, Equatable {
+        case child(Row.Action)
+        case clear
+      }
+      let clock: TestClock
+      var body: some Reducer<State, Action> {
+        Reduce { state, action in
+          if action == .clear { state.child = nil }
+          return .none
+        }
+        .ifLet(
+          \.child, action: CaseKey(Action.child) { if case .child(let a) = $0 { a } else { nil } }
+        ) {
+          Row(clock: clock)
+        }
+      }
+    }
+    let harness = Harness(initialState: Parent.State(), reducer: Parent(clock: clock))
+    harness.send(.child(.renamed("a")))
+    #expect(harness.state.child?.title == "a")
+    harness.send(.child(.loadTapped))
+    harness.send(.clear)
+    #expect(clock.sleeperCount == 0)
+  }
+
+  @Test func dismissFromAChildThatIsNotPresentedWarns() {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: Editor.State(rowID: 1, title: ""),
+      warnings: warnings.handler,
+      reducer: Editor(clock: clock)
+    )
+    harness.send(.cancelTapped)
+    #expect(warnings.messages.count == 1)
+    #expect(warnings.messages.first?.contains("no presenting parent") == true)
+  }
+}

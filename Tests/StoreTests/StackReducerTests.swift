@@ -1,0 +1,90 @@
+import Effects
+import Foundation
+import Testing
+
+@testable import Store
+
+@MainActor
+@Suite struct StackReducerTests {
+  let clock = TestClock()
+
+  func makeHarness(warnings: WarningLog = WarningLog()) -> Harness<Todos> {
+    var state = Todos.State()
+    for id in 1...3 { state.rows.append(Row.State(id: id, title: "row \(id)")) }
+    return Harness(initialState: state, warnings: warnings.handler, reducer: Todos(clock: clock))
+  }
+
+  @Test func pushedScreensGetDeterministicIDs() {
+    let harness = makeHarness()
+    harness.send(.openDetail(2))
+    harness.send(.openDetail(3))
+    #expect(harness.state.path.ids == [StackElementID(rawValue: 0), StackElementID(rawValue: 1)])
+    #expect(harness.state.path.map(\.title) == ["row 2", "row 3"])
+    harness.send(.path(.popFrom(id: StackElementID(rawValue: 1))))
+    harness.send(.openDetail(1))
+    // Ids are never reused, so a replayed session names the same screens.
+    #expect(harness.state.path.ids == [StackElementID(rawValue: 0), StackElementID(rawValue: 2)])
+  }
+
+  @Test func screenActionsReachTheirScreen() {
+    let harness = makeHarness()
+    harness.send(.openDetail(1))
+    harness.send(.openDetail(2))
+    harness.send(.path(.element(id: StackElementID(rawValue: 1), action: .renamed("edited"))))
+    #expect(harness.state.path.map(\.title) == ["row 1", "edited"])
+  }
+
+  @Test func poppingCancelsThePoppedScreensEffectsOnly() async {
+    let harness = makeHarness()
+    harness.send(.openDetail(1))
+    harness.send(.openDetail(2))
+    harness.send(.path(.element(id: StackElementID(rawValue: 0), action: .loadTapped)))
+    harness.send(.path(.element(id: StackElementID(rawValue: 1), action: .loadTapped)))
+    #expect(clock.sleeperCount == 2)
+    harness.send(.path(.popFrom(id: StackElementID(rawValue: 1))))
+    #expect(clock.sleeperCount == 1)
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.path[0].loads == 1)
+  }
+
+  @Test func pushByActionAndBadStackActionsWarn() {
+    let warnings = WarningLog()
+    let harness = makeHarness(warnings: warnings)
+    harness.send(.path(.push(id: StackElementID(rawValue: 5), state: Row.State(id: 9))))
+    #expect(harness.state.path.nextElementID == StackElementID(rawValue: 6))
+    harness.send(.path(.push(id: StackElementID(rawValue: 2), state: Row.State(id: 9))))
+    harness.send(.path(.popFrom(id: StackElementID(rawValue: 40))))
+    harness.send(.path(.element(id: StackElementID(rawValue: 41), action: .loadTapped)))
+    #expect(harness.state.path.count == 1)
+    #expect(warnings.messages.count == 3)
+    #expect(warnings.messages[0].contains("ids are never reused"))
+    #expect(warnings.messages[1].contains("#40"))
+    #expect(warnings.messages[2].contains("#41"))
+  }
+
+  @Test func popToAndPopToRoot() {
+    var stack = StackState<String>(["a", "b", "c", "d"])
+    let popped = stack.pop(to: StackElementID(rawValue: 1))
+    #expect(popped)
+    #expect(Array(stack) == ["a", "b"])
+    #expect(stack.popLast() == "b")
+    stack.removeAll()
+    #expect(stack.isEmpty)
+    let poppedEmpty = stack.pop(to: StackElementID(rawValue: 0))
+    #expect(!poppedEmpty)
+    stack.append("e")
+    #expect(stack.ids == [StackElementID(rawValue: 4)])
+    stack[id: StackElementID(rawValue: 4)] = "E"
+    #expect(stack[id: StackElementID(rawValue: 4)] == "E")
+  }
+
+  @Test func stackStateRoundTripsThroughJSONAndRejectsBadIDs() throws {
+    let stack: StackState<String> = ["a", "b"]
+    let data = try JSONEncoder().encode(stack)
+    #expect(try JSONDecoder().decode(StackState<String>.self, from: data) == stack)
+    let bad = Data(#"{"entries":[{"id":3,"element":"a"}],"nextID":2}"#.utf8)
+    #expect(throws: DecodingError.self) {
+      try JSONDecoder().decode(StackState<String>.self, from: bad)
+    }
+  }
+}

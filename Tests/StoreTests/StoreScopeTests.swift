@@ -1,0 +1,134 @@
+import Effects
+import Testing
+
+@testable import Store
+
+@MainActor
+@Suite struct StoreScopeTests {
+  let clock = TestClock()
+
+  func makeHarness(rows: Range<Int>) -> Harness<Todos> {
+    var state = Todos.State()
+    for id in rows { state.rows.append(Row.State(id: id, title: "row \(id)")) }
+    return Harness(initialState: state, reducer: Todos(clock: clock))
+  }
+
+  @Test func scopingAgainReturnsTheSameStore() {
+    let store = Store(initialState: Pair.State()) { Pair() }
+    #expect(
+      store.scope(state: \.left, action: Pair.Action.left)
+        === store.scope(state: \.left, action: Pair.Action.left)
+    )
+    #expect(
+      store.scope(state: \.left, action: Pair.Action.left)
+        !== store.scope(state: \.right, action: Pair.Action.right)
+    )
+  }
+
+  @Test func elementStoresAreStableWhileTheirIDLives() {
+    let harness = makeHarness(rows: 0..<3)
+    let rows = harness.store.scope(state: \.rows, action: Todos.Action.rows)
+    let first = rows[1]
+    harness.send(.addRow(3))
+    let again = harness.store.scope(state: \.rows, action: Todos.Action.rows)
+    #expect(again[id: 1] === first)
+    #expect(again.count == 4)
+    #expect(first.state.title == "row 1")
+  }
+
+  @Test func anElementStoreEditsTheOneElementInTheParent() {
+    let harness = makeHarness(rows: 0..<3)
+    let row = harness.store.scope(state: \.rows, action: Todos.Action.rows)[id: 2]!
+    row.send(.renamed("edited"))
+    harness.settle()
+    // One source of truth: the list sees the change at once, through its own store too.
+    #expect(harness.store.state.rows[id: 2]?.title == "edited")
+    #expect(row.title == "edited")
+  }
+
+  @Test func tenThousandElementStoresAreReleasedWithTheirElementsAndTheirEffectsCancelled() {
+    let harness = makeHarness(rows: 0..<10_000)
+    var weakStores: [WeakBox] = []
+    do {
+      let rows = harness.store.scope(state: \.rows, action: Todos.Action.rows)
+      for row in rows {
+        weakStores.append(WeakBox(row))
+        row.send(.loadTapped)
+      }
+    }
+    harness.settle()
+    #expect(clock.sleeperCount == 10_000)
+    #expect(weakStores.allSatisfy { $0.object != nil })
+    harness.send(.removeAllRows)
+    #expect(weakStores.allSatisfy { $0.object == nil })
+    #expect(clock.sleeperCount == 0)
+    #expect(harness.core.runtime.runningCount == 0)
+  }
+
+  @Test func removingElementsOneByOneReleasesEachStoreAtOnce() {
+    let harness = makeHarness(rows: 0..<100)
+    var weakStores: [WeakBox] = []
+    do {
+      for row in harness.store.scope(state: \.rows, action: Todos.Action.rows) {
+        weakStores.append(WeakBox(row))
+        row.send(.loadTapped)
+      }
+    }
+    harness.settle()
+    for id in stride(from: 99, through: 0, by: -1) {
+      harness.send(.removeRow(id))
+      #expect(weakStores[id].object == nil)
+      #expect(clock.sleeperCount == id)
+    }
+  }
+
+  @Test func aRemovedElementsStoreKeepsItsLastStateAndItsActionsWarn() {
+    let warnings = WarningLog()
+    var state = Todos.State()
+    state.rows.append(Row.State(id: 1, title: "gone soon"))
+    let harness = Harness(
+      initialState: state, warnings: warnings.handler, reducer: Todos(clock: clock))
+    let row = harness.store.scope(state: \.rows, action: Todos.Action.rows)[0]
+    harness.send(.removeRow(1))
+    #expect(row.title == "gone soon")
+    row.send(.renamed("too late"))
+    #expect(warnings.messages.count == 1)
+    #expect(warnings.messages.first?.contains("id 1") == true)
+  }
+
+  @Test func optionalChildStoreIsNilWhileAbsentAndNewForEachPresentation() {
+    var state = Todos.State()
+    state.rows.append(Row.State(id: 1, title: "Milk"))
+    let harness = Harness(initialState: state, reducer: Todos(clock: clock))
+    #expect(harness.store.scope(state: \.editor, action: Todos.Action.editor) == nil)
+    harness.send(.editTapped(1))
+    let editor = harness.store.scope(state: \.editor, action: Todos.Action.editor)
+    #expect(editor != nil)
+    #expect(harness.store.scope(state: \.editor, action: Todos.Action.editor) === editor)
+    editor?.send(.titleChanged("Oat milk"))
+    #expect(harness.state.editor?.title == "Oat milk")
+    weak let released = editor
+    editor?.send(.cancelTapped)
+    harness.send(.editTapped(1))
+    #expect(harness.store.scope(state: \.editor, action: Todos.Action.editor) !== released)
+  }
+
+  @Test func stackScreenStoresFollowTheStack() {
+    let harness = makeHarness(rows: 0..<2)
+    harness.send(.openDetail(0))
+    harness.send(.openDetail(1))
+    let screens = harness.store.scope(state: \.path, action: Todos.Action.path)
+    #expect(screens.count == 2)
+    screens[1].send(.renamed("detail"))
+    harness.settle()
+    #expect(harness.state.path[1].title == "detail")
+    weak let popped = screens[1]
+    harness.send(.path(.popFrom(id: screens.ids[1])))
+    #expect(popped == nil)
+  }
+}
+
+final class WeakBox {
+  weak var object: AnyObject?
+  init(_ object: AnyObject) { self.object = object }
+}

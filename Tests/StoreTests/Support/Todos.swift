@@ -1,0 +1,137 @@
+import Effects
+import Store
+
+/// A list of rows with per-row effects, an editor presented as a sheet, and a stack of
+/// detail screens: the shapes of parent/child data flow.
+struct Todos: Reducer {
+  struct State: Equatable {
+    var rows: IdentifiedArrayOf<Row.State> = []
+    var editor: Editor.State?
+    var path = StackState<Row.State>()
+    var log: [String] = []
+  }
+
+  enum Action: Sendable, Equatable {
+    case rows(IdentifiedAction<Int, Row.Action>)
+    case editor(PresentationAction<Editor.Action>)
+    case path(StackAction<Row.State, Row.Action>)
+    case addRow(Int)
+    case removeRow(Int)
+    case removeAllRows
+    case editTapped(Int)
+    case openDetail(Int)
+  }
+
+  let clock: TestClock
+
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      switch action {
+      case .addRow(let id):
+        state.rows.append(Row.State(id: id))
+      case .removeRow(let id):
+        state.rows.remove(id: id)
+      case .removeAllRows:
+        state.rows.removeAll()
+      case .editTapped(let id):
+        state.editor = Editor.State(rowID: id, title: state.rows[id: id]?.title ?? "")
+      case .openDetail(let id):
+        if let row = state.rows[id: id] { state.path.append(row) }
+      case .editor(.presented(.delegate(.saved(let id, let title)))):
+        state.rows[id: id]?.title = title
+        state.log.append("saved \(id)")
+      case .editor(.presented(.delegate(.cancelled))):
+        state.log.append("cancelled")
+      case .rows(.element(let id, .delegate(.deleteMe))):
+        state.rows.remove(id: id)
+      case .rows, .editor, .path:
+        break
+      }
+      return .none
+    }
+    .forEach(\.rows, action: Action.rows) { Row(clock: clock) }
+    .ifLet(\.editor, action: Action.editor) { Editor(clock: clock) }
+    .forEach(\.path, action: Action.path) { Row(clock: clock) }
+  }
+}
+
+extension Todos.Action {
+  static let rows = CaseKey(Self.rows) { if case .rows(let a) = $0 { a } else { nil } }
+  static let editor = CaseKey(Self.editor) { if case .editor(let a) = $0 { a } else { nil } }
+  static let path = CaseKey(Self.path) { if case .path(let a) = $0 { a } else { nil } }
+}
+
+struct Row: Reducer {
+  struct State: Equatable, Identifiable, Sendable {
+    let id: Int
+    var title = ""
+    var loads = 0
+  }
+  enum Action: Sendable, Equatable {
+    case loadTapped
+    case loaded
+    case renamed(String)
+    case delegate(Delegate)
+    enum Delegate: Sendable, Equatable { case deleteMe }
+  }
+  let clock: TestClock
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .loadTapped:
+      // Every row uses the same cancellation id: namespacing keeps rows apart.
+      return .run { [clock] send in
+        try await clock.sleep(for: .seconds(1))
+        send(.loaded)
+      }
+      .cancellable(id: "load", cancelInFlight: true)
+    case .loaded:
+      state.loads += 1
+      return .none
+    case .renamed(let title):
+      state.title = title
+      return .none
+    case .delegate:
+      return .none
+    }
+  }
+}
+
+struct Editor: Reducer {
+  struct State: Equatable {
+    var rowID: Int
+    var title: String
+  }
+  enum Action: Sendable, Equatable {
+    case titleChanged(String)
+    case saveTapped
+    case cancelTapped
+    case autosaveTapped
+    case autosaved
+    case delegate(Delegate)
+    enum Delegate: Sendable, Equatable {
+      case saved(Int, String)
+      case cancelled
+    }
+  }
+  let clock: TestClock
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .titleChanged(let title):
+      state.title = title
+      return .none
+    case .saveTapped:
+      return .concatenate(.send(.delegate(.saved(state.rowID, state.title))), .dismiss)
+    case .cancelTapped:
+      return .concatenate(.send(.delegate(.cancelled)), .dismiss)
+    case .autosaveTapped:
+      return .run { [clock] send in
+        try await clock.sleep(for: .seconds(5))
+        send(.autosaved)
+      }
+    case .autosaved, .delegate:
+      return .none
+    }
+  }
+}
