@@ -12,12 +12,20 @@ let package = Package(
     .library(name: "Effects", targets: ["Effects"]),
     // Test-only helpers: link from test targets, never from an app.
     .library(name: "StoreTesting", targets: ["StoreTesting"]),
+    .library(name: "CartFeature", targets: ["CartFeature"]),
+    .library(name: "AccountFeature", targets: ["AccountFeature"]),
   ],
   targets: [
     .target(name: "Effects"),
     .target(name: "Store", dependencies: ["Effects"]),
     .target(name: "StoreTesting", dependencies: ["Store", "Effects"]),
+    .target(name: "CartFeature", dependencies: ["Store", "Effects"]),
+    .target(name: "AccountFeature", dependencies: ["Store", "Effects"]),
     .testTarget(name: "StoreTests", dependencies: ["Store", "Effects"]),
+    .testTarget(
+      name: "FeatureTests",
+      dependencies: ["CartFeature", "AccountFeature", "StoreTesting", "Store", "Effects"]
+    ),
     .testTarget(name: "StoreTestingTests", dependencies: ["StoreTesting", "Store", "Effects"]),
   ],
   swiftLanguageModes: [.v6]

@@ -1,0 +1,202 @@
+import Effects
+import Store
+
+/// The account screen: signing in and out, and the one account state that every
+/// account-related view reads.
+///
+/// - A second sign-in tap while a sign-in is in flight is ignored (the button would be
+///   disabled; the reducer does not rely on it).
+/// - The password is cleared from state the moment the request is sent; the request holds
+///   the only copy. Tokens never enter state: ``AuthenticationClient`` keeps them.
+/// - Sign-out resets everything visible at once, cancels work in flight, then asks the client
+///   to revoke the credentials.
+/// - The screen's lifecycle restores a saved session at startup, refreshes the profile when
+///   the app regains focus, and listens for profile changes made elsewhere while the screen's
+///   task runs.
+public struct Account: Reducer {
+  /// The account state: one owner for the profile header, settings and badge.
+  public struct State: Equatable, Sendable, Codable {
+    /// The signed-in user, or `nil` when signed out.
+    public var profile: AccountProfile?
+    /// The sign-in form.
+    public var form = SignInForm()
+    /// Whether a sign-in request is in flight.
+    public var isSigningIn = false
+    /// The last error to show, if any.
+    public var errorMessage: String?
+    /// Where the account screen is in its lifecycle.
+    public var lifecycle = ScreenLifecycleState()
+
+    /// Creates the signed-out state.
+    public init() {}
+
+    /// Whether a user is signed in.
+    public var isSignedIn: Bool { profile != nil }
+  }
+
+  /// The sign-in form.
+  public struct SignInForm: Equatable, Sendable, Codable {
+    /// The username typed so far.
+    public var username = ""
+    /// The password typed so far: redacted in logs and dumps.
+    public var password: Secret<String> = ""
+
+    /// Creates an empty form.
+    public init() {}
+  }
+
+  /// What can happen on the account screen.
+  public enum Action: Equatable, Sendable, Codable {
+    /// The user edited the username.
+    case usernameChanged(String)
+    /// The user edited the password.
+    case passwordChanged(Secret<String>)
+    /// The user submitted the form.
+    case signInTapped
+    /// The sign-in request succeeded.
+    case signInSucceeded(AccountProfile)
+    /// The sign-in request failed, with a message to show.
+    case signInFailed(String)
+    /// The user asked to sign out.
+    case signOutTapped
+    /// Revoking the credentials failed, with a message to show.
+    case signOutFailed(String)
+    /// A saved session was looked for at startup.
+    case sessionRestored(AccountProfile?)
+    /// The profile was fetched again.
+    case profileRefreshed(AccountProfile)
+    /// Fetching the profile failed, with a message to show.
+    case profileRefreshFailed(String)
+    /// The profile changed elsewhere.
+    case profileChanged(AccountProfile)
+    /// The settings screen did something.
+    case settings(AccountSettings.Action)
+    /// The screen's lifecycle.
+    case lifecycle(ScreenLifecycleAction)
+  }
+
+  enum CancelID: Hashable, Sendable {
+    case signIn, refresh
+  }
+
+  let client: AuthenticationClient
+
+  /// Creates the reducer.
+  ///
+  /// - Parameter client: Signs in and out; holds the credentials.
+  public init(client: AuthenticationClient) {
+    self.client = client
+  }
+
+  /// The account logic, with its screen lifecycle.
+  public var body: some Reducer<State, Action> {
+    Reduce(reduceCore)
+      .screenLifecycle(\.lifecycle, action: Action.lifecycle)
+  }
+
+  private func reduceCore(_ state: inout State, _ action: Action) -> Effect<Action> {
+    switch action {
+    case .usernameChanged(let username):
+      state.form.username = username
+      return .none
+
+    case .passwordChanged(let password):
+      state.form.password = password
+      return .none
+
+    case .signInTapped:
+      guard !state.isSigningIn, !state.form.username.isEmpty else { return .none }
+      state.isSigningIn = true
+      state.errorMessage = nil
+      let username = state.form.username
+      let password = state.form.password
+      state.form.password = ""
+      return .run { [client] send in
+        send(.signInSucceeded(try await client.signIn(username, password.value)))
+      } catch: { error in
+        .signInFailed("\(error)")
+      }
+      .cancellable(id: CancelID.signIn)
+
+    case .signInSucceeded(let profile):
+      state.isSigningIn = false
+      state.profile = profile
+      state.form = SignInForm()
+      return .none
+
+    case .signInFailed(let message):
+      state.isSigningIn = false
+      state.errorMessage = message
+      return .none
+
+    case .signOutTapped, .settings(.signOutTapped):
+      state.profile = nil
+      state.form = SignInForm()
+      state.isSigningIn = false
+      state.errorMessage = nil
+      return .merge(
+        .cancel(id: CancelID.signIn),
+        .cancel(id: CancelID.refresh),
+        .run { [client] _ in
+          try await client.signOut()
+        } catch: { error in
+          .signOutFailed("\(error)")
+        }
+      )
+
+    case .signOutFailed(let message):
+      state.errorMessage = "Signed out, but the credentials could not be revoked: \(message)"
+      return .none
+
+    case .sessionRestored(let profile):
+      state.profile = profile
+      return .none
+
+    case .profileRefreshed(let profile), .profileChanged(let profile):
+      guard state.profile?.username == profile.username else { return .none }
+      state.profile = profile
+      return .none
+
+    case .profileRefreshFailed(let message):
+      state.errorMessage = message
+      return .none
+
+    case .lifecycle(.startup):
+      return .run { [client] send in
+        send(.sessionRestored(try await client.restoreSession()))
+      } catch: { error in
+        .profileRefreshFailed("\(error)")
+      }
+
+    case .lifecycle(.regainedFocus):
+      guard state.isSignedIn else { return .none }
+      return .run { [client] send in
+        send(.profileRefreshed(try await client.refreshProfile()))
+      } catch: { error in
+        .profileRefreshFailed("\(error)")
+      }
+      .cancellable(id: CancelID.refresh, cancelInFlight: true)
+
+    case .lifecycle(.subscribe):
+      return .run { [client] send in
+        for await profile in await client.profileChanges() {
+          send(.profileChanged(profile))
+        }
+      }
+
+    case .lifecycle, .settings:
+      return .none
+    }
+  }
+}
+
+extension Account.Action {
+  /// The case that carries lifecycle actions.
+  public static let lifecycle = CaseKey(Self.lifecycle) {
+    if case .lifecycle(let a) = $0 { a } else { nil }
+  }
+  /// The case that carries the settings screen's actions.
+  public static let settings = CaseKey(Self.settings) {
+    if case .settings(let a) = $0 { a } else { nil }
+  }
+}

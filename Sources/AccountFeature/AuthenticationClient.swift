@@ -1,0 +1,118 @@
+import Effects
+import Store
+
+/// Signs users in and out, and reports profile changes made elsewhere; injected into
+/// ``Account`` through its initializer.
+///
+/// Credentials live inside the client (the live one keeps its token in ``CredentialStore``),
+/// never in state, actions or logs: the feature only ever sees an ``AccountProfile``.
+public struct AuthenticationClient: Sendable {
+  /// Signs in, storing the session's token inside the client.
+  public var signIn:
+    @Sendable (_ username: String, _ password: String) async throws -> AccountProfile
+  /// The profile of a session saved earlier, if there is one.
+  public var restoreSession: @Sendable () async throws -> AccountProfile?
+  /// The signed-in user's current profile, fetched again.
+  public var refreshProfile: @Sendable () async throws -> AccountProfile
+  /// Revokes the session's credentials and forgets them.
+  public var signOut: @Sendable () async throws -> Void
+  /// Profile changes made elsewhere (another device renaming the user, say), for as long as
+  /// the caller listens.
+  public var profileChanges: @Sendable () async -> AsyncStream<AccountProfile>
+
+  /// Creates a client from its endpoints.
+  ///
+  /// - Parameters:
+  ///   - signIn: Signs in, storing the token inside the client.
+  ///   - restoreSession: The profile of a saved session, if any.
+  ///   - refreshProfile: Fetches the current profile.
+  ///   - signOut: Revokes and forgets the credentials.
+  ///   - profileChanges: Profile changes made elsewhere.
+  public init(
+    signIn: @escaping @Sendable (String, String) async throws -> AccountProfile,
+    restoreSession: @escaping @Sendable () async throws -> AccountProfile?,
+    refreshProfile: @escaping @Sendable () async throws -> AccountProfile,
+    signOut: @escaping @Sendable () async throws -> Void,
+    profileChanges: @escaping @Sendable () async -> AsyncStream<AccountProfile>
+  ) {
+    self.signIn = signIn
+    self.restoreSession = restoreSession
+    self.refreshProfile = refreshProfile
+    self.signOut = signOut
+    self.profileChanges = profileChanges
+  }
+}
+
+/// Why authentication failed.
+public enum AuthenticationError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The username or password is wrong.
+  case invalidCredentials
+  /// There is no session to act on.
+  case notSignedIn
+  /// An endpoint the test did not configure was called.
+  case notConfigured(String)
+
+  /// A message fit to show the user.
+  public var description: String {
+    switch self {
+    case .invalidCredentials: "The username or password is incorrect."
+    case .notSignedIn: "You are not signed in."
+    case .notConfigured(let endpoint): "AuthenticationClient.\(endpoint) is not configured."
+    }
+  }
+}
+
+extension AuthenticationClient {
+  /// A client whose every endpoint fails with ``AuthenticationError/notConfigured(_:)``: tests
+  /// start from it and set the endpoints they expect to be called, so any other call fails
+  /// the test through the feature's error handling.
+  public static let unconfigured = AuthenticationClient(
+    signIn: { _, _ in throw AuthenticationError.notConfigured("signIn") },
+    restoreSession: { throw AuthenticationError.notConfigured("restoreSession") },
+    refreshProfile: { throw AuthenticationError.notConfigured("refreshProfile") },
+    signOut: { throw AuthenticationError.notConfigured("signOut") },
+    profileChanges: { AsyncStream { $0.finish() } }
+  )
+
+  /// A simulated server: accepts any username with the password `"secret"`, after a short
+  /// delay on `clock`, and keeps the session's token in `credentials`.
+  ///
+  /// - Parameters:
+  ///   - credentials: Where the token is kept (secure storage, outside state).
+  ///   - clock: The clock that measures simulated network delays.
+  ///   - latency: How long each request takes.
+  /// - Returns: The client.
+  public static func simulated(
+    credentials: CredentialStore = CredentialStore(),
+    clock: any Clock<Duration>,
+    latency: Duration = .milliseconds(300)
+  ) -> AuthenticationClient {
+    AuthenticationClient(
+      signIn: { username, password in
+        try await clock.sleep(for: latency)
+        guard password == "secret", !username.isEmpty else {
+          throw AuthenticationError.invalidCredentials
+        }
+        let profile = AccountProfile(username: username, displayName: username.capitalized)
+        await credentials.save(token: "token-\(username)", for: profile)
+        return profile
+      },
+      restoreSession: {
+        try await clock.sleep(for: latency)
+        return await credentials.session?.profile
+      },
+      refreshProfile: {
+        try await clock.sleep(for: latency)
+        guard let profile = await credentials.session?.profile else {
+          throw AuthenticationError.notSignedIn
+        }
+        return profile
+      },
+      signOut: {
+        try await clock.sleep(for: latency)
+        await credentials.revoke()
+      },
+      profileChanges: { await credentials.changes() }
+    )
+  }
+}

@@ -1,0 +1,78 @@
+/// The lifecycle of a screen, as actions: what the screen's driver reports, and the hooks a
+/// feature handles.
+///
+/// A feature embeds these in one case of its action enum and adds
+/// ``Reducer/screenLifecycle(_:action:fileID:line:)`` to its body. The driver
+/// (``Store/runScreen(lifecycle:scenePhases:)``, called from the screen's task) sends
+/// ``taskStarted``, ``scenePhaseChanged(_:)`` and ``taskEnded``; the lifecycle reducer turns
+/// them into hooks, sent in order:
+///
+/// - ``startup``: once per identity, the first time the screen's task starts.
+/// - ``firstFocus``, ``lostFocus``, ``regainedFocus``: scene activation, one at a time, after
+///   startup. They never overlap: the next waits until the effect of the previous finishes.
+/// - ``returned``: when a retained screen's task starts again.
+/// - ``subscribe``: after startup, and again after each return: return the long-lived
+///   subscriptions. They run in the screen task's lifetime.
+/// - ``teardown``: when the screen's task ends. Every effect of the hooks above, and the
+///   subscriptions, are cancelled first.
+public enum ScreenLifecycleAction: Sendable, Hashable, Codable {
+  /// The screen's task started. Sent by the driver.
+  case taskStarted
+  /// The scene's activation changed. Sent by the driver.
+  case scenePhaseChanged(ScenePhase)
+  /// The screen's task ended. Sent by the driver.
+  case taskEnded
+
+  /// Hook: the screen starts for the first time (restore, load). Runs once per identity.
+  case startup
+  /// Hook: the scene became active for the first time since startup.
+  case firstFocus
+  /// Hook: the scene became inactive or went to the background.
+  case lostFocus
+  /// Hook: the scene became active again.
+  case regainedFocus
+  /// Hook: a retained screen's task started again.
+  case returned
+  /// Hook: start the screen's long-lived subscriptions.
+  case subscribe
+  /// Hook: the screen's task ended; its work has been cancelled.
+  case teardown
+
+  /// Internal: the effect of a serial hook finished, so the next may run.
+  case hookFinished
+}
+
+/// Whether the app's scene is in front and taking input.
+public enum ScenePhase: String, Sendable, Hashable, Codable {
+  /// In front and taking input.
+  case active
+  /// Visible but not taking input, such as during a system alert.
+  case inactive
+  /// Not visible.
+  case background
+}
+
+/// Where a screen is in its lifecycle: kept in the feature's state, changed only by
+/// ``Reducer/screenLifecycle(_:action:fileID:line:)``.
+///
+/// Its properties are settable so that exhaustive tests can state how each lifecycle action
+/// changes them; features should not set them.
+public struct ScreenLifecycleState: Sendable, Hashable, Codable {
+  /// Whether ``ScreenLifecycleAction/startup`` has run for this identity.
+  public var hasStarted = false
+  /// Whether the screen's task is running.
+  public var isTaskRunning = false
+  /// Whether the screen has focus: its scene is active while its task runs.
+  public var isFocused = false
+  /// Whether the screen has had focus before, so the next focus is a regained one.
+  public var hasGainedFocus = false
+  /// The last scene phase the driver reported.
+  public var scenePhase = ScenePhase.active
+  /// Hooks waiting to run, in order.
+  public var pendingHooks: [ScreenLifecycleAction] = []
+  /// The serial hook whose effect is running.
+  public var runningHook: ScreenLifecycleAction?
+
+  /// Creates the state of a screen that has not started.
+  public init() {}
+}

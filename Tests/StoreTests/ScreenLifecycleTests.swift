@@ -1,0 +1,172 @@
+import Effects
+import Testing
+
+@testable import Store
+
+/// A screen that records its hooks, does slow work on startup and focus, and subscribes to a
+/// ticking stream.
+struct Screen: Reducer {
+  struct State: Equatable {
+    var lifecycle = ScreenLifecycleState()
+    var hooks: [String] = []
+    var ticks = 0
+  }
+  enum Action: Sendable, Equatable {
+    case lifecycle(ScreenLifecycleAction)
+    case hookDone(String)
+    case tick
+  }
+  let clock: TestClock
+
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      switch action {
+      case .lifecycle(let event):
+        switch event {
+        case .taskStarted, .scenePhaseChanged, .taskEnded, .hookFinished:
+          return .none
+        case .subscribe:
+          state.hooks.append("subscribe")
+          return .run { [clock] send in
+            while true {
+              try await clock.sleep(for: .seconds(10))
+              send(.tick)
+            }
+          }
+        case .startup, .firstFocus, .lostFocus, .regainedFocus, .returned:
+          state.hooks.append("\(event)")
+          // Each hook takes a second: the next must wait for it.
+          return .run { [clock] send in
+            try await clock.sleep(for: .seconds(1))
+            send(.hookDone("\(event)"))
+          }
+        case .teardown:
+          state.hooks.append("teardown")
+          return .none
+        }
+      case .hookDone(let name):
+        state.hooks.append("\(name) done")
+        return .none
+      case .tick:
+        state.ticks += 1
+        return .none
+      }
+    }
+    .screenLifecycle(\.lifecycle, action: Action.lifecycle)
+  }
+}
+
+extension Screen.Action {
+  static let lifecycle = CaseKey(Self.lifecycle) {
+    if case .lifecycle(let a) = $0 { a } else { nil }
+  }
+}
+
+@MainActor
+@Suite struct ScreenLifecycleTests {
+  let clock = TestClock()
+
+  func makeHarness(warnings: WarningLog = WarningLog()) -> Harness<Screen> {
+    Harness(initialState: Screen.State(), warnings: warnings.handler, reducer: Screen(clock: clock))
+  }
+
+  @Test func startupRunsFirstThenFocusThenSubscriptions() async {
+    let harness = makeHarness()
+    harness.send(.lifecycle(.taskStarted))
+    #expect(harness.state.hooks == ["startup"])
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.hooks == ["startup", "startup done", "firstFocus"])
+    await clock.advance(by: .seconds(1))
+    #expect(
+      harness.state.hooks == [
+        "startup", "startup done", "firstFocus", "firstFocus done", "subscribe",
+      ])
+    #expect(harness.state.lifecycle.isFocused)
+  }
+
+  @Test func focusHooksFollowSceneActivationAndNeverOverlap() async {
+    let harness = makeHarness()
+    harness.send(.lifecycle(.taskStarted))
+    await clock.advance(by: .seconds(2))
+    harness.send(.lifecycle(.scenePhaseChanged(.inactive)))
+    harness.send(.lifecycle(.scenePhaseChanged(.background)))
+    harness.send(.lifecycle(.scenePhaseChanged(.active)))
+    // lostFocus runs; regainedFocus waits for it to finish.
+    #expect(harness.state.hooks.suffix(1) == ["lostFocus"])
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.hooks.suffix(3) == ["lostFocus", "lostFocus done", "regainedFocus"])
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.hooks.suffix(1) == ["regainedFocus done"])
+  }
+
+  @Test func teardownCancelsHookWorkAndSubscriptionsAndReturnRestartsThem() async {
+    let harness = makeHarness()
+    harness.send(.lifecycle(.taskStarted))
+    await clock.advance(by: .seconds(2))
+    await clock.advance(by: .seconds(10))
+    #expect(harness.state.ticks == 1)
+    harness.send(.lifecycle(.scenePhaseChanged(.inactive)))
+    harness.send(.lifecycle(.taskEnded))
+    #expect(harness.state.hooks.suffix(2) == ["lostFocus", "teardown"])
+    #expect(clock.sleeperCount == 0, "the lost-focus work and the subscription are cancelled")
+    await clock.advance(by: .seconds(30))
+    #expect(harness.state.ticks == 1)
+
+    // The retained screen comes back: no second startup; return, then subscriptions again.
+    harness.send(.lifecycle(.taskStarted))
+    #expect(harness.state.hooks.suffix(1) == ["returned"])
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.hooks.suffix(3) == ["returned", "returned done", "subscribe"])
+    await clock.advance(by: .seconds(10))
+    #expect(harness.state.ticks == 2)
+    #expect(harness.state.hooks.filter { $0 == "startup" }.count == 1)
+  }
+
+  @Test func returningWhileTheSceneIsActiveRegainsFocusFirst() async {
+    let harness = makeHarness()
+    harness.send(.lifecycle(.taskStarted))
+    await clock.advance(by: .seconds(2))
+    harness.send(.lifecycle(.taskEnded))
+    harness.send(.lifecycle(.taskStarted))
+    await clock.advance(by: .seconds(2))
+    #expect(
+      harness.state.hooks.suffix(6) == [
+        "teardown", "regainedFocus", "regainedFocus done", "returned", "returned done", "subscribe",
+      ]
+    )
+  }
+
+  @Test func aSecondStartWhileRunningIsIgnoredWithAWarning() {
+    let warnings = WarningLog()
+    let harness = makeHarness(warnings: warnings)
+    harness.send(.lifecycle(.taskStarted))
+    harness.send(.lifecycle(.taskStarted))
+    #expect(harness.state.hooks == ["startup"])
+    #expect(warnings.messages.count == 1)
+  }
+
+  @Test func theDriverSendsTheLifecycleFromTheScreensTask() async {
+    let harness = makeHarness()
+    let (phases, continuation) = AsyncStream.makeStream(of: ScenePhase.self)
+    continuation.yield(.active)
+    continuation.yield(.background)
+    continuation.finish()
+    await harness.store.runScreen(lifecycle: Screen.Action.lifecycle, scenePhases: phases)
+    harness.settle()
+    #expect(
+      harness.processed.map(\.action).filter {
+        if case .lifecycle(let event) = $0 {
+          return [.taskStarted, .taskEnded, .teardown].contains(event)
+            || event == .scenePhaseChanged(.background)
+        }
+        return false
+      } == [
+        .lifecycle(.taskStarted), .lifecycle(.scenePhaseChanged(.background)),
+        .lifecycle(.taskEnded),
+        .lifecycle(.teardown),
+      ]
+    )
+    #expect(harness.state.hooks == ["startup", "teardown"])
+    #expect(clock.sleeperCount == 0)
+  }
+}
