@@ -26,7 +26,7 @@ import Store
 /// ## Determinism
 ///
 /// A test store runs every effect on a test executor that runs work only when the store asks:
-/// at each `send`, `receive` and `finish`, and each time a ``TestClock`` wakes a sleeper. The
+/// at each `send`, `receive` and `finish`, and each time a `TestClock` wakes a sleeper. The
 /// store then runs every ready job, reduces what the effects sent, and repeats until nothing
 /// is left. Effects therefore run in one reproducible order, with no real sleeps and no yield
 /// counting, however loaded the machine. Only work that leaves the executor (a hop to the main
@@ -36,7 +36,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// How strictly the store checks the test. ``Exhaustivity/on`` by default.
   public var exhaustivity: Exhaustivity = .on
 
-  /// How long ``receive(_:timeout:assert:fileID:filePath:line:column:)`` and ``finish(timeout:fileID:filePath:line:column:)``
+  /// How long the `receive` methods and ``finish(timeout:fileID:filePath:line:column:)``
   /// wait for work that runs outside the test executor before failing. Effects that run on
   /// the executor never wait on it.
   public var timeout: Duration = .seconds(1)

@@ -46,7 +46,7 @@ public struct RuntimeWarning: Sendable, Hashable, CustomStringConvertible {
 /// let warnings = Mutex<[RuntimeWarning]>([])
 /// let handler = RuntimeWarningHandler { warning in warnings.withLock { $0.append(warning) } }
 /// RuntimeWarningHandler.$current.withValue(handler) {
-///   let store = Store(initialState: Feature.State(), reducer: Feature())
+///   let store = Store(initialState: Feature.State()) { Feature() }
 ///   // store's warnings now go to `handler`
 /// }
 /// ```

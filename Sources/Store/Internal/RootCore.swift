@@ -21,6 +21,8 @@ package final class RootCore<R: Reducer>: RootStoreCore, Observable {
   /// Called after each action is reduced, with where it came from. Test stores and recorders
   /// observe processing through it.
   package var didReduce: ((Action, ActionOrigin) -> Void)?
+  /// Called after each action is reduced, for an action log.
+  package var recordAction: ((Action, ActionOrigin) -> Void)?
 
   private struct Queued {
     var action: Action
@@ -129,6 +131,7 @@ package final class RootCore<R: Reducer>: RootStoreCore, Observable {
     let effect = registrar.withMutation(of: self, keyPath: \.state) {
       reducer.reduce(into: &currentState, action: action)
     }
+    recordAction?(action, origin)
     didReduce?(action, origin)
     if effect.isNone { return }
     let owner = group ?? EffectGroup()

@@ -33,6 +33,8 @@ package protocol RootStoreCore<State, Action>: StoreCore {
   var runtime: EffectRuntime<Action> { get }
   /// Called after each action is reduced, with where it came from.
   var didReduce: ((Action, ActionOrigin) -> Void)? { get set }
+  /// Called after each action is reduced, for an action log.
+  var recordAction: ((Action, ActionOrigin) -> Void)? { get set }
   /// Runs effect work on the test executor and reduces what it reports, until neither is left.
   func runEffectsUntilIdle()
 }

@@ -1,0 +1,54 @@
+/// Why recording or replaying an action log failed. Each case names where and what.
+public enum ActionLogError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The log file could not be created or written.
+  case cannotWrite(path: String, reason: String)
+  /// The log file could not be opened.
+  case cannotRead(path: String, reason: String)
+  /// The file holds no line at all.
+  case empty
+  /// The first line is not a valid header.
+  case badHeader(line: Int, reason: String)
+  /// The header's format version is not one this library reads.
+  case unsupportedVersion(found: Int, supported: Int)
+  /// The log was recorded for another feature.
+  case featureMismatch(log: String, expected: String)
+  /// The log was recorded against types of another shape.
+  case schemaMismatch(log: String, current: String)
+  /// A line is not valid JSON, or not a valid log line.
+  case malformedLine(line: Int, reason: String)
+  /// A line is longer than ``ActionLogFormat/maximumLineLength``.
+  case lineTooLong(line: Int, length: Int)
+  /// A sequence number repeats or goes backwards.
+  case sequenceOutOfOrder(line: Int, found: Int, expected: Int)
+  /// A checkpoint does not match the replayed state.
+  case diverged(sequence: Int, line: Int, differences: [String])
+
+  /// The error, naming the line and the problem.
+  public var description: String {
+    switch self {
+    case .cannotWrite(let path, let reason): "Cannot write the log at \(path): \(reason)."
+    case .cannotRead(let path, let reason): "Cannot read the log at \(path): \(reason)."
+    case .empty: "The log is empty: expected a header line."
+    case .badHeader(let line, let reason): "Line \(line): not a valid log header: \(reason)"
+    case .unsupportedVersion(let found, let supported):
+      "Line 1: the log's format version is \(found); this reader supports version \(supported)."
+    case .featureMismatch(let log, let expected):
+      "Line 1: the log was recorded for feature \(log), not \(expected)."
+    case .schemaMismatch(let log, let current):
+      """
+      Line 1: the log's schema fingerprint \(log) does not match the current types' \
+      fingerprint \(current): the state or action types changed since it was recorded.
+      """
+    case .malformedLine(let line, let reason): "Line \(line): \(reason)"
+    case .lineTooLong(let line, let length):
+      "Line \(line): \(length) bytes, longer than the limit of \(ActionLogFormat.maximumLineLength)."
+    case .sequenceOutOfOrder(let line, let found, let expected):
+      "Line \(line): sequence number \(found) where \(expected) was expected."
+    case .diverged(let sequence, let line, let differences):
+      """
+      Line \(line): the replay diverged at checkpoint \(sequence):
+      \(differences.map { "  \($0)" }.joined(separator: "\n"))
+      """
+    }
+  }
+}

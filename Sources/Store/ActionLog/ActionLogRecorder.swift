@@ -1,0 +1,163 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Writes every action a store processes to a JSON Lines log, as it happens.
+///
+/// Start one with ``Store/recordActions(to:feature:schemaVersion:checkpointInterval:time:)``.
+/// Each action is written as soon as it has been reduced, in order, with its origin; a
+/// checkpoint (a digest of the state, and the state itself) follows every
+/// `checkpointInterval` actions, and ``finish()`` writes the last one. The file is
+/// append-only, created owner-only, and written a whole line at a time, so a crash loses at
+/// most the line being written.
+///
+/// Secrets never reach the log: wrap them in ``Secret`` in state and actions.
+@MainActor
+public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable> {
+  private let file: LogFile
+  private let encoder = makeLogEncoder()
+  private let checkpointInterval: Int
+  private let time: () -> Double
+  private let readState: @MainActor () -> State
+  private var sequence = 0
+  private var isFinished = false
+  /// The first error met while writing, if any; recording stops at it.
+  public private(set) var error: ActionLogError?
+
+  /// The path of the log.
+  public var path: String { file.path }
+  /// How many actions have been written.
+  public var actionCount: Int { sequence }
+
+  init(
+    path: String,
+    feature: String,
+    schema: String,
+    initialState: State,
+    checkpointInterval: Int,
+    time: @escaping () -> Double,
+    readState: @escaping @MainActor () -> State
+  ) throws(ActionLogError) {
+    precondition(checkpointInterval > 0, "checkpointInterval must be positive")
+    file = try LogFile(creating: path)
+    self.checkpointInterval = checkpointInterval
+    self.time = time
+    self.readState = readState
+    let header = ActionLogHeader(
+      format: ActionLogFormat.name,
+      version: ActionLogFormat.version,
+      feature: feature,
+      schema: schema,
+      checkpointInterval: checkpointInterval,
+      initialState: initialState
+    )
+    try write(header)
+  }
+
+  /// Records one reduced action; called by the store.
+  func record(_ action: Action, origin: ActionOrigin) {
+    guard !isFinished, error == nil else { return }
+    sequence += 1
+    do {
+      try write(ActionLine(seq: sequence, time: time(), origin: origin, action: action))
+      if sequence % checkpointInterval == 0 { try writeCheckpoint(isFinal: false) }
+    } catch {
+      self.error = error
+    }
+  }
+
+  /// Writes the final checkpoint and stops recording.
+  ///
+  /// - Throws: The first error met while recording or now.
+  public func finish() throws(ActionLogError) {
+    guard !isFinished else { return }
+    isFinished = true
+    if let error { throw error }
+    try writeCheckpoint(isFinal: true)
+  }
+
+  private func writeCheckpoint(isFinal: Bool) throws(ActionLogError) {
+    let state = readState()
+    let json: Data
+    do {
+      json = try encoder.encode(state)
+    } catch {
+      throw .cannotWrite(path: file.path, reason: "the state could not be encoded: \(error)")
+    }
+    try write(
+      CheckpointLine(
+        seq: sequence,
+        digest: StateDigest.of(json),
+        final: isFinal ? true : nil,
+        state: state
+      )
+    )
+  }
+
+  private func write(_ line: some Encodable) throws(ActionLogError) {
+    do {
+      try file.write(line: Array(encoder.encode(line)))
+    } catch let error as ActionLogError {
+      throw error
+    } catch {
+      throw .cannotWrite(path: file.path, reason: "a line could not be encoded: \(error)")
+    }
+  }
+}
+
+extension Store where State: Codable, Action: Codable {
+  /// Starts recording every action this store processes to a log at `path`.
+  ///
+  /// Call it on a root store (the one created with a reducer), before sending the actions to
+  /// record; its current state becomes the log's initial state.
+  ///
+  /// ```swift
+  /// let recorder = try store.recordActions(to: "session.jsonl", feature: "App")
+  /// // ... the session ...
+  /// try recorder.finish()
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - path: Where to create the log; an existing file is replaced.
+  ///   - feature: The root feature's name, written in the header and checked on replay.
+  ///   - schemaVersion: Mixed into the schema fingerprint: change it when the action types
+  ///     change shape, since the fingerprint cannot see enum cases.
+  ///   - checkpointInterval: How many actions pass between checkpoints.
+  ///   - time: The time of each action, in seconds; by default since recording started.
+  /// - Returns: The recorder. Keep it, and call ``ActionLogRecorder/finish()`` at the end.
+  /// - Throws: ``ActionLogError`` if this is a scoped store or the file cannot be written.
+  public func recordActions(
+    to path: String,
+    feature: String,
+    schemaVersion: String = "1",
+    checkpointInterval: Int = 100,
+    time: (() -> Double)? = nil
+  ) throws(ActionLogError) -> ActionLogRecorder<State, Action> {
+    guard let root = core as? any RootStoreCore<State, Action> else {
+      throw .cannotWrite(path: path, reason: "only a root store can record its actions")
+    }
+    let started = ContinuousClock.now
+    let recorder = try ActionLogRecorder<State, Action>(
+      path: path,
+      feature: feature,
+      schema: SchemaFingerprint.of(
+        state: root.untrackedState,
+        action: Action.self,
+        version: schemaVersion
+      ),
+      initialState: root.untrackedState,
+      checkpointInterval: checkpointInterval,
+      time: time ?? {
+        let elapsed = started.duration(to: .now).components
+        return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+      },
+      readState: { root.untrackedState }
+    )
+    root.recordAction = { [weak recorder] action, origin in
+      recorder?.record(action, origin: origin)
+    }
+    return recorder
+  }
+}

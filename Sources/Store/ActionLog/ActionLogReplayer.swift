@@ -1,0 +1,261 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// One action of a replayed log: where it was, what it was, and the state around it.
+public struct ReplayStep<State, Action> {
+  /// The action's sequence number.
+  public var sequence: Int
+  /// The line of the log it was on.
+  public var line: Int
+  /// Whether a user or an effect sent it.
+  public var origin: ActionOrigin
+  /// When it happened, in seconds, as recorded.
+  public var time: Double
+  /// The action.
+  public var action: Action
+  /// The state before the action.
+  public var stateBefore: State
+  /// The state after the action.
+  public var stateAfter: State
+}
+
+/// What a replay found.
+public struct ReplayReport<State> {
+  /// The state after the last replayed action.
+  public var finalState: State
+  /// How many actions were replayed.
+  public var actionCount: Int
+  /// How many checkpoints matched.
+  public var checkpointsVerified: Int
+  /// Whether the log ended with its final checkpoint (a log cut short by a crash does not).
+  public var isComplete: Bool
+  /// Problems that did not stop the replay, such as a last line cut short, each naming its
+  /// line.
+  public var warnings: [String]
+}
+
+/// Replays an action log through a feature's reducer, without running effects (their
+/// results are in the log), and checks every checkpoint.
+///
+/// The log is read as a stream: memory stays constant however long it is.
+///
+/// ```swift
+/// let replayer = ActionLogReplayer(feature: "App") { App(...) }
+/// let report = try replayer.replay(path: "session.jsonl") { step in
+///   print(step.sequence, step.action)
+/// }
+/// ```
+public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Codable {
+  private let feature: String
+  private let schemaVersion: String
+  private let makeReducer: () -> R
+
+  /// Creates a replayer.
+  ///
+  /// - Parameters:
+  ///   - feature: The feature name the log must have been recorded for.
+  ///   - schemaVersion: The schema version the recording used.
+  ///   - reducer: Makes the reducer to replay through, with the same deterministic
+  ///     dependencies (id generators) the recording used.
+  public init(feature: String, schemaVersion: String = "1", reducer: @escaping () -> R) {
+    self.feature = feature
+    self.schemaVersion = schemaVersion
+    self.makeReducer = reducer
+  }
+
+  /// Replays the log at `path`.
+  ///
+  /// - Parameters:
+  ///   - path: The log.
+  ///   - until: The last sequence number to replay; the rest of the log is not read.
+  ///   - step: Called after each action, in order.
+  /// - Returns: What the replay found.
+  /// - Throws: ``ActionLogError`` naming the line and the problem: a bad header, a schema
+  ///   that does not match, a malformed line, a sequence out of order, or a checkpoint that
+  ///   does not match.
+  public func replay(
+    path: String,
+    until: Int? = nil,
+    step: (ReplayStep<R.State, R.Action>) throws -> Void = { _ in }
+  ) throws -> ReplayReport<R.State> {
+    let reader = try LineReader(path: path, limit: ActionLogFormat.maximumLineLength)
+    let decoder = JSONDecoder()
+    let encoder = makeLogEncoder()
+    var state = try readHeader(reader, decoder)
+    let reducer = makeReducer()
+    var report = ReplayReport(
+      finalState: state,
+      actionCount: 0,
+      checkpointsVerified: 0,
+      isComplete: false,
+      warnings: []
+    )
+    var sequence = 0
+    while let next = reader.next() {
+      let bytes: [UInt8]
+      let number: Int
+      switch next {
+      case .complete(let line, let lineNumber):
+        (bytes, number) = (line, lineNumber)
+      case .truncated(let line, let lineNumber):
+        guard (try? decoder.decode(ActionLogLine<R.Action>.self, from: Data(line))) != nil else {
+          report.warnings.append(
+            """
+            Line \(lineNumber): incomplete (the recording was cut off while writing it); \
+            replayed the \(lineNumber - 1) complete lines before it.
+            """
+          )
+          report.finalState = state
+          return report
+        }
+        (bytes, number) = (line, lineNumber)
+      case .tooLong(let lineNumber, let length):
+        throw ActionLogError.lineTooLong(line: lineNumber, length: length)
+      }
+      if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }) { continue }
+      let line: ActionLogLine<R.Action>
+      do {
+        line = try decoder.decode(ActionLogLine<R.Action>.self, from: Data(bytes))
+      } catch {
+        throw ActionLogError.malformedLine(line: number, reason: Self.explain(error))
+      }
+      switch line {
+      case .action(let found, let time, let origin, let action):
+        guard found == sequence + 1 else {
+          throw ActionLogError.sequenceOutOfOrder(
+            line: number, found: found, expected: sequence + 1)
+        }
+        if report.isComplete {
+          throw ActionLogError.malformedLine(
+            line: number, reason: "an action follows the final checkpoint.")
+        }
+        sequence = found
+        let before = state
+        _ = reducer.reduce(into: &state, action: action)
+        report.actionCount = sequence
+        try step(
+          ReplayStep(
+            sequence: sequence, line: number, origin: origin, time: time, action: action,
+            stateBefore: before, stateAfter: state
+          )
+        )
+        if let until, sequence >= until {
+          report.finalState = state
+          return report
+        }
+      case .checkpoint(let found, let digest, let isFinal):
+        guard found == sequence else {
+          throw ActionLogError.sequenceOutOfOrder(line: number, found: found, expected: sequence)
+        }
+        let json = try encoder.encode(state)
+        guard StateDigest.of(json) == digest else {
+          throw ActionLogError.diverged(
+            sequence: found,
+            line: number,
+            differences: Self.differences(recordedLine: bytes, replayed: json)
+          )
+        }
+        report.checkpointsVerified += 1
+        if isFinal { report.isComplete = true }
+      }
+    }
+    report.finalState = state
+    return report
+  }
+
+  private func readHeader(_ reader: LineReader, _ decoder: JSONDecoder) throws -> R.State {
+    guard let first = reader.next() else { throw ActionLogError.empty }
+    let bytes: [UInt8]
+    switch first {
+    case .complete(let line, _), .truncated(let line, _): bytes = line
+    case .tooLong(_, let length): throw ActionLogError.lineTooLong(line: 1, length: length)
+    }
+    let probe: HeaderProbe
+    do {
+      probe = try decoder.decode(HeaderProbe.self, from: Data(bytes))
+    } catch {
+      throw ActionLogError.badHeader(line: 1, reason: Self.explain(error))
+    }
+    guard probe.kind == "header", probe.format == ActionLogFormat.name else {
+      throw ActionLogError.badHeader(
+        line: 1,
+        reason: "expected kind \"header\" and format \"\(ActionLogFormat.name)\"."
+      )
+    }
+    guard probe.version == ActionLogFormat.version else {
+      throw ActionLogError.unsupportedVersion(
+        found: probe.version, supported: ActionLogFormat.version)
+    }
+    guard probe.feature == feature else {
+      throw ActionLogError.featureMismatch(log: probe.feature, expected: feature)
+    }
+    let header: ActionLogHeader<R.State>
+    do {
+      header = try decoder.decode(ActionLogHeader<R.State>.self, from: Data(bytes))
+    } catch {
+      throw ActionLogError.badHeader(line: 1, reason: "the initial state: \(Self.explain(error))")
+    }
+    let current = SchemaFingerprint.of(
+      state: header.initialState,
+      action: R.Action.self,
+      version: schemaVersion
+    )
+    guard probe.schema == current else {
+      throw ActionLogError.schemaMismatch(log: probe.schema, current: current)
+    }
+    return header.initialState
+  }
+
+  private static func differences(recordedLine: [UInt8], replayed: Data) -> [String] {
+    let decoder = JSONDecoder()
+    guard
+      let recorded = try? decoder.decode(RecordedCheckpoint.self, from: Data(recordedLine)).state,
+      let current = try? decoder.decode(JSONValue.self, from: replayed)
+    else {
+      return ["the state's digest differs (the checkpoint has no state to compare)"]
+    }
+    let changes = recorded.differences(to: current)
+    return changes.isEmpty
+      ? ["the digest differs, but the states are equal: the digest itself is wrong"]
+      : changes.map { "recorded → replayed: \($0)" }
+  }
+
+  /// A decoding error as one readable sentence: where in the line, and what.
+  static func explain(_ error: any Error) -> String {
+    guard let error = error as? DecodingError else { return "\(error)" }
+    func path(_ context: DecodingError.Context) -> String {
+      let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }
+        .joined()
+      return path.isEmpty ? "" : " at \(path.hasPrefix(".") ? String(path.dropFirst()) : path)"
+    }
+    switch error {
+    case .dataCorrupted(let context):
+      return "invalid JSON or value\(path(context)): \(context.debugDescription)"
+    case .keyNotFound(let key, let context):
+      return "missing key \"\(key.stringValue)\"\(path(context))."
+    case .typeMismatch(let type, let context):
+      return "expected \(type)\(path(context)): \(context.debugDescription)"
+    case .valueNotFound(let type, let context):
+      return "missing \(type) value\(path(context))."
+    @unknown default:
+      return "\(error)"
+    }
+  }
+}
+
+/// The header's fields that do not depend on the feature's types.
+private struct HeaderProbe: Decodable {
+  var kind: String
+  var format: String
+  var version: Int
+  var feature: String
+  var schema: String
+}
+
+/// A checkpoint line's recorded state, as plain JSON.
+private struct RecordedCheckpoint: Decodable {
+  var state: JSONValue?
+}

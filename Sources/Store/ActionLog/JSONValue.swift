@@ -1,0 +1,98 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Any JSON value, for comparing encoded states field by field.
+enum JSONValue: Decodable, Equatable {
+  case null
+  case bool(Bool)
+  case number(Double)
+  case string(String)
+  case array([JSONValue])
+  case object([String: JSONValue])
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    if container.decodeNil() {
+      self = .null
+    } else if let value = try? container.decode(Bool.self) {
+      self = .bool(value)
+    } else if let value = try? container.decode(Double.self) {
+      self = .number(value)
+    } else if let value = try? container.decode(String.self) {
+      self = .string(value)
+    } else if let value = try? container.decode([JSONValue].self) {
+      self = .array(value)
+    } else {
+      self = .object(try container.decode([String: JSONValue].self))
+    }
+  }
+
+  /// The value as compact JSON-like text, shortened past `limit` characters.
+  func rendered(limit: Int = 80) -> String {
+    let text: String
+    switch self {
+    case .null: text = "null"
+    case .bool(let value): text = "\(value)"
+    case .number(let value):
+      text = value == value.rounded() && abs(value) < 1e15 ? "\(Int(value))" : "\(value)"
+    case .string(let value): text = "\"\(value)\""
+    case .array(let values):
+      text = "[" + values.map { $0.rendered(limit: limit) }.joined(separator: ", ") + "]"
+    case .object(let fields):
+      text =
+        "{"
+        + fields.keys.sorted().map { "\($0): \(fields[$0]!.rendered(limit: limit))" }
+        .joined(separator: ", ") + "}"
+    }
+    return text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
+  }
+
+  /// The paths where `self` and `other` differ, each as `path: old → new`.
+  func differences(to other: JSONValue, at path: String = "") -> [String] {
+    switch (self, other) {
+    case (.object(let old), .object(let new)):
+      return Set(old.keys).union(new.keys).sorted().flatMap { key -> [String] in
+        let childPath = path.isEmpty ? key : "\(path).\(key)"
+        switch (old[key], new[key]) {
+        case (let before?, let after?): return before.differences(to: after, at: childPath)
+        case (let before?, nil): return ["\(childPath): \(before.rendered()) → (absent)"]
+        case (nil, let after?): return ["\(childPath): (absent) → \(after.rendered())"]
+        case (nil, nil): return []
+        }
+      }
+    case (.array(let old), .array(let new)) where old.count == new.count:
+      return zip(old, new).enumerated().flatMap { index, pair in
+        pair.0.differences(to: pair.1, at: "\(path)[\(index)]")
+      }
+    default:
+      return self == other
+        ? [] : ["\(path.isEmpty ? "state" : path): \(rendered()) → \(other.rendered())"]
+    }
+  }
+}
+
+/// Lists what differs between two states, field by field, as `path: old → new`.
+///
+/// The states are compared through their JSON encoding, so secrets stay redacted. The action
+/// log's replay uses it to say where a replay diverged; the demo uses it to print what each
+/// step changed.
+///
+/// - Parameters:
+///   - old: The state before.
+///   - new: The state after.
+/// - Returns: One line per changed field, sorted by path; empty when nothing changed.
+public func stateChanges<State: Encodable>(from old: State, to new: State) -> [String] {
+  let encoder = makeLogEncoder()
+  guard let oldJSON = try? encoder.encode(old), let newJSON = try? encoder.encode(new) else {
+    return ["(the state could not be encoded)"]
+  }
+  if oldJSON == newJSON { return [] }
+  let decoder = JSONDecoder()
+  guard let before = try? decoder.decode(JSONValue.self, from: oldJSON),
+    let after = try? decoder.decode(JSONValue.self, from: newJSON)
+  else { return ["(the state could not be compared)"] }
+  return before.differences(to: after)
+}

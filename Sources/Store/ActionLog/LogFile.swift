@@ -1,0 +1,144 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// An append-only file, written one whole line per `write(2)` call.
+///
+/// The file is created with owner-only permissions (0600) and opened with `O_APPEND`, and
+/// each line goes out in a single call with nothing buffered in the process, so a crash loses
+/// at most the line being written.
+final class LogFile {
+  private let descriptor: Int32
+  let path: String
+
+  init(creating path: String) throws(ActionLogError) {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else {
+      throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
+    }
+    // An existing file keeps its mode through O_CREAT; make it owner-only too.
+    _ = fchmod(descriptor, 0o600)
+    self.descriptor = descriptor
+    self.path = path
+  }
+
+  deinit {
+    close(descriptor)
+  }
+
+  /// Writes `line` and a newline.
+  func write(line: [UInt8]) throws(ActionLogError) {
+    var bytes = line
+    bytes.append(UInt8(ascii: "\n"))
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes.withUnsafeBytes { buffer in
+        #if canImport(Darwin)
+          Darwin.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        #elseif canImport(Glibc)
+          Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        #else
+          Musl.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        #endif
+      }
+      if written < 0 {
+        if errno == EINTR { continue }
+        throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
+      }
+      offset += written
+    }
+  }
+}
+
+/// Reads a file line by line through a fixed buffer: memory stays constant however long the
+/// file, and a line longer than the limit is reported, not read.
+final class LineReader {
+  enum Line {
+    /// A complete line (without its newline), numbered from 1.
+    case complete([UInt8], number: Int)
+    /// The last line, which has no newline: the file was cut while it was being written.
+    case truncated([UInt8], number: Int)
+    /// A line longer than the limit; it was skipped.
+    case tooLong(number: Int, length: Int)
+  }
+
+  private let descriptor: Int32
+  private var buffer: [UInt8]
+  private var start = 0
+  private var end = 0
+  /// Where to look for the next newline: bytes before it have been searched already.
+  private var searched = 0
+  private var isAtEnd = false
+  private var lineNumber = 0
+  private let limit: Int
+
+  init(path: String, limit: Int) throws(ActionLogError) {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      throw .cannotRead(path: path, reason: String(cString: strerror(errno)))
+    }
+    self.descriptor = descriptor
+    self.limit = limit
+    self.buffer = [UInt8](repeating: 0, count: 1 << 16)
+  }
+
+  deinit {
+    close(descriptor)
+  }
+
+  func next() -> Line? {
+    var overflow = 0
+    while true {
+      if let newline = buffer[max(start, searched)..<end].firstIndex(of: UInt8(ascii: "\n")) {
+        lineNumber += 1
+        defer {
+          start = newline + 1
+          searched = start
+        }
+        if overflow > 0 {
+          return .tooLong(number: lineNumber, length: overflow + newline - start)
+        }
+        return .complete(Array(buffer[start..<newline]), number: lineNumber)
+      }
+      searched = end
+      if isAtEnd {
+        guard start < end || overflow > 0 else { return nil }
+        lineNumber += 1
+        defer { start = end }
+        if overflow > 0 { return .tooLong(number: lineNumber, length: overflow + end - start) }
+        return .truncated(Array(buffer[start..<end]), number: lineNumber)
+      }
+      if end - start >= limit {
+        // Too long to keep: count it and drop what is buffered, up to the next newline.
+        overflow += end - start
+        start = 0
+        end = 0
+        searched = 0
+      }
+      compactAndFill()
+    }
+  }
+
+  private func compactAndFill() {
+    if start > 0 {
+      buffer.replaceSubrange(0..<(end - start), with: buffer[start..<end])
+      searched -= start
+      end -= start
+      start = 0
+    }
+    if end == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
+    let count = buffer.withUnsafeMutableBytes { raw in
+      read(descriptor, raw.baseAddress! + end, raw.count - end)
+    }
+    if count <= 0 {
+      if count < 0 && errno == EINTR { return }
+      isAtEnd = true
+    } else {
+      end += count
+    }
+  }
+}
