@@ -1,0 +1,242 @@
+import Effects
+import Foundation
+import Testing
+
+@testable import Store
+
+@MainActor
+@Suite struct ActionLogTests {
+  let directory: URL = {
+    let url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("action-log-tests-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }()
+
+  func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+  /// Records `actions` sent to a live store, returning the log's path and the final state.
+  func record(
+    _ actions: [Tally.Action],
+    name: String = "log.jsonl",
+    interval: Int = 3
+  ) throws -> (String, Tally.State) {
+    let store = Store(initialState: Tally.State()) { Tally() }
+    let file = path(name)
+    var tick = 0.0
+    let recorder = try store.recordActions(
+      to: file, feature: "Tally", checkpointInterval: interval,
+      time: {
+        tick += 0.5
+        return tick
+      })
+    for action in actions { store.send(action) }
+    try recorder.finish()
+    return (file, store.state)
+  }
+
+  func replayer(factor: Int = 1) -> ActionLogReplayer<Tally> {
+    ActionLogReplayer(feature: "Tally") { Tally(addFactor: factor) }
+  }
+
+  func lines(_ file: String) throws -> [String] {
+    try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").map(String.init)
+  }
+
+  func write(_ text: String, to name: String) throws -> String {
+    let file = path(name)
+    try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+    return file
+  }
+
+  func header(version: Int = 1, schema: String? = nil) throws -> String {
+    let (file, _) = try record([], name: "header-\(UUID().uuidString).jsonl")
+    var first = try lines(file)[0]
+    if version != 1 {
+      first = first.replacingOccurrences(of: #""version":1"#, with: #""version":\#(version)"#)
+    }
+    if let schema {
+      first = first.replacingOccurrences(
+        of: #""schema":"[0-9a-f]+""#, with: #""schema":"\#(schema)""#, options: .regularExpression)
+    }
+    return first
+  }
+
+  // MARK: - Round trip
+
+  @Test(arguments: 1...20)
+  func randomSessionsReplayToTheSameStateAndCheckpoints(seed: UInt64) throws {
+    var random = SeededGenerator(state: seed)
+    let actions: [Tally.Action] = (0..<200).map { _ in
+      switch Int.random(in: 0..<4, using: &random) {
+      case 0: .add(Int.random(in: -5...5, using: &random))
+      case 1: .named("n\(Int.random(in: 0..<100, using: &random))")
+      case 2: .doubleTapped
+      default: .pinChanged(Secret("\(Int.random(in: 1000...9999, using: &random))"))
+      }
+    }
+    let (file, final) = try record(actions, name: "random-\(seed).jsonl", interval: 7)
+    var steps = 0
+    let report = try replayer().replay(path: file) { _ in steps += 1 }
+    #expect(report.finalState.count == final.count)
+    #expect(report.finalState.names == final.names)
+    #expect(report.isComplete)
+    #expect(report.warnings.isEmpty)
+    // Every doubleTapped feeds back a doubled, recorded with origin effect.
+    let doubles = actions.filter { $0 == .doubleTapped }.count
+    #expect(steps == actions.count + doubles)
+    #expect(report.checkpointsVerified == steps / 7 + 1)
+  }
+
+  @Test func eachLineRecordsSequenceOriginAndTime() throws {
+    let (file, _) = try record([.add(1), .doubleTapped], interval: 100)
+    let content = try lines(file)
+    #expect(content.count == 5)
+    #expect(content[0].contains(#""format":"swift-unidirectional-store.action-log""#))
+    #expect(
+      content[1]
+        == #"{"action":{"add":{"_0":1}},"kind":"action","origin":"user","seq":1,"time":0.5}"#)
+    #expect(content[3].contains(#""origin":"effect""#))
+    #expect(content[4].contains(#""final":true"#))
+  }
+
+  @Test func replayCanStopAfterAnySequenceNumber() throws {
+    let (file, _) = try record([.add(1), .add(2), .add(3), .add(4)])
+    let report = try replayer().replay(path: file, until: 2)
+    #expect(report.finalState.count == 3)
+    #expect(report.actionCount == 2)
+    #expect(!report.isComplete)
+  }
+
+  // MARK: - Drift
+
+  @Test func aChangedReducerDivergesAtTheFirstCheckpointThatDiffers() throws {
+    let (file, _) = try record([.named("a"), .named("b"), .named("c"), .add(1), .add(1), .add(1)])
+    #expect {
+      try replayer(factor: 10).replay(path: file)
+    } throws: { error in
+      guard case .diverged(let sequence, let line, let differences) = error as? ActionLogError
+      else { return false }
+      return sequence == 6 && line == 9 && differences == ["recorded → replayed: count: 3 → 30"]
+    }
+  }
+
+  @Test func aSchemaMismatchIsRefusedNamingBothFingerprints() throws {
+    let file = try write(try header(schema: "00000000deadbeef") + "\n", to: "schema.jsonl")
+    #expect {
+      try replayer().replay(path: file)
+    } throws: { error in
+      let text = "\(error)"
+      return text.contains("00000000deadbeef") && text.contains("current types' fingerprint")
+        && text.hasPrefix("Line 1")
+    }
+  }
+
+  // MARK: - Bad input
+
+  func expectFailure(
+    _ text: String, _ message: String, sourceLocation: SourceLocation = #_sourceLocation
+  )
+    throws
+  {
+    let file = try write(text, to: "bad-\(UUID().uuidString).jsonl")
+    do {
+      _ = try replayer().replay(path: file)
+      Issue.record("expected a failure containing \(message)", sourceLocation: sourceLocation)
+    } catch {
+      #expect("\(error)".contains(message), "\(error)", sourceLocation: sourceLocation)
+    }
+  }
+
+  @Test func badInputIsReportedWithItsLineNeverACrash() throws {
+    let head = try header()
+    let add = #"{"action":{"add":{"_0":1}},"kind":"action","origin":"user","seq":1,"time":0}"#
+    try expectFailure("", "The log is empty")
+    try expectFailure(add + "\n", "Line 1: not a valid log header")
+    try expectFailure("{not json\n", "Line 1: not a valid log header")
+    try expectFailure(try header(version: 99) + "\n", "format version is 99")
+    try expectFailure(head + "\n{oops\n", "Line 2: invalid JSON")
+    try expectFailure(
+      head + "\n" + add.replacingOccurrences(of: #""add""#, with: #""explode""#) + "\n",
+      "Line 2:")
+    try expectFailure(head + "\n" + add + "\n" + add + "\n", "Line 3: sequence number 1 where 2")
+    try expectFailure(
+      head + "\n" + add.replacingOccurrences(of: #""seq":1"#, with: #""seq":5"#) + "\n",
+      "Line 2: sequence number 5 where 1")
+    try expectFailure(
+      head + "\n" + #"{"kind":"mystery","seq":1}"# + "\n", #"Line 2: invalid JSON or value"#)
+    let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+    try expectFailure(head + "\n" + deep + "\n", "Line 2:")
+  }
+
+  @Test func aFiftyMegabyteLineIsRefusedWithoutReadingItWhole() throws {
+    let head = try header()
+    let huge =
+      #"{"kind":"action","junk":""# + String(repeating: "x", count: 50 * 1024 * 1024) + "\"}"
+    try expectFailure(head + "\n" + huge + "\n", "Line 2: 52428")
+  }
+
+  @Test func aTruncatedLastLineReplaysTheCompleteLinesAndWarns() throws {
+    let (file, _) = try record([.add(1), .add(2), .add(3), .add(4)], interval: 100)
+    let content = try String(contentsOfFile: file, encoding: .utf8)
+    // Cut inside the last action line (the final checkpoint is dropped too).
+    let lastAction = content.range(of: #""seq":4"#)!.lowerBound
+    let cut = try write(String(content[..<lastAction]), to: "cut.jsonl")
+    let report = try replayer().replay(path: cut)
+    #expect(report.finalState.count == 6)
+    #expect(report.warnings.count == 1)
+    #expect(report.warnings.first?.hasPrefix("Line 5: incomplete") == true)
+  }
+
+  @Test func aLogCutAtAnyByteReplaysEveryCompleteLine() throws {
+    let (file, _) = try record((1...12).map { .add($0) }, interval: 4)
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+    let headerEnd = bytes.firstIndex(of: UInt8(ascii: "\n"))! + 1
+    for cut in stride(from: headerEnd, to: bytes.count, by: 7) {
+      let name = "cut-\(cut).jsonl"
+      try bytes.prefix(cut).write(to: URL(fileURLWithPath: path(name)))
+      let report = try replayer().replay(path: path(name))
+      let completeActions = String(decoding: bytes.prefix(cut), as: UTF8.self)
+        .split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        .filter { $0.contains(#""kind":"action""#) }.count
+      #expect(report.actionCount == completeActions)
+      #expect(report.finalState.count == (0...completeActions).reduce(0, +))
+    }
+  }
+
+  // MARK: - Secrets and files
+
+  @Test func secretsNeverReachTheLog() throws {
+    let (file, _) = try record([.pinChanged("4321"), .add(1), .pinChanged("9876")])
+    let text = try String(contentsOfFile: file, encoding: .utf8)
+    #expect(!text.contains("4321"))
+    #expect(!text.contains("9876"))
+    #expect(text.contains("<redacted>"))
+  }
+
+  @Test func theLogIsOwnerOnly() throws {
+    let (file, _) = try record([.add(1)])
+    let attributes = try FileManager.default.attributesOfItem(atPath: file)
+    #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+  }
+
+  @Test func onlyARootStoreRecords() throws {
+    let store = Store(initialState: Pair.State()) { Pair() }
+    let child = store.scope(state: \.left, action: Pair.Action.left)
+    _ = child
+    let tally = Store(initialState: Tally.State()) { Tally() }
+    #expect(throws: ActionLogError.self) {
+      try tally.scope(state: \.self, action: CaseKey({ $0 }, extract: { $0 }))
+        .recordActions(to: path("scoped.jsonl"), feature: "Tally")
+    }
+  }
+
+  @Test func stateChangesListChangedFieldsByPath() {
+    var after = Tally.State()
+    after.count = 2
+    after.names = ["x"]
+    #expect(
+      stateChanges(from: Tally.State(), to: after) == ["count: 0 → 2", #"names: [] → ["x"]"#])
+    #expect(stateChanges(from: after, to: after).isEmpty)
+  }
+}
