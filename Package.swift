@@ -14,6 +14,7 @@ let package = Package(
     .library(name: "StoreTesting", targets: ["StoreTesting"]),
     .library(name: "CartFeature", targets: ["CartFeature"]),
     .library(name: "AccountFeature", targets: ["AccountFeature"]),
+    .library(name: "AppFeature", targets: ["AppFeature"]),
   ],
   targets: [
     .target(name: "Effects"),
@@ -21,10 +22,16 @@ let package = Package(
     .target(name: "StoreTesting", dependencies: ["Store", "Effects"]),
     .target(name: "CartFeature", dependencies: ["Store", "Effects"]),
     .target(name: "AccountFeature", dependencies: ["Store", "Effects"]),
+    .target(
+      name: "AppFeature",
+      dependencies: ["CartFeature", "AccountFeature", "Store", "Effects"]
+    ),
     .testTarget(name: "StoreTests", dependencies: ["Store", "Effects"]),
     .testTarget(
       name: "FeatureTests",
-      dependencies: ["CartFeature", "AccountFeature", "StoreTesting", "Store", "Effects"]
+      dependencies: [
+        "AppFeature", "CartFeature", "AccountFeature", "StoreTesting", "Store", "Effects",
+      ]
     ),
     .testTarget(name: "StoreTestingTests", dependencies: ["StoreTesting", "Store", "Effects"]),
   ],

@@ -1,0 +1,246 @@
+import Effects
+import Foundation
+import Store
+
+/// A shopping cart: its items, an item editor pushed by id, a modal title editor, and
+/// checkout.
+///
+/// The cart is the one owner of its items. Every screen that shows an item reads it from
+/// ``State/items`` through a store, and changes it only by sending an action:
+///
+/// - **Shared**: the list's rows and the item editor screen run ``ItemEditor`` on the item
+///   itself (`forEach` on `items`), so they share one store per item, keyed by its id.
+/// - **Forward**: tapping a row pushes ``CartRoute/itemEditor(_:)`` with the item's *id* onto
+///   ``State/path``. The editor screen gets its store by that id, so its edits land in
+///   `items[id:]` and the list sees them at once; nothing is copied, so nothing can go stale.
+///   Removing an item pops the screens that showed it.
+/// - **Backward**: the ``TitleEditor`` sheet, presented with `ifLet`, reports
+///   `saved(title)` or `cancelled` through delegate actions, then dismisses itself.
+/// - **Commands**: checkout is an action, ``Action/checkoutTapped``, that starts one
+///   cancellable request; ``Action/screenDisappeared`` cancels it.
+/// - **Replayable**: a new item's id is made when the add is handled and carried in
+///   ``Action/itemAdded(_:)``, so a recorded session replays without the id generator.
+///
+/// A view gets each child store from the cart's store:
+///
+/// ```swift
+/// let rows = store.scope(state: \.items, action: Cart.Action.items)   // a store per item
+/// let screens = store.scope(state: \.path, action: Cart.Action.path)  // the pushed routes
+/// // The editor screen for a route is the store of the item it names:
+/// if let item = rows[id: route.itemID] { ItemEditorView(store: item) }
+/// let sheet = store.scope(state: \.titleEditor, action: Cart.Action.titleEditor)
+/// ```
+///
+/// Dependencies come in through ``init(checkout:makeID:clock:)``, so a test cannot forget one.
+public struct Cart: Reducer {
+  /// The cart's state.
+  public struct State: Equatable, Sendable, Codable {
+    /// The cart's title, shown as the screen's title.
+    public var title: String
+    /// The items, in the order they were added: the one copy every screen reads.
+    public var items: IdentifiedArrayOf<CartItem>
+    /// The screens pushed on top of the list.
+    public var path = StackState<CartRoute>()
+    /// The title editor sheet, while it is presented.
+    public var titleEditor: TitleEditor.State?
+    /// Whether a checkout is in flight; a second one cannot start until it ends.
+    public var isCheckingOut = false
+    /// The message shown until dismissed, if any.
+    public var alert: CartAlert?
+
+    /// Creates a cart with nothing pushed, presented or in flight.
+    ///
+    /// - Parameters:
+    ///   - title: The cart's title.
+    ///   - items: The items already in the cart.
+    public init(title: String = "Cart", items: IdentifiedArrayOf<CartItem> = []) {
+      self.title = title
+      self.items = items
+    }
+
+    /// The number of products in the cart, all items together.
+    ///
+    /// Derived from ``items`` on every read, so it can never disagree with them.
+    ///
+    /// - Complexity: O(*n*) in the number of items.
+    public var totalQuantity: Int {
+      items.reduce(0) { $0 + $1.quantity }
+    }
+  }
+
+  /// What can happen in the cart.
+  public enum Action: Equatable, Sendable, Codable {
+    /// The user added an item with this name. A name that is empty once trimmed is ignored.
+    case addItemTapped(name: String)
+    /// An item was added, with the id made for it.
+    ///
+    /// ``addItemTapped(name:)`` makes the id and sends it here rather than appending at once,
+    /// so the id is in the action log: a replay, which reduces logged actions without running
+    /// effects, adds the same item without needing the same id generator.
+    case itemAdded(CartItem)
+    /// The user tapped an item's row: push its editor.
+    case rowTapped(CartItem.ID)
+    /// The user tapped the title: present the title editor.
+    case editTitleTapped
+    /// The user tapped Checkout. Ignored while a checkout is in flight or the cart is empty.
+    case checkoutTapped
+    /// The checkout service accepted the order.
+    case checkoutSucceeded(Receipt)
+    /// The checkout service refused the order, or could not be reached.
+    case checkoutFailed(CheckoutError)
+    /// The cart screen went away: cancel the checkout in flight, if any.
+    ///
+    /// The app sends it when it stops showing the cart. (A held stepper is the row view's to
+    /// stop: it sends ``ItemEditor/Action/stepperReleased``, or cancels the handle `send`
+    /// returned, when its gesture or view ends.)
+    case screenDisappeared
+    /// The user dismissed ``State/alert``.
+    case alertDismissed
+    /// Empties the cart: cancels a checkout in flight, closes the title editor and every
+    /// pushed screen, and removes every item (ending the items' effects). The title stays.
+    case reset
+    /// An action of one item, from its row or its editor screen.
+    case items(IdentifiedAction<CartItem.ID, ItemEditor.Action>)
+    /// A push or pop of the navigation stack. Routes have no actions of their own.
+    case path(StackAction<CartRoute, Never>)
+    /// An action of the title editor sheet, or its dismissal.
+    case titleEditor(PresentationAction<TitleEditor.Action>)
+  }
+
+  enum CancelID: Hashable, Sendable {
+    case checkout
+  }
+
+  let checkout: CheckoutClient
+  let makeID: UUIDGenerator
+  let clock: any Clock<Duration>
+
+  /// Creates the reducer with its dependencies.
+  ///
+  /// - Parameters:
+  ///   - checkout: Submits orders.
+  ///   - makeID: Makes the ids of new items.
+  ///   - clock: The clock held steppers repeat on.
+  public init(checkout: CheckoutClient, makeID: UUIDGenerator, clock: any Clock<Duration>) {
+    self.checkout = checkout
+    self.makeID = makeID
+    self.clock = clock
+  }
+
+  /// The cart's logic, then each item's, the navigation stack's and the title editor's.
+  public var body: some Reducer<State, Action> {
+    Reduce(reduceCart)
+      .forEach(\.items, action: Action.items) { ItemEditor(clock: clock) }
+      // A route only names the item to show; the editor screen is that item's store, above.
+      .forEach(\.path, action: Action.path) { EmptyReducer() }
+      .ifLet(\.titleEditor, action: Action.titleEditor) { TitleEditor() }
+  }
+
+  private func reduceCart(_ state: inout State, _ action: Action) -> Effect<Action> {
+    switch action {
+    case .addItemTapped(let name):
+      let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
+      guard !name.isEmpty else { return .none }
+      return .send(.itemAdded(CartItem(id: makeID(), name: name)))
+
+    case .itemAdded(let item):
+      guard !state.items.contains(id: item.id) else { return .none }
+      state.items.append(item)
+      return .none
+
+    case .rowTapped(let id):
+      guard state.items.contains(id: id) else { return .none }
+      state.path.append(.itemEditor(id))
+      return .none
+
+    case .editTitleTapped:
+      state.titleEditor = TitleEditor.State(title: state.title)
+      return .none
+
+    case .checkoutTapped:
+      // A state flag rather than `cancelInFlight`: cancelling the first request and sending
+      // a second could still place the order twice.
+      guard !state.isCheckingOut, !state.items.isEmpty else { return .none }
+      state.isCheckingOut = true
+      state.alert = nil
+      return .run { [checkout, items = state.items.elements] send in
+        send(.checkoutSucceeded(try await checkout.submit(items)))
+      } catch: { error in
+        .checkoutFailed(CheckoutError(error))
+      }
+      .cancellable(id: CancelID.checkout)
+
+    case .checkoutSucceeded(let receipt):
+      state.isCheckingOut = false
+      // Remove what was bought, not everything: an item added meanwhile was not bought.
+      let bought = Set(receipt.items.map(\.id))
+      state.removeItems { bought.contains($0.id) }
+      state.alert = .checkoutSucceeded(receipt)
+      return .none
+
+    case .checkoutFailed(let error):
+      state.isCheckingOut = false
+      state.alert = .checkoutFailed(error)
+      return .none
+
+    case .screenDisappeared:
+      state.isCheckingOut = false
+      return .cancel(id: CancelID.checkout)
+
+    case .alertDismissed:
+      state.alert = nil
+      return .none
+
+    case .reset:
+      state.isCheckingOut = false
+      state.alert = nil
+      state.titleEditor = nil
+      state.removeItems { _ in true }
+      return .cancel(id: CancelID.checkout)
+
+    case .items(.element(let id, .delegate(.removeRequested))):
+      state.removeItems { $0.id == id }
+      return .none
+
+    case .items(.element(let id, .delegate(.quantityRefused))):
+      if let item = state.items[id: id] {
+        state.alert = .quantityOutOfRange(itemName: item.name)
+      }
+      return .none
+
+    case .titleEditor(.presented(.delegate(.saved(let title)))):
+      state.title = title
+      return .none
+
+    case .titleEditor(.presented(.delegate(.cancelled))):
+      // The editor only ever changed its own draft: the title is already as it was.
+      return .none
+
+    case .items, .path, .titleEditor:
+      return .none
+    }
+  }
+}
+
+extension Cart.State {
+  /// Removes the items that match, and pops the first screen that showed one of them,
+  /// with every screen above it: no route may name an item that is gone.
+  ///
+  /// The cart's `forEach` reducers then end the removed items' and popped screens' effects.
+  mutating func removeItems(where shouldBeRemoved: (CartItem) -> Bool) {
+    items.removeAll(where: shouldBeRemoved)
+    let orphan = zip(path.ids, path).first { !items.contains(id: $0.1.itemID) }
+    if let screen = orphan?.0 { path.pop(from: screen) }
+  }
+}
+
+extension Cart.Action {
+  /// The key of ``items(_:)``: for `forEach` and `scope`.
+  public static let items = CaseKey(Self.items) { if case .items(let a) = $0 { a } else { nil } }
+  /// The key of ``path(_:)``: for `forEach` and `scope`.
+  public static let path = CaseKey(Self.path) { if case .path(let a) = $0 { a } else { nil } }
+  /// The key of ``titleEditor(_:)``: for `ifLet` and `scope`.
+  public static let titleEditor = CaseKey(Self.titleEditor) {
+    if case .titleEditor(let a) = $0 { a } else { nil }
+  }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// One line of a cart: a named product, how many of it, and a note.
+///
+/// The item's ``id`` is its identity for as long as it is in the cart: it keys the item's row
+/// store, the lifetime of its effects and the editor screen that shows it. Features never
+/// call `UUID()` for it; ``Cart`` takes a `UUIDGenerator`, so tests know every id in advance.
+///
+/// ``quantity`` stays in ``quantityRange``: ``ItemEditor`` refuses any change that would
+/// leave it, and decoding refuses an item outside it, so a state read back from an action log
+/// holds the same invariant as a live one.
+public struct CartItem: Identifiable, Equatable, Hashable, Sendable {
+  /// The quantities an item may have: 1 through 99.
+  public static let quantityRange: ClosedRange<Int> = 1...99
+
+  /// The item's identity, stable while it is in the cart.
+  public let id: UUID
+  /// The product's name, as the user typed it.
+  public var name: String
+  /// How many of the product: always in ``quantityRange``.
+  public var quantity: Int
+  /// A free-form note for this line, such as "the ripe ones".
+  public var note: String
+
+  /// Creates an item.
+  ///
+  /// - Parameters:
+  ///   - id: The item's identity, from the feature's `UUIDGenerator`.
+  ///   - name: The product's name.
+  ///   - quantity: How many; it must be in ``quantityRange``.
+  ///   - note: A note for this line.
+  public init(id: UUID, name: String, quantity: Int = 1, note: String = "") {
+    self.id = id
+    self.name = name
+    self.quantity = quantity
+    self.note = note
+  }
+}

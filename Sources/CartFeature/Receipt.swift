@@ -1,0 +1,26 @@
+import Foundation
+
+/// What a successful checkout bought: the confirmation the cart shows.
+public struct Receipt: Equatable, Hashable, Sendable, Codable {
+  /// The order's identity, as the checkout service gave it.
+  public var id: UUID
+  /// The items bought, as they were submitted.
+  public var items: [CartItem]
+
+  /// Creates a receipt.
+  ///
+  /// - Parameters:
+  ///   - id: The order's identity.
+  ///   - items: The items bought.
+  public init(id: UUID, items: [CartItem]) {
+    self.id = id
+    self.items = items
+  }
+
+  /// The number of products bought, all items together.
+  ///
+  /// - Complexity: O(*n*) in the number of items.
+  public var totalQuantity: Int {
+    items.reduce(0) { $0 + $1.quantity }
+  }
+}

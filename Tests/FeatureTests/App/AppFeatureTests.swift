@@ -1,0 +1,69 @@
+import AccountFeature
+import AppFeature
+import CartFeature
+import Effects
+import Foundation
+import Store
+import StoreTesting
+import Testing
+
+@MainActor
+@Suite struct AppFeatureTests {
+  let clock = TestClock()
+  let ada = AccountProfile(username: "ada", displayName: "Ada")
+  let tea = CartItem(id: UUID(counting: 100), name: "Tea", quantity: 2)
+
+  func makeStore(_ state: AppFeature.State, checkout: CheckoutClient) -> TestStoreOf<AppFeature> {
+    let server = AccountTestClient(clock: clock)
+    return TestStore(initialState: state) {
+      AppFeature(
+        checkout: checkout,
+        authentication: server.client,
+        makeID: .incrementing(),
+        clock: clock
+      )
+    }
+  }
+
+  @Test func theCartHeaderReadsTheOneAccountState() async {
+    var state = AppFeature.State(cart: Cart.State(title: "Groceries", items: [tea]))
+    state.account.form.username = "ada"
+    let store = makeStore(state, checkout: .failing(with: CheckoutError.serviceUnavailable))
+    #expect(store.state.cartHeader == CartHeader(title: "Groceries", itemCount: 2, signedInAs: nil))
+    await store.send(.account(.signInTapped)) { $0.account.isSigningIn = true }
+    await clock.advance(by: .seconds(1))
+    await store.receive(.account(.signInSucceeded(ada))) {
+      $0.account.isSigningIn = false
+      $0.account.profile = self.ada
+      $0.account.form = Account.SignInForm()
+    }
+    #expect(store.state.cartHeader.signedInAs == "Ada")
+    await store.finish()
+  }
+
+  @Test func signingOutEmptiesTheCartAndCancelsACheckoutInFlight() async {
+    var state = AppFeature.State(cart: Cart.State(title: "Groceries", items: [tea]))
+    state.account.profile = ada
+    let store = makeStore(state, checkout: .live(clock: clock, delay: .seconds(5)))
+    await store.send(.cart(.checkoutTapped)) { $0.cart.isCheckingOut = true }
+    await store.send(.account(.signOutTapped)) { $0.account.profile = nil }
+    await store.receive(.cart(.reset)) {
+      $0.cart.isCheckingOut = false
+      $0.cart.items = []
+    }
+    #expect(store.state.cartHeader == CartHeader(title: "Groceries", itemCount: 0, signedInAs: nil))
+    await clock.advance(by: .seconds(5))
+    await store.finish()
+  }
+
+  @Test func appStateAndActionsRoundTripThroughJSON() throws {
+    var state = AppFeature.State(cart: Cart.State(title: "Groceries", items: [tea]))
+    state.account.profile = ada
+    let data = try JSONEncoder().encode(state)
+    #expect(try JSONDecoder().decode(AppFeature.State.self, from: data) == state)
+    let action = AppFeature.Action.cart(.items(.element(id: tea.id, action: .noteChanged("x"))))
+    #expect(
+      try JSONDecoder().decode(AppFeature.Action.self, from: JSONEncoder().encode(action)) == action
+    )
+  }
+}

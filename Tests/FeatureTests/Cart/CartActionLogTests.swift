@@ -1,0 +1,44 @@
+import CartFeature
+import Effects
+import Foundation
+import Store
+import Testing
+
+/// A recorded cart session replays to the same state, with no generator or service of its
+/// own: every id and every answer is in the log.
+@MainActor
+@Suite struct CartActionLogTests {
+  @Test func aSessionRecordedWithRandomIDsReplaysWithoutThem() async throws {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("cart-\(UUID().uuidString).jsonl").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+
+    let store = Store(initialState: Cart.State.teaAndMilk) {
+      Cart(checkout: .succeeding(receiptID: UUID()), makeID: .live, clock: ContinuousClock())
+    }
+    let recorder = try store.recordActions(to: path, feature: "Cart", checkpointInterval: 4)
+    store.send(.addItemTapped(name: "Bread"))
+    let bread = try #require(store.items.last?.id)
+    store.send(.items(.element(id: bread, action: .quantityStepped(by: 1))))
+    store.send(.rowTapped(bread))
+    store.send(.items(.element(id: bread, action: .noteChanged("sliced"))))
+    store.send(.editTitleTapped)
+    store.send(.titleEditor(.presented(.draftChanged("Weekend"))))
+    store.send(.titleEditor(.presented(.saveTapped)))
+    store.send(.items(.element(id: CartItem.milk.id, action: .removeTapped)))
+    await store.send(.checkoutTapped).finish()
+    try recorder.finish()
+
+    // Replay mints different ids and has no service: neither is consulted.
+    let replayer = ActionLogReplayer(feature: "Cart") {
+      Cart(checkout: .unimplemented, makeID: .incrementing(), clock: TestClock())
+    }
+    let report = try replayer.replay(path: path)
+    #expect(report.isComplete)
+    #expect(report.warnings.isEmpty)
+    #expect(report.checkpointsVerified >= 3)
+    #expect(report.finalState == store.state)
+    #expect(report.finalState.items.isEmpty)
+    #expect(report.finalState.title == "Weekend")
+  }
+}

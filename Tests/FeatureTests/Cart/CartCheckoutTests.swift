@@ -1,0 +1,151 @@
+import CartFeature
+import Effects
+import Foundation
+import Store
+import StoreTesting
+import Testing
+
+/// Checkout as a command: one request in flight at a time, cancelled when the screen goes
+/// away; success empties the cart and confirms, failure keeps the cart and explains.
+@MainActor
+@Suite struct CartCheckoutTests {
+  let clock = TestClock()
+  let orders = SubmittedOrders()
+  let receiptID = UUID(counting: 0xCAFE)
+
+  /// The simulated service, answering after one second of the test clock.
+  var liveCheckout: CheckoutClient {
+    orders.recording(.live(clock: clock, delay: .seconds(1), makeID: .constant(receiptID)))
+  }
+
+  @Test func checkoutSubmitsTheItemsEmptiesTheCartAndConfirms() async {
+    let store = makeCartStore(checkout: liveCheckout, clock: clock)
+    await store.send(.checkoutTapped) { $0.isCheckingOut = true }
+    #expect(orders.all == [[.tea, .milk]])
+    await clock.advance(by: .seconds(1))
+    let receipt = Receipt(id: receiptID, items: [.tea, .milk])
+    await store.receive(.checkoutSucceeded(receipt)) {
+      $0.isCheckingOut = false
+      $0.items = []
+      $0.alert = .checkoutSucceeded(receipt)
+    }
+    #expect(store.state.alert?.message == "Thank you! Your order of 3 items is confirmed.")
+    await store.send(.alertDismissed) { $0.alert = nil }
+    await store.finish()
+  }
+
+  @Test(arguments: [
+    CheckoutError.paymentDeclined, .itemUnavailable(name: "Tea"), .serviceUnavailable,
+  ])
+  func aFailedCheckoutKeepsTheCartAndExplains(error: CheckoutError) async {
+    let store = makeCartStore(checkout: .failing(with: error), clock: clock)
+    await store.send(.checkoutTapped) { $0.isCheckingOut = true }
+    await store.receive(.checkoutFailed(error)) {
+      $0.isCheckingOut = false
+      $0.alert = .checkoutFailed(error)
+    }
+    #expect(store.state.items == [.tea, .milk])
+    #expect(store.state.alert?.message.contains("Your cart is unchanged") == true)
+    await store.finish()
+  }
+
+  @Test func anErrorTheCartCannotExplainIsReportedAsServiceUnavailable() async {
+    let store = makeCartStore(checkout: .failing(with: ConnectionLost()), clock: clock)
+    await store.send(.checkoutTapped) { $0.isCheckingOut = true }
+    await store.receive(.checkoutFailed(.serviceUnavailable)) {
+      $0.isCheckingOut = false
+      $0.alert = .checkoutFailed(.serviceUnavailable)
+    }
+    await store.finish()
+  }
+
+  @Test func retryingAfterAFailureClearsTheErrorWhileInFlight() async {
+    let store = makeCartStore(checkout: .failing(with: CheckoutError.paymentDeclined), clock: clock)
+    await store.send(.checkoutTapped) { $0.isCheckingOut = true }
+    await store.receive(.checkoutFailed(.paymentDeclined)) {
+      $0.isCheckingOut = false
+      $0.alert = .checkoutFailed(.paymentDeclined)
+    }
+    await store.send(.checkoutTapped) {
+      $0.isCheckingOut = true
+      $0.alert = nil
+    }
+    await store.receive(.checkoutFailed(.paymentDeclined)) {
+      $0.isCheckingOut = false
+      $0.alert = .checkoutFailed(.paymentDeclined)
+    }
+    await store.finish()
+  }
+
+  @Test func aSecondTapWhileInFlightDoesNotSubmitTwice() async {
+    let store = makeCartStore(checkout: liveCheckout, clock: clock)
+    await store.send(.checkoutTapped) { $0.isCheckingOut = true }
+    await store.send(.checkoutTapped)
+    await clock.advance(by: .milliseconds(500))
+    await store.send(.checkoutTapped)
+    #expect(orders.all.count == 1)
+    await clock.advance(by: .milliseconds(500))
+    let receipt = Receipt(id: receiptID, items: [.tea, .milk])
+    await store.receive(.checkoutSucceeded(receipt)) {
+      $0.isCheckingOut = false
+      $0.items = []
+      $0.alert = .checkoutSucceeded(receipt)
+    }
+    await store.finish()
+  }
+
+  @Test func leavingTheScreenCancelsTheCheckoutInFlight() async {
+    let store = makeCartStore(checkout: liveCheckout, clock: clock)
+    await store.send(.checkoutTapped) { $0.isCheckingOut = true }
+    #expect(clock.sleeperCount == 1)
+    await store.send(.screenDisappeared) { $0.isCheckingOut = false }
+    #expect(clock.sleeperCount == 0)
+    // The answer never comes: a cancelled effect's actions never reach the reducer.
+    await clock.advance(by: .seconds(5))
+    #expect(store.state.items == [.tea, .milk])
+    await store.finish()
+  }
+
+  @Test func leavingTheScreenWithNothingInFlightChangesNothing() async {
+    let store = makeCartStore(clock: clock)
+    await store.send(.screenDisappeared)
+    await store.finish()
+  }
+
+  @Test func anEmptyCartDoesNotCheckOut() async {
+    let store = makeCartStore(Cart.State(), clock: clock)
+    await store.send(.checkoutTapped)
+    await store.finish()
+  }
+
+  @Test func anItemAddedDuringCheckoutStaysInTheCart() async {
+    let store = makeCartStore(checkout: liveCheckout, clock: clock)
+    await store.send(.checkoutTapped) { $0.isCheckingOut = true }
+    let bread = CartItem(id: UUID(counting: 0), name: "Bread")
+    await store.send(.addItemTapped(name: "Bread"))
+    await store.receive(.itemAdded(bread)) { $0.items.append(bread) }
+    await clock.advance(by: .seconds(1))
+    let receipt = Receipt(id: receiptID, items: [.tea, .milk])
+    await store.receive(.checkoutSucceeded(receipt)) {
+      $0.isCheckingOut = false
+      $0.items = [bread]
+      $0.alert = .checkoutSucceeded(receipt)
+    }
+    await store.finish()
+  }
+
+  @Test func aCheckoutThatSucceedsPopsTheEditorsOfTheItemsBought() async {
+    let store = makeCartStore(checkout: liveCheckout, clock: clock)
+    await store.send(.rowTapped(CartItem.tea.id)) { $0.path.append(.itemEditor(CartItem.tea.id)) }
+    await store.send(.checkoutTapped) { $0.isCheckingOut = true }
+    await clock.advance(by: .seconds(1))
+    let receipt = Receipt(id: receiptID, items: [.tea, .milk])
+    await store.receive(.checkoutSucceeded(receipt)) {
+      $0.isCheckingOut = false
+      $0.items = []
+      $0.path.removeAll()
+      $0.alert = .checkoutSucceeded(receipt)
+    }
+    await store.finish()
+  }
+}
