@@ -26,6 +26,13 @@ let package = Package(
       name: "AppFeature",
       dependencies: ["CartFeature", "AccountFeature", "Store", "Effects"]
     ),
+    .executableTarget(
+      name: "demo",
+      dependencies: ["AppFeature", "CartFeature", "AccountFeature", "Store", "Effects"],
+      resources: [.copy("Resources/sample-session.jsonl")],
+      // A command-line program: everything runs on the main actor.
+      swiftSettings: [.defaultIsolation(MainActor.self)]
+    ),
     .testTarget(name: "StoreTests", dependencies: ["Store", "Effects"]),
     .testTarget(
       name: "FeatureTests",

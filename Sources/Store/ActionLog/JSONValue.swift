@@ -42,17 +42,33 @@ enum JSONValue: Decodable, Equatable {
     case .array(let values):
       text = "[" + values.map { $0.rendered(limit: limit) }.joined(separator: ", ") + "]"
     case .object(let fields):
-      text =
-        "{"
-        + fields.keys.sorted().map { "\($0): \(fields[$0]!.rendered(limit: limit))" }
-        .joined(separator: ", ") + "}"
+      text = Self.render(fields, limit: limit)
     }
     return text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
+  }
+
+  /// An object; enum cases, which encode as one-key objects, show as `.case` or
+  /// `.case(payload)`.
+  private static func render(_ fields: [String: JSONValue], limit: Int) -> String {
+    if fields.count == 1, let (name, payload) = fields.first, case .object(let inner) = payload {
+      if inner.isEmpty { return ".\(name)" }
+      if inner.count == 1, let only = inner["_0"] {
+        return ".\(name)(\(only.rendered(limit: limit)))"
+      }
+      let arguments = inner.keys.sorted().map { "\($0): \(inner[$0]!.rendered(limit: limit))" }
+      return ".\(name)(\(arguments.joined(separator: ", ")))"
+    }
+    let members = fields.keys.sorted().map { "\($0): \(fields[$0]!.rendered(limit: limit))" }
+    return "{" + members.joined(separator: ", ") + "}"
   }
 
   /// The paths where `self` and `other` differ, each as `path: old → new`.
   func differences(to other: JSONValue, at path: String = "") -> [String] {
     switch (self, other) {
+    case (.object(let old), .object(let new))
+    where old.count == 1 && new.count == 1 && old.keys.first != new.keys.first:
+      // Another enum case: the value changed as a whole.
+      return ["\(path.isEmpty ? "state" : path): \(rendered()) → \(other.rendered())"]
     case (.object(let old), .object(let new)):
       return Set(old.keys).union(new.keys).sorted().flatMap { key -> [String] in
         let childPath = path.isEmpty ? key : "\(path).\(key)"
@@ -67,6 +83,15 @@ enum JSONValue: Decodable, Equatable {
       return zip(old, new).enumerated().flatMap { index, pair in
         pair.0.differences(to: pair.1, at: "\(path)[\(index)]")
       }
+    case (.array(let old), .array(let new)):
+      // Elements added or removed: name them, after the common prefix and suffix.
+      let prefix = zip(old, new).prefix { $0 == $1 }.count
+      let suffix = zip(old.reversed(), new.reversed()).prefix { $0 == $1 }.count
+      let keep = min(suffix, min(old.count, new.count) - prefix)
+      let removed = old[prefix..<(old.count - keep)]
+      let added = new[prefix..<(new.count - keep)]
+      return removed.enumerated().map { "\(path)[\(prefix + $0)] removed: \($1.rendered())" }
+        + added.enumerated().map { "\(path)[\(prefix + $0)] added: \($1.rendered())" }
     default:
       return self == other
         ? [] : ["\(path.isEmpty ? "state" : path): \(rendered()) → \(other.rendered())"]

@@ -1,0 +1,107 @@
+import Foundation
+
+/// `demo`: records and replays action logs of the sample app.
+///
+/// Exit codes: 0 success, 1 a replay diverged from a checkpoint, 2 bad input or usage.
+@main
+@MainActor
+struct Demo {
+  static func main() async {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    let output = Output()
+    let code: Int32
+    do {
+      code = try await run(arguments, output: output)
+    } catch let help as HelpRequested {
+      output.line(help.text)
+      code = 0
+    } catch let error as UsageError {
+      output.error("demo: \(error.message)\n\(error.usage)")
+      code = 2
+    } catch {
+      output.error("demo: \(error)")
+      code = 2
+    }
+    exit(code)
+  }
+
+  static func run(_ arguments: [String], output: Output) async throws -> Int32 {
+    guard let command = arguments.first else {
+      guard let sample = Bundle.module.path(forResource: "sample-session", ofType: "jsonl") else {
+        output.error("demo: the bundled sample log is missing from the build.")
+        return 2
+      }
+      output.line("Replaying the bundled sample session (\(sample)).")
+      output.line("Run `demo --help` to record, replay and verify your own logs.\n")
+      return ReplayCommand(path: sample, until: nil, isQuiet: false).run(output: output)
+    }
+    let rest = Array(arguments.dropFirst())
+    switch command {
+    case "record": return try RecordCommand.parse(rest).run(output: output)
+    case "replay": return try ReplayCommand.parse(rest).run(output: output)
+    case "verify": return try VerifyCommand.parse(rest).run(output: output)
+    case "--help", "-h", "help":
+      output.line(Usage.main)
+      return 0
+    default:
+      throw UsageError(message: "unknown command \"\(command)\".", usage: Usage.main)
+    }
+  }
+}
+
+/// A command line that cannot be run, with the usage to show.
+struct UsageError: Error {
+  var message: String
+  var usage: String
+}
+
+enum Usage {
+  static let main = """
+    USAGE: demo [<command>]
+
+    With no command, replays the bundled sample session and prints its timeline.
+
+    COMMANDS:
+      record [--out FILE] [--sessions N]   Run a scripted session against simulated
+                                           services and record its action log.
+      replay FILE [--until N] [--quiet]    Replay a log and print its timeline.
+      verify FILE                          Replay a log and check every checkpoint.
+
+    Run `demo <command> --help` for a command's options.
+    Exit codes: 0 success, 1 a replay diverged from a checkpoint, 2 bad input or usage.
+    """
+
+  static let record = """
+    USAGE: demo record [--out FILE] [--sessions N]
+
+    Runs a scripted session of the sample app (sign-in, cart edits, navigation,
+    checkout) live against simulated services, and records every action to FILE.
+
+    OPTIONS:
+      --out FILE      Where to write the log (default: session.jsonl). Replaced if present.
+      --sessions N    Run the script N times in a row, for a long log (default: 1).
+      -h, --help      Show this help.
+    """
+
+  static let replay = """
+    USAGE: demo replay FILE [--until N] [--quiet]
+
+    Replays an action log through the app's reducers, without running effects, and
+    prints each step: its number, origin, action, and what changed in the state.
+
+    OPTIONS:
+      --until N     Stop after sequence number N.
+      --quiet       Print only the summary.
+      -h, --help    Show this help.
+    """
+
+  static let verify = """
+    USAGE: demo verify FILE
+
+    Replays an action log and reports whether every checkpoint matched.
+    Exits with 1 at the first checkpoint that differs, naming it and what differs.
+
+    OPTIONS:
+      -h, --help    Show this help.
+    """
+}

@@ -1,0 +1,110 @@
+import AppFeature
+import Foundation
+import Store
+
+/// `demo replay FILE [--until N] [--quiet]`, and the no-argument sample replay.
+struct ReplayCommand {
+  var path: String
+  var until: Int?
+  var isQuiet: Bool
+
+  static func parse(_ arguments: [String]) throws -> ReplayCommand {
+    var path: String?
+    var until: Int?
+    var isQuiet = false
+    var remaining = arguments[...]
+    while let argument = remaining.popFirst() {
+      switch argument {
+      case "-h", "--help":
+        throw HelpRequested(text: Usage.replay)
+      case "--quiet":
+        isQuiet = true
+      case "--until":
+        guard let value = remaining.popFirst(), let number = Int(value), number >= 0 else {
+          throw UsageError(message: "--until needs a sequence number.", usage: Usage.replay)
+        }
+        until = number
+      default:
+        guard !argument.hasPrefix("-"), path == nil else {
+          throw UsageError(message: "unexpected argument \"\(argument)\".", usage: Usage.replay)
+        }
+        path = argument
+      }
+    }
+    guard let path else { throw UsageError(message: "missing FILE.", usage: Usage.replay) }
+    return ReplayCommand(path: path, until: until, isQuiet: isQuiet)
+  }
+
+  func run(output: Output) -> Int32 {
+    let timeline = Timeline(output: output, isQuiet: isQuiet)
+    do {
+      let report = try SampleApp.replayer.replay(path: path, until: until) { step in
+        timeline.show(step)
+      }
+      output.clearProgress()
+      for warning in report.warnings { output.error("warning: \(warning)") }
+      let end = report.isComplete ? "the log is complete" : "the log has no final checkpoint"
+      output.line(
+        """
+        Replayed \(report.actionCount) action(s); \(report.checkpointsVerified) checkpoint(s) \
+        matched; \(until.map { "stopped after #\($0)" } ?? end).
+        """
+      )
+      return 0
+    } catch {
+      return Failure.report(error, output: output)
+    }
+  }
+}
+
+/// `demo verify FILE`.
+struct VerifyCommand {
+  var path: String
+
+  static func parse(_ arguments: [String]) throws -> VerifyCommand {
+    if arguments.contains("-h") || arguments.contains("--help") {
+      throw HelpRequested(text: Usage.verify)
+    }
+    guard arguments.count == 1, let path = arguments.first, !path.hasPrefix("-") else {
+      throw UsageError(message: "expected exactly one FILE.", usage: Usage.verify)
+    }
+    return VerifyCommand(path: path)
+  }
+
+  func run(output: Output) -> Int32 {
+    let timeline = Timeline(output: output, isQuiet: true)
+    do {
+      let report = try SampleApp.replayer.replay(path: path) { timeline.show($0) }
+      output.clearProgress()
+      for warning in report.warnings { output.error("warning: \(warning)") }
+      output.line(
+        """
+        OK: all \(report.checkpointsVerified) checkpoint(s) matched over \(report.actionCount) \
+        action(s)\(report.isComplete ? "" : " (the log has no final checkpoint)").
+        """
+      )
+      return 0
+    } catch {
+      return Failure.report(error, output: output)
+    }
+  }
+}
+
+/// A `--help` flag: print the command's usage and exit with 0.
+struct HelpRequested: Error {
+  var text: String
+}
+
+enum Failure {
+  /// Prints a replay error; returns 1 for a divergence, 2 for anything else.
+  static func report(_ error: any Error, output: Output) -> Int32 {
+    output.clearProgress()
+    if let help = error as? HelpRequested {
+      output.line(help.text)
+      return 0
+    }
+    output.error("demo: \(error)")
+    if case .diverged? = error as? ActionLogError { return 1 }
+    return 2
+  }
+}

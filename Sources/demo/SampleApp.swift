@@ -1,0 +1,129 @@
+import AccountFeature
+import AppFeature
+import CartFeature
+import Effects
+import Foundation
+import Store
+
+/// The sample app as the demo records and replays it.
+enum SampleApp {
+  static let feature = "AppFeature"
+
+  /// A replayer for the app. Replay runs no effects, so its dependencies are never called;
+  /// they are the unconfigured ones, which would fail loudly if they were.
+  static var replayer: ActionLogReplayer<AppFeature> {
+    ActionLogReplayer(feature: feature) {
+      AppFeature(
+        checkout: .failing(with: CheckoutError.serviceUnavailable),
+        authentication: .unconfigured,
+        makeID: .incrementing(),
+        clock: ImmediateClock()
+      )
+    }
+  }
+
+  /// The app running against simulated services: an immediate clock, counting ids, and
+  /// effects run on a manual executor that the script settles after each action, so every
+  /// recording of the script is the same, line for line.
+  @MainActor static func liveStore() -> (
+    store: StoreOf<AppFeature>, settle: () -> Void, clock: ImmediateClock
+  ) {
+    let clock = ImmediateClock()
+    let core = RootCore(
+      initialState: AppFeature.State(),
+      reducer: AppFeature(
+        checkout: .live(clock: clock, delay: .seconds(1), makeID: .incrementing()),
+        authentication: .simulated(clock: clock),
+        makeID: .incrementing(),
+        clock: clock
+      ),
+      executor: ManualTaskExecutor()
+    )
+    return (Store(core: core), core.runEffectsUntilIdle, clock)
+  }
+}
+
+/// `demo record [--out FILE]`: runs the scripted session and records it.
+struct RecordCommand {
+  var path = "session.jsonl"
+  var sessions = 1
+
+  static func parse(_ arguments: [String]) throws -> RecordCommand {
+    var command = RecordCommand()
+    var remaining = arguments[...]
+    while let argument = remaining.popFirst() {
+      switch argument {
+      case "-h", "--help":
+        throw HelpRequested(text: Usage.record)
+      case "--out":
+        guard let value = remaining.popFirst(), !value.hasPrefix("-") else {
+          throw UsageError(message: "--out needs a FILE.", usage: Usage.record)
+        }
+        command.path = value
+      case "--sessions":
+        guard let value = remaining.popFirst(), let count = Int(value), count > 0 else {
+          throw UsageError(message: "--sessions needs a positive count.", usage: Usage.record)
+        }
+        command.sessions = count
+      default:
+        throw UsageError(message: "unexpected argument \"\(argument)\".", usage: Usage.record)
+      }
+    }
+    return command
+  }
+
+  @MainActor
+  func run(output: Output) throws -> Int32 {
+    let (store, settle, clock) = SampleApp.liveStore()
+    let recorder = try store.recordActions(
+      to: path, feature: SampleApp.feature, checkpointInterval: 10,
+      time: { Double(clock.now.offset.components.seconds) })
+    for _ in 0..<sessions { try Script.run(store, settle: settle) }
+    try recorder.finish()
+    output.line("Recorded \(recorder.actionCount) actions to \(path).")
+    return 0
+  }
+}
+
+/// The scripted session: sign in, fill the cart, edit an item through its screen, rename
+/// the cart, remove an item, check out, and leave.
+enum Script {
+  @MainActor
+  static func run(_ store: StoreOf<AppFeature>, settle: () -> Void) throws {
+    func send(_ action: AppFeature.Action) {
+      store.send(action)
+      settle()
+    }
+    send(.account(.lifecycle(.taskStarted)))
+    send(.account(.usernameChanged("ada")))
+    send(.account(.passwordChanged("secret")))
+    send(.account(.signInTapped))
+    for name in ["Tea", "Milk", "Bread"] {
+      send(.cart(.addItemTapped(name: name)))
+    }
+    let ids = store.cart.items.ids.suffix(3)
+    guard ids.count == 3 else { throw ScriptError.unexpected("three items in the cart") }
+    let (tea, bread) = (ids[ids.startIndex], ids[ids.startIndex + 2])
+    send(.cart(.rowTapped(tea)))
+    send(.cart(.items(.element(id: tea, action: .quantityStepped(by: 1)))))
+    send(.cart(.items(.element(id: tea, action: .noteChanged("green, loose leaf")))))
+    send(.cart(.path(.popFrom(id: store.cart.path.ids[0]))))
+    send(.cart(.editTitleTapped))
+    send(.cart(.titleEditor(.presented(.draftChanged("Groceries")))))
+    send(.cart(.titleEditor(.presented(.saveTapped))))
+    send(.cart(.items(.element(id: bread, action: .removeTapped))))
+    send(.cart(.checkoutTapped))
+    send(.cart(.alertDismissed))
+    send(.account(.lifecycle(.scenePhaseChanged(.background))))
+    send(.account(.lifecycle(.taskEnded)))
+  }
+}
+
+enum ScriptError: Error, CustomStringConvertible {
+  case unexpected(String)
+  var description: String {
+    switch self {
+    case .unexpected(let what): "the scripted session expected \(what)."
+    }
+  }
+}
