@@ -58,12 +58,14 @@ extension IdentifiedArray {
         return
       }
       Self.checkID(of: element, is: id)
+      touch(id)
     }
     set {
       if let newValue {
         Self.checkID(of: newValue, is: id)
         if let position = positions[id] {
           storage[position] = newValue
+          touch(id)
         } else {
           append(newValue)
         }
@@ -90,6 +92,14 @@ extension IdentifiedArray {
     positions[id] = nil
     reindex(from: position)
     restructure(removed: [id])
+  }
+
+  /// Marks that the element with `id` may have changed.
+  @usableFromInline
+  mutating func touch(_ id: ID) {
+    let previous = content
+    content = Self.nextStructure()
+    contentHistory.record(from: previous, to: content, removed: [id])
   }
 
   /// Rebuilds the positions of the elements from `start` on, after they moved.

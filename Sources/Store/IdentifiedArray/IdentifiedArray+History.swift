@@ -62,4 +62,12 @@ extension IdentifiedArray {
   func removedIDs(since stamp: UInt64) -> [ID]? {
     stamp == structure ? [] : history.removed(from: stamp, to: structure)
   }
+
+  /// The ids of the elements that may have changed since the array had content stamp
+  /// `stamp`, or `nil` when that cannot be told cheaply.
+  ///
+  /// - Complexity: O(*c*) for the *c* recent changes.
+  func changedIDs(since stamp: UInt64) -> [ID]? {
+    stamp == content ? [] : contentHistory.removed(from: stamp, to: content)
+  }
 }

@@ -55,7 +55,10 @@ extension IdentifiedArray {
   @discardableResult
   public mutating func updateOrAppend(_ element: Element) -> Element? {
     if let position = positions[element.id] {
-      defer { storage[position] = element }
+      defer {
+        storage[position] = element
+        touch(element.id)
+      }
       return storage[position]
     }
     append(element)

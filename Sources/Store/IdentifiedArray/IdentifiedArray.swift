@@ -43,6 +43,11 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
   @usableFromInline var structure: UInt64
   /// Recent structural changes, so removed ids can be found without comparing all ids.
   @usableFromInline var history = StructureHistory<ID>()
+  /// Changes whenever an element may have changed through ``subscript(id:)`` or
+  /// ``updateOrAppend(_:)``, so element stores can tell which rows to re-check.
+  @usableFromInline var content: UInt64 = 0
+  /// Recent element changes: which stamp each replaced, and which id it touched.
+  @usableFromInline var contentHistory = StructureHistory<ID>()
 
   /// Creates an empty array.
   public init() {

@@ -12,6 +12,10 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   private let contains: @MainActor (ID) -> Bool
   /// The stamp now, and the ids removed since a stamp (`nil` when unknown).
   private let removedSince: @MainActor (UInt64) -> (stamp: UInt64, removed: [ID]?)
+  /// The content stamp now, and the ids of elements changed since a stamp (`nil` when
+  /// unknown).
+  private let changedSince: @MainActor (UInt64) -> (stamp: UInt64, changed: [ID]?)
+  private var knownContent: UInt64
   private let send: @MainActor (ID, ElementAction) -> StoreTask
   private let register: @MainActor (@escaping @MainActor () -> Bool) -> Void
   private var stores: [ID: Store<ElementState, ElementAction>] = [:]
@@ -36,10 +40,16 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     }
     send = { id, action in parent.send(embed(id, action)) }
     register = { parent.afterDispatch($0) }
+    changedSince = { stamp in
+      let elements = parent.state[keyPath: toElements]
+      return (elements.content, elements.changedIDs(since: stamp))
+    }
     knownStructure = parent.state[keyPath: toElements].structure
+    knownContent = parent.state[keyPath: toElements].content
     parent.afterDispatch { [weak self] in
       guard let self else { return false }
       self.prune()
+      self.notifyChangedElements()
       return true
     }
   }
@@ -63,8 +73,26 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
         afterDispatch: register
       )
     )
+    store.isCheckedByOwner = true
     stores[id] = store
     return store
+  }
+
+  /// Lets the stores of the elements that changed check what their observers read; the
+  /// others are not even looked at.
+  ///
+  /// - Complexity: O(*c*) for the *c* elements changed since the last check; O(*k*) for the
+  ///   *k* stores held when too much changed to list.
+  private func notifyChangedElements() {
+    let (current, changed) = changedSince(knownContent)
+    guard current != knownContent else { return }
+    knownContent = current
+    guard !stores.isEmpty else { return }
+    if let changed {
+      for id in Set(changed) { stores[id]?.checkObservations() }
+    } else {
+      for store in stores.values { store.checkObservations() }
+    }
   }
 
   private func prune() {

@@ -4,14 +4,13 @@ import Observation
 /// The root of a store tree: owns the state, the reducer and the effect runtime, and
 /// dispatches actions one at a time.
 @MainActor
-package final class RootCore<R: Reducer>: RootStoreCore, Observable {
+package final class RootCore<R: Reducer>: RootStoreCore {
   package typealias State = R.State
   package typealias Action = R.Action
 
   private var currentState: State
   private let reducer: R
   package let runtime: EffectRuntime<Action>
-  private let registrar = ObservationRegistrar()
 
   private var queue: [Queued] = []
   private var queueHead = 0
@@ -64,8 +63,7 @@ package final class RootCore<R: Reducer>: RootStoreCore, Observable {
   }
 
   package var state: State {
-    registrar.access(self, keyPath: \.state)
-    return currentState
+    currentState
   }
 
   /// The state, without registering an observation access.
@@ -79,6 +77,15 @@ package final class RootCore<R: Reducer>: RootStoreCore, Observable {
 
   package func afterDispatch(_ hook: @escaping @MainActor () -> Bool) {
     dispatchHooks.append(hook)
+  }
+
+  /// Runs the after-dispatch hooks. A hook may send an action (an observer reacting to a
+  /// change) or register another hook; both are safe, since the list is taken out first.
+  private func runDispatchHooks() {
+    let hooks = dispatchHooks
+    dispatchHooks = []
+    let kept = hooks.filter { $0() }
+    dispatchHooks = kept + dispatchHooks
   }
 
   package func scope<ChildState, ChildAction: Sendable>(
@@ -110,7 +117,7 @@ package final class RootCore<R: Reducer>: RootStoreCore, Observable {
       isDispatching = false
       queue.removeAll(keepingCapacity: queue.capacity <= 1024)
       queueHead = 0
-      if !dispatchHooks.isEmpty { dispatchHooks.removeAll { !$0() } }
+      if !dispatchHooks.isEmpty { runDispatchHooks() }
     }
     var group = group
     reduce(action, origin: origin, group: &group)
@@ -128,9 +135,7 @@ package final class RootCore<R: Reducer>: RootStoreCore, Observable {
   }
 
   private func reduce(_ action: Action, origin: ActionOrigin, group: inout EffectGroup?) {
-    let effect = registrar.withMutation(of: self, keyPath: \.state) {
-      reducer.reduce(into: &currentState, action: action)
-    }
+    let effect = reducer.reduce(into: &currentState, action: action)
     recordAction?(action, origin)
     didReduce?(action, origin)
     if effect.isNone { return }

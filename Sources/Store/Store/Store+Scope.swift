@@ -121,7 +121,32 @@ extension Store {
         parent: core, toElements: toElements, toState: toState, embed: embed)
       children[key] = cache
     }
+    trackIDs(toElements)
     return IdentifiedStores(ids: core.state[keyPath: toElements].ids, cache: cache)
+  }
+
+  /// A store for one case of an enum state, or `nil` while the state is another case.
+  ///
+  /// Scoping again returns the same child store while the state stays in the case.
+  ///
+  /// - Parameters:
+  ///   - state: The case of this store's state that holds the child's state.
+  ///   - action: The case of this store's actions that carries the child's.
+  /// - Returns: The child store, or `nil`.
+  public func scope<ChildState, ChildAction: Sendable>(
+    state: CaseKey<State, ChildState>,
+    action: CaseKey<Action, ChildAction>
+  ) -> Store<ChildState, ChildAction>? {
+    let extract = state.extract
+    return optionalChild(
+      read: { extract($0) },
+      key: ScopeKey(
+        path: \State.self,
+        action: ChildAction.self,
+        kind: .enumCase(ObjectIdentifier(ChildState.self))
+      ),
+      embed: action.embed
+    )
   }
 
   private func optionalChild<ChildState, ChildAction: Sendable>(
@@ -129,8 +154,20 @@ extension Store {
     kind: ScopeKey.Kind,
     embed: @escaping @Sendable (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction>? {
-    let key = ScopeKey(path: toChild, action: ChildAction.self, kind: kind)
-    guard let current = core.state[keyPath: toChild] else {
+    optionalChild(
+      read: { $0[keyPath: toChild] },
+      key: ScopeKey(path: toChild, action: ChildAction.self, kind: kind),
+      embed: embed
+    )
+  }
+
+  private func optionalChild<ChildState, ChildAction: Sendable>(
+    read toChild: @escaping (State) -> ChildState?,
+    key: ScopeKey,
+    embed: @escaping @Sendable (ChildAction) -> Action
+  ) -> Store<ChildState, ChildAction>? {
+    trackDerived(.presence(key)) { toChild($0) != nil }
+    guard let current = toChild(core.state) else {
       children[key] = nil
       return nil
     }
@@ -139,7 +176,7 @@ extension Store {
     let child = Store<ChildState, ChildAction>(
       core: DerivedCore(
         initial: current,
-        read: { parent.state[keyPath: toChild] },
+        read: { toChild(parent.state) },
         send: { parent.send(embed($0)) },
         afterDispatch: { parent.afterDispatch($0) }
       )
@@ -163,6 +200,7 @@ extension Store {
 struct ScopeKey: Hashable {
   enum Kind: Hashable {
     case plain, optional, presented, collection
+    case enumCase(ObjectIdentifier)
   }
   let path: AnyKeyPath
   let action: ObjectIdentifier

@@ -11,8 +11,14 @@ import Observation
 /// ```
 ///
 /// A store is the one owner of its state: screens read it through the store (or a scoped child
-/// store) and change it only by sending actions. Reading state inside
-/// `withObservationTracking`, as SwiftUI does, registers the read, so changes notify the reader.
+/// store) and change it only by sending actions.
+///
+/// Observation is exact. Reading a value through the store inside `withObservationTracking`
+/// (what SwiftUI does while it renders) tracks that value only: a change to another value
+/// notifies nobody, a change to the value notifies once, and writing an equal value (of an
+/// `Equatable` type) notifies nobody. A row's store is notified when its row changes, not when
+/// a sibling does; a parent that lists rows through `scope(state:action:)` is notified when
+/// rows are added, removed or reordered, not when a row's content changes.
 ///
 /// Effects started by the store are cancelled when the store, and every store scoped from it,
 /// have been released: no effect outlives its store.
@@ -22,6 +28,13 @@ public final class Store<State, Action: Sendable>: Observable {
   package let core: any StoreCore<State, Action>
   /// Child stores handed out by `scope`, so that scoping again returns the same store.
   var children: [ScopeKey: AnyObject] = [:]
+  /// What observers have read through this store; see `Store+Observation.swift`.
+  let observation = ObservationRegistrar()
+  var tracked: [TrackKey: Tracked] = [:]
+  var isWatching = false
+  /// Whether an owner (the element-store cache) decides when this store re-checks what was
+  /// read, so the store does not check after every action itself.
+  var isCheckedByOwner = false
 
   package init(core: any StoreCore<State, Action>) {
     self.core = core
@@ -43,7 +56,9 @@ public final class Store<State, Action: Sendable>: Observable {
   ///
   /// Reading it inside observation tracking registers the read.
   public var state: State {
-    core.state
+    let state = core.state
+    track(\State.self, state)
+    return state
   }
 
   /// Reads a value of the state.
@@ -51,7 +66,9 @@ public final class Store<State, Action: Sendable>: Observable {
   /// - Parameter keyPath: The path to the value.
   /// - Returns: The value.
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
-    core.state[keyPath: keyPath]
+    let value = core.state[keyPath: keyPath]
+    track(keyPath, value)
+    return value
   }
 
   /// Sends an action: runs the reducer at once, then starts the effects it returned.

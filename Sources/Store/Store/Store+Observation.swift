@@ -1,0 +1,132 @@
+import Observation
+
+extension Store {
+  /// One value an observer read through this store: where it is, what it was, and how to tell
+  /// that it changed.
+  class Tracked {
+    /// The registrar's key for this value.
+    let token: KeyPath<Store, Int>
+
+    init(token: KeyPath<Store, Int>) {
+      self.token = token
+    }
+
+    /// Whether the value in `state` differs from the one last seen; remembers the new one.
+    func update(from state: State) -> Bool { true }
+  }
+
+  /// A value read through a key path.
+  final class TrackedValue<Value>: Tracked {
+    let keyPath: KeyPath<State, Value>
+    var last: Value
+    let isEqual: ((Value, Value) -> Bool)?
+
+    init(keyPath: KeyPath<State, Value>, last: Value, token: KeyPath<Store, Int>) {
+      self.keyPath = keyPath
+      self.last = last
+      self.isEqual = equality(of: Value.self)
+      super.init(token: token)
+    }
+
+    override func update(from state: State) -> Bool {
+      let value = state[keyPath: keyPath]
+      if let isEqual, isEqual(last, value) { return false }
+      last = value
+      return true
+    }
+  }
+
+  /// Something derived from the state that an observer depends on: a collection's structure
+  /// stamp (its ids), or whether an optional child is present.
+  final class TrackedDerived<Value: Equatable>: Tracked {
+    let read: (State) -> Value
+    var last: Value
+
+    init(read: @escaping (State) -> Value, last: Value, token: KeyPath<Store, Int>) {
+      self.read = read
+      self.last = last
+      super.init(token: token)
+    }
+
+    override func update(from state: State) -> Bool {
+      let value = read(state)
+      guard value != last else { return false }
+      last = value
+      return true
+    }
+  }
+
+  /// A registrar key for a value: never read, only compared.
+  subscript(observing path: AnyKeyPath) -> Int { 0 }
+
+  /// A registrar key for something derived from the state: never read, only compared.
+  subscript(observingDerived key: TrackKey) -> Int { 0 }
+
+  /// Registers that the value at `keyPath`, now `value`, was read.
+  func track<Value>(_ keyPath: KeyPath<State, Value>, _ value: Value) {
+    if let entry = tracked[.value(keyPath)] {
+      observation.access(self, keyPath: entry.token)
+      return
+    }
+    let token: KeyPath<Store, Int> = \.[observing: keyPath]
+    observation.access(self, keyPath: token)
+    tracked[.value(keyPath)] = TrackedValue(keyPath: keyPath, last: value, token: token)
+    watch()
+  }
+
+  /// Registers that the ids of the collection at `keyPath` were read.
+  func trackIDs<ID: Hashable, Element>(_ keyPath: KeyPath<State, IdentifiedArray<ID, Element>>) {
+    trackDerived(.ids(keyPath)) { $0[keyPath: keyPath].structure }
+  }
+
+  /// Registers that something derived from the state was read, under `key`.
+  func trackDerived<Value: Equatable>(_ key: TrackKey, _ read: @escaping (State) -> Value) {
+    if let entry = tracked[key] {
+      observation.access(self, keyPath: entry.token)
+      return
+    }
+    let token: KeyPath<Store, Int> = \.[observingDerived: key]
+    observation.access(self, keyPath: token)
+    tracked[key] = TrackedDerived(read: read, last: read(core.state), token: token)
+    watch()
+  }
+
+  /// Notifies the observers of every value read through this store that changed since it was
+  /// last seen.
+  ///
+  /// - Complexity: O(*k*) for the *k* values ever read through this store.
+  func checkObservations() {
+    guard !tracked.isEmpty else { return }
+    let state = core.state
+    for entry in tracked.values where entry.update(from: state) {
+      observation.withMutation(of: self, keyPath: entry.token) {}
+    }
+  }
+
+  /// Starts checking after each action the root dispatches, unless an owner does it.
+  private func watch() {
+    guard !isWatching, !isCheckedByOwner else { return }
+    isWatching = true
+    core.afterDispatch { [weak self] in
+      guard let self else { return false }
+      self.checkObservations()
+      return true
+    }
+  }
+}
+
+/// What an observer read: a value, a collection's ids, or an optional child's presence.
+enum TrackKey: Hashable {
+  case value(AnyKeyPath)
+  case ids(AnyKeyPath)
+  case presence(ScopeKey)
+}
+
+/// How to compare two values of `Value`, if it is `Equatable`.
+private func equality<Value>(of type: Value.Type) -> ((Value, Value) -> Bool)? {
+  guard let equatable = type as? any Equatable.Type else { return nil }
+  func compare<E: Equatable>(_: E.Type) -> (Value, Value) -> Bool {
+    { ($0 as! E) == ($1 as! E) }
+  }
+  return compare(equatable)
+}

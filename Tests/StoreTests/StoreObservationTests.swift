@@ -1,0 +1,162 @@
+import Effects
+import Observation
+import Synchronization
+import Testing
+
+@testable import Store
+
+/// Counts how often observation tracking fires for what `read` reads.
+@MainActor
+final class Tracker {
+  private let count = FiringCount()
+  private let read: @MainActor () -> Void
+
+  init(_ read: @escaping @MainActor () -> Void) {
+    self.read = read
+    observe()
+  }
+
+  var firings: Int { count.value }
+
+  /// Tracks `read` again, as a view does when it renders after a change.
+  func observe() {
+    withObservationTracking {
+      read()
+    } onChange: { [count] in
+      count.increment()
+    }
+  }
+}
+
+final class FiringCount: Sendable {
+  private let storage = Mutex(0)
+  var value: Int { storage.withLock { $0 } }
+  func increment() { storage.withLock { $0 += 1 } }
+}
+
+@MainActor
+@Suite struct StoreObservationTests {
+  let clock = TestClock()
+
+  func todos(rows: Range<Int>) -> Harness<Todos> {
+    var state = Todos.State()
+    for id in rows { state.rows.append(Row.State(id: id, title: "row \(id)")) }
+    return Harness(initialState: state, reducer: Todos(clock: clock))
+  }
+
+  @Test func aReadValueFiresOncePerChangeAndOtherValuesNever() {
+    let store = Store(initialState: Pair.State()) { Pair() }
+    let tracker = Tracker { _ = store.left.count }
+    store.send(.right(.incrementTapped))
+    #expect(tracker.firings == 0, "another value changed")
+    store.send(.left(.incrementTapped))
+    #expect(tracker.firings == 1)
+    tracker.observe()
+    store.send(.left(.incrementTapped))
+    #expect(tracker.firings == 2)
+  }
+
+  @Test func writingAnEqualValueFiresNothing() {
+    let store = Store(initialState: Pair.State(left: .init(count: 3))) { Pair() }
+    let tracker = Tracker { _ = store.left }
+    // The reset writes 0 to both counters; left becomes 0, right stays 0 (equal write).
+    let rightTracker = Tracker { _ = store.right }
+    store.send(.resetTapped)
+    #expect(tracker.firings == 1)
+    #expect(rightTracker.firings == 0)
+  }
+
+  @Test func readingTheWholeStateFiresWhenAnyPartChanges() {
+    let store = Store(initialState: Pair.State()) { Pair() }
+    let tracker = Tracker { _ = store.state.left }
+    store.send(.right(.incrementTapped))
+    #expect(tracker.firings == 1)
+  }
+
+  @Test func aScopedStoreFiresOnlyForItsSlice() {
+    let store = Store(initialState: Pair.State()) { Pair() }
+    let left = store.scope(state: \.left, action: Pair.Action.left)
+    let tracker = Tracker { _ = left.count }
+    store.send(.right(.incrementTapped))
+    #expect(tracker.firings == 0)
+    left.send(.incrementTapped)
+    #expect(tracker.firings == 1)
+  }
+
+  @Test func aRowStoreFiresOnlyWhenItsRowChanges() {
+    let harness = todos(rows: 0..<5)
+    let rows = harness.store.scope(state: \.rows, action: Todos.Action.rows)
+    let row2 = rows[2]
+    let tracker = Tracker { _ = row2.title }
+    rows[1].send(.renamed("sibling"))
+    harness.send(.addRow(9))
+    harness.send(.removeRow(4))
+    #expect(tracker.firings == 0, "siblings changed, were added or removed")
+    row2.send(.renamed("mine"))
+    #expect(tracker.firings == 1)
+    tracker.observe()
+    harness.send(.rows(.element(id: 2, action: .renamed("mine"))))
+    #expect(tracker.firings == 1, "an equal write")
+    harness.send(.rows(.element(id: 2, action: .loaded)))
+    #expect(tracker.firings == 1, "another field of the row changed")
+  }
+
+  @Test func aParentListingRowsFiresForAddsRemovesAndMovesNotRowContent() {
+    let harness = todos(rows: 0..<3)
+    let tracker = Tracker { _ = harness.store.scope(state: \.rows, action: Todos.Action.rows) }
+    harness.send(.rows(.element(id: 1, action: .renamed("content only"))))
+    #expect(tracker.firings == 0)
+    harness.send(.addRow(7))
+    #expect(tracker.firings == 1)
+    tracker.observe()
+    harness.send(.removeRow(0))
+    #expect(tracker.firings == 2)
+  }
+
+  @Test func optionalChildrenFireWhenTheyComeAndGoAndForTheirOwnChanges() {
+    var state = Todos.State()
+    state.rows.append(Row.State(id: 1, title: "Milk"))
+    let harness = Harness(initialState: state, reducer: Todos(clock: clock))
+    let presence = Tracker {
+      _ = harness.store.scope(state: \.editor, action: Todos.Action.editor)
+    }
+    harness.send(.rows(.element(id: 1, action: .renamed("Oat milk"))))
+    #expect(presence.firings == 0)
+    harness.send(.editTapped(1))
+    #expect(presence.firings == 1)
+    let editor = harness.store.scope(state: \.editor, action: Todos.Action.editor)!
+    let title = Tracker { _ = editor.title }
+    harness.send(.rows(.element(id: 1, action: .renamed("Soy milk"))))
+    #expect(title.firings == 0)
+    editor.send(.titleChanged("Rice milk"))
+    #expect(title.firings == 1)
+    presence.observe()
+    editor.send(.cancelTapped)
+    #expect(presence.firings == 2)
+  }
+
+  @Test func enumCaseStoresFollowTheSameRule() {
+    let harness = Harness(
+      initialState: IfCaseLetReducerTests.Screen.State.list(Row.State(id: 1)),
+      reducer: IfCaseLetReducerTests.Screen(clock: clock)
+    )
+    let list = harness.store.scope(
+      state: IfCaseLetReducerTests.Screen.State.listCase,
+      action: IfCaseLetReducerTests.Screen.Action.list
+    )
+    let tracker = Tracker { _ = list?.title }
+    list?.send(.loadTapped)
+    harness.settle()
+    #expect(tracker.firings == 0, "no change to the title")
+    list?.send(.renamed("x"))
+    #expect(tracker.firings == 1)
+    let presence = Tracker {
+      _ = harness.store.scope(
+        state: IfCaseLetReducerTests.Screen.State.listCase,
+        action: IfCaseLetReducerTests.Screen.Action.list
+      )
+    }
+    harness.send(.showEmpty)
+    #expect(presence.firings == 1)
+  }
+}
