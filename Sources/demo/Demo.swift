@@ -7,25 +7,26 @@ import Foundation
 @MainActor
 struct Demo {
   static func main() async {
-    let arguments = Array(CommandLine.arguments.dropFirst())
-    let output = Output()
-    let code: Int32
-    do {
-      code = try await run(arguments, output: output)
-    } catch let help as HelpRequested {
-      output.line(help.text)
-      code = 0
-    } catch let error as UsageError {
-      output.error("demo: \(error.message)\n\(error.usage)")
-      code = 2
-    } catch {
-      output.error("demo: \(error)")
-      code = 2
-    }
-    exit(code)
+    exit(await run(Array(CommandLine.arguments.dropFirst()), output: Output()))
   }
 
-  static func run(_ arguments: [String], output: Output) async throws -> Int32 {
+  /// Runs the command `arguments` name and returns the exit code; tests call it directly.
+  static func run(_ arguments: [String], output: Output) async -> Int32 {
+    do {
+      return try await dispatch(arguments, output: output)
+    } catch let help as HelpRequested {
+      output.line(help.text)
+      return 0
+    } catch let error as UsageError {
+      output.error("demo: \(error.message)\n\(error.usage)")
+      return 2
+    } catch {
+      output.error("demo: \(error)")
+      return 2
+    }
+  }
+
+  private static func dispatch(_ arguments: [String], output: Output) async throws -> Int32 {
     guard let command = arguments.first else {
       guard let sample = Bundle.module.path(forResource: "sample-session", ofType: "jsonl") else {
         output.error("demo: the bundled sample log is missing from the build.")

@@ -236,7 +236,7 @@ import Testing
     after.count = 2
     after.names = ["x"]
     #expect(
-      stateChanges(from: Tally.State(), to: after) == ["count: 0 → 2", #"names: [] → ["x"]"#])
+      stateChanges(from: Tally.State(), to: after) == ["count: 0 → 2", #"names[0] added: "x""#])
     #expect(stateChanges(from: after, to: after).isEmpty)
   }
 }
