@@ -33,6 +33,10 @@ let package = Package(
       // A command-line program: everything runs on the main actor.
       swiftSettings: [.defaultIsolation(MainActor.self)]
     ),
+    .executableTarget(
+      name: "bench",
+      dependencies: ["Store", "Effects", "StoreTesting"]
+    ),
     .testTarget(name: "StoreTests", dependencies: ["Store", "Effects"]),
     .testTarget(
       name: "FeatureTests",
@@ -41,6 +45,7 @@ let package = Package(
       ]
     ),
     .testTarget(name: "StoreTestingTests", dependencies: ["StoreTesting", "Store", "Effects"]),
+    .testTarget(name: "DemoTests", dependencies: ["demo"]),
   ],
   swiftLanguageModes: [.v6]
 )

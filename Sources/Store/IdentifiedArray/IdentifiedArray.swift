@@ -131,6 +131,12 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
     positions[id]
   }
 
+  /// The bytes the array's buffers occupy, roughly: element storage and the id index.
+  package var approximateByteCount: Int {
+    storage.capacity * MemoryLayout<Element?>.stride
+      + positions.capacity * (MemoryLayout<ID>.stride + MemoryLayout<Int>.stride + 1)
+  }
+
   /// A new structure stamp. One counter serves every array, so an array replaced wholesale
   /// never carries the stamp of the one it replaced.
   @usableFromInline

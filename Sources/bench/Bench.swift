@@ -1,0 +1,158 @@
+import Effects
+import Foundation
+import Observation
+import Store
+import StoreTesting
+
+/// `swift run -c release bench [--check]`: each scenario against a baseline measured in the
+/// same run, as a ratio with a target. `--check` exits with 1 when a ratio misses its target.
+@main
+@MainActor
+struct Bench {
+  static func main() async throws {
+    let arguments = CommandLine.arguments
+    let check = arguments.contains("--check")
+    // `--only N` runs one scenario, for profiling.
+    let only = arguments.firstIndex(of: "--only").flatMap { Int(arguments[$0 + 1]) }
+    func runs(_ scenario: Int) -> Bool { only == nil || only == scenario }
+    var table = Table()
+    let measure = Measure()
+
+    // 1. A trivial action through send, against a method on an @Observable class.
+    if runs(1) {
+      let store = Store(initialState: Counter.State()) { Counter() }
+      let model = CounterModel()
+      let send = measure.nanoseconds(iterations: 200_000) { store.send(.increment) }
+      let method = measure.nanoseconds(iterations: 200_000) { model.increment() }
+      table.add("trivial action through send", send, "@Observable class method", method, 2.0)
+      table.note("send, absolute", "\(Int(send.rounded())) ns per action")
+    }
+
+    // 2. Through ten nested scopes, against depth 1.
+    if runs(2) {
+      let root = Store(initialState: Level1.State()) { Level1() }
+      let leaf = leafStore(root)
+      let shallow = Store(initialState: Counter.State()) { Counter() }
+      let deep = measure.nanoseconds(iterations: 100_000) { leaf.send(.increment) }
+      let flat = measure.nanoseconds(iterations: 100_000) { shallow.send(.increment) }
+      table.add("the same through 10 nested scopes", deep, "trivial send at depth 1", flat, 3.0)
+    }
+
+    // 3 and 4. Updating one element by id.
+    if runs(3) {
+      func update(count: Int) -> Double {
+        let store = Store(initialState: List.State(count: count)) { List() }
+        var id = 0
+        return measure.nanoseconds(iterations: 100_000) {
+          store.send(.rows(.element(id: id, action: .increment)))
+          id = (id &+ 7919) % count
+        }
+      }
+      let big = update(count: 100_000)
+      let small = update(count: 100)
+      table.add("update one element by id, 100,000 rows", big, "the same at 100 rows", small, 1.5)
+
+      let tenThousand = update(count: 10_000)
+      var plain = List.State(count: 10_000)
+      var id = 0
+      let reducer = List()
+      let direct = measure.nanoseconds(iterations: 100_000) {
+        _ = reducer.reduce(into: &plain, action: .rows(.element(id: id, action: .increment)))
+        id = (id &+ 7919) % 10_000
+      }
+      table.add(
+        "update one element by id, 10,000 rows", tenThousand,
+        "the same reducer on a plain inout state", direct, 10)
+    }
+
+    // 5. Observed row stores: change one row.
+    if runs(5) {
+      func observedRows(_ count: Int) -> Double {
+        let store = Store(initialState: List.State(count: count)) { List() }
+        let rows = store.scope(state: \.rows, action: List.Action.rows)
+        let stores = Array(rows)
+        let fired = Counted()
+        for row in stores { observe(row, fired) }
+        var id = 0
+        let result = measure.nanoseconds(iterations: 20_000) {
+          stores[id].send(.increment)
+          observe(stores[id], fired)
+          id = (id + 1) % count
+        }
+        return result
+      }
+      let thousand = observedRows(1_000)
+      let ten = observedRows(10)
+      table.add("1,000 observed row stores, change one", thousand, "the same with 10", ten, 2.0)
+    }
+
+    // 6. A run effect started and its action received.
+    if runs(6) {
+      let store = Store(initialState: Counter.State()) { Counter() }
+      let model = CounterModel()
+      let effect = await measure.nanoseconds(iterations: 20_000) {
+        await store.send(.incrementLater).finish()
+      }
+      let task = await measure.nanoseconds(iterations: 20_000) {
+        await Task { @MainActor in model.increment() }.value
+      }
+      table.add(
+        "run effect started, its action received", effect,
+        "a Task that hops to the main actor and mutates", task, 2.0)
+    }
+
+    // TestStore send against Store.send.
+    if runs(8) {
+      let store = Store(initialState: Counter.State()) { Counter() }
+      let testStore = TestStore(initialState: Counter.State()) { Counter() }
+      testStore.exhaustivity = .off
+      let plain = measure.nanoseconds(iterations: 20_000) { store.send(.increment) }
+      let tested = await measure.nanoseconds(iterations: 20_000) {
+        await testStore.send(.increment)
+      }
+      table.note(
+        "TestStore send vs Store.send",
+        "\(Int(tested)) ns vs \(Int(plain)) ns (×\(format(tested / plain)))")
+    }
+
+    // Memory of a store holding 100,000 elements, against the plain array.
+    if runs(9) {
+      let store = Store(initialState: List.State(count: 100_000)) { List() }
+      let array = (0..<100_000).map { Row.State(id: $0) }
+      let withStore = store.rows.approximateByteCount
+      let plainBytes = array.capacity * MemoryLayout<Row.State>.stride
+      table.note(
+        "100,000 elements: identified array in a store vs plain array",
+        "\(withStore / 1024) KiB vs \(plainBytes / 1024) KiB (×\(format(Double(withStore) / Double(plainBytes))); element storage plus the id index)"
+      )
+    }
+
+    // 7. Replaying a 1,000,000-action log, against decoding its lines alone.
+    if runs(7) { try await ReplayBench.run(into: &table) }
+
+    print(table.render())
+    if check && !table.allMet {
+      print("bench: some ratios miss their targets.")
+      exit(1)
+    }
+  }
+
+  static func observe(_ store: Store<Row.State, Row.Action>, _ fired: Counted) {
+    withObservationTracking {
+      _ = store.count
+    } onChange: {
+      fired.increment()
+    }
+  }
+}
+
+/// Counts observation firings.
+final class Counted: @unchecked Sendable {
+  // Only touched on the main actor: observation fires synchronously there.
+  var value = 0
+  func increment() { value += 1 }
+}
+
+func format(_ value: Double) -> String {
+  String(format: "%.2f", value)
+}

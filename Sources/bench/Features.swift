@@ -1,0 +1,72 @@
+import Effects
+import Observation
+import Store
+
+/// A counter: the smallest feature.
+struct Counter: Reducer {
+  struct State: Equatable, Codable {
+    var count = 0
+  }
+  enum Action: Equatable, Codable, Sendable {
+    case increment
+    case incrementLater
+  }
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .increment:
+      state.count += 1
+      return .none
+    case .incrementLater:
+      return .run { send in send(.increment) }
+    }
+  }
+}
+
+/// The same counter as the shared mutable object this library replaces.
+@Observable
+@MainActor
+final class CounterModel {
+  var count = 0
+  func increment() { count += 1 }
+}
+
+extension Counter: Sendable {}
+
+/// A row, and a list of rows.
+struct Row: Reducer, Sendable {
+  struct State: Equatable, Identifiable, Sendable {
+    let id: Int
+    var count = 0
+    var title = ""
+  }
+  enum Action: Equatable, Sendable {
+    case increment
+  }
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    state.count += 1
+    return .none
+  }
+}
+
+struct List: Reducer {
+  struct State: Equatable {
+    var rows: IdentifiedArrayOf<Row.State> = []
+  }
+  enum Action: Equatable, Sendable {
+    case rows(IdentifiedAction<Int, Row.Action>)
+  }
+  var body: some Reducer<State, Action> {
+    EmptyReducer()
+      .forEach(\.rows, action: Action.rows) { Row() }
+  }
+}
+
+extension List.Action {
+  static let rows = CaseKey(Self.rows) { if case .rows(let a) = $0 { a } else { nil } }
+}
+
+extension List.State {
+  init(count: Int) {
+    rows = try! IdentifiedArrayOf(uniqueElements: (0..<count).map { Row.State(id: $0) })
+  }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// Times `iterations` runs of an operation, `repetitions` times, and reports the median
+/// nanoseconds per operation.
+@MainActor
+struct Measure {
+  var repetitions = 7
+
+  func nanoseconds(iterations: Int, _ body: () -> Void) -> Double {
+    var samples: [Double] = []
+    body()  // warm up
+    for _ in 0..<repetitions {
+      let clock = ContinuousClock()
+      let start = clock.now
+      for _ in 0..<iterations { body() }
+      let elapsed = start.duration(to: clock.now)
+      samples.append(
+        Double(elapsed.components.attoseconds) / 1e9 / Double(iterations)
+          + Double(elapsed.components.seconds) * 1e9 / Double(iterations))
+    }
+    return samples.sorted()[samples.count / 2]
+  }
+
+  func nanoseconds(iterations: Int, _ body: () async -> Void) async -> Double {
+    var samples: [Double] = []
+    await body()
+    for _ in 0..<repetitions {
+      let clock = ContinuousClock()
+      let start = clock.now
+      for _ in 0..<iterations { await body() }
+      let elapsed = start.duration(to: clock.now)
+      samples.append(
+        Double(elapsed.components.attoseconds) / 1e9 / Double(iterations)
+          + Double(elapsed.components.seconds) * 1e9 / Double(iterations))
+    }
+    return samples.sorted()[samples.count / 2]
+  }
+}
+
+/// Memory figures from the C library and the kernel, where available.
+enum Memory {
+  /// The resident size now, in bytes: a coarse measure, good for allocations of megabytes.
+  static var residentBytes: Int? {
+    residentPeakAndCurrent?.current
+  }
+
+  /// Resets the peak resident size the kernel reports, so the next peak is this phase's.
+  static func resetPeak() {
+    #if os(Linux)
+      try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    #endif
+  }
+
+  /// The peak resident size since the last reset, and the current one, in bytes.
+  static var residentPeakAndCurrent: (peak: Int, current: Int)? {
+    #if os(Linux)
+      guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
+        return nil
+      }
+      func field(_ name: String) -> Int? {
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name) })
+        else { return nil }
+        return line.split(separator: " ").compactMap { Int($0) }.first.map { $0 * 1024 }
+      }
+      guard let peak = field("VmHWM:"), let current = field("VmRSS:") else { return nil }
+      return (peak, current)
+    #else
+      return nil
+    #endif
+  }
+}

@@ -1,0 +1,65 @@
+import Effects
+import Foundation
+import Store
+
+/// Scenario 7: replaying a 1,000,000-action log against decoding the same lines with
+/// `JSONDecoder` alone, and the replay's peak memory.
+enum ReplayBench {
+  static let actionCount = 1_000_000
+
+  @MainActor
+  static func run(into table: inout Table) async throws {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("bench-\(ProcessInfo.processInfo.processIdentifier).jsonl").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let store = Store(initialState: Counter.State()) { Counter() }
+    let recorder = try store.recordActions(
+      to: path, feature: "Counter", checkpointInterval: 1_000, time: { 0 })
+    for _ in 0..<actionCount { store.send(.increment) }
+    try recorder.finish()
+
+    // The baseline: every line decoded by JSONDecoder, from memory.
+    let lines = try String(contentsOfFile: path, encoding: .utf8)
+      .split(separator: "\n").dropFirst().map { Data($0.utf8) }
+    // The same fields the replayer reads from an action line.
+    struct Line: Decodable {
+      var kind: String
+      var seq: Int
+      var time: Double?
+      var origin: String?
+      var action: Counter.Action?
+    }
+    let decoder = JSONDecoder()
+    let clock = ContinuousClock()
+    var decodeTimes: [Duration] = []
+    var replayTimes: [Duration] = []
+    var peak = 0
+    for _ in 0..<3 {
+      let start = clock.now
+      for line in lines { _ = try decoder.decode(Line.self, from: line) }
+      decodeTimes.append(start.duration(to: clock.now))
+
+      Memory.resetPeak()
+      let before = Memory.residentPeakAndCurrent?.current ?? 0
+      let replayStart = clock.now
+      let report = try ActionLogReplayer(feature: "Counter") { Counter() }.replay(path: path)
+      replayTimes.append(replayStart.duration(to: clock.now))
+      precondition(report.finalState.count == actionCount && report.isComplete)
+      peak = max(peak, (Memory.residentPeakAndCurrent?.peak ?? before) - before)
+    }
+    let decode = decodeTimes.sorted()[1]
+    let replay = replayTimes.sorted()[1]
+    func perLine(_ duration: Duration) -> Double {
+      (Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9)
+        / Double(lines.count)
+    }
+    table.add(
+      "replay a 1,000,000-action log", perLine(replay), "JSONDecoder on the same lines alone",
+      perLine(decode), 1.3)
+    let seconds = Double(replay.components.seconds) + Double(replay.components.attoseconds) / 1e18
+    table.note(
+      "replay throughput",
+      "\(Int(Double(actionCount) / seconds)) actions/s; peak memory added \(peak / 1024 / 1024) MiB (limit 64)"
+    )
+  }
+}

@@ -1,0 +1,48 @@
+/// The benchmark's report: one row per scenario, with its baseline, ratio and target.
+struct Table {
+  struct Row {
+    var scenario: String
+    var nanoseconds: Double
+    var baseline: String
+    var baselineNanoseconds: Double
+    var target: Double
+    var ratio: Double { nanoseconds / baselineNanoseconds }
+    var isMet: Bool { ratio <= target }
+  }
+
+  private(set) var rows: [Row] = []
+  private(set) var notes: [(String, String)] = []
+
+  mutating func add(
+    _ scenario: String, _ nanoseconds: Double, _ baseline: String, _ baselineNanoseconds: Double,
+    _ target: Double
+  ) {
+    rows.append(
+      Row(
+        scenario: scenario, nanoseconds: nanoseconds, baseline: baseline,
+        baselineNanoseconds: baselineNanoseconds, target: target))
+  }
+
+  mutating func note(_ name: String, _ value: String) {
+    notes.append((name, value))
+  }
+
+  var allMet: Bool { rows.allSatisfy(\.isMet) }
+
+  func render() -> String {
+    var lines = [
+      "| scenario | library ns/op | baseline | baseline ns/op | ratio | target | met |",
+      "| --- | ---: | --- | ---: | ---: | ---: | --- |",
+    ]
+    for row in rows {
+      lines.append(
+        "| \(row.scenario) | \(format(row.nanoseconds)) | \(row.baseline) | "
+          + "\(format(row.baselineNanoseconds)) | \(format(row.ratio)) | ≤ \(format(row.target)) | "
+          + "\(row.isMet ? "yes" : "NO") |")
+    }
+    lines.append("")
+    lines.append("Without target (medians of 7 repetitions):")
+    for (name, value) in notes { lines.append("- \(name): \(value)") }
+    return lines.joined(separator: "\n")
+  }
+}
