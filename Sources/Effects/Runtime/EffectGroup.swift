@@ -6,6 +6,7 @@ import Synchronization
 /// their fed-back actions start join the same group, so awaiting a group waits for the whole
 /// chain an action set off. A concatenation uses a private group per part to learn when the
 /// part is done.
+@usableFromInline
 package final class EffectGroup: Sendable {
   private struct State {
     var members: [Int: EffectRecord] = [:]
@@ -17,6 +18,7 @@ package final class EffectGroup: Sendable {
   private let parent: EffectGroup?
 
   /// Creates a group. A group with a `parent` routes feedback to the parent's root.
+  @usableFromInline
   package init(parent: EffectGroup? = nil) {
     self.parent = parent
   }

@@ -8,6 +8,7 @@ import Synchronization
 /// never touch the store directly: they push actions and completions into the ``inbox``, which
 /// the store drains on the main actor. That keeps reductions serial and lets a test store
 /// decide exactly when effect work runs.
+@usableFromInline
 package final class EffectRuntime<Action: Sendable>: Sendable {
   /// Where running effects report. The store drains it with ``drain()``.
   package let inbox = EffectInbox<Action>()
@@ -70,6 +71,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   /// reducing); asynchronous work starts in tasks that belong to `group`, to the identity
   /// namespaces the effect is scoped to, and to this runtime.
   @MainActor
+  @usableFromInline
   package func start(_ effect: Effect<Action>, origin: any Sendable, group: EffectGroup) {
     start(effect, Context(group: group, cancelKeys: [], namespace: [], origin: origin))
   }

@@ -8,6 +8,7 @@ import Synchronization
 /// order, until none is left: a deterministic schedule with no sleeps and no yield counting.
 /// ``TestClock`` drives the executor of each sleeper it wakes, so that a woken effect runs to
 /// its next suspension before the clock moves on.
+@usableFromInline
 package final class ManualTaskExecutor: TaskExecutor, Sendable {
   private struct State {
     var jobs: [UnownedJob] = []
@@ -28,6 +29,7 @@ package final class ManualTaskExecutor: TaskExecutor, Sendable {
     state.withLock { $0.onEnqueue = handler }
   }
 
+  @usableFromInline
   package func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
     let handler = state.withLock { state in

@@ -4,31 +4,46 @@ import Observation
 /// The root of a store tree: owns the state, the reducer and the effect runtime, and
 /// dispatches actions one at a time.
 @MainActor
+@usableFromInline
 package final class RootCore<R: Reducer>: RootStoreCore {
-  package typealias State = R.State
-  package typealias Action = R.Action
+  @usableFromInline package typealias State = R.State
+  @usableFromInline package typealias Action = R.Action
 
-  private var currentState: State
-  private let reducer: R
-  package let runtime: EffectRuntime<Action>
+  // The dispatch path is inlinable so that a store's `send` is specialized for its feature in
+  // the feature's module, with no generic metadata looked up per action.
+  @usableFromInline var currentState: State
+  @usableFromInline let reducer: R
+  @usableFromInline package let runtime: EffectRuntime<Action>
 
-  private var queue: [Queued] = []
-  private var queueHead = 0
-  private var isDispatching = false
-  private var dispatchHooks: [@MainActor () -> Bool] = []
+  @usableFromInline var queue: [Queued] = []
+  @usableFromInline var queueHead = 0
+  @usableFromInline var isDispatching = false
+  @usableFromInline var dispatchHooks: [@MainActor () -> Bool] = []
+  /// `send`, specialized for `R` by the module that created the store; scoped stores send
+  /// through it.
+  @usableFromInline var specializedSend: (@MainActor (Action) -> StoreTask)?
 
   /// Called after each action is reduced, with where it came from. Test stores and recorders
   /// observe processing through it.
-  package var didReduce: ((Action, ActionOrigin) -> Void)?
+  @usableFromInline package var didReduce: ((Action, ActionOrigin) -> Void)?
   /// Called after each action is reduced, for an action log.
-  package var recordAction: ((Action, ActionOrigin) -> Void)?
+  @usableFromInline package var recordAction: ((Action, ActionOrigin) -> Void)?
 
-  private struct Queued {
-    var action: Action
-    var origin: ActionOrigin
-    var group: EffectGroup?
+  @usableFromInline
+  struct Queued {
+    @usableFromInline var action: Action
+    @usableFromInline var origin: ActionOrigin
+    @usableFromInline var group: EffectGroup?
+
+    @inlinable
+    init(action: Action, origin: ActionOrigin, group: EffectGroup?) {
+      self.action = action
+      self.origin = origin
+      self.group = group
+    }
   }
 
+  @usableFromInline
   package init(
     initialState: State,
     reducer: R,
@@ -71,6 +86,7 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     currentState
   }
 
+  @inlinable
   package func send(_ action: Action) -> StoreTask {
     StoreTask(group: dispatch(action, origin: .user, group: nil))
   }
@@ -81,7 +97,8 @@ package final class RootCore<R: Reducer>: RootStoreCore {
 
   /// Runs the after-dispatch hooks. A hook may send an action (an observer reacting to a
   /// change) or register another hook; both are safe, since the list is taken out first.
-  private func runDispatchHooks() {
+  @usableFromInline
+  func runDispatchHooks() {
     let hooks = dispatchHooks
     dispatchHooks = []
     let kept = hooks.filter { $0() }
@@ -92,7 +109,7 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     state: KeyPath<State, ChildState>,
     action: CaseKey<Action, ChildAction>
   ) -> any StoreCore<ChildState, ChildAction> {
-    ScopedCore(root: self, state: state, embed: action.embed)
+    ScopedCore(root: self, state: state, embed: action.embed, send: specializedSend)
   }
 
   /// Reduces `action` and every action queued while doing so, in order.
@@ -102,6 +119,7 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   /// long the chain.
   ///
   /// - Returns: The group of effects the action started, or `nil` if it started none.
+  @inlinable
   package func dispatch(
     _ action: Action,
     origin: ActionOrigin,
@@ -134,7 +152,8 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     return group
   }
 
-  private func reduce(_ action: Action, origin: ActionOrigin, group: inout EffectGroup?) {
+  @inlinable
+  func reduce(_ action: Action, origin: ActionOrigin, group: inout EffectGroup?) {
     let effect = reducer.reduce(into: &currentState, action: action)
     recordAction?(action, origin)
     didReduce?(action, origin)

@@ -7,15 +7,19 @@ package final class ScopedCore<R: Reducer, State, Action: Sendable>: StoreCore {
   private let root: RootCore<R>
   private let toState: KeyPath<R.State, State>
   private let embed: @Sendable (Action) -> R.Action
+  /// The root's `send`, specialized by the module that created the store, if it was.
+  private let rootSend: (@MainActor (R.Action) -> StoreTask)?
 
   package init(
     root: RootCore<R>,
     state: KeyPath<R.State, State>,
-    embed: @escaping @Sendable (Action) -> R.Action
+    embed: @escaping @Sendable (Action) -> R.Action,
+    send: (@MainActor (R.Action) -> StoreTask)?
   ) {
     self.root = root
     self.toState = state
     self.embed = embed
+    self.rootSend = send
   }
 
   package var state: State {
@@ -23,7 +27,8 @@ package final class ScopedCore<R: Reducer, State, Action: Sendable>: StoreCore {
   }
 
   package func send(_ action: Action) -> StoreTask {
-    root.send(embed(action))
+    if let rootSend { return rootSend(embed(action)) }
+    return root.send(embed(action))
   }
 
   package func afterDispatch(_ hook: @escaping @MainActor () -> Bool) {
@@ -39,7 +44,8 @@ package final class ScopedCore<R: Reducer, State, Action: Sendable>: StoreCore {
     return ScopedCore<R, ChildState, ChildAction>(
       root: root,
       state: toState.appending(path: state),
-      embed: { embed(embedChild($0)) }
+      embed: { embed(embedChild($0)) },
+      send: rootSend
     )
   }
 }

@@ -36,8 +36,20 @@ public final class Store<State, Action: Sendable>: Observable {
   /// read, so the store does not check after every action itself.
   var isCheckedByOwner = false
 
+  /// Sends an action; for a root store, specialized for its feature.
+  @usableFromInline let sendAction: @MainActor (Action) -> StoreTask
+
   package init(core: any StoreCore<State, Action>) {
     self.core = core
+    self.sendAction = { core.send($0) }
+  }
+
+  @usableFromInline
+  init(
+    root: RootCore<some Reducer<State, Action>>, send: @escaping @MainActor (Action) -> StoreTask
+  ) {
+    self.core = root
+    self.sendAction = send
   }
 
   /// Creates a store that runs `reducer` on `initialState`.
@@ -45,11 +57,15 @@ public final class Store<State, Action: Sendable>: Observable {
   /// - Parameters:
   ///   - initialState: The state to start from.
   ///   - reducer: The feature's reducer.
+  @inlinable
   public convenience init<R: Reducer>(
     initialState: State,
     @ReducerBuilder<State, Action> reducer: () -> R
   ) where R.State == State, R.Action == Action {
-    self.init(core: RootCore(initialState: initialState, reducer: reducer()))
+    let root = RootCore(initialState: initialState, reducer: reducer())
+    let send: @MainActor (Action) -> StoreTask = { [unowned root] in root.send($0) }
+    root.specializedSend = send
+    self.init(root: root, send: send)
   }
 
   /// The current state.
@@ -80,8 +96,9 @@ public final class Store<State, Action: Sendable>: Observable {
   /// - Parameter action: The action to process.
   /// - Returns: A handle on the effects the action started.
   @discardableResult
+  @inlinable
   public func send(_ action: Action) -> StoreTask {
-    core.send(action)
+    sendAction(action)
   }
 }
 

@@ -15,6 +15,7 @@ import Effects
 public struct StoreTask: Hashable, Sendable {
   package let group: EffectGroup?
 
+  @usableFromInline
   package init(group: EffectGroup?) {
     self.group = group
   }

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+@testable import demo
+
+/// The demo's command line, through `Demo.run`: each command's exit code, and the
+/// determinism of what `record` writes.
+@MainActor
+@Suite struct DemoTests {
+  let directory: URL = {
+    let url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("demo-tests-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }()
+
+  /// The log the demo bundles, found from this file's place in the package.
+  static let samplePath = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent()  // DemoTests
+    .deletingLastPathComponent()  // Tests
+    .deletingLastPathComponent()  // the package root
+    .appendingPathComponent("Sources/demo/Resources/sample-session.jsonl").path
+
+  func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+  func run(_ arguments: [String]) async -> Int32 {
+    await Demo.run(arguments, output: Output())
+  }
+
+  /// Writes the bundled sample with `transform` applied to its text, returning the new path.
+  func sample(_ name: String, transform: (String) -> String) throws -> String {
+    let text = try String(contentsOfFile: Self.samplePath, encoding: .utf8)
+    let changed = transform(text)
+    #expect(changed != text, "the change to the sample did not apply")
+    let file = path(name)
+    try Data(changed.utf8).write(to: URL(fileURLWithPath: file))
+    return file
+  }
+
+  // MARK: - Usage
+
+  @Test func noArgumentsReplaysTheBundledSample() async {
+    #expect(await run([]) == 0)
+  }
+
+  @Test(arguments: [
+    ["--help"], ["-h"], ["help"], ["record", "--help"], ["replay", "--help"], ["verify", "-h"],
+  ])
+  func helpExitsWithZero(arguments: [String]) async {
+    #expect(await run(arguments) == 0)
+  }
+
+  @Test(arguments: [
+    ["bogus"], ["replay"], ["verify"], ["replay", "a.jsonl", "--until"],
+    ["record", "--sessions", "0"], ["record", "--out"],
+  ])
+  func badUsageExitsWithTwo(arguments: [String]) async {
+    #expect(await run(arguments) == 2)
+  }
+
+  @Test func replayOfAMissingFileExitsWithTwo() async {
+    #expect(await run(["replay", path("missing.jsonl")]) == 2)
+  }
+
+  // MARK: - Replay and verify
+
+  @Test func verifyOfTheBundledSampleSucceeds() async {
+    #expect(await run(["verify", Self.samplePath]) == 0)
+  }
+
+  @Test func replayCanStopAfterASequenceNumber() async {
+    #expect(await run(["replay", Self.samplePath, "--until", "5"]) == 0)
+  }
+
+  @Test func verifyExitsWithOneWhenACheckpointsDigestWasAltered() async throws {
+    let file = try sample("altered-digest.jsonl") {
+      $0.replacingOccurrences(
+        of: #""digest":"[0-9a-f]{16}""#, with: #""digest":"0000000000000000""#,
+        options: .regularExpression)
+    }
+    #expect(await run(["verify", file]) == 1)
+  }
+
+  @Test func verifyExitsWithOneWhenAnActionNoLongerLeadsToTheCheckpoint() async throws {
+    let file = try sample("altered-action.jsonl") {
+      $0.replacingOccurrences(
+        of: #"{"quantityStepped":{"by":1}}"#, with: #"{"quantityStepped":{"by":2}}"#)
+    }
+    #expect(await run(["verify", file]) == 1)
+  }
+
+  // MARK: - Record
+
+  @Test func aRecordedLogVerifies() async {
+    let file = path("recorded.jsonl")
+    #expect(await run(["record", "--out", file]) == 0)
+    #expect(await run(["verify", file]) == 0)
+  }
+
+  @Test func recordingTwiceWritesTheSameBytes() async throws {
+    let (first, second) = (path("first.jsonl"), path("second.jsonl"))
+    #expect(await run(["record", "--out", first, "--sessions", "2"]) == 0)
+    #expect(await run(["record", "--out", second, "--sessions", "2"]) == 0)
+    let firstBytes = try Data(contentsOf: URL(fileURLWithPath: first))
+    #expect(!firstBytes.isEmpty)
+    #expect(firstBytes == (try Data(contentsOf: URL(fileURLWithPath: second))))
+  }
+}
