@@ -65,6 +65,7 @@ extension Effect {
   /// Reducers for collections return it after a step that changed which elements exist, so
   /// the effects of removed elements are cancelled. `isAlive` is called on the main actor,
   /// synchronously, while the store starts the effect.
+  @usableFromInline
   package static func retainLifetimes(where isAlive: @escaping @Sendable (EffectID) -> Bool)
     -> Self
   {
@@ -72,6 +73,7 @@ extension Effect {
   }
 
   /// An effect that reports a runtime warning through the store's handler.
+  @usableFromInline
   package static func warning(_ message: String, site: SourceSite) -> Self {
     Self(operation: .warning(message: message, site: site))
   }

@@ -19,8 +19,9 @@
 /// then combine them with ``merge(_:)-(...)``, ``concatenate(_:)-(...)``,
 /// ``map(_:)``, ``cancellable(id:cancelInFlight:)`` and the timing operators.
 public struct Effect<Action: Sendable>: Sendable {
-  package let operation: Operation
+  @usableFromInline package let operation: Operation
 
+  @inlinable
   package init(operation: Operation) {
     self.operation = operation
   }
@@ -28,6 +29,7 @@ public struct Effect<Action: Sendable>: Sendable {
   /// An effect that does nothing.
   ///
   /// Returning `.none` from a reducer costs nothing: the store does not touch its runtime.
+  @inlinable
   public static var none: Self { Self(operation: .none) }
 
   /// An effect that feeds `action` back into the store at once.
@@ -82,6 +84,7 @@ public struct Effect<Action: Sendable>: Sendable {
 
 extension Effect {
   /// The cases an effect is built from; the runtime interprets them.
+  @usableFromInline
   package indirect enum Operation: Sendable {
     case none
     case send(Action)
@@ -103,6 +106,7 @@ extension Effect {
   }
 
   /// An asynchronous operation, with what the runtime needs to run and report it.
+  @usableFromInline
   package struct Run: Sendable {
     package var priority: TaskPriority?
     package var site: SourceSite
@@ -111,6 +115,7 @@ extension Effect {
   }
 
   /// The parameters of a throttled effect.
+  @usableFromInline
   package struct Throttle: Sendable {
     package var id: EffectID
     package var interval: Duration
@@ -119,7 +124,7 @@ extension Effect {
   }
 
   /// Whether this effect does nothing, so the store can skip its runtime.
-  @usableFromInline
+  @inlinable
   package var isNone: Bool {
     if case .none = operation { return true }
     return false

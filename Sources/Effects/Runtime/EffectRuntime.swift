@@ -426,6 +426,7 @@ extension EffectRuntime {
 }
 
 /// A readable name for an action in a message: its type and value.
+@usableFromInline
 package func describe(_ action: any Sendable) -> String {
   "\(type(of: action)).\(action)"
 }

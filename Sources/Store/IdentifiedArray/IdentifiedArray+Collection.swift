@@ -95,11 +95,11 @@ extension IdentifiedArray {
   }
 
   /// Marks that the element with `id` may have changed.
-  @usableFromInline
+  @inlinable
   mutating func touch(_ id: ID) {
     let previous = content
     content = Self.nextStructure()
-    contentHistory.record(from: previous, to: content, removed: [id])
+    contentHistory.record(from: previous, to: content, ids: .one(id))
   }
 
   /// Rebuilds the positions of the elements from `start` on, after they moved.

@@ -8,35 +8,79 @@
 /// wholesale), callers fall back to comparing ids.
 @usableFromInline
 struct StructureHistory<ID: Hashable> {
+  @usableFromInline
+  enum IDs {
+    case none
+    case one(ID)
+    case many([ID])
+    /// Too many to keep.
+    case unknown
+  }
+
+  @usableFromInline
   struct Change {
-    var from: UInt64
-    var to: UInt64
-    /// The removed ids, or `nil` when there were too many to keep.
-    var removed: [ID]?
+    @usableFromInline var from: UInt64
+    @usableFromInline var to: UInt64
+    @usableFromInline var ids: IDs
+
+    @inlinable
+    init(from: UInt64, to: UInt64, ids: IDs) {
+      self.from = from
+      self.to = to
+      self.ids = ids
+    }
   }
 
-  static var capacity: Int { 16 }
-  static var maximumRemovedPerChange: Int { 64 }
+  @inlinable static var capacity: Int { 16 }
+  @inlinable static var maximumIDsPerChange: Int { 64 }
 
-  private var changes: [Change] = []
+  /// The changes, written round-robin once full, so recording never shifts the buffer.
+  @usableFromInline var changes: [Change] = []
+  @usableFromInline var next = 0
 
-  @usableFromInline init() {}
+  @inlinable init() {}
 
+  @inlinable
+  mutating func record(from: UInt64, to: UInt64, ids: IDs) {
+    let change = Change(from: from, to: to, ids: ids)
+    if changes.count < Self.capacity {
+      changes.append(change)
+    } else {
+      changes[next] = change
+    }
+    next = (next + 1) % Self.capacity
+  }
+
+  @inlinable
   mutating func record(from: UInt64, to: UInt64, removed: [ID]) {
-    if changes.count == Self.capacity { changes.removeFirst() }
-    let kept = removed.count <= Self.maximumRemovedPerChange ? removed : nil
-    changes.append(Change(from: from, to: to, removed: kept))
+    let ids: IDs =
+      switch removed.count {
+      case 0: .none
+      case 1: .one(removed[0])
+      case ...Self.maximumIDsPerChange: .many(removed)
+      default: .unknown
+      }
+    record(from: from, to: to, ids: ids)
   }
 
-  /// The ids removed between stamps `from` and `to`, in removal order, or `nil` if the
-  /// history cannot tell.
+  /// The ids recorded between stamps `from` and `to`, in order, or `nil` if the history
+  /// cannot tell.
+  @usableFromInline
   func removed(from: UInt64, to: UInt64) -> [ID]? {
     var stamp = to
     var segments: [[ID]] = []
-    for change in changes.reversed() {
+    var index = next
+    for _ in 0..<changes.count {
       if stamp == from { break }
-      guard change.to == stamp, let ids = change.removed else { return nil }
-      segments.append(ids)
+      index = (index - 1 + changes.count) % changes.count
+      let change = changes[index]
+      guard change.to == stamp else { return nil }
+      switch change.ids {
+      case .none: segments.append([])
+      case .one(let id): segments.append([id])
+      case .many(let ids): segments.append(ids)
+      case .unknown: return nil
+      }
       stamp = change.from
     }
     return stamp == from ? segments.reversed().flatMap { $0 } : nil
@@ -45,10 +89,11 @@ struct StructureHistory<ID: Hashable> {
 
 extension StructureHistory: Sendable where ID: Sendable {}
 extension StructureHistory.Change: Sendable where ID: Sendable {}
+extension StructureHistory.IDs: Sendable where ID: Sendable {}
 
 extension IdentifiedArray {
   /// Marks a change of the set or order of ids, recording the removed ids.
-  @usableFromInline
+  @inlinable
   mutating func restructure(removed: [ID]) {
     let previous = structure
     structure = Self.nextStructure()
@@ -59,6 +104,7 @@ extension IdentifiedArray {
   /// be told cheaply (the stamp is too old, or belongs to another array).
   ///
   /// - Complexity: O(*c* + *r*) for the *c* recent changes and *r* removed ids.
+  @usableFromInline
   func removedIDs(since stamp: UInt64) -> [ID]? {
     stamp == structure ? [] : history.removed(from: stamp, to: structure)
   }

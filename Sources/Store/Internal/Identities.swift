@@ -4,15 +4,28 @@ import Effects
 ///
 /// `@unchecked Sendable`: key paths are immutable once created, so sharing one across
 /// threads is safe; the compiler only lacks a conformance for the generic class.
+@usableFromInline
 struct KeyPathIdentity: Hashable, @unchecked Sendable, CustomStringConvertible {
-  let keyPath: AnyKeyPath
-  var description: String { "\(keyPath)" }
+  @usableFromInline let keyPath: AnyKeyPath
+  @usableFromInline var description: String { "\(keyPath)" }
+
+  @inlinable
+  init(keyPath: AnyKeyPath) {
+    self.keyPath = keyPath
+  }
 }
 
 /// The lifetime identity of one element of an identified collection.
+@usableFromInline
 struct ElementIdentity<ID: Hashable & Sendable>: Hashable, Sendable {
-  let collection: KeyPathIdentity
-  let id: ID
+  @usableFromInline let collection: KeyPathIdentity
+  @usableFromInline let id: ID
+
+  @inlinable
+  init(collection: KeyPathIdentity, id: ID) {
+    self.collection = collection
+    self.id = id
+  }
 }
 
 /// Lends a value to a `@Sendable` closure that the effect runtime calls synchronously on the
@@ -20,6 +33,12 @@ struct ElementIdentity<ID: Hashable & Sendable>: Hashable, Sendable {
 ///
 /// `@unchecked Sendable`: the value is only read, and only on the main actor, before the
 /// store reduces anything else.
+@usableFromInline
 struct MainActorLoan<Value>: @unchecked Sendable {
-  let value: Value
+  @usableFromInline let value: Value
+
+  @inlinable
+  init(value: Value) {
+    self.value = value
+  }
 }

@@ -25,9 +25,15 @@ package final class RootCore<R: Reducer>: RootStoreCore {
 
   /// Called after each action is reduced, with where it came from. Test stores and recorders
   /// observe processing through it.
-  @usableFromInline package var didReduce: ((Action, ActionOrigin) -> Void)?
+  @usableFromInline package var didReduce: ((Action, ActionOrigin) -> Void)? {
+    didSet { hasReduceObservers = didReduce != nil || recordAction != nil }
+  }
   /// Called after each action is reduced, for an action log.
-  @usableFromInline package var recordAction: ((Action, ActionOrigin) -> Void)?
+  @usableFromInline package var recordAction: ((Action, ActionOrigin) -> Void)? {
+    didSet { hasReduceObservers = didReduce != nil || recordAction != nil }
+  }
+  /// Whether either hook above is set: one check per action instead of two.
+  @usableFromInline var hasReduceObservers = false
 
   @usableFromInline
   struct Queued {
@@ -133,8 +139,10 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     isDispatching = true
     defer {
       isDispatching = false
-      queue.removeAll(keepingCapacity: queue.capacity <= 1024)
-      queueHead = 0
+      if !queue.isEmpty {
+        queue.removeAll(keepingCapacity: queue.capacity <= 1024)
+        queueHead = 0
+      }
       if !dispatchHooks.isEmpty { runDispatchHooks() }
     }
     var group = group
@@ -155,8 +163,10 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   @inlinable
   func reduce(_ action: Action, origin: ActionOrigin, group: inout EffectGroup?) {
     let effect = reducer.reduce(into: &currentState, action: action)
-    recordAction?(action, origin)
-    didReduce?(action, origin)
+    if hasReduceObservers {
+      recordAction?(action, origin)
+      didReduce?(action, origin)
+    }
     if effect.isNone { return }
     let owner = group ?? EffectGroup()
     group = owner

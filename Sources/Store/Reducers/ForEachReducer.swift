@@ -51,11 +51,28 @@ extension Reducer {
 /// ``Reducer/forEach(_:action:fileID:line:element:)``.
 public struct ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element: Reducer>: Reducer
 where Element.State: Identifiable, Element.State.ID == ID {
-  let parent: Parent
-  let toElements: WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>>
-  let toElementAction: CaseKey<Parent.Action, IdentifiedAction<ID, Element.Action>>
-  let element: Element
-  let site: SourceSite
+  @usableFromInline let parent: Parent
+  @usableFromInline let toElements:
+    WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>>
+  @usableFromInline let toElementAction:
+    CaseKey<Parent.Action, IdentifiedAction<ID, Element.Action>>
+  @usableFromInline let element: Element
+  @usableFromInline let site: SourceSite
+
+  @usableFromInline
+  init(
+    parent: Parent,
+    toElements: WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>>,
+    toElementAction: CaseKey<Parent.Action, IdentifiedAction<ID, Element.Action>>,
+    element: Element,
+    site: SourceSite
+  ) {
+    self.parent = parent
+    self.toElements = toElements
+    self.toElementAction = toElementAction
+    self.element = element
+    self.site = site
+  }
 
   /// Runs the element reducer for an element action, then the parent, then ends the
   /// lifetimes of removed elements.
@@ -64,36 +81,21 @@ where Element.State: Identifiable, Element.State.ID == ID {
   ///   - state: The parent's state.
   ///   - action: The parent's action.
   /// - Returns: The element's and the parent's effects.
+  @inlinable
   public func reduce(
     into state: inout Parent.State,
     action: Parent.Action
   ) -> Effect<Parent.Action> {
     let collection = KeyPathIdentity(keyPath: toElements)
-    let structureBefore = state[keyPath: toElements].structure
+    var structureBefore: UInt64 = 0
     var elementEffect = Effect<Parent.Action>.none
-    if case .element(let id, let elementAction)? = toElementAction.extract(action) {
-      if state[keyPath: toElements].contains(id: id) {
-        let embed = toElementAction.embed
-        elementEffect = element.reduce(
-          into: &state[keyPath: toElements][id: id]!,
-          action: elementAction
-        )
-        .map { embed(.element(id: id, action: $0)) }
-        .scoped(to: ElementIdentity(collection: collection, id: id))
-      } else {
-        elementEffect = .warning(
-          """
-          Action \(describe(action)) was sent to the element with id \(id) of \
-          \(collection), but no element has that id: it was removed, or never added. The \
-          action was ignored.
-          """,
-          site: site
-        )
-      }
-    }
+    // One access to the collection for the element's step, however many operations.
+    reduceElement(&state[keyPath: toElements], action, &structureBefore, &elementEffect)
     let parentEffect = parent.reduce(into: &state, action: action)
     let elements = state[keyPath: toElements]
     guard elements.structure != structureBefore else {
+      if elementEffect.isNone { return parentEffect }
+      if parentEffect.isNone { return elementEffect }
       return .merge(elementEffect, parentEffect)
     }
     return .merge(
@@ -104,7 +106,39 @@ where Element.State: Identifiable, Element.State.ID == ID {
   /// Ends the lifetimes of the elements removed since `stamp`: each one by id when the
   /// array's history knows them, otherwise every identity with effects that is not in the
   /// array any more.
-  private func endLifetimes(
+  /// Runs the element reducer if `action` is for an element: finds the element by id and
+  /// changes it in place.
+  @inlinable
+  func reduceElement(
+    _ elements: inout IdentifiedArray<ID, Element.State>,
+    _ action: Parent.Action,
+    _ structureBefore: inout UInt64,
+    _ elementEffect: inout Effect<Parent.Action>
+  ) {
+    structureBefore = elements.structure
+    guard case .element(let id, let elementAction)? = toElementAction.extract(action) else {
+      return
+    }
+    guard elements.contains(id: id) else {
+      elementEffect = .warning(
+        """
+        Action \(describe(action)) was sent to the element with id \(id) of \
+        \(KeyPathIdentity(keyPath: toElements)), but no element has that id: it was removed, \
+        or never added. The action was ignored.
+        """,
+        site: site
+      )
+      return
+    }
+    let effect = element.reduce(into: &elements[id: id]!, action: elementAction)
+    guard !effect.isNone else { return }
+    let embed = toElementAction.embed
+    elementEffect = effect.map { embed(.element(id: id, action: $0)) }
+      .scoped(to: ElementIdentity(collection: KeyPathIdentity(keyPath: toElements), id: id))
+  }
+
+  @usableFromInline
+  func endLifetimes(
     removedFrom elements: IdentifiedArray<ID, Element.State>,
     since stamp: UInt64,
     collection: KeyPathIdentity

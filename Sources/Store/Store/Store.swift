@@ -63,7 +63,11 @@ public final class Store<State, Action: Sendable>: Observable {
     @ReducerBuilder<State, Action> reducer: () -> R
   ) where R.State == State, R.Action == Action {
     let root = RootCore(initialState: initialState, reducer: reducer())
-    let send: @MainActor (Action) -> StoreTask = { [unowned root] in root.send($0) }
+    // `unowned(unsafe)`: the root keeps this closure, so a strong capture would be a cycle;
+    // every holder of the closure (this store, and the scoped stores made from it) also
+    // holds the root strongly, so the root outlives every call. No reference counting on
+    // the hot path.
+    let send: @MainActor (Action) -> StoreTask = { [unowned(unsafe) root] in root.send($0) }
     root.specializedSend = send
     self.init(root: root, send: send)
   }
