@@ -59,7 +59,7 @@ enum ReplayBench {
     let seconds = Double(replay.components.seconds) + Double(replay.components.attoseconds) / 1e18
     table.note(
       "replay throughput",
-      "\(Int(Double(actionCount) / seconds)) actions/s; peak memory added \(peak / 1024 / 1024) MiB (limit 64)"
+      "\(Int(Double(actionCount) / seconds)) actions/s; peak resident memory added by the replay \(peak / 1024) KiB (limit 64 MiB)"
     )
   }
 }

@@ -95,13 +95,13 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     )
     var sequence = 0
     while let next = reader.next() {
-      let bytes: [UInt8]
+      let bytes: Data
       let number: Int
       switch next {
       case .complete(let line, let lineNumber):
         (bytes, number) = (line, lineNumber)
       case .truncated(let line, let lineNumber):
-        guard (try? decoder.decode(ActionLogLine<R.Action>.self, from: Data(line))) != nil else {
+        guard (try? decoder.decode(ActionLogLine<R.Action>.self, from: line)) != nil else {
           report.warnings.append(
             """
             Line \(lineNumber): incomplete (the recording was cut off while writing it); \
@@ -118,7 +118,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }) { continue }
       let line: ActionLogLine<R.Action>
       do {
-        line = try decoder.decode(ActionLogLine<R.Action>.self, from: Data(bytes))
+        line = try decoder.decode(ActionLogLine<R.Action>.self, from: bytes)
       } catch {
         throw ActionLogError.malformedLine(line: number, reason: Self.explain(error))
       }
@@ -168,14 +168,14 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
 
   private func readHeader(_ reader: LineReader, _ decoder: JSONDecoder) throws -> R.State {
     guard let first = reader.next() else { throw ActionLogError.empty }
-    let bytes: [UInt8]
+    let bytes: Data
     switch first {
     case .complete(let line, _), .truncated(let line, _): bytes = line
     case .tooLong(_, let length): throw ActionLogError.lineTooLong(line: 1, length: length)
     }
     let probe: HeaderProbe
     do {
-      probe = try decoder.decode(HeaderProbe.self, from: Data(bytes))
+      probe = try decoder.decode(HeaderProbe.self, from: bytes)
     } catch {
       throw ActionLogError.badHeader(line: 1, reason: Self.explain(error))
     }
@@ -194,7 +194,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     }
     let header: ActionLogHeader<R.State>
     do {
-      header = try decoder.decode(ActionLogHeader<R.State>.self, from: Data(bytes))
+      header = try decoder.decode(ActionLogHeader<R.State>.self, from: bytes)
     } catch {
       throw ActionLogError.badHeader(line: 1, reason: "the initial state: \(Self.explain(error))")
     }
@@ -209,10 +209,10 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     return header.initialState
   }
 
-  private static func differences(recordedLine: [UInt8], replayed: Data) -> [String] {
+  private static func differences(recordedLine: Data, replayed: Data) -> [String] {
     let decoder = JSONDecoder()
     guard
-      let recorded = try? decoder.decode(RecordedCheckpoint.self, from: Data(recordedLine)).state,
+      let recorded = try? decoder.decode(RecordedCheckpoint.self, from: recordedLine).state,
       let current = try? decoder.decode(JSONValue.self, from: replayed)
     else {
       return ["the state's digest differs (the checkpoint has no state to compare)"]

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -59,9 +64,9 @@ final class LogFile {
 final class LineReader {
   enum Line {
     /// A complete line (without its newline), numbered from 1.
-    case complete([UInt8], number: Int)
+    case complete(Data, number: Int)
     /// The last line, which has no newline: the file was cut while it was being written.
-    case truncated([UInt8], number: Int)
+    case truncated(Data, number: Int)
     /// A line longer than the limit; it was skipped.
     case tooLong(number: Int, length: Int)
   }
@@ -102,7 +107,7 @@ final class LineReader {
         if overflow > 0 {
           return .tooLong(number: lineNumber, length: overflow + newline - start)
         }
-        return .complete(Array(buffer[start..<newline]), number: lineNumber)
+        return .complete(Data(buffer[start..<newline]), number: lineNumber)
       }
       searched = end
       if isAtEnd {
@@ -110,7 +115,7 @@ final class LineReader {
         lineNumber += 1
         defer { start = end }
         if overflow > 0 { return .tooLong(number: lineNumber, length: overflow + end - start) }
-        return .truncated(Array(buffer[start..<end]), number: lineNumber)
+        return .truncated(Data(buffer[start..<end]), number: lineNumber)
       }
       if end - start >= limit {
         // Too long to keep: count it and drop what is buffered, up to the next newline.

@@ -1,5 +1,5 @@
+import Dispatch
 import Effects
-import Observation
 
 /// The root of a store tree: owns the state, the reducer and the effect runtime, and
 /// dispatches actions one at a time.
@@ -66,7 +66,11 @@ package final class RootCore<R: Reducer>: RootStoreCore {
       // Live stores drain effect reports on the main actor as soon as they arrive; one drain
       // task per burst, since the inbox wakes only when it goes from empty to non-empty.
       runtime.inbox.onWake { [weak self] in
-        Task { @MainActor in self?.runtime.drain() }
+        // A job on the main queue, which is the main actor's executor, costs less than a
+        // task; `assumeIsolated` checks that this holds.
+        DispatchQueue.main.async {
+          MainActor.assumeIsolated { self?.runtime.drain() }
+        }
       }
     }
   }
