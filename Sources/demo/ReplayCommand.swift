@@ -43,11 +43,18 @@ struct ReplayCommand {
       }
       output.clearProgress()
       for warning in report.warnings { output.error("warning: \(warning)") }
-      let end = report.isComplete ? "the log is complete" : "the log has no final checkpoint"
+      let end =
+        if let stop = report.stoppedAfter {
+          "stopped after #\(stop)"
+        } else if report.isComplete {
+          "the log is complete"
+        } else {
+          "the log has no final checkpoint"
+        }
       output.line(
         """
         Replayed \(report.actionCount) action(s); \(report.checkpointsVerified) checkpoint(s) \
-        matched; \(until.map { "stopped after #\($0)" } ?? end).
+        matched; \(end).
         """
       )
       return 0

@@ -25,7 +25,9 @@ final class Timeline {
     guard !isQuiet else { return }
     let number = String(step.sequence).leftPadded(to: 5)
     let origin = step.origin.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)
-    output.line("#\(number)  \(origin)  \(describe(step.action))")
+    let action = describe(step.action)
+    let shown = action.count > 160 ? String(action.prefix(159)) + "…" : action
+    output.line("#\(number)  \(origin)  \(shown)")
     for change in stateChanges(from: step.stateBefore, to: step.stateAfter) {
       output.line("          \(change)")
     }

@@ -32,6 +32,9 @@ public struct ReplayReport<State> {
   public var checkpointsVerified: Int
   /// Whether the log ended with its final checkpoint (a log cut short by a crash does not).
   public var isComplete: Bool
+  /// The sequence number the replay stopped after, when it stopped before the end of the
+  /// log because of `until`.
+  public var stoppedAfter: Int?
   /// Problems that did not stop the replay, such as a last line cut short, each naming its
   /// line.
   public var warnings: [String]
@@ -70,7 +73,8 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
   ///
   /// - Parameters:
   ///   - path: The log.
-  ///   - until: The last sequence number to replay; the rest of the log is not read.
+  ///   - until: The last sequence number to replay: the replay stops before the first action
+  ///     after it (its checkpoints are still checked), and the rest of the log is not read.
   ///   - step: Called after each action, in order.
   /// - Returns: What the replay found.
   /// - Throws: ``ActionLogError`` naming the line and the problem: a bad header, a schema
@@ -91,6 +95,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       actionCount: 0,
       checkpointsVerified: 0,
       isComplete: false,
+      stoppedAfter: nil,
       warnings: []
     )
     var sequence = 0
@@ -132,6 +137,12 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
           throw ActionLogError.malformedLine(
             line: number, reason: "an action follows the final checkpoint.")
         }
+        if let until, found > until {
+          // Stop before the first action past `until`, having checked its checkpoints.
+          report.stoppedAfter = sequence
+          report.finalState = state
+          return report
+        }
         sequence = found
         let before = state
         _ = reducer.reduce(into: &state, action: action)
@@ -142,11 +153,11 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
             stateBefore: before, stateAfter: state
           )
         )
-        if let until, sequence >= until {
-          report.finalState = state
-          return report
-        }
       case .checkpoint(let found, let digest, let isFinal):
+        if report.isComplete {
+          throw ActionLogError.malformedLine(
+            line: number, reason: "a checkpoint follows the final checkpoint.")
+        }
         guard found == sequence else {
           throw ActionLogError.sequenceOutOfOrder(line: number, found: found, expected: sequence)
         }
@@ -196,7 +207,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     do {
       header = try decoder.decode(ActionLogHeader<R.State>.self, from: bytes)
     } catch {
-      throw ActionLogError.badHeader(line: 1, reason: "the initial state: \(Self.explain(error))")
+      throw ActionLogError.badHeader(line: 1, reason: Self.explain(error))
     }
     let current = SchemaFingerprint.of(
       state: header.initialState,
