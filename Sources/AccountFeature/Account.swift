@@ -149,6 +149,8 @@ public struct Account: Reducer {
       return .none
 
     case .sessionRestored(let profile):
+      // A sign-in that finished (or started) first wins over a slower restore.
+      guard state.profile == nil, !state.isSigningIn else { return .none }
       state.profile = profile
       return .none
 

@@ -80,12 +80,35 @@ import Testing
     #expect(harness.state.rows[id: 1]?.loads == 1)
   }
 
-  @Test func anElementActionCostsTheSameWhateverTheCollectionSize() {
-    // Not a timing test: the element is reached by id, and only its reducer runs. A row
-    // reducer that counts its calls shows no scan over the other elements.
-    let harness = makeHarness(rows: Array(0..<10_000))
-    harness.send(.rows(.element(id: 9_999, action: .renamed("last"))))
-    #expect(harness.state.rows[id: 9_999]?.title == "last")
-    #expect(harness.state.rows.filter { $0.title == "last" }.count == 1)
+  @Test func anElementActionRunsOnlyThatElementsReducer() {
+    // No scan over the elements: the element reducer runs once, for the one element.
+    struct Counted: Reducer {
+      let calls: FiringCount
+      func reduce(into state: inout Row.State, action: Row.Action) -> Effect<Row.Action> {
+        calls.increment()
+        if case .renamed(let title) = action { state.title = title }
+        return .none
+      }
+    }
+    struct List: Reducer {
+      struct State { var rows: IdentifiedArrayOf<Row.State> }
+      enum Action: Sendable { case rows(IdentifiedAction<Int, Row.Action>) }
+      let calls: FiringCount
+      var body: some Reducer<State, Action> {
+        EmptyReducer()
+          .forEach(
+            \.rows, action: CaseKey(Action.rows) { if case .rows(let a) = $0 { a } else { nil } }
+          ) {
+            Counted(calls: calls)
+          }
+      }
+    }
+    let calls = FiringCount()
+    var state = List.State(
+      rows: IdentifiedArrayOf((0..<10_000).map { Row.State(id: $0) }) { a, _ in a })
+    _ = List(calls: calls).reduce(
+      into: &state, action: .rows(.element(id: 9_999, action: .renamed("last"))))
+    #expect(calls.value == 1)
+    #expect(state.rows[id: 9_999]?.title == "last")
   }
 }

@@ -101,6 +101,15 @@ final class FiringCount: Sendable {
     #expect(tracker.firings == 1, "another field of the row changed")
   }
 
+  @Test func aRowStoreFiresWhenTheWholeCollectionIsReplaced() {
+    let harness = todos(rows: 0..<3)
+    let row = harness.store.scope(state: \.rows, action: Todos.Action.rows)[id: 1]!
+    let tracker = Tracker { _ = row.title }
+    harness.send(.replaceRows([Row.State(id: 1, title: "reloaded"), Row.State(id: 5)]))
+    #expect(tracker.firings == 1)
+    #expect(row.title == "reloaded")
+  }
+
   @Test func aParentListingRowsFiresForAddsRemovesAndMovesNotRowContent() {
     let harness = todos(rows: 0..<3)
     let tracker = Tracker { _ = harness.store.scope(state: \.rows, action: Todos.Action.rows) }

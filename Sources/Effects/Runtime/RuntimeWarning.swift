@@ -87,7 +87,9 @@ public struct RuntimeWarningHandler: Sendable {
   ) -> RuntimeWarningHandler {
     let printedSites = Mutex<Set<String>>([])
     return RuntimeWarningHandler { warning in
-      let site = "\(warning.fileID):\(warning.line)"
+      // A warning without a source line is keyed by its text, so distinct problems all print.
+      let site =
+        warning.line == 0 ? warning.description : "\(warning.fileID):\(warning.line)"
       guard printedSites.withLock({ $0.insert(site).inserted }) else { return }
       write(warning.description + "\n")
     }

@@ -54,6 +54,8 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
     storage = []
     positions = [:]
     structure = Self.nextStructure()
+    // Unique, like the structure stamp: an array that replaces another never looks unchanged.
+    content = Self.nextStructure()
   }
 
   /// Creates an array from elements whose ids must be unique.

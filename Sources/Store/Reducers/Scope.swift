@@ -4,7 +4,9 @@ import Effects
 /// child action.
 ///
 /// The child sees only its slice, and its effects' actions are embedded back into the parent's
-/// action type. Actions of other cases pass through untouched.
+/// action type. Actions of other cases pass through untouched. The child's effects belong to
+/// the scope: their cancellation ids and lifetimes cannot collide with a sibling scope's, even
+/// one running the same child reducer.
 ///
 /// ```swift
 /// var body: some Reducer<State, Action> {
@@ -46,6 +48,8 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
     guard let childAction = toChildAction.extract(action) else { return .none }
     let effect = child.reduce(into: &state[keyPath: toChildState], action: childAction)
     if effect.isNone { return .none }
-    return effect.map(toChildAction.embed)
+    // The child's cancellation ids and lifetimes live in its own namespace, so two sibling
+    // scopes running the same child never cancel each other's effects.
+    return effect.map(toChildAction.embed).scoped(to: KeyPathIdentity(keyPath: toChildState))
   }
 }

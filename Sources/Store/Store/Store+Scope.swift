@@ -5,7 +5,7 @@ extension Store {
   ///
   /// The child store holds no copy of the state: it reads its slice from this store, and sends
   /// its actions through this store, embedded with `action`. Scoping again with the same key
-  /// path and action type returns the same child store.
+  /// path and case key returns the same child store.
   ///
   /// ```swift
   /// let cartStore = appStore.scope(state: \.cart, action: App.Action.cart)
@@ -22,7 +22,8 @@ extension Store {
     state: KeyPath<State, ChildState>,
     action: CaseKey<Action, ChildAction>
   ) -> Store<ChildState, ChildAction> {
-    let key = ScopeKey(path: state, action: ChildAction.self, kind: .plain)
+    let key = ScopeKey(
+      path: state, action: ChildAction.self, kind: .plain, caseKey: action.identity)
     if let child = children[key] as? Store<ChildState, ChildAction> { return child }
     let child = Store<ChildState, ChildAction>(core: core.scope(state: state, action: action))
     children[key] = child
@@ -44,7 +45,7 @@ extension Store {
     state: KeyPath<State, ChildState?>,
     action: CaseKey<Action, ChildAction>
   ) -> Store<ChildState, ChildAction>? {
-    optionalChild(state, kind: .optional, embed: action.embed)
+    optionalChild(state, kind: .optional, caseKey: action.identity, embed: action.embed)
   }
 
   /// A store for a presented child, or `nil` while nothing is presented.
@@ -61,7 +62,9 @@ extension Store {
     state: KeyPath<State, ChildState?>,
     action: CaseKey<Action, PresentationAction<ChildAction>>
   ) -> Store<ChildState, ChildAction>? {
-    optionalChild(state, kind: .presented) { action.embed(.presented($0)) }
+    optionalChild(state, kind: .presented, caseKey: action.identity) {
+      action.embed(.presented($0))
+    }
   }
 
   /// Stores for the elements of an identified collection: one per element, keyed by id.
@@ -85,7 +88,9 @@ extension Store {
     state: KeyPath<State, IdentifiedArray<ID, ElementState>>,
     action: CaseKey<Action, IdentifiedAction<ID, ElementAction>>
   ) -> IdentifiedStores<ID, ElementState, ElementAction> where ElementState.ID == ID {
-    elementStores(state, toState: \.self) { action.embed(.element(id: $0, action: $1)) }
+    elementStores(state, toState: \.self, caseKey: action.identity) {
+      action.embed(.element(id: $0, action: $1))
+    }
   }
 
   /// Stores for the screens of a navigation stack: one per pushed screen, keyed by its id.
@@ -102,7 +107,9 @@ extension Store {
     state: KeyPath<State, StackState<ElementState>>,
     action: CaseKey<Action, StackAction<ElementState, ElementAction>>
   ) -> IdentifiedStores<StackElementID, ElementState, ElementAction> {
-    elementStores(state.appending(path: \.entries), toState: \.element) {
+    elementStores(
+      state.appending(path: \.entries), toState: \.element, caseKey: action.identity
+    ) {
       action.embed(.element(id: $0, action: $1))
     }
   }
@@ -110,9 +117,11 @@ extension Store {
   private func elementStores<ID: Hashable & Sendable, Element, ElementState, ElementAction>(
     _ toElements: KeyPath<State, IdentifiedArray<ID, Element>>,
     toState: KeyPath<Element, ElementState>,
+    caseKey: [String],
     embed: @escaping @Sendable (ID, ElementAction) -> Action
   ) -> IdentifiedStores<ID, ElementState, ElementAction> {
-    let key = ScopeKey(path: toElements, action: ElementAction.self, kind: .collection)
+    let key = ScopeKey(
+      path: toElements, action: ElementAction.self, kind: .collection, caseKey: caseKey)
     let cache: ElementStoreCache<ID, ElementState, ElementAction>
     if let cached = children[key] as? ElementStoreCache<ID, ElementState, ElementAction> {
       cache = cached
@@ -143,7 +152,8 @@ extension Store {
       key: ScopeKey(
         path: \State.self,
         action: ChildAction.self,
-        kind: .enumCase(ObjectIdentifier(ChildState.self))
+        kind: .enumCase(ObjectIdentifier(ChildState.self)),
+        caseKey: state.identity + action.identity
       ),
       embed: action.embed
     )
@@ -152,11 +162,12 @@ extension Store {
   private func optionalChild<ChildState, ChildAction: Sendable>(
     _ toChild: KeyPath<State, ChildState?>,
     kind: ScopeKey.Kind,
+    caseKey: [String],
     embed: @escaping @Sendable (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction>? {
     optionalChild(
       read: { $0[keyPath: toChild] },
-      key: ScopeKey(path: toChild, action: ChildAction.self, kind: kind),
+      key: ScopeKey(path: toChild, action: ChildAction.self, kind: kind, caseKey: caseKey),
       embed: embed
     )
   }
@@ -195,8 +206,8 @@ extension Store {
   }
 }
 
-/// What a child store was scoped by: the state path, the child's action type and the kind of
-/// scope.
+/// What a child store was scoped by: the state path, the child's action type and case key, and
+/// the kind of scope.
 struct ScopeKey: Hashable {
   enum Kind: Hashable {
     case plain, optional, presented, collection
@@ -205,10 +216,14 @@ struct ScopeKey: Hashable {
   let path: AnyKeyPath
   let action: ObjectIdentifier
   let kind: Kind
+  /// Where the action case key was declared: two keys for the same child action type are
+  /// different scopes.
+  let caseKey: [String]
 
-  init(path: AnyKeyPath, action: Any.Type, kind: Kind) {
+  init(path: AnyKeyPath, action: Any.Type, kind: Kind, caseKey: [String]) {
     self.path = path
     self.action = ObjectIdentifier(action)
     self.kind = kind
+    self.caseKey = caseKey
   }
 }

@@ -18,6 +18,7 @@ struct Todos: Reducer {
     case addRow(Int)
     case removeRow(Int)
     case removeAllRows
+    case replaceRows([Row.State])
     case editTapped(Int)
     case openDetail(Int)
   }
@@ -33,6 +34,8 @@ struct Todos: Reducer {
         state.rows.remove(id: id)
       case .removeAllRows:
         state.rows.removeAll()
+      case .replaceRows(let rows):
+        state.rows = IdentifiedArrayOf(rows) { first, _ in first }
       case .editTapped(let id):
         state.editor = Editor.State(rowID: id, title: state.rows[id: id]?.title ?? "")
       case .openDetail(let id):

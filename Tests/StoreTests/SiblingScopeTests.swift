@@ -1,0 +1,112 @@
+import Effects
+import Testing
+
+@testable import Store
+
+/// Two siblings running the same child reducer: their effects must never touch each other.
+struct Siblings: Reducer {
+  struct State: Equatable {
+    var left = Todos.State()
+    var right = Todos.State()
+    var leftLog = LogFeature.State()
+    var rightLog = LogFeature.State()
+  }
+  enum Action: Sendable, Equatable {
+    case left(Todos.Action)
+    case right(Todos.Action)
+    case leftLog(LogFeature.Action)
+    case rightLog(LogFeature.Action)
+  }
+  let clock: TestClock
+
+  var body: some Reducer<State, Action> {
+    Scope(state: \.left, action: Action.left) { Todos(clock: clock) }
+    Scope(state: \.right, action: Action.right) { Todos(clock: clock) }
+    Scope(state: \.leftLog, action: Action.leftLog) { loader }
+    Scope(state: \.rightLog, action: Action.rightLog) { loader }
+  }
+
+  /// Starts a one-second load under cancellation id "load", cancelling any load in flight.
+  var loader: LogFeature {
+    LogFeature { [clock] name in
+      .run { send in
+        try await clock.sleep(for: .seconds(1))
+        send(.record("\(name) loaded"))
+      }
+      .cancellable(id: "load", cancelInFlight: true)
+    }
+  }
+}
+
+extension Siblings.Action {
+  static let left = CaseKey(Self.left) { if case .left(let a) = $0 { a } else { nil } }
+  static let right = CaseKey(Self.right) { if case .right(let a) = $0 { a } else { nil } }
+  static let leftLog = CaseKey(Self.leftLog) { if case .leftLog(let a) = $0 { a } else { nil } }
+  static let rightLog = CaseKey(Self.rightLog) {
+    if case .rightLog(let a) = $0 { a } else { nil }
+  }
+}
+
+@MainActor
+@Suite struct SiblingScopeTests {
+  let clock = TestClock()
+
+  func makeHarness() -> Harness<Siblings> {
+    var state = Siblings.State()
+    state.left.rows.append(Row.State(id: 1))
+    state.right.rows.append(Row.State(id: 1))
+    return Harness(initialState: state, reducer: Siblings(clock: clock))
+  }
+
+  @Test func dismissingOneSiblingsSheetLeavesTheOthersEffectsRunning() async {
+    let harness = makeHarness()
+    harness.send(.left(.editTapped(1)))
+    harness.send(.right(.editTapped(1)))
+    harness.send(.left(.editor(.presented(.autosaveTapped))))
+    harness.send(.right(.editor(.presented(.autosaveTapped))))
+    #expect(clock.sleeperCount == 2)
+    harness.send(.left(.editor(.dismiss)))
+    #expect(clock.sleeperCount == 1)
+    await clock.advance(by: .seconds(5))
+    #expect(harness.processed.last?.action == .right(.editor(.presented(.autosaved))))
+  }
+
+  @Test func removingARowInOneSiblingLeavesTheSameRowIDInTheOther() async {
+    let harness = makeHarness()
+    harness.send(.left(.rows(.element(id: 1, action: .loadTapped))))
+    harness.send(.right(.rows(.element(id: 1, action: .loadTapped))))
+    harness.send(.left(.removeRow(1)))
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.right.rows[id: 1]?.loads == 1)
+  }
+
+  @Test func siblingScopesDoNotShareCancellationIDs() async {
+    let harness = makeHarness()
+    harness.send(.leftLog(.start("left")))
+    harness.send(.rightLog(.start("right")))
+    #expect(clock.sleeperCount == 2)
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.leftLog.log == ["start left", "left loaded"])
+    #expect(harness.state.rightLog.log == ["start right", "right loaded"])
+  }
+
+  @Test func scopingTheSameStateWithAnotherCaseGivesAnotherStore() {
+    struct Twin: Reducer {
+      struct State: Equatable { var count = Counter.State() }
+      enum Action: Sendable, Equatable {
+        case viaA(Counter.Action)
+        case viaB(Counter.Action)
+      }
+      func reduce(into state: inout State, action: Action) -> Effect<Action> { .none }
+    }
+    let a = CaseKey(Twin.Action.viaA) { if case .viaA(let x) = $0 { x } else { nil } }
+    let b = CaseKey(Twin.Action.viaB) { if case .viaB(let x) = $0 { x } else { nil } }
+    let harness = Harness(initialState: Twin.State(), reducer: Twin())
+    let viaA = harness.store.scope(state: \.count, action: a)
+    let viaB = harness.store.scope(state: \.count, action: b)
+    #expect(viaA !== viaB)
+    #expect(harness.store.scope(state: \.count, action: a) === viaA)
+    viaB.send(.incrementTapped)
+    #expect(harness.processed.last?.action == .viaB(.incrementTapped))
+  }
+}
