@@ -94,25 +94,25 @@ extension AuthenticationClient {
           throw AuthenticationError.invalidCredentials
         }
         let profile = AccountProfile(username: username, displayName: username.capitalized)
-        await credentials.save(token: "token-\(username)", for: profile)
+        credentials.save(token: "token-\(username)", for: profile)
         return profile
       },
       restoreSession: {
         try await clock.sleep(for: latency)
-        return await credentials.session?.profile
+        return credentials.session?.profile
       },
       refreshProfile: {
         try await clock.sleep(for: latency)
-        guard let profile = await credentials.session?.profile else {
+        guard let profile = credentials.session?.profile else {
           throw AuthenticationError.notSignedIn
         }
         return profile
       },
       signOut: {
         try await clock.sleep(for: latency)
-        await credentials.revoke()
+        credentials.revoke()
       },
-      profileChanges: { await credentials.changes() }
+      profileChanges: { credentials.changes() }
     )
   }
 }

@@ -1,24 +1,47 @@
+import Synchronization
+
 /// Secure storage for a session's token, outside any state: the place a real app would put
 /// the keychain. Only ``AuthenticationClient`` sees it.
-public actor CredentialStore {
+///
+/// Its methods are synchronous and thread-safe, like a keychain call, so a simulated client
+/// that uses it does no work off the caller's executor: under a test store, or the demo's
+/// recorder, a sign-in runs to completion deterministically.
+public final class CredentialStore: Sendable {
   /// A saved session: the token and whose it is.
   public struct Session: Sendable {
     /// The bearer token. Never copied into state, actions or logs.
     public var token: String
     /// The profile the token belongs to.
     public var profile: AccountProfile
+
+    /// Creates a session.
+    ///
+    /// - Parameters:
+    ///   - token: The bearer token.
+    ///   - profile: The profile the token belongs to.
+    public init(token: String, profile: AccountProfile) {
+      self.token = token
+      self.profile = profile
+    }
   }
 
-  /// The saved session, if any.
-  public private(set) var session: Session?
-  private var listeners: [Int: AsyncStream<AccountProfile>.Continuation] = [:]
-  private var nextListener = 0
+  private struct Storage {
+    var session: Session?
+    var listeners: [Int: AsyncStream<AccountProfile>.Continuation] = [:]
+    var nextListener = 0
+  }
+  private let storage: Mutex<Storage>
 
   /// Creates storage, empty or holding a saved session.
   ///
   /// - Parameter session: A session saved earlier.
   public init(session: Session? = nil) {
-    self.session = session
+    storage = Mutex(Storage(session: session))
+  }
+
+  /// The saved session, if any.
+  public var session: Session? {
+    storage.withLock { $0.session }
   }
 
   /// Saves a session.
@@ -27,37 +50,40 @@ public actor CredentialStore {
   ///   - token: The session's token.
   ///   - profile: Whose it is.
   public func save(token: String, for profile: AccountProfile) {
-    session = Session(token: token, profile: profile)
+    storage.withLock { $0.session = Session(token: token, profile: profile) }
   }
 
   /// Forgets the session.
   public func revoke() {
-    session = nil
+    storage.withLock { $0.session = nil }
   }
 
   /// Changes the saved profile, as another device would, and tells every listener.
   ///
   /// - Parameter displayName: The new display name.
   public func rename(to displayName: String) {
-    guard var session else { return }
-    session.profile.displayName = displayName
-    self.session = session
-    for listener in listeners.values { listener.yield(session.profile) }
+    let (profile, listeners) = storage.withLock {
+      storage -> (AccountProfile?, [AsyncStream<AccountProfile>.Continuation]) in
+      guard var session = storage.session else { return (nil, []) }
+      session.profile.displayName = displayName
+      storage.session = session
+      return (session.profile, Array(storage.listeners.values))
+    }
+    guard let profile else { return }
+    for listener in listeners { listener.yield(profile) }
   }
 
   /// A stream of profile changes, until the listener stops listening.
   public func changes() -> AsyncStream<AccountProfile> {
     let (stream, continuation) = AsyncStream.makeStream(of: AccountProfile.self)
-    nextListener += 1
-    let id = nextListener
-    listeners[id] = continuation
-    continuation.onTermination = { _ in
-      Task { await self.removeListener(id) }
+    let id = storage.withLock { storage in
+      storage.nextListener += 1
+      storage.listeners[storage.nextListener] = continuation
+      return storage.nextListener
+    }
+    continuation.onTermination = { [weak self] _ in
+      _ = self?.storage.withLock { $0.listeners.removeValue(forKey: id) }
     }
     return stream
-  }
-
-  private func removeListener(_ id: Int) {
-    listeners[id] = nil
   }
 }

@@ -132,6 +132,20 @@ import Testing
     }
   }
 
+  @Test func aLogOfAnotherStateShapeIsRefusedNamingItsFingerprint() throws {
+    let head = try header()
+    let renamed = head.replacingOccurrences(of: #""count":0"#, with: #""total":0"#)
+    let file = try write(renamed + "\n", to: "shape.jsonl")
+    #expect {
+      try replayer().replay(path: file)
+    } throws: { error in
+      guard case .schemaMismatch(let log, let current) = error as? ActionLogError else {
+        return false
+      }
+      return renamed.contains(log) && current.contains("count")
+    }
+  }
+
   // MARK: - Bad input
 
   func expectFailure(

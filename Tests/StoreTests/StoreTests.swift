@@ -146,6 +146,30 @@ import Testing
     #expect(clock.sleeperCount == 0)
   }
 
+  @Test func releasingAStoreMadeThroughThePublicInitializerCancelsItsEffects() async {
+    let clock = TestClock()
+    let cancelled = Flag()
+    var store: StoreOf<LogFeature>? = Store(initialState: LogFeature.State()) {
+      LogFeature { _ in
+        .run { _ in
+          try await withTaskCancellationHandler {
+            try await clock.sleep(for: .seconds(60))
+          } onCancel: {
+            cancelled.set()
+          }
+        }
+      }
+    }
+    store?.send(.start("a"))
+    weak let released = store
+    store = nil
+    #expect(released == nil)
+    // The effect's task runs on the global executor; its cancellation handler runs when it
+    // starts (cancelled already) or at once (if it had started). Wait for either.
+    while !cancelled.isSet { await Task.yield() }
+    #expect(cancelled.isSet)
+  }
+
   @Test func aThrownErrorBecomesTheCatchAction() {
     let harness = Harness(
       initialState: LogFeature.State(),

@@ -207,7 +207,11 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     do {
       header = try decoder.decode(ActionLogHeader<R.State>.self, from: bytes)
     } catch {
-      throw ActionLogError.badHeader(line: 1, reason: Self.explain(error))
+      // The header's fields were read above, so this is the initial state: the types changed.
+      throw ActionLogError.schemaMismatch(
+        log: probe.schema,
+        current: "(the current types cannot decode the log's initial state: \(Self.explain(error)))"
+      )
     }
     let current = SchemaFingerprint.of(
       state: header.initialState,
