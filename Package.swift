@@ -35,7 +35,11 @@ let package = Package(
     ),
     .executableTarget(
       name: "bench",
-      dependencies: ["Store", "Effects", "StoreTesting"]
+      dependencies: [
+        "Store", "Effects",
+        // Only to time TestStore.send; not linked where XCTest is not a runtime library.
+        .target(name: "StoreTesting", condition: .when(platforms: [.linux])),
+      ]
     ),
     .testTarget(name: "StoreTests", dependencies: ["Store", "Effects"]),
     .testTarget(

@@ -2,7 +2,10 @@ import Effects
 import Foundation
 import Observation
 import Store
-import StoreTesting
+
+#if canImport(StoreTesting)
+  import StoreTesting
+#endif
 
 /// `swift run -c release bench [--check]`: each scenario against a baseline measured in the
 /// same run, as a ratio with a target. `--check` exits with 1 when a ratio misses its target.
@@ -103,18 +106,21 @@ struct Bench {
     }
 
     // TestStore send against Store.send.
-    if runs(8) {
-      let store = Store(initialState: Counter.State()) { Counter() }
-      let testStore = TestStore(initialState: Counter.State()) { Counter() }
-      testStore.exhaustivity = .off
-      let plain = measure.nanoseconds(iterations: 20_000) { store.send(.increment) }
-      let tested = await measure.nanoseconds(iterations: 20_000) {
-        await testStore.send(.increment)
+    #if canImport(StoreTesting)
+      // TestStore send against Store.send.
+      if runs(8) {
+        let store = Store(initialState: Counter.State()) { Counter() }
+        let testStore = TestStore(initialState: Counter.State()) { Counter() }
+        testStore.exhaustivity = .off
+        let plain = measure.nanoseconds(iterations: 20_000) { store.send(.increment) }
+        let tested = await measure.nanoseconds(iterations: 20_000) {
+          await testStore.send(.increment)
+        }
+        table.note(
+          "TestStore send vs Store.send",
+          "\(Int(tested)) ns vs \(Int(plain)) ns (×\(format(tested / plain)))")
       }
-      table.note(
-        "TestStore send vs Store.send",
-        "\(Int(tested)) ns vs \(Int(plain)) ns (×\(format(tested / plain)))")
-    }
+    #endif
 
     // Memory of a store holding 100,000 elements, against the plain array.
     if runs(9) {
