@@ -1,0 +1,50 @@
+import Foundation
+import Store
+import Testing
+
+@testable import demo
+
+/// A recording process killed mid-write leaves a log whose complete lines all replay.
+@MainActor
+@Suite struct KilledRecordingTests {
+  /// The `demo` executable, built beside this test bundle.
+  static var demoExecutable: URL? {
+    let built = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for candidate in [built, built.deletingLastPathComponent()] {
+      let url = candidate.appendingPathComponent("demo")
+      if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+    }
+    return nil
+  }
+
+  @Test func aRecordingKilledMidWayReplaysEveryCompleteLine() async throws {
+    let demo = try #require(Self.demoExecutable, "build the demo first: swift build")
+    let log = FileManager.default.temporaryDirectory
+      .appendingPathComponent("killed-\(UUID().uuidString).jsonl")
+    let process = Process()
+    process.executableURL = demo
+    process.arguments = ["record", "--out", log.path, "--sessions", "100000"]
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    // Wait until the recording is well under way (a condition, not a duration), then kill
+    // it without warning, as a crash would.
+    var size = 0
+    while size < 200_000, process.isRunning {
+      size = (try? FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int) ?? 0
+      await Task.yield()
+    }
+    #expect(process.isRunning, "the recording should still be running when it is killed")
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+    #expect(process.terminationReason == .uncaughtSignal)
+
+    let report = try SampleApp.replayer.replay(path: log.path)
+    let lines = try String(contentsOf: log, encoding: .utf8)
+    let completeActions = lines.split(separator: "\n", omittingEmptySubsequences: false)
+      .dropLast()
+      .filter { $0.contains(#""kind":"action""#) }.count
+    #expect(report.actionCount == completeActions)
+    #expect(report.actionCount > 100)
+    #expect(!report.isComplete, "a killed recording has no final checkpoint")
+  }
+}
