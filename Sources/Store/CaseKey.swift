@@ -25,39 +25,31 @@ public struct CaseKey<Root, Value>: Sendable {
   public let embed: @Sendable (Value) -> Root
   /// Gets the value out of the case, or `nil` for any other case.
   public let extract: @Sendable (Root) -> Value?
-  /// Where the key was declared, which identifies it: two keys declared in different places
-  /// are different keys. Stores use it to tell scopes apart.
-  let identity: [String]
 
-  /// Creates a key from the case's constructor and a matching extractor, which can be given
-  /// as a trailing closure.
+  /// Creates a key from the case's constructor and a matching extractor.
   ///
   /// - Parameters:
   ///   - embed: The case constructor, such as `Action.cart`.
   ///   - extract: Returns the payload when the value is that case, otherwise `nil`.
-  ///   - fileID: Where the key is declared; identifies it.
-  ///   - line: The line of the declaration.
-  ///   - column: The column of the declaration.
   public init(
     _ embed: @escaping @Sendable (Value) -> Root,
-    extract: @escaping @Sendable (Root) -> Value?,
-    fileID: StaticString = #fileID,
-    line: UInt = #line,
-    column: UInt = #column
+    extract: @escaping @Sendable (Root) -> Value?
   ) {
     self.embed = embed
     self.extract = extract
-    self.identity = ["\(fileID):\(line):\(column)"]
   }
 
-  init(
-    embed: @escaping @Sendable (Value) -> Root,
-    extract: @escaping @Sendable (Root) -> Value?,
-    identity: [String]
+  /// Creates a key from the case's constructor and a matching extractor, given as a trailing
+  /// closure.
+  ///
+  /// - Parameters:
+  ///   - embed: The case constructor, such as `Action.cart`.
+  ///   - extract: Returns the payload when the value is that case, otherwise `nil`.
+  public init(
+    _ embed: @escaping @Sendable (Value) -> Root,
+    _ extract: @escaping @Sendable (Root) -> Value?
   ) {
-    self.embed = embed
-    self.extract = extract
-    self.identity = identity
+    self.init(embed, extract: extract)
   }
 
   /// A key into a case of the payload, reached through this case.
@@ -66,9 +58,8 @@ public struct CaseKey<Root, Value>: Sendable {
   /// - Returns: A key from `Root` straight to the nested payload.
   public func appending<Next>(_ next: CaseKey<Value, Next>) -> CaseKey<Root, Next> {
     CaseKey<Root, Next>(
-      embed: { self.embed(next.embed($0)) },
-      extract: { self.extract($0).flatMap(next.extract) },
-      identity: identity + next.identity
+      { self.embed(next.embed($0)) },
+      extract: { self.extract($0).flatMap(next.extract) }
     )
   }
 }

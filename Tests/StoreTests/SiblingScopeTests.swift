@@ -89,24 +89,4 @@ extension Siblings.Action {
     #expect(harness.state.leftLog.log == ["start left", "left loaded"])
     #expect(harness.state.rightLog.log == ["start right", "right loaded"])
   }
-
-  @Test func scopingTheSameStateWithAnotherCaseGivesAnotherStore() {
-    struct Twin: Reducer {
-      struct State: Equatable { var count = Counter.State() }
-      enum Action: Sendable, Equatable {
-        case viaA(Counter.Action)
-        case viaB(Counter.Action)
-      }
-      func reduce(into state: inout State, action: Action) -> Effect<Action> { .none }
-    }
-    let a = CaseKey(Twin.Action.viaA) { if case .viaA(let x) = $0 { x } else { nil } }
-    let b = CaseKey(Twin.Action.viaB) { if case .viaB(let x) = $0 { x } else { nil } }
-    let harness = Harness(initialState: Twin.State(), reducer: Twin())
-    let viaA = harness.store.scope(state: \.count, action: a)
-    let viaB = harness.store.scope(state: \.count, action: b)
-    #expect(viaA !== viaB)
-    #expect(harness.store.scope(state: \.count, action: a) === viaA)
-    viaB.send(.incrementTapped)
-    #expect(harness.processed.last?.action == .viaB(.incrementTapped))
-  }
 }

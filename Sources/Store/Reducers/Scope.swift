@@ -48,8 +48,33 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
     guard let childAction = toChildAction.extract(action) else { return .none }
     let effect = child.reduce(into: &state[keyPath: toChildState], action: childAction)
     if effect.isNone { return .none }
-    // The child's cancellation ids and lifetimes live in its own namespace, so two sibling
-    // scopes running the same child never cancel each other's effects.
-    return effect.map(toChildAction.embed).scoped(to: KeyPathIdentity(keyPath: toChildState))
+    return Self.embed(effect, toChildAction.embed, from: action)
   }
+
+  /// The child's effect in the parent's actions, in the scope's own namespace: two sibling
+  /// scopes running the same child never cancel each other's effects.
+  ///
+  /// The namespace is the case of the parent action that carries the child's actions, which
+  /// tells sibling scopes apart. Out of line, and given no key path, so that `reduce`, which
+  /// runs for every action, stays small for the optimizer to inline and to turn its key path
+  /// into a plain field access.
+  @usableFromInline
+  static func embed(
+    _ effect: Effect<Child.Action>,
+    _ embed: @escaping @Sendable (Child.Action) -> ParentAction,
+    from action: ParentAction
+  ) -> Effect<ParentAction> {
+    // Only for actions whose child returned work, never for the rest.
+    let caseName = Mirror(reflecting: action).children.first?.label ?? "\(action)"
+    return effect.map(embed).scoped(
+      to: ScopeIdentity(parent: ObjectIdentifier(ParentAction.self), caseName: caseName)
+    )
+  }
+}
+
+/// The lifetime namespace of a scope: the parent action type, and the case that carries the
+/// child's actions.
+struct ScopeIdentity: Hashable, Sendable {
+  let parent: ObjectIdentifier
+  let caseName: String
 }

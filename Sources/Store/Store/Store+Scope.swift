@@ -5,7 +5,10 @@ extension Store {
   ///
   /// The child store holds no copy of the state: it reads its slice from this store, and sends
   /// its actions through this store, embedded with `action`. Scoping again with the same key
-  /// path and case key returns the same child store.
+  /// path and child action type returns the same child store. (Two scopes of one state path
+  /// that embed the same child action type through different cases would share a store: give
+  /// them distinct state paths. Case keys carry no identity the store could tell apart without
+  /// slowing every action down.)
   ///
   /// ```swift
   /// let cartStore = appStore.scope(state: \.cart, action: App.Action.cart)
@@ -22,8 +25,7 @@ extension Store {
     state: KeyPath<State, ChildState>,
     action: CaseKey<Action, ChildAction>
   ) -> Store<ChildState, ChildAction> {
-    let key = ScopeKey(
-      path: state, action: ChildAction.self, kind: .plain, caseKey: action.identity)
+    let key = ScopeKey(path: state, action: ChildAction.self, kind: .plain)
     if let child = children[key] as? Store<ChildState, ChildAction> { return child }
     let child = Store<ChildState, ChildAction>(core: core.scope(state: state, action: action))
     children[key] = child
@@ -45,7 +47,7 @@ extension Store {
     state: KeyPath<State, ChildState?>,
     action: CaseKey<Action, ChildAction>
   ) -> Store<ChildState, ChildAction>? {
-    optionalChild(state, kind: .optional, caseKey: action.identity, embed: action.embed)
+    optionalChild(state, kind: .optional, embed: action.embed)
   }
 
   /// A store for a presented child, or `nil` while nothing is presented.
@@ -62,9 +64,7 @@ extension Store {
     state: KeyPath<State, ChildState?>,
     action: CaseKey<Action, PresentationAction<ChildAction>>
   ) -> Store<ChildState, ChildAction>? {
-    optionalChild(state, kind: .presented, caseKey: action.identity) {
-      action.embed(.presented($0))
-    }
+    optionalChild(state, kind: .presented) { action.embed(.presented($0)) }
   }
 
   /// Stores for the elements of an identified collection: one per element, keyed by id.
@@ -88,9 +88,7 @@ extension Store {
     state: KeyPath<State, IdentifiedArray<ID, ElementState>>,
     action: CaseKey<Action, IdentifiedAction<ID, ElementAction>>
   ) -> IdentifiedStores<ID, ElementState, ElementAction> where ElementState.ID == ID {
-    elementStores(state, toState: \.self, caseKey: action.identity) {
-      action.embed(.element(id: $0, action: $1))
-    }
+    elementStores(state, toState: \.self) { action.embed(.element(id: $0, action: $1)) }
   }
 
   /// Stores for the screens of a navigation stack: one per pushed screen, keyed by its id.
@@ -107,9 +105,7 @@ extension Store {
     state: KeyPath<State, StackState<ElementState>>,
     action: CaseKey<Action, StackAction<ElementState, ElementAction>>
   ) -> IdentifiedStores<StackElementID, ElementState, ElementAction> {
-    elementStores(
-      state.appending(path: \.entries), toState: \.element, caseKey: action.identity
-    ) {
+    elementStores(state.appending(path: \.entries), toState: \.element) {
       action.embed(.element(id: $0, action: $1))
     }
   }
@@ -117,11 +113,9 @@ extension Store {
   private func elementStores<ID: Hashable & Sendable, Element, ElementState, ElementAction>(
     _ toElements: KeyPath<State, IdentifiedArray<ID, Element>>,
     toState: KeyPath<Element, ElementState>,
-    caseKey: [String],
     embed: @escaping @Sendable (ID, ElementAction) -> Action
   ) -> IdentifiedStores<ID, ElementState, ElementAction> {
-    let key = ScopeKey(
-      path: toElements, action: ElementAction.self, kind: .collection, caseKey: caseKey)
+    let key = ScopeKey(path: toElements, action: ElementAction.self, kind: .collection)
     let cache: ElementStoreCache<ID, ElementState, ElementAction>
     if let cached = children[key] as? ElementStoreCache<ID, ElementState, ElementAction> {
       cache = cached
@@ -152,8 +146,7 @@ extension Store {
       key: ScopeKey(
         path: \State.self,
         action: ChildAction.self,
-        kind: .enumCase(ObjectIdentifier(ChildState.self)),
-        caseKey: state.identity + action.identity
+        kind: .enumCase(ObjectIdentifier(ChildState.self))
       ),
       embed: action.embed
     )
@@ -162,12 +155,11 @@ extension Store {
   private func optionalChild<ChildState, ChildAction: Sendable>(
     _ toChild: KeyPath<State, ChildState?>,
     kind: ScopeKey.Kind,
-    caseKey: [String],
     embed: @escaping @Sendable (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction>? {
     optionalChild(
       read: { $0[keyPath: toChild] },
-      key: ScopeKey(path: toChild, action: ChildAction.self, kind: kind, caseKey: caseKey),
+      key: ScopeKey(path: toChild, action: ChildAction.self, kind: kind),
       embed: embed
     )
   }
@@ -206,8 +198,8 @@ extension Store {
   }
 }
 
-/// What a child store was scoped by: the state path, the child's action type and case key, and
-/// the kind of scope.
+/// What a child store was scoped by: the state path, the child's action type and the kind of
+/// scope.
 struct ScopeKey: Hashable {
   enum Kind: Hashable {
     case plain, optional, presented, collection
@@ -216,14 +208,10 @@ struct ScopeKey: Hashable {
   let path: AnyKeyPath
   let action: ObjectIdentifier
   let kind: Kind
-  /// Where the action case key was declared: two keys for the same child action type are
-  /// different scopes.
-  let caseKey: [String]
 
-  init(path: AnyKeyPath, action: Any.Type, kind: Kind, caseKey: [String]) {
+  init(path: AnyKeyPath, action: Any.Type, kind: Kind) {
     self.path = path
     self.action = ObjectIdentifier(action)
     self.kind = kind
-    self.caseKey = caseKey
   }
 }
