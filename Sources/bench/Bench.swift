@@ -25,8 +25,8 @@ struct Bench {
     if runs(1) {
       let store = Store(initialState: Counter.State()) { Counter() }
       let model = CounterModel()
-      let send = measure.nanoseconds(iterations: 200_000) { store.send(.increment) }
-      let method = measure.nanoseconds(iterations: 200_000) { model.increment() }
+      let (send, method) = measure.alternating(
+        iterations: 200_000, { store.send(.increment) }, { model.increment() })
       table.add("trivial action through send", send, "@Observable class method", method, 2.0)
       table.note("send, absolute", "\(Int(send.rounded())) ns per action")
     }
@@ -36,8 +36,12 @@ struct Bench {
       let root = Store(initialState: Level1.State()) { Level1() }
       let leaf = leafStore(root)
       let shallow = Store(initialState: Counter.State()) { Counter() }
-      let deep = measure.nanoseconds(iterations: 100_000) { leaf.send(.increment) }
-      let flat = measure.nanoseconds(iterations: 100_000) { shallow.send(.increment) }
+      for _ in 0..<10_000 {
+        leaf.send(.increment)
+        shallow.send(.increment)
+      }
+      let (deep, flat) = measure.alternating(
+        iterations: 100_000, { leaf.send(.increment) }, { shallow.send(.increment) })
       table.add("the same through 10 nested scopes", deep, "trivial send at depth 1", flat, 3.0)
     }
 

@@ -4,7 +4,7 @@ import Foundation
 /// nanoseconds per operation.
 @MainActor
 struct Measure {
-  var repetitions = 7
+  var repetitions = 11
 
   func nanoseconds(iterations: Int, _ body: () -> Void) -> Double {
     var samples: [Double] = []
@@ -19,6 +19,29 @@ struct Measure {
           + Double(elapsed.components.seconds) * 1e9 / Double(iterations))
     }
     return samples.sorted()[samples.count / 2]
+  }
+
+  /// Times two operations in alternation, repetition by repetition, so that a slow spell of
+  /// the machine weighs on both alike; returns the median of each.
+  func alternating(iterations: Int, _ first: () -> Void, _ second: () -> Void)
+    -> (first: Double, second: Double)
+  {
+    var firsts: [Double] = []
+    var seconds: [Double] = []
+    for _ in 0..<repetitions {
+      firsts.append(nanoseconds(once: iterations, first))
+      seconds.append(nanoseconds(once: iterations, second))
+    }
+    return (firsts.sorted()[firsts.count / 2], seconds.sorted()[seconds.count / 2])
+  }
+
+  private func nanoseconds(once iterations: Int, _ body: () -> Void) -> Double {
+    let clock = ContinuousClock()
+    let start = clock.now
+    for _ in 0..<iterations { body() }
+    let elapsed = start.duration(to: clock.now)
+    return (Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9)
+      / Double(iterations)
   }
 
   func nanoseconds(iterations: Int, _ body: () async -> Void) async -> Double {

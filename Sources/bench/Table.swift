@@ -41,7 +41,7 @@ struct Table {
           + "\(row.isMet ? "yes" : "NO") |")
     }
     lines.append("")
-    lines.append("Without target (medians of 7 repetitions):")
+    lines.append("Without target (medians of 11 repetitions):")
     for (name, value) in notes { lines.append("- \(name): \(value)") }
     return lines.joined(separator: "\n")
   }

@@ -21,15 +21,40 @@ extension Store {
   /// - Returns: The child store.
   /// - Complexity: O(1). Reading the child's state costs one key-path read from the root,
   ///   however deep the scope.
+  @inlinable
   public func scope<ChildState, ChildAction: Sendable>(
     state: KeyPath<State, ChildState>,
     action: CaseKey<Action, ChildAction>
   ) -> Store<ChildState, ChildAction> {
-    let key = ScopeKey(path: state, action: ChildAction.self, kind: .plain)
-    if let child = children[key] as? Store<ChildState, ChildAction> { return child }
-    let child = Store<ChildState, ChildAction>(core: core.scope(state: state, action: action))
-    children[key] = child
+    if let child = cachedChild(state, ChildAction.self) as? Store<ChildState, ChildAction> {
+      return child
+    }
+    // The child sends through this store's own `send`, composed here, in the module that
+    // scopes: specialized for the feature's types, however deep the scope.
+    let send = sendAction
+    let embed = action.embed
+    let child = makeChild(state, action) { send(embed($0)) }
+    cacheChild(child, state, ChildAction.self)
     return child
+  }
+
+  @usableFromInline
+  func makeChild<ChildState, ChildAction: Sendable>(
+    _ state: KeyPath<State, ChildState>,
+    _ action: CaseKey<Action, ChildAction>,
+    send: @escaping @MainActor (ChildAction) -> StoreTask
+  ) -> Store<ChildState, ChildAction> {
+    Store<ChildState, ChildAction>(core: core.scope(state: state, action: action), send: send)
+  }
+
+  @usableFromInline
+  func cachedChild(_ state: AnyKeyPath, _ action: Any.Type) -> AnyObject? {
+    children[ScopeKey(path: state, action: action, kind: .plain)]
+  }
+
+  @usableFromInline
+  func cacheChild(_ child: AnyObject, _ state: AnyKeyPath, _ action: Any.Type) {
+    children[ScopeKey(path: state, action: action, kind: .plain)] = child
   }
 
   /// A store for optional child state, or `nil` while the child is absent.

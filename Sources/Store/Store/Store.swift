@@ -52,6 +52,12 @@ public final class Store<State, Action: Sendable>: Observable {
     self.sendAction = send
   }
 
+  /// A store that sends through `send`, composed by the module that scoped it.
+  init(core: any StoreCore<State, Action>, send: @escaping @MainActor (Action) -> StoreTask) {
+    self.core = core
+    self.sendAction = send
+  }
+
   /// Creates a store that runs `reducer` on `initialState`.
   ///
   /// - Parameters:
