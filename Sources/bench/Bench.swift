@@ -47,16 +47,21 @@ struct Bench {
 
     // 3 and 4. Updating one element by id.
     if runs(3) {
-      func update(count: Int) -> Double {
+      /// Sends element updates to a store of `count` rows, visiting the rows in a scattered
+      /// order.
+      func updater(count: Int) -> () -> Void {
         let store = Store(initialState: List.State(count: count)) { List() }
         var id = 0
-        return measure.nanoseconds(iterations: 100_000) {
+        return {
           store.send(.rows(.element(id: id, action: .increment)))
           id = (id &+ 7919) % count
         }
       }
-      let big = update(count: 100_000)
-      let small = update(count: 100)
+      func update(count: Int) -> Double {
+        measure.nanoseconds(iterations: 100_000, updater(count: count))
+      }
+      let (big, small) = measure.alternating(
+        iterations: 100_000, updater(count: 100_000), updater(count: 100))
       table.add("update one element by id, 100,000 rows", big, "the same at 100 rows", small, 1.5)
 
       let tenThousand = update(count: 10_000)
