@@ -17,7 +17,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   /// Where warnings about effects go.
   package let warnings: RuntimeWarningHandler
 
-  private let state = Mutex(State())
+  let state = Mutex(State())
   // Wrapped in a struct: a bare closure read through `withLock` is re-abstracted on every
   // write-back, growing a chain of thunks with each call.
   private let connection = Mutex<Connection?>(nil)
@@ -97,7 +97,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   // MARK: - Interpreting effects
 
   @MainActor
-  private func start(_ effect: Effect<Action>, _ context: Context) {
+  func start(_ effect: Effect<Action>, _ context: Context) {
     switch effect.operation {
     case .none:
       return
@@ -188,77 +188,10 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     if let driver { finish(driver, error: nil) }
   }
 
-  @MainActor
-  private func startThrottled(
-    _ effect: Effect<Action>,
-    _ throttle: Effect<Action>.Throttle,
-    _ context: Context
-  ) {
-    let key = CancelKey(namespace: context.namespace, id: throttle.id)
-    let isOpen = state.withLock { $0.throttles[key] != nil }
-    guard isOpen else {
-      state.withLock { $0.throttles[key] = ThrottleWindow() }
-      start(effect, context)
-      openWindow(key, throttle, context)
-      return
-    }
-    let current = state.withLock { $0.throttles[key]?.pending }
-    if current != nil && !throttle.latest { return }
-    // The waiting effect belongs to its group, ids and lifetime like any other, through a
-    // placeholder that stands for it until the window closes.
-    let placeholder = register(.sequence, site: nil, context, owner: context.group)
-    state.withLock {
-      $0.throttles[key]?.pending = Pending(effect: effect, context: context, record: placeholder)
-    }
-    if let current { finish(current.record, error: nil) }
-  }
-
-  @MainActor
-  private func openWindow(
-    _ key: CancelKey,
-    _ throttle: Effect<Action>.Throttle,
-    _ context: Context
-  ) {
-    var windowContext = context
-    windowContext.cancelKeys.append(key)
-    let timer = register(.timer, site: nil, windowContext, owner: nil)
-    state.withLock {
-      $0.records[timer.id]?.onFinish = { [weak self] in
-        self?.closeWindow(key, throttle, timer: timer)
-      }
-    }
-    let clock = throttle.clock
-    let interval = throttle.interval
-    spawn(
-      timer, priority: nil, body: { _ in try await clock.sleep(for: interval) }, catchAction: nil)
-  }
-
-  @MainActor
-  private func closeWindow(
-    _ key: CancelKey,
-    _ throttle: Effect<Action>.Throttle,
-    timer: EffectRecord
-  ) {
-    let pending = state.withLock { state -> Pending? in
-      let pending = state.throttles[key]?.pending
-      if timer.isCancelled || pending == nil {
-        state.throttles[key] = nil
-      } else {
-        state.throttles[key]?.pending = nil
-      }
-      return pending
-    }
-    guard let pending else { return }
-    finish(pending.record, error: nil)
-    guard !timer.isCancelled, !pending.record.isCancelled else { return }
-    start(pending.effect, pending.context)
-    openWindow(key, throttle, pending.context)
-  }
-
   // MARK: - Tracking
 
   @MainActor
-  private func register(
+  func register(
     _ kind: EffectRecord.Kind,
     site: SourceSite?,
     _ context: Context,
@@ -288,7 +221,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   }
 
   @MainActor
-  private func finish(_ record: EffectRecord, error: (any Error)?) {
+  func finish(_ record: EffectRecord, error: (any Error)?) {
     let entry = state.withLock { state -> Entry? in
       guard let entry = state.records.removeValue(forKey: record.id) else { return nil }
       for key in entry.context.cancelKeys {
@@ -349,7 +282,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
 
   /// Starts the task for a record. The task reports each action and its completion through
   /// the inbox, and never touches the store.
-  private func spawn(
+  func spawn(
     _ record: EffectRecord,
     priority: TaskPriority?,
     body: @escaping @Sendable (Send<Action>) async throws -> Void,
@@ -400,23 +333,23 @@ extension EffectRuntime {
     var origin: any Sendable
   }
 
-  private struct Entry {
+  struct Entry {
     var record: EffectRecord
     var context: Context
     var onFinish: (@MainActor @Sendable () -> Void)?
   }
 
-  private struct Pending: Sendable {
+  struct Pending: Sendable {
     var effect: Effect<Action>
     var context: Context
     var record: EffectRecord
   }
 
-  private struct ThrottleWindow {
+  struct ThrottleWindow {
     var pending: Pending?
   }
 
-  private struct State {
+  struct State {
     var nextID = 0
     var records: [Int: Entry] = [:]
     var byCancelKey: [CancelKey: Set<Int>] = [:]

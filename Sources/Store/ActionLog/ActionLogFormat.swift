@@ -37,9 +37,6 @@ public struct ActionLogHeader<State: Codable>: Codable {
   public var initialState: State
 }
 
-/// Where an action in a log came from, as written in the log.
-typealias LoggedOrigin = ActionOrigin
-
 /// One line after the header.
 enum ActionLogLine<Action: Decodable>: Decodable {
   case action(sequence: Int, time: Double, origin: ActionOrigin, action: Action)

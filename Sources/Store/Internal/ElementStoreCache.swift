@@ -54,9 +54,6 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     }
   }
 
-  /// The number of element stores held.
-  var count: Int { stores.count }
-
   func isPresent(_ id: ID) -> Bool {
     contains(id)
   }
