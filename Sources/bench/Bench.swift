@@ -143,6 +143,28 @@ struct Bench {
       )
     }
 
+    // 10. Removing one row by id from the middle of 100,000 rows, through a store (a new row is
+    // appended, so the size stays), against the same on a plain array at a known position: the
+    // cost of moving the later elements up, which no ordered array avoids.
+    if runs(10) {
+      let store = Store(initialState: List.State(count: 100_000)) { List() }
+      var plain = ContiguousArray((0..<100_000).map { Row.State(id: $0) })
+      var next = 100_000
+      let (throughStore, plainArray) = measure.alternating(
+        iterations: 200,
+        {
+          store.send(.replaceMiddleRow(newID: next))
+          next += 1
+        },
+        {
+          plain.remove(at: plain.count / 2)
+          plain.append(Row.State(id: next))
+        })
+      table.add(
+        "remove one of 100,000 rows by id", throughStore,
+        "Array.remove(at:) and append, 100,000 rows", plainArray, 2.0)
+    }
+
     // 7. Replaying a 1,000,000-action log, against decoding its lines alone.
     if runs(7) { try await ReplayBench.run(into: &table) }
 

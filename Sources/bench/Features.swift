@@ -54,10 +54,18 @@ struct List: Reducer {
   }
   enum Action: Equatable, Sendable {
     case rows(IdentifiedAction<Int, Row.Action>)
+    /// Removes the row in the middle and appends a new one with `newID`, keeping the size.
+    case replaceMiddleRow(newID: Int)
   }
   var body: some Reducer<State, Action> {
-    EmptyReducer()
-      .forEach(\.rows, action: Action.rows) { Row() }
+    Reduce { state, action in
+      if case .replaceMiddleRow(let newID) = action {
+        state.rows.remove(id: state.rows[state.rows.count / 2].id)
+        state.rows.append(Row.State(id: newID))
+      }
+      return .none
+    }
+    .forEach(\.rows, action: Action.rows) { Row() }
   }
 }
 

@@ -134,4 +134,110 @@ import Testing
     let replaced: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a")]
     #expect(replaced.structure != start)
   }
+
+  /// Random operations, checked after each one against a plain array as the model: order,
+  /// positions by id, lookups, and the invariant that ties pending removals to slots. Long
+  /// enough runs cross the re-index at 64 pending removals many times, and mix removals with inserts,
+  /// pops, moves and sorts while removals are pending.
+  @Test(arguments: 0..<8)
+  func randomOperationsMatchAPlainArray(seed: UInt64) {
+    var random = SeededGenerator(state: seed)
+    var items = IdentifiedArrayOf<Item>()
+    var model: [Item] = []
+    var nextID = 0
+    func newItem() -> Item {
+      defer { nextID += 1 }
+      return Item(id: nextID, name: "\(nextID)")
+    }
+    var reindexesAtTheLimit = 0
+    for step in 0..<4_000 {
+      let pending = items.removedSlots.count
+      // Phases of growth and shrinking, so that many removals pend between re-indexes; the
+      // operations that re-index anyway (insert, move, sort, removeAll) are rare.
+      let growing = (step / 500) % 2 == 0 && Bool.random(using: &random)
+      let choice = model.isEmpty || growing ? 0 : Int.random(in: 0..<100, using: &random)
+      switch choice {
+      case 0..<34:
+        let item = newItem()
+        items.append(item)
+        model.append(item)
+      case 34..<62:
+        let position = Int.random(in: 0..<model.count, using: &random)
+        let id = model.remove(at: position).id
+        #expect(items.remove(id: id)?.id == id)
+      case 62..<66:
+        #expect(items.remove(at: model.count - 1) == model.removeLast())
+      case 66..<74:
+        let position = Int.random(in: 0..<model.count, using: &random)
+        #expect(items.remove(at: position) == model.remove(at: position))
+      case 74..<86:
+        let position = Int.random(in: 0..<model.count, using: &random)
+        let id = model[position].id
+        model[position].name += "!"
+        items[id: id]?.name += "!"
+      case 86..<92:
+        let position = Int.random(in: 0..<model.count, using: &random)
+        let id = model.remove(at: position).id
+        items[id: id] = nil
+      case 92..<99:
+        let position = Int.random(in: 0..<model.count, using: &random)
+        let replacement = Item(id: model[position].id, name: "replaced \(step)")
+        model[position] = replacement
+        items.updateOrAppend(replacement)
+      default:
+        switch Int.random(in: 0..<5, using: &random) {
+        case 0:
+          let position = Int.random(in: 0...model.count, using: &random)
+          let item = newItem()
+          items.insert(item, at: position)
+          model.insert(item, at: position)
+        case 1:
+          let source = Int.random(in: 0..<model.count, using: &random)
+          let destination = Int.random(in: 0...model.count, using: &random)
+          items.move(fromOffsets: [source], toOffset: destination)
+          let moved = model[source]
+          model.insert(moved, at: destination)
+          model.remove(at: destination <= source ? source + 1 : source)
+        case 2:
+          items.sort { $0.name < $1.name }
+          model.sort { $0.name < $1.name }
+        case 3:
+          let modulus = Int.random(in: 5..<40, using: &random)
+          items.removeAll { $0.id % modulus == 0 }
+          model.removeAll { $0.id % modulus == 0 }
+        default:
+          items.removeAll()
+          model.removeAll()
+        }
+      }
+      #expect(items.elements == model, "step \(step)")
+      for (position, item) in model.enumerated() where position % 7 == step % 7 {
+        #expect(items.index(id: item.id) == position, "step \(step), id \(item.id)")
+        #expect(items[id: item.id] == item)
+      }
+      let slots = Set(items.positions.values).union(items.removedSlots)
+      #expect(slots == Set(0..<(items.count + items.removedSlots.count)), "step \(step)")
+      #expect(items.removedSlots.count <= 1_024)
+      if pending >= 64, items.removedSlots.isEmpty { reindexesAtTheLimit += 1 }
+    }
+    #expect(reindexesAtTheLimit > 0, "the run must cross the re-index at the limit")
+  }
+
+  @Test func removalsReindexOncePerSixtyFourAndPopsNever() {
+    var items = IdentifiedArrayOf<Item>((0..<1_000).map { Item(id: $0, name: "") }) { a, _ in a }
+    for id in stride(from: 0, to: 128, by: 2) { items.remove(id: id) }
+    #expect(items.removedSlots.count == 64)
+    items.remove(id: 501)
+    #expect(items.removedSlots.isEmpty, "the 65th removal re-indexes")
+    #expect(items.index(id: 999) == 1_000 - 66)
+    items.remove(id: 1)
+    items.remove(id: 900)
+    #expect(items.removedSlots.count == 2)
+    while items.count > 1 { items.remove(at: items.count - 1) }
+    #expect(items.removedSlots.count == 1, "popping past a freed slot drops it, not the one before")
+    #expect(items.ids == [3])
+    #expect(items.index(id: 3) == 0)
+    items.append(Item(id: 7, name: ""))
+    #expect(items.index(id: 7) == 1)
+  }
 }

@@ -39,11 +39,11 @@ extension IdentifiedArray {
   @inlinable
   public subscript(id id: ID) -> Element? {
     get {
-      guard let position = positions[id] else { return nil }
-      return storage[position]
+      guard let slot = positions[id] else { return nil }
+      return storage[position(ofSlot: slot)]
     }
     _modify {
-      guard let position = positions[id] else {
+      guard let slot = positions[id] else {
         var added: Element? = nil
         yield &added
         if let added {
@@ -52,6 +52,7 @@ extension IdentifiedArray {
         }
         return
       }
+      let position = position(ofSlot: slot)
       yield &storage[position]
       guard let element = storage[position] else {
         removeEmptySlot(at: position, id: id)
@@ -63,8 +64,8 @@ extension IdentifiedArray {
     set {
       if let newValue {
         Self.checkID(of: newValue, is: id)
-        if let position = positions[id] {
-          storage[position] = newValue
+        if let slot = positions[id] {
+          storage[position(ofSlot: slot)] = newValue
           touch(id)
         } else {
           append(newValue)
@@ -86,12 +87,33 @@ extension IdentifiedArray {
     )
   }
 
-  @usableFromInline
+  @inlinable
   mutating func removeEmptySlot(at position: Int, id: ID) {
     storage.remove(at: position)
-    positions[id] = nil
-    reindex(from: position)
+    let slot = positions.removeValue(forKey: id)!
+    forget(slot: slot, at: position)
     restructure(removed: [id])
+  }
+
+  /// Records that the element in `slot`, at `position`, was removed from `storage`.
+  ///
+  /// - Complexity: O(1) for the last element; otherwise O(log *k* + *k*) for *k* pending
+  ///   removals, and when *k* reaches `removedSlotLimit` the removal re-indexes the elements
+  ///   after the first freed slot instead.
+  @inlinable
+  mutating func forget(slot: Int, at position: Int) {
+    let below = Self.countBelow(slot, in: removedSlots)
+    if position == storage.count {
+      // The last element: the slots freed after it are the top of the range; drop them with
+      // it, so that popping never re-indexes.
+      removedSlots.removeSubrange(below...)
+      return
+    }
+    if removedSlots.count >= removedSlotLimit {
+      reindex(from: position)
+      return
+    }
+    removedSlots.insert(slot, at: below)
   }
 
   /// Marks that the element with `id` may have changed.
@@ -102,10 +124,13 @@ extension IdentifiedArray {
     contentHistory.record(from: previous, to: content, ids: .one(id))
   }
 
-  /// Rebuilds the positions of the elements from `start` on, after they moved.
-  @usableFromInline
+  /// Rebuilds the positions of the elements from `start` on, after they moved, and of every
+  /// element after a pending removal: afterwards each slot is its position again.
+  @inlinable
   mutating func reindex(from start: Int) {
-    for position in start..<storage.count {
+    let first = removedSlots.first.map { Swift.min($0, start) } ?? start
+    removedSlots.removeAll(keepingCapacity: true)
+    for position in first..<storage.count {
       positions[storage[position]!.id] = position
     }
   }
