@@ -62,6 +62,29 @@ import Testing
     #expect(harness.state.rows.map(\.loads) == [1, 1])
   }
 
+  @Test func aParentCancelsOneElementsEffectByItsCancellationID() async {
+    let harness = makeHarness(rows: [1, 2])
+    harness.send(.rows(.element(id: 1, action: .loadTapped)))
+    harness.send(.rows(.element(id: 2, action: .loadTapped)))
+    harness.send(.stopRowLoad(1))
+    #expect(clock.sleeperCount == 1, "only row 1's load is cancelled")
+    harness.send(.stopRowLoad(42))
+    #expect(clock.sleeperCount == 1, "a missing id cancels nothing")
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.rows.map(\.loads) == [0, 1])
+    #expect(harness.core.runtime.runningCount == 0)
+  }
+
+  @Test func anElementCancelsItsOwnEffectFromAnotherAction() async {
+    let harness = makeHarness(rows: [1, 2])
+    harness.send(.rows(.element(id: 1, action: .loadTapped)))
+    harness.send(.rows(.element(id: 2, action: .loadTapped)))
+    harness.send(.rows(.element(id: 2, action: .stopLoadTapped)))
+    #expect(clock.sleeperCount == 1)
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.rows.map(\.loads) == [1, 0])
+  }
+
   @Test func addingAnElementLeavesOthersEffectsRunning() async {
     let harness = makeHarness(rows: [1])
     harness.send(.rows(.element(id: 1, action: .loadTapped)))

@@ -47,6 +47,30 @@ import Testing
     #expect(harness.state.path[0].loads == 1)
   }
 
+  @Test func aParentCancelsOneScreensEffectByItsCancellationID() async {
+    let harness = makeHarness()
+    harness.send(.openDetail(1))
+    harness.send(.openDetail(2))
+    harness.send(.path(.element(id: StackElementID(rawValue: 0), action: .loadTapped)))
+    harness.send(.path(.element(id: StackElementID(rawValue: 1), action: .loadTapped)))
+    harness.send(.stopScreenLoad(StackElementID(rawValue: 0)))
+    #expect(clock.sleeperCount == 1)
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.path.map(\.loads) == [0, 1])
+  }
+
+  @Test func aScreenCancelsItsOwnEffectFromAnotherAction() async {
+    let harness = makeHarness()
+    harness.send(.openDetail(1))
+    harness.send(.openDetail(2))
+    harness.send(.path(.element(id: StackElementID(rawValue: 0), action: .loadTapped)))
+    harness.send(.path(.element(id: StackElementID(rawValue: 1), action: .loadTapped)))
+    harness.send(.path(.element(id: StackElementID(rawValue: 1), action: .stopLoadTapped)))
+    #expect(clock.sleeperCount == 1, "screen #1's load is cancelled; screen #0's runs on")
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.path.map(\.loads) == [1, 0])
+  }
+
   @Test func pushByActionAndBadStackActionsWarn() {
     let warnings = WarningLog()
     let harness = makeHarness(warnings: warnings)

@@ -69,17 +69,22 @@ extension Reducer {
       parent: CombinedReducer(operations, self),
       toElements: toStack.appending(path: \.entries),
       toElementAction: entryAction,
-      element: Scope(state: \StackState<DestinationState>.Entry.element, action: .identity) {
-        destination()
-      },
+      element: StackEntryReducer(destination: destination()),
       site: site
     )
   }
 }
 
-extension CaseKey where Root == Value {
-  /// The key that embeds and extracts a value as itself.
-  static var identity: Self {
-    CaseKey({ $0 }, extract: { $0 })
+/// Runs a screen's reducer on a stack entry's state. Not a ``Scope``: a scope namespaces
+/// effects by the action's case, and a screen's actions are not wrapped in one, so each of
+/// its actions would get its own namespace and a `.cancel(id:)` from one action would miss
+/// an effect another started. The entry's id is the screen's namespace, and that is enough.
+struct StackEntryReducer<Destination: Reducer>: Reducer where Destination.State: Sendable {
+  let destination: Destination
+
+  func reduce(
+    into entry: inout StackState<Destination.State>.Entry, action: Destination.Action
+  ) -> Effect<Destination.Action> {
+    destination.reduce(into: &entry.element, action: action)
   }
 }

@@ -21,6 +21,8 @@ struct Todos: Reducer {
     case replaceRows([Row.State])
     case editTapped(Int)
     case openDetail(Int)
+    case stopRowLoad(Int)
+    case stopScreenLoad(StackElementID)
   }
 
   let clock: TestClock
@@ -47,6 +49,10 @@ struct Todos: Reducer {
         state.log.append("cancelled")
       case .rows(.element(let id, .delegate(.deleteMe))):
         state.rows.remove(id: id)
+      case .stopRowLoad(let id):
+        return .cancel(id: "load", inElement: id, of: \State.rows)
+      case .stopScreenLoad(let id):
+        return .cancel(id: "load", inScreen: id, of: \State.path)
       case .rows, .editor, .path:
         break
       }
@@ -72,6 +78,7 @@ struct Row: Reducer {
   }
   enum Action: Sendable, Equatable {
     case loadTapped
+    case stopLoadTapped
     case loaded
     case renamed(String)
     case delegate(Delegate)
@@ -88,6 +95,8 @@ struct Row: Reducer {
         send(.loaded)
       }
       .cancellable(id: "load", cancelInFlight: true)
+    case .stopLoadTapped:
+      return .cancel(id: "load")
     case .loaded:
       state.loads += 1
       return .none
