@@ -132,7 +132,7 @@ public struct Cart: Reducer {
     Reduce(reduceCart)
       .forEach(\.items, action: Action.items) { ItemEditor(clock: clock) }
       // A route only names the item to show; the editor screen is that item's store, above.
-      .forEach(\.path, action: Action.path) { EmptyReducer() }
+      .forEach(\.path, action: Action.path)
       .ifLet(\.titleEditor, action: Action.titleEditor) { TitleEditor() }
   }
 
@@ -229,8 +229,9 @@ extension Cart.State {
   /// The cart's `forEach` reducers then end the removed items' and popped screens' effects.
   mutating func removeItems(where shouldBeRemoved: (CartItem) -> Bool) {
     items.removeAll(where: shouldBeRemoved)
-    let orphan = zip(path.ids, path).first { !items.contains(id: $0.1.itemID) }
-    if let screen = orphan?.0 { path.pop(from: screen) }
+    if let orphan = path.firstID(where: { !items.contains(id: $0.itemID) }) {
+      path.pop(from: orphan)
+    }
   }
 }
 

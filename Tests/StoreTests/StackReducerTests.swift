@@ -111,4 +111,56 @@ import Testing
       try JSONDecoder().decode(StackState<String>.self, from: bad)
     }
   }
+
+  @Test func stackLookupsByPositionAndByScreen() {
+    var stack = StackState<String>(["list", "detail", "editor", "detail"])
+    #expect(stack.id(at: 1) == StackElementID(rawValue: 1))
+    #expect(stack.lastID == StackElementID(rawValue: 3))
+    #expect(stack.firstID { $0 == "detail" } == StackElementID(rawValue: 1))
+    #expect(stack.lastID { $0 == "detail" } == StackElementID(rawValue: 3))
+    #expect(stack.firstID { $0 == "settings" } == nil)
+    #expect(stack.contains(id: StackElementID(rawValue: 2)))
+    stack.pop(from: StackElementID(rawValue: 2))
+    #expect(!stack.contains(id: StackElementID(rawValue: 2)))
+    #expect(stack.lastID == StackElementID(rawValue: 1))
+    stack.removeAll()
+    #expect(stack.lastID == nil)
+  }
+
+  /// Routes that only name what to show: a stack whose screens have no reducer.
+  struct Routes: Reducer {
+    struct State: Equatable {
+      var path = StackState<String>()
+    }
+    enum Action: Equatable, Sendable {
+      case path(StackAction<String, Never>)
+      case open(String)
+    }
+    var body: some Reducer<State, Action> {
+      Reduce { state, action in
+        if case .open(let route) = action { state.path.append(route) }
+        return .none
+      }
+      .forEach(\.path, action: Action.path)
+    }
+  }
+
+  @Test func aStackOfRoutesWithoutAReducerPushesAndPops() {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: Routes.State(), warnings: warnings.handler, reducer: Routes())
+    harness.send(.open("a"))
+    harness.send(.path(.push(id: StackElementID(rawValue: 1), state: "b")))
+    harness.send(.path(.push(id: StackElementID(rawValue: 2), state: "c")))
+    #expect(Array(harness.state.path) == ["a", "b", "c"])
+    harness.send(.path(.popFrom(id: StackElementID(rawValue: 1))))
+    #expect(Array(harness.state.path) == ["a"])
+    harness.send(.path(.popFrom(id: StackElementID(rawValue: 7))))
+    #expect(warnings.messages.count == 1)
+    #expect(warnings.messages.first?.contains("#7") == true)
+  }
+}
+
+extension StackReducerTests.Routes.Action {
+  static let path = CaseKey(Self.path) { if case .path(let a) = $0 { a } else { nil } }
 }

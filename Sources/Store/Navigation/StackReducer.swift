@@ -75,6 +75,39 @@ extension Reducer {
   }
 }
 
+extension Reducer {
+  /// Handles pushes and pops of a navigation stack whose screens have no reducer of their
+  /// own: routes that only name what to show, such as an id whose state lives elsewhere.
+  ///
+  /// The same as ``forEach(_:action:fileID:line:destination:)`` with a destination that does
+  /// nothing; the screens' action type is `Never`.
+  ///
+  /// ```swift
+  /// enum Route: Equatable, Sendable { case itemEditor(Item.ID) }
+  /// case path(StackAction<Route, Never>)
+  /// ...
+  /// Reduce { state, action in ... }
+  ///   .forEach(\.path, action: Action.path)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - toStack: The path to the stack.
+  ///   - toStackAction: The case that carries stack actions.
+  ///   - fileID: The file of the declaration, named in runtime warnings.
+  ///   - line: The line of the declaration, named in runtime warnings.
+  /// - Returns: A reducer that runs this one and handles the stack's pushes and pops.
+  public func forEach<Route: Sendable>(
+    _ toStack: WritableKeyPath<State, StackState<Route>>,
+    action toStackAction: CaseKey<Action, StackAction<Route, Never>>,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> some Reducer<State, Action> {
+    forEach(toStack, action: toStackAction, fileID: fileID, line: line) {
+      EmptyReducer<Route, Never>()
+    }
+  }
+}
+
 /// Runs a screen's reducer on a stack entry's state. Not a ``Scope``: a scope namespaces
 /// effects by the action's case, and a screen's actions are not wrapped in one, so each of
 /// its actions would get its own namespace and a `.cancel(id:)` from one action would miss

@@ -44,6 +44,48 @@ public struct StackState<Element> {
     entries.ids
   }
 
+  /// The id of the screen at `position`, counted from the bottom.
+  ///
+  /// - Parameter position: A valid position.
+  /// - Complexity: O(1).
+  public func id(at position: Int) -> StackElementID {
+    entries[position].id
+  }
+
+  /// The id of the top screen, or `nil` when only the root shows.
+  ///
+  /// - Complexity: O(1).
+  public var lastID: StackElementID? {
+    entries.last?.id
+  }
+
+  /// The id of the lowest screen whose state satisfies `predicate`.
+  ///
+  /// - Parameter predicate: Whether a screen's state is the one sought.
+  /// - Returns: Its id, or `nil`.
+  /// - Complexity: O(*n*).
+  public func firstID(where predicate: (Element) throws -> Bool) rethrows -> StackElementID? {
+    try entries.first { try predicate($0.element) }?.id
+  }
+
+  /// The id of the highest screen whose state satisfies `predicate`.
+  ///
+  /// - Parameter predicate: Whether a screen's state is the one sought.
+  /// - Returns: Its id, or `nil`.
+  /// - Complexity: O(*n*).
+  public func lastID(where predicate: (Element) throws -> Bool) rethrows -> StackElementID? {
+    try entries.last { try predicate($0.element) }?.id
+  }
+
+  /// Whether a screen with `id` is on the stack.
+  ///
+  /// - Parameter id: The screen's id.
+  /// - Returns: Whether it is there.
+  /// - Complexity: O(1) on average.
+  public func contains(id: StackElementID) -> Bool {
+    entries.contains(id: id)
+  }
+
   /// The id the next pushed screen will get.
   public var nextElementID: StackElementID {
     StackElementID(rawValue: nextID)
