@@ -122,6 +122,41 @@ extension Screen.Action {
     #expect(harness.state.hooks.filter { $0 == "startup" }.count == 1)
   }
 
+  @Test func aStartupCutShortByTeardownRunsAgainAtTheNextStart() async {
+    let harness = makeHarness()
+    harness.send(.lifecycle(.taskStarted))
+    await clock.advance(by: .milliseconds(500))
+    harness.send(.lifecycle(.taskEnded))
+    #expect(harness.state.hooks == ["startup", "teardown"])
+    #expect(clock.sleeperCount == 0)
+    #expect(!harness.state.lifecycle.hasStarted)
+
+    harness.send(.lifecycle(.taskStarted))
+    await clock.advance(by: .seconds(2))
+    #expect(
+      harness.state.hooks == [
+        "startup", "teardown", "startup", "startup done", "firstFocus", "firstFocus done",
+        "subscribe",
+      ]
+    )
+    #expect(harness.state.lifecycle.hasStarted)
+  }
+
+  @Test func aFirstFocusCutShortStaysTheFirstFocus() async {
+    let harness = makeHarness()
+    harness.send(.lifecycle(.taskStarted))
+    await clock.advance(by: .milliseconds(1_500))
+    #expect(harness.state.hooks == ["startup", "startup done", "firstFocus"])
+    harness.send(.lifecycle(.taskEnded))
+    harness.send(.lifecycle(.taskStarted))
+    await clock.advance(by: .seconds(2))
+    #expect(
+      harness.state.hooks.suffix(6) == [
+        "teardown", "firstFocus", "firstFocus done", "returned", "returned done", "subscribe",
+      ]
+    )
+  }
+
   @Test func returningWhileTheSceneIsActiveRegainsFocusFirst() async {
     let harness = makeHarness()
     harness.send(.lifecycle(.taskStarted))

@@ -7,7 +7,9 @@
 /// ``taskStarted``, ``scenePhaseChanged(_:)`` and ``taskEnded``; the lifecycle reducer turns
 /// them into hooks, sent in order:
 ///
-/// - ``startup``: once per identity, the first time the screen's task starts.
+/// - ``startup``: once per identity, the first time the screen's task starts. If the task
+///   ends before the startup's effect finishes (or before it runs), that startup is cancelled
+///   like any hook and runs again at the next start; the same holds for ``firstFocus``.
 /// - ``firstFocus``, ``lostFocus``, ``regainedFocus``: scene activation, one at a time, after
 ///   startup. They never overlap: the next waits until the effect of the previous finishes.
 /// - ``returned``: when a retained screen's task starts again.
@@ -58,7 +60,8 @@ public enum ScenePhase: String, Sendable, Hashable, Codable {
 /// Its properties are settable so that exhaustive tests can state how each lifecycle action
 /// changes them; features should not set them.
 public struct ScreenLifecycleState: Sendable, Hashable, Codable {
-  /// Whether ``ScreenLifecycleAction/startup`` has run for this identity.
+  /// Whether ``ScreenLifecycleAction/startup`` has been sent for this identity and not cut
+  /// short by the end of the screen's task.
   public var hasStarted = false
   /// Whether the screen's task is running.
   public var isTaskRunning = false

@@ -93,10 +93,17 @@ public struct ScreenLifecycleReducer<Base: Reducer>: Reducer {
 
     case .taskEnded:
       guard state[keyPath: toLifecycle].isTaskRunning else { return .none }
-      state[keyPath: toLifecycle].isTaskRunning = false
-      state[keyPath: toLifecycle].isFocused = false
-      state[keyPath: toLifecycle].pendingHooks = []
-      state[keyPath: toLifecycle].runningHook = nil
+      var lifecycle = state[keyPath: toLifecycle]
+      // A startup or first focus that the end cuts short, or that never got to run, has not
+      // happened: the next start runs it again rather than skipping it for good.
+      let cut = lifecycle.pendingHooks + (lifecycle.runningHook.map { [$0] } ?? [])
+      if cut.contains(.startup) { lifecycle.hasStarted = false }
+      if cut.contains(.firstFocus) { lifecycle.hasGainedFocus = false }
+      lifecycle.isTaskRunning = false
+      lifecycle.isFocused = false
+      lifecycle.pendingHooks = []
+      lifecycle.runningHook = nil
+      state[keyPath: toLifecycle] = lifecycle
       return .concatenate(
         .endLifetime(of: screenTask),
         base.reduce(into: &state, action: action),
