@@ -1,8 +1,12 @@
 extension IdentifiedArray: RandomAccessCollection {
   /// The position of the first element: always 0.
+  ///
+  /// - Complexity: O(1).
   @inlinable public var startIndex: Int { 0 }
 
   /// The position after the last element: the count.
+  ///
+  /// - Complexity: O(1).
   @inlinable public var endIndex: Int { storage.count }
 
   /// The element at `position`.

@@ -74,6 +74,8 @@ extension IdentifiedArray: Decodable where Element: Decodable {
 
 extension IdentifiedArray: CustomStringConvertible {
   /// The elements, as an array prints them.
+  ///
+  /// - Complexity: O(*n*).
   public var description: String {
     elements.description
   }
@@ -81,6 +83,8 @@ extension IdentifiedArray: CustomStringConvertible {
 
 extension IdentifiedArray: CustomReflectable {
   /// A mirror that shows the elements as a collection, for dumps and test diffs.
+  ///
+  /// - Complexity: O(*n*).
   public var customMirror: Mirror {
     Mirror(self, unlabeledChildren: elements, displayStyle: .collection)
   }

@@ -64,6 +64,8 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
   @usableFromInline var contentHistory = StructureHistory<ID>()
 
   /// Creates an empty array.
+  ///
+  /// - Complexity: O(1).
   public init() {
     storage = []
     positions = [:]
