@@ -52,6 +52,62 @@ import Testing
   }
 }
 
+/// A case that holds a list: its rows must change in place, not be copied per action.
+struct FeedScreen: Reducer {
+  struct Feed: Equatable {
+    var rows: IdentifiedArrayOf<Row.State>
+  }
+  enum State: Equatable {
+    case feed(Feed)
+    case empty
+  }
+  enum Action: Sendable, Equatable {
+    case feed(IdentifiedAction<Int, Row.Action>)
+  }
+  let clock: TestClock
+  var body: some Reducer<State, Action> {
+    EmptyReducer()
+      .ifCaseLet(State.feedCase, action: Action.feed) {
+        EmptyReducer().forEach(\.rows, action: CaseKey({ $0 }, extract: { $0 })) {
+          Row(clock: clock)
+        }
+      }
+  }
+
+  static func rowsAddress(_ state: State) -> UnsafeRawPointer? {
+    guard case .feed(let feed) = state else { return nil }
+    return feed.rows.storage.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+  }
+}
+
+extension FeedScreen.State {
+  static let feedCase = CaseKey(Self.feed) { if case .feed(let s) = $0 { s } else { nil } }
+}
+
+extension FeedScreen.Action {
+  static let feed = CaseKey(Self.feed) { if case .feed(let a) = $0 { a } else { nil } }
+}
+
+extension IfCaseLetReducerTests {
+  @Test func aCasesListChangesInPlaceNotCopiedPerAction() {
+    // Built inline, so that nothing but the store holds the rows.
+    let harness = Harness(
+      initialState: .feed(
+        FeedScreen.Feed(
+          rows: IdentifiedArrayOf((0..<10_000).map { Row.State(id: $0) }) { a, _ in a })
+      ),
+      reducer: FeedScreen(clock: clock))
+    let before = FeedScreen.rowsAddress(harness.state)
+    harness.send(.feed(.element(id: 9_999, action: .renamed("last"))))
+    guard case .feed(let feed) = harness.state else {
+      Issue.record("the state left its case")
+      return
+    }
+    #expect(feed.rows[id: 9_999]?.title == "last")
+    #expect(FeedScreen.rowsAddress(harness.state) == before, "the rows' buffer was copied")
+  }
+}
+
 extension IfCaseLetReducerTests.Screen.State {
   static let listCase = CaseKey(Self.list) { if case .list(let s) = $0 { s } else { nil } }
 }

@@ -8,6 +8,11 @@ extension Reducer {
   /// another case changes nothing and reports a runtime warning naming the action. The
   /// child's effects belong to the case: switching to another case cancels them.
   ///
+  /// An enum's payload cannot be changed where it lies, so the case's state is moved out for
+  /// the child to change, then moved back: its buffers (arrays, identified arrays) are not
+  /// copied, but its inline part is moved through the stack. Keep a large case's state behind
+  /// a collection, or in an optional with ``ifLet(_:action:fileID:line:child:)``.
+  ///
   /// ```swift
   /// enum State { case signedOut(SignIn.State), signedIn(Home.State) }
   ///
@@ -65,7 +70,14 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     let wasInCase = toCase.extract(state) != nil
     var childEffect = Effect<Parent.Action>.none
     if let childAction = toChildAction.extract(action) {
-      if var childState = toCase.extract(state) {
+      if wasInCase {
+        // An enum's payload cannot be changed in place. Take it out and let go of the enum
+        // before the child runs, so that the payload's buffers (a case's list of rows, say)
+        // are referenced once and change in place, instead of being copied whole at every
+        // child action; then put the changed payload back.
+        let whole = consume state
+        var childState = toCase.extract(whole)!
+        _ = consume whole
         childEffect = child.reduce(into: &childState, action: childAction)
           .map(toChildAction.embed)
           .scoped(to: identity)
