@@ -77,6 +77,33 @@ struct Bench {
         "the same reducer on a plain inout state", direct, 10)
     }
 
+    // 4b. The same, while a view shows the list by reading it through the store
+    // (`ForEach(store.rows)`): observing the list must not make each change copy it.
+    if runs(4) {
+      func shownUpdater(count: Int) -> () -> Void {
+        let store = Store(initialState: List.State(count: count)) { List() }
+        let fired = Counted()
+        func show() {
+          withObservationTracking {
+            _ = store.rows
+          } onChange: {
+            fired.increment()
+          }
+        }
+        show()
+        var id = 0
+        return {
+          store.send(.rows(.element(id: id, action: .increment)))
+          show()
+          id = (id &+ 7919) % count
+        }
+      }
+      let (big, small) = measure.alternating(
+        iterations: 50_000, shownUpdater(count: 100_000), shownUpdater(count: 100))
+      table.add(
+        "update one of 100,000 rows a view shows", big, "the same with 100 rows", small, 1.5)
+    }
+
     // 5. Observed row stores: change one row.
     if runs(5) {
       func observedRows(_ count: Int) -> Double {

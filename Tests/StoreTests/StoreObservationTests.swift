@@ -169,3 +169,35 @@ final class FiringCount: Sendable {
     #expect(presence.firings == 1)
   }
 }
+
+extension StoreObservationTests {
+  /// A view that shows a list by reading it through the store (`ForEach(store.rows)`) is
+  /// notified of its changes, and costs no copy of the list: the store follows the list's
+  /// version stamps instead of keeping a copy, which would make the next change to one row
+  /// copy every row.
+  @Test func aListReadThroughTheStoreIsFollowedWithoutACopy() {
+    let harness = todos(rows: 0..<10_000)
+    let list = Tracker { _ = harness.store.rows }
+    let stack = Tracker { _ = harness.store.path }
+    func rowsBuffer() -> UnsafeRawPointer? {
+      harness.core.untrackedState.rows.storage.withUnsafeBufferPointer {
+        UnsafeRawPointer($0.baseAddress)
+      }
+    }
+    let before = rowsBuffer()
+    harness.send(.rows(.element(id: 5, action: .renamed("five"))))
+    #expect(rowsBuffer() == before, "the rows were copied")
+    #expect(list.firings == 1)
+    #expect(stack.firings == 0)
+
+    list.observe()
+    harness.send(.editTapped(5))
+    #expect(list.firings == 1, "another value changed")
+    harness.send(.openDetail(5))
+    #expect(stack.firings == 1)
+    #expect(list.firings == 1)
+    harness.send(.removeRow(7))
+    #expect(list.firings == 2)
+    #expect(rowsBuffer() == before, "removing a row moved the others within their buffer")
+  }
+}

@@ -63,9 +63,18 @@ extension Store {
   subscript(observingDerived key: TrackKey) -> Int { 0 }
 
   /// Registers that the value at `keyPath`, now `value`, was read.
+  ///
+  /// Most values are remembered and compared after each action. A collection that stamps its
+  /// versions (``IdentifiedArray``, ``StackState``) is followed by its stamps instead: a
+  /// remembered copy would share the collection's buffers, so the next change to one element
+  /// would copy the whole collection, at every action, for as long as a view shows it.
   func track<Value>(_ keyPath: KeyPath<State, Value>, _ value: Value) {
     if let entry = tracked[.value(keyPath)] {
       observation.access(self, keyPath: entry.token)
+      return
+    }
+    if let stamped = value as? any VersionStamped {
+      trackDerived(.value(keyPath), stampReader(keyPath, stamped))
       return
     }
     let token: KeyPath<Store, Int> = \.[observing: keyPath]
@@ -112,6 +121,40 @@ extension Store {
       self.checkObservations()
       return true
     }
+  }
+}
+
+/// Reads the version stamp of the value at `keyPath`, opened to its concrete type once, here.
+private func stampReader<State, Value, Stamped: VersionStamped>(
+  _ keyPath: KeyPath<State, Value>, _: Stamped
+) -> (State) -> VersionStamp {
+  let typed = keyPath as! KeyPath<State, Stamped>
+  return { $0[keyPath: typed].versionStamp }
+}
+
+/// A value that changes its stamp whenever it may have changed, so that observers can follow
+/// it without keeping a copy. Stamps come from one counter, so two values never share one.
+protocol VersionStamped {
+  var versionStamp: VersionStamp { get }
+}
+
+/// The version of a stamped value. Equal stamps mean an unchanged value; different stamps
+/// mean a value that may have changed (a write of an equal element counts as a change).
+struct VersionStamp: Hashable {
+  var structure: UInt64
+  var content: UInt64
+  var extra = 0
+}
+
+extension IdentifiedArray: VersionStamped {
+  var versionStamp: VersionStamp {
+    VersionStamp(structure: structure, content: content)
+  }
+}
+
+extension StackState: VersionStamped {
+  var versionStamp: VersionStamp {
+    VersionStamp(structure: entries.structure, content: entries.content, extra: nextID)
   }
 }
 

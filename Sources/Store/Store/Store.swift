@@ -80,7 +80,13 @@ public final class Store<State, Action: Sendable>: Observable {
 
   /// The current state.
   ///
-  /// Reading it inside observation tracking registers the read.
+  /// Reading it inside observation tracking registers the read: observers are notified when
+  /// any part of the state changes. The store then keeps the state it saw, to compare after
+  /// each action, and that copy shares the state's buffers, so each action that changes a
+  /// collection in the state copies that collection while observed. Views should read the
+  /// values they show instead (`store.title`, `store.rows`, or scoped stores): those are
+  /// compared one by one, and an ``IdentifiedArray`` or ``StackState`` read that way is
+  /// followed by its version stamps, with no copy at all.
   public var state: State {
     let state = core.state
     track(\State.self, state)
@@ -88,6 +94,12 @@ public final class Store<State, Action: Sendable>: Observable {
   }
 
   /// Reads a value of the state.
+  ///
+  /// Inside observation tracking, observers are notified when the value changes. The store
+  /// compares the value after each action with the one it saw, so it keeps a copy: for a
+  /// plain `Array` or `Dictionary` that copy shares the buffer, and the next change copies the
+  /// collection. An ``IdentifiedArray`` or ``StackState`` is followed by its version stamps
+  /// instead, with no copy (any write to an element counts as a change).
   ///
   /// - Parameter keyPath: The path to the value.
   /// - Returns: The value.
