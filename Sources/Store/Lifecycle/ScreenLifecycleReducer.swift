@@ -64,46 +64,24 @@ public struct ScreenLifecycleReducer<Base: Reducer>: Reducer {
       return base.reduce(into: &state, action: action)
     }
     let screenTask = KeyPathIdentity(keyPath: toLifecycle)
+    // The lifecycle state changes in place, through its mutating methods: no copy of the
+    // feature's state (see `readInPlace`).
     switch event {
     case .taskStarted:
-      guard !state[keyPath: toLifecycle].isTaskRunning else {
+      guard state[keyPath: toLifecycle].start() else {
         return .warning(
           "The screen's task started while it was already running; the second start was ignored.",
           site: site
         )
       }
-      var lifecycle = state[keyPath: toLifecycle]
-      lifecycle.isTaskRunning = true
-      if lifecycle.hasStarted {
-        lifecycle.enqueueFocus()
-        lifecycle.pendingHooks += [.returned, .subscribe]
-      } else {
-        lifecycle.hasStarted = true
-        lifecycle.pendingHooks.append(.startup)
-        lifecycle.enqueueFocus()
-        lifecycle.pendingHooks.append(.subscribe)
-      }
-      state[keyPath: toLifecycle] = lifecycle
       return .merge(base.reduce(into: &state, action: action), nextHooks(&state))
 
     case .scenePhaseChanged(let phase):
-      state[keyPath: toLifecycle].scenePhase = phase
-      if state[keyPath: toLifecycle].isTaskRunning { state[keyPath: toLifecycle].enqueueFocus() }
+      state[keyPath: toLifecycle].changePhase(to: phase)
       return .merge(base.reduce(into: &state, action: action), nextHooks(&state))
 
     case .taskEnded:
-      guard state[keyPath: toLifecycle].isTaskRunning else { return .none }
-      var lifecycle = state[keyPath: toLifecycle]
-      // A startup or first focus that the end cuts short, or that never got to run, has not
-      // happened: the next start runs it again rather than skipping it for good.
-      let cut = lifecycle.pendingHooks + (lifecycle.runningHook.map { [$0] } ?? [])
-      if cut.contains(.startup) { lifecycle.hasStarted = false }
-      if cut.contains(.firstFocus) { lifecycle.hasGainedFocus = false }
-      lifecycle.isTaskRunning = false
-      lifecycle.isFocused = false
-      lifecycle.pendingHooks = []
-      lifecycle.runningHook = nil
-      state[keyPath: toLifecycle] = lifecycle
+      guard state[keyPath: toLifecycle].end() else { return .none }
       return .concatenate(
         .endLifetime(of: screenTask),
         base.reduce(into: &state, action: action),
@@ -130,19 +108,67 @@ public struct ScreenLifecycleReducer<Base: Reducer>: Reducer {
   /// Sends the hooks that can run now: subscriptions at once, and the next serial hook if
   /// none is running.
   private func nextHooks(_ state: inout Base.State) -> Effect<Base.Action> {
-    var sends: [Effect<Base.Action>] = []
-    while state[keyPath: toLifecycle].runningHook == nil,
-      !state[keyPath: toLifecycle].pendingHooks.isEmpty
-    {
-      let hook = state[keyPath: toLifecycle].pendingHooks.removeFirst()
-      if hook != .subscribe { state[keyPath: toLifecycle].runningHook = hook }
-      sends.append(.send(toLifecycleAction.embed(hook)))
-    }
-    return .merge(sends)
+    let hooks = state[keyPath: toLifecycle].takeRunnableHooks()
+    if hooks.isEmpty { return .none }
+    return .merge(hooks.map { .send(toLifecycleAction.embed($0)) })
   }
 }
 
 extension ScreenLifecycleState {
+  /// Marks the screen's task as running and queues its hooks: startup the first time, return
+  /// after that, focus if the scene is active, then subscriptions.
+  ///
+  /// - Returns: `false`, changing nothing, if the task was already running.
+  mutating func start() -> Bool {
+    guard !isTaskRunning else { return false }
+    isTaskRunning = true
+    if hasStarted {
+      enqueueFocus()
+      pendingHooks += [.returned, .subscribe]
+    } else {
+      hasStarted = true
+      pendingHooks.append(.startup)
+      enqueueFocus()
+      pendingHooks.append(.subscribe)
+    }
+    return true
+  }
+
+  /// Records the scene's phase, and queues the focus hook it calls for while the task runs.
+  mutating func changePhase(to phase: ScenePhase) {
+    scenePhase = phase
+    if isTaskRunning { enqueueFocus() }
+  }
+
+  /// Marks the screen's task as ended and drops its queued hooks.
+  ///
+  /// - Returns: `false`, changing nothing, if the task was not running.
+  mutating func end() -> Bool {
+    guard isTaskRunning else { return false }
+    // A startup or first focus that the end cuts short, or that never got to run, has not
+    // happened: the next start runs it again rather than skipping it for good.
+    let cut = pendingHooks + (runningHook.map { [$0] } ?? [])
+    if cut.contains(.startup) { hasStarted = false }
+    if cut.contains(.firstFocus) { hasGainedFocus = false }
+    isTaskRunning = false
+    isFocused = false
+    pendingHooks = []
+    runningHook = nil
+    return true
+  }
+
+  /// Takes the hooks that can run now from the queue: subscriptions, and serial hooks until
+  /// one is running.
+  mutating func takeRunnableHooks() -> [ScreenLifecycleAction] {
+    var hooks: [ScreenLifecycleAction] = []
+    while runningHook == nil, !pendingHooks.isEmpty {
+      let hook = pendingHooks.removeFirst()
+      if hook != .subscribe { runningHook = hook }
+      hooks.append(hook)
+    }
+    return hooks
+  }
+
   /// Queues the focus hook the current scene phase calls for, if focus changes.
   mutating func enqueueFocus() {
     switch scenePhase {

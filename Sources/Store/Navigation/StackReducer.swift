@@ -37,7 +37,8 @@ extension Reducer {
           return .warning(
             """
             Action \(describe(action)) pushes id \(id), but the stack's next id is \
-            \(state[keyPath: toStack].nextElementID): ids are never reused. Nothing was pushed.
+            \(readInPlace(&state[keyPath: toStack]).nextElementID): ids are never reused. \
+            Nothing was pushed.
             """,
             site: site
           )

@@ -92,7 +92,7 @@ where Element.State: Identifiable, Element.State.ID == ID {
     // One access to the collection for the element's step, however many operations.
     reduceElement(&state[keyPath: toElements], action, &structureBefore, &elementEffect)
     let parentEffect = parent.reduce(into: &state, action: action)
-    let elements = state[keyPath: toElements]
+    let elements = readInPlace(&state[keyPath: toElements])
     guard elements.structure != structureBefore else {
       if elementEffect.isNone { return parentEffect }
       if parentEffect.isNone { return elementEffect }

@@ -148,10 +148,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     return .merge(childEffect, parentEffect, .endLifetime(of: identity))
   }
 
-  // The child is looked at and cleared where it lies, through these two. Reading it through
-  // the key path (`!= nil`), or setting `nil` through it, makes unspecialized code reserve
-  // stack for a whole copy of the child on every call, used or not: with large state, tens of
-  // kilobytes per `ifLet` level (measured by LargeStateStackTests).
+  // The child is looked at and cleared where it lies, through these two; see `readInPlace`.
 
   /// Whether the child is present.
   private static func isPresent(_ child: inout Child.State?) -> Bool {
