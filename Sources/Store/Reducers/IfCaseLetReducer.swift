@@ -11,7 +11,7 @@ extension Reducer {
   /// An enum's payload cannot be changed where it lies, so the case's state is moved out for
   /// the child to change, then moved back: its buffers (arrays, identified arrays) are not
   /// copied, but its inline part is moved through the stack. Keep a large case's state behind
-  /// a collection, or in an optional with ``ifLet(_:action:fileID:line:child:)``.
+  /// a collection, or in an optional with `ifLet`.
   ///
   /// ```swift
   /// enum State { case signedOut(SignIn.State), signedIn(Home.State) }
