@@ -215,12 +215,53 @@ import Testing
         #expect(items.index(id: item.id) == position, "step \(step), id \(item.id)")
         #expect(items[id: item.id] == item)
       }
-      let slots = Set(items.positions.values).union(items.removedSlots)
+      let indexed = items.buckets.filter { $0 != 0 }.map { Int($0) - 1 }
+      #expect(indexed.count == items.count, "step \(step): one bucket per element")
+      let slots = Set(indexed).union(items.removedSlots)
       #expect(slots == Set(0..<(items.count + items.removedSlots.count)), "step \(step)")
       #expect(items.removedSlots.count <= 1_024)
       if pending >= 64, items.removedSlots.isEmpty { reindexesAtTheLimit += 1 }
     }
     #expect(reindexesAtTheLimit > 0, "the run must cross the re-index at the limit")
+  }
+
+  /// Ids whose hashes collide in a few groups, so that the index's probe runs are long and
+  /// removals move entries back along them.
+  struct CollidingID: Hashable, Sendable, CustomStringConvertible {
+    var value: Int
+    func hash(into hasher: inout Hasher) { hasher.combine(value % 3) }
+    var description: String { "\(value)" }
+  }
+
+  struct CollidingItem: Identifiable, Equatable, Sendable {
+    var id: CollidingID
+    var name = ""
+  }
+
+  @Test(arguments: 0..<4)
+  func collidingIDsStayFindableThroughRemovals(seed: UInt64) {
+    var random = SeededGenerator(state: seed)
+    var items = IdentifiedArrayOf<CollidingItem>()
+    var model: [CollidingItem] = []
+    for step in 0..<400 {
+      if model.isEmpty || Int.random(in: 0..<100, using: &random) < 55 {
+        let item = CollidingItem(id: CollidingID(value: step))
+        items.append(item)
+        model.append(item)
+      } else if Bool.random(using: &random) {
+        let position = Int.random(in: 0..<model.count, using: &random)
+        #expect(items.remove(id: model.remove(at: position).id) != nil)
+      } else {
+        let position = Int.random(in: 0..<model.count, using: &random)
+        let id = model.remove(at: position).id
+        items[id: id] = nil
+      }
+      #expect(items.elements == model, "step \(step)")
+      for (position, item) in model.enumerated() where position % 5 == step % 5 {
+        #expect(items.index(id: item.id) == position, "step \(step), id \(item.id)")
+      }
+      #expect(!items.contains(id: CollidingID(value: -1)))
+    }
   }
 
   @Test func removalsReindexOncePerSixtyFourAndPopsNever() {

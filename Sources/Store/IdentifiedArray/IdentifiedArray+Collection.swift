@@ -43,11 +43,11 @@ extension IdentifiedArray {
   @inlinable
   public subscript(id id: ID) -> Element? {
     get {
-      guard let slot = positions[id] else { return nil }
+      guard let slot = slot(of: id) else { return nil }
       return storage[position(ofSlot: slot)]
     }
     _modify {
-      guard let slot = positions[id] else {
+      guard let (bucket, slot) = find(id) else {
         var added: Element? = nil
         yield &added
         if let added {
@@ -59,7 +59,7 @@ extension IdentifiedArray {
       let position = position(ofSlot: slot)
       yield &storage[position]
       guard let element = storage[position] else {
-        removeEmptySlot(at: position, id: id)
+        removeEmptySlot(at: position, bucket: bucket, slot: slot, id: id)
         return
       }
       Self.checkID(of: element, is: id)
@@ -68,7 +68,7 @@ extension IdentifiedArray {
     set {
       if let newValue {
         Self.checkID(of: newValue, is: id)
-        if let slot = positions[id] {
+        if let slot = slot(of: id) {
           storage[position(ofSlot: slot)] = newValue
           touch(id)
         } else {
@@ -92,9 +92,11 @@ extension IdentifiedArray {
   }
 
   @inlinable
-  mutating func removeEmptySlot(at position: Int, id: ID) {
+  mutating func removeEmptySlot(at position: Int, bucket: Int, slot: Int, id: ID) {
+    // The element is gone already (set to nil); its bucket is known, and emptying it reads
+    // only the ids of other elements.
+    unindex(bucket: bucket)
     storage.remove(at: position)
-    let slot = positions.removeValue(forKey: id)!
     forget(slot: slot, at: position)
     restructure(removed: [id])
   }
@@ -114,7 +116,7 @@ extension IdentifiedArray {
       return
     }
     if removedSlots.count >= removedSlotLimit {
-      reindex(from: position)
+      rebuildIndex()
       return
     }
     removedSlots.insert(slot, at: below)
@@ -128,14 +130,4 @@ extension IdentifiedArray {
     contentHistory.record(from: previous, to: content, ids: .one(id))
   }
 
-  /// Rebuilds the positions of the elements from `start` on, after they moved, and of every
-  /// element after a pending removal: afterwards each slot is its position again.
-  @inlinable
-  mutating func reindex(from start: Int) {
-    let first = removedSlots.first.map { Swift.min($0, start) } ?? start
-    removedSlots.removeAll(keepingCapacity: true)
-    for position in first..<storage.count {
-      positions[storage[position]!.id] = position
-    }
-  }
 }

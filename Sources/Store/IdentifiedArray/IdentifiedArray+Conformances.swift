@@ -55,7 +55,7 @@ extension IdentifiedArray: Decodable where Element: Decodable {
     self.init()
     while !container.isAtEnd {
       let element = try container.decode(Element.self)
-      if let existing = positions[element.id] {
+      if let existing = slot(of: element.id) {
         throw DecodingError.dataCorrupted(
           DecodingError.Context(
             codingPath: container.codingPath,
@@ -66,8 +66,8 @@ extension IdentifiedArray: Decodable where Element: Decodable {
           )
         )
       }
-      positions[element.id] = storage.count
       storage.append(element)
+      indexAppended(element.id, slot: storage.count - 1)
     }
   }
 }

@@ -7,15 +7,15 @@ extension IdentifiedArray {
   @inlinable
   public mutating func append(_ element: Element) {
     precondition(
-      positions[element.id] == nil,
+      find(element.id) == nil,
       """
       IdentifiedArray: cannot append an element with id \(element.id), which is already at \
       position \(index(id: element.id) ?? -1). Ids must be unique; use updateOrAppend(_:) to \
       replace the element with that id.
       """
     )
-    positions[element.id] = storage.count + removedSlots.count
     storage.append(element)
+    indexAppended(element.id, slot: storage.count - 1 + removedSlots.count)
     restructure(removed: [])
   }
 
@@ -38,14 +38,14 @@ extension IdentifiedArray {
   @inlinable
   public mutating func insert(_ element: Element, at position: Int) {
     precondition(
-      positions[element.id] == nil,
+      find(element.id) == nil,
       """
       IdentifiedArray: cannot insert an element with id \(element.id), which is already at \
       position \(index(id: element.id) ?? -1). Ids must be unique.
       """
     )
     storage.insert(element, at: position)
-    reindex(from: position)
+    rebuildIndex()
     restructure(removed: [])
   }
 
@@ -79,8 +79,9 @@ extension IdentifiedArray {
   @inlinable
   @discardableResult
   public mutating func remove(id: ID) -> Element? {
-    guard let slot = positions.removeValue(forKey: id) else { return nil }
+    guard let (bucket, slot) = find(id) else { return nil }
     let position = position(ofSlot: slot)
+    unindex(bucket: bucket)
     let element = storage.remove(at: position)!
     forget(slot: slot, at: position)
     restructure(removed: [id])
@@ -95,8 +96,9 @@ extension IdentifiedArray {
   @inlinable
   @discardableResult
   public mutating func remove(at position: Int) -> Element {
+    let (bucket, slot) = find(storage[position]!.id)!
+    unindex(bucket: bucket)
     let element = storage.remove(at: position)!
-    let slot = positions.removeValue(forKey: element.id)!
     forget(slot: slot, at: position)
     restructure(removed: [element.id])
     return element
@@ -114,14 +116,13 @@ extension IdentifiedArray {
     var removed: [ID] = []
     for slot in storage[first...] {
       if try shouldBeRemoved(slot!) {
-        positions[slot!.id] = nil
         removed.append(slot!.id)
       } else {
         kept.append(slot)
       }
     }
     storage = kept
-    reindex(from: first)
+    rebuildIndex()
     restructure(removed: removed)
   }
 
@@ -131,7 +132,7 @@ extension IdentifiedArray {
   public mutating func removeAll() {
     let removed = ids
     storage.removeAll()
-    positions.removeAll()
+    buckets.removeAll()
     removedSlots.removeAll()
     restructure(removed: removed)
   }
@@ -152,7 +153,7 @@ extension IdentifiedArray {
       if position < storage.count, !moving.contains(position) { result.append(storage[position]) }
     }
     storage = result
-    reindex(from: 0)
+    rebuildIndex()
     restructure(removed: [])
   }
 
@@ -162,7 +163,7 @@ extension IdentifiedArray {
   /// - Complexity: O(*n* log *n*).
   public mutating func sort(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows {
     try storage.sort { try areInIncreasingOrder($0!, $1!) }
-    reindex(from: 0)
+    rebuildIndex()
     restructure(removed: [])
   }
 }

@@ -41,15 +41,18 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
   /// Elements in order. Stored as optionals so that ``subscript(id:)`` can lend an element to
   /// a mutation in place, with no copy of the element.
   @usableFromInline var storage: ContiguousArray<Element?>
-  /// The slot of each id: its position in `storage` as of the last re-index. Removals do not
-  /// re-index at once; they record the slot they freed in `removedSlots`, and an element's
-  /// position is its slot less the freed slots before it (see ``position(ofSlot:)``).
-  @usableFromInline var positions: [ID: Int]
+  /// The id index: a hash table of slots (see `IdentifiedArray+Index.swift`), each bucket
+  /// 0 for empty or a slot + 1. An element's slot is its position in `storage` as of the last
+  /// re-index. Removals do not re-index at once; they record the slot they freed in
+  /// `removedSlots`, and an element's position is its slot less the freed slots before it
+  /// (see ``position(ofSlot:)``).
+  @usableFromInline var buckets: ContiguousArray<UInt32>
   /// Slots freed by removals since the last re-index, ascending. At most
   /// `removedSlotLimit`: the next removal re-indexes once and empties it, so one re-index of
   /// the later elements serves that many removals.
   ///
-  /// Invariant: the slots of the present elements and `removedSlots` together are exactly
+  /// Invariant: the slots in `buckets` (one per present element) and `removedSlots` together
+  /// are exactly
   /// `0..<(storage.count + removedSlots.count)`, and slots ascend with positions.
   @usableFromInline var removedSlots: ContiguousArray<Int> = []
   /// Changes whenever the set or order of ids changes (never for element content), so that
@@ -68,7 +71,7 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
   /// - Complexity: O(1).
   public init() {
     storage = []
-    positions = [:]
+    buckets = []
     structure = Self.nextStructure()
     // Unique, like the structure stamp: an array that replaces another never looks unchanged.
     content = Self.nextStructure()
@@ -82,11 +85,11 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
   public init(uniqueElements elements: some Sequence<Element>) throws(IdentifiedArrayError) {
     self.init()
     for element in elements {
-      if let existing = positions[element.id] {
+      if let existing = slot(of: element.id) {
         throw .duplicateID(String(describing: element.id), positions: [existing, storage.count])
       }
-      positions[element.id] = storage.count
       storage.append(element)
+      indexAppended(element.id, slot: storage.count - 1)
     }
   }
 
@@ -104,13 +107,13 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
   ) rethrows {
     self.init()
     for element in elements {
-      if let existing = positions[element.id] {
+      if let existing = slot(of: element.id) {
         let merged = try combine(storage[existing]!, element)
         precondition(merged.id == element.id, "combine must keep the id \(element.id)")
         storage[existing] = merged
       } else {
-        positions[element.id] = storage.count
         storage.append(element)
+        indexAppended(element.id, slot: storage.count - 1)
       }
     }
   }
@@ -136,7 +139,7 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
   /// - Complexity: O(1) on average.
   @inlinable
   public func contains(id: ID) -> Bool {
-    positions[id] != nil
+    find(id) != nil
   }
 
   /// The position of the element with `id`, or `nil`.
@@ -146,7 +149,7 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
   /// - Complexity: O(1) on average.
   @inlinable
   public func index(id: ID) -> Int? {
-    positions[id].map(position(ofSlot:))
+    slot(of: id).map(position(ofSlot:))
   }
 
   /// How many removals may share one re-index of the id index: one per 128 elements, from 64
@@ -179,7 +182,7 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
   /// The bytes the array's buffers occupy, roughly: element storage and the id index.
   package var approximateByteCount: Int {
     storage.capacity * MemoryLayout<Element?>.stride
-      + positions.capacity * (MemoryLayout<ID>.stride + MemoryLayout<Int>.stride + 1)
+      + buckets.capacity * MemoryLayout<UInt32>.stride
       + removedSlots.capacity * MemoryLayout<Int>.stride
   }
 
