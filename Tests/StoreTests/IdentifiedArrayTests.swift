@@ -178,7 +178,13 @@ import Testing
       case 86..<92:
         let position = Int.random(in: 0..<model.count, using: &random)
         let id = model.remove(at: position).id
-        items[id: id] = nil
+        if Bool.random(using: &random) {
+          items[id: id] = nil
+        } else {
+          // Through the subscript's in-place access, as `inout` passes it.
+          func clear(_ item: inout Item?) { item = nil }
+          clear(&items[id: id])
+        }
       case 92..<99:
         let position = Int.random(in: 0..<model.count, using: &random)
         let replacement = Item(id: model[position].id, name: "replaced \(step)")

@@ -15,7 +15,7 @@ extension IdentifiedArray: RandomAccessCollection {
   /// - Complexity: O(1).
   @inlinable
   public subscript(position: Int) -> Element {
-    storage[position]!
+    storage[position]
   }
 
   /// The number of elements.
@@ -32,9 +32,10 @@ extension IdentifiedArray: RandomAccessCollection {
 extension IdentifiedArray {
   /// The element with `id`, or `nil`; setting changes, adds or removes it.
   ///
-  /// Reading and updating are O(1) on average, and an update through this subscript
-  /// (`items[id: 1]?.quantity += 1`) changes the element in place, without copying it.
-  /// Setting `nil` removes the element; setting an element for an id that is absent appends it.
+  /// Reading and updating are O(1) on average. An update through this subscript
+  /// (`items[id: 1]?.quantity += 1`) moves the element out of the array for the mutation and
+  /// back, without copying the rest. Setting `nil` removes the element; setting an element for
+  /// an id that is absent appends it.
   ///
   /// - Parameter id: The id of the element.
   /// - Precondition: A value set must have the id it is set for, and a mutation must not change
@@ -56,14 +57,25 @@ extension IdentifiedArray {
         }
         return
       }
+      // Move the element out (swapped to the end and popped, so nothing else moves), lend
+      // it, and put it back; nothing can read the array meanwhile (exclusive access).
       let position = position(ofSlot: slot)
-      yield &storage[position]
-      guard let element = storage[position] else {
-        removeEmptySlot(at: position, bucket: bucket, slot: slot, id: id)
-        return
+      let last = storage.count - 1
+      storage.swapAt(position, last)
+      var element: Element? = storage.removeLast()
+      defer {
+        if let element {
+          storage.append(element)
+          storage.swapAt(position, last)
+          Self.checkID(of: element, is: id)
+          touch(id)
+        } else {
+          // Put the element that stood in for it back at the end, then forget the slot.
+          if position < last { storage.append(storage.remove(at: position)) }
+          removeMovedOut(at: position, bucket: bucket, slot: slot, id: id)
+        }
       }
-      Self.checkID(of: element, is: id)
-      touch(id)
+      yield &element
     }
     set {
       if let newValue {
@@ -80,6 +92,33 @@ extension IdentifiedArray {
     }
   }
 
+  /// Changes the element in `slot` in place, with no copy of it, and marks it touched.
+  ///
+  /// - Parameters:
+  ///   - slot: A slot from ``find(_:)``.
+  ///   - body: The change. It must not change the element's id.
+  /// - Returns: What `body` returns.
+  /// - Complexity: O(1), besides `body`.
+  @inlinable
+  mutating func modifyElement<Result>(
+    inSlot slot: Int, _ body: (inout Element) -> Result
+  ) -> Result {
+    let position = position(ofSlot: slot)
+    let id = id(at: position)
+    defer {
+      let changed = self.id(at: position)
+      precondition(
+        changed == id,
+        """
+        IdentifiedArray: the element for id \(id) now has id \(changed). An element's id is \
+        its identity and cannot change; remove it and add a new element instead.
+        """
+      )
+      touch(id)
+    }
+    return body(&storage[position])
+  }
+
   @usableFromInline
   static func checkID(of element: Element, is id: ID) {
     precondition(
@@ -91,13 +130,13 @@ extension IdentifiedArray {
     )
   }
 
+  /// Finishes removing the element with `id`, which a mutation through ``subscript(id:)``
+  /// set to `nil`: it has left `storage` already, from `position`.
   @inlinable
-  mutating func removeEmptySlot(at position: Int, bucket: Int, slot: Int, id: ID) {
-    // The element is gone already (set to nil); its bucket is known, and emptying it reads
-    // only the ids of other elements.
-    unindex(bucket: bucket)
-    storage.remove(at: position)
-    forget(slot: slot, at: position)
+  mutating func removeMovedOut(at position: Int, bucket: Int, slot: Int, id: ID) {
+    // The slot is forgotten first, so that emptying the bucket reads the other elements'
+    // ids at their new positions; unless forgetting re-indexed everything already.
+    if forget(slot: slot, at: position) { unindex(bucket: bucket) }
     restructure(removed: [id])
   }
 
@@ -106,20 +145,24 @@ extension IdentifiedArray {
   /// - Complexity: O(1) for the last element; otherwise O(log *k* + *k*) for *k* pending
   ///   removals, and when *k* reaches `removedSlotLimit` the removal re-indexes the elements
   ///   after the first freed slot instead.
+  /// - Returns: `false` when it rebuilt the index from `storage`, so that no bucket names the
+  ///   slot any more.
   @inlinable
-  mutating func forget(slot: Int, at position: Int) {
+  @discardableResult
+  mutating func forget(slot: Int, at position: Int) -> Bool {
     let below = Self.countBelow(slot, in: removedSlots)
     if position == storage.count {
       // The last element: the slots freed after it are the top of the range; drop them with
       // it, so that popping never re-indexes.
       removedSlots.removeSubrange(below...)
-      return
+      return true
     }
     if removedSlots.count >= removedSlotLimit {
       rebuildIndex()
-      return
+      return false
     }
     removedSlots.insert(slot, at: below)
+    return true
   }
 
   /// Marks that the element with `id` may have changed.

@@ -39,7 +39,7 @@ extension IdentifiedArray: Encodable where Element: Encodable {
   /// - Complexity: O(*n*).
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.unkeyedContainer()
-    for element in storage { try container.encode(element!) }
+    for element in storage { try container.encode(element) }
   }
 }
 

@@ -11,7 +11,14 @@ extension IdentifiedArray {
   /// The id of the element in `slot`.
   @inlinable
   func id(inSlot slot: Int) -> ID {
-    storage[position(ofSlot: slot)]!.id
+    id(at: position(ofSlot: slot))
+  }
+
+  /// The id of the element at `position`, read where the element lies: `storage[position].id`
+  /// would copy the whole element first in unspecialized code.
+  @inlinable
+  func id(at position: Int) -> ID {
+    storage.withUnsafeBufferPointer { $0[position].id }
   }
 
   /// Finds `id`: the bucket holding it and its slot, or `nil` when it is absent.
@@ -91,7 +98,7 @@ extension IdentifiedArray {
     buckets.append(contentsOf: repeatElement(0, count: size))
     let mask = size &- 1
     for position in storage.indices {
-      var bucket = storage[position]!.id.hashValue & mask
+      var bucket = id(at: position).hashValue & mask
       while buckets[bucket] != 0 { bucket = (bucket &+ 1) & mask }
       buckets[bucket] = Self.entry(forSlot: position)
     }

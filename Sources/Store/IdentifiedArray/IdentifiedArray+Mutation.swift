@@ -82,7 +82,7 @@ extension IdentifiedArray {
     guard let (bucket, slot) = find(id) else { return nil }
     let position = position(ofSlot: slot)
     unindex(bucket: bucket)
-    let element = storage.remove(at: position)!
+    let element = storage.remove(at: position)
     forget(slot: slot, at: position)
     restructure(removed: [id])
     return element
@@ -96,9 +96,9 @@ extension IdentifiedArray {
   @inlinable
   @discardableResult
   public mutating func remove(at position: Int) -> Element {
-    let (bucket, slot) = find(storage[position]!.id)!
+    let (bucket, slot) = find(id(at: position))!
     unindex(bucket: bucket)
-    let element = storage.remove(at: position)!
+    let element = storage.remove(at: position)
     forget(slot: slot, at: position)
     restructure(removed: [element.id])
     return element
@@ -109,16 +109,16 @@ extension IdentifiedArray {
   /// - Parameter shouldBeRemoved: Whether to remove an element.
   /// - Complexity: O(*n*), however many are removed.
   public mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
-    guard let first = try storage.firstIndex(where: { try shouldBeRemoved($0!) }) else { return }
-    var kept = ContiguousArray<Element?>()
+    guard let first = try storage.firstIndex(where: shouldBeRemoved) else { return }
+    var kept = ContiguousArray<Element>()
     kept.reserveCapacity(storage.count)
     kept.append(contentsOf: storage[..<first])
     var removed: [ID] = []
-    for slot in storage[first...] {
-      if try shouldBeRemoved(slot!) {
-        removed.append(slot!.id)
+    for element in storage[first...] {
+      if try shouldBeRemoved(element) {
+        removed.append(element.id)
       } else {
-        kept.append(slot)
+        kept.append(element)
       }
     }
     storage = kept
@@ -146,7 +146,7 @@ extension IdentifiedArray {
   public mutating func move(fromOffsets source: some Sequence<Int>, toOffset destination: Int) {
     let moving = Set(source)
     let moved = moving.sorted().map { storage[$0] }
-    var result = ContiguousArray<Element?>()
+    var result = ContiguousArray<Element>()
     result.reserveCapacity(storage.count)
     for position in 0...storage.count {
       if position == destination { result.append(contentsOf: moved) }
@@ -162,7 +162,7 @@ extension IdentifiedArray {
   /// - Parameter areInIncreasingOrder: Whether the first element belongs before the second.
   /// - Complexity: O(*n* log *n*).
   public mutating func sort(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows {
-    try storage.sort { try areInIncreasingOrder($0!, $1!) }
+    try storage.sort(by: areInIncreasingOrder)
     rebuildIndex()
     restructure(removed: [])
   }

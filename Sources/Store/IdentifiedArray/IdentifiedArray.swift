@@ -38,9 +38,8 @@ import Synchronization
 /// has both O(1) access by position and O(1) removal from the middle; access by position is
 /// what lists do most, so it wins, and removal costs what an array's does.)
 public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element.ID == ID {
-  /// Elements in order. Stored as optionals so that ``subscript(id:)`` can lend an element to
-  /// a mutation in place, with no copy of the element.
-  @usableFromInline var storage: ContiguousArray<Element?>
+  /// Elements in order.
+  @usableFromInline var storage: ContiguousArray<Element>
   /// The id index: a hash table of slots (see `IdentifiedArray+Index.swift`), each bucket
   /// 0 for empty or a slot + 1. An element's slot is its position in `storage` as of the last
   /// re-index. Removals do not re-index at once; they record the slot they freed in
@@ -108,7 +107,7 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
     self.init()
     for element in elements {
       if let existing = slot(of: element.id) {
-        let merged = try combine(storage[existing]!, element)
+        let merged = try combine(storage[existing], element)
         precondition(merged.id == element.id, "combine must keep the id \(element.id)")
         storage[existing] = merged
       } else {
@@ -122,14 +121,14 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
   ///
   /// - Complexity: O(*n*).
   public var ids: [ID] {
-    storage.map { $0!.id }
+    storage.map(\.id)
   }
 
   /// The elements, in order, as a plain array.
   ///
   /// - Complexity: O(*n*).
   public var elements: [Element] {
-    storage.map { $0! }
+    Array(storage)
   }
 
   /// Whether an element with `id` is present.
@@ -181,7 +180,7 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
 
   /// The bytes the array's buffers occupy, roughly: element storage and the id index.
   package var approximateByteCount: Int {
-    storage.capacity * MemoryLayout<Element?>.stride
+    storage.capacity * MemoryLayout<Element>.stride
       + buckets.capacity * MemoryLayout<UInt32>.stride
       + removedSlots.capacity * MemoryLayout<Int>.stride
   }

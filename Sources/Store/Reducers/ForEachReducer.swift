@@ -119,7 +119,7 @@ where Element.State: Identifiable, Element.State.ID == ID {
     guard case .element(let id, let elementAction)? = toElementAction.extract(action) else {
       return
     }
-    guard elements.contains(id: id) else {
+    guard let slot = elements.slot(of: id) else {
       elementEffect = .warning(
         """
         Action \(describe(action)) was sent to the element with id \(id) of \
@@ -130,7 +130,9 @@ where Element.State: Identifiable, Element.State.ID == ID {
       )
       return
     }
-    let effect = element.reduce(into: &elements[id: id]!, action: elementAction)
+    let effect = elements.modifyElement(inSlot: slot) {
+      element.reduce(into: &$0, action: elementAction)
+    }
     guard !effect.isNone else { return }
     let embed = toElementAction.embed
     elementEffect = effect.map { embed(.element(id: id, action: $0)) }
