@@ -221,7 +221,9 @@ import Testing
         #expect(items.index(id: item.id) == position, "step \(step), id \(item.id)")
         #expect(items[id: item.id] == item)
       }
-      let indexed = items.buckets.filter { $0 != 0 }.map { Int($0) - 1 }
+      let indexed = items.buckets.filter { $0 != 0 }.map {
+        IdentifiedArrayOf<Item>.slot(in: $0, ifHashBits: nil, bucketCount: items.buckets.count)!
+      }
       #expect(indexed.count == items.count, "step \(step): one bucket per element")
       let slots = Set(indexed).union(items.removedSlots)
       #expect(slots == Set(0..<(items.count + items.removedSlots.count)), "step \(step)")
@@ -268,6 +270,20 @@ import Testing
       }
       #expect(!items.contains(id: CollidingID(value: -1)))
     }
+  }
+
+  @Test func bucketsKeepHashBitsUpToFourMillionBucketsAndFullSlotsBeyond() {
+    typealias Items = IdentifiedArrayOf<Item>
+    let hash = Int(bitPattern: 0xAB00_0000_0000_1234)
+    let small = Items.entry(slot: 0xFF_FFFD, hash: hash, bucketCount: 1 << 22)
+    #expect(small == 0xABFF_FFFE)
+    #expect(Items.slot(in: small, ifHashBits: 0xAB, bucketCount: 1 << 22) == 0xFF_FFFD)
+    #expect(Items.slot(in: small, ifHashBits: 0xAC, bucketCount: 1 << 22) == nil)
+    #expect(Items.slot(in: small, ifHashBits: nil, bucketCount: 1 << 22) == 0xFF_FFFD)
+    let large = Items.entry(slot: 0x1234_5678, hash: hash, bucketCount: 1 << 23)
+    #expect(large == 0x1234_5679)
+    #expect(Items.hashBits(hash, bucketCount: 1 << 23) == nil)
+    #expect(Items.slot(in: large, ifHashBits: nil, bucketCount: 1 << 23) == 0x1234_5678)
   }
 
   @Test func removalsReindexOncePerSixtyFourAndPopsNever() {
