@@ -149,6 +149,7 @@ extension IdentifiedArray {
       precondition(slot < Int(UInt32.max), "IdentifiedArray: more than 4,294,967,294 elements")
       return UInt32(truncatingIfNeeded: slot &+ 1)
     }
+    assert(slot < 0xFF_FFFF, "a table of at most 2^22 buckets holds slots below 2^24")
     return bits &<< 24 | UInt32(truncatingIfNeeded: slot &+ 1)
   }
 
