@@ -96,6 +96,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     executor.onEnqueue { signal.fire() }
     core.runtime.inbox.onWake { signal.fire() }
     executor.onSettle { @MainActor [weak self] in self?.settle() }
+    core.runtime.onDismiss { origin in ledger.dismissedBy = origin }
   }
 
   deinit {
@@ -113,6 +114,22 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// The store's current state.
   public var state: State {
     root.untrackedState
+  }
+
+  /// Whether the feature asked to be dismissed: one of its actions returned
+  /// `Effect.dismiss`, which no presenting parent handled.
+  ///
+  /// A screen that closes itself (an editor's save or cancel) is usually tested alone,
+  /// without the parent that presents it. A live store reports such a `.dismiss` as a runtime
+  /// warning; a test store records it here instead, so the test states it:
+  ///
+  /// ```swift
+  /// await store.send(.saveTapped)
+  /// await store.receive(.delegate(.saved("Weekend")))
+  /// #expect(store.isDismissed)
+  /// ```
+  public var isDismissed: Bool {
+    ledger.dismissedBy != nil
   }
 
   /// Sends an action and asserts how it changes the state.

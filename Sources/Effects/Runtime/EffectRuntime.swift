@@ -25,6 +25,13 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     var deliver: Deliver
   }
 
+  /// Where a `.dismiss` that reached the root goes, when someone takes it (a test store);
+  /// otherwise it is a runtime warning. Wrapped in a struct for the reason above.
+  private let dismissal = Mutex<Dismissal?>(nil)
+  private struct Dismissal: Sendable {
+    var handle: @Sendable (_ origin: String) -> Void
+  }
+
   /// Feeds an action from an effect into the store, as part of a group.
   package typealias Deliver = @MainActor @Sendable (Action, EffectGroup) -> Void
 
@@ -40,6 +47,14 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
 
   deinit {
     cancelAll()
+  }
+
+  /// Takes the `.dismiss` effects that reach the root, which are otherwise reported as runtime
+  /// warnings: a test store records them, for a feature tested without its presenter.
+  ///
+  /// - Parameter handle: Called with the action that returned `.dismiss`, described.
+  package func onDismiss(_ handle: @escaping @Sendable (_ origin: String) -> Void) {
+    dismissal.withLock { $0 = Dismissal(handle: handle) }
   }
 
   /// Connects the runtime to its store.
@@ -144,6 +159,10 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       }
       for record in records { record.cancel() }
     case .dismiss:
+      if let dismissal = dismissal.withLock({ $0 }) {
+        dismissal.handle(describe(context.origin))
+        return
+      }
       warnings(
         RuntimeWarning(
           message: """

@@ -8,6 +8,7 @@ final class Ledger: Sendable {
     var unreceived: [String] = []
     var warnings: [RuntimeWarning] = []
     var isFinished = false
+    var dismissedBy: String?
   }
   private let state = Mutex(State())
 
@@ -28,6 +29,12 @@ final class Ledger: Sendable {
   var unreceived: [String] {
     get { state.withLock { $0.unreceived } }
     set { state.withLock { $0.unreceived = newValue } }
+  }
+
+  /// The action that returned a `.dismiss` that reached the root, described; the first one.
+  var dismissedBy: String? {
+    get { state.withLock { $0.dismissedBy } }
+    set { state.withLock { $0.dismissedBy = $0.dismissedBy ?? newValue } }
   }
 
   /// Whether `finish()` has run its end-of-test checks.
