@@ -144,8 +144,7 @@ public struct Cart: Reducer {
       return .send(.itemAdded(CartItem(id: makeID(), name: name)))
 
     case .itemAdded(let item):
-      guard !state.items.contains(id: item.id) else { return .none }
-      state.items.append(item)
+      state.items.appendIfAbsent(item)
       return .none
 
     case .rowTapped(let id):

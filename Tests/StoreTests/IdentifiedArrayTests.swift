@@ -42,6 +42,16 @@ import Testing
     #expect(items.ids == [10, 4, 2])
   }
 
+  @Test func appendIfAbsentKeepsThePresentElement() {
+    var items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a"), Item(id: 2, name: "b")]
+    let repeated = items.appendIfAbsent(Item(id: 1, name: "again"))
+    #expect(repeated == (false, 0))
+    #expect(items.elements == [Item(id: 1, name: "a"), Item(id: 2, name: "b")])
+    let new = items.appendIfAbsent(Item(id: 3, name: "c"))
+    #expect(new == (true, 2))
+    #expect(items.ids == [1, 2, 3])
+  }
+
   @Test func updateOrAppendReplacesByID() {
     var items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a")]
     #expect(items.updateOrAppend(Item(id: 1, name: "A")) == Item(id: 1, name: "a"))

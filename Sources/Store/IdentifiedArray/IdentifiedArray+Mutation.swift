@@ -19,6 +19,28 @@ extension IdentifiedArray {
     restructure(removed: [])
   }
 
+  /// Adds an element at the end, unless an element with its id is present already.
+  ///
+  /// For elements that may repeat one already there, such as an action replayed or delivered
+  /// twice: the present element is kept as it is. (``append(_:)`` treats a repeat as a
+  /// programming error and stops the program.)
+  ///
+  /// ```swift
+  /// case .itemAdded(let item):
+  ///   state.items.appendIfAbsent(item)
+  /// ```
+  ///
+  /// - Parameter element: The element.
+  /// - Returns: Whether it was appended, and the position of the element with its id.
+  /// - Complexity: Amortized O(1).
+  @inlinable
+  @discardableResult
+  public mutating func appendIfAbsent(_ element: Element) -> (appended: Bool, index: Int) {
+    if let position = index(id: element.id) { return (false, position) }
+    append(element)
+    return (true, storage.count - 1)
+  }
+
   /// Adds elements at the end.
   ///
   /// - Parameter elements: The elements. None of their ids may be present, or repeat.
