@@ -52,6 +52,39 @@ import Testing
     #expect(items.ids == [1, 2, 3])
   }
 
+  struct Boom: Error {}
+
+  /// Found in review: a throwing sort used to leave the index behind the moved elements.
+  @Test func aSortThatThrowsLeavesEveryElementFindable() {
+    var items: IdentifiedArrayOf<Item> = [
+      Item(id: 3, name: "c"), Item(id: 2, name: "b"), Item(id: 1, name: "a"),
+    ]
+    var calls = 0
+    #expect(throws: Boom.self) {
+      try items.sort { a, b in
+        calls += 1
+        if calls == 2 { throw Boom() }
+        return a.id < b.id
+      }
+    }
+    for (position, item) in items.enumerated() {
+      #expect(items.index(id: item.id) == position)
+    }
+    #expect(items.appendIfAbsent(Item(id: 2, name: "again")).appended == false)
+    #expect(items.count == 3)
+  }
+
+  @Test func movingOutOfRangeOrRemovingPastTheEndStopsTheProgram() async {
+    await #expect(processExitsWith: .failure) {
+      var items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a"), Item(id: 2, name: "b")]
+      items.move(fromOffsets: [0], toOffset: 5)
+    }
+    await #expect(processExitsWith: .failure) {
+      var items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a")]
+      items.remove(at: 1)
+    }
+  }
+
   @Test func updateOrAppendReplacesByID() {
     var items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a")]
     #expect(items.updateOrAppend(Item(id: 1, name: "A")) == Item(id: 1, name: "a"))

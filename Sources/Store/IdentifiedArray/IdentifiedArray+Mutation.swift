@@ -114,10 +114,14 @@ extension IdentifiedArray {
   ///
   /// - Parameter position: A valid position.
   /// - Returns: The removed element.
+  /// - Precondition: `position` is in `0..<count`.
   /// - Complexity: O(*n*), as ``remove(id:)``; removing the last element is O(1).
   @inlinable
   @discardableResult
   public mutating func remove(at position: Int) -> Element {
+    precondition(
+      storage.indices.contains(position),
+      "IdentifiedArray: cannot remove at position \(position) of \(storage.count) elements")
     let (bucket, slot) = find(id(at: position))!
     unindex(bucket: bucket)
     let element = storage.remove(at: position)
@@ -164,9 +168,16 @@ extension IdentifiedArray {
   /// - Parameters:
   ///   - source: The positions to move.
   ///   - destination: The position to move them in front of, counted before the move.
+  /// - Precondition: Every source is in `0..<count`, and `destination` in `0...count`.
   /// - Complexity: O(*n*).
   public mutating func move(fromOffsets source: some Sequence<Int>, toOffset destination: Int) {
     let moving = Set(source)
+    precondition(
+      (0...storage.count).contains(destination),
+      "IdentifiedArray: cannot move to position \(destination) of \(storage.count) elements")
+    precondition(
+      moving.allSatisfy(storage.indices.contains),
+      "IdentifiedArray: cannot move from \(moving.sorted()) with \(storage.count) elements")
     let moved = moving.sorted().map { storage[$0] }
     var result = ContiguousArray<Element>()
     result.reserveCapacity(storage.count)
@@ -184,8 +195,11 @@ extension IdentifiedArray {
   /// - Parameter areInIncreasingOrder: Whether the first element belongs before the second.
   /// - Complexity: O(*n* log *n*).
   public mutating func sort(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows {
+    // A comparison that throws leaves the elements partly sorted: index them as they are.
+    defer {
+      rebuildIndex()
+      restructure(removed: [])
+    }
     try storage.sort(by: areInIncreasingOrder)
-    rebuildIndex()
-    restructure(removed: [])
   }
 }
