@@ -116,12 +116,14 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     root.untrackedState
   }
 
-  /// Whether the feature asked to be dismissed: one of its actions returned
-  /// `Effect.dismiss`, which no presenting parent handled.
+  /// Whether the feature asked to be dismissed: its reducer returned `Effect.dismiss` for one
+  /// of its own actions.
   ///
   /// A screen that closes itself (an editor's save or cancel) is usually tested alone,
   /// without the parent that presents it. A live store reports such a `.dismiss` as a runtime
-  /// warning; a test store records it here instead, so the test states it:
+  /// warning; a test store records it here instead, so the test states it. A `.dismiss` from
+  /// one of the feature's children that no parent handled still fails the test as a runtime
+  /// warning: it would do nothing in the app.
   ///
   /// ```swift
   /// await store.send(.saveTapped)

@@ -49,8 +49,9 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     cancelAll()
   }
 
-  /// Takes the `.dismiss` effects that reach the root, which are otherwise reported as runtime
-  /// warnings: a test store records them, for a feature tested without its presenter.
+  /// Takes the `.dismiss` effects that the root feature itself returns (not a child's, nor
+  /// one from inside a lifecycle hook), which are otherwise reported as runtime warnings: a
+  /// test store records them, for a feature tested without its presenter.
   ///
   /// - Parameter handle: Called with the action that returned `.dismiss`, described.
   package func onDismiss(_ handle: @escaping @Sendable (_ origin: String) -> Void) {
@@ -159,7 +160,9 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       }
       for record in records { record.cancel() }
     case .dismiss:
-      if let dismissal = dismissal.withLock({ $0 }) {
+      // Only the root feature's own `.dismiss` (in no child's namespace) is handed over; a
+      // child's that no parent resolved stays a warning, a wiring mistake to report.
+      if context.namespace.isEmpty, let dismissal = dismissal.withLock({ $0 }) {
         dismissal.handle(describe(context.origin))
         return
       }

@@ -73,7 +73,9 @@ extension Store {
       observation.access(self, keyPath: entry.token)
       return
     }
-    if let stamped = value as? any VersionStamped {
+    // By the static type: a cast of the value would also match an optional holding a stamped
+    // value, whose key path is not one to the stamped type.
+    if let stamped = Value.self as? any VersionStamped.Type {
       trackDerived(.value(keyPath), stampReader(keyPath, stamped))
       return
     }
@@ -126,7 +128,7 @@ extension Store {
 
 /// Reads the version stamp of the value at `keyPath`, opened to its concrete type once, here.
 private func stampReader<State, Value, Stamped: VersionStamped>(
-  _ keyPath: KeyPath<State, Value>, _: Stamped
+  _ keyPath: KeyPath<State, Value>, _: Stamped.Type
 ) -> (State) -> VersionStamp {
   let typed = keyPath as! KeyPath<State, Stamped>
   return { $0[keyPath: typed].versionStamp }
