@@ -1,13 +1,22 @@
-/// Returns a copy of `value`, read where it lies.
+/// Reads the value at `keyPath` of `root` without copying `root`, and without writing to it.
 ///
 /// Reducers read parts of a feature's state through key paths. Written as
-/// `state[keyPath: path]`, a read or an assignment makes unspecialized code (debug builds,
-/// generic reducers) reserve stack for a whole copy of the root, or of the value, on every
-/// call, whether that line runs or not: with large state, tens of kilobytes per level of a
-/// reducer tree. Passing `&state[keyPath: path]` to a function accesses the value in place;
-/// reducers read through this function and change through `inout` helpers instead.
-/// `LargeStateStackTests` measures it.
+/// `state[keyPath: path]` inside a reducer, a read or an assignment makes unspecialized code
+/// (debug builds, generic reducers) reserve stack for a whole copy of the root or of the value
+/// for as long as that reducer runs, its children's reducers included, whether the line runs
+/// or not: with large state, tens of kilobytes per level of a reducer tree. Here the state is
+/// read through its address, in a closure whose frame lasts only the read. Unlike an `inout`
+/// access to the value (`&state[keyPath: path]`), this never runs the setter or observers of
+/// a computed or observed property. `LargeStateStackTests` measures the stack;
+/// `ReviewRegressionTests` checks that nothing is written.
 @inlinable
-func readInPlace<Value>(_ value: inout Value) -> Value {
-  value
+func read<Root, Value>(_ keyPath: KeyPath<Root, Value>, in root: inout Root) -> Value {
+  withUnsafePointer(to: &root) { $0.pointee[keyPath: keyPath] }
+}
+
+/// Whether the optional at `keyPath` of `root` holds a value, read as ``read(_:in:)`` reads,
+/// with no copy of the value outside the read.
+@inlinable
+func isPresent<Root, Value>(_ keyPath: KeyPath<Root, Value?>, in root: inout Root) -> Bool {
+  withUnsafePointer(to: &root) { $0.pointee[keyPath: keyPath] != nil }
 }

@@ -65,7 +65,7 @@ public struct ScreenLifecycleReducer<Base: Reducer>: Reducer {
     }
     let screenTask = KeyPathIdentity(keyPath: toLifecycle)
     // The lifecycle state changes in place, through its mutating methods: no copy of the
-    // feature's state (see `readInPlace`).
+    // feature's state (see `read(_:in:)`).
     switch event {
     case .taskStarted:
       guard state[keyPath: toLifecycle].start() else {

@@ -37,7 +37,7 @@ extension Reducer {
           return .warning(
             """
             Action \(describe(action)) pushes id \(id), but the stack's next id is \
-            \(readInPlace(&state[keyPath: toStack]).nextElementID): ids are never reused. \
+            \(read(toStack, in: &state).nextElementID): ids are never reused. \
             Nothing was pushed.
             """,
             site: site

@@ -58,9 +58,6 @@ where Element.State: Identifiable, Element.State.ID == ID {
     CaseKey<Parent.Action, IdentifiedAction<ID, Element.Action>>
   @usableFromInline let element: Element
   @usableFromInline let site: SourceSite
-  /// Whether the collection is a plain stored property (no observers, not computed), which
-  /// can be read in place without side effects.
-  @usableFromInline let elementsAreStored: Bool
 
   @usableFromInline
   init(
@@ -75,7 +72,6 @@ where Element.State: Identifiable, Element.State.ID == ID {
     self.toElementAction = toElementAction
     self.element = element
     self.site = site
-    self.elementsAreStored = MemoryLayout<Parent.State>.offset(of: toElements) != nil
   }
 
   /// Runs the element reducer for an element action, then the parent, then ends the
@@ -96,9 +92,7 @@ where Element.State: Identifiable, Element.State.ID == ID {
     // One access to the collection for the element's step, however many operations.
     reduceElement(&state[keyPath: toElements], action, &structureBefore, &elementEffect)
     let parentEffect = parent.reduce(into: &state, action: action)
-    let elements =
-      elementsAreStored
-      ? readInPlace(&state[keyPath: toElements]) : Self.read(state, toElements)
+    let elements = read(toElements, in: &state)
     guard elements.structure != structureBefore else {
       if elementEffect.isNone { return parentEffect }
       if parentEffect.isNone { return elementEffect }
@@ -107,17 +101,6 @@ where Element.State: Identifiable, Element.State.ID == ID {
     return .merge(
       elementEffect, parentEffect,
       endLifetimes(removedFrom: elements, since: structureBefore, collection: collection))
-  }
-
-  /// Reads a computed or observed collection out of line: no setter or observer runs for a
-  /// read, and no stack is reserved for it in `reduce`.
-  @usableFromInline
-  @inline(never)
-  static func read(
-    _ state: Parent.State,
-    _ toElements: WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>>
-  ) -> IdentifiedArray<ID, Element.State> {
-    state[keyPath: toElements]
   }
 
   /// Ends the lifetimes of the elements removed since `stamp`: each one by id when the

@@ -88,9 +88,6 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   let isDismissAction: (@Sendable (Parent.Action) -> Bool)?
   let dismiss: Parent.Action?
   let site: SourceSite
-  /// Whether the child is a plain stored property (no observers, not computed), which can be
-  /// looked at in place without side effects.
-  let childIsStored: Bool
 
   init(
     parent: Parent,
@@ -110,7 +107,6 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     self.isDismissAction = dismissAction
     self.dismiss = dismiss
     self.site = site
-    self.childIsStored = MemoryLayout<Parent.State>.offset(of: toChild) != nil
   }
 
   /// Runs the child for a child action, then the parent, then ends the child's lifetime if
@@ -125,7 +121,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     action: Parent.Action
   ) -> Effect<Parent.Action> {
     let identity = KeyPathIdentity(keyPath: toChild)
-    let wasPresent = isPresent(&state)
+    let wasPresent = isPresent(toChild, in: &state)
     var childEffect = Effect<Parent.Action>.none
     if let childAction = extract(action) {
       if wasPresent {
@@ -146,30 +142,16 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       Self.clear(&state[keyPath: toChild])
     }
     let parentEffect = parent.reduce(into: &state, action: action)
-    guard wasPresent, !isPresent(&state) else {
+    guard wasPresent, !isPresent(toChild, in: &state) else {
       return .merge(childEffect, parentEffect)
     }
     return .merge(childEffect, parentEffect, .endLifetime(of: identity))
   }
 
-  // The child is looked at and cleared where it lies, through these; see `readInPlace`.
-
-  /// Whether the child is present: looked at in place when it is a plain stored property;
-  /// otherwise read, out of line, so that a setter or observer never runs for a mere look.
-  private func isPresent(_ state: inout Parent.State) -> Bool {
-    childIsStored ? Self.isPresent(&state[keyPath: toChild]) : Self.isPresent(in: state, toChild)
-  }
-
-  private static func isPresent(_ child: inout Child.State?) -> Bool {
-    child != nil
-  }
-
-  @inline(never)
-  private static func isPresent(
-    in state: Parent.State, _ toChild: WritableKeyPath<Parent.State, Child.State?>
-  ) -> Bool {
-    state[keyPath: toChild] != nil
-  }
+  // The child is looked at through `isPresent(_:in:)` and cleared in place through `clear`:
+  // reading it, or setting `nil`, through the key path in `reduce` itself makes unspecialized
+  // code reserve stack for a whole copy of the child while `reduce` runs, the child's own
+  // reducer included (see `read(_:in:)`).
 
   /// Dismisses the child.
   private static func clear(_ child: inout Child.State?) {
