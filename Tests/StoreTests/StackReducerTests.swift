@@ -71,6 +71,20 @@ import Testing
     #expect(harness.state.path.map(\.loads) == [1, 0])
   }
 
+  /// A new stack that replaces the old one (a deep link) numbers its screens from 0 again;
+  /// the old screen #0 is gone all the same, and so are its effects.
+  @Test func replacingTheStackEndsTheReplacedScreensEffects() async {
+    let harness = makeHarness()
+    harness.send(.openDetail(1))
+    harness.send(.path(.element(id: StackElementID(rawValue: 0), action: .loadTapped)))
+    #expect(clock.sleeperCount == 1)
+    harness.send(.deepLink([2, 3]))
+    #expect(harness.state.path.ids == [StackElementID(rawValue: 0), StackElementID(rawValue: 1)])
+    #expect(clock.sleeperCount == 0, "the replaced screen #0's load runs on")
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.path.map(\.loads) == [0, 0])
+  }
+
   @Test func pushByActionAndBadStackActionsWarn() {
     let warnings = WarningLog()
     let harness = makeHarness(warnings: warnings)

@@ -71,7 +71,8 @@ extension Reducer {
       toElements: toStack.appending(path: \.entries),
       toElementAction: entryAction,
       element: StackEntryReducer(destination: destination()),
-      site: site
+      site: site,
+      lineage: { read(toStack, in: &$0).lineage }
     )
   }
 }

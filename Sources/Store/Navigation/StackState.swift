@@ -21,6 +21,10 @@ public struct StackState<Element> {
 
   var entries: IdentifiedArray<StackElementID, Entry>
   var nextID: Int
+  /// Unique to each stack made (copies share it): a stack that replaces another numbers its
+  /// screens from 0 again, and this tells its screens from the old ones. Not part of the
+  /// value: equality, hashing and coding ignore it.
+  var lineage: UInt64
 
   /// Creates an empty stack: only the root shows.
   public init() {
@@ -34,6 +38,7 @@ public struct StackState<Element> {
   public init(_ elements: some Sequence<Element>) {
     entries = []
     nextID = 0
+    lineage = structureStamps.add(1, ordering: .relaxed).newValue
     for element in elements { append(element) }
   }
 
@@ -231,6 +236,7 @@ extension StackState: Codable where Element: Codable {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     entries = try container.decode(IdentifiedArray<StackElementID, Entry>.self, forKey: .entries)
     nextID = try container.decode(Int.self, forKey: .nextID)
+    lineage = structureStamps.add(1, ordering: .relaxed).newValue
     if let highest = entries.ids.max(), highest.rawValue >= nextID {
       throw DecodingError.dataCorruptedError(
         forKey: .nextID,

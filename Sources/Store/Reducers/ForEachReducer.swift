@@ -58,6 +58,11 @@ where Element.State: Identifiable, Element.State.ID == ID {
     CaseKey<Parent.Action, IdentifiedAction<ID, Element.Action>>
   @usableFromInline let element: Element
   @usableFromInline let site: SourceSite
+  /// For a navigation stack: the stack's lineage, which changes when the stack is replaced by
+  /// another. Its ids restart from 0, so a screen with an old id is a new screen: when the
+  /// lineage changes, every screen's lifetime from before the step ends. `nil` for an
+  /// identified array, where an id that is still present keeps its lifetime.
+  @usableFromInline let lineage: ((inout Parent.State) -> UInt64)?
 
   @usableFromInline
   init(
@@ -65,13 +70,15 @@ where Element.State: Identifiable, Element.State.ID == ID {
     toElements: WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>>,
     toElementAction: CaseKey<Parent.Action, IdentifiedAction<ID, Element.Action>>,
     element: Element,
-    site: SourceSite
+    site: SourceSite,
+    lineage: ((inout Parent.State) -> UInt64)? = nil
   ) {
     self.parent = parent
     self.toElements = toElements
     self.toElementAction = toElementAction
     self.element = element
     self.site = site
+    self.lineage = lineage
   }
 
   /// Runs the element reducer for an element action, then the parent, then ends the
@@ -87,6 +94,7 @@ where Element.State: Identifiable, Element.State.ID == ID {
     action: Parent.Action
   ) -> Effect<Parent.Action> {
     let collection = KeyPathIdentity(keyPath: toElements)
+    let lineageBefore = lineage?(&state)
     var structureBefore: UInt64 = 0
     var elementEffect = Effect<Parent.Action>.none
     // One access to the collection for the element's step, however many operations.
@@ -98,9 +106,22 @@ where Element.State: Identifiable, Element.State.ID == ID {
       if parentEffect.isNone { return elementEffect }
       return .merge(elementEffect, parentEffect)
     }
+    if let lineage, lineage(&state) != lineageBefore {
+      return .merge(elementEffect, parentEffect, Self.endAllLifetimes(in: collection))
+    }
     return .merge(
       elementEffect, parentEffect,
       endLifetimes(removedFrom: elements, since: structureBefore, collection: collection))
+  }
+
+  /// Ends the lifetime of every element of `collection` that has effects: for a stack
+  /// replaced by another, whose screens are all new whatever their ids.
+  @usableFromInline
+  static func endAllLifetimes(in collection: KeyPathIdentity) -> Effect<Parent.Action> {
+    .retainLifetimes { identity in
+      guard let element = identity.base as? ElementIdentity<ID> else { return true }
+      return element.collection != collection
+    }
   }
 
   /// Ends the lifetimes of the elements removed since `stamp`: each one by id when the

@@ -21,6 +21,7 @@ struct Todos: Reducer {
     case replaceRows([Row.State])
     case editTapped(Int)
     case openDetail(Int)
+    case deepLink([Int])
     case stopRowLoad(Int)
     case stopScreenLoad(StackElementID)
   }
@@ -40,6 +41,9 @@ struct Todos: Reducer {
         state.rows = IdentifiedArrayOf(rows) { first, _ in first }
       case .editTapped(let id):
         state.editor = Editor.State(rowID: id, title: state.rows[id: id]?.title ?? "")
+      case .deepLink(let ids):
+        // A new path, as a deep link sets it: the screens it replaces are gone.
+        state.path = StackState(ids.map { Row.State(id: $0) })
       case .openDetail(let id):
         if let row = state.rows[id: id] { state.path.append(row) }
       case .editor(.presented(.delegate(.saved(let id, let title)))):
