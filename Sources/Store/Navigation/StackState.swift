@@ -223,6 +223,15 @@ extension StackState: Hashable where Element: Hashable {
 
 extension StackState: Sendable where Element: Sendable {}
 
+extension StackState: CustomReflectable {
+  /// The screens with their ids, and the next id: the value, as it is coded and compared,
+  /// without the stack's lineage (bookkeeping, not value). Test diffs and action-log schema
+  /// fingerprints read this.
+  public var customMirror: Mirror {
+    Mirror(self, children: ["entries": entries, "nextID": nextID], displayStyle: .struct)
+  }
+}
+
 extension StackState: Codable where Element: Codable {
   private enum CodingKeys: String, CodingKey {
     case entries, nextID
