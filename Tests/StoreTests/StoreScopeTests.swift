@@ -126,6 +126,19 @@ import Testing
     harness.send(.path(.popFrom(id: screens.ids[1])))
     #expect(popped == nil)
   }
+
+  /// A stack that replaces another reuses ids for new screens: their stores are new too.
+  @Test func aReplacedStacksScreensGetNewStores() {
+    let harness = makeHarness(rows: 0..<2)
+    harness.send(.openDetail(0))
+    weak let old = harness.store.scope(state: \.path, action: Todos.Action.path)[0]
+    #expect(old != nil)
+    harness.send(.deepLink([5]))
+    #expect(old == nil, "the replaced screen's store was let go")
+    let screens = harness.store.scope(state: \.path, action: Todos.Action.path)
+    #expect(screens.ids == [StackElementID(rawValue: 0)])
+    #expect(screens[0].id == 5)
+  }
 }
 
 final class WeakBox {

@@ -20,13 +20,20 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   private let register: @MainActor (@escaping @MainActor () -> Bool) -> Void
   private var stores: [ID: Store<ElementState, ElementAction>] = [:]
   private var knownStructure: UInt64
+  /// For a navigation stack: its lineage now (see `StackState`). A stack replaced by another
+  /// reuses ids for new screens, so every store is let go when it changes.
+  private let lineage: (@MainActor () -> UInt64)?
+  private var knownLineage: UInt64?
 
   init<ParentState, ParentAction, Element>(
     parent: any StoreCore<ParentState, ParentAction>,
     toElements: KeyPath<ParentState, IdentifiedArray<ID, Element>>,
     toState: KeyPath<Element, ElementState>,
-    embed: @escaping @Sendable (ID, ElementAction) -> ParentAction
+    embed: @escaping @Sendable (ID, ElementAction) -> ParentAction,
+    lineage: (@MainActor () -> UInt64)? = nil
   ) {
+    self.lineage = lineage
+    knownLineage = lineage?()
     lookup = { parent.state[keyPath: toElements][id: $0]?[keyPath: toState] }
     structure = { parent.state[keyPath: toElements].structure }
     contains = { parent.state[keyPath: toElements].contains(id: $0) }
@@ -96,6 +103,14 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     guard structure() != knownStructure else { return }
     let (current, removed) = removedSince(knownStructure)
     knownStructure = current
+    if let lineage {
+      let now = lineage()
+      if now != knownLineage {
+        knownLineage = now
+        stores = [:]
+        return
+      }
+    }
     guard !stores.isEmpty else { return }
     if let removed {
       for id in removed { stores[id] = nil }

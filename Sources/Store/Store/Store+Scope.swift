@@ -130,7 +130,11 @@ extension Store {
     state: KeyPath<State, StackState<ElementState>>,
     action: CaseKey<Action, StackAction<ElementState, ElementAction>>
   ) -> IdentifiedStores<StackElementID, ElementState, ElementAction> {
-    elementStores(state.appending(path: \.entries), toState: \.element) {
+    let core = self.core
+    return elementStores(
+      state.appending(path: \.entries), toState: \.element,
+      lineage: { core.state[keyPath: state].lineage }
+    ) {
       action.embed(.element(id: $0, action: $1))
     }
   }
@@ -138,6 +142,7 @@ extension Store {
   private func elementStores<ID: Hashable & Sendable, Element, ElementState, ElementAction>(
     _ toElements: KeyPath<State, IdentifiedArray<ID, Element>>,
     toState: KeyPath<Element, ElementState>,
+    lineage: (@MainActor () -> UInt64)? = nil,
     embed: @escaping @Sendable (ID, ElementAction) -> Action
   ) -> IdentifiedStores<ID, ElementState, ElementAction> {
     let key = ScopeKey(path: toElements, action: ElementAction.self, kind: .collection)
@@ -146,7 +151,7 @@ extension Store {
       cache = cached
     } else {
       cache = ElementStoreCache(
-        parent: core, toElements: toElements, toState: toState, embed: embed)
+        parent: core, toElements: toElements, toState: toState, embed: embed, lineage: lineage)
       children[key] = cache
     }
     trackIDs(toElements)
