@@ -52,7 +52,7 @@ extension IdentifiedArray {
         var added: Element? = nil
         yield &added
         if let added {
-          Self.checkID(of: added, is: id)
+          Self.checkID(added.id, is: id)
           append(added)
         }
         return
@@ -67,7 +67,7 @@ extension IdentifiedArray {
         if let element {
           storage.append(element)
           storage.swapAt(position, last)
-          Self.checkID(of: element, is: id)
+          Self.checkID(element.id, is: id)
           touch(id)
         } else {
           // Put the element that stood in for it back at the end, then forget the slot.
@@ -79,7 +79,7 @@ extension IdentifiedArray {
     }
     set {
       if let newValue {
-        Self.checkID(of: newValue, is: id)
+        Self.checkID(newValue.id, is: id)
         if let slot = slot(of: id) {
           storage[position(ofSlot: slot)] = newValue
           touch(id)
@@ -106,25 +106,18 @@ extension IdentifiedArray {
     let position = position(ofSlot: slot)
     let id = id(at: position)
     defer {
-      let changed = self.id(at: position)
-      precondition(
-        changed == id,
-        """
-        IdentifiedArray: the element for id \(id) now has id \(changed). An element's id is \
-        its identity and cannot change; remove it and add a new element instead.
-        """
-      )
+      Self.checkID(self.id(at: position), is: id)
       touch(id)
     }
     return body(&storage[position])
   }
 
   @usableFromInline
-  static func checkID(of element: Element, is id: ID) {
+  static func checkID(_ found: ID, is id: ID) {
     precondition(
-      element.id == id,
+      found == id,
       """
-      IdentifiedArray: the element for id \(id) now has id \(element.id). An element's id is \
+      IdentifiedArray: the element for id \(id) now has id \(found). An element's id is \
       its identity and cannot change; remove it and add a new element instead.
       """
     )

@@ -66,8 +66,7 @@ extension IdentifiedArray: Decodable where Element: Decodable {
           )
         )
       }
-      storage.append(element)
-      indexAppended(element.id, slot: storage.count - 1)
+      appendIndexed(element)
     }
   }
 }

@@ -44,6 +44,7 @@ extension IdentifiedArray {
     let mask = bucketCount &- 1
     let hash = id.hashValue
     var bucket = hash & mask
+    // The bucket decoding of `slot(in:ifHashBits:bucketCount:)`, unrolled: the hot path.
     if let bits = Self.hashBits(hash, bucketCount: bucketCount) {
       while true {
         let entry = buckets[bucket]
@@ -72,17 +73,20 @@ extension IdentifiedArray {
     find(id)?.slot
   }
 
-  /// Indexes the element just appended to `storage`, in `slot`. Its id must be new.
+  /// Appends `element`, whose id must be new, to `storage` and indexes it.
   ///
   /// - Complexity: Amortized O(1): the table doubles, rebuilt, when it would be more than
   ///   4/5 full.
   @inlinable
-  mutating func indexAppended(_ id: ID, slot: Int) {
+  mutating func appendIndexed(_ element: Element) {
+    storage.append(element)
     if Self.isFull(buckets.count, toHold: storage.count) {
       rebuildIndex()
       return
     }
-    place(id.hashValue, slot: slot, bucketCount: buckets.count)
+    // The next slot: after every present element's and every freed one.
+    let slot = storage.count - 1 + removedSlots.count
+    place(element.id.hashValue, slot: slot, bucketCount: buckets.count)
   }
 
   /// Puts `slot`, whose id hashes to `hash`, in the first empty bucket from its own.

@@ -14,8 +14,7 @@ extension IdentifiedArray {
       replace the element with that id.
       """
     )
-    storage.append(element)
-    indexAppended(element.id, slot: storage.count - 1 + removedSlots.count)
+    appendIndexed(element)
     restructure(removed: [])
   }
 
@@ -37,7 +36,8 @@ extension IdentifiedArray {
   @discardableResult
   public mutating func appendIfAbsent(_ element: Element) -> (appended: Bool, index: Int) {
     if let position = index(id: element.id) { return (false, position) }
-    append(element)
+    appendIndexed(element)
+    restructure(removed: [])
     return (true, storage.count - 1)
   }
 
@@ -102,12 +102,7 @@ extension IdentifiedArray {
   @discardableResult
   public mutating func remove(id: ID) -> Element? {
     guard let (bucket, slot) = find(id) else { return nil }
-    let position = position(ofSlot: slot)
-    unindex(bucket: bucket)
-    let element = storage.remove(at: position)
-    forget(slot: slot, at: position)
-    restructure(removed: [id])
-    return element
+    return remove(bucket: bucket, slot: slot)
   }
 
   /// Removes the element at a position.
@@ -123,6 +118,14 @@ extension IdentifiedArray {
       storage.indices.contains(position),
       "IdentifiedArray: cannot remove at position \(position) of \(storage.count) elements")
     let (bucket, slot) = find(id(at: position))!
+    return remove(bucket: bucket, slot: slot)
+  }
+
+  /// Removes the element that `find` located in `bucket` and `slot`.
+  @inlinable
+  mutating func remove(bucket: Int, slot: Int) -> Element {
+    let position = position(ofSlot: slot)
+    // The bucket is emptied first, while every other slot still maps to its element.
     unindex(bucket: bucket)
     let element = storage.remove(at: position)
     forget(slot: slot, at: position)

@@ -34,9 +34,9 @@ import Synchronization
 /// slots they free (one per 128 elements, 64 to 1,024 of them), lookups subtract the freed
 /// slots before theirs (a binary search, at most 10 comparisons), and one re-index serves all
 /// those removals, so a removal's share of it is about 128 writes up to 131,072 elements.
-/// Inserting in the middle and reordering are O(*n*). (No list
-/// has both O(1) access by position and O(1) removal from the middle; access by position is
-/// what lists do most, so it wins, and removal costs what an array's does.)
+/// Inserting in the middle and reordering are O(*n*). (No list has both O(1) access by
+/// position and O(1) removal from the middle; access by position is what lists do most, so
+/// it wins, and removal costs what an array's does.)
 public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element.ID == ID {
   /// Elements in order.
   @usableFromInline var storage: ContiguousArray<Element>
@@ -51,8 +51,7 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
   /// the later elements serves that many removals.
   ///
   /// Invariant: the slots in `buckets` (one per present element) and `removedSlots` together
-  /// are exactly
-  /// `0..<(storage.count + removedSlots.count)`, and slots ascend with positions.
+  /// are exactly `0..<(storage.count + removedSlots.count)`, and slots ascend with positions.
   @usableFromInline var removedSlots: ContiguousArray<Int> = []
   /// Changes whenever the set or order of ids changes (never for element content), so that
   /// reducers can skip looking for removed ids after a step that did not touch structure.
@@ -87,8 +86,7 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
       if let existing = slot(of: element.id) {
         throw .duplicateID(String(describing: element.id), positions: [existing, storage.count])
       }
-      storage.append(element)
-      indexAppended(element.id, slot: storage.count - 1)
+      appendIndexed(element)
     }
   }
 
@@ -111,8 +109,7 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
         precondition(merged.id == element.id, "combine must keep the id \(element.id)")
         storage[existing] = merged
       } else {
-        storage.append(element)
-        indexAppended(element.id, slot: storage.count - 1)
+        appendIndexed(element)
       }
     }
   }

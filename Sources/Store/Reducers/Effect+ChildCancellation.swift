@@ -54,9 +54,6 @@ extension Effect {
     inScreen id: StackElementID,
     of stack: WritableKeyPath<State, StackState<Screen>>
   ) -> Self {
-    .cancel(id: cancelID)
-      .scoped(
-        to: ElementIdentity(
-          collection: KeyPathIdentity(keyPath: stack.appending(path: \.entries)), id: id))
+    .cancel(id: cancelID, inElement: id, of: stack.appending(path: \.entries))
   }
 }
