@@ -91,7 +91,7 @@ public struct Account: Reducer {
   /// The account logic, with its screen lifecycle.
   public var body: some Reducer<State, Action> {
     Reduce(reduceCore)
-      .screenLifecycle(\.lifecycle, action: Action.lifecycle)
+      .screenLifecycle(\.lifecycle, action: .lifecycle)
   }
 
   private func reduceCore(_ state: inout State, _ action: Action) -> Effect<Action> {
@@ -192,13 +192,16 @@ public struct Account: Reducer {
   }
 }
 
-extension Account.Action {
+extension CaseKey<Account.Action, ScreenLifecycleAction> {
   /// The case that carries lifecycle actions.
-  public static let lifecycle = CaseKey(Self.lifecycle) {
-    if case .lifecycle(let a) = $0 { a } else { nil }
+  public static var lifecycle: Self {
+    Self(Account.Action.lifecycle) { if case .lifecycle(let a) = $0 { a } else { nil } }
   }
+}
+
+extension CaseKey<Account.Action, AccountSettings.Action> {
   /// The case that carries the settings screen's actions.
-  public static let settings = CaseKey(Self.settings) {
-    if case .settings(let a) = $0 { a } else { nil }
+  public static var settings: Self {
+    Self(Account.Action.settings) { if case .settings(let a) = $0 { a } else { nil } }
   }
 }

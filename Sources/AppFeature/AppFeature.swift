@@ -73,10 +73,10 @@ public struct AppFeature: Reducer {
 
   /// The cart and the account, then what crosses between them.
   public var body: some Reducer<State, Action> {
-    Scope(state: \.cart, action: Action.cart) {
+    Scope(state: \.cart, action: .cart) {
       Cart(checkout: checkout, makeID: makeID, clock: clock)
     }
-    Scope(state: \.account, action: Action.account) {
+    Scope(state: \.account, action: .account) {
       Account(client: authentication)
     }
     Reduce { _, action in
@@ -90,12 +90,17 @@ public struct AppFeature: Reducer {
   }
 }
 
-extension AppFeature.Action {
+extension CaseKey<AppFeature.Action, Cart.Action> {
   /// The case that carries the cart's actions.
-  public static let cart = CaseKey(Self.cart) { if case .cart(let a) = $0 { a } else { nil } }
+  public static var cart: Self {
+    Self(AppFeature.Action.cart) { if case .cart(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<AppFeature.Action, Account.Action> {
   /// The case that carries the account's actions.
-  public static let account = CaseKey(Self.account) {
-    if case .account(let a) = $0 { a } else { nil }
+  public static var account: Self {
+    Self(AppFeature.Action.account) { if case .account(let a) = $0 { a } else { nil } }
   }
 }
 

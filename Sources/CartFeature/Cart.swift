@@ -24,11 +24,11 @@ import Store
 /// A view gets each child store from the cart's store:
 ///
 /// ```swift
-/// let rows = store.scope(state: \.items, action: Cart.Action.items)   // a store per item
-/// let screens = store.scope(state: \.path, action: Cart.Action.path)  // the pushed routes
+/// let rows = store.scope(state: \.items, action: .items)   // a store per item
+/// let screens = store.scope(state: \.path, action: .path)  // the pushed routes
 /// // The editor screen for a route is the store of the item it names:
 /// if let item = rows[id: route.itemID] { ItemEditorView(store: item) }
-/// let sheet = store.scope(state: \.titleEditor, action: Cart.Action.titleEditor)
+/// let sheet = store.scope(state: \.titleEditor, action: .titleEditor)
 /// ```
 ///
 /// Dependencies come in through ``init(checkout:makeID:clock:)``, so a test cannot forget one.
@@ -130,10 +130,10 @@ public struct Cart: Reducer {
   /// The cart's logic, then each item's, the navigation stack's and the title editor's.
   public var body: some Reducer<State, Action> {
     Reduce(reduceCart)
-      .forEach(\.items, action: Action.items) { ItemEditor(clock: clock) }
+      .forEach(\.items, action: .items) { ItemEditor(clock: clock) }
       // A route only names the item to show; the editor screen is that item's store, above.
-      .forEach(\.path, action: Action.path)
-      .ifLet(\.titleEditor, action: Action.titleEditor) { TitleEditor() }
+      .forEach(\.path, action: .path)
+      .ifLet(\.titleEditor, action: .titleEditor) { TitleEditor() }
   }
 
   private func reduceCart(_ state: inout State, _ action: Action) -> Effect<Action> {
@@ -234,13 +234,23 @@ extension Cart.State {
   }
 }
 
-extension Cart.Action {
+extension CaseKey<Cart.Action, IdentifiedAction<CartItem.ID, ItemEditor.Action>> {
   /// The key of ``items(_:)``: for `forEach` and `scope`.
-  public static let items = CaseKey(Self.items) { if case .items(let a) = $0 { a } else { nil } }
+  public static var items: Self {
+    Self(Cart.Action.items) { if case .items(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<Cart.Action, StackAction<CartRoute, Never>> {
   /// The key of ``path(_:)``: for `forEach` and `scope`.
-  public static let path = CaseKey(Self.path) { if case .path(let a) = $0 { a } else { nil } }
+  public static var path: Self {
+    Self(Cart.Action.path) { if case .path(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<Cart.Action, PresentationAction<TitleEditor.Action>> {
   /// The key of ``titleEditor(_:)``: for `ifLet` and `scope`.
-  public static let titleEditor = CaseKey(Self.titleEditor) {
-    if case .titleEditor(let a) = $0 { a } else { nil }
+  public static var titleEditor: Self {
+    Self(Cart.Action.titleEditor) { if case .titleEditor(let a) = $0 { a } else { nil } }
   }
 }

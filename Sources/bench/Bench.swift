@@ -108,7 +108,7 @@ struct Bench {
     if runs(5) {
       func observedRows(_ count: Int) -> Double {
         let store = Store(initialState: List.State(count: count)) { List() }
-        let rows = store.scope(state: \.rows, action: List.Action.rows)
+        let rows = store.scope(state: \.rows, action: .rows)
         let stores = Array(rows)
         let fired = Counted()
         for row in stores { observe(row, fired) }

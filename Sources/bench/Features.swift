@@ -65,12 +65,14 @@ struct List: Reducer {
       }
       return .none
     }
-    .forEach(\.rows, action: Action.rows) { Row() }
+    .forEach(\.rows, action: .rows) { Row() }
   }
 }
 
-extension List.Action {
-  static let rows = CaseKey(Self.rows) { if case .rows(let a) = $0 { a } else { nil } }
+extension CaseKey<List.Action, IdentifiedAction<Int, Row.Action>> {
+  static var rows: Self {
+    Self(List.Action.rows) { if case .rows(let a) = $0 { a } else { nil } }
+  }
 }
 
 extension List.State {

@@ -16,12 +16,14 @@ struct CloserRows: Reducer {
   enum Action: Sendable, Equatable { case rows(IdentifiedAction<Int, Closer.Action>) }
   var body: some Reducer<State, Action> {
     EmptyReducer()
-      .forEach(\.rows, action: Action.rows) { Closer() }
+      .forEach(\.rows, action: .rows) { Closer() }
   }
 }
 
-extension CloserRows.Action {
-  static let rows = CaseKey(Self.rows) { if case .rows(let a) = $0 { a } else { nil } }
+extension CaseKey<CloserRows.Action, IdentifiedAction<Int, Closer.Action>> {
+  static var rows: Self {
+    Self(CloserRows.Action.rows) { if case .rows(let a) = $0 { a } else { nil } }
+  }
 }
 
 @MainActor

@@ -53,7 +53,7 @@ import Testing
   @Test func receiveByCaseOrPredicate() async {
     let store = makeStore()
     await store.send(.refreshTapped) { $0.isLoading = true }
-    await store.receive(Profile.Action.loadedCase) {
+    await store.receive(.loaded) {
       $0.isLoading = false
       $0.user.name = "Ada"
     }
@@ -112,6 +112,8 @@ import Testing
   }
 }
 
-extension Profile.Action {
-  static let loadedCase = CaseKey(Self.loaded) { if case .loaded(let v) = $0 { v } else { nil } }
+extension CaseKey<Profile.Action, String> {
+  static var loaded: Self {
+    Self(Profile.Action.loaded) { if case .loaded(let v) = $0 { v } else { nil } }
+  }
 }

@@ -236,7 +236,7 @@ import Testing
 
   @Test func onlyARootStoreRecords() throws {
     let store = Store(initialState: Pair.State()) { Pair() }
-    let child = store.scope(state: \.left, action: Pair.Action.left)
+    let child = store.scope(state: \.left, action: .left)
     _ = child
     let tally = Store(initialState: Tally.State()) { Tally() }
     #expect(throws: ActionLogError.self) {

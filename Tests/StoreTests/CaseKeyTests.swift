@@ -23,10 +23,10 @@ import Testing
     #expect(path.extract(.other) == nil)
   }
 
-  @Test func aKeyCanShareTheCasesName() {
-    // `Pair.Action.left` is both the case and its key; the expected type picks one.
+  @Test func aKeyIsFoundByItsCasesNameWhereAKeyIsExpected() {
+    // `.left` is the case where an action is expected and the key where a key is expected.
     let action: Pair.Action = .left(.incrementTapped)
-    let key: CaseKey<Pair.Action, Counter.Action> = Pair.Action.left
+    let key: CaseKey<Pair.Action, Counter.Action> = .left
     #expect(key.extract(action) == .incrementTapped)
   }
 }

@@ -20,7 +20,7 @@ import Testing
         if action == .showEmpty { state = .empty }
         return .none
       }
-      .ifCaseLet(State.listCase, action: Action.list) { Row(clock: clock) }
+      .ifCaseLet(.list, action: .list) { Row(clock: clock) }
     }
   }
 
@@ -67,7 +67,7 @@ struct FeedScreen: Reducer {
   let clock: TestClock
   var body: some Reducer<State, Action> {
     EmptyReducer()
-      .ifCaseLet(State.feedCase, action: Action.feed) {
+      .ifCaseLet(.feed, action: .feed) {
         EmptyReducer().forEach(\.rows, action: CaseKey({ $0 }, extract: { $0 })) {
           Row(clock: clock)
         }
@@ -80,12 +80,16 @@ struct FeedScreen: Reducer {
   }
 }
 
-extension FeedScreen.State {
-  static let feedCase = CaseKey(Self.feed) { if case .feed(let s) = $0 { s } else { nil } }
+extension CaseKey<FeedScreen.State, FeedScreen.Feed> {
+  static var feed: Self {
+    Self(FeedScreen.State.feed) { if case .feed(let s) = $0 { s } else { nil } }
+  }
 }
 
-extension FeedScreen.Action {
-  static let feed = CaseKey(Self.feed) { if case .feed(let a) = $0 { a } else { nil } }
+extension CaseKey<FeedScreen.Action, IdentifiedAction<Int, Row.Action>> {
+  static var feed: Self {
+    Self(FeedScreen.Action.feed) { if case .feed(let a) = $0 { a } else { nil } }
+  }
 }
 
 extension IfCaseLetReducerTests {
@@ -108,10 +112,14 @@ extension IfCaseLetReducerTests {
   }
 }
 
-extension IfCaseLetReducerTests.Screen.State {
-  static let listCase = CaseKey(Self.list) { if case .list(let s) = $0 { s } else { nil } }
+extension CaseKey<IfCaseLetReducerTests.Screen.State, Row.State> {
+  static var list: Self {
+    Self(IfCaseLetReducerTests.Screen.State.list) { if case .list(let s) = $0 { s } else { nil } }
+  }
 }
 
-extension IfCaseLetReducerTests.Screen.Action {
-  static let list = CaseKey(Self.list) { if case .list(let a) = $0 { a } else { nil } }
+extension CaseKey<IfCaseLetReducerTests.Screen.Action, Row.Action> {
+  static var list: Self {
+    Self(IfCaseLetReducerTests.Screen.Action.list) { if case .list(let a) = $0 { a } else { nil } }
+  }
 }

@@ -66,12 +66,12 @@ struct Deep8<P: Payload>: Reducer {
   }
   enum Action: Sendable, Equatable { case child(DeepLeaf<P>.Action) }
   var body: some Reducer<State, Action> {
-    Scope(state: \.child, action: Action.child) { DeepLeaf<P>() }
+    Scope(state: \.child, action: Action.childKey) { DeepLeaf<P>() }
   }
 }
 
 extension Deep8.Action {
-  static var child: CaseKey<Self, DeepLeaf<P>.Action> {
+  static var childKey: CaseKey<Self, DeepLeaf<P>.Action> {
     CaseKey(Self.child) { if case .child(let a) = $0 { a } else { nil } }
   }
 }
@@ -84,12 +84,12 @@ struct Deep7<P: Payload>: Reducer {
   }
   enum Action: Sendable, Equatable { case child(Deep8<P>.Action) }
   var body: some Reducer<State, Action> {
-    EmptyReducer().ifLet(\.child, action: Action.child) { Deep8<P>() }
+    EmptyReducer().ifLet(\.child, action: Action.childKey) { Deep8<P>() }
   }
 }
 
 extension Deep7.Action {
-  static var child: CaseKey<Self, Deep8<P>.Action> {
+  static var childKey: CaseKey<Self, Deep8<P>.Action> {
     CaseKey(Self.child) { if case .child(let a) = $0 { a } else { nil } }
   }
 }
@@ -102,12 +102,12 @@ struct Deep6<P: Payload>: Reducer {
   }
   enum Action: Sendable, Equatable { case child(IdentifiedAction<Int, Deep7<P>.Action>) }
   var body: some Reducer<State, Action> {
-    EmptyReducer().forEach(\.child, action: Action.child) { Deep7<P>() }
+    EmptyReducer().forEach(\.child, action: Action.childKey) { Deep7<P>() }
   }
 }
 
 extension Deep6.Action {
-  static var child: CaseKey<Self, IdentifiedAction<Int, Deep7<P>.Action>> {
+  static var childKey: CaseKey<Self, IdentifiedAction<Int, Deep7<P>.Action>> {
     CaseKey(Self.child) { if case .child(let a) = $0 { a } else { nil } }
   }
 }
@@ -120,12 +120,12 @@ struct Deep5<P: Payload>: Reducer {
   }
   enum Action: Sendable, Equatable { case child(Deep6<P>.Action) }
   var body: some Reducer<State, Action> {
-    Scope(state: \.child, action: Action.child) { Deep6<P>() }
+    Scope(state: \.child, action: Action.childKey) { Deep6<P>() }
   }
 }
 
 extension Deep5.Action {
-  static var child: CaseKey<Self, Deep6<P>.Action> {
+  static var childKey: CaseKey<Self, Deep6<P>.Action> {
     CaseKey(Self.child) { if case .child(let a) = $0 { a } else { nil } }
   }
 }
@@ -138,12 +138,12 @@ struct Deep4<P: Payload>: Reducer {
   }
   enum Action: Sendable, Equatable { case child(Deep5<P>.Action) }
   var body: some Reducer<State, Action> {
-    EmptyReducer().ifLet(\.child, action: Action.child) { Deep5<P>() }
+    EmptyReducer().ifLet(\.child, action: Action.childKey) { Deep5<P>() }
   }
 }
 
 extension Deep4.Action {
-  static var child: CaseKey<Self, Deep5<P>.Action> {
+  static var childKey: CaseKey<Self, Deep5<P>.Action> {
     CaseKey(Self.child) { if case .child(let a) = $0 { a } else { nil } }
   }
 }
@@ -156,12 +156,12 @@ struct Deep3<P: Payload>: Reducer {
   }
   enum Action: Sendable, Equatable { case child(Deep4<P>.Action) }
   var body: some Reducer<State, Action> {
-    Scope(state: \.child, action: Action.child) { Deep4<P>() }
+    Scope(state: \.child, action: Action.childKey) { Deep4<P>() }
   }
 }
 
 extension Deep3.Action {
-  static var child: CaseKey<Self, Deep4<P>.Action> {
+  static var childKey: CaseKey<Self, Deep4<P>.Action> {
     CaseKey(Self.child) { if case .child(let a) = $0 { a } else { nil } }
   }
 }
@@ -174,12 +174,12 @@ struct Deep2<P: Payload>: Reducer {
   }
   enum Action: Sendable, Equatable { case child(IdentifiedAction<Int, Deep3<P>.Action>) }
   var body: some Reducer<State, Action> {
-    EmptyReducer().forEach(\.child, action: Action.child) { Deep3<P>() }
+    EmptyReducer().forEach(\.child, action: Action.childKey) { Deep3<P>() }
   }
 }
 
 extension Deep2.Action {
-  static var child: CaseKey<Self, IdentifiedAction<Int, Deep3<P>.Action>> {
+  static var childKey: CaseKey<Self, IdentifiedAction<Int, Deep3<P>.Action>> {
     CaseKey(Self.child) { if case .child(let a) = $0 { a } else { nil } }
   }
 }
@@ -192,12 +192,12 @@ struct Deep1<P: Payload>: Reducer {
   }
   enum Action: Sendable, Equatable { case child(Deep2<P>.Action) }
   var body: some Reducer<State, Action> {
-    Scope(state: \.child, action: Action.child) { Deep2<P>() }
+    Scope(state: \.child, action: Action.childKey) { Deep2<P>() }
   }
 }
 
 extension Deep1.Action {
-  static var child: CaseKey<Self, Deep2<P>.Action> {
+  static var childKey: CaseKey<Self, Deep2<P>.Action> {
     CaseKey(Self.child) { if case .child(let a) = $0 { a } else { nil } }
   }
 }

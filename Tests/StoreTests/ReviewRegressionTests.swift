@@ -36,12 +36,14 @@ struct ObservedChild: Reducer {
       if case .other = action { state.other += 1 }
       return .none
     }
-    .ifLet(\.child, action: Action.child) { Row(clock: clock) }
+    .ifLet(\.child, action: .child) { Row(clock: clock) }
   }
 }
 
-extension ObservedChild.Action {
-  static let child = CaseKey(Self.child) { if case .child(let a) = $0 { a } else { nil } }
+extension CaseKey<ObservedChild.Action, Row.Action> {
+  static var child: Self {
+    Self(ObservedChild.Action.child) { if case .child(let a) = $0 { a } else { nil } }
+  }
 }
 
 /// An optional child computed from a list: its setter writes into the list.
@@ -64,13 +66,13 @@ struct SelectedRow: Reducer {
       if case .other = action { state.other += 1 }
       return .none
     }
-    .ifLet(\.selected, action: Action.selected) { Row(clock: clock) }
+    .ifLet(\.selected, action: .selected) { Row(clock: clock) }
   }
 }
 
-extension SelectedRow.Action {
-  static let selected = CaseKey(Self.selected) {
-    if case .selected(let a) = $0 { a } else { nil }
+extension CaseKey<SelectedRow.Action, Row.Action> {
+  static var selected: Self {
+    Self(SelectedRow.Action.selected) { if case .selected(let a) = $0 { a } else { nil } }
   }
 }
 
@@ -80,12 +82,14 @@ struct TodosInside: Reducer {
   enum Action: Sendable, Equatable { case todos(Todos.Action) }
   let clock: TestClock
   var body: some Reducer<State, Action> {
-    Scope(state: \.todos, action: Action.todos) { Todos(clock: clock) }
+    Scope(state: \.todos, action: .todos) { Todos(clock: clock) }
   }
 }
 
-extension TodosInside.Action {
-  static let todos = CaseKey(Self.todos) { if case .todos(let a) = $0 { a } else { nil } }
+extension CaseKey<TodosInside.Action, Todos.Action> {
+  static var todos: Self {
+    Self(TodosInside.Action.todos) { if case .todos(let a) = $0 { a } else { nil } }
+  }
 }
 
 @MainActor

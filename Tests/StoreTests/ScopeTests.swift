@@ -15,7 +15,7 @@ import Testing
 
   @Test func actionsOfOtherCasesPassThroughUntouched() {
     var state = Pair.State(left: .init(count: 3))
-    _ = Scope(state: \Pair.State.left, action: Pair.Action.left) { Counter() }
+    _ = Scope(state: \Pair.State.left, action: .left) { Counter() }
       .reduce(into: &state, action: .right(.incrementTapped))
     #expect(state == Pair.State(left: .init(count: 3)))
   }
@@ -53,7 +53,7 @@ import Testing
       Inner.State, Inner.Action
     >
   {
-    store.scope(state: \.child, action: Level<Inner>.Action.child)
+    store.scope(state: \.child, action: Level<Inner>.Action.childKey)
   }
 }
 
@@ -69,7 +69,7 @@ struct Level<Inner: Reducer & Sendable>: Reducer, Sendable where Inner.Action: E
   let inner: Inner
 
   var body: some Reducer<State, Action> {
-    Scope(state: \.child, action: Action.child) { inner }
+    Scope(state: \.child, action: Action.childKey) { inner }
     Reduce { state, _ in
       state.passed += 1
       return .none
@@ -78,7 +78,7 @@ struct Level<Inner: Reducer & Sendable>: Reducer, Sendable where Inner.Action: E
 }
 
 extension Level.Action {
-  static var child: CaseKey<Self, Inner.Action> {
+  static var childKey: CaseKey<Self, Inner.Action> {
     CaseKey(Self.child) { if case .child(let a) = $0 { a } else { nil } }
   }
 }

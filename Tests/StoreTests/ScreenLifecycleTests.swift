@@ -52,13 +52,13 @@ struct Screen: Reducer {
         return .none
       }
     }
-    .screenLifecycle(\.lifecycle, action: Action.lifecycle)
+    .screenLifecycle(\.lifecycle, action: .lifecycle)
   }
 }
 
-extension Screen.Action {
-  static let lifecycle = CaseKey(Self.lifecycle) {
-    if case .lifecycle(let a) = $0 { a } else { nil }
+extension CaseKey<Screen.Action, ScreenLifecycleAction> {
+  static var lifecycle: Self {
+    Self(Screen.Action.lifecycle) { if case .lifecycle(let a) = $0 { a } else { nil } }
   }
 }
 
@@ -186,7 +186,7 @@ extension Screen.Action {
     continuation.yield(.active)
     continuation.yield(.background)
     continuation.finish()
-    await harness.store.runScreen(lifecycle: Screen.Action.lifecycle, scenePhases: phases)
+    await harness.store.runScreen(lifecycle: .lifecycle, scenePhases: phases)
     harness.settle()
     #expect(
       harness.processed.map(\.action).filter {

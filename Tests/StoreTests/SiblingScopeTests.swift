@@ -20,10 +20,10 @@ struct Siblings: Reducer {
   let clock: TestClock
 
   var body: some Reducer<State, Action> {
-    Scope(state: \.left, action: Action.left) { Todos(clock: clock) }
-    Scope(state: \.right, action: Action.right) { Todos(clock: clock) }
-    Scope(state: \.leftLog, action: Action.leftLog) { loader }
-    Scope(state: \.rightLog, action: Action.rightLog) { loader }
+    Scope(state: \.left, action: .left) { Todos(clock: clock) }
+    Scope(state: \.right, action: .right) { Todos(clock: clock) }
+    Scope(state: \.leftLog, action: .leftLog) { loader }
+    Scope(state: \.rightLog, action: .rightLog) { loader }
   }
 
   /// Starts a one-second load under cancellation id "load", cancelling any load in flight.
@@ -38,12 +38,27 @@ struct Siblings: Reducer {
   }
 }
 
-extension Siblings.Action {
-  static let left = CaseKey(Self.left) { if case .left(let a) = $0 { a } else { nil } }
-  static let right = CaseKey(Self.right) { if case .right(let a) = $0 { a } else { nil } }
-  static let leftLog = CaseKey(Self.leftLog) { if case .leftLog(let a) = $0 { a } else { nil } }
-  static let rightLog = CaseKey(Self.rightLog) {
-    if case .rightLog(let a) = $0 { a } else { nil }
+extension CaseKey<Siblings.Action, Todos.Action> {
+  static var left: Self {
+    Self(Siblings.Action.left) { if case .left(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<Siblings.Action, Todos.Action> {
+  static var right: Self {
+    Self(Siblings.Action.right) { if case .right(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<Siblings.Action, LogFeature.Action> {
+  static var leftLog: Self {
+    Self(Siblings.Action.leftLog) { if case .leftLog(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<Siblings.Action, LogFeature.Action> {
+  static var rightLog: Self {
+    Self(Siblings.Action.rightLog) { if case .rightLog(let a) = $0 { a } else { nil } }
   }
 }
 

@@ -155,7 +155,7 @@ import Testing
         if case .open(let route) = action { state.path.append(route) }
         return .none
       }
-      .forEach(\.path, action: Action.path)
+      .forEach(\.path, action: .path)
     }
   }
 
@@ -175,6 +175,8 @@ import Testing
   }
 }
 
-extension StackReducerTests.Routes.Action {
-  static let path = CaseKey(Self.path) { if case .path(let a) = $0 { a } else { nil } }
+extension CaseKey<StackReducerTests.Routes.Action, StackAction<String, Never>> {
+  static var path: Self {
+    Self(StackReducerTests.Routes.Action.path) { if case .path(let a) = $0 { a } else { nil } }
+  }
 }

@@ -75,7 +75,7 @@ final class FiringCount: Sendable {
 
   @Test func aScopedStoreFiresOnlyForItsSlice() {
     let store = Store(initialState: Pair.State()) { Pair() }
-    let left = store.scope(state: \.left, action: Pair.Action.left)
+    let left = store.scope(state: \.left, action: .left)
     let tracker = Tracker { _ = left.count }
     store.send(.right(.incrementTapped))
     #expect(tracker.firings == 0)
@@ -85,7 +85,7 @@ final class FiringCount: Sendable {
 
   @Test func aRowStoreFiresOnlyWhenItsRowChanges() {
     let harness = todos(rows: 0..<5)
-    let rows = harness.store.scope(state: \.rows, action: Todos.Action.rows)
+    let rows = harness.store.scope(state: \.rows, action: .rows)
     let row2 = rows[2]
     let tracker = Tracker { _ = row2.title }
     rows[1].send(.renamed("sibling"))
@@ -103,7 +103,7 @@ final class FiringCount: Sendable {
 
   @Test func aRowStoreFiresWhenTheWholeCollectionIsReplaced() {
     let harness = todos(rows: 0..<3)
-    let row = harness.store.scope(state: \.rows, action: Todos.Action.rows)[id: 1]!
+    let row = harness.store.scope(state: \.rows, action: .rows)[id: 1]!
     let tracker = Tracker { _ = row.title }
     harness.send(.replaceRows([Row.State(id: 1, title: "reloaded"), Row.State(id: 5)]))
     #expect(tracker.firings == 1)
@@ -112,7 +112,7 @@ final class FiringCount: Sendable {
 
   @Test func aParentListingRowsFiresForAddsRemovesAndMovesNotRowContent() {
     let harness = todos(rows: 0..<3)
-    let tracker = Tracker { _ = harness.store.scope(state: \.rows, action: Todos.Action.rows) }
+    let tracker = Tracker { _ = harness.store.scope(state: \.rows, action: .rows) }
     harness.send(.rows(.element(id: 1, action: .renamed("content only"))))
     #expect(tracker.firings == 0)
     harness.send(.addRow(7))
@@ -127,13 +127,13 @@ final class FiringCount: Sendable {
     state.rows.append(Row.State(id: 1, title: "Milk"))
     let harness = Harness(initialState: state, reducer: Todos(clock: clock))
     let presence = Tracker {
-      _ = harness.store.scope(state: \.editor, action: Todos.Action.editor)
+      _ = harness.store.scope(state: \.editor, action: .editor)
     }
     harness.send(.rows(.element(id: 1, action: .renamed("Oat milk"))))
     #expect(presence.firings == 0)
     harness.send(.editTapped(1))
     #expect(presence.firings == 1)
-    let editor = harness.store.scope(state: \.editor, action: Todos.Action.editor)!
+    let editor = harness.store.scope(state: \.editor, action: .editor)!
     let title = Tracker { _ = editor.title }
     harness.send(.rows(.element(id: 1, action: .renamed("Soy milk"))))
     #expect(title.firings == 0)
@@ -150,8 +150,8 @@ final class FiringCount: Sendable {
       reducer: IfCaseLetReducerTests.Screen(clock: clock)
     )
     let list = harness.store.scope(
-      state: IfCaseLetReducerTests.Screen.State.listCase,
-      action: IfCaseLetReducerTests.Screen.Action.list
+      state: .list,
+      action: .list
     )
     let tracker = Tracker { _ = list?.title }
     list?.send(.loadTapped)
@@ -161,8 +161,8 @@ final class FiringCount: Sendable {
     #expect(tracker.firings == 1)
     let presence = Tracker {
       _ = harness.store.scope(
-        state: IfCaseLetReducerTests.Screen.State.listCase,
-        action: IfCaseLetReducerTests.Screen.Action.list
+        state: .list,
+        action: .list
       )
     }
     harness.send(.showEmpty)

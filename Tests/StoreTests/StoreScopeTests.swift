@@ -16,21 +16,21 @@ import Testing
   @Test func scopingAgainReturnsTheSameStore() {
     let store = Store(initialState: Pair.State()) { Pair() }
     #expect(
-      store.scope(state: \.left, action: Pair.Action.left)
-        === store.scope(state: \.left, action: Pair.Action.left)
+      store.scope(state: \.left, action: .left)
+        === store.scope(state: \.left, action: .left)
     )
     #expect(
-      store.scope(state: \.left, action: Pair.Action.left)
-        !== store.scope(state: \.right, action: Pair.Action.right)
+      store.scope(state: \.left, action: .left)
+        !== store.scope(state: \.right, action: .right)
     )
   }
 
   @Test func elementStoresAreStableWhileTheirIDLives() {
     let harness = makeHarness(rows: 0..<3)
-    let rows = harness.store.scope(state: \.rows, action: Todos.Action.rows)
+    let rows = harness.store.scope(state: \.rows, action: .rows)
     let first = rows[1]
     harness.send(.addRow(3))
-    let again = harness.store.scope(state: \.rows, action: Todos.Action.rows)
+    let again = harness.store.scope(state: \.rows, action: .rows)
     #expect(again[id: 1] === first)
     #expect(again.count == 4)
     #expect(first.state.title == "row 1")
@@ -38,7 +38,7 @@ import Testing
 
   @Test func anElementStoreEditsTheOneElementInTheParent() {
     let harness = makeHarness(rows: 0..<3)
-    let row = harness.store.scope(state: \.rows, action: Todos.Action.rows)[id: 2]!
+    let row = harness.store.scope(state: \.rows, action: .rows)[id: 2]!
     row.send(.renamed("edited"))
     harness.settle()
     // One source of truth: the list sees the change at once, through its own store too.
@@ -50,7 +50,7 @@ import Testing
     let harness = makeHarness(rows: 0..<10_000)
     var weakStores: [WeakBox] = []
     do {
-      let rows = harness.store.scope(state: \.rows, action: Todos.Action.rows)
+      let rows = harness.store.scope(state: \.rows, action: .rows)
       for row in rows {
         weakStores.append(WeakBox(row))
         row.send(.loadTapped)
@@ -69,7 +69,7 @@ import Testing
     let harness = makeHarness(rows: 0..<100)
     var weakStores: [WeakBox] = []
     do {
-      for row in harness.store.scope(state: \.rows, action: Todos.Action.rows) {
+      for row in harness.store.scope(state: \.rows, action: .rows) {
         weakStores.append(WeakBox(row))
         row.send(.loadTapped)
       }
@@ -88,7 +88,7 @@ import Testing
     state.rows.append(Row.State(id: 1, title: "gone soon"))
     let harness = Harness(
       initialState: state, warnings: warnings.handler, reducer: Todos(clock: clock))
-    let row = harness.store.scope(state: \.rows, action: Todos.Action.rows)[0]
+    let row = harness.store.scope(state: \.rows, action: .rows)[0]
     harness.send(.removeRow(1))
     #expect(row.title == "gone soon")
     row.send(.renamed("too late"))
@@ -100,24 +100,24 @@ import Testing
     var state = Todos.State()
     state.rows.append(Row.State(id: 1, title: "Milk"))
     let harness = Harness(initialState: state, reducer: Todos(clock: clock))
-    #expect(harness.store.scope(state: \.editor, action: Todos.Action.editor) == nil)
+    #expect(harness.store.scope(state: \.editor, action: .editor) == nil)
     harness.send(.editTapped(1))
-    let editor = harness.store.scope(state: \.editor, action: Todos.Action.editor)
+    let editor = harness.store.scope(state: \.editor, action: .editor)
     #expect(editor != nil)
-    #expect(harness.store.scope(state: \.editor, action: Todos.Action.editor) === editor)
+    #expect(harness.store.scope(state: \.editor, action: .editor) === editor)
     editor?.send(.titleChanged("Oat milk"))
     #expect(harness.state.editor?.title == "Oat milk")
     weak let released = editor
     editor?.send(.cancelTapped)
     harness.send(.editTapped(1))
-    #expect(harness.store.scope(state: \.editor, action: Todos.Action.editor) !== released)
+    #expect(harness.store.scope(state: \.editor, action: .editor) !== released)
   }
 
   @Test func stackScreenStoresFollowTheStack() {
     let harness = makeHarness(rows: 0..<2)
     harness.send(.openDetail(0))
     harness.send(.openDetail(1))
-    let screens = harness.store.scope(state: \.path, action: Todos.Action.path)
+    let screens = harness.store.scope(state: \.path, action: .path)
     #expect(screens.count == 2)
     screens[1].send(.renamed("detail"))
     harness.settle()
@@ -131,11 +131,11 @@ import Testing
   @Test func aReplacedStacksScreensGetNewStores() {
     let harness = makeHarness(rows: 0..<2)
     harness.send(.openDetail(0))
-    weak let old = harness.store.scope(state: \.path, action: Todos.Action.path)[0]
+    weak let old = harness.store.scope(state: \.path, action: .path)[0]
     #expect(old != nil)
     harness.send(.deepLink([5]))
     #expect(old == nil, "the replaced screen's store was let go")
-    let screens = harness.store.scope(state: \.path, action: Todos.Action.path)
+    let screens = harness.store.scope(state: \.path, action: .path)
     #expect(screens.ids == [StackElementID(rawValue: 0)])
     #expect(screens[0].id == 5)
   }

@@ -15,7 +15,7 @@ extension Reducer {
   ///     ...
   ///     }
   ///   }
-  ///   .screenLifecycle(\.lifecycle, action: Action.lifecycle)
+  ///   .screenLifecycle(\.lifecycle, action: .lifecycle)
   /// }
   /// ```
   ///

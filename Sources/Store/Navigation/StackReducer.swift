@@ -11,7 +11,7 @@ extension Reducer {
   ///
   /// ```swift
   /// Reduce { state, action in ... }
-  ///   .forEach(\.path, action: Action.path) { Path() }
+  ///   .forEach(\.path, action: .path) { Path() }
   /// ```
   ///
   /// - Parameters:
@@ -89,7 +89,7 @@ extension Reducer {
   /// case path(StackAction<Route, Never>)
   /// ...
   /// Reduce { state, action in ... }
-  ///   .forEach(\.path, action: Action.path)
+  ///   .forEach(\.path, action: .path)
   /// ```
   ///
   /// - Parameters:

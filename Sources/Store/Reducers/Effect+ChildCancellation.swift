@@ -17,7 +17,7 @@ extension Effect {
   ///   ...
   ///   }
   /// }
-  /// .forEach(\.rows, action: Action.rows) { Row() }
+  /// .forEach(\.rows, action: .rows) { Row() }
   /// ```
   ///
   /// Other elements' effects under the same id keep running, and so do the element's other

@@ -15,7 +15,7 @@ extension Reducer {
   /// ```swift
   /// var body: some Reducer<State, Action> {
   ///   Reduce { state, action in ... }
-  ///     .forEach(\.rows, action: Action.rows) { Row() }
+  ///     .forEach(\.rows, action: .rows) { Row() }
   /// }
   /// ```
   ///

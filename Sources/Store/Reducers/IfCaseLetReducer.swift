@@ -17,8 +17,8 @@ extension Reducer {
   /// enum State { case signedOut(SignIn.State), signedIn(Home.State) }
   ///
   /// Reduce { state, action in ... }
-  ///   .ifCaseLet(State.signedOut, action: Action.signIn) { SignIn() }
-  ///   .ifCaseLet(State.signedIn, action: Action.home) { Home() }
+  ///   .ifCaseLet(.signedOut, action: .signedOut) { SignIn() }
+  ///   .ifCaseLet(.signedIn, action: .signedIn) { Home() }
   /// ```
   ///
   /// - Parameters:

@@ -10,7 +10,7 @@ extension Reducer {
   ///
   /// ```swift
   /// Reduce { state, action in ... }
-  ///   .ifLet(\.details, action: Action.details) { Details() }
+  ///   .ifLet(\.details, action: .details) { Details() }
   /// ```
   ///
   /// - Parameters:

@@ -4,7 +4,7 @@ import Effects
 ///
 /// ```swift
 /// var body: some Reducer<State, Action> {
-///   Scope(state: \.cart, action: Action.cart) { Cart() }
+///   Scope(state: \.cart, action: .cart) { Cart() }
 ///   Reduce { state, action in
 ///     if case .cart(.checkoutSucceeded) = action { state.banner = "Thank you!" }
 ///     return .none

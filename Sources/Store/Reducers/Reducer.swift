@@ -26,12 +26,14 @@ import Effects
 ///   enum Action: Sendable { case counter(Counter.Action) }
 ///
 ///   var body: some Reducer<State, Action> {
-///     Scope(state: \.counter, action: Action.counter) { Counter() }
+///     Scope(state: \.counter, action: .counter) { Counter() }
 ///   }
 /// }
 ///
-/// extension App.Action {
-///   static let counter = CaseKey(Self.counter) { if case .counter(let a) = $0 { a } else { nil } }
+/// extension CaseKey<App.Action, Counter.Action> {
+///   static var counter: Self {
+///     Self(App.Action.counter) { if case .counter(let a) = $0 { a } else { nil } }
+///   }
 /// }
 /// ```
 public protocol Reducer<State, Action> {

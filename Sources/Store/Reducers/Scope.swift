@@ -10,8 +10,8 @@ import Effects
 ///
 /// ```swift
 /// var body: some Reducer<State, Action> {
-///   Scope(state: \.cart, action: Action.cart) { Cart() }
-///   Scope(state: \.account, action: Action.account) { Account() }
+///   Scope(state: \.cart, action: .cart) { Cart() }
+///   Scope(state: \.account, action: .account) { Account() }
 /// }
 /// ```
 public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reducer {

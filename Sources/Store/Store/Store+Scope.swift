@@ -11,7 +11,7 @@ extension Store {
   /// slowing every action down.)
   ///
   /// ```swift
-  /// let cartStore = appStore.scope(state: \.cart, action: App.Action.cart)
+  /// let cartStore = appStore.scope(state: \.cart, action: .cart)
   /// cartStore.send(.checkoutTapped)  // appStore receives .cart(.checkoutTapped)
   /// ```
   ///
@@ -99,7 +99,7 @@ extension Store {
   /// do not pile up.
   ///
   /// ```swift
-  /// for row in store.scope(state: \.rows, action: Feature.Action.rows) {
+  /// for row in store.scope(state: \.rows, action: .rows) {
   ///   RowView(store: row)
   /// }
   /// ```

@@ -113,9 +113,9 @@ import Testing
     // A live store: the three readers are scopes of the one account state, not copies.
     let server = AccountTestClient(clock: ImmediateClock())
     let store = Store(initialState: Account.State()) { Account(client: server.client) }
-    let header = store.scope(state: \.header, action: Account.Action.settings)
-    let badge = store.scope(state: \.badge, action: Account.Action.settings)
-    let settings = store.scope(state: \.settings, action: Account.Action.settings)
+    let header = store.scope(state: \.header, action: .settings)
+    let badge = store.scope(state: \.badge, action: .settings)
+    let settings = store.scope(state: \.settings, action: .settings)
     #expect(header.greeting == "Welcome")
     #expect(!settings.canSignOut)
     store.send(.usernameChanged("ada"))

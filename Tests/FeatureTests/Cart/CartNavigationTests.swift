@@ -50,7 +50,7 @@ import Testing
       Cart(checkout: .unimplemented, makeID: .incrementing(), clock: clock)
     }
     store.send(.rowTapped(tea))
-    let rows = store.scope(state: \.items, action: Cart.Action.items)
+    let rows = store.scope(state: \.items, action: .items)
     let route = store.path[0]
     let editor = rows[id: route.itemID]
     let row = rows[id: tea]

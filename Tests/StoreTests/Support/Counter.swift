@@ -43,8 +43,8 @@ struct Pair: Reducer {
   var clock: any Clock<Duration> = ImmediateClock()
 
   var body: some Reducer<State, Action> {
-    Scope(state: \.left, action: Action.left) { Counter(clock: clock) }
-    Scope(state: \.right, action: Action.right) { Counter(clock: clock) }
+    Scope(state: \.left, action: .left) { Counter(clock: clock) }
+    Scope(state: \.right, action: .right) { Counter(clock: clock) }
     Reduce { state, action in
       state.log.append("\(action)")
       if case .resetTapped = action {
@@ -56,7 +56,14 @@ struct Pair: Reducer {
   }
 }
 
-extension Pair.Action {
-  static let left = CaseKey(Self.left) { if case .left(let a) = $0 { a } else { nil } }
-  static let right = CaseKey(Self.right) { if case .right(let a) = $0 { a } else { nil } }
+extension CaseKey<Pair.Action, Counter.Action> {
+  static var left: Self {
+    Self(Pair.Action.left) { if case .left(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<Pair.Action, Counter.Action> {
+  static var right: Self {
+    Self(Pair.Action.right) { if case .right(let a) = $0 { a } else { nil } }
+  }
 }

@@ -62,16 +62,28 @@ struct Todos: Reducer {
       }
       return .none
     }
-    .forEach(\.rows, action: Action.rows) { Row(clock: clock) }
-    .ifLet(\.editor, action: Action.editor) { Editor(clock: clock) }
-    .forEach(\.path, action: Action.path) { Row(clock: clock) }
+    .forEach(\.rows, action: .rows) { Row(clock: clock) }
+    .ifLet(\.editor, action: .editor) { Editor(clock: clock) }
+    .forEach(\.path, action: .path) { Row(clock: clock) }
   }
 }
 
-extension Todos.Action {
-  static let rows = CaseKey(Self.rows) { if case .rows(let a) = $0 { a } else { nil } }
-  static let editor = CaseKey(Self.editor) { if case .editor(let a) = $0 { a } else { nil } }
-  static let path = CaseKey(Self.path) { if case .path(let a) = $0 { a } else { nil } }
+extension CaseKey<Todos.Action, IdentifiedAction<Int, Row.Action>> {
+  static var rows: Self {
+    Self(Todos.Action.rows) { if case .rows(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<Todos.Action, PresentationAction<Editor.Action>> {
+  static var editor: Self {
+    Self(Todos.Action.editor) { if case .editor(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<Todos.Action, StackAction<Row.State, Row.Action>> {
+  static var path: Self {
+    Self(Todos.Action.path) { if case .path(let a) = $0 { a } else { nil } }
+  }
 }
 
 struct Row: Reducer {
