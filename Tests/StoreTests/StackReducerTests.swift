@@ -100,6 +100,17 @@ import Testing
     #expect(warnings.messages[2].contains("#41"))
   }
 
+  @Test func aPushedIDTooLargeToCountOnFromIsRefusedNotTrapped() {
+    let warnings = WarningLog()
+    let harness = makeHarness(warnings: warnings)
+    harness.send(.path(.push(id: StackElementID(rawValue: .max), state: Row.State(id: 9))))
+    harness.send(.path(.push(id: StackElementID(rawValue: .max - 1), state: Row.State(id: 9))))
+    #expect(harness.state.path.isEmpty)
+    #expect(harness.state.path.nextElementID == StackElementID(rawValue: 0))
+    #expect(warnings.messages.count == 2)
+    #expect(warnings.messages.allSatisfy { $0.contains("Nothing was pushed") })
+  }
+
   @Test func popToAndPopToRoot() {
     var stack = StackState<String>(["a", "b", "c", "d"])
     let popped = stack.pop(to: StackElementID(rawValue: 1))
@@ -123,6 +134,12 @@ import Testing
     let bad = Data(#"{"entries":[{"id":3,"element":"a"}],"nextID":2}"#.utf8)
     #expect(throws: DecodingError.self) {
       try JSONDecoder().decode(StackState<String>.self, from: bad)
+    }
+    for nextID in ["-1", "\(Int.max)"] {
+      let outOfRange = Data(#"{"entries":[],"nextID":\#(nextID)}"#.utf8)
+      #expect(throws: DecodingError.self) {
+        try JSONDecoder().decode(StackState<String>.self, from: outOfRange)
+      }
     }
   }
 

@@ -37,8 +37,8 @@ extension Reducer {
           return .warning(
             """
             Action \(describe(action)) pushes id \(id), but the stack's next id is \
-            \(read(toStack, in: &state).nextElementID): ids are never reused. \
-            Nothing was pushed.
+            \(read(toStack, in: &state).nextElementID) (ids are never reused) and ids stay \
+            below \(StackState<DestinationState>.idLimit). Nothing was pushed.
             """,
             site: site
           )

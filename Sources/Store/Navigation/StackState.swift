@@ -121,15 +121,20 @@ public struct StackState<Element> {
     nextID += 1
   }
 
+  /// Ids stay below this, so that pushing can never overflow the next id: a pushed or decoded
+  /// id above it is refused (no stack is pushed onto 2^62 times).
+  static var idLimit: Int { Int.max / 2 }
+
   /// Pushes a screen with a given id, as a recorded `.push` action does.
   ///
   /// - Parameters:
   ///   - element: The screen's state.
-  ///   - id: Its id. It must not be below ``nextElementID``: ids are never reused.
+  ///   - id: Its id. It must not be below ``nextElementID``: ids are never reused; nor above
+  ///     ``idLimit``.
   /// - Returns: Whether it was pushed.
   @discardableResult
   mutating func push(_ element: Element, id: StackElementID) -> Bool {
-    guard id.rawValue >= nextID else { return false }
+    guard id.rawValue >= nextID, id.rawValue < Self.idLimit else { return false }
     entries.append(Entry(id: id, element: element))
     nextID = id.rawValue + 1
     return true
@@ -240,12 +245,20 @@ extension StackState: Codable where Element: Codable {
   /// Decodes a stack, checking that ids are unique and below the next id.
   ///
   /// - Parameter decoder: The decoder.
-  /// - Throws: `DecodingError.dataCorrupted` when an id repeats or is not below `nextID`.
+  /// - Throws: `DecodingError.dataCorrupted` when an id repeats or is not below `nextID`, or
+  ///   `nextID` is negative or above 2^62 - 1.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     entries = try container.decode(IdentifiedArray<StackElementID, Entry>.self, forKey: .entries)
     nextID = try container.decode(Int.self, forKey: .nextID)
     lineage = structureStamps.add(1, ordering: .relaxed).newValue
+    guard (0...Self.idLimit).contains(nextID) else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .nextID,
+        in: container,
+        debugDescription: "nextID \(nextID) is outside 0...\(Self.idLimit)."
+      )
+    }
     if let highest = entries.ids.max(), highest.rawValue >= nextID {
       throw DecodingError.dataCorruptedError(
         forKey: .nextID,
