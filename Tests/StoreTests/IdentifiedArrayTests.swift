@@ -28,6 +28,17 @@ import Testing
     #expect(items.isEmpty)
   }
 
+  @Test func removeAllWhereAsksThePredicateOncePerElement() throws {
+    var items = try IdentifiedArrayOf<Item>(uniqueElements: (1...4).map { Item(id: $0, name: "") })
+    var asked: [Int] = []
+    items.removeAll { item in
+      asked.append(item.id)
+      return asked.count == 2  // a predicate with state: true only the first time it is asked
+    }
+    #expect(asked == [1, 2, 3, 4])
+    #expect(items.ids == [1, 3, 4])
+  }
+
   @Test func positionsStayCorrectAfterEveryKindOfChange() {
     var items = IdentifiedArrayOf<Item>((0..<6).map { Item(id: $0, name: "\($0)") }) { a, _ in a }
     items.insert(Item(id: 10, name: "x"), at: 2)

@@ -150,7 +150,10 @@ extension IdentifiedArray {
   @inlinable
   static func entry(slot: Int, hash: Int, bucketCount: Int) -> UInt32 {
     guard let bits = hashBits(hash, bucketCount: bucketCount) else {
-      precondition(slot < Int(UInt32.max), "IdentifiedArray: more than 4,294,967,294 elements")
+      // Compared as UInt: `Int(UInt32.max)` does not fit a 32-bit Int.
+      precondition(
+        UInt(bitPattern: slot) < UInt(UInt32.max),
+        "IdentifiedArray: more than 4,294,967,294 elements")
       return UInt32(truncatingIfNeeded: slot &+ 1)
     }
     assert(slot < 0xFF_FFFF, "a table of at most 2^22 buckets holds slots below 2^24")

@@ -142,8 +142,9 @@ extension IdentifiedArray {
     var kept = ContiguousArray<Element>()
     kept.reserveCapacity(storage.count)
     kept.append(contentsOf: storage[..<first])
-    var removed: [ID] = []
-    for element in storage[first...] {
+    // The predicate is asked once per element: the first match is already known.
+    var removed: [ID] = [storage[first].id]
+    for element in storage[(first + 1)...] {
       if try shouldBeRemoved(element) {
         removed.append(element.id)
       } else {
