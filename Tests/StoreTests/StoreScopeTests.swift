@@ -96,6 +96,32 @@ import Testing
     #expect(warnings.messages.first?.contains("id 1") == true)
   }
 
+  @Test func aCollectionListedBeforeARemovalHandsOutTheRemovedRowsHeldStore() {
+    var state = Todos.State()
+    state.rows.append(Row.State(id: 1, title: "Milk"))
+    state.rows.append(Row.State(id: 2, title: "Eggs"))
+    let harness = Harness(initialState: state, reducer: Todos(clock: clock))
+    let rows = harness.store.scope(state: \.rows, action: .rows)
+    let eggs = rows[1]  // a row view holds it, playing its removal animation
+    harness.send(.removeRow(2))
+    #expect(rows[1] === eggs)
+    #expect(rows[1].title == "Eggs")
+    #expect(rows[id: 2] == nil)
+  }
+
+  @Test func aRemovedRowNeverAskedForStopsTheProgramNamingItsID() async {
+    await #expect(processExitsWith: .failure) {
+      await MainActor.run {
+        var state = Todos.State()
+        state.rows.append(Row.State(id: 1, title: "Milk"))
+        let harness = Harness(initialState: state, reducer: Todos(clock: TestClock()))
+        let rows = harness.store.scope(state: \.rows, action: .rows)
+        harness.send(.removeRow(1))
+        _ = rows[0]
+      }
+    }
+  }
+
   @Test func optionalChildStoreIsNilWhileAbsentAndNewForEachPresentation() {
     var state = Todos.State()
     state.rows.append(Row.State(id: 1, title: "Milk"))

@@ -19,6 +19,9 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   private let send: @MainActor (ID, ElementAction) -> StoreTask
   private let register: @MainActor (@escaping @MainActor () -> Bool) -> Void
   private var stores: [ID: Store<ElementState, ElementAction>] = [:]
+  /// The stores of removed elements that something (a row view playing its removal
+  /// animation) still holds: a collection listed before the removal hands them out again.
+  private var retired: [ID: Retired] = [:]
   private var knownStructure: UInt64
   /// For a navigation stack: its lineage now (see `StackState`). A stack replaced by another
   /// reuses ids for new screens, so every store is let go when it changes.
@@ -68,10 +71,20 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   func store(for id: ID) -> Store<ElementState, ElementAction> {
     if let store = stores[id] { return store }
     let lookup = self.lookup
+    guard let initial = lookup(id) else {
+      if let store = retired[id]?.store { return store }
+      preconditionFailure(
+        """
+        No element has id \(id) any more, and no store was made for it before it was removed: \
+        an IdentifiedStores lists the ids as of when it was made; scope again after the \
+        collection changes.
+        """
+      )
+    }
     let send = self.send
     let store = Store<ElementState, ElementAction>(
       core: DerivedCore(
-        initial: lookup(id)!,
+        initial: initial,
         read: { lookup(id) },
         send: { send(id, $0) },
         afterDispatch: register
@@ -103,19 +116,31 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     guard structure() != knownStructure else { return }
     let (current, removed) = removedSince(knownStructure)
     knownStructure = current
+    retired = retired.filter { $0.value.store != nil }
     if let lineage {
       let now = lineage()
       if now != knownLineage {
         knownLineage = now
+        for (id, store) in stores { retired[id] = Retired(store: store) }
         stores = [:]
         return
       }
     }
     guard !stores.isEmpty else { return }
     if let removed {
-      for id in removed { stores[id] = nil }
+      for id in removed {
+        if let store = stores.removeValue(forKey: id) { retired[id] = Retired(store: store) }
+      }
     } else {
-      stores = stores.filter { contains($0.key) }
+      for (id, store) in stores where !contains(id) {
+        stores[id] = nil
+        retired[id] = Retired(store: store)
+      }
     }
+  }
+
+  /// A removed element's store, held weakly.
+  private struct Retired {
+    weak var store: Store<ElementState, ElementAction>?
   }
 }

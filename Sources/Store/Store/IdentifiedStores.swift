@@ -21,7 +21,14 @@ public struct IdentifiedStores<ID: Hashable & Sendable, ElementState, ElementAct
 
   /// The store of the element at `position`.
   ///
+  /// The element may have been removed since the collection was made, as when a view plays
+  /// a removed row's animation: its store is then the one made for it before, which reads
+  /// the element's last state and whose actions are ignored with a runtime warning.
+  ///
   /// - Parameter position: A valid position.
+  /// - Precondition: The element is still in the collection, or its store was asked for
+  ///   before it was removed and is still held somewhere. (A collection made before a
+  ///   removal and read after it, for an element never shown, has no state to give.)
   /// - Complexity: O(1) on average.
   public subscript(position: Int) -> Store<ElementState, ElementAction> {
     cache.store(for: ids[position])
