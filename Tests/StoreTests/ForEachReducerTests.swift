@@ -31,6 +31,50 @@ import Testing
     #expect(warnings.all.first?.fileID == "StoreTests/Todos.swift")
   }
 
+  @Test func aRowRemovedAndAddedBackInOneStepKeepsItsEffectsAndItsStore() {
+    let harness = makeHarness(rows: [1, 2])
+    let rowStore = harness.store.scope(state: \.rows, action: .rows)[0]
+    harness.send(.rows(.element(id: 1, action: .loadTapped)))
+    harness.send(.rows(.element(id: 2, action: .loadTapped)))
+    harness.send(.refreshRows([1]))
+    #expect(clock.sleeperCount == 1)  // row 2's load ended, row 1's runs on
+    #expect(harness.store.scope(state: \.rows, action: .rows)[0] === rowStore)
+  }
+
+  @Test func aRowRemovedByAnAncestorHasItsEffectsEndedByTheNextActionForIt() {
+    let warnings = WarningLog()
+    var state = Account.State()
+    state.todos.rows.append(Row.State(id: 1))
+    let harness = Harness(
+      initialState: state, warnings: warnings.handler, reducer: Account(clock: clock))
+    harness.send(.todos(.rows(.element(id: 1, action: .loadTapped))))
+    harness.send(.signOut)  // the ancestor empties the list: the forEach does not see it
+    #expect(clock.sleeperCount == 1)
+    harness.send(.todos(.rows(.element(id: 1, action: .renamed("late")))))
+    #expect(clock.sleeperCount == 0)
+    #expect(warnings.messages.count == 1)
+    #expect(warnings.messages.first?.contains("id 1") == true)
+  }
+
+  /// Holds a list it empties itself on sign-out, above the list's own `forEach`.
+  struct Account: Reducer {
+    struct State: Equatable {
+      var todos = Todos.State()
+    }
+    enum Action: Sendable, Equatable {
+      case todos(Todos.Action)
+      case signOut
+    }
+    let clock: TestClock
+    var body: some Reducer<State, Action> {
+      Scope(state: \.todos, action: .todos) { Todos(clock: clock) }
+      Reduce { state, action in
+        if action == .signOut { state.todos.rows.removeAll() }
+        return .none
+      }
+    }
+  }
+
   @Test func removingAnElementCancelsExactlyItsEffects() async {
     let harness = makeHarness(rows: [1, 2])
     harness.send(.rows(.element(id: 1, action: .loadTapped)))
@@ -133,5 +177,11 @@ import Testing
       into: &state, action: .rows(.element(id: 9_999, action: .renamed("last"))))
     #expect(calls.value == 1)
     #expect(state.rows[id: 9_999]?.title == "last")
+  }
+}
+
+extension CaseKey<ForEachReducerTests.Account.Action, Todos.Action> {
+  static var todos: Self {
+    Self(ForEachReducerTests.Account.Action.todos) { if case .todos(let a) = $0 { a } else { nil } }
   }
 }

@@ -128,7 +128,8 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     }
     guard !stores.isEmpty else { return }
     if let removed {
-      for id in removed {
+      // An id removed and added back since is a present element: its store stays.
+      for id in removed where !contains(id) {
         if let store = stores.removeValue(forKey: id) { retired[id] = Retired(store: store) }
       }
     } else {

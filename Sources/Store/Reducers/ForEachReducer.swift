@@ -10,7 +10,13 @@ extension Reducer {
   /// warning naming the action and the id.
   ///
   /// Each element's effects belong to its id: removing the element cancels them, and two
-  /// elements can use the same cancellation id without cancelling each other.
+  /// elements can use the same cancellation id without cancelling each other. An element
+  /// removed and added back within one action keeps its effects.
+  ///
+  /// Attach `forEach` to the reducer that removes elements, as below: it sees the removals
+  /// that reducer and the element reducer make. An element removed elsewhere (by an ancestor
+  /// above a `Scope`) keeps its effects until the next action for its id arrives, which is
+  /// then ignored with a warning and ends them.
   ///
   /// ```swift
   /// var body: some Reducer<State, Action> {
@@ -124,9 +130,6 @@ where Element.State: Identifiable, Element.State.ID == ID {
     }
   }
 
-  /// Ends the lifetimes of the elements removed since `stamp`: each one by id when the
-  /// array's history knows them, otherwise every identity with effects that is not in the
-  /// array any more.
   /// Runs the element reducer if `action` is for an element: finds the element by id and
   /// changes it in place.
   @inlinable
@@ -141,13 +144,19 @@ where Element.State: Identifiable, Element.State.ID == ID {
       return
     }
     guard let slot = elements.slot(of: id) else {
-      elementEffect = .warning(
-        """
-        Action \(describe(action)) was sent to the element with id \(id) of \
-        \(KeyPathIdentity(keyPath: toElements)), but no element has that id: it was removed, \
-        or never added. The action was ignored.
-        """,
-        site: site
+      // An effect of the element may still be running, if the element was removed where this
+      // reducer could not see it (by an ancestor, say): it ends here.
+      let collection = KeyPathIdentity(keyPath: toElements)
+      elementEffect = .merge(
+        .warning(
+          """
+          Action \(describe(action)) was sent to the element with id \(id) of \
+          \(collection), but no element has that id: it was removed, or never added. The \
+          action was ignored.
+          """,
+          site: site
+        ),
+        .endLifetime(of: ElementIdentity(collection: collection, id: id))
       )
       return
     }
@@ -160,6 +169,9 @@ where Element.State: Identifiable, Element.State.ID == ID {
       .scoped(to: ElementIdentity(collection: KeyPathIdentity(keyPath: toElements), id: id))
   }
 
+  /// Ends the lifetimes of the elements removed since `stamp`: each one by id when the
+  /// array's history knows them, otherwise every identity with effects that is not in the
+  /// array any more. An id removed and added back since keeps its lifetime.
   @usableFromInline
   func endLifetimes(
     removedFrom elements: IdentifiedArray<ID, Element.State>,
@@ -168,7 +180,9 @@ where Element.State: Identifiable, Element.State.ID == ID {
   ) -> Effect<Parent.Action> {
     if let removed = elements.removedIDs(since: stamp) {
       return .merge(
-        removed.map { .endLifetime(of: ElementIdentity(collection: collection, id: $0)) }
+        removed.filter { !elements.contains(id: $0) }.map {
+          .endLifetime(of: ElementIdentity(collection: collection, id: $0))
+        }
       )
     }
     let isPresent = MainActorLoan<(ID) -> Bool>(value: { elements.contains(id: $0) })

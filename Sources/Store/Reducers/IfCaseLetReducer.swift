@@ -83,13 +83,18 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
           .scoped(to: identity)
         state = toCase.embed(childState)
       } else {
-        childEffect = .warning(
-          """
-          Action \(describe(action)) was sent to the \(Child.State.self) case, but the state \
-          is another case: .\(Mirror(reflecting: state).children.first?.label ?? "\(state)"). \
-          The action was ignored.
-          """,
-          site: site
+        // An effect of the case may still be running, if the state left it where this
+        // reducer could not see it (in an ancestor, say): it ends here.
+        childEffect = .merge(
+          .warning(
+            """
+            Action \(describe(action)) was sent to the \(Child.State.self) case, but the state \
+            is another case: .\(Mirror(reflecting: state).children.first?.label ?? "\(state)"). \
+            The action was ignored.
+            """,
+            site: site
+          ),
+          .endLifetime(of: identity)
         )
       }
     }

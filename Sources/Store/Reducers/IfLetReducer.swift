@@ -6,7 +6,10 @@ extension Reducer {
   ///
   /// The child's reducer runs first, then this one. An action for the child while its state is
   /// `nil` changes nothing and reports a runtime warning naming the action. The child's
-  /// effects belong to its presence: setting the state to `nil` cancels them.
+  /// effects belong to its presence: setting the state to `nil` cancels them, when this
+  /// reducer or the child does it. (Set to `nil` elsewhere, by an ancestor above a `Scope`,
+  /// the child's effects run until their next action for it arrives, which is then ignored
+  /// with a warning and ends them.)
   ///
   /// ```swift
   /// Reduce { state, action in ... }
@@ -130,12 +133,17 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         if let dismiss { childEffect = childEffect.resolvingDismiss(with: dismiss) }
         childEffect = childEffect.scoped(to: identity)
       } else {
-        childEffect = .warning(
-          """
-          Action \(describe(action)) was sent to the child at \(identity), but that child is \
-          nil: it was dismissed, or never presented. The action was ignored.
-          """,
-          site: site
+        // An effect of the child may still be running, if it was dismissed where this reducer
+        // could not see it (by an ancestor, say): it ends here.
+        childEffect = .merge(
+          .warning(
+            """
+            Action \(describe(action)) was sent to the child at \(identity), but that child is \
+            nil: it was dismissed, or never presented. The action was ignored.
+            """,
+            site: site
+          ),
+          .endLifetime(of: identity)
         )
       }
     } else if wasPresent, isDismissAction?(action) == true {

@@ -19,6 +19,7 @@ struct Todos: Reducer {
     case removeRow(Int)
     case removeAllRows
     case replaceRows([Row.State])
+    case refreshRows([Int])
     case editTapped(Int)
     case openDetail(Int)
     case deepLink([Int])
@@ -39,6 +40,10 @@ struct Todos: Reducer {
         state.rows.removeAll()
       case .replaceRows(let rows):
         state.rows = IdentifiedArrayOf(rows) { first, _ in first }
+      case .refreshRows(let ids):
+        // Emptied and refilled in place, as a refresh does: rows that come back stay.
+        state.rows.removeAll()
+        for id in ids { state.rows.append(Row.State(id: id)) }
       case .editTapped(let id):
         state.editor = Editor.State(rowID: id, title: state.rows[id: id]?.title ?? "")
       case .deepLink(let ids):
