@@ -65,6 +65,38 @@ import Testing
     #expect(!task.isRunning)
   }
 
+  nonisolated func sendThenRun(_ name: String) -> Effect<LogFeature.Action> {
+    switch name {
+    case "x": .concatenate(.send(.start("a")), record("x done", after: 1))
+    case "a": record("a done", after: 5)
+    default: .none
+    }
+  }
+
+  @Test func effectsOfAnActionSentFirstInAConcatenationBelongToTheSendersTask() async {
+    let harness = Harness(
+      initialState: LogFeature.State(), reducer: LogFeature { [self] in sendThenRun($0) })
+    let task = harness.send(.start("x"))
+    #expect(clock.sleeperCount == 2)
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.log == ["start x", "start a", "x done"])
+    #expect(task.isRunning)  // "a done" is still to come
+    await clock.advance(by: .seconds(4))
+    #expect(harness.state.log.last == "a done")
+    #expect(!task.isRunning)
+  }
+
+  @Test func cancellingTheSendersTaskCancelsTheEffectsOfAnActionItSent() {
+    let harness = Harness(
+      initialState: LogFeature.State(), reducer: LogFeature { [self] in sendThenRun($0) })
+    let task = harness.send(.start("x"))
+    #expect(clock.sleeperCount == 2)
+    task.cancel()
+    harness.settle()
+    #expect(clock.sleeperCount == 0)
+    #expect(harness.core.runtime.runningCount == 0)
+  }
+
   @Test func cancellingAConcatenationStopsTheRest() async {
     let harness = Harness(
       initialState: LogFeature.State(),

@@ -118,7 +118,11 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     case .none:
       return
     case .send(let action):
-      connection.withLock { $0 }?.deliver(action, context.group)
+      // The sent action joins the root group, as actions fed back by tasks do: a part of a
+      // concatenation has its own group, and an action queued while the store reduces would
+      // otherwise start its effects there, after the part was taken as done, where neither
+      // waiting for nor cancelling the sender's task reaches them.
+      connection.withLock { $0 }?.deliver(action, context.group.root)
     case .run(let run):
       let record = register(.task, site: run.site, context, owner: context.group)
       spawn(record, priority: run.priority, body: run.body, catchAction: run.catchAction)
