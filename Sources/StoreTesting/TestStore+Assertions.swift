@@ -48,7 +48,7 @@ extension TestStore {
     let deadline = clock.now.advanced(by: timeout)
     while true {
       let generation = signal.generation
-      settle()
+      await settleIncludingMainActor()
       if isDone() { return true }
       let isIdle =
         runtime.runningCount == 0 && !executor.hasWork && runtime.inbox.isEmpty

@@ -29,8 +29,10 @@ import Store
 /// at each `send`, `receive` and `finish`, and each time a `TestClock` wakes a sleeper. The
 /// store then runs every ready job, reduces what the effects sent, and repeats until nothing
 /// is left. Effects therefore run in one reproducible order, with no real sleeps and no yield
-/// counting, however loaded the machine. Only work that leaves the executor (a hop to the main
-/// actor, a callback from another thread) is waited for, up to ``timeout``.
+/// counting, however loaded the machine. The code of effects isolated to the main actor runs
+/// there, in the order it was queued: the store yields the main actor until such work has
+/// nothing new to do. Only work on other threads (a callback from a system API) is waited
+/// for, up to ``timeout``.
 @MainActor
 public final class TestStore<State: Equatable, Action: Sendable> {
   /// How strictly the store checks the test. ``Exhaustivity/on`` by default.
@@ -95,11 +97,14 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     let signal = self.signal
     executor.onEnqueue { signal.fire() }
     core.runtime.inbox.onWake { signal.fire() }
-    executor.onSettle { @MainActor [weak self] in self?.settle() }
+    executor.onSettle { @MainActor [weak self] in await self?.settleIncludingMainActor() }
     core.runtime.onDismiss { origin in ledger.dismissedBy = origin }
   }
 
   deinit {
+    // Effects still running end with the store: their sleeps leave a shared test clock, which
+    // would otherwise wait on tasks that nobody runs any more.
+    defer { runtime.cancelAll() }
     guard !ledger.isFinished else { return }
     var problems = ledger.takeWarnings().map(\.description)
     let running = runtime.running
@@ -180,7 +185,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     let task = root.send(action)
     isSending = false
     let after = sentState ?? root.untrackedState
-    settle()
+    await settleIncludingMainActor()
     checkState(
       before: before,
       after: after,
@@ -196,6 +201,22 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// Runs ready effect work and reduces what it sends, until neither is left.
   func settle() {
     root.runEffectsUntilIdle()
+  }
+
+  /// Settles, and lets the work of effects isolated to the main actor run too, until a round
+  /// leaves nothing new to do.
+  ///
+  /// Such work is not on the test executor: it is queued on the main actor, behind the test.
+  /// The store yields the main actor, which runs what was queued before the yield (in order),
+  /// then settles what that work started or sent, and goes on while there was any.
+  func settleIncludingMainActor() async {
+    settle()
+    for _ in 0..<64 {
+      await Task.yield()
+      let progressed = executor.hasWork || !runtime.inbox.isEmpty
+      settle()
+      if !progressed { return }
+    }
   }
 
   func reportWarnings(at location: TestLocation) {

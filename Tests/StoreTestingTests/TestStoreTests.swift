@@ -50,6 +50,19 @@ import Testing
     await store.finish()
   }
 
+  @Test func aMainActorTimerIsDrivenByTheTestClockTickForTick() async {
+    let store = makeStore()
+    await store.send(.startMainActorTimer)
+    await clock.advance(by: .seconds(3))
+    await store.receive(.tick) { $0.ticks = 1 }
+    await store.receive(.tick) { $0.ticks = 2 }
+    await store.receive(.tick) { $0.ticks = 3 }
+    await clock.advance(by: .seconds(1))
+    await store.receive(.tick) { $0.ticks = 4 }
+    await store.send(.stopTimer)
+    await store.finish()
+  }
+
   @Test func receiveByCaseOrPredicate() async {
     let store = makeStore()
     await store.send(.refreshTapped) { $0.isLoading = true }

@@ -17,7 +17,8 @@ import Synchronization
 /// When the sleeping task runs under a test store, the clock lets the woken effect run, and the
 /// store reduce what it sent, before it wakes the next sleeper; so a loop that sleeps twice
 /// within one `advance` wakes twice, and a concatenation's next part starts and sleeps from
-/// the right time, deterministically.
+/// the right time, deterministically. That holds for effects isolated to the main actor too:
+/// the clock waits for the woken task to resume before it moves on.
 public final class TestClock: Clock, Sendable {
   /// A point in a test clock's time: an offset from the moment the clock was created.
   public struct Instant: InstantProtocol, Hashable, Sendable, CustomStringConvertible {
@@ -67,6 +68,8 @@ public final class TestClock: Clock, Sendable {
     var now = Instant()
     var nextID = 0
     var sleepers: [Sleeper] = []
+    /// For each sleeper being woken, what its task signals once it has resumed.
+    var wakeUps: [Int: WakeUp] = [:]
   }
   private let state = Mutex(State())
 
@@ -117,6 +120,8 @@ public final class TestClock: Clock, Sendable {
         }
         if let outcome { continuation.resume(with: outcome) }
       }
+      // Resumed by `wake`: tell it this task runs again (see `wake`).
+      state.withLock { $0.wakeUps.removeValue(forKey: id) }?.signal()
     } onCancel: {
       let sleeper = state.withLock { state -> Sleeper? in
         guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
@@ -192,8 +197,50 @@ public final class TestClock: Clock, Sendable {
     }
   }
 
+  /// Resumes a sleeper and lets it run to its next suspension, and the store reduce what it
+  /// sent, before the clock moves on.
+  ///
+  /// A sleeper under a test store resumes on the store's manual executor, which `settle` runs;
+  /// but one whose code is isolated to an actor (a `@MainActor` effect) resumes on that
+  /// actor's executor, which `settle` does not run. So the clock also waits for the sleeper's
+  /// own signal that it resumed: it comes from the sleeper's task, which then runs on to its
+  /// next suspension before the actor runs anything else, this clock included.
   private func wake(_ sleeper: Sleeper) async {
+    let wakeUp = WakeUp()
+    state.withLock { $0.wakeUps[sleeper.id] = wakeUp }
     sleeper.continuation.resume()
     await sleeper.executor?.settle()
+    guard await wakeUp.wait() else { return }
+    await sleeper.executor?.settle()
+  }
+}
+
+/// A one-shot signal from a woken sleeper to the clock that woke it.
+private final class WakeUp: Sendable {
+  private let state = Mutex<(signaled: Bool, waiter: UnsafeContinuation<Void, Never>?)>(
+    (false, nil))
+
+  func signal() {
+    let waiter = state.withLock { state in
+      state.signaled = true
+      defer { state.waiter = nil }
+      return state.waiter
+    }
+    waiter?.resume()
+  }
+
+  /// Waits for the signal.
+  ///
+  /// - Returns: Whether it had to wait: `false` when the signal had already come.
+  func wait() async -> Bool {
+    if state.withLock({ $0.signaled }) { return false }
+    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+      let signaled = state.withLock { state in
+        if !state.signaled { state.waiter = continuation }
+        return state.signaled
+      }
+      if signaled { continuation.resume() }
+    }
+    return true
   }
 }

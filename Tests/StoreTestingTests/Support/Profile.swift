@@ -25,6 +25,7 @@ struct Profile: Reducer {
     case failed(String)
     case moveTapped(String)
     case startTimer
+    case startMainActorTimer
     case tick
     case stopTimer
     case echo([String])
@@ -59,6 +60,15 @@ struct Profile: Reducer {
       return .none
     case .startTimer:
       return .run { [clock] send in
+        while true {
+          try await clock.sleep(for: .seconds(1))
+          send(.tick)
+        }
+      }
+      .cancellable(id: CancelID.timer, cancelInFlight: true)
+    case .startMainActorTimer:
+      // The same timer, isolated to the main actor, as code in an app target often is.
+      return .run { @MainActor [clock] send in
         while true {
           try await clock.sleep(for: .seconds(1))
           send(.tick)
