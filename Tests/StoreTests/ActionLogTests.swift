@@ -100,6 +100,26 @@ import Testing
     #expect(content[4].contains(#""final":true"#))
   }
 
+  @Test func aReducersRuntimeWarningIsReportedWithItsLine() throws {
+    let (file, _) = try record([.add(1), .named("ghost"), .add(2)], interval: 100)
+    let report = try ActionLogReplayer(feature: "Tally") { GhostWarning() }.replay(path: file)
+    #expect(report.isComplete)
+    #expect(report.warnings.count == 1)
+    #expect(report.warnings.first?.hasPrefix("Line 3 (action 2): No child is named ghost.") == true)
+    #expect(report.warnings.first?.contains("ActionLogTests.swift") == true)
+  }
+
+  /// Tally, with a warning for one name, as a reducer warns of an action for a missing child.
+  struct GhostWarning: Reducer {
+    func reduce(into state: inout Tally.State, action: Tally.Action) -> Effect<Tally.Action> {
+      let effect = Tally().reduce(into: &state, action: action)
+      guard action == .named("ghost") else { return effect }
+      return .merge(
+        effect, .warning("No child is named ghost.", site: SourceSite(fileID: #fileID, line: #line))
+      )
+    }
+  }
+
   @Test func replayCanStopAfterAnySequenceNumber() throws {
     let (file, _) = try record([.add(1), .add(2), .add(3), .add(4)])
     let report = try replayer().replay(path: file, until: 2)

@@ -77,4 +77,22 @@ extension Effect {
   package static func warning(_ message: String, site: SourceSite) -> Self {
     Self(operation: .warning(message: message, site: site))
   }
+
+  /// The runtime warnings this effect reports when it starts, in order, with where each was
+  /// raised: what a replay, which runs reducers without starting their effects, reports.
+  ///
+  /// - Complexity: O(*n*) in the effect's parts; the work inside `run` is not looked at.
+  package var warnings: [(message: String, site: SourceSite)] {
+    switch operation {
+    case .warning(let message, let site):
+      return [(message, site)]
+    case .none, .send, .run, .cancel, .endLifetime, .retainLifetimes, .dismiss:
+      return []
+    case .merge(let effects), .concatenate(let effects):
+      return effects.flatMap(\.warnings)
+    case .cancellable(_, _, let effect), .scoped(_, let effect), .throttle(_, let effect):
+      return effect.warnings
+    }
+  }
+
 }

@@ -35,8 +35,8 @@ public struct ReplayReport<State> {
   /// The sequence number the replay stopped after, when it stopped before the end of the
   /// log because of `until`.
   public var stoppedAfter: Int?
-  /// Problems that did not stop the replay, such as a last line cut short, each naming its
-  /// line.
+  /// Problems that did not stop the replay, each naming its line: a last line cut short, or
+  /// a runtime warning a reducer raised (an action for a child that is not there, say).
   public var warnings: [String]
 }
 
@@ -145,7 +145,12 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         }
         sequence = found
         let before = state
-        _ = reducer.reduce(into: &state, action: action)
+        // Effects do not run in a replay (the actions they fed back are in the log), but the
+        // warnings they carry, such as an action for a child that is not there, are reported.
+        for warning in reducer.reduce(into: &state, action: action).warnings {
+          report.warnings.append(
+            "Line \(number) (action \(sequence)): \(warning.message) (\(warning.site))")
+        }
         report.actionCount = sequence
         try step(
           ReplayStep(
