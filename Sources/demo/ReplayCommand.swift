@@ -42,7 +42,7 @@ struct ReplayCommand {
         timeline.show(step)
       }
       output.clearProgress()
-      for warning in report.warnings { output.error("warning: \(warning)") }
+      for warning in report.warnings { output.error("warning: \(path): \(warning)") }
       let end =
         if let stop = report.stoppedAfter {
           "stopped after #\(stop)"
@@ -59,7 +59,7 @@ struct ReplayCommand {
       )
       return 0
     } catch {
-      return Failure.report(error, output: output)
+      return Failure.report(error, in: path, output: output)
     }
   }
 }
@@ -83,7 +83,7 @@ struct VerifyCommand {
     do {
       let report = try SampleApp.replayer.replay(path: path) { timeline.show($0) }
       output.clearProgress()
-      for warning in report.warnings { output.error("warning: \(warning)") }
+      for warning in report.warnings { output.error("warning: \(path): \(warning)") }
       output.line(
         """
         OK: all \(report.checkpointsVerified) checkpoint(s) matched over \(report.actionCount) \
@@ -92,7 +92,7 @@ struct VerifyCommand {
       )
       return 0
     } catch {
-      return Failure.report(error, output: output)
+      return Failure.report(error, in: path, output: output)
     }
   }
 }
@@ -103,14 +103,18 @@ struct HelpRequested: Error {
 }
 
 enum Failure {
-  /// Prints a replay error; returns 1 for a divergence, 2 for anything else.
-  static func report(_ error: any Error, output: Output) -> Int32 {
+  /// Prints a replay error, naming the log when the error does not; returns 1 for a
+  /// divergence, 2 for anything else.
+  static func report(_ error: any Error, in path: String, output: Output) -> Int32 {
     output.clearProgress()
     if let help = error as? HelpRequested {
       output.line(help.text)
       return 0
     }
-    output.error("demo: \(error)")
+    switch error as? ActionLogError {
+    case .cannotRead?, .cannotWrite?: output.error("demo: \(error)")
+    default: output.error("demo: \(path): \(error)")
+    }
     if case .diverged? = error as? ActionLogError { return 1 }
     return 2
   }

@@ -201,6 +201,26 @@ import Testing
       head + "\n" + #"{"kind":"mystery","seq":1}"# + "\n", #"Line 2: invalid JSON or value"#)
     let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
     try expectFailure(head + "\n" + deep + "\n", "Line 2:")
+    try expectFailure(
+      head + "\n" + add.replacingOccurrences(of: #""add""#, with: #""explode""#) + "\n",
+      #"Line 2: "explode" is not a case of Action at action."#)
+    try expectFailure(
+      head.replacingOccurrences(of: #""count":0"#, with: #""count":1.5"#) + "\n",
+      "Line 1: not a valid log header: the initial state is invalid: invalid JSON or value"
+    )
+    // A whole line of JSON that is not a log line is malformed, newline or not: only a line
+    // that stops mid-JSON was cut off.
+    try expectFailure(
+      head + "\n" + add.replacingOccurrences(of: #""add""#, with: #""explode""#), "Line 2:")
+  }
+
+  @Test func aDirectoryIsRefusedAsNotALogFile() throws {
+    #expect(
+      throws: ActionLogError.cannotRead(
+        path: directory.path, reason: "it is a directory, not a log file")
+    ) {
+      try replayer().replay(path: directory.path)
+    }
   }
 
   @Test func aFiftyMegabyteLineIsRefusedWithoutReadingItWhole() throws {
@@ -220,6 +240,22 @@ import Testing
     #expect(report.finalState.count == 6)
     #expect(report.warnings.count == 1)
     #expect(report.warnings.first?.hasPrefix("Line 5: incomplete") == true)
+  }
+
+  @Test func aLogCutBetweenLinesReplaysAndWarnsThatItHasNoFinalCheckpoint() throws {
+    let (file, _) = try record([.add(1), .add(2)], interval: 100)
+    let kept = try lines(file).dropLast()  // the final checkpoint
+    let cut = try write(kept.joined(separator: "\n") + "\n", to: "cut-between.jsonl")
+    let report = try replayer().replay(path: cut)
+    #expect(report.actionCount == 2)
+    #expect(!report.isComplete)
+    #expect(
+      report.warnings == [
+        """
+        Line 3: the log ends there, after action 2, without its final checkpoint: the \
+        recording was cut short, or is still being written.
+        """
+      ])
   }
 
   @Test func aLogCutAtAnyByteReplaysEveryCompleteLine() throws {

@@ -99,14 +99,18 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       warnings: []
     )
     var sequence = 0
-    while let next = reader.next() {
+    var lastLine = 1
+    while let next = try reader.next() {
       let bytes: Data
       let number: Int
       switch next {
       case .complete(let line, let lineNumber):
         (bytes, number) = (line, lineNumber)
       case .truncated(let line, let lineNumber):
-        guard (try? decoder.decode(ActionLogLine<R.Action>.self, from: line)) != nil else {
+        // A last line without its newline was cut off while being written, unless it is
+        // whole JSON: then it is an ordinary line, decoded (and reported) as any other.
+        let isWholeJSON = (try? decoder.decode(JSONValue.self, from: line)) != nil
+        guard isWholeJSON else {
           report.warnings.append(
             """
             Line \(lineNumber): incomplete (the recording was cut off while writing it); \
@@ -120,12 +124,13 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       case .tooLong(let lineNumber, let length):
         throw ActionLogError.lineTooLong(line: lineNumber, length: length)
       }
+      lastLine = number
       if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }) { continue }
       let line: ActionLogLine<R.Action>
       do {
         line = try decoder.decode(ActionLogLine<R.Action>.self, from: bytes)
       } catch {
-        throw ActionLogError.malformedLine(line: number, reason: Self.explain(error))
+        throw ActionLogError.malformedLine(line: number, reason: Self.explain(error, in: bytes))
       }
       switch line {
       case .action(let found, let time, let origin, let action):
@@ -178,12 +183,20 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         if isFinal { report.isComplete = true }
       }
     }
+    if !report.isComplete {
+      report.warnings.append(
+        """
+        Line \(lastLine): the log ends there, after action \(sequence), without its final \
+        checkpoint: the recording was cut short, or is still being written.
+        """
+      )
+    }
     report.finalState = state
     return report
   }
 
   private func readHeader(_ reader: LineReader, _ decoder: JSONDecoder) throws -> R.State {
-    guard let first = reader.next() else { throw ActionLogError.empty }
+    guard let first = try reader.next() else { throw ActionLogError.empty }
     let bytes: Data
     switch first {
     case .complete(let line, _), .truncated(let line, _): bytes = line
@@ -193,7 +206,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     do {
       probe = try decoder.decode(HeaderProbe.self, from: bytes)
     } catch {
-      throw ActionLogError.badHeader(line: 1, reason: Self.explain(error))
+      throw ActionLogError.badHeader(line: 1, reason: Self.explain(error, in: bytes))
     }
     guard probe.kind == "header", probe.format == ActionLogFormat.name else {
       throw ActionLogError.badHeader(
@@ -212,10 +225,19 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     do {
       header = try decoder.decode(ActionLogHeader<R.State>.self, from: bytes)
     } catch {
-      // The header's fields were read above, so this is the initial state: the types changed.
+      // The header's fields were read above, so this is the initial state.
+      if case .dataCorrupted? = error as? DecodingError {
+        // Its shape decoded, but a value in it is invalid (a duplicate id, say).
+        throw ActionLogError.badHeader(
+          line: 1, reason: "the initial state is invalid: \(Self.explain(error, in: bytes))")
+      }
+      // A key or a type the current state does not have: the types changed.
       throw ActionLogError.schemaMismatch(
         log: probe.schema,
-        current: "(the current types cannot decode the log's initial state: \(Self.explain(error)))"
+        current: """
+          (the current types cannot decode the log's initial state: \
+          \(Self.explain(error, in: bytes)))
+          """
       )
     }
     let current = SchemaFingerprint.of(
@@ -244,7 +266,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
   }
 
   /// A decoding error as one readable sentence: where in the line, and what.
-  static func explain(_ error: any Error) -> String {
+  static func explain(_ error: any Error, in line: Data? = nil) -> String {
     guard let error = error as? DecodingError else { return "\(error)" }
     func path(_ context: DecodingError.Context) -> String {
       let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }
@@ -257,6 +279,14 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     case .keyNotFound(let key, let context):
       return "missing key \"\(key.stringValue)\"\(path(context))."
     case .typeMismatch(let type, let context):
+      // An enum case this type does not have decodes as an object with no key it knows.
+      if context.debugDescription.hasPrefix("Invalid number of keys"), let line,
+        case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: line)
+          .value(at: context.codingPath)
+      {
+        let keys = object.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+        return "\(keys) is not a case of \(type)\(path(context))."
+      }
       return "expected \(type)\(path(context)): \(context.debugDescription)"
     case .valueNotFound(let type, let context):
       return "missing \(type) value\(path(context))."

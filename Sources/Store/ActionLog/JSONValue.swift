@@ -30,6 +30,24 @@ enum JSONValue: Decodable, Equatable {
     }
   }
 
+  /// The value found by following `path` (object keys and array positions), or `nil`.
+  func value(at path: [any CodingKey]) -> JSONValue? {
+    var value = self
+    for key in path {
+      switch value {
+      case .object(let object):
+        guard let next = object[key.stringValue] else { return nil }
+        value = next
+      case .array(let array):
+        guard let index = key.intValue, array.indices.contains(index) else { return nil }
+        value = array[index]
+      default:
+        return nil
+      }
+    }
+    return value
+  }
+
   /// The value as compact JSON-like text, shortened past `limit` characters.
   func rendered(limit: Int = 80) -> String {
     let text: String

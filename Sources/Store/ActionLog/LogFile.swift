@@ -72,6 +72,7 @@ final class LineReader {
   }
 
   private let descriptor: Int32
+  private let path: String
   private var buffer: [UInt8]
   private var start = 0
   private var end = 0
@@ -86,7 +87,14 @@ final class LineReader {
     guard descriptor >= 0 else {
       throw .cannotRead(path: path, reason: String(cString: strerror(errno)))
     }
+    // A directory opens for reading on Linux, and then fails to read: say so at once.
+    var status = stat()
+    if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+      close(descriptor)
+      throw .cannotRead(path: path, reason: "it is a directory, not a log file")
+    }
     self.descriptor = descriptor
+    self.path = path
     self.limit = limit
     self.buffer = [UInt8](repeating: 0, count: 1 << 16)
   }
@@ -95,7 +103,11 @@ final class LineReader {
     close(descriptor)
   }
 
-  func next() -> Line? {
+  /// The next line, or `nil` at the end of the file.
+  ///
+  /// - Throws: ``ActionLogError/cannotRead(path:reason:)`` when reading fails, naming the
+  ///   line it was reading.
+  func next() throws(ActionLogError) -> Line? {
     var overflow = 0
     while true {
       if let newline = buffer[max(start, searched)..<end].firstIndex(of: UInt8(ascii: "\n")) {
@@ -124,11 +136,11 @@ final class LineReader {
         end = 0
         searched = 0
       }
-      compactAndFill()
+      try compactAndFill()
     }
   }
 
-  private func compactAndFill() {
+  private func compactAndFill() throws(ActionLogError) {
     if start > 0 {
       buffer.replaceSubrange(0..<(end - start), with: buffer[start..<end])
       searched -= start
@@ -139,8 +151,11 @@ final class LineReader {
     let count = buffer.withUnsafeMutableBytes { raw in
       read(descriptor, raw.baseAddress! + end, raw.count - end)
     }
-    if count <= 0 {
-      if count < 0 && errno == EINTR { return }
+    if count < 0 {
+      if errno == EINTR { return }
+      throw .cannotRead(
+        path: path, reason: "line \(lineNumber + 1): \(String(cString: strerror(errno)))")
+    } else if count == 0 {
       isAtEnd = true
     } else {
       end += count
