@@ -223,6 +223,36 @@ import Testing
     }
   }
 
+  @Test func aCheckpointTooLargeForALineKeepsOnlyItsDigestAndStillVerifies() throws {
+    let half = String(repeating: "x", count: ActionLogFormat.maximumLineLength / 2)
+    let (file, _) = try record([.named(half), .named(half)], interval: 100)
+    let last = try lines(file).last ?? ""
+    #expect(last.hasPrefix(#"{"digest":"#) && !last.contains(#""state""#))
+    let report = try replayer().replay(path: file)
+    #expect(report.isComplete)
+    #expect(report.checkpointsVerified == 1)
+  }
+
+  @Test func anActionTooLargeForALineStopsTheRecordingWithAnError() throws {
+    let store = Store(initialState: Tally.State()) { Tally() }
+    let recorder = try store.recordActions(to: path("huge.jsonl"), feature: "Tally")
+    store.send(.add(1))
+    store.send(.named(String(repeating: "x", count: ActionLogFormat.maximumLineLength)))
+    store.send(.add(2))
+    #expect(recorder.actionCount == 2)
+    #expect(
+      recorder.error.map { "\($0)".contains("longer than the 8388608 a replay reads") } == true)
+    #expect(throws: ActionLogError.self) { try recorder.finish() }
+    #expect(try replayer().replay(path: path("huge.jsonl")).actionCount == 1)
+  }
+
+  @Test func aCheckpointIntervalBelowOneIsAnErrorNotATrap() {
+    let store = Store(initialState: Tally.State()) { Tally() }
+    #expect(throws: ActionLogError.self) {
+      try store.recordActions(to: path("zero.jsonl"), feature: "Tally", checkpointInterval: 0)
+    }
+  }
+
   @Test func aFiftyMegabyteLineIsRefusedWithoutReadingItWhole() throws {
     let head = try header()
     let huge =

@@ -6,6 +6,10 @@
 
 /// Writes every action a store processes to a JSON Lines log, as it happens.
 ///
+/// No line is longer than ``ActionLogFormat/maximumLineLength``: a checkpoint of a state that
+/// large keeps only its digest, and an action or initial state that large stops the
+/// recording with an error.
+///
 /// Start one with ``Store/recordActions(to:feature:schemaVersion:checkpointInterval:time:)``.
 /// Each action is written as soon as it has been reduced, in order, with its origin; a
 /// checkpoint (a digest of the state, and the state itself) follows every
@@ -40,7 +44,10 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
     time: @escaping () -> Double,
     readState: @escaping @MainActor () -> State
   ) throws(ActionLogError) {
-    precondition(checkpointInterval > 0, "checkpointInterval must be positive")
+    guard checkpointInterval > 0 else {
+      throw .cannotWrite(
+        path: path, reason: "checkpointInterval must be at least 1, not \(checkpointInterval)")
+    }
     file = try LogFile(creating: path)
     self.checkpointInterval = checkpointInterval
     self.time = time
@@ -86,24 +93,45 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
     } catch {
       throw .cannotWrite(path: file.path, reason: "the state could not be encoded: \(error)")
     }
-    try write(
-      CheckpointLine(
-        seq: sequence,
-        digest: StateDigest.of(json),
-        final: isFinal ? true : nil,
-        state: state
-      )
+    var line = CheckpointLine(
+      seq: sequence,
+      digest: StateDigest.of(json),
+      final: isFinal ? true : nil,
+      state: Optional(state)
     )
+    var bytes = try encode(line)
+    if bytes.count > ActionLogFormat.maximumLineLength {
+      // A state too large for one line is left out: the digest alone still verifies the
+      // replay (only the list of differing fields is lost).
+      line.state = nil
+      bytes = try encode(line)
+    }
+    try write(bytes: bytes)
   }
 
   private func write(_ line: some Encodable) throws(ActionLogError) {
+    try write(bytes: try encode(line))
+  }
+
+  private func encode(_ line: some Encodable) throws(ActionLogError) -> Data {
     do {
-      try file.write(line: Array(encoder.encode(line)))
-    } catch let error as ActionLogError {
-      throw error
+      return try encoder.encode(line)
     } catch {
       throw .cannotWrite(path: file.path, reason: "a line could not be encoded: \(error)")
     }
+  }
+
+  private func write(bytes: Data) throws(ActionLogError) {
+    guard bytes.count <= ActionLogFormat.maximumLineLength else {
+      throw .cannotWrite(
+        path: file.path,
+        reason: """
+          a line of \(bytes.count) bytes is longer than the \(ActionLogFormat.maximumLineLength) \
+          a replay reads
+          """
+      )
+    }
+    try file.write(line: Array(bytes))
   }
 }
 
