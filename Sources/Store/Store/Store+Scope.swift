@@ -5,10 +5,7 @@ extension Store {
   ///
   /// The child store holds no copy of the state: it reads its slice from this store, and sends
   /// its actions through this store, embedded with `action`. Scoping again with the same key
-  /// path and child action type returns the same child store. (Two scopes of one state path
-  /// that embed the same child action type through different cases would share a store: give
-  /// them distinct state paths. Case keys carry no identity the store could tell apart without
-  /// slowing every action down.)
+  /// path and action case returns the same child store.
   ///
   /// ```swift
   /// let cartStore = appStore.scope(state: \.cart, action: .cart)
@@ -26,7 +23,7 @@ extension Store {
     state: KeyPath<State, ChildState>,
     action: CaseKey<Action, ChildAction>
   ) -> Store<ChildState, ChildAction> {
-    if let child = cachedChild(state, ChildAction.self) as? Store<ChildState, ChildAction> {
+    if let child = cachedChild(state, action.identity) as? Store<ChildState, ChildAction> {
       return child
     }
     // The child sends through this store's own `send`, composed here, in the module that
@@ -34,7 +31,7 @@ extension Store {
     let send = sendAction
     let embed = action.embed
     let child = makeChild(state, action) { send(embed($0)) }
-    cacheChild(child, state, ChildAction.self)
+    cacheChild(child, state, action.identity)
     return child
   }
 
@@ -48,12 +45,12 @@ extension Store {
   }
 
   @usableFromInline
-  func cachedChild(_ state: AnyKeyPath, _ action: Any.Type) -> AnyObject? {
+  func cachedChild(_ state: AnyKeyPath, _ action: CaseKeyIdentity) -> AnyObject? {
     children[ScopeKey(path: state, action: action, kind: .plain)]
   }
 
   @usableFromInline
-  func cacheChild(_ child: AnyObject, _ state: AnyKeyPath, _ action: Any.Type) {
+  func cacheChild(_ child: AnyObject, _ state: AnyKeyPath, _ action: CaseKeyIdentity) {
     children[ScopeKey(path: state, action: action, kind: .plain)] = child
   }
 
@@ -72,7 +69,7 @@ extension Store {
     state: KeyPath<State, ChildState?>,
     action: CaseKey<Action, ChildAction>
   ) -> Store<ChildState, ChildAction>? {
-    optionalChild(state, kind: .optional, embed: action.embed)
+    optionalChild(state, kind: .optional, action: action.identity, embed: action.embed)
   }
 
   /// A store for a presented child, or `nil` while nothing is presented.
@@ -89,7 +86,9 @@ extension Store {
     state: KeyPath<State, ChildState?>,
     action: CaseKey<Action, PresentationAction<ChildAction>>
   ) -> Store<ChildState, ChildAction>? {
-    optionalChild(state, kind: .presented) { action.embed(.presented($0)) }
+    optionalChild(state, kind: .presented, action: action.identity) {
+      action.embed(.presented($0))
+    }
   }
 
   /// Stores for the elements of an identified collection: one per element, keyed by id.
@@ -113,7 +112,9 @@ extension Store {
     state: KeyPath<State, IdentifiedArray<ID, ElementState>>,
     action: CaseKey<Action, IdentifiedAction<ID, ElementAction>>
   ) -> IdentifiedStores<ID, ElementState, ElementAction> where ElementState.ID == ID {
-    elementStores(state, toState: \.self) { action.embed(.element(id: $0, action: $1)) }
+    elementStores(state, toState: \.self, action: action.identity) {
+      action.embed(.element(id: $0, action: $1))
+    }
   }
 
   /// Stores for the screens of a navigation stack: one per pushed screen, keyed by its id.
@@ -132,7 +133,7 @@ extension Store {
   ) -> IdentifiedStores<StackElementID, ElementState, ElementAction> {
     let core = self.core
     return elementStores(
-      state.appending(path: \.entries), toState: \.element,
+      state.appending(path: \.entries), toState: \.element, action: action.identity,
       lineage: { core.state[keyPath: state].lineage }
     ) {
       action.embed(.element(id: $0, action: $1))
@@ -142,10 +143,11 @@ extension Store {
   private func elementStores<ID: Hashable & Sendable, Element, ElementState, ElementAction>(
     _ toElements: KeyPath<State, IdentifiedArray<ID, Element>>,
     toState: KeyPath<Element, ElementState>,
+    action: CaseKeyIdentity,
     lineage: (@MainActor () -> UInt64)? = nil,
     embed: @escaping @Sendable (ID, ElementAction) -> Action
   ) -> IdentifiedStores<ID, ElementState, ElementAction> {
-    let key = ScopeKey(path: toElements, action: ElementAction.self, kind: .collection)
+    let key = ScopeKey(path: toElements, action: action, kind: .collection)
     let cache: ElementStoreCache<ID, ElementState, ElementAction>
     if let cached = children[key] as? ElementStoreCache<ID, ElementState, ElementAction> {
       cache = cached
@@ -160,7 +162,9 @@ extension Store {
 
   /// A store for one case of an enum state, or `nil` while the state is another case.
   ///
-  /// Scoping again returns the same child store while the state stays in the case.
+  /// Scoping again returns the same child store while the state stays in the case. Cases with
+  /// the same state and action types (an `add` and an `edit` of one form) get stores of their
+  /// own.
   ///
   /// - Parameters:
   ///   - state: The case of this store's state that holds the child's state.
@@ -173,11 +177,7 @@ extension Store {
     let extract = state.extract
     return optionalChild(
       read: { extract($0) },
-      key: ScopeKey(
-        path: \State.self,
-        action: ChildAction.self,
-        kind: .enumCase(ObjectIdentifier(ChildState.self))
-      ),
+      key: ScopeKey(path: \State.self, action: action.identity, kind: .enumCase(state.identity)),
       embed: action.embed
     )
   }
@@ -185,11 +185,12 @@ extension Store {
   private func optionalChild<ChildState, ChildAction: Sendable>(
     _ toChild: KeyPath<State, ChildState?>,
     kind: ScopeKey.Kind,
+    action: CaseKeyIdentity,
     embed: @escaping @Sendable (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction>? {
     optionalChild(
       read: { $0[keyPath: toChild] },
-      key: ScopeKey(path: toChild, action: ChildAction.self, kind: kind),
+      key: ScopeKey(path: toChild, action: action, kind: kind),
       embed: embed
     )
   }
@@ -228,20 +229,14 @@ extension Store {
   }
 }
 
-/// What a child store was scoped by: the state path, the child's action type and the kind of
-/// scope.
+/// What a child store was scoped by: the state path, the case key of the child's actions and
+/// the kind of scope (for an enum state, with the case key of the state's case).
 struct ScopeKey: Hashable {
   enum Kind: Hashable {
     case plain, optional, presented, collection
-    case enumCase(ObjectIdentifier)
+    case enumCase(CaseKeyIdentity)
   }
   let path: AnyKeyPath
-  let action: ObjectIdentifier
+  let action: CaseKeyIdentity
   let kind: Kind
-
-  init(path: AnyKeyPath, action: Any.Type, kind: Kind) {
-    self.path = path
-    self.action = ObjectIdentifier(action)
-    self.kind = kind
-  }
 }

@@ -1,0 +1,72 @@
+import Effects
+import Testing
+
+@testable import Store
+
+/// Two cases of one enum state with the same state and action types (an add and an edit of
+/// one form): each gets a store, and presence tracking, of its own.
+@MainActor
+@Suite struct EnumCaseScopeTests {
+  let clock = TestClock()
+
+  struct Destination: Reducer {
+    enum State: Equatable {
+      case add(Row.State)
+      case edit(Row.State)
+      case closed
+    }
+    enum Action: Sendable, Equatable {
+      case add(Row.Action)
+      case edit(Row.Action)
+      case close
+    }
+    let clock: TestClock
+
+    var body: some Reducer<State, Action> {
+      Reduce { state, action in
+        if action == .close { state = .closed }
+        return .none
+      }
+      .ifCaseLet(.add, action: .add) { Row(clock: clock) }
+      .ifCaseLet(.edit, action: .edit) { Row(clock: clock) }
+    }
+  }
+
+  @Test func eachCaseKeepsItsOwnStore() {
+    let harness = Harness(initialState: .edit(Row.State(id: 1)), reducer: Destination(clock: clock))
+    #expect(harness.store.scope(state: .add, action: .add) == nil)
+    let edit = harness.store.scope(state: .edit, action: .edit)
+    #expect(edit?.id == 1)
+    #expect(harness.store.scope(state: .add, action: .add) == nil)
+    #expect(harness.store.scope(state: .edit, action: .edit) === edit)
+  }
+
+  @Test func eachCasesPresenceIsTrackedOnItsOwn() {
+    let harness = Harness(initialState: .edit(Row.State(id: 1)), reducer: Destination(clock: clock))
+    let add = Tracker { _ = harness.store.scope(state: .add, action: .add) }
+    let edit = Tracker { _ = harness.store.scope(state: .edit, action: .edit) }
+    harness.send(.close)
+    #expect(edit.firings == 1)
+    #expect(add.firings == 0)
+  }
+}
+
+extension CaseKey<EnumCaseScopeTests.Destination.State, Row.State> {
+  static var add: Self {
+    Self(EnumCaseScopeTests.Destination.State.add) { if case .add(let s) = $0 { s } else { nil } }
+  }
+  static var edit: Self {
+    Self(EnumCaseScopeTests.Destination.State.edit) { if case .edit(let s) = $0 { s } else { nil } }
+  }
+}
+
+extension CaseKey<EnumCaseScopeTests.Destination.Action, Row.Action> {
+  static var add: Self {
+    Self(EnumCaseScopeTests.Destination.Action.add) { if case .add(let a) = $0 { a } else { nil } }
+  }
+  static var edit: Self {
+    Self(EnumCaseScopeTests.Destination.Action.edit) {
+      if case .edit(let a) = $0 { a } else { nil }
+    }
+  }
+}
