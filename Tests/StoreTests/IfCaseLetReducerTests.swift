@@ -13,11 +13,13 @@ import Testing
     enum Action: Sendable, Equatable {
       case list(Row.Action)
       case showEmpty
+      case showRow(Int)
     }
     let clock: TestClock
     var body: some Reducer<State, Action> {
       Reduce { state, action in
         if action == .showEmpty { state = .empty }
+        if case .showRow(let id) = action { state = .list(Row.State(id: id)) }
         return .none
       }
       .ifCaseLet(.list, action: .list) { Row(clock: clock) }
@@ -38,6 +40,18 @@ import Testing
     #expect(clock.sleeperCount == 1)
     harness.send(.showEmpty)
     #expect(clock.sleeperCount == 0)
+  }
+
+  @Test func theCaseReplacedByOneWithAnotherIDEndsTheOldOnesEffects() {
+    let harness = Harness(initialState: .list(Row.State(id: 1)), reducer: Screen(clock: clock))
+    let first = harness.store.scope(state: .list, action: .list)
+    harness.send(.list(.loadTapped))
+    harness.send(.showRow(1))  // the same id: the same child, title reset aside
+    #expect(clock.sleeperCount == 1)
+    #expect(harness.store.scope(state: .list, action: .list) === first)
+    harness.send(.showRow(2))
+    #expect(clock.sleeperCount == 0)
+    #expect(harness.store.scope(state: .list, action: .list) !== first)
   }
 
   @Test func anActionForAnotherCaseChangesNothingAndWarns() {

@@ -92,6 +92,41 @@ import Testing
     #expect(clock.sleeperCount == 0)
   }
 
+  /// A detail screen that shows one row at a time, replaced when another row is picked.
+  struct Detail: Reducer {
+    struct State: Equatable { var shown: Row.State? }
+    enum Action: Sendable, Equatable {
+      case shown(Row.Action)
+      case show(Int)
+    }
+    let clock: TestClock
+    var body: some Reducer<State, Action> {
+      Reduce { state, action in
+        if case .show(let id) = action, state.shown?.id != id { state.shown = Row.State(id: id) }
+        return .none
+      }
+      .ifLet(\.shown, action: .shown) { Row(clock: clock) }
+    }
+  }
+
+  @Test func aChildReplacedByOneWithAnotherIDIsANewChild() {
+    let harness = Harness(
+      initialState: Detail.State(shown: Row.State(id: 1)), reducer: Detail(clock: clock))
+    let first = harness.store.scope(state: \.shown, action: .shown)
+    let presence = Tracker { _ = harness.store.scope(state: \.shown, action: .shown) }
+    harness.send(.shown(.loadTapped))
+    harness.send(.show(1))  // the same row: nothing changes
+    #expect(clock.sleeperCount == 1)
+    #expect(harness.store.scope(state: \.shown, action: .shown) === first)
+    #expect(presence.firings == 0)
+    harness.send(.show(2))  // another row: row 1's load must not land in row 2
+    #expect(clock.sleeperCount == 0)
+    #expect(presence.firings == 1)
+    let second = harness.store.scope(state: \.shown, action: .shown)
+    #expect(second != nil && second !== first)
+    #expect(second?.id == 2)
+  }
+
   @Test func dismissFromAChildThatIsNotPresentedWarns() {
     let warnings = WarningLog()
     let harness = Harness(
@@ -102,5 +137,11 @@ import Testing
     harness.send(.cancelTapped)
     #expect(warnings.messages.count == 1)
     #expect(warnings.messages.first?.contains("no presenting parent") == true)
+  }
+}
+
+extension CaseKey<IfLetReducerTests.Detail.Action, Row.Action> {
+  static var shown: Self {
+    Self(IfLetReducerTests.Detail.Action.shown) { if case .shown(let a) = $0 { a } else { nil } }
   }
 }

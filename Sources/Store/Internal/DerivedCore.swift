@@ -29,11 +29,6 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     return lastState
   }
 
-  /// Whether the state this core views still exists.
-  package var isPresent: Bool {
-    read() != nil
-  }
-
   package func send(_ action: Action) -> StoreTask {
     embed(action)
   }

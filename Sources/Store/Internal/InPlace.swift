@@ -20,3 +20,32 @@ func read<Root, Value>(_ keyPath: KeyPath<Root, Value>, in root: inout Root) -> 
 func isPresent<Root, Value>(_ keyPath: KeyPath<Root, Value?>, in root: inout Root) -> Bool {
   withUnsafePointer(to: &root) { $0.pointee[keyPath: keyPath] != nil }
 }
+
+/// For a child state that is `Identifiable`, reads the id of the child at `keyPath` (or `nil`
+/// while there is none) without copying the child; `nil` for other child types.
+///
+/// An optional child replaced by another (the detail of item 2 where item 1's was) is a new
+/// child: its id tells.
+func childIDReader<Root, Child>(
+  _ keyPath: KeyPath<Root, Child?>
+) -> ((inout Root) -> AnyHashable?)? {
+  guard let identifiable = Child.self as? any Identifiable.Type else { return nil }
+  func reader<I: Identifiable>(_: I.Type) -> (inout Root) -> AnyHashable? {
+    // `Child` is `I` here: the cast only names it.
+    let toID = (keyPath as! KeyPath<Root, I?>).appending(path: \I?.?.id)
+    return { root in
+      guard let id = withUnsafePointer(to: &root, { $0.pointee[keyPath: toID] }) else {
+        return nil
+      }
+      return AnyHashable(id)
+    }
+  }
+  return reader(identifiable)
+}
+
+/// The id of `value`, if its type is `Identifiable`.
+func childIdentity(of value: Any) -> AnyHashable? {
+  guard let identifiable = value as? any Identifiable else { return nil }
+  func id<I: Identifiable>(_ value: I) -> AnyHashable { AnyHashable(value.id) }
+  return id(identifiable)
+}

@@ -68,6 +68,11 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   ) -> Effect<Parent.Action> {
     let identity = CaseIdentity(site: site, type: ObjectIdentifier(Child.State.self))
     let wasInCase = toCase.extract(state) != nil
+    // A case whose payload is `Identifiable` and is replaced by one with another id is a new
+    // child. (The extracted copy is let go at once: the child must find its buffers unshared.)
+    let idBefore =
+      wasInCase && Child.State.self is any Identifiable.Type
+      ? toCase.extract(state).flatMap { childIdentity(of: $0) } : nil
     var childEffect = Effect<Parent.Action>.none
     if let childAction = toChildAction.extract(action) {
       if wasInCase {
@@ -99,7 +104,12 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       }
     }
     let parentEffect = parent.reduce(into: &state, action: action)
-    guard wasInCase, toCase.extract(state) == nil else {
+    guard wasInCase else { return .merge(childEffect, parentEffect) }
+    if let idBefore {
+      guard toCase.extract(state).flatMap({ childIdentity(of: $0) }) != idBefore else {
+        return .merge(childEffect, parentEffect)
+      }
+    } else if toCase.extract(state) != nil {
       return .merge(childEffect, parentEffect)
     }
     return .merge(childEffect, parentEffect, .endLifetime(of: identity))

@@ -6,7 +6,8 @@ extension Reducer {
   ///
   /// The child's reducer runs first, then this one. An action for the child while its state is
   /// `nil` changes nothing and reports a runtime warning naming the action. The child's
-  /// effects belong to its presence: setting the state to `nil` cancels them, when this
+  /// effects belong to its presence: setting the state to `nil`, or replacing an
+  /// `Identifiable` child with one of another id, cancels them, when this
   /// reducer or the child does it. (Set to `nil` elsewhere, by an ancestor above a `Scope`,
   /// the child's effects run until their next action for it arrives, which is then ignored
   /// with a warning and ends them.)
@@ -91,6 +92,9 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   let isDismissAction: (@Sendable (Parent.Action) -> Bool)?
   let dismiss: Parent.Action?
   let site: SourceSite
+  /// The child's id, when its state is `Identifiable`: a child replaced by one with another
+  /// id is a new child.
+  let childID: ((inout Parent.State) -> AnyHashable?)?
 
   init(
     parent: Parent,
@@ -110,6 +114,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     self.isDismissAction = dismissAction
     self.dismiss = dismiss
     self.site = site
+    self.childID = childIDReader(toChild)
   }
 
   /// Runs the child for a child action, then the parent, then ends the child's lifetime if
@@ -125,6 +130,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   ) -> Effect<Parent.Action> {
     let identity = KeyPathIdentity(keyPath: toChild)
     let wasPresent = isPresent(toChild, in: &state)
+    let idBefore = wasPresent ? childID?(&state) : nil
     var childEffect = Effect<Parent.Action>.none
     if let childAction = extract(action) {
       if wasPresent {
@@ -150,7 +156,10 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       Self.clear(&state[keyPath: toChild])
     }
     let parentEffect = parent.reduce(into: &state, action: action)
-    guard wasPresent, !isPresent(toChild, in: &state) else {
+    // The child's lifetime ends when it goes away, or is replaced by a child with another id.
+    guard wasPresent,
+      !isPresent(toChild, in: &state) || (idBefore != nil && childID?(&state) != idBefore)
+    else {
       return .merge(childEffect, parentEffect)
     }
     return .merge(childEffect, parentEffect, .endLifetime(of: identity))

@@ -57,7 +57,8 @@ extension Store {
   /// A store for optional child state, or `nil` while the child is absent.
   ///
   /// Scoping again returns the same child store while the child stays present; once it has
-  /// become `nil`, the store is let go, and a new presentation gets a new store. A child store
+  /// become `nil`, or been replaced by an `Identifiable` child with another id, the store is
+  /// let go, and the new presentation gets a new store. A child store
   /// kept past its child's removal still reads the child's last state, and actions it sends
   /// are ignored with a runtime warning.
   ///
@@ -200,11 +201,17 @@ extension Store {
     key: ScopeKey,
     embed: @escaping @Sendable (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction>? {
-    trackDerived(.presence(key)) { toChild($0) != nil }
+    // Followed by the child's id when it has one: a child replaced by one with another id is
+    // a new child, with a store of its own, and a view showing it scopes again.
+    trackDerived(.presence(key)) { state -> Presence in
+      guard let child = toChild(state) else { return .absent }
+      return childIdentity(of: child).map(Presence.identified) ?? .present
+    }
     guard let current = toChild(core.state) else {
       children[key] = nil
       return nil
     }
+    let currentID = childIdentity(of: current)
     if let child = children[key] as? Store<ChildState, ChildAction> { return child }
     let parent = core
     let child = Store<ChildState, ChildAction>(
@@ -219,7 +226,8 @@ extension Store {
     // Let the store go as soon as the child disappears, so a new presentation gets a new one.
     parent.afterDispatch { [weak self, weak child] in
       guard let self, let child, self.children[key] === child else { return false }
-      guard (child.core as? DerivedCore<ChildState, ChildAction>)?.isPresent == true else {
+      guard let now = toChild(self.core.state), currentID == nil || childIdentity(of: now) == currentID
+      else {
         self.children[key] = nil
         return false
       }
@@ -227,6 +235,13 @@ extension Store {
     }
     return child
   }
+}
+
+/// Whether an optional child is there, and which one when it has an id.
+private enum Presence: Equatable {
+  case absent
+  case present
+  case identified(AnyHashable)
 }
 
 /// What a child store was scoped by: the state path, the case key of the child's actions and
