@@ -226,7 +226,8 @@ extension Store {
     // Let the store go as soon as the child disappears, so a new presentation gets a new one.
     parent.afterDispatch { [weak self, weak child] in
       guard let self, let child, self.children[key] === child else { return false }
-      guard let now = toChild(self.core.state), currentID == nil || childIdentity(of: now) == currentID
+      guard let now = toChild(self.core.state),
+        currentID == nil || childIdentity(of: now) == currentID
       else {
         self.children[key] = nil
         return false
