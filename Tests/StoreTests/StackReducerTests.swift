@@ -127,6 +127,18 @@ import Testing
     #expect(stack[id: StackElementID(rawValue: 4)] == "E")
   }
 
+  @Test func stacksThatWouldGiveTheNextScreenDifferentIDsAreNotEqual() {
+    let untouched: StackState<String> = ["list"]
+    var pushedAndPopped = untouched
+    pushedAndPopped.append("detail")
+    pushedAndPopped.popLast()
+    #expect(pushedAndPopped != untouched)
+    var a = untouched
+    a.append("x")
+    pushedAndPopped.append("x")
+    #expect(a.ids != pushedAndPopped.ids)
+  }
+
   @Test func stackStateRoundTripsThroughJSONAndRejectsBadIDs() throws {
     let stack: StackState<String> = ["a", "b"]
     let data = try JSONEncoder().encode(stack)

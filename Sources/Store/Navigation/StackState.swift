@@ -213,16 +213,18 @@ extension StackState.Entry: Sendable where Element: Sendable {}
 extension StackState.Entry: Codable where Element: Codable {}
 
 extension StackState: Equatable where Element: Equatable {
-  /// Whether both stacks hold equal screens with the same ids.
+  /// Whether both stacks hold equal screens with the same ids, and will give the next screen
+  /// pushed the same id.
   public static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.entries == rhs.entries
+    lhs.nextID == rhs.nextID && lhs.entries == rhs.entries
   }
 }
 
 extension StackState: Hashable where Element: Hashable {
-  /// Hashes the screens and their ids.
+  /// Hashes the screens, their ids and the next id.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(entries)
+    hasher.combine(nextID)
   }
 }
 
