@@ -144,6 +144,24 @@ final class FiringCount: Sendable {
     #expect(presence.firings == 2)
   }
 
+  @Test func aRowChangedByAnActionAHookSentIsStillNoticed() {
+    let harness = todos(rows: 1..<3)
+    let row = harness.store.scope(state: \.rows, action: .rows)[0]
+    let title = Tracker { _ = row.title }
+    var hasSent = false
+    // Registered after the row's: an observer that reacts to a change by sending an action.
+    harness.core.afterDispatch {
+      if !hasSent {
+        hasSent = true
+        harness.store.send(.rows(.element(id: 1, action: .renamed("renamed by a hook"))))
+      }
+      return true
+    }
+    harness.send(.addRow(3))
+    #expect(harness.state.rows[id: 1]?.title == "renamed by a hook")
+    #expect(title.firings == 1)
+  }
+
   @Test func enumCaseStoresFollowTheSameRule() {
     let harness = Harness(
       initialState: IfCaseLetReducerTests.Screen.State.list(Row.State(id: 1)),

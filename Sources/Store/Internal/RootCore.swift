@@ -19,6 +19,8 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   @usableFromInline var queueHead = 0
   @usableFromInline var isDispatching = false
   @usableFromInline var dispatchHooks: [@MainActor () -> Bool] = []
+  /// Counts dispatches, so that running the hooks can tell that one of them sent an action.
+  @usableFromInline var dispatchCount = 0
   /// `send`, specialized for `R` by the module that created the store; scoped stores send
   /// through it.
   @usableFromInline var specializedSend: (@MainActor (Action) -> StoreTask)?
@@ -107,12 +109,18 @@ package final class RootCore<R: Reducer>: RootStoreCore {
 
   /// Runs the after-dispatch hooks. A hook may send an action (an observer reacting to a
   /// change) or register another hook; both are safe, since the list is taken out first.
+  /// When a hook sent an action, every hook runs again, so the ones that ran before it see
+  /// what that action changed (up to 16 rounds: hooks that send at every round are a loop).
   @usableFromInline
   func runDispatchHooks() {
-    let hooks = dispatchHooks
-    dispatchHooks = []
-    let kept = hooks.filter { $0() }
-    dispatchHooks = kept + dispatchHooks
+    for _ in 0..<16 {
+      let generation = dispatchCount
+      let hooks = dispatchHooks
+      dispatchHooks = []
+      let kept = hooks.filter { $0() }
+      dispatchHooks = kept + dispatchHooks
+      if dispatchCount == generation { return }
+    }
   }
 
   package func scope<ChildState, ChildAction: Sendable>(
@@ -141,6 +149,7 @@ package final class RootCore<R: Reducer>: RootStoreCore {
       return group
     }
     isDispatching = true
+    dispatchCount &+= 1
     defer {
       isDispatching = false
       if !queue.isEmpty {

@@ -181,6 +181,9 @@ public enum PresentationAction<Action: Sendable>: Sendable {
   /// An action for the presented child.
   case presented(Action)
   /// Dismisses the child: its state becomes `nil` and its effects are cancelled.
+  ///
+  /// Sent while nothing is presented, it does nothing, and raises no warning: a second tap on
+  /// a close button, or a dismissal racing the child's own, is not a mistake.
   case dismiss
 
   /// The child's action, if this is one.
