@@ -136,8 +136,9 @@ extension IdentifiedArray {
   /// Records that the element in `slot`, at `position`, was removed from `storage`.
   ///
   /// - Complexity: O(1) for the last element; otherwise O(log *k* + *k*) for *k* pending
-  ///   removals, and when *k* reaches `removedSlotLimit` the removal re-indexes the elements
-  ///   after the first freed slot instead.
+  ///   removals; when *k* reaches `removedSlotLimit`, O(*n*) to rebuild the whole index
+  ///   instead, shared by the `removedSlotLimit` removals before it (*n*/128 of them up to
+  ///   131,072 elements, 1,024 past that).
   /// - Returns: `false` when it rebuilt the index from `storage`, so that no bucket names the
   ///   slot any more.
   @inlinable

@@ -97,6 +97,8 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
   ///   - elements: The elements, in order. A repeated id keeps the position of its first
   ///     occurrence.
   ///   - combine: Returns the element to keep, given the one already kept and the repeat.
+  /// - Precondition: `combine` returns an element with the same id; one with another id
+  ///   stops the program, naming the id.
   /// - Complexity: O(*n*).
   public init(
     _ elements: some Sequence<Element>,
