@@ -76,7 +76,7 @@ extension TestStore {
   /// changed the state.
   ///
   /// ```swift
-  /// await store.receive(Feature.Action.searchResponse) { $0.results = ["Ada"] }
+  /// await store.receive(.searchResponse) { $0.results = ["Ada"] }  // a CaseKey
   /// ```
   ///
   /// - Parameters:
