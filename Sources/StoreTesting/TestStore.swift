@@ -211,6 +211,8 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// then settles what that work started or sent, and goes on while there was any.
   func settleIncludingMainActor() async {
     settle()
+    // With no effect running, nothing can be queued on the main actor for this store.
+    guard runtime.runningCount > 0 else { return }
     for _ in 0..<64 {
       await Task.yield()
       let progressed = executor.hasWork || !runtime.inbox.isEmpty

@@ -23,6 +23,20 @@ import Testing
     #expect(path.extract(.other) == nil)
   }
 
+  static func typedKey(_: Int) -> CaseKey<Inner, String> {
+    CaseKey(Inner.typed) { if case .typed(let a) = $0 { a } else { nil } }
+  }
+
+  @Test func aKeyIsKnownByWhereItIsCreated() {
+    // Created twice at one place: one key. Created elsewhere, with the same types: another.
+    #expect(Self.typedKey(1).identity == Self.typedKey(2).identity)
+    #expect(Self.typedKey(1).identity != Self.typed.identity)
+    #expect(Self.inner.appending(Self.typed).identity == Self.inner.appending(Self.typed).identity)
+    #expect(Self.inner.appending(Self.typed).identity != Self.inner.identity)
+    #expect(
+      Self.inner.appending(Self.typed).identity != Self.inner.appending(Self.typedKey(0)).identity)
+  }
+
   @Test func aKeyIsFoundByItsCasesNameWhereAKeyIsExpected() {
     // `.left` is the case where an action is expected and the key where a key is expected.
     let action: Pair.Action = .left(.incrementTapped)
