@@ -127,6 +127,21 @@ import Testing
     #expect(second?.id == 2)
   }
 
+  @Test func aStoreKeptPastItsChildsReplacementNeitherReadsNorDrivesTheNewChild() {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: Detail.State(shown: Row.State(id: 1, title: "one")),
+      warnings: warnings.handler, reducer: Detail(clock: clock))
+    let first = harness.store.scope(state: \.shown, action: .shown)
+    harness.send(.show(2))
+    #expect(first?.title == "one")  // its child's last state
+    first?.send(.renamed("meant for row 1"))
+    harness.settle()
+    #expect(harness.state.shown == Row.State(id: 2))
+    #expect(warnings.messages.count == 1)
+    #expect(warnings.messages.first?.contains("id 1, which was replaced") == true)
+  }
+
   @Test func dismissFromAChildThatIsNotPresentedWarns() {
     let warnings = WarningLog()
     let harness = Harness(

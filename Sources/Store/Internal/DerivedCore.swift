@@ -10,18 +10,21 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
   private let read: @MainActor () -> State?
   private let embed: @MainActor (Action) -> StoreTask
   private let register: @MainActor (@escaping @MainActor () -> Bool) -> Void
+  private let report: @MainActor (RuntimeWarning) -> Void
   private var lastState: State
 
   package init(
     initial: State,
     read: @escaping @MainActor () -> State?,
     send: @escaping @MainActor (Action) -> StoreTask,
-    afterDispatch: @escaping @MainActor (@escaping @MainActor () -> Bool) -> Void
+    afterDispatch: @escaping @MainActor (@escaping @MainActor () -> Bool) -> Void,
+    warn: @escaping @MainActor (RuntimeWarning) -> Void
   ) {
     self.lastState = initial
     self.read = read
     self.embed = send
     self.register = afterDispatch
+    self.report = warn
   }
 
   package var state: State {
@@ -37,6 +40,10 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     register(hook)
   }
 
+  package func warn(_ warning: RuntimeWarning) {
+    report(warning)
+  }
+
   package func scope<ChildState, ChildAction: Sendable>(
     state toChild: KeyPath<State, ChildState>,
     action: CaseKey<Action, ChildAction>
@@ -48,7 +55,8 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
       initial: state[keyPath: toChild],
       read: { read()?[keyPath: toChild] },
       send: { send(embedChild($0)) },
-      afterDispatch: register
+      afterDispatch: register,
+      warn: report
     )
   }
 }

@@ -18,6 +18,7 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   private var knownContent: UInt64
   private let send: @MainActor (ID, ElementAction) -> StoreTask
   private let register: @MainActor (@escaping @MainActor () -> Bool) -> Void
+  private let warn: @MainActor (RuntimeWarning) -> Void
   private var stores: [ID: Store<ElementState, ElementAction>] = [:]
   /// The stores of removed elements that something (a row view playing its removal
   /// animation) still holds: a collection listed before the removal hands them out again.
@@ -50,6 +51,7 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     }
     send = { id, action in parent.send(embed(id, action)) }
     register = { parent.afterDispatch($0) }
+    warn = { parent.warn($0) }
     changedSince = { stamp in
       let elements = parent.state[keyPath: toElements]
       return (elements.content, elements.changedIDs(since: stamp))
@@ -87,7 +89,8 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
         initial: initial,
         read: { lookup(id) },
         send: { send(id, $0) },
-        afterDispatch: register
+        afterDispatch: register,
+        warn: warn
       )
     )
     store.isCheckedByOwner = true

@@ -21,31 +21,28 @@ func isPresent<Root, Value>(_ keyPath: KeyPath<Root, Value?>, in root: inout Roo
   withUnsafePointer(to: &root) { $0.pointee[keyPath: keyPath] != nil }
 }
 
-/// For a child state that is `Identifiable`, reads the id of the child at `keyPath` (or `nil`
-/// while there is none) without copying the child; `nil` for other child types.
+/// The id of the child at `keyPath` when its type is `Identifiable`; `nil` while there is no
+/// child, or for other types.
 ///
 /// An optional child replaced by another (the detail of item 2 where item 1's was) is a new
-/// child: its id tells.
-func childIDReader<Root, Child>(
-  _ keyPath: KeyPath<Root, Child?>
-) -> ((inout Root) -> AnyHashable?)? {
+/// child: its id tells. Read only while a child is present: the type's conformance is looked
+/// up at each call (the runtime caches it), and nothing is allocated.
+func childID<Root, Child>(_ keyPath: KeyPath<Root, Child?>, in root: inout Root) -> AnyHashable? {
   guard let identifiable = Child.self as? any Identifiable.Type else { return nil }
-  func reader<I: Identifiable>(_: I.Type) -> (inout Root) -> AnyHashable? {
-    // `Child` is `I` here: the cast only names it.
-    let toID = (keyPath as! KeyPath<Root, I?>).appending(path: \I?.?.id)
-    return { root in
-      guard let id = withUnsafePointer(to: &root, { $0.pointee[keyPath: toID] }) else {
-        return nil
-      }
-      return AnyHashable(id)
+  func id<I: Identifiable>(_: I.Type) -> AnyHashable? {
+    withUnsafePointer(to: &root) { pointer in
+      // `Child` is `I`: the cast only names it.
+      pointer.pointee[keyPath: keyPath].map { AnyHashable(unsafeBitCast($0, to: I.self).id) }
     }
   }
-  return reader(identifiable)
+  return id(identifiable)
 }
 
-/// The id of `value`, if its type is `Identifiable`.
-func childIdentity(of value: Any) -> AnyHashable? {
-  guard let identifiable = value as? any Identifiable else { return nil }
-  func id<I: Identifiable>(_ value: I) -> AnyHashable { AnyHashable(value.id) }
+/// The id of `value` when its type is `Identifiable`, otherwise `nil`; no boxing of the value.
+func childIdentity<Child>(of value: Child) -> AnyHashable? {
+  guard let identifiable = Child.self as? any Identifiable.Type else { return nil }
+  func id<I: Identifiable>(_: I.Type) -> AnyHashable {
+    AnyHashable(unsafeBitCast(value, to: I.self).id)
+  }
   return id(identifiable)
 }

@@ -107,6 +107,10 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     dispatchHooks.append(hook)
   }
 
+  package func warn(_ warning: RuntimeWarning) {
+    runtime.warnings(warning)
+  }
+
   /// Runs the after-dispatch hooks. A hook may send an action (an observer reacting to a
   /// change) or register another hook; both are safe, since the list is taken out first.
   /// When a hook sent an action, every hook runs again, so the ones that ran before it see

@@ -35,6 +35,10 @@ package final class ScopedCore<R: Reducer, State, Action: Sendable>: StoreCore {
     root.afterDispatch(hook)
   }
 
+  package func warn(_ warning: RuntimeWarning) {
+    root.warn(warning)
+  }
+
   package func scope<ChildState, ChildAction: Sendable>(
     state: KeyPath<State, ChildState>,
     action: CaseKey<Action, ChildAction>

@@ -17,6 +17,9 @@ package protocol StoreCore<State, Action>: AnyObject {
   /// queued; the hook returns `false` to be removed.
   func afterDispatch(_ hook: @escaping @MainActor () -> Bool)
 
+  /// Reports a runtime warning through the root's handler.
+  func warn(_ warning: RuntimeWarning)
+
   /// A core for a part of this one's state and actions.
   func scope<ChildState, ChildAction: Sendable>(
     state: KeyPath<State, ChildState>,

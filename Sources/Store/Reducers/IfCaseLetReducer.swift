@@ -67,12 +67,10 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     action: Parent.Action
   ) -> Effect<Parent.Action> {
     let identity = CaseIdentity(site: site, type: ObjectIdentifier(Child.State.self))
-    let wasInCase = toCase.extract(state) != nil
     // A case whose payload is `Identifiable` and is replaced by one with another id is a new
     // child. (The extracted copy is let go at once: the child must find its buffers unshared.)
-    let idBefore =
-      wasInCase && Child.State.self is any Identifiable.Type
-      ? toCase.extract(state).flatMap { childIdentity(of: $0) } : nil
+    let (wasInCase, idBefore) =
+      toCase.extract(state).map { (true, childIdentity(of: $0)) } ?? (false, nil)
     var childEffect = Effect<Parent.Action>.none
     if let childAction = toChildAction.extract(action) {
       if wasInCase {
@@ -105,14 +103,14 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     }
     let parentEffect = parent.reduce(into: &state, action: action)
     guard wasInCase else { return .merge(childEffect, parentEffect) }
-    if let idBefore {
-      guard toCase.extract(state).flatMap({ childIdentity(of: $0) }) != idBefore else {
-        return .merge(childEffect, parentEffect)
-      }
-    } else if toCase.extract(state) != nil {
-      return .merge(childEffect, parentEffect)
+    guard let idAfter = toCase.extract(state).map({ childIdentity(of: $0) }) else {
+      // Another case now: the case's effects end, those it started for this action included.
+      return .merge(childEffect, parentEffect, .endLifetime(of: identity))
     }
-    return .merge(childEffect, parentEffect, .endLifetime(of: identity))
+    guard let idBefore, idAfter != idBefore else { return .merge(childEffect, parentEffect) }
+    // Replaced by a payload with another id: the old child's effects end, and those started
+    // for this action belong to the new one.
+    return .merge(.endLifetime(of: identity), childEffect, parentEffect)
   }
 }
 

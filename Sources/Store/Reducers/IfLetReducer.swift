@@ -92,9 +92,6 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   let isDismissAction: (@Sendable (Parent.Action) -> Bool)?
   let dismiss: Parent.Action?
   let site: SourceSite
-  /// The child's id, when its state is `Identifiable`: a child replaced by one with another
-  /// id is a new child.
-  let childID: ((inout Parent.State) -> AnyHashable?)?
 
   init(
     parent: Parent,
@@ -114,7 +111,6 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     self.isDismissAction = dismissAction
     self.dismiss = dismiss
     self.site = site
-    self.childID = childIDReader(toChild)
   }
 
   /// Runs the child for a child action, then the parent, then ends the child's lifetime if
@@ -130,7 +126,8 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   ) -> Effect<Parent.Action> {
     let identity = KeyPathIdentity(keyPath: toChild)
     let wasPresent = isPresent(toChild, in: &state)
-    let idBefore = wasPresent ? childID?(&state) : nil
+    // An `Identifiable` child replaced by one with another id is a new child.
+    let idBefore = wasPresent ? childID(toChild, in: &state) : nil
     var childEffect = Effect<Parent.Action>.none
     if let childAction = extract(action) {
       if wasPresent {
@@ -156,13 +153,17 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       Self.clear(&state[keyPath: toChild])
     }
     let parentEffect = parent.reduce(into: &state, action: action)
-    // The child's lifetime ends when it goes away, or is replaced by a child with another id.
-    guard wasPresent,
-      !isPresent(toChild, in: &state) || (idBefore != nil && childID?(&state) != idBefore)
-    else {
+    guard wasPresent else { return .merge(childEffect, parentEffect) }
+    guard isPresent(toChild, in: &state) else {
+      // Gone: its effects end, those it started for this action included.
+      return .merge(childEffect, parentEffect, .endLifetime(of: identity))
+    }
+    guard let idBefore, childID(toChild, in: &state) != idBefore else {
       return .merge(childEffect, parentEffect)
     }
-    return .merge(childEffect, parentEffect, .endLifetime(of: identity))
+    // Replaced by a child with another id: the old child's effects end, and those started for
+    // this action (by a child that changed its own id, say) belong to the new one.
+    return .merge(.endLifetime(of: identity), childEffect, parentEffect)
   }
 
   // The child is looked at through `isPresent(_:in:)` and cleared in place through `clear`:

@@ -23,7 +23,9 @@ extension Store {
     state: KeyPath<State, ChildState>,
     action: CaseKey<Action, ChildAction>
   ) -> Store<ChildState, ChildAction> {
-    if let child = cachedChild(state, action.identity) as? Store<ChildState, ChildAction> {
+    if let child = cachedChild(state, action.identity, ChildAction.self)
+      as? Store<ChildState, ChildAction>
+    {
       return child
     }
     // The child sends through this store's own `send`, composed here, in the module that
@@ -31,7 +33,7 @@ extension Store {
     let send = sendAction
     let embed = action.embed
     let child = makeChild(state, action) { send(embed($0)) }
-    cacheChild(child, state, action.identity)
+    cacheChild(child, state, action.identity, ChildAction.self)
     return child
   }
 
@@ -45,13 +47,24 @@ extension Store {
   }
 
   @usableFromInline
-  func cachedChild(_ state: AnyKeyPath, _ action: CaseKeyIdentity) -> AnyObject? {
-    children[ScopeKey(path: state, action: action, kind: .plain)]
+  func cachedChild(_ state: AnyKeyPath, _ action: CaseKeyIdentity, _ type: Any.Type)
+    -> AnyObject?
+  {
+    children[plainKey(state, action, type)]
   }
 
   @usableFromInline
-  func cacheChild(_ child: AnyObject, _ state: AnyKeyPath, _ action: CaseKeyIdentity) {
-    children[ScopeKey(path: state, action: action, kind: .plain)] = child
+  func cacheChild(
+    _ child: AnyObject, _ state: AnyKeyPath, _ action: CaseKeyIdentity, _ type: Any.Type
+  ) {
+    children[plainKey(state, action, type)] = child
+  }
+
+  private func plainKey(_ state: AnyKeyPath, _ action: CaseKeyIdentity, _ type: Any.Type)
+    -> ScopeKey
+  {
+    // The key path's type names the child's state type.
+    ScopeKey(path: state, action: action, kind: .plain, childState: Void.self, childAction: type)
   }
 
   /// A store for optional child state, or `nil` while the child is absent.
@@ -148,7 +161,9 @@ extension Store {
     lineage: (@MainActor () -> UInt64)? = nil,
     embed: @escaping @Sendable (ID, ElementAction) -> Action
   ) -> IdentifiedStores<ID, ElementState, ElementAction> {
-    let key = ScopeKey(path: toElements, action: action, kind: .collection)
+    let key = ScopeKey(
+      path: toElements, action: action, kind: .collection,
+      childState: ElementState.self, childAction: ElementAction.self)
     let cache: ElementStoreCache<ID, ElementState, ElementAction>
     if let cached = children[key] as? ElementStoreCache<ID, ElementState, ElementAction> {
       cache = cached
@@ -178,7 +193,9 @@ extension Store {
     let extract = state.extract
     return optionalChild(
       read: { extract($0) },
-      key: ScopeKey(path: \State.self, action: action.identity, kind: .enumCase(state.identity)),
+      key: ScopeKey(
+        path: \State.self, action: action.identity, kind: .enumCase(state.identity),
+        childState: ChildState.self, childAction: ChildAction.self),
       embed: action.embed
     )
   }
@@ -191,7 +208,9 @@ extension Store {
   ) -> Store<ChildState, ChildAction>? {
     optionalChild(
       read: { $0[keyPath: toChild] },
-      key: ScopeKey(path: toChild, action: action, kind: kind),
+      key: ScopeKey(
+        path: toChild, action: action, kind: kind,
+        childState: ChildState.self, childAction: ChildAction.self),
       embed: embed
     )
   }
@@ -209,20 +228,49 @@ extension Store {
     }
     guard let current = toChild(core.state) else {
       children[key] = nil
+      childIDs[key] = nil
       return nil
     }
     let currentID = childIdentity(of: current)
-    if let child = children[key] as? Store<ChildState, ChildAction> { return child }
+    if let child = children[key] as? Store<ChildState, ChildAction>,
+      childIDs[key] == currentID
+    {
+      return child
+    }
     let parent = core
+    /// The child this store was made for, or `nil` once it is gone or replaced.
+    let ownChild: @MainActor () -> ChildState? = {
+      guard let child = toChild(parent.state) else { return nil }
+      return currentID == nil || childIdentity(of: child) == currentID ? child : nil
+    }
     let child = Store<ChildState, ChildAction>(
       core: DerivedCore(
         initial: current,
-        read: { toChild(parent.state) },
-        send: { parent.send(embed($0)) },
-        afterDispatch: { parent.afterDispatch($0) }
+        read: ownChild,
+        send: { action in
+          // A store kept past its child's replacement must not drive the new child.
+          guard currentID == nil || ownChild() != nil else {
+            parent.warn(
+              RuntimeWarning(
+                message: """
+                  Action \(describe(action)) was sent to the store of a child with id \
+                  \(currentID!), which was replaced by a child with another id. The action \
+                  was ignored.
+                  """,
+                fileID: "Store",
+                line: 0
+              )
+            )
+            return StoreTask(group: nil)
+          }
+          return parent.send(embed(action))
+        },
+        afterDispatch: { parent.afterDispatch($0) },
+        warn: { parent.warn($0) }
       )
     )
     children[key] = child
+    childIDs[key] = currentID
     // Let the store go as soon as the child disappears, so a new presentation gets a new one.
     parent.afterDispatch { [weak self, weak child] in
       guard let self, let child, self.children[key] === child else { return false }
@@ -230,6 +278,7 @@ extension Store {
         currentID == nil || childIdentity(of: now) == currentID
       else {
         self.children[key] = nil
+        self.childIDs[key] = nil
         return false
       }
       return true
@@ -254,5 +303,19 @@ struct ScopeKey: Hashable {
   }
   let path: AnyKeyPath
   let action: CaseKeyIdentity
+  /// The child's state and action types: keys made by one helper share a creation site.
+  let childState: ObjectIdentifier
+  let childAction: ObjectIdentifier
   let kind: Kind
+
+  init(
+    path: AnyKeyPath, action: CaseKeyIdentity, kind: Kind,
+    childState: Any.Type, childAction: Any.Type
+  ) {
+    self.path = path
+    self.action = action
+    self.kind = kind
+    self.childState = ObjectIdentifier(childState)
+    self.childAction = ObjectIdentifier(childAction)
+  }
 }

@@ -28,6 +28,8 @@ public final class Store<State, Action: Sendable>: Observable {
   package let core: any StoreCore<State, Action>
   /// Child stores handed out by `scope`, so that scoping again returns the same store.
   var children: [ScopeKey: AnyObject] = [:]
+  /// The id of the `Identifiable` child each optional or enum-case child store was made for.
+  var childIDs: [ScopeKey: AnyHashable] = [:]
   /// What observers have read through this store; see `Store+Observation.swift`.
   let observation = ObservationRegistrar()
   var tracked: [TrackKey: Tracked] = [:]
