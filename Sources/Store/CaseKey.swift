@@ -112,7 +112,8 @@ package struct CaseKeyIdentity: Hashable, Sendable {
   }
 
   /// The identity of this key with `other` appended: this key's, with its file word mixed
-  /// with an FNV-1a digest of `other`'s (a 64-bit digest: chains cannot collide in practice).
+  /// with an FNV-1a digest of `other`'s (as wide as a word: chains cannot collide in
+  /// practice).
   func appending(_ other: Self) -> Self {
     var digest: UInt64 = 0xcbf2_9ce4_8422_2325
     digest = (digest ^ UInt64(truncatingIfNeeded: other.file)) &* 0x100_0000_01b3

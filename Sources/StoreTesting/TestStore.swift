@@ -97,7 +97,11 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     let signal = self.signal
     executor.onEnqueue { signal.fire() }
     core.runtime.inbox.onWake { signal.fire() }
-    executor.onSettle { @MainActor [weak self] in await self?.settleIncludingMainActor() }
+    executor.onSettle { @MainActor [weak self] in
+      guard let self else { return false }
+      await self.settleIncludingMainActor()
+      return true
+    }
     core.runtime.onDismiss { origin in ledger.dismissedBy = origin }
   }
 

@@ -214,6 +214,21 @@ import Testing
       head + "\n" + add.replacingOccurrences(of: #""add""#, with: #""explode""#), "Line 2:")
   }
 
+  @Test func aLineOfExactlyTheLimitIsReadAndOneByteMoreIsNot() throws {
+    let atLimit = String(repeating: "a", count: 16)
+    let file = try write(atLimit + "\n" + atLimit + "b\n", to: "limit.jsonl")
+    let reader = try LineReader(path: file, limit: 16)
+    guard case .complete(let line, 1)? = try reader.next() else {
+      Issue.record("the line at the limit was not read whole")
+      return
+    }
+    #expect(line == Data(atLimit.utf8))
+    guard case .tooLong(2, 17)? = try reader.next() else {
+      Issue.record("the line past the limit was not refused")
+      return
+    }
+  }
+
   @Test func aDirectoryIsRefusedAsNotALogFile() throws {
     #expect(
       throws: ActionLogError.cannotRead(
@@ -239,7 +254,7 @@ import Testing
     store.send(.add(1))
     store.send(.named(String(repeating: "x", count: ActionLogFormat.maximumLineLength)))
     store.send(.add(2))
-    #expect(recorder.actionCount == 2)
+    #expect(recorder.actionCount == 1)  // the oversized one was not written
     #expect(
       recorder.error.map { "\($0)".contains("longer than the 8388608 a replay reads") } == true)
     #expect(throws: ActionLogError.self) { try recorder.finish() }

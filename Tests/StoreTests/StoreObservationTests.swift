@@ -162,6 +162,22 @@ final class FiringCount: Sendable {
     #expect(title.firings == 1)
   }
 
+  @Test func hooksThatSendAtEveryChangeAreStoppedWithAWarning() {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: LogFeature.State(), warnings: warnings.handler, reducer: LogFeature())
+    var sent = 0
+    harness.core.afterDispatch {
+      sent += 1
+      harness.store.send(.record("echo \(sent)"))
+      return true
+    }
+    harness.send(.start("x"))
+    #expect(sent == 16)
+    #expect(warnings.messages.count == 1)
+    #expect(warnings.messages.first?.contains("feedback loop") == true)
+  }
+
   @Test func enumCaseStoresFollowTheSameRule() {
     let harness = Harness(
       initialState: IfCaseLetReducerTests.Screen.State.list(Row.State(id: 1)),

@@ -229,17 +229,21 @@ private final class WakeUp: Sendable {
     waiter?.resume()
   }
 
-  /// Waits for the signal.
+  /// Waits for the signal, or for the waiting task's cancellation.
   ///
   /// - Returns: Whether it had to wait: `false` when the signal had already come.
   func wait() async -> Bool {
     if state.withLock({ $0.signaled }) { return false }
-    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-      let signaled = state.withLock { state in
-        if !state.signaled { state.waiter = continuation }
-        return state.signaled
+    await withTaskCancellationHandler {
+      await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+        let signaled = state.withLock { state in
+          if !state.signaled { state.waiter = continuation }
+          return state.signaled
+        }
+        if signaled { continuation.resume() }
       }
-      if signaled { continuation.resume() }
+    } onCancel: {
+      signal()
     }
     return true
   }

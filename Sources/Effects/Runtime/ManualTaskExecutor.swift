@@ -15,7 +15,7 @@ package final class ManualTaskExecutor: TaskExecutor, Sendable {
     var head = 0
     var isRunning = false
     var onEnqueue: (@Sendable () -> Void)?
-    var settle: (@Sendable () async -> Void)?
+    var settle: (@Sendable () async -> Bool)?
   }
   private let state = Mutex(State())
 
@@ -40,19 +40,17 @@ package final class ManualTaskExecutor: TaskExecutor, Sendable {
   }
 
   /// Sets what ``settle()`` does: a test store runs jobs and reduces what they reported, until
-  /// neither is left.
-  package func onSettle(_ settle: @escaping @Sendable () async -> Void) {
+  /// neither is left. The hook returns `false` when its owner is gone; the executor then just
+  /// runs its jobs.
+  package func onSettle(_ settle: @escaping @Sendable () async -> Bool) {
     state.withLock { $0.settle = settle }
   }
 
   /// Runs everything that is ready, and whatever the owner does with the results, until the
   /// system is quiet. Without an owner's hook, this is ``runUntilIdle()``.
   package func settle() async {
-    if let settle = state.withLock({ $0.settle }) {
-      await settle()
-    } else {
-      runUntilIdle()
-    }
+    if let settle = state.withLock({ $0.settle }), await settle() { return }
+    runUntilIdle()
   }
 
   /// Whether a job is waiting to run.

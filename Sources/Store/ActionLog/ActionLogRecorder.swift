@@ -60,15 +60,21 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
       checkpointInterval: checkpointInterval,
       initialState: initialState
     )
-    try write(header)
+    do {
+      try write(header)
+    } catch {
+      // Leave no headless file behind: a replay would call it empty.
+      file.delete()
+      throw error
+    }
   }
 
   /// Records one reduced action; called by the store.
   func record(_ action: Action, origin: ActionOrigin) {
     guard !isFinished, error == nil else { return }
-    sequence += 1
     do {
-      try write(ActionLine(seq: sequence, time: time(), origin: origin, action: action))
+      try write(ActionLine(seq: sequence + 1, time: time(), origin: origin, action: action))
+      sequence += 1
       if sequence % checkpointInterval == 0 { try writeCheckpoint(isFinal: false) }
     } catch {
       self.error = error

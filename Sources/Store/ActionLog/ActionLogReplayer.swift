@@ -229,7 +229,12 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       if case .dataCorrupted? = error as? DecodingError {
         // Its shape decoded, but a value in it is invalid (a duplicate id, say).
         throw ActionLogError.badHeader(
-          line: 1, reason: "the initial state is invalid: \(Self.explain(error, in: bytes))")
+          line: 1,
+          reason: """
+            the initial state is invalid: \(Self.explain(error, in: bytes)) (a damaged log, or \
+            a value whose type changed since the recording, such as a renamed enum case).
+            """
+        )
       }
       // A key or a type the current state does not have: the types changed.
       throw ActionLogError.schemaMismatch(
@@ -284,8 +289,12 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: line)
           .value(at: context.codingPath)
       {
+        if object.count == 1, let key = object.keys.first {
+          return "\"\(key)\" is not a case of \(type)\(path(context))."
+        }
         let keys = object.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
-        return "\(keys) is not a case of \(type)\(path(context))."
+        return
+          "expected one case of \(type)\(path(context)), found \(object.isEmpty ? "none" : keys)."
       }
       return "expected \(type)\(path(context)): \(context.debugDescription)"
     case .valueNotFound(let type, let context):

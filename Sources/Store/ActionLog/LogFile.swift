@@ -35,6 +35,11 @@ final class LogFile {
     close(descriptor)
   }
 
+  /// Deletes the file (it stays open until this object goes away).
+  func delete() {
+    _ = unlink(path)
+  }
+
   /// Writes `line` and a newline.
   func write(line: [UInt8]) throws(ActionLogError) {
     var bytes = line
@@ -116,9 +121,8 @@ final class LineReader {
           start = newline + 1
           searched = start
         }
-        if overflow > 0 {
-          return .tooLong(number: lineNumber, length: overflow + newline - start)
-        }
+        let length = overflow + newline - start
+        if length > limit { return .tooLong(number: lineNumber, length: length) }
         return .complete(Data(buffer[start..<newline]), number: lineNumber)
       }
       searched = end
@@ -126,10 +130,11 @@ final class LineReader {
         guard start < end || overflow > 0 else { return nil }
         lineNumber += 1
         defer { start = end }
-        if overflow > 0 { return .tooLong(number: lineNumber, length: overflow + end - start) }
+        let length = overflow + end - start
+        if length > limit { return .tooLong(number: lineNumber, length: length) }
         return .truncated(Data(buffer[start..<end]), number: lineNumber)
       }
-      if end - start >= limit {
+      if end - start > limit {
         // Too long to keep: count it and drop what is buffered, up to the next newline.
         overflow += end - start
         start = 0

@@ -114,7 +114,8 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   /// Runs the after-dispatch hooks. A hook may send an action (an observer reacting to a
   /// change) or register another hook; both are safe, since the list is taken out first.
   /// When a hook sent an action, every hook runs again, so the ones that ran before it see
-  /// what that action changed (up to 16 rounds: hooks that send at every round are a loop).
+  /// what that action changed (up to 16 rounds: hooks that send at every round are a loop,
+  /// reported as a runtime warning).
   @usableFromInline
   func runDispatchHooks() {
     for _ in 0..<16 {
@@ -125,6 +126,16 @@ package final class RootCore<R: Reducer>: RootStoreCore {
       dispatchHooks = kept + dispatchHooks
       if dispatchCount == generation { return }
     }
+    runtime.warnings(
+      RuntimeWarning(
+        message: """
+          Observers sent an action each time they saw the store change, 16 times in a row: a \
+          feedback loop. Observers that ran before the last one may have missed its change.
+          """,
+        fileID: "Store",
+        line: 0
+      )
+    )
   }
 
   package func scope<ChildState, ChildAction: Sendable>(

@@ -122,7 +122,7 @@ public struct StackState<Element> {
   }
 
   /// Ids stay below this, so that pushing can never overflow the next id: a pushed or decoded
-  /// id above it is refused (no stack is pushed onto 2^62 times).
+  /// id above it is refused (no stack is pushed onto `Int.max / 2` times).
   static var idLimit: Int { Int.max / 2 }
 
   /// Pushes a screen with a given id, as a recorded `.push` action does.
@@ -248,7 +248,7 @@ extension StackState: Codable where Element: Codable {
   ///
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError.dataCorrupted` when an id repeats or is not below `nextID`, or
-  ///   `nextID` is negative or above 2^62 - 1.
+  ///   `nextID` is negative or above `Int.max / 2`.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     entries = try container.decode(IdentifiedArray<StackElementID, Entry>.self, forKey: .entries)

@@ -24,7 +24,10 @@ final class Harness<R: Reducer> {
     core.didReduce = { [unowned self] action, origin in
       self.processed.append((action, origin))
     }
-    executor.onSettle { @MainActor [weak self] in self?.settle() }
+    executor.onSettle { @MainActor [weak self] in
+      self?.settle()
+      return self != nil
+    }
   }
 
   var state: R.State { core.untrackedState }
