@@ -238,9 +238,17 @@ import Testing
     }
   }
 
+  // The recorder's line limit is lowered to 4 KiB here, so these tests need no 8 MiB lines.
+
   @Test func aCheckpointTooLargeForALineKeepsOnlyItsDigestAndStillVerifies() throws {
-    let half = String(repeating: "x", count: ActionLogFormat.maximumLineLength / 2)
-    let (file, _) = try record([.named(half), .named(half)], interval: 100)
+    let store = Store(initialState: Tally.State()) { Tally() }
+    let file = path("big-state.jsonl")
+    let recorder = try store.recordActions(to: file, feature: "Tally")
+    recorder.lineLimit = 4096
+    let half = String(repeating: "x", count: 2048)
+    store.send(.named(half))
+    store.send(.named(half))
+    try recorder.finish()
     let last = try lines(file).last ?? ""
     #expect(last.hasPrefix(#"{"digest":"#) && !last.contains(#""state""#))
     let report = try replayer().replay(path: file)
@@ -251,12 +259,12 @@ import Testing
   @Test func anActionTooLargeForALineStopsTheRecordingWithAnError() throws {
     let store = Store(initialState: Tally.State()) { Tally() }
     let recorder = try store.recordActions(to: path("huge.jsonl"), feature: "Tally")
+    recorder.lineLimit = 4096
     store.send(.add(1))
-    store.send(.named(String(repeating: "x", count: ActionLogFormat.maximumLineLength)))
+    store.send(.named(String(repeating: "x", count: 4096)))
     store.send(.add(2))
     #expect(recorder.actionCount == 1)  // the oversized one was not written
-    #expect(
-      recorder.error.map { "\($0)".contains("longer than the 8388608 a replay reads") } == true)
+    #expect(recorder.error.map { "\($0)".contains("longer than the 4096 a replay reads") } == true)
     #expect(throws: ActionLogError.self) { try recorder.finish() }
     #expect(try replayer().replay(path: path("huge.jsonl")).actionCount == 1)
   }

@@ -26,6 +26,8 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
   private let time: () -> Double
   private let readState: @MainActor () -> State
   private var sequence = 0
+  /// The longest line to write: ``ActionLogFormat/maximumLineLength``, lowered by tests.
+  var lineLimit = ActionLogFormat.maximumLineLength
   private var isFinished = false
   /// The first error met while writing, if any; recording stops at it.
   public private(set) var error: ActionLogError?
@@ -106,7 +108,7 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
       state: Optional(state)
     )
     var bytes = try encode(line)
-    if bytes.count > ActionLogFormat.maximumLineLength {
+    if bytes.count > lineLimit {
       // A state too large for one line is left out: the digest alone still verifies the
       // replay (only the list of differing fields is lost).
       line.state = nil
@@ -128,12 +130,11 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
   }
 
   private func write(bytes: Data) throws(ActionLogError) {
-    guard bytes.count <= ActionLogFormat.maximumLineLength else {
+    guard bytes.count <= lineLimit else {
       throw .cannotWrite(
         path: file.path,
         reason: """
-          a line of \(bytes.count) bytes is longer than the \(ActionLogFormat.maximumLineLength) \
-          a replay reads
+          a line of \(bytes.count) bytes is longer than the \(lineLimit) a replay reads
           """
       )
     }
