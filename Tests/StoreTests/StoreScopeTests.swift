@@ -165,6 +165,22 @@ import Testing
     #expect(screens.ids == [StackElementID(rawValue: 0)])
     #expect(screens[0].id == 5)
   }
+
+  @Test func aStoreKeptPastItsStacksReplacementNeitherReadsNorDrivesTheNewScreen() {
+    let warnings = WarningLog()
+    var state = Todos.State()
+    state.path.append(Row.State(id: 0, title: "old screen"))
+    let harness = Harness(
+      initialState: state, warnings: warnings.handler, reducer: Todos(clock: clock))
+    let old = harness.store.scope(state: \.path, action: .path)[0]
+    harness.send(.deepLink([5]))  // a new stack: its first screen is #0 too
+    #expect(old.title == "old screen")
+    old.send(.renamed("meant for the old screen"))
+    harness.settle()
+    #expect(harness.state.path[0].title == "")
+    #expect(warnings.messages.count == 1)
+    #expect(warnings.messages.first?.contains("stack that has since been replaced") == true)
+  }
 }
 
 final class WeakBox {

@@ -84,11 +84,33 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
       )
     }
     let send = self.send
+    let warn = self.warn
+    // For a stack: the screen with this id in this stack. Once the stack is replaced by
+    // another, whose ids start again, the store keeps its screen's last state and ignores
+    // its sends, rather than reading and driving the new screen with the same id.
+    let lineage = self.lineage
+    let lineageNow = lineage?()
+    let isOwnScreen: @MainActor () -> Bool = { lineage?() == lineageNow }
     let store = Store<ElementState, ElementAction>(
       core: DerivedCore(
         initial: initial,
-        read: { lookup(id) },
-        send: { send(id, $0) },
+        read: { isOwnScreen() ? lookup(id) : nil },
+        send: { action in
+          guard isOwnScreen() else {
+            warn(
+              RuntimeWarning(
+                message: """
+                  Action \(describe(action)) was sent to the store of screen \(id) of a stack \
+                  that has since been replaced. The action was ignored.
+                  """,
+                fileID: "Store",
+                line: 0
+              )
+            )
+            return StoreTask(group: nil)
+          }
+          return send(id, action)
+        },
         afterDispatch: register,
         warn: warn
       )
