@@ -192,6 +192,22 @@ struct Bench {
         "Array.remove(at:) and append, 100,000 rows", plainArray, 2.0)
     }
 
+    // 11. An action to a presented child (`ifLet`, checking presence and identity), against
+    // the same child always there (`Scope`). `ifLet` reads the child through its key path
+    // before and after the parent runs, to see it leave or be replaced: about 3 times a
+    // `Scope`'s cost, which is why the target is 4.
+    if runs(11) {
+      let presented = Store(initialState: Presenter.State()) { Presenter(presents: true) }
+      let scoped = Store(initialState: Presenter.State()) { Presenter(presents: false) }
+      let (throughIfLet, throughScope) = measure.alternating(
+        iterations: 100_000,
+        { presented.send(.sheet(.increment)) },
+        { scoped.send(.inline(.increment)) })
+      table.add(
+        "action to a presented child (ifLet)", throughIfLet,
+        "the same child through Scope", throughScope, 4.0)
+    }
+
     // 7. Replaying a 1,000,000-action log, against decoding its lines alone.
     if runs(7) { try await ReplayBench.run(into: &table) }
 

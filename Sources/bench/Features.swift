@@ -80,3 +80,33 @@ extension List.State {
     rows = try! IdentifiedArrayOf(uniqueElements: (0..<count).map { Row.State(id: $0) })
   }
 }
+
+/// A presented row (a sheet, say), run by `ifLet`; and the same row always there, run by
+/// `Scope`: what presence and identity bookkeeping add to an action.
+struct Presenter: Reducer {
+  struct State {
+    var sheet: Row.State? = Row.State(id: 1)
+    var inline = Row.State(id: 1)
+  }
+  enum Action: Equatable, Sendable {
+    case sheet(Row.Action)
+    case inline(Row.Action)
+  }
+  let presents: Bool
+  var body: some Reducer<State, Action> {
+    if presents {
+      EmptyReducer().ifLet(\.sheet, action: .sheet) { Row() }
+    } else {
+      Scope(state: \.inline, action: .inline) { Row() }
+    }
+  }
+}
+
+extension CaseKey<Presenter.Action, Row.Action> {
+  static var sheet: Self {
+    Self(Presenter.Action.sheet) { if case .sheet(let a) = $0 { a } else { nil } }
+  }
+  static var inline: Self {
+    Self(Presenter.Action.inline) { if case .inline(let a) = $0 { a } else { nil } }
+  }
+}

@@ -20,6 +20,7 @@ extension Effect {
   ///
   /// - Parameter action: The presenting parent's dismiss action.
   /// - Returns: The effect, with dismissals resolved.
+  @usableFromInline
   package func resolvingDismiss(with action: Action) -> Self {
     switch operation {
     case .dismiss:

@@ -35,15 +35,36 @@ package struct EffectID: Hashable, Sendable, CustomStringConvertible {
 
 /// A place in source code, used to attribute runtime warnings.
 @usableFromInline
+///
+/// Reducers are rebuilt for every action, each with its site, so the file stays a
+/// `StaticString` until a warning needs it as text.
 package struct SourceSite: Hashable, Sendable, CustomStringConvertible {
-  package var fileID: String
-  package var line: UInt
+  @usableFromInline let file: StaticString
+  @usableFromInline package let line: UInt
 
+  @inlinable
   package init(fileID: StaticString, line: UInt) {
-    self.fileID = "\(fileID)"
+    self.file = fileID
     self.line = line
   }
 
+  /// The file, as `#fileID` spells it.
+  package var fileID: String { "\(file)" }
+
   @usableFromInline
   package var description: String { "\(fileID):\(line)" }
+
+  @usableFromInline
+  package static func == (lhs: Self, rhs: Self) -> Bool {
+    guard lhs.line == rhs.line else { return false }
+    return lhs.file.withUTF8Buffer { left in
+      rhs.file.withUTF8Buffer { right in left.elementsEqual(right) }
+    }
+  }
+
+  @usableFromInline
+  package func hash(into hasher: inout Hasher) {
+    hasher.combine(line)
+    file.withUTF8Buffer { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+  }
 }

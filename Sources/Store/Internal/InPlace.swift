@@ -1,3 +1,5 @@
+import Effects
+
 /// Reads the value at `keyPath` of `root` without copying `root`, and without writing to it.
 ///
 /// Reducers read parts of a feature's state through key paths. Written as
@@ -21,28 +23,20 @@ func isPresent<Root, Value>(_ keyPath: KeyPath<Root, Value?>, in root: inout Roo
   withUnsafePointer(to: &root) { $0.pointee[keyPath: keyPath] != nil }
 }
 
-/// The id of the child at `keyPath` when its type is `Identifiable`; `nil` while there is no
-/// child, or for other types.
-///
-/// An optional child replaced by another (the detail of item 2 where item 1's was) is a new
-/// child: its id tells. Read only while a child is present: the type's conformance is looked
-/// up at each call (the runtime caches it), and nothing is allocated.
-func childID<Root, Child>(_ keyPath: KeyPath<Root, Child?>, in root: inout Root) -> AnyHashable? {
-  guard let identifiable = Child.self as? any Identifiable.Type else { return nil }
-  func id<I: Identifiable>(_: I.Type) -> AnyHashable? {
-    withUnsafePointer(to: &root) { pointer in
-      // `Child` is `I`: the cast only names it.
-      pointer.pointee[keyPath: keyPath].map { AnyHashable(unsafeBitCast($0, to: I.self).id) }
-    }
-  }
-  return id(identifiable)
-}
-
 /// The id of `value` when its type is `Identifiable`, otherwise `nil`; no boxing of the value.
+@inlinable
 func childIdentity<Child>(of value: Child) -> AnyHashable? {
   guard let identifiable = Child.self as? any Identifiable.Type else { return nil }
   func id<I: Identifiable>(_: I.Type) -> AnyHashable {
     AnyHashable(unsafeBitCast(value, to: I.self).id)
   }
   return id(identifiable)
+}
+
+/// Both effects, without building a merge when either is `.none` (as most are).
+@inlinable
+func merged<Action>(_ first: Effect<Action>, _ second: Effect<Action>) -> Effect<Action> {
+  if first.isNone { return second }
+  if second.isNone { return first }
+  return .merge(first, second)
 }

@@ -66,11 +66,27 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     into state: inout Parent.State,
     action: Parent.Action
   ) -> Effect<Parent.Action> {
-    let identity = CaseIdentity(site: site, type: ObjectIdentifier(Child.State.self))
     // A case whose payload is `Identifiable` and is replaced by one with another id is a new
-    // child. (The extracted copy is let go at once: the child must find its buffers unshared.)
-    let (wasInCase, idBefore) =
-      toCase.extract(state).map { (true, childIdentity(of: $0)) } ?? (false, nil)
+    // child: its id is compared, typed, before and after. Other payloads compare as the case
+    // or not.
+    guard let identifiable = Child.State.self as? any Identifiable.Type else {
+      return reduce(into: &state, action: action) { _ in true }
+    }
+    func byID<I: Identifiable>(_: I.Type) -> Effect<Parent.Action> {
+      reduce(into: &state, action: action) { unsafeBitCast($0, to: I.self).id }
+    }
+    return byID(identifiable)
+  }
+
+  func reduce<ID: Equatable>(
+    into state: inout Parent.State,
+    action: Parent.Action,
+    id: (Child.State) -> ID
+  ) -> Effect<Parent.Action> {
+    let identity = CaseIdentity(site: site, type: ObjectIdentifier(Child.State.self))
+    // (The extracted copy is let go at once: the child must find its buffers unshared.)
+    let before = toCase.extract(state).map(id)
+    let wasInCase = before != nil
     var childEffect = Effect<Parent.Action>.none
     if let childAction = toChildAction.extract(action) {
       if wasInCase {
@@ -102,12 +118,12 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       }
     }
     let parentEffect = parent.reduce(into: &state, action: action)
-    guard wasInCase else { return .merge(childEffect, parentEffect) }
-    guard let idAfter = toCase.extract(state).map({ childIdentity(of: $0) }) else {
+    guard wasInCase else { return merged(childEffect, parentEffect) }
+    guard let after = toCase.extract(state).map(id) else {
       // Another case now: the case's effects end, those it started for this action included.
       return .merge(childEffect, parentEffect, .endLifetime(of: identity))
     }
-    guard let idBefore, idAfter != idBefore else { return .merge(childEffect, parentEffect) }
+    guard after != before else { return merged(childEffect, parentEffect) }
     // Replaced by a payload with another id: the old child's effects end, and those started
     // for this action belong to the new one.
     return .merge(.endLifetime(of: identity), childEffect, parentEffect)

@@ -84,15 +84,16 @@ extension Reducer {
 /// A reducer that runs a child reducer on optional child state; see
 /// `ifLet(_:action:child:)`.
 public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
-  let parent: Parent
-  let child: Child
-  let toChild: WritableKeyPath<Parent.State, Child.State?>
-  let extract: @Sendable (Parent.Action) -> Child.Action?
-  let embed: @Sendable (Child.Action) -> Parent.Action
-  let isDismissAction: (@Sendable (Parent.Action) -> Bool)?
-  let dismiss: Parent.Action?
-  let site: SourceSite
+  @usableFromInline let parent: Parent
+  @usableFromInline let child: Child
+  @usableFromInline let toChild: WritableKeyPath<Parent.State, Child.State?>
+  @usableFromInline let extract: @Sendable (Parent.Action) -> Child.Action?
+  @usableFromInline let embed: @Sendable (Child.Action) -> Parent.Action
+  @usableFromInline let isDismissAction: (@Sendable (Parent.Action) -> Bool)?
+  @usableFromInline let dismiss: Parent.Action?
+  @usableFromInline let site: SourceSite
 
+  @usableFromInline
   init(
     parent: Parent,
     toChild: WritableKeyPath<Parent.State, Child.State?>,
@@ -120,21 +121,36 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   ///   - state: The parent's state.
   ///   - action: The parent's action.
   /// - Returns: The child's and the parent's effects.
+  @inlinable
   public func reduce(
     into state: inout Parent.State,
     action: Parent.Action
   ) -> Effect<Parent.Action> {
+    // An `Identifiable` child replaced by one with another id is a new child: its id is
+    // compared, typed, before and after. Other children compare as present or not.
+    guard let identifiable = Child.State.self as? any Identifiable.Type else {
+      return reduce(into: &state, action: action) { _ in true }
+    }
+    func byID<I: Identifiable>(_: I.Type) -> Effect<Parent.Action> {
+      reduce(into: &state, action: action) { unsafeBitCast($0, to: I.self).id }
+    }
+    return byID(identifiable)
+  }
+
+  @inlinable
+  func reduce<ID: Equatable>(
+    into state: inout Parent.State,
+    action: Parent.Action,
+    id: (Child.State) -> ID
+  ) -> Effect<Parent.Action> {
     let identity = KeyPathIdentity(keyPath: toChild)
-    let wasPresent = isPresent(toChild, in: &state)
-    // An `Identifiable` child replaced by one with another id is a new child.
-    let idBefore = wasPresent ? childID(toChild, in: &state) : nil
+    let before = withUnsafePointer(to: &state) { $0.pointee[keyPath: toChild].map(id) }
+    let wasPresent = before != nil
     var childEffect = Effect<Parent.Action>.none
     if let childAction = extract(action) {
       if wasPresent {
-        childEffect = child.reduce(into: &state[keyPath: toChild]!, action: childAction)
-          .map(embed)
-        if let dismiss { childEffect = childEffect.resolvingDismiss(with: dismiss) }
-        childEffect = childEffect.scoped(to: identity)
+        let effect = child.reduce(into: &state[keyPath: toChild]!, action: childAction)
+        if !effect.isNone { childEffect = embedChildEffect(effect, identity: identity) }
       } else {
         // An effect of the child may still be running, if it was dismissed where this reducer
         // could not see it (by an ancestor, say): it ends here.
@@ -153,17 +169,27 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       Self.clear(&state[keyPath: toChild])
     }
     let parentEffect = parent.reduce(into: &state, action: action)
-    guard wasPresent else { return .merge(childEffect, parentEffect) }
-    guard isPresent(toChild, in: &state) else {
+    guard wasPresent else { return merged(childEffect, parentEffect) }
+    guard let after = withUnsafePointer(to: &state, { $0.pointee[keyPath: toChild].map(id) })
+    else {
       // Gone: its effects end, those it started for this action included.
       return .merge(childEffect, parentEffect, .endLifetime(of: identity))
     }
-    guard let idBefore, childID(toChild, in: &state) != idBefore else {
-      return .merge(childEffect, parentEffect)
-    }
+    guard after != before else { return merged(childEffect, parentEffect) }
     // Replaced by a child with another id: the old child's effects end, and those started for
     // this action (by a child that changed its own id, say) belong to the new one.
     return .merge(.endLifetime(of: identity), childEffect, parentEffect)
+  }
+
+  /// The child's effect in the parent's actions, with its dismissals resolved, in the child's
+  /// namespace. Out of line: only for actions whose child returned work.
+  @usableFromInline
+  func embedChildEffect(_ effect: Effect<Child.Action>, identity: KeyPathIdentity)
+    -> Effect<Parent.Action>
+  {
+    var embedded = effect.map(embed)
+    if let dismiss { embedded = embedded.resolvingDismiss(with: dismiss) }
+    return embedded.scoped(to: identity)
   }
 
   // The child is looked at through `isPresent(_:in:)` and cleared in place through `clear`:
@@ -172,7 +198,8 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   // reducer included (see `read(_:in:)`).
 
   /// Dismisses the child.
-  private static func clear(_ child: inout Child.State?) {
+  @usableFromInline
+  static func clear(_ child: inout Child.State?) {
     child = nil
   }
 }
