@@ -208,6 +208,21 @@ struct Bench {
         "the same child through Scope", throughScope, 4.0)
     }
 
+    // 12. An action to the child of an enum state's case (`ifCaseLet`, which moves the payload
+    // out of the enum and back, and checks the case and the payload's id), against the same
+    // child always there (`Scope`).
+    if runs(12) {
+      let mode = Store(initialState: Mode.State.active(Row.State(id: 1))) { Mode() }
+      let scoped = Store(initialState: Presenter.State()) { Presenter(presents: false) }
+      let (throughCase, throughScope) = measure.alternating(
+        iterations: 100_000,
+        { mode.send(.active(.increment)) },
+        { scoped.send(.inline(.increment)) })
+      table.add(
+        "action to an enum case's child (ifCaseLet)", throughCase,
+        "the same child through Scope", throughScope, 4.0)
+    }
+
     // 7. Replaying a 1,000,000-action log, against decoding its lines alone.
     if runs(7) { try await ReplayBench.run(into: &table) }
 

@@ -110,3 +110,29 @@ extension CaseKey<Presenter.Action, Row.Action> {
     Self(Presenter.Action.inline) { if case .inline(let a) = $0 { a } else { nil } }
   }
 }
+
+/// A row held by one case of an enum state, run by `ifCaseLet`.
+struct Mode: Reducer {
+  enum State {
+    case active(Row.State)
+    case idle
+  }
+  enum Action: Equatable, Sendable {
+    case active(Row.Action)
+  }
+  var body: some Reducer<State, Action> {
+    EmptyReducer().ifCaseLet(.active, action: .active) { Row() }
+  }
+}
+
+extension CaseKey<Mode.State, Row.State> {
+  static var active: Self {
+    Self(Mode.State.active) { if case .active(let s) = $0 { s } else { nil } }
+  }
+}
+
+extension CaseKey<Mode.Action, Row.Action> {
+  static var active: Self {
+    Self(Mode.Action.active) { if case .active(let a) = $0 { a } else { nil } }
+  }
+}

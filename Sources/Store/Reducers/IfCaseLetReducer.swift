@@ -49,11 +49,11 @@ extension Reducer {
 /// A reducer that runs a child reducer on one case of an enum state; see
 /// ``Reducer/ifCaseLet(_:action:fileID:line:child:)``.
 public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
-  let parent: Parent
-  let child: Child
-  let toCase: CaseKey<Parent.State, Child.State>
-  let toChildAction: CaseKey<Parent.Action, Child.Action>
-  let site: SourceSite
+  @usableFromInline let parent: Parent
+  @usableFromInline let child: Child
+  @usableFromInline let toCase: CaseKey<Parent.State, Child.State>
+  @usableFromInline let toChildAction: CaseKey<Parent.Action, Child.Action>
+  @usableFromInline let site: SourceSite
 
   /// Runs the child for a child action while the state is its case, then the parent, then
   /// ends the case's lifetime if the state left it.
@@ -62,6 +62,7 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   ///   - state: The parent's state.
   ///   - action: The parent's action.
   /// - Returns: The child's and the parent's effects.
+  @inlinable
   public func reduce(
     into state: inout Parent.State,
     action: Parent.Action
@@ -78,6 +79,7 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     return byID(identifiable)
   }
 
+  @inlinable
   func reduce<ID: Equatable>(
     into state: inout Parent.State,
     action: Parent.Action,
@@ -132,7 +134,14 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
 
 /// The lifetime identity of an enum case's child: where the reducer was declared, and the
 /// child's state type.
+@usableFromInline
 struct CaseIdentity: Hashable, Sendable {
-  let site: SourceSite
-  let type: ObjectIdentifier
+  @usableFromInline let site: SourceSite
+  @usableFromInline let type: ObjectIdentifier
+
+  @usableFromInline
+  init(site: SourceSite, type: ObjectIdentifier) {
+    self.site = site
+    self.type = type
+  }
 }
