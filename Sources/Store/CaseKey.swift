@@ -111,13 +111,17 @@ package struct CaseKeyIdentity: Hashable, Sendable {
     self.position = position
   }
 
-  /// The identity of this key with `other` appended: this key's, with its file word mixed
-  /// with an FNV-1a digest of `other`'s (as wide as a word: chains cannot collide in
-  /// practice).
+  /// The identity of this key with `other` appended: this key's position, and a digest of
+  /// both keys' file words and `other`'s position for the file word (as wide as a word, and
+  /// not linear, so that appending a key twice, or two keys in either order, differ).
   func appending(_ other: Self) -> Self {
     var digest: UInt64 = 0xcbf2_9ce4_8422_2325
-    digest = (digest ^ UInt64(truncatingIfNeeded: other.file)) &* 0x100_0000_01b3
-    digest = (digest ^ other.position) &* 0x100_0000_01b3
-    return Self(file: file ^ UInt(truncatingIfNeeded: digest), position: position)
+    for word in [
+      UInt64(truncatingIfNeeded: file), other.position, UInt64(truncatingIfNeeded: other.file),
+    ] {
+      digest = (digest ^ word) &* 0x100_0000_01b3
+      digest ^= digest >> 29
+    }
+    return Self(file: UInt(truncatingIfNeeded: digest), position: position)
   }
 }

@@ -94,7 +94,11 @@ import Testing
 
   /// A detail screen that shows one row at a time, replaced when another row is picked.
   struct Detail: Reducer {
-    struct State: Equatable { var shown: Row.State? }
+    struct State: Equatable {
+      var shown: Row.State?
+      /// Moves on to the next row when the shown one starts loading, in the same action.
+      var movesOnWhenLoading = false
+    }
     enum Action: Sendable, Equatable {
       case shown(Row.Action)
       case show(Int)
@@ -103,10 +107,48 @@ import Testing
     var body: some Reducer<State, Action> {
       Reduce { state, action in
         if case .show(let id) = action, state.shown?.id != id { state.shown = Row.State(id: id) }
+        if action == .shown(.loadTapped), state.movesOnWhenLoading, let id = state.shown?.id {
+          state.shown = Row.State(id: id + 1)
+        }
         return .none
       }
       .ifLet(\.shown, action: .shown) { Row(clock: clock) }
     }
+  }
+
+  @Test func aLoadStartedInTheActionThatReplacesTheChildEndsWithIt() {
+    let harness = Harness(
+      initialState: Detail.State(shown: Row.State(id: 1), movesOnWhenLoading: true),
+      reducer: Detail(clock: clock))
+    harness.send(.shown(.loadTapped))  // row 1 starts loading, the parent moves on to row 2
+    #expect(harness.state.shown?.id == 2)
+    #expect(clock.sleeperCount == 0)  // row 1's load must not land in row 2
+  }
+
+  /// Holds a detail and closes it itself, above the detail's own `ifLet`.
+  struct Screen: Reducer {
+    struct State: Equatable { var detail = Detail.State(shown: Row.State(id: 1)) }
+    enum Action: Sendable, Equatable {
+      case detail(Detail.Action)
+      case close
+    }
+    let clock: TestClock
+    var body: some Reducer<State, Action> {
+      Scope(state: \.detail, action: .detail) { Detail(clock: clock) }
+      Reduce { state, action in
+        if action == .close { state.detail.shown = nil }
+        return .none
+      }
+    }
+  }
+
+  @Test func aChildDismissedByAnAncestorLeavesNoEffectToTheNextOne() {
+    let harness = Harness(initialState: Screen.State(), reducer: Screen(clock: clock))
+    harness.send(.detail(.shown(.loadTapped)))
+    harness.send(.close)  // out of the ifLet's sight: row 1's load runs on
+    #expect(clock.sleeperCount == 1)
+    harness.send(.detail(.show(2)))
+    #expect(clock.sleeperCount == 0)
   }
 
   @Test func aChildReplacedByOneWithAnotherIDIsANewChild() {
@@ -158,5 +200,11 @@ import Testing
 extension CaseKey<IfLetReducerTests.Detail.Action, Row.Action> {
   static var shown: Self {
     Self(IfLetReducerTests.Detail.Action.shown) { if case .shown(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<IfLetReducerTests.Screen.Action, IfLetReducerTests.Detail.Action> {
+  static var detail: Self {
+    Self(IfLetReducerTests.Screen.Action.detail) { if case .detail(let a) = $0 { a } else { nil } }
   }
 }

@@ -34,10 +34,10 @@ package struct EffectID: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A place in source code, used to attribute runtime warnings.
-@usableFromInline
 ///
 /// Reducers are rebuilt for every action, each with its site, so the file stays a
 /// `StaticString` until a warning needs it as text.
+@usableFromInline
 package struct SourceSite: Hashable, Sendable, CustomStringConvertible {
   @usableFromInline let file: StaticString
   @usableFromInline package let line: UInt

@@ -71,6 +71,8 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   }
 
   func store(for id: ID) -> Store<ElementState, ElementAction> {
+    // A stack replaced since the last prune: let go of its screens' stores first.
+    if let lineage, lineage() != knownLineage { prune() }
     if let store = stores[id] { return store }
     let lookup = self.lookup
     guard let initial = lookup(id) else {

@@ -90,6 +90,7 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     let before = toCase.extract(state).map(id)
     let wasInCase = before != nil
     var childEffect = Effect<Parent.Action>.none
+    var childChangedItsID = false
     if let childAction = toChildAction.extract(action) {
       if wasInCase {
         // An enum's payload cannot be changed in place. Take it out and let go of the enum
@@ -102,6 +103,8 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         childEffect = child.reduce(into: &childState, action: childAction)
           .map(toChildAction.embed)
           .scoped(to: identity)
+        // Whether the child itself changed its id: its new effects then go on under it.
+        childChangedItsID = !childEffect.isNone && id(childState) != before
         state = toCase.embed(childState)
       } else {
         // An effect of the case may still be running, if the state left it where this
@@ -120,14 +123,20 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       }
     }
     let parentEffect = parent.reduce(into: &state, action: action)
-    guard wasInCase else { return merged(childEffect, parentEffect) }
-    guard let after = toCase.extract(state).map(id) else {
-      // Another case now: the case's effects end, those it started for this action included.
-      return .merge(childEffect, parentEffect, .endLifetime(of: identity))
+    let after = toCase.extract(state).map(id)
+    guard wasInCase else {
+      guard after != nil else { return merged(childEffect, parentEffect) }
+      // Entered: effects of an earlier stay in the case that an ancestor ended, out of this
+      // reducer's sight, must not reach the new one.
+      return .merge(.endLifetime(of: identity), childEffect, parentEffect)
     }
     guard after != before else { return merged(childEffect, parentEffect) }
-    // Replaced by a payload with another id: the old child's effects end, and those started
-    // for this action belong to the new one.
+    guard after != nil, childChangedItsID else {
+      // Another case now, or a payload with another id put there by the parent: the old
+      // child's effects end, those it started for this action included.
+      return .merge(childEffect, parentEffect, .endLifetime(of: identity))
+    }
+    // The child changed its own id: its earlier effects end, those it started now go on.
     return .merge(.endLifetime(of: identity), childEffect, parentEffect)
   }
 }

@@ -147,10 +147,17 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     let before = withUnsafePointer(to: &state) { $0.pointee[keyPath: toChild].map(id) }
     let wasPresent = before != nil
     var childEffect = Effect<Parent.Action>.none
+    // Whether the child itself changed its id (a draft given its server id): the effects it
+    // started then belong to the child under its new id.
+    var childChangedItsID = false
     if let childAction = extract(action) {
       if wasPresent {
         let effect = child.reduce(into: &state[keyPath: toChild]!, action: childAction)
-        if !effect.isNone { childEffect = embedChildEffect(effect, identity: identity) }
+        if !effect.isNone {
+          childEffect = embedChildEffect(effect, identity: identity)
+          childChangedItsID =
+            withUnsafePointer(to: &state) { $0.pointee[keyPath: toChild].map(id) } != before
+        }
       } else {
         // An effect of the child may still be running, if it was dismissed where this reducer
         // could not see it (by an ancestor, say): it ends here.
@@ -169,15 +176,20 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       Self.clear(&state[keyPath: toChild])
     }
     let parentEffect = parent.reduce(into: &state, action: action)
-    guard wasPresent else { return merged(childEffect, parentEffect) }
-    guard let after = withUnsafePointer(to: &state, { $0.pointee[keyPath: toChild].map(id) })
-    else {
-      // Gone: its effects end, those it started for this action included.
-      return .merge(childEffect, parentEffect, .endLifetime(of: identity))
+    let after = withUnsafePointer(to: &state) { $0.pointee[keyPath: toChild].map(id) }
+    guard wasPresent else {
+      guard after != nil else { return merged(childEffect, parentEffect) }
+      // Presented: effects of an earlier child that an ancestor dismissed, out of this
+      // reducer's sight, must not reach the new one.
+      return .merge(.endLifetime(of: identity), childEffect, parentEffect)
     }
     guard after != before else { return merged(childEffect, parentEffect) }
-    // Replaced by a child with another id: the old child's effects end, and those started for
-    // this action (by a child that changed its own id, say) belong to the new one.
+    guard after != nil, childChangedItsID else {
+      // Gone, or replaced by the parent with a child of another id: the old child's effects
+      // end, those it started for this action included.
+      return .merge(childEffect, parentEffect, .endLifetime(of: identity))
+    }
+    // The child changed its own id: its earlier effects end, those it started now go on.
     return .merge(.endLifetime(of: identity), childEffect, parentEffect)
   }
 
@@ -192,10 +204,10 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     return embedded.scoped(to: identity)
   }
 
-  // The child is looked at through `isPresent(_:in:)` and cleared in place through `clear`:
-  // reading it, or setting `nil`, through the key path in `reduce` itself makes unspecialized
-  // code reserve stack for a whole copy of the child while `reduce` runs, the child's own
-  // reducer included (see `read(_:in:)`).
+  // The child is looked at through its address (`withUnsafePointer`) and cleared in place
+  // through `clear`: reading it, or setting `nil`, through the key path in `reduce` itself
+  // makes unspecialized code reserve stack for a whole copy of the child while `reduce` runs,
+  // the child's own reducer included (see `read(_:in:)`).
 
   /// Dismisses the child.
   @usableFromInline

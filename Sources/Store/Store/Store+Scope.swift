@@ -248,13 +248,14 @@ extension Store {
         initial: current,
         read: ownChild,
         send: { action in
-          // A store kept past its child's replacement must not drive the new child.
-          guard currentID == nil || ownChild() != nil else {
+          // A store kept past its child's replacement must not drive the new child. (Once
+          // the child is gone, the action goes on to the parent's reducer, which warns.)
+          if let currentID, let now = toChild(parent.state), childIdentity(of: now) != currentID {
             parent.warn(
               RuntimeWarning(
                 message: """
                   Action \(describe(action)) was sent to the store of a child with id \
-                  \(currentID!), which was replaced by a child with another id. The action \
+                  \(currentID), which was replaced by a child with another id. The action \
                   was ignored.
                   """,
                 fileID: "Store",
