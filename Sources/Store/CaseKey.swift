@@ -94,8 +94,8 @@ public struct CaseKey<Root, Value>: Sendable {
 package struct CaseKeyIdentity: Hashable, Sendable {
   /// The address of the `#fileID` literal (one per creation site; code inlined into another
   /// module has its own copy, so a key created in `@inlinable` code may get two identities,
-  /// and two stores), mixed with a digest of the appended keys' identities for a key made by
-  /// `appending(_:)`.
+  /// and two stores); for a key made by `appending(_:)`, a digest of it and the appended
+  /// key's identity instead.
   @usableFromInline let file: UInt
   /// The line and column.
   @usableFromInline let position: UInt64
@@ -115,13 +115,14 @@ package struct CaseKeyIdentity: Hashable, Sendable {
   /// both keys' file words and `other`'s position for the file word (as wide as a word, and
   /// not linear, so that appending a key twice, or two keys in either order, differ).
   func appending(_ other: Self) -> Self {
-    var digest: UInt64 = 0xcbf2_9ce4_8422_2325
-    for word in [
-      UInt64(truncatingIfNeeded: file), other.position, UInt64(truncatingIfNeeded: other.file),
-    ] {
-      digest = (digest ^ word) &* 0x100_0000_01b3
-      digest ^= digest >> 29
+    func mix(_ digest: UInt64, _ word: UInt64) -> UInt64 {
+      let multiplied = (digest ^ word) &* 0x100_0000_01b3
+      return multiplied ^ (multiplied >> 29)
     }
+    var digest: UInt64 = 0xcbf2_9ce4_8422_2325
+    digest = mix(digest, UInt64(truncatingIfNeeded: file))
+    digest = mix(digest, other.position)
+    digest = mix(digest, UInt64(truncatingIfNeeded: other.file))
     return Self(file: UInt(truncatingIfNeeded: digest), position: position)
   }
 }

@@ -142,6 +142,80 @@ import Testing
     }
   }
 
+  /// A draft that takes a new id when saved and starts uploading; its parent may move on to
+  /// another draft in the same action.
+  struct Drafts: Reducer {
+    struct Draft: Equatable, Identifiable {
+      var id: Int
+    }
+    struct DraftReducer: Reducer {
+      let clock: TestClock
+      func reduce(into state: inout Draft, action: Row.Action) -> Effect<Row.Action> {
+        guard action == .loadTapped else { return .none }
+        state.id += 100  // saved: the server's id
+        return .run { [clock] send in
+          try await clock.sleep(for: .seconds(1))
+          send(.loaded)
+        }
+      }
+    }
+    struct State: Equatable {
+      var draft: Draft? = Draft(id: 1)
+      var movesOnWhenSaved = false
+    }
+    enum Action: Sendable, Equatable {
+      case draft(Row.Action)
+    }
+    let clock: TestClock
+    var body: some Reducer<State, Action> {
+      Reduce { state, action in
+        if action == .draft(.loadTapped), state.movesOnWhenSaved { state.draft = Draft(id: 7) }
+        return .none
+      }
+      .ifLet(\.draft, action: .draft) { DraftReducer(clock: clock) }
+    }
+  }
+
+  @Test func aChildThatChangesItsOwnIDKeepsTheEffectItStartsThen() {
+    let harness = Harness(initialState: Drafts.State(), reducer: Drafts(clock: clock))
+    harness.send(.draft(.loadTapped))
+    #expect(harness.state.draft?.id == 101)
+    #expect(clock.sleeperCount == 1)
+  }
+
+  @Test func aChildThatChangesItsOwnIDAndIsThenReplacedLeavesNothingRunning() {
+    let harness = Harness(
+      initialState: Drafts.State(movesOnWhenSaved: true), reducer: Drafts(clock: clock))
+    harness.send(.draft(.loadTapped))
+    #expect(harness.state.draft?.id == 7)
+    #expect(clock.sleeperCount == 0)  // draft 101's upload must not run on into draft 7
+  }
+
+  /// An editor sheet whose parent opens a fresh editor when one is dismissed.
+  struct Sheet: Reducer {
+    struct State: Equatable { var editor: Editor.State? = Editor.State(rowID: 1, title: "") }
+    enum Action: Sendable, Equatable {
+      case editor(PresentationAction<Editor.Action>)
+    }
+    let clock: TestClock
+    var body: some Reducer<State, Action> {
+      Reduce { state, action in
+        if action == .editor(.dismiss) { state.editor = Editor.State(rowID: 2, title: "") }
+        return .none
+      }
+      .ifLet(\.editor, action: .editor) { Editor(clock: clock) }
+    }
+  }
+
+  @Test func aSheetDismissedAndPresentedAgainInOneActionStartsWithNoEffects() {
+    let harness = Harness(initialState: Sheet.State(), reducer: Sheet(clock: clock))
+    harness.send(.editor(.presented(.autosaveTapped)))
+    #expect(clock.sleeperCount == 1)
+    harness.send(.editor(.dismiss))
+    #expect(harness.state.editor?.rowID == 2)
+    #expect(clock.sleeperCount == 0)
+  }
+
   @Test func aChildDismissedByAnAncestorLeavesNoEffectToTheNextOne() {
     let harness = Harness(initialState: Screen.State(), reducer: Screen(clock: clock))
     harness.send(.detail(.shown(.loadTapped)))
@@ -181,7 +255,8 @@ import Testing
     harness.settle()
     #expect(harness.state.shown == Row.State(id: 2))
     #expect(warnings.messages.count == 1)
-    #expect(warnings.messages.first?.contains("id 1, which was replaced") == true)
+    #expect(
+      warnings.messages.first?.contains("id 1, but the child there now has another id") == true)
   }
 
   @Test func dismissFromAChildThatIsNotPresentedWarns() {
@@ -206,5 +281,17 @@ extension CaseKey<IfLetReducerTests.Detail.Action, Row.Action> {
 extension CaseKey<IfLetReducerTests.Screen.Action, IfLetReducerTests.Detail.Action> {
   static var detail: Self {
     Self(IfLetReducerTests.Screen.Action.detail) { if case .detail(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<IfLetReducerTests.Drafts.Action, Row.Action> {
+  static var draft: Self {
+    Self(IfLetReducerTests.Drafts.Action.draft) { if case .draft(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<IfLetReducerTests.Sheet.Action, PresentationAction<Editor.Action>> {
+  static var editor: Self {
+    Self(IfLetReducerTests.Sheet.Action.editor) { if case .editor(let a) = $0 { a } else { nil } }
   }
 }

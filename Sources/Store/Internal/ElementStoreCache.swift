@@ -140,19 +140,22 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   }
 
   private func prune() {
-    guard structure() != knownStructure else { return }
-    let (current, removed) = removedSince(knownStructure)
-    knownStructure = current
-    retired = retired.filter { $0.value.store != nil }
+    // A stack replaced by another: every screen is new, whatever the structure stamps say.
     if let lineage {
       let now = lineage()
       if now != knownLineage {
         knownLineage = now
+        knownStructure = structure()
+        retired = retired.filter { $0.value.store != nil }
         for (id, store) in stores { retired[id] = Retired(store: store) }
         stores = [:]
         return
       }
     }
+    guard structure() != knownStructure else { return }
+    let (current, removed) = removedSince(knownStructure)
+    knownStructure = current
+    retired = retired.filter { $0.value.store != nil }
     guard !stores.isEmpty else { return }
     if let removed {
       // An id removed and added back since is a present element: its store stays.

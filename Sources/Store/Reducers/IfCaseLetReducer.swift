@@ -90,7 +90,7 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     let before = toCase.extract(state).map(id)
     let wasInCase = before != nil
     var childEffect = Effect<Parent.Action>.none
-    var childChangedItsID = false
+    var idLeftByChild: ID?? = nil
     if let childAction = toChildAction.extract(action) {
       if wasInCase {
         // An enum's payload cannot be changed in place. Take it out and let go of the enum
@@ -103,8 +103,9 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         childEffect = child.reduce(into: &childState, action: childAction)
           .map(toChildAction.embed)
           .scoped(to: identity)
-        // Whether the child itself changed its id: its new effects then go on under it.
-        childChangedItsID = !childEffect.isNone && id(childState) != before
+        // The id the child left itself with, when it changed it and started effects: those
+        // go on under it, if it keeps it.
+        if !childEffect.isNone, id(childState) != before { idLeftByChild = id(childState) }
         state = toCase.embed(childState)
       } else {
         // An effect of the case may still be running, if the state left it where this
@@ -130,14 +131,18 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       // reducer's sight, must not reach the new one.
       return .merge(.endLifetime(of: identity), childEffect, parentEffect)
     }
-    guard after != before else { return merged(childEffect, parentEffect) }
-    guard after != nil, childChangedItsID else {
-      // Another case now, or a payload with another id put there by the parent: the old
-      // child's effects end, those it started for this action included.
-      return .merge(childEffect, parentEffect, .endLifetime(of: identity))
+    if let idLeftByChild {
+      // The child changed its own id: if it still has it, its earlier effects end and those
+      // it started now go on; if the parent then changed it again, or left the case, all end.
+      guard after == idLeftByChild else {
+        return .merge(childEffect, parentEffect, .endLifetime(of: identity))
+      }
+      return .merge(.endLifetime(of: identity), childEffect, parentEffect)
     }
-    // The child changed its own id: its earlier effects end, those it started now go on.
-    return .merge(.endLifetime(of: identity), childEffect, parentEffect)
+    guard after != before else { return merged(childEffect, parentEffect) }
+    // Another case now, or a payload with another id put there by the parent: the old child's
+    // effects end, those it started for this action included.
+    return .merge(childEffect, parentEffect, .endLifetime(of: identity))
   }
 }
 

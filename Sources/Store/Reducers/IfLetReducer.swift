@@ -147,16 +147,17 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     let before = withUnsafePointer(to: &state) { $0.pointee[keyPath: toChild].map(id) }
     let wasPresent = before != nil
     var childEffect = Effect<Parent.Action>.none
-    // Whether the child itself changed its id (a draft given its server id): the effects it
-    // started then belong to the child under its new id.
-    var childChangedItsID = false
+    // The id the child left itself with, when it changed it (a draft given its server id)
+    // and started effects: those belong to the child under its new id, if it keeps it.
+    var idLeftByChild: ID?? = nil
+    var wasDismissed = false
     if let childAction = extract(action) {
       if wasPresent {
         let effect = child.reduce(into: &state[keyPath: toChild]!, action: childAction)
         if !effect.isNone {
           childEffect = embedChildEffect(effect, identity: identity)
-          childChangedItsID =
-            withUnsafePointer(to: &state) { $0.pointee[keyPath: toChild].map(id) } != before
+          let idNow = withUnsafePointer(to: &state) { $0.pointee[keyPath: toChild].map(id) }
+          if idNow != before { idLeftByChild = idNow }
         }
       } else {
         // An effect of the child may still be running, if it was dismissed where this reducer
@@ -174,6 +175,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       }
     } else if wasPresent, isDismissAction?(action) == true {
       Self.clear(&state[keyPath: toChild])
+      wasDismissed = true
     }
     let parentEffect = parent.reduce(into: &state, action: action)
     let after = withUnsafePointer(to: &state) { $0.pointee[keyPath: toChild].map(id) }
@@ -183,14 +185,23 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       // reducer's sight, must not reach the new one.
       return .merge(.endLifetime(of: identity), childEffect, parentEffect)
     }
-    guard after != before else { return merged(childEffect, parentEffect) }
-    guard after != nil, childChangedItsID else {
-      // Gone, or replaced by the parent with a child of another id: the old child's effects
-      // end, those it started for this action included.
-      return .merge(childEffect, parentEffect, .endLifetime(of: identity))
+    if let idLeftByChild {
+      // The child changed its own id: if it still has it, its earlier effects end and those
+      // it started now go on; if the parent then changed it again, or removed it, all end.
+      guard after == idLeftByChild else {
+        return .merge(childEffect, parentEffect, .endLifetime(of: identity))
+      }
+      return .merge(.endLifetime(of: identity), childEffect, parentEffect)
     }
-    // The child changed its own id: its earlier effects end, those it started now go on.
-    return .merge(.endLifetime(of: identity), childEffect, parentEffect)
+    if wasDismissed, after != nil {
+      // Dismissed, and a new child presented in the same action: the dismissed one's effects
+      // end before the new one's start.
+      return .merge(.endLifetime(of: identity), childEffect, parentEffect)
+    }
+    guard after != before else { return merged(childEffect, parentEffect) }
+    // Gone, or replaced by the parent with a child of another id: the old child's effects
+    // end, those it started for this action included.
+    return .merge(childEffect, parentEffect, .endLifetime(of: identity))
   }
 
   /// The child's effect in the parent's actions, with its dismissals resolved, in the child's

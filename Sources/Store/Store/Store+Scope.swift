@@ -254,9 +254,9 @@ extension Store {
             parent.warn(
               RuntimeWarning(
                 message: """
-                  Action \(describe(action)) was sent to the store of a child with id \
-                  \(currentID), which was replaced by a child with another id. The action \
-                  was ignored.
+                  Action \(describe(action)) was sent to the store of the child with id \
+                  \(currentID), but the child there now has another id: it was replaced, or \
+                  changed its id. The action was ignored.
                   """,
                 fileID: "Store",
                 line: 0
