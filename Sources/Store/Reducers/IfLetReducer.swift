@@ -144,21 +144,35 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     id: (Child.State) -> ID
   ) -> Effect<Parent.Action> {
     let identity = KeyPathIdentity(keyPath: toChild)
-    let before = withUnsafePointer(to: &state) { $0.pointee[keyPath: toChild].map(id) }
-    let wasPresent = before != nil
-    var childEffect = Effect<Parent.Action>.none
+    let childAction = extract(action)
+    var before: ID? = nil
+    var effect = Effect<Child.Action>.none
     // The id the child left itself with, when it changed it (a draft given its server id)
     // and started effects: those belong to the child under its new id, if it keeps it.
     var idLeftByChild: ID?? = nil
-    var wasDismissed = false
-    if let childAction = extract(action) {
-      if wasPresent {
-        let effect = child.reduce(into: &state[keyPath: toChild]!, action: childAction)
-        if !effect.isNone {
-          childEffect = embedChildEffect(effect, identity: identity)
-          let idNow = withUnsafePointer(to: &state) { $0.pointee[keyPath: toChild].map(id) }
-          if idNow != before { idLeftByChild = idNow }
+    if let childAction {
+      // One access to the child: its id before, its step, and its id after the step.
+      // (Ids are read through the child's address, never by copying the child out.)
+      func step(_ presented: inout Child.State?) {
+        guard let idBefore = withUnsafePointer(to: &presented, { $0.pointee.map(id) }) else {
+          return
         }
+        before = idBefore
+        effect = child.reduce(into: &presented!, action: childAction)
+        guard !effect.isNone else { return }
+        let idNow = withUnsafePointer(to: &presented) { $0.pointee.map(id) }
+        if idNow != idBefore { idLeftByChild = idNow }
+      }
+      step(&state[keyPath: toChild])
+    } else {
+      before = withUnsafePointer(to: &state) { $0.pointee[keyPath: toChild].map(id) }
+    }
+    let wasPresent = before != nil
+    var childEffect = Effect<Parent.Action>.none
+    var wasDismissed = false
+    if childAction != nil {
+      if wasPresent {
+        if !effect.isNone { childEffect = embedChildEffect(effect, identity: identity) }
       } else {
         // An effect of the child may still be running, if it was dismissed where this reducer
         // could not see it (by an ancestor, say): it ends here.
