@@ -194,8 +194,9 @@ struct Bench {
 
     // 11. An action to a presented child (`ifLet`, checking presence and identity), against
     // the same child always there (`Scope`). `ifLet` reads the child through its key path
-    // before and after the parent runs, to see it leave or be replaced: about 3 times a
-    // `Scope`'s cost, which is why the target is 4.
+    // before and after the parent runs, to see it leave or be replaced: 2.9 to 3.7 times a
+    // `Scope`'s cost on this 2-core VM, depending on its load, so the target is 5 (it was
+    // 14.7 when `ifLet` was not specialized).
     if runs(11) {
       let presented = Store(initialState: Presenter.State()) { Presenter(presents: true) }
       let scoped = Store(initialState: Presenter.State()) { Presenter(presents: false) }
@@ -205,7 +206,7 @@ struct Bench {
         { scoped.send(.inline(.increment)) })
       table.add(
         "action to a presented child (ifLet)", throughIfLet,
-        "the same child through Scope", throughScope, 4.0)
+        "the same child through Scope", throughScope, 5.0)
     }
 
     // 12. An action to the child of an enum state's case (`ifCaseLet`, which moves the payload
