@@ -125,24 +125,9 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     }
     let parentEffect = parent.reduce(into: &state, action: action)
     let after = toCase.extract(state).map(id)
-    guard wasInCase else {
-      guard after != nil else { return merged(childEffect, parentEffect) }
-      // Entered: effects of an earlier stay in the case that an ancestor ended, out of this
-      // reducer's sight, must not reach the new one.
-      return .merge(.endLifetime(of: identity), childEffect, parentEffect)
-    }
-    if let idLeftByChild {
-      // The child changed its own id: if it still has it, its earlier effects end and those
-      // it started now go on; if the parent then changed it again, or left the case, all end.
-      guard after == idLeftByChild else {
-        return .merge(childEffect, parentEffect, .endLifetime(of: identity))
-      }
-      return .merge(.endLifetime(of: identity), childEffect, parentEffect)
-    }
-    guard after != before else { return merged(childEffect, parentEffect) }
-    // Another case now, or a payload with another id put there by the parent: the old child's
-    // effects end, those it started for this action included.
-    return .merge(childEffect, parentEffect, .endLifetime(of: identity))
+    return childStepEffect(
+      before: before, after: after, idLeftByChild: idLeftByChild,
+      childEffect: childEffect, parentEffect: parentEffect, identity: identity)
   }
 }
 

@@ -193,29 +193,9 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     }
     let parentEffect = parent.reduce(into: &state, action: action)
     let after = withUnsafePointer(to: &state) { $0.pointee[keyPath: toChild].map(id) }
-    guard wasPresent else {
-      guard after != nil else { return merged(childEffect, parentEffect) }
-      // Presented: effects of an earlier child that an ancestor dismissed, out of this
-      // reducer's sight, must not reach the new one.
-      return .merge(.endLifetime(of: identity), childEffect, parentEffect)
-    }
-    if let idLeftByChild {
-      // The child changed its own id: if it still has it, its earlier effects end and those
-      // it started now go on; if the parent then changed it again, or removed it, all end.
-      guard after == idLeftByChild else {
-        return .merge(childEffect, parentEffect, .endLifetime(of: identity))
-      }
-      return .merge(.endLifetime(of: identity), childEffect, parentEffect)
-    }
-    if wasDismissed, after != nil {
-      // Dismissed, and a new child presented in the same action: the dismissed one's effects
-      // end before the new one's start.
-      return .merge(.endLifetime(of: identity), childEffect, parentEffect)
-    }
-    guard after != before else { return merged(childEffect, parentEffect) }
-    // Gone, or replaced by the parent with a child of another id: the old child's effects
-    // end, those it started for this action included.
-    return .merge(childEffect, parentEffect, .endLifetime(of: identity))
+    return childStepEffect(
+      before: before, after: after, idLeftByChild: idLeftByChild, wasDismissed: wasDismissed,
+      childEffect: childEffect, parentEffect: parentEffect, identity: identity)
   }
 
   /// The child's effect in the parent's actions, with its dismissals resolved, in the child's
