@@ -78,21 +78,21 @@ extension Effect {
     Self(operation: .warning(message: message, site: site))
   }
 
-  /// The runtime warnings this effect reports when it starts, in order, with where each was
-  /// raised: what a replay, which runs reducers without starting their effects, reports.
+  /// Calls `body` with each runtime warning this effect reports when it starts, in order, and
+  /// where it was raised: what a replay, which runs reducers without starting their effects,
+  /// reports. Allocates nothing, so a replay can ask it of every action's effect.
   ///
   /// - Complexity: O(*n*) in the effect's parts; the work inside `run` is not looked at.
-  package var warnings: [(message: String, site: SourceSite)] {
+  package func forEachWarning(_ body: (_ message: String, _ site: SourceSite) -> Void) {
     switch operation {
     case .warning(let message, let site):
-      return [(message, site)]
+      body(message, site)
     case .none, .send, .run, .cancel, .endLifetime, .retainLifetimes, .dismiss:
-      return []
+      return
     case .merge(let effects), .concatenate(let effects):
-      return effects.flatMap(\.warnings)
+      for effect in effects { effect.forEachWarning(body) }
     case .cancellable(_, _, let effect), .scoped(_, let effect), .throttle(_, let effect):
-      return effect.warnings
+      effect.forEachWarning(body)
     }
   }
-
 }

@@ -107,10 +107,12 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
       final: isFinal ? true : nil,
       state: Optional(state)
     )
+    // A state too large for one line is left out: the digest alone still verifies the replay
+    // (only the list of differing fields is lost). The state's own encoding, already made for
+    // the digest, tells most of the time without encoding the line twice.
+    if json.count >= lineLimit { line.state = nil }
     var bytes = try encode(line)
-    if bytes.count > lineLimit {
-      // A state too large for one line is left out: the digest alone still verifies the
-      // replay (only the list of differing fields is lost).
+    if bytes.count > lineLimit, line.state != nil {
       line.state = nil
       bytes = try encode(line)
     }

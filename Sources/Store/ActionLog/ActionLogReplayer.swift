@@ -152,9 +152,8 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         let before = state
         // Effects do not run in a replay (the actions they fed back are in the log), but the
         // warnings they carry, such as an action for a child that is not there, are reported.
-        for warning in reducer.reduce(into: &state, action: action).warnings {
-          report.warnings.append(
-            "Line \(number) (action \(sequence)): \(warning.message) (\(warning.site))")
+        reducer.reduce(into: &state, action: action).forEachWarning { message, site in
+          report.warnings.append("Line \(number) (action \(sequence)): \(message) (\(site))")
         }
         report.actionCount = sequence
         try step(

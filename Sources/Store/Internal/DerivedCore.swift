@@ -5,35 +5,59 @@ import Effects
 /// Reads go to the parent; while the state is gone, the core keeps returning the last value it
 /// read, so a screen that is being dismissed can still draw. Sends go to the parent, whose
 /// reducer reports an action for a child that is gone.
+///
+/// The state it views can also be taken over by another identity: an `Identifiable` child
+/// replaced by one with another id, or a stack's screen once the stack is replaced (its ids
+/// start again). Then the core keeps its last value too, and ignores sends with a warning,
+/// rather than reading and driving the newcomer.
 @MainActor
 package final class DerivedCore<State, Action: Sendable>: StoreCore {
   private let read: @MainActor () -> State?
   private let embed: @MainActor (Action) -> StoreTask
   private let register: @MainActor (@escaping @MainActor () -> Bool) -> Void
   private let report: @MainActor (RuntimeWarning) -> Void
+  private let takenOver: (@MainActor () -> String?)?
   private var lastState: State
 
+  /// Creates a core.
+  ///
+  /// - Parameter takenOver: When another identity has taken the viewed state over, what this
+  ///   core's store was for and what happened (for the warning: "the store of …"); otherwise
+  ///   `nil`.
   package init(
     initial: State,
     read: @escaping @MainActor () -> State?,
     send: @escaping @MainActor (Action) -> StoreTask,
     afterDispatch: @escaping @MainActor (@escaping @MainActor () -> Bool) -> Void,
-    warn: @escaping @MainActor (RuntimeWarning) -> Void
+    warn: @escaping @MainActor (RuntimeWarning) -> Void,
+    takenOver: (@MainActor () -> String?)? = nil
   ) {
     self.lastState = initial
     self.read = read
     self.embed = send
     self.register = afterDispatch
     self.report = warn
+    self.takenOver = takenOver
   }
 
   package var state: State {
-    if let current = read() { lastState = current }
+    if takenOver?() == nil, let current = read() { lastState = current }
     return lastState
   }
 
   package func send(_ action: Action) -> StoreTask {
-    embed(action)
+    guard let takenOver = takenOver?() else { return embed(action) }
+    report(
+      RuntimeWarning(
+        message: """
+          Action \(describe(action)) was sent to the store of \(takenOver). The action was \
+          ignored.
+          """,
+        fileID: "Store",
+        line: 0
+      )
+    )
+    return StoreTask(group: nil)
   }
 
   package func afterDispatch(_ hook: @escaping @MainActor () -> Bool) {

@@ -86,35 +86,24 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
       )
     }
     let send = self.send
-    let warn = self.warn
     // For a stack: the screen with this id in this stack. Once the stack is replaced by
-    // another, whose ids start again, the store keeps its screen's last state and ignores
-    // its sends, rather than reading and driving the new screen with the same id.
-    let lineage = self.lineage
-    let lineageNow = lineage?()
-    let isOwnScreen: @MainActor () -> Bool = { lineage?() == lineageNow }
+    // another, whose ids start again, the store keeps its screen's last state and ignores its
+    // sends, rather than reading and driving the new screen with the same id.
+    var takenOver: (@MainActor () -> String?)?
+    if let lineage = self.lineage {
+      let lineageNow = lineage()
+      takenOver = {
+        lineage() == lineageNow ? nil : "screen \(id) of a stack that has since been replaced"
+      }
+    }
     let store = Store<ElementState, ElementAction>(
       core: DerivedCore(
         initial: initial,
-        read: { isOwnScreen() ? lookup(id) : nil },
-        send: { action in
-          guard isOwnScreen() else {
-            warn(
-              RuntimeWarning(
-                message: """
-                  Action \(describe(action)) was sent to the store of screen \(id) of a stack \
-                  that has since been replaced. The action was ignored.
-                  """,
-                fileID: "Store",
-                line: 0
-              )
-            )
-            return StoreTask(group: nil)
-          }
-          return send(id, action)
-        },
+        read: { lookup(id) },
+        send: { send(id, $0) },
         afterDispatch: register,
-        warn: warn
+        warn: warn,
+        takenOver: takenOver
       )
     )
     store.isCheckedByOwner = true
@@ -140,22 +129,19 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   }
 
   private func prune() {
-    // A stack replaced by another: every screen is new, whatever the structure stamps say.
-    if let lineage {
-      let now = lineage()
-      if now != knownLineage {
-        knownLineage = now
-        knownStructure = structure()
-        retired = retired.filter { $0.value.store != nil }
-        for (id, store) in stores { retired[id] = Retired(store: store) }
-        stores = [:]
-        return
-      }
+    let lineageNow = lineage?()
+    guard lineageNow != knownLineage || structure() != knownStructure else { return }
+    retired = retired.filter { $0.value.store != nil }
+    if lineageNow != knownLineage {
+      // A stack replaced by another: every screen is new, whatever the structure stamps say.
+      knownLineage = lineageNow
+      knownStructure = structure()
+      for (id, store) in stores { retired[id] = Retired(store: store) }
+      stores = [:]
+      return
     }
-    guard structure() != knownStructure else { return }
     let (current, removed) = removedSince(knownStructure)
     knownStructure = current
-    retired = retired.filter { $0.value.store != nil }
     guard !stores.isEmpty else { return }
     if let removed {
       // An id removed and added back since is a present element: its store stays.

@@ -28,6 +28,20 @@ struct ElementIdentity<ID: Hashable & Sendable>: Hashable, Sendable {
   }
 }
 
+/// The lifetime identity of an enum case's child: where the reducer was declared, and the
+/// child's state type.
+@usableFromInline
+struct CaseIdentity: Hashable, Sendable {
+  @usableFromInline let site: SourceSite
+  @usableFromInline let type: ObjectIdentifier
+
+  @usableFromInline
+  init(site: SourceSite, type: ObjectIdentifier) {
+    self.site = site
+    self.type = type
+  }
+}
+
 /// Lends a value to a `@Sendable` closure that the effect runtime calls synchronously on the
 /// main actor while it starts an effect, right after the reducer that made it returned.
 ///

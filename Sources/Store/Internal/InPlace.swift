@@ -23,14 +23,15 @@ func isPresent<Root, Value>(_ keyPath: KeyPath<Root, Value?>, in root: inout Roo
   withUnsafePointer(to: &root) { $0.pointee[keyPath: keyPath] != nil }
 }
 
-/// The id of `value` when its type is `Identifiable`, otherwise `nil`; no boxing of the value.
-@inlinable
-func childIdentity<Child>(of value: Child) -> AnyHashable? {
+/// Reads the id of a `Child` as an `AnyHashable` when the type is `Identifiable`, otherwise
+/// `nil`. Made once per store, so its reads neither look up the conformance again nor box the
+/// value.
+func identityReader<Child>(_: Child.Type) -> ((Child) -> AnyHashable)? {
   guard let identifiable = Child.self as? any Identifiable.Type else { return nil }
-  func id<I: Identifiable>(_: I.Type) -> AnyHashable {
-    AnyHashable(unsafeBitCast(value, to: I.self).id)
+  func reader<I: Identifiable>(_: I.Type) -> (Child) -> AnyHashable {
+    { AnyHashable(unsafeBitCast($0, to: I.self).id) }
   }
-  return id(identifiable)
+  return reader(identifiable)
 }
 
 /// Both effects, without building a merge when either is `.none` (as most are).

@@ -130,17 +130,3 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       childEffect: childEffect, parentEffect: parentEffect, identity: identity)
   }
 }
-
-/// The lifetime identity of an enum case's child: where the reducer was declared, and the
-/// child's state type.
-@usableFromInline
-struct CaseIdentity: Hashable, Sendable {
-  @usableFromInline let site: SourceSite
-  @usableFromInline let type: ObjectIdentifier
-
-  @usableFromInline
-  init(site: SourceSite, type: ObjectIdentifier) {
-    self.site = site
-    self.type = type
-  }
-}

@@ -222,62 +222,56 @@ extension Store {
   ) -> Store<ChildState, ChildAction>? {
     // Followed by the child's id when it has one: a child replaced by one with another id is
     // a new child, with a store of its own, and a view showing it scopes again.
+    let idOf = identityReader(ChildState.self)
     trackDerived(.presence(key)) { state -> Presence in
       guard let child = toChild(state) else { return .absent }
-      return childIdentity(of: child).map(Presence.identified) ?? .present
+      return idOf.map { .identified($0(child)) } ?? .present
     }
     guard let current = toChild(core.state) else {
       children[key] = nil
       childIDs[key] = nil
       return nil
     }
-    let currentID = childIdentity(of: current)
+    let currentID = idOf?(current)
     if let child = children[key] as? Store<ChildState, ChildAction>,
       childIDs[key] == currentID
     {
       return child
     }
     let parent = core
-    /// The child this store was made for, or `nil` once it is gone or replaced.
-    let ownChild: @MainActor () -> ChildState? = {
-      guard let child = toChild(parent.state) else { return nil }
-      return currentID == nil || childIdentity(of: child) == currentID ? child : nil
+    /// Whether `child` is the one this store is made for: the same id, when it has one.
+    let isOwn: @MainActor (ChildState) -> Bool = { child in
+      guard let idOf, let currentID else { return true }
+      return idOf(child) == currentID
+    }
+    // Once the child is gone, its actions go on to the parent's reducer, which warns.
+    var takenOver: (@MainActor () -> String?)?
+    if let currentID {
+      takenOver = {
+        guard let now = toChild(parent.state), !isOwn(now) else { return nil }
+        return """
+          the child with id \(currentID), but the child there now has another id: it was \
+          replaced, or changed its id
+          """
+      }
     }
     let child = Store<ChildState, ChildAction>(
       core: DerivedCore(
         initial: current,
-        read: ownChild,
-        send: { action in
-          // A store kept past its child's replacement must not drive the new child. (Once
-          // the child is gone, the action goes on to the parent's reducer, which warns.)
-          if let currentID, let now = toChild(parent.state), childIdentity(of: now) != currentID {
-            parent.warn(
-              RuntimeWarning(
-                message: """
-                  Action \(describe(action)) was sent to the store of the child with id \
-                  \(currentID), but the child there now has another id: it was replaced, or \
-                  changed its id. The action was ignored.
-                  """,
-                fileID: "Store",
-                line: 0
-              )
-            )
-            return StoreTask(group: nil)
-          }
-          return parent.send(embed(action))
-        },
+        read: { toChild(parent.state) },
+        send: { parent.send(embed($0)) },
         afterDispatch: { parent.afterDispatch($0) },
-        warn: { parent.warn($0) }
+        warn: { parent.warn($0) },
+        takenOver: takenOver
       )
     )
     children[key] = child
     childIDs[key] = currentID
-    // Let the store go as soon as the child disappears, so a new presentation gets a new one.
+    // Let the store go as soon as the child disappears, or another takes its place, so that
+    // a new presentation gets a new one.
     parent.afterDispatch { [weak self, weak child] in
       guard let self, let child, self.children[key] === child else { return false }
-      guard let now = toChild(self.core.state),
-        currentID == nil || childIdentity(of: now) == currentID
-      else {
+      guard let now = toChild(self.core.state), isOwn(now) else {
         self.children[key] = nil
         self.childIDs[key] = nil
         return false
