@@ -224,6 +224,61 @@ struct Bench {
         "the same child through Scope", throughScope, 4.0)
     }
 
+    // 13. An action while 1,000 rows of a list below a scope each keep an effect running,
+    // against the same list with none running. After each action the store walks from its
+    // state to the places of running effects, to end those an ancestor removed; a list whose
+    // ids did not change is one read, not one per row.
+    if runs(13) {
+      func watchlist(watching: Bool) -> Store<Watchlist.State, Watchlist.Action> {
+        let store = Store(initialState: Watchlist.State(list: List.State(count: 1_000))) {
+          Watchlist()
+        }
+        if watching {
+          for id in 0..<1_000 { store.send(.list(.rows(.element(id: id, action: .watch)))) }
+        }
+        return store
+      }
+      let watching = watchlist(watching: true)
+      let idle = watchlist(watching: false)
+      var id = 0
+      let (withEffects, without) = measure.alternating(
+        iterations: 100_000,
+        { watching.send(.list(.rows(.element(id: id, action: .increment)))) },
+        {
+          idle.send(.list(.rows(.element(id: id, action: .increment))))
+          id = (id &+ 7) % 1_000
+        })
+      table.add(
+        "row action while 1,000 rows run effects", withEffects,
+        "the same with no effects running", without, 2.0)
+    }
+
+    // 14. The same list with a sheet presented (`ifLet`) whose effect runs, against the same
+    // with the sheet's effect not running. A sheet can be dismissed by an ancestor with no
+    // stamp to tell, so while its effect runs the store looks for it after every action.
+    if runs(14) {
+      func sheeted(watching: Bool) -> Store<Watchlist.State, Watchlist.Action> {
+        let store = Store(
+          initialState: Watchlist.State(list: List.State(count: 1_000), sheet: Row.State(id: 0))
+        ) { Watchlist() }
+        if watching { store.send(.sheet(.watch)) }
+        return store
+      }
+      let watching = sheeted(watching: true)
+      let idle = sheeted(watching: false)
+      var id = 0
+      let (withEffect, without) = measure.alternating(
+        iterations: 100_000,
+        { watching.send(.list(.rows(.element(id: id, action: .increment)))) },
+        {
+          idle.send(.list(.rows(.element(id: id, action: .increment))))
+          id = (id &+ 7) % 1_000
+        })
+      table.add(
+        "row action while a sheet's effect runs", withEffect,
+        "the same with the sheet's effect not running", without, 3.0)
+    }
+
     // 7. Replaying a 1,000,000-action log, against decoding its lines alone.
     if runs(7) { try await ReplayBench.run(into: &table) }
 

@@ -41,10 +41,17 @@ struct Row: Reducer, Sendable {
   }
   enum Action: Equatable, Sendable {
     case increment
+    /// Starts watching something for the rest of the row's life.
+    case watch
   }
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    state.count += 1
-    return .none
+    switch action {
+    case .increment:
+      state.count += 1
+      return .none
+    case .watch:
+      return .run { _ in try await Task.sleep(for: .seconds(86_400)) }
+    }
   }
 }
 
@@ -134,5 +141,38 @@ extension CaseKey<Mode.State, Row.State> {
 extension CaseKey<Mode.Action, Row.Action> {
   static var active: Self {
     Self(Mode.Action.active) { if case .active(let a) = $0 { a } else { nil } }
+  }
+}
+
+/// A list below a scope, as an app holds one. When its rows watch something, the store checks
+/// after each action that the rows with running effects are still there, since an ancestor
+/// could remove them out of the list's sight.
+///
+/// It can also present a row as a sheet: while the sheet's effect runs, the store checks after
+/// every action that the sheet is still there.
+struct Watchlist: Reducer {
+  struct State: Equatable {
+    var list = List.State()
+    var sheet: Row.State?
+  }
+  enum Action: Equatable, Sendable {
+    case list(List.Action)
+    case sheet(Row.Action)
+  }
+  var body: some Reducer<State, Action> {
+    Scope(state: \.list, action: .list) { List() }
+    EmptyReducer().ifLet(\.sheet, action: .sheet) { Row() }
+  }
+}
+
+extension CaseKey<Watchlist.Action, List.Action> {
+  static var list: Self {
+    Self(Watchlist.Action.list) { if case .list(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<Watchlist.Action, Row.Action> {
+  static var sheet: Self {
+    Self(Watchlist.Action.sheet) { if case .sheet(let a) = $0 { a } else { nil } }
   }
 }

@@ -216,13 +216,14 @@ import Testing
     #expect(clock.sleeperCount == 0)
   }
 
-  @Test func aChildDismissedByAnAncestorLeavesNoEffectToTheNextOne() {
+  @Test func aChildDismissedByAnAncestorHasItsEffectsEndedByThatAction() {
     let harness = Harness(initialState: Screen.State(), reducer: Screen(clock: clock))
     harness.send(.detail(.shown(.loadTapped)))
-    harness.send(.close)  // out of the ifLet's sight: row 1's load runs on
-    #expect(clock.sleeperCount == 1)
+    harness.send(.close)  // out of the ifLet's sight
+    #expect(clock.sleeperCount == 0)
     harness.send(.detail(.show(2)))
     #expect(clock.sleeperCount == 0)
+    #expect(harness.core.runtime.runningCount == 0)
   }
 
   @Test func aChildReplacedByOneWithAnotherIDIsANewChild() {

@@ -18,6 +18,15 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   package let warnings: RuntimeWarningHandler
 
   let state = Mutex(State())
+  /// The running effects by lifetime (only record ids: the records are in `state`). Changed
+  /// and read only on the main actor; behind a lock of its own, of a type that is not generic,
+  /// so that the walk after each action runs specialized code.
+  private let places = Mutex(LifetimeTree())
+  /// The running effects inside a place that can be gone (see ``LifetimePlace``), and those
+  /// of them inside a place that can be gone without a stamp changing, counted outside the
+  /// lock: the store asks after every action whether to look for gone places.
+  private let removableRecords = Atomic<Int>(0)
+  private let unstampedRecords = Atomic<Int>(0)
   // Wrapped in a struct: a bare closure read through `withLock` is re-abstracted on every
   // write-back, growing a chain of thunks with each call.
   private let connection = Mutex<Connection?>(nil)
@@ -78,6 +87,47 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   /// Cancels every running effect. Safe from any thread.
   package func cancelAll() {
     let records = state.withLock { $0.records.values.map(\.record) }
+    for record in records { record.cancel() }
+  }
+
+  /// Whether some running effect is inside a place that can be gone: an element, an optional
+  /// child, an enum case.
+  package var hasRemovablePlaces: Bool {
+    removableRecords.load(ordering: .relaxed) > 0
+  }
+
+  /// Whether the places of running effects need looking for after an action: when some are
+  /// inside an optional child or a case (which can go without a trace), or when a stamped
+  /// container changed (`structureChanged`) and some are inside its elements. Two atomic
+  /// loads: cheap enough to ask after every action.
+  ///
+  /// - Parameter structureChanged: Whether some stamped container (an identified array)
+  ///   changed its ids, or a new one was made, during the action.
+  @usableFromInline
+  package func needsPlaceWalk(structureChanged: Bool) -> Bool {
+    if unstampedRecords.load(ordering: .relaxed) > 0 { return true }
+    return structureChanged && removableRecords.load(ordering: .relaxed) > 0
+  }
+
+  private func count(_ removability: LifetimeTree.Removability, by delta: Int) {
+    if removability.any { removableRecords.add(delta, ordering: .relaxed) }
+    if removability.unstamped { unstampedRecords.add(delta, ordering: .relaxed) }
+  }
+
+  /// Ends the lifetimes whose place is gone from `state`, the root's state after an action:
+  /// an element, child or case that an ancestor removed out of the sight of the reducer that
+  /// runs it. Their effects are cancelled, and nothing they send afterwards reaches a reducer.
+  ///
+  /// - Parameter state: The root's state.
+  /// - Complexity: O(*v*) for the *v* places visited; see ``LifetimeTree/collectGone(from:)``.
+  @MainActor
+  @usableFromInline
+  package func endLifetimesOfGonePlaces(in state: Any) {
+    // Read only inside the call below, synchronously, on this thread.
+    let root = SynchronousLoan(value: state)
+    let gone = places.withLock { $0.collectGone(from: root.value) }
+    if gone.isEmpty { return }
+    let records = self.state.withLock { $0.records(gone) }
     for record in records { record.cancel() }
   }
 
@@ -143,25 +193,16 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       context.namespace.append(identity)
       start(effect, context)
     case .endLifetime(let identity):
-      let records = state.withLock { state in
-        (state.byNamespace[context.namespace + [identity]] ?? []).compactMap {
-          state.records[$0]?.record
-        }
-      }
+      let path = context.namespace + [identity]
+      let ids = places.withLock { $0.records(below: path) }
+      let records = state.withLock { $0.records(ids) }
       for record in records { record.cancel() }
     case .throttle(let throttle, let effect):
       startThrottled(effect, throttle, context)
     case .retainLifetimes(let isAlive):
-      let depth = context.namespace.count
-      let records = state.withLock { state in
-        state.byNamespace.compactMap { path, ids -> Set<Int>? in
-          guard path.count == depth + 1, path.starts(with: context.namespace), !isAlive(path[depth])
-          else { return nil }
-          return ids
-        }
-        .joined()
-        .compactMap { state.records[$0]?.record }
-      }
+      let path = context.namespace
+      let ids = places.withLock { $0.records(below: path, exceptChildren: isAlive) }
+      let records = state.withLock { $0.records(ids) }
       for record in records { record.cancel() }
     case .dismiss:
       // Only the root feature's own `.dismiss` (in no child's namespace) is handed over; a
@@ -223,6 +264,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     _ context: Context,
     owner: EffectGroup?
   ) -> EffectRecord {
+    let removability = LifetimeTree.Removability(context.namespace)
     let record = state.withLock { state in
       state.nextID += 1
       let record = EffectRecord(
@@ -233,15 +275,15 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
         owner: owner,
         feedbackGroup: context.group.root
       )
-      state.records[record.id] = Entry(record: record, context: context)
+      state.records[record.id] = Entry(
+        record: record, context: context, removability: removability)
       for key in context.cancelKeys {
         state.byCancelKey[key, default: []].insert(record.id)
       }
-      for depth in context.namespace.indices {
-        state.byNamespace[Array(context.namespace[...depth]), default: []].insert(record.id)
-      }
       return record
     }
+    places.withLock { $0.insert(record.id, at: context.namespace, removability) }
+    count(removability, by: 1)
     owner?.add(record)
     return record
   }
@@ -254,14 +296,14 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
         state.byCancelKey[key]?.remove(record.id)
         if state.byCancelKey[key]?.isEmpty == true { state.byCancelKey[key] = nil }
       }
-      for depth in entry.context.namespace.indices {
-        let prefix = Array(entry.context.namespace[...depth])
-        state.byNamespace[prefix]?.remove(record.id)
-        if state.byNamespace[prefix]?.isEmpty == true { state.byNamespace[prefix] = nil }
-      }
       return entry
     }
     guard let entry else { return }
+    let removability = entry.removability
+    let path = entry.context.namespace
+    if places.withLock({ $0.remove(record.id, at: path, removability) }) {
+      count(removability, by: -1)
+    }
     if let error {
       warnings(
         RuntimeWarning(
@@ -362,6 +404,8 @@ extension EffectRuntime {
   struct Entry {
     var record: EffectRecord
     var context: Context
+    /// How the places of the record's namespace can be gone, worked out once.
+    var removability: LifetimeTree.Removability
     var onFinish: (@MainActor @Sendable () -> Void)?
   }
 
@@ -379,9 +423,21 @@ extension EffectRuntime {
     var nextID = 0
     var records: [Int: Entry] = [:]
     var byCancelKey: [CancelKey: Set<Int>] = [:]
-    var byNamespace: [[EffectID]: Set<Int>] = [:]
     var throttles: [CancelKey: ThrottleWindow] = [:]
+
+    /// The records with these ids that are still running.
+    func records(_ ids: [Int]) -> [EffectRecord] {
+      ids.compactMap { records[$0]?.record }
+    }
   }
+}
+
+/// Lends a value that is not `Sendable` to a closure that runs synchronously on the lending
+/// thread, such as the body of `Mutex.withLock`.
+///
+/// `@unchecked Sendable`: the value is only read, within the call it was lent for.
+package struct SynchronousLoan: @unchecked Sendable {
+  let value: Any
 }
 
 /// A readable name for an action in a message: its type and value.

@@ -163,7 +163,7 @@ extension IdentifiedArray {
   @inlinable
   mutating func touch(_ id: ID) {
     let previous = content
-    content = Self.nextStructure()
+    content = Self.nextContent()
     contentHistory.record(from: previous, to: content, ids: .one(id))
   }
 

@@ -1,3 +1,5 @@
+import Effects
+
 /// The last few structural changes of an identified array: which stamp each replaced, and
 /// which ids it removed.
 ///
@@ -115,5 +117,23 @@ extension IdentifiedArray {
   /// - Complexity: O(*c*) for the *c* recent changes.
   func changedIDs(since stamp: UInt64) -> [ID]? {
     stamp == content ? [] : contentHistory.removed(from: stamp, to: content)
+  }
+}
+
+extension IdentifiedArray: StampedContainer, IdentifiedLookup {
+  package var structureStamp: UInt64 { structure }
+
+  func lifetimeState(forID id: any Hashable, wantsState: Bool) -> PlaceLookup {
+    guard let id = id as? ID else { return .unknown }
+    guard wantsState else { return contains(id: id) ? .present(nil) : .gone }
+    guard let element = self[id: id] else { return .gone }
+    if let carrier = element as? any LifetimeStateCarrier {
+      return .present(carrier.carriedLifetimeState)
+    }
+    return .present(element)
+  }
+
+  func removedLifetimeIDs(since stamp: UInt64) -> [any Hashable]? {
+    removedIDs(since: stamp)
   }
 }

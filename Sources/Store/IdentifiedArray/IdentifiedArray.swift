@@ -72,7 +72,7 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
     buckets = []
     structure = Self.nextStructure()
     // Unique, like the structure stamp: an array that replaces another never looks unchanged.
-    content = Self.nextStructure()
+    content = Self.nextContent()
   }
 
   /// Creates an array from elements whose ids must be unique.
@@ -190,9 +190,20 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
   static func nextStructure() -> UInt64 {
     structureStamps.add(1, ordering: .relaxed).newValue
   }
+
+  /// A new content stamp, from a counter of its own: the structure counter moves only when
+  /// some array's ids change, which a store checks after each action (see `RootCore`).
+  @usableFromInline
+  static func nextContent() -> UInt64 {
+    contentStamps.add(1, ordering: .relaxed).newValue
+  }
 }
 
+/// The structure stamps of every identified array: it moves whenever some array's ids change
+/// or an array is made.
 @usableFromInline let structureStamps = Atomic<UInt64>(0)
+/// The content stamps of every identified array.
+@usableFromInline let contentStamps = Atomic<UInt64>(0)
 
 /// An identified array of `Element`, keyed by its `id`.
 public typealias IdentifiedArrayOf<Element: Identifiable> = IdentifiedArray<Element.ID, Element>

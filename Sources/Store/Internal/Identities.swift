@@ -28,18 +28,112 @@ struct ElementIdentity<ID: Hashable & Sendable>: Hashable, Sendable {
   }
 }
 
-/// The lifetime identity of an enum case's child: where the reducer was declared, and the
-/// child's state type.
+extension ElementIdentity: LifetimePlace {
+  var canBeGone: Bool { true }
+  var stampedContainer: AnyKeyPath? { collection.keyPath }
+
+  func locate(inContainer container: Any, wantsState: Bool) -> PlaceLookup {
+    guard let elements = container as? any IdentifiedLookup else { return .unknown }
+    return elements.lifetimeState(forID: id, wantsState: wantsState)
+  }
+
+  func removedSiblings(in container: Any, since stamp: UInt64) -> [EffectID]? {
+    guard let elements = container as? any IdentifiedLookup,
+      let removed = elements.removedLifetimeIDs(since: stamp)
+    else { return nil }
+    return removed.compactMap { id in
+      (id as? ID).map { EffectID(ElementIdentity(collection: collection, id: $0)) }
+    }
+  }
+}
+
+/// The lifetime identity of an optional child: the key path to it.
+///
+/// `@unchecked Sendable`: key paths are immutable once created.
 @usableFromInline
-struct CaseIdentity: Hashable, Sendable {
+struct PresenceIdentity<Parent, Child>: Hashable, @unchecked Sendable, CustomStringConvertible {
+  @usableFromInline let keyPath: KeyPath<Parent, Child?>
+  @usableFromInline var description: String { "\(keyPath)" }
+
+  @inlinable
+  init(keyPath: KeyPath<Parent, Child?>) {
+    self.keyPath = keyPath
+  }
+}
+
+extension PresenceIdentity: LifetimePlace {
+  var canBeGone: Bool { true }
+
+  func locate(inLevel state: Any, wantsState: Bool) -> PlaceLookup {
+    guard let parent = state as? Parent else { return .unknown }
+    guard let child = parent[keyPath: keyPath] else { return .gone }
+    return .present(wantsState ? child : nil)
+  }
+}
+
+/// The lifetime identity of an enum case's child: where the reducer was declared (the child's
+/// state type is in the identity's type), and how to find the case.
+///
+/// `@unchecked Sendable`: the case key's closures are `@Sendable`; the compiler only lacks a
+/// conformance for the generic struct holding them.
+@usableFromInline
+struct CaseIdentity<State, CaseState>: Hashable, @unchecked Sendable {
   @usableFromInline let site: SourceSite
-  @usableFromInline let type: ObjectIdentifier
+  @usableFromInline let toCase: CaseKey<State, CaseState>
 
   @usableFromInline
-  init(site: SourceSite, type: ObjectIdentifier) {
+  init(site: SourceSite, toCase: CaseKey<State, CaseState>) {
     self.site = site
-    self.type = type
+    self.toCase = toCase
   }
+
+  @usableFromInline
+  static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.site == rhs.site
+  }
+
+  @usableFromInline
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(site)
+  }
+}
+
+extension CaseIdentity: LifetimePlace {
+  var canBeGone: Bool { true }
+
+  func locate(inLevel state: Any, wantsState: Bool) -> PlaceLookup {
+    guard let state = state as? State else { return .unknown }
+    guard let child = toCase.extract(state) else { return .gone }
+    return .present(wantsState ? child : nil)
+  }
+}
+
+/// A collection whose elements a ``LifetimePlace`` can look up by id, as `Any`.
+protocol IdentifiedLookup {
+  /// The state of the element with `id` (when wanted), or `.gone`; `.unknown` for an id of
+  /// another type.
+  func lifetimeState(forID id: any Hashable, wantsState: Bool) -> PlaceLookup
+
+  /// The ids removed since the collection had structure stamp `stamp`, or `nil` when it
+  /// cannot tell.
+  func removedLifetimeIDs(since stamp: UInt64) -> [any Hashable]?
+}
+
+/// An element whose lifetime state is a part of it: a stack entry, whose screen's reducer runs
+/// on its element.
+protocol LifetimeStateCarrier {
+  /// The part the element's reducer runs on.
+  var carriedLifetimeState: Any { get }
+}
+
+/// An optional, seen as `Any`.
+protocol OptionalState {
+  /// The wrapped value, if there is one.
+  var presentState: Any? { get }
+}
+
+extension Optional: OptionalState {
+  var presentState: Any? { map { $0 } }
 }
 
 /// Lends a value to a `@Sendable` closure that the effect runtime calls synchronously on the

@@ -1,5 +1,6 @@
 import Dispatch
 import Effects
+import Synchronization
 
 /// The root of a store tree: owns the state, the reducer and the effect runtime, and
 /// dispatches actions one at a time.
@@ -190,14 +191,25 @@ package final class RootCore<R: Reducer>: RootStoreCore {
 
   @inlinable
   func reduce(_ action: Action, origin: ActionOrigin, group: inout EffectGroup?) {
+    let structureBefore = structureStamps.load(ordering: .relaxed)
     let effect = reducer.reduce(into: &currentState, action: action)
     if hasReduceObservers {
       recordAction?(action, origin)
       didReduce?(action, origin)
     }
-    if effect.isNone { return }
-    let owner = group ?? EffectGroup()
-    group = owner
-    runtime.start(effect, origin: action, group: owner)
+    if !effect.isNone {
+      let owner = group ?? EffectGroup()
+      group = owner
+      runtime.start(effect, origin: action, group: owner)
+    }
+    // An ancestor may have removed an element, child or case whose reducer did not run for
+    // this action (it sits below a `Scope` for another case): its effects end now. Elements
+    // can only have gone if some identified array changed its ids (every such change takes
+    // a stamp from one counter); optional children and cases are looked for after every
+    // action while effects run inside them.
+    let structureChanged = structureStamps.load(ordering: .relaxed) != structureBefore
+    if runtime.needsPlaceWalk(structureChanged: structureChanged) {
+      runtime.endLifetimesOfGonePlaces(in: currentState)
+    }
   }
 }

@@ -12,11 +12,13 @@
 /// ```
 public struct StackState<Element> {
   /// One pushed screen: its id and its state.
-  public struct Entry: Identifiable {
+  public struct Entry: Identifiable, LifetimeStateCarrier {
     /// The screen's id in this stack.
     public let id: StackElementID
     /// The screen's state.
     public var element: Element
+
+    var carriedLifetimeState: Any { element }
   }
 
   var entries: IdentifiedArray<StackElementID, Entry>

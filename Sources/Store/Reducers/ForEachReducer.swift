@@ -14,9 +14,10 @@ extension Reducer {
   /// removed and added back within one action keeps its effects.
   ///
   /// Attach `forEach` to the reducer that removes elements, as below: it sees the removals
-  /// that reducer and the element reducer make. An element removed elsewhere (by an ancestor
-  /// above a `Scope`) keeps its effects until the next action for its id arrives, which is
-  /// then ignored with a warning and ends them.
+  /// that reducer and the element reducer make, and ends their lifetimes. An element removed
+  /// elsewhere (by an ancestor above a `Scope`) is found gone by the store after the action
+  /// that removed it, which ends its lifetime then (see "Identity and navigation" for the few
+  /// cases it cannot find).
   ///
   /// ```swift
   /// var body: some Reducer<State, Action> {

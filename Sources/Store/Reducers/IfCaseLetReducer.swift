@@ -85,7 +85,7 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     action: Parent.Action,
     id: (Child.State) -> ID
   ) -> Effect<Parent.Action> {
-    let identity = CaseIdentity(site: site, type: ObjectIdentifier(Child.State.self))
+    let identity = CaseIdentity(site: site, toCase: toCase)
     // (The extracted copy is let go at once: the child must find its buffers unshared.)
     let before = toCase.extract(state).map(id)
     let wasInCase = before != nil

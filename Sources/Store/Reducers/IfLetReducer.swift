@@ -8,9 +8,8 @@ extension Reducer {
   /// `nil` changes nothing and reports a runtime warning naming the action. The child's
   /// effects belong to its presence: setting the state to `nil`, or replacing an
   /// `Identifiable` child with one of another id, cancels them, when this
-  /// reducer or the child does it. (Set to `nil` elsewhere, by an ancestor above a `Scope`,
-  /// the child's effects run until their next action for it arrives, which is then ignored
-  /// with a warning and ends them.)
+  /// reducer or the child does it. Set to `nil` elsewhere (by an ancestor above a `Scope`),
+  /// the child is found gone by the store after that action, which ends its effects then.
   ///
   /// ```swift
   /// Reduce { state, action in ... }
@@ -143,7 +142,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     action: Parent.Action,
     id: (Child.State) -> ID
   ) -> Effect<Parent.Action> {
-    let identity = KeyPathIdentity(keyPath: toChild)
+    let identity = PresenceIdentity(keyPath: toChild)
     let childAction = extract(action)
     var before: ID? = nil
     var effect = Effect<Child.Action>.none
@@ -201,7 +200,9 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   /// The child's effect in the parent's actions, with its dismissals resolved, in the child's
   /// namespace. Out of line: only for actions whose child returned work.
   @usableFromInline
-  func embedChildEffect(_ effect: Effect<Child.Action>, identity: KeyPathIdentity)
+  func embedChildEffect(
+    _ effect: Effect<Child.Action>, identity: PresenceIdentity<Parent.State, Child.State>
+  )
     -> Effect<Parent.Action>
   {
     var embedded = effect.map(embed)

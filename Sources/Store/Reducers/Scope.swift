@@ -15,7 +15,11 @@ import Effects
 /// }
 /// ```
 public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reducer {
-  @usableFromInline let toChildState: WritableKeyPath<ParentState, Child.State>
+  /// The key path, behind a closure: a key path literal that is only ever projected through
+  /// is compiled to a plain field access, while one kept as a value is built (and retained
+  /// and released) every time the reducer is, which is at every action. The closure, made
+  /// from the literal, captures nothing; the key path is built only when an effect needs it.
+  @usableFromInline let toChildState: () -> WritableKeyPath<ParentState, Child.State>
   @usableFromInline let toChildAction: CaseKey<ParentAction, Child.Action>
   @usableFromInline let child: Child
 
@@ -27,7 +31,7 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
   ///   - child: The child reducer.
   @inlinable
   public init<ChildState, ChildAction>(
-    state: WritableKeyPath<ParentState, ChildState>,
+    state: @autoclosure @escaping () -> WritableKeyPath<ParentState, ChildState>,
     action: CaseKey<ParentAction, ChildAction>,
     @ReducerBuilder<ChildState, ChildAction> child: () -> Child
   ) where ChildState == Child.State, ChildAction == Child.Action {
@@ -46,35 +50,48 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
   @inlinable
   public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {
     guard let childAction = toChildAction.extract(action) else { return .none }
-    let effect = child.reduce(into: &state[keyPath: toChildState], action: childAction)
+    let effect = child.reduce(into: &state[keyPath: toChildState()], action: childAction)
     if effect.isNone { return .none }
-    return Self.embed(effect, toChildAction.embed, from: action)
+    return Self.embed(effect, toChildAction.embed, from: action, state: toChildState())
   }
 
   /// The child's effect in the parent's actions, in the scope's own namespace: two sibling
   /// scopes running the same child never cancel each other's effects.
   ///
   /// The namespace is the case of the parent action that carries the child's actions, which
-  /// tells sibling scopes apart. Out of line, and given no key path, so that `reduce`, which
-  /// runs for every action, stays small for the optimizer to inline and to turn its key path
-  /// into a plain field access.
+  /// tells sibling scopes apart, and the key path to the child's state, which the store
+  /// follows to find the places of the child's effects in its state. Out of line, so that
+  /// `reduce`, which runs for every action, stays small for the optimizer to inline and to
+  /// turn its key path into a plain field access.
   @usableFromInline
   static func embed(
     _ effect: Effect<Child.Action>,
     _ embed: @escaping @Sendable (Child.Action) -> ParentAction,
-    from action: ParentAction
+    from action: ParentAction,
+    state: KeyPath<ParentState, Child.State>
   ) -> Effect<ParentAction> {
     // Only for actions whose child returned work, never for the rest.
     let caseName = Mirror(reflecting: action).children.first?.label ?? "\(action)"
     return effect.map(embed).scoped(
-      to: ScopeIdentity(parent: ObjectIdentifier(ParentAction.self), caseName: caseName)
+      to: ScopeIdentity(
+        parent: ObjectIdentifier(ParentAction.self), caseName: caseName, state: state)
     )
   }
 }
 
-/// The lifetime namespace of a scope: the parent action type, and the case that carries the
-/// child's actions.
-struct ScopeIdentity: Hashable, Sendable {
+/// The lifetime namespace of a scope: the parent action type, the case that carries the
+/// child's actions, and the key path to the child's state.
+///
+/// `@unchecked Sendable`: key paths are immutable once created.
+struct ScopeIdentity<ParentState, ChildState>: Hashable, @unchecked Sendable, LifetimePlace {
   let parent: ObjectIdentifier
   let caseName: String
+  let state: KeyPath<ParentState, ChildState>
+
+  var canBeGone: Bool { false }
+
+  func locate(inLevel state: Any, wantsState: Bool) -> PlaceLookup {
+    guard let parent = state as? ParentState else { return .unknown }
+    return .present(wantsState ? parent[keyPath: self.state] : nil)
+  }
 }

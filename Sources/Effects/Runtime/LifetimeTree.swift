@@ -1,0 +1,363 @@
+/// A lifetime identity that names a place in the state: an element of a collection, an
+/// optional child, an enum case, a scope's slice.
+///
+/// Reducers end an identity's lifetime when they see its state go. An ancestor can remove
+/// it where they cannot see (above a `Scope`, say), so after an action that may have done so
+/// the root also walks the namespaces of running effects down its state: an identity that is a
+/// place finds its state in the state found for the level above it, and when it is gone its
+/// lifetime ends. An identity that is not a place (a feature's own `scoped(to:)`) stands for
+/// the same state as the level above it.
+package protocol LifetimePlace: Sendable {
+  /// Whether the place can be gone while the state of the level above is there. A scope's
+  /// slice cannot; effects inside places only of that kind never need a walk.
+  var canBeGone: Bool { get }
+
+  /// For an element of a ``StampedContainer``: the key path, from the state of the level
+  /// above, to the container. Sibling elements read it once, and while its stamp is the one
+  /// the last walk saw, none of them is looked up again. `nil` for other places, each looked
+  /// up by ``locate(inLevel:wantsState:)``.
+  var stampedContainer: AnyKeyPath? { get }
+
+  /// Finds the place in the state of the level above.
+  ///
+  /// - Parameters:
+  ///   - state: The state of the level above.
+  ///   - wantsState: Whether the walk goes on below the place and needs its state.
+  /// - Returns: The place's state (when wanted), or whether it is gone.
+  func locate(inLevel state: Any, wantsState: Bool) -> PlaceLookup
+
+  /// Finds the place in the value at ``stampedContainer``.
+  ///
+  /// - Parameters:
+  ///   - container: The value at ``stampedContainer``.
+  ///   - wantsState: Whether the walk goes on below the place and needs its state.
+  /// - Returns: The place's state (when wanted), or whether it is gone.
+  func locate(inContainer container: Any, wantsState: Bool) -> PlaceLookup
+
+  /// The identities of the sibling places removed from `container` since it had structure
+  /// stamp `stamp`, or `nil` when the container cannot tell.
+  func removedSiblings(in container: Any, since stamp: UInt64) -> [EffectID]?
+}
+
+extension LifetimePlace {
+  package var stampedContainer: AnyKeyPath? { nil }
+
+  package func locate(inLevel state: Any, wantsState: Bool) -> PlaceLookup {
+    guard let key = stampedContainer, let container = state[keyPath: key] else { return .unknown }
+    return locate(inContainer: container, wantsState: wantsState)
+  }
+
+  package func locate(inContainer container: Any, wantsState: Bool) -> PlaceLookup {
+    locate(inLevel: container, wantsState: wantsState)
+  }
+
+  package func removedSiblings(in container: Any, since stamp: UInt64) -> [EffectID]? {
+    nil
+  }
+}
+
+/// What a ``LifetimePlace`` found.
+package enum PlaceLookup {
+  /// The place is there, and this is its state (`nil` when it was not asked for).
+  case present(Any?)
+  /// The place is gone: its lifetime ends.
+  case gone
+  /// The state is not of the type the place expects (a child run by hand, without the
+  /// reducer that names its place): nothing is known, and the lifetime goes on.
+  case unknown
+}
+
+/// A container that changes a stamp whenever its set of ids changes. While the stamp is the
+/// one a walk saw, every place that walk found in it is still there, and only places added
+/// since need looking up.
+package protocol StampedContainer {
+  /// Changes whenever an id is added or removed; a new container gets a new stamp.
+  var structureStamp: UInt64 { get }
+}
+
+/// The running effects, arranged by the lifetime identities they are scoped to.
+///
+/// Each node is one namespace; a record sits in the node of its whole namespace and counts in
+/// every node above it. Ending a lifetime collects the records below its node; the walk in
+/// ``collectGone(from:)`` finds the nodes whose place is gone.
+struct LifetimeTree {
+  final class Node {
+    let id: EffectID?
+    let place: (any LifetimePlace)?
+    var children: [EffectID: Node] = [:]
+    /// Records whose namespace ends here.
+    var records: Set<Int> = []
+    /// Records here and below.
+    var count = 0
+    /// Records here and below whose namespace names a place that can be gone.
+    var removableCount = 0
+    /// A walk found the place gone and cancelled what runs here; records still finishing
+    /// keep the node until they do.
+    var isEnded = false
+    /// Children that are elements of stamped containers, by container.
+    var groups: [AnyKeyPath: Group] = [:]
+    /// Children that name other places, each looked up on its own.
+    var singles: [ObjectIdentifier: Node] = [:]
+    /// Children that name no place.
+    var plain: [ObjectIdentifier: Node] = [:]
+
+    init(id: EffectID?) {
+      self.id = id
+      self.place = id?.base as? any LifetimePlace
+    }
+  }
+
+  /// The children of a node found in one container.
+  final class Group {
+    let container: AnyKeyPath
+    var members: [ObjectIdentifier: Node] = [:]
+    /// Members with children of their own: the walk goes down them whatever the stamp.
+    var branches: [ObjectIdentifier: Node] = [:]
+    /// Members added, or presented again, since the last walk.
+    var unchecked: [ObjectIdentifier: Node] = [:]
+    /// The container's stamp when the last walk found every member it did not end.
+    var stamp: UInt64?
+
+    init(container: AnyKeyPath) {
+      self.container = container
+    }
+  }
+
+  /// How a path's places can be gone.
+  struct Removability {
+    /// Some place on the path can be gone.
+    var any = false
+    /// Some place on the path can be gone without a stamp changing (an optional child, a
+    /// case): only a walk after every action finds it.
+    var unstamped = false
+
+    init(_ path: [EffectID]) {
+      for id in path {
+        guard let place = id.base as? any LifetimePlace, place.canBeGone else { continue }
+        any = true
+        if place.stampedContainer == nil { unstamped = true }
+      }
+    }
+  }
+
+  let root = Node(id: nil)
+
+  /// Adds `record` at `path`.
+  ///
+  /// - Complexity: O(*d*) for a path of *d* identities.
+  func insert(_ record: Int, at path: [EffectID], _ removability: Removability) {
+    let isRemovable = removability.any
+    var parent: Node? = nil
+    var node = root
+    node.count += 1
+    if isRemovable { node.removableCount += 1 }
+    for id in path {
+      let child: Node
+      if let existing = node.children[id] {
+        child = existing
+        if child.isEnded {
+          // Presented again: its place is looked up again at the next walk.
+          child.isEnded = false
+          node.markUnchecked(child)
+        }
+      } else {
+        child = Node(id: id)
+        if node.children.isEmpty, let parent { parent.noteBranch(node, isBranch: true) }
+        node.adopt(child)
+      }
+      child.count += 1
+      if isRemovable { child.removableCount += 1 }
+      parent = node
+      node = child
+    }
+    node.records.insert(record)
+  }
+
+  /// Removes `record` from `path`, and the nodes left empty.
+  ///
+  /// - Returns: Whether the record was there.
+  /// - Complexity: O(*d*) for a path of *d* identities.
+  func remove(_ record: Int, at path: [EffectID], _ removability: Removability) -> Bool {
+    var nodes = [root]
+    nodes.reserveCapacity(path.count + 1)
+    for id in path {
+      guard let child = nodes[nodes.count - 1].children[id] else { return false }
+      nodes.append(child)
+    }
+    guard nodes[nodes.count - 1].records.remove(record) != nil else { return false }
+    for node in nodes {
+      node.count -= 1
+      if removability.any { node.removableCount -= 1 }
+    }
+    for depth in stride(from: nodes.count - 1, to: 0, by: -1) where nodes[depth].count == 0 {
+      let parent = nodes[depth - 1]
+      parent.release(nodes[depth])
+      if parent.children.isEmpty, depth >= 2 {
+        nodes[depth - 2].noteBranch(parent, isBranch: false)
+      }
+    }
+    return true
+  }
+
+  /// The node at `path`, if something runs there.
+  func node(at path: [EffectID]) -> Node? {
+    var node = root
+    for id in path {
+      guard let child = node.children[id] else { return nil }
+      node = child
+    }
+    return node
+  }
+
+  /// The records in the lifetime at `path` and the ones nested in it.
+  func records(below path: [EffectID]) -> [Int] {
+    guard let node = node(at: path) else { return [] }
+    var ids: [Int] = []
+    records(below: node, into: &ids)
+    return ids
+  }
+
+  /// The records in the lifetimes one level below `path` that `isAlive` does not keep, and
+  /// the ones nested in them.
+  func records(below path: [EffectID], exceptChildren isAlive: (EffectID) -> Bool) -> [Int] {
+    guard let node = node(at: path) else { return [] }
+    var ids: [Int] = []
+    for (id, child) in node.children where !isAlive(id) { records(below: child, into: &ids) }
+    return ids
+  }
+
+  /// The records at `node` and below.
+  func records(below node: Node, into records: inout [Int]) {
+    records.append(contentsOf: node.records)
+    for child in node.children.values { self.records(below: child, into: &records) }
+  }
+
+  /// Walks the running effects' places down `state` (the root's state), marks the ones that
+  /// are gone as ended, and returns the records inside them.
+  ///
+  /// - Complexity: O(*v*) for the *v* nodes visited: every scope, optional child and case
+  ///   with effects, and of a collection's elements with effects only those added since the
+  ///   last walk, those removed from the collection since (as its history tells), and those
+  ///   with effects of their own children. (All of them when the history cannot tell: the
+  ///   collection was replaced by another.)
+  func collectGone(from state: Any) -> [Int] {
+    var gone: [Int] = []
+    walk(root, state: state, gone: &gone)
+    return gone
+  }
+
+  private func walk(_ node: Node, state: Any, gone: inout [Int]) {
+    for child in node.plain.values where child.removableCount > 0 && !child.children.isEmpty {
+      walk(child, state: state, gone: &gone)
+    }
+    for child in node.singles.values {
+      guard !child.isEnded, child.removableCount > 0, let place = child.place else { continue }
+      let wantsState = !child.children.isEmpty
+      resolve(child, place.locate(inLevel: state, wantsState: wantsState), gone: &gone)
+    }
+    for group in node.groups.values {
+      // A container that is not there, or a state of another type: nothing is known.
+      guard let container = state[keyPath: group.container] else { continue }
+      let stamp = (container as? any StampedContainer)?.structureStamp
+      if let stamp, let seen = group.stamp,
+        let removed = removedMembers(
+          of: node, group, in: container, since: seen, now: stamp)
+      {
+        for child in removed { visit(child, in: container, gone: &gone) }
+        for child in group.unchecked.values { visit(child, in: container, gone: &gone) }
+        for child in group.branches.values { visit(child, in: container, gone: &gone) }
+      } else {
+        for child in group.members.values { visit(child, in: container, gone: &gone) }
+      }
+      group.stamp = stamp
+      group.unchecked = [:]
+    }
+  }
+
+  /// The members of `group` removed from its container since stamp `seen`, if the container
+  /// can tell; none when the stamp is unchanged.
+  private func removedMembers(
+    of node: Node, _ group: Group, in container: Any, since seen: UInt64, now: UInt64
+  ) -> [Node]? {
+    if now == seen { return [] }
+    guard let sample = group.members.values.first?.place,
+      let removed = sample.removedSiblings(in: container, since: seen)
+    else { return nil }
+    return removed.compactMap { node.children[$0] }
+  }
+
+  private func visit(_ child: Node, in container: Any, gone: inout [Int]) {
+    guard !child.isEnded, child.removableCount > 0, let place = child.place else { return }
+    let wantsState = !child.children.isEmpty
+    resolve(child, place.locate(inContainer: container, wantsState: wantsState), gone: &gone)
+  }
+
+  private func resolve(_ child: Node, _ lookup: PlaceLookup, gone: inout [Int]) {
+    switch lookup {
+    case .present(let state):
+      if let state { walk(child, state: state, gone: &gone) }
+    case .gone:
+      child.isEnded = true
+      records(below: child, into: &gone)
+    case .unknown:
+      return
+    }
+  }
+}
+
+extension LifetimeTree.Node {
+  func adopt(_ child: LifetimeTree.Node) {
+    guard let id = child.id else { return }
+    children[id] = child
+    let key = ObjectIdentifier(child)
+    guard let place = child.place else {
+      plain[key] = child
+      return
+    }
+    guard let container = place.stampedContainer else {
+      singles[key] = child
+      return
+    }
+    let group: LifetimeTree.Group
+    if let existing = groups[container] {
+      group = existing
+    } else {
+      group = LifetimeTree.Group(container: container)
+      groups[container] = group
+    }
+    group.members[key] = child
+    group.unchecked[key] = child
+  }
+
+  func release(_ child: LifetimeTree.Node) {
+    guard let id = child.id else { return }
+    children[id] = nil
+    let key = ObjectIdentifier(child)
+    guard let place = child.place else {
+      plain[key] = nil
+      return
+    }
+    guard let container = place.stampedContainer else {
+      singles[key] = nil
+      return
+    }
+    guard let group = groups[container] else { return }
+    group.members[key] = nil
+    group.branches[key] = nil
+    group.unchecked[key] = nil
+    if group.members.isEmpty { groups[container] = nil }
+  }
+
+  func markUnchecked(_ child: LifetimeTree.Node) {
+    guard let container = child.place?.stampedContainer else { return }
+    groups[container]?.unchecked[ObjectIdentifier(child)] = child
+  }
+
+  /// Records whether `child` has children of its own.
+  func noteBranch(_ child: LifetimeTree.Node, isBranch: Bool) {
+    guard let container = child.place?.stampedContainer, let group = groups[container] else {
+      return
+    }
+    group.branches[ObjectIdentifier(child)] = isBranch ? child : nil
+  }
+}
