@@ -58,6 +58,21 @@ import Testing
     #expect(warnings.messages.isEmpty)
   }
 
+  @Test func aChildReplacedAboveItsScopeByOneWithAnotherIDHasItsEffectsEnded() async {
+    let harness = makeHarness { $0.detail.shown = Row.State(id: 1) }
+    harness.send(.detail(.shown(.loadTapped)))
+    harness.send(.ancestor(.showInDetail(1)))  // the same row: its load goes on
+    #expect(clock.sleeperCount == 1)
+    harness.send(.ancestor(.showInDetail(2)))  // another row: row 1's load must not land in it
+    #expect(clock.sleeperCount == 0)
+    harness.send(.detail(.shown(.loadTapped)))
+    harness.send(.ancestor(.addRow(3)))
+    #expect(clock.sleeperCount == 1, "row 2's own load goes on")
+    await clock.advance(by: .seconds(1))
+    harness.settle()
+    #expect(harness.state.detail.shown?.loads == 1)
+  }
+
   @Test func screensClearedAboveTheirScopeHaveTheirEffectsEnded() {
     let harness = makeHarness { $0.todos.path = StackState([Row.State(id: 7)]) }
     let screen = harness.state.todos.path.id(at: 0)
@@ -66,6 +81,21 @@ import Testing
     harness.send(.ancestor(.clearPath))
     #expect(clock.sleeperCount == 0)
     #expect(harness.core.runtime.runningCount == 0)
+  }
+
+  @Test func aStackReplacedAboveItsScopeEndsTheOldScreensEvenWhereIDsRepeat() async {
+    let harness = makeHarness { $0.todos.path = StackState([Row.State(id: 7)]) }
+    let old = harness.state.todos.path.id(at: 0)
+    harness.send(.todos(.path(.element(id: old, action: .loadTapped))))
+    harness.send(.ancestor(.replacePath(8)))  // a deep link: its first screen has id 0 again
+    #expect(harness.state.todos.path.id(at: 0) == old)
+    #expect(clock.sleeperCount == 0, "the old screen's load must not land in the new screen")
+    harness.send(.todos(.path(.element(id: old, action: .loadTapped))))
+    harness.send(.ancestor(.addRow(3)))
+    #expect(clock.sleeperCount == 1, "the new screen's own load goes on")
+    await clock.advance(by: .seconds(1))
+    harness.settle()
+    #expect(harness.state.todos.path.map(\.loads) == [1])
   }
 
   @Test func aNestedRowRemovedByAnAncestorEndsOnlyItsOwnEffects() async {
@@ -115,6 +145,137 @@ import Testing
     #expect(harness.state.todos.rows[id: 1]?.loads == 1)
   }
 
+  @Test func aRecursiveChildRunByHandKeepsItsSheetsEffects() {
+    // The child folder has the root's type: a walk that took the hand-made namespace for the
+    // root's level would find the root's (absent) preview and end the child's effect.
+    var state = Folder.State()
+    state.subfolders = [Folder.State(id: 1, preview: Row.State(id: 9))]
+    let harness = Harness(initialState: state, reducer: Folder(clock: clock))
+    harness.send(.subfolder(id: 1, .preview(.loadTapped)))
+    harness.send(.rename("root"))
+    #expect(clock.sleeperCount == 1)
+  }
+
+  @Test func aScopeThroughAComputedPropertyIsNotReadOutOfTurn() {
+    // `home` traps when the state is not home; the walk, which runs after every action while
+    // the editor's effect runs, must not read it once an ancestor has left home.
+    var todos = Todos.State()
+    todos.rows = [Row.State(id: 1)]
+    let harness = Harness(
+      initialState: Modes.State(mode: .home(todos)), reducer: Modes(clock: clock))
+    harness.send(.home(.editTapped(1)))
+    harness.send(.home(.editor(.presented(.autosaveTapped))))
+    harness.send(.leave)
+    harness.send(.leave)
+    #expect(harness.state.mode == .away)
+  }
+
+  @Test func twoCasesDeclaredAtOneSiteKeepTheirOwnEffects() {
+    // Told apart by their case keys, not only by the site: otherwise they share one lifetime,
+    // and the walk could look for one case with the other's key.
+    let site = SourceSite(fileID: "Forms", line: 1)
+    #expect(
+      EffectID(CaseIdentity(site: site, toCase: CaseKey<Forms.State, Row.State>.add))
+        != EffectID(CaseIdentity(site: site, toCase: CaseKey<Forms.State, Row.State>.edit)))
+    let harness = Harness(
+      initialState: Forms.State.edit(Row.State(id: 1)), reducer: Forms(clock: clock))
+    harness.send(.edit(.loadTapped))
+    harness.send(.noop)
+    #expect(clock.sleeperCount == 1, "the edit case is there: its load goes on")
+    harness.send(.close)
+    #expect(clock.sleeperCount == 0)
+  }
+
+  /// A folder that runs its subfolders by hand, with a namespace of its own per subfolder.
+  struct Folder: Reducer {
+    struct State: Equatable, Identifiable {
+      var id = 0
+      var name = ""
+      var preview: Row.State?
+      var subfolders: [State] = []
+    }
+    indirect enum Action: Sendable, Equatable {
+      case preview(Row.Action)
+      case subfolder(id: Int, Action)
+      case rename(String)
+    }
+    let clock: TestClock
+    var body: some Reducer<State, Action> {
+      Reduce { state, action in
+        switch action {
+        case .rename(let name):
+          state.name = name
+          return .none
+        case .subfolder(let id, let action):
+          guard let index = state.subfolders.firstIndex(where: { $0.id == id }) else {
+            return .none
+          }
+          return Folder(clock: clock).reduce(into: &state.subfolders[index], action: action)
+            .map { .subfolder(id: id, $0) }
+            .scoped(to: id)
+        case .preview:
+          return .none
+        }
+      }
+      .ifLet(\.preview, action: .preview) { Row(clock: clock) }
+    }
+  }
+
+  /// Reaches its list through a computed property that traps when the state is elsewhere.
+  struct Modes: Reducer {
+    enum Mode: Equatable {
+      case home(Todos.State)
+      case away
+    }
+    struct State: Equatable {
+      var mode: Mode
+      var home: Todos.State {
+        get {
+          guard case .home(let todos) = mode else { fatalError("not home") }
+          return todos
+        }
+        set { mode = .home(newValue) }
+      }
+    }
+    enum Action: Sendable, Equatable {
+      case home(Todos.Action)
+      case leave
+    }
+    let clock: TestClock
+    var body: some Reducer<State, Action> {
+      Scope(state: \.home, action: .home) { Todos(clock: clock) }
+      Reduce { state, action in
+        if action == .leave { state.mode = .away }
+        return .none
+      }
+    }
+  }
+
+  /// Two cases with the same payload type, run by `ifCaseLet`s given the same site (as a
+  /// helper that does not pass its caller's site through would).
+  struct Forms: Reducer {
+    enum State: Equatable {
+      case add(Row.State)
+      case edit(Row.State)
+      case closed
+    }
+    enum Action: Sendable, Equatable {
+      case add(Row.Action)
+      case edit(Row.Action)
+      case noop
+      case close
+    }
+    let clock: TestClock
+    var body: some Reducer<State, Action> {
+      Reduce { state, action in
+        if action == .close { state = .closed }
+        return .none
+      }
+      .ifCaseLet(.add, action: .add, fileID: "Forms", line: 1) { Row(clock: clock) }
+      .ifCaseLet(.edit, action: .edit, fileID: "Forms", line: 1) { Row(clock: clock) }
+    }
+  }
+
   /// Changes the state of children that it reaches through `Scope`s, where their own reducers
   /// do not run.
   struct Home: Reducer {
@@ -138,6 +299,7 @@ import Testing
       var todos = Todos.State()
       var sections: IdentifiedArrayOf<Section> = []
       var shell = Shell.State.away
+      var detail = IfLetReducerTests.Detail.State()
     }
     enum Change: Sendable, Equatable {
       case dropRow(Int)
@@ -145,6 +307,8 @@ import Testing
       case addRow(Int)
       case closeEditor
       case clearPath
+      case replacePath(Int)
+      case showInDetail(Int)
       case dropNestedRow(section: Int, row: Int)
       case leave
     }
@@ -152,12 +316,14 @@ import Testing
       case todos(Todos.Action)
       case sections(IdentifiedAction<Int, Todos.Action>)
       case shell(Shell.Action)
+      case detail(IfLetReducerTests.Detail.Action)
       case ancestor(Change)
     }
     let clock: TestClock
     var body: some Reducer<State, Action> {
       Scope(state: \.todos, action: .todos) { Todos(clock: clock) }
       Scope(state: \.shell, action: .shell) { Shell(clock: clock) }
+      Scope(state: \.detail, action: .detail) { IfLetReducerTests.Detail(clock: clock) }
       Reduce { state, action in
         guard case .ancestor(let change) = action else { return .none }
         switch change {
@@ -166,6 +332,9 @@ import Testing
         case .addRow(let id): state.todos.rows.append(Row.State(id: id))
         case .closeEditor: state.todos.editor = nil
         case .clearPath: state.todos.path.removeAll()
+        case .replacePath(let row): state.todos.path = StackState([Row.State(id: row)])
+        case .showInDetail(let row):
+          if state.detail.shown?.id != row { state.detail.shown = Row.State(id: row) }
         case .dropNestedRow(let section, let row):
           state.sections[id: section]?.todos.rows.remove(id: row)
         case .leave: state.shell = .away
@@ -233,5 +402,43 @@ extension CaseKey<AncestorRemovalTests.Home.Shell.State, Todos.State> {
     Self(AncestorRemovalTests.Home.Shell.State.browsing) {
       if case .browsing(let s) = $0 { s } else { nil }
     }
+  }
+}
+
+extension CaseKey<AncestorRemovalTests.Folder.Action, Row.Action> {
+  static var preview: Self {
+    Self(AncestorRemovalTests.Folder.Action.preview) {
+      if case .preview(let a) = $0 { a } else { nil }
+    }
+  }
+}
+
+extension CaseKey<AncestorRemovalTests.Modes.Action, Todos.Action> {
+  static var home: Self {
+    Self(AncestorRemovalTests.Modes.Action.home) { if case .home(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<AncestorRemovalTests.Forms.State, Row.State> {
+  static var add: Self {
+    Self(AncestorRemovalTests.Forms.State.add) { if case .add(let s) = $0 { s } else { nil } }
+  }
+  static var edit: Self {
+    Self(AncestorRemovalTests.Forms.State.edit) { if case .edit(let s) = $0 { s } else { nil } }
+  }
+}
+
+extension CaseKey<AncestorRemovalTests.Forms.Action, Row.Action> {
+  static var add: Self {
+    Self(AncestorRemovalTests.Forms.Action.add) { if case .add(let a) = $0 { a } else { nil } }
+  }
+  static var edit: Self {
+    Self(AncestorRemovalTests.Forms.Action.edit) { if case .edit(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<AncestorRemovalTests.Home.Action, IfLetReducerTests.Detail.Action> {
+  static var detail: Self {
+    Self(AncestorRemovalTests.Home.Action.detail) { if case .detail(let a) = $0 { a } else { nil } }
   }
 }

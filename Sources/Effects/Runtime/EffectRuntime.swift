@@ -19,9 +19,9 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
 
   let state = Mutex(State())
   /// The running effects by lifetime (only record ids: the records are in `state`). Changed
-  /// and read only on the main actor; behind a lock of its own, of a type that is not generic,
-  /// so that the walk after each action runs specialized code.
-  private let places = Mutex(LifetimeTree())
+  /// and read only on the main actor, where stores run, so no lock is held while the walk
+  /// after an action reads the state (key path getters, case keys, ids are feature code).
+  @MainActor private let places = LifetimeTree()
   /// The running effects inside a place that can be gone (see ``LifetimePlace``), and those
   /// of them inside a place that can be gone without a stamp changing, counted outside the
   /// lock: the store asks after every action whether to look for gone places.
@@ -97,15 +97,18 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   }
 
   /// Whether the places of running effects need looking for after an action: when some are
-  /// inside an optional child or a case (which can go without a trace), or when a stamped
-  /// container changed (`structureChanged`) and some are inside its elements. Two atomic
-  /// loads: cheap enough to ask after every action.
+  /// inside an optional child or a case (which can go without a trace), when a stamped
+  /// container changed (`structureChanged`) and some are inside its elements, or when effects
+  /// started inside an element whose place has not been looked at yet. Cheap enough to ask
+  /// after every action.
   ///
   /// - Parameter structureChanged: Whether some stamped container (an identified array)
   ///   changed its ids, or a new one was made, during the action.
+  @MainActor
   @usableFromInline
   package func needsPlaceWalk(structureChanged: Bool) -> Bool {
     if unstampedRecords.load(ordering: .relaxed) > 0 { return true }
+    if places.needsFirstLook { return true }
     return structureChanged && removableRecords.load(ordering: .relaxed) > 0
   }
 
@@ -123,9 +126,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   @MainActor
   @usableFromInline
   package func endLifetimesOfGonePlaces(in state: Any) {
-    // Read only inside the call below, synchronously, on this thread.
-    let root = SynchronousLoan(value: state)
-    let gone = places.withLock { $0.collectGone(from: root.value) }
+    let gone = places.collectGone(from: state)
     if gone.isEmpty { return }
     let records = self.state.withLock { $0.records(gone) }
     for record in records { record.cancel() }
@@ -194,14 +195,14 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       start(effect, context)
     case .endLifetime(let identity):
       let path = context.namespace + [identity]
-      let ids = places.withLock { $0.records(below: path) }
+      let ids = places.end(at: path)
       let records = state.withLock { $0.records(ids) }
       for record in records { record.cancel() }
     case .throttle(let throttle, let effect):
       startThrottled(effect, throttle, context)
     case .retainLifetimes(let isAlive):
       let path = context.namespace
-      let ids = places.withLock { $0.records(below: path, exceptChildren: isAlive) }
+      let ids = places.end(below: path, exceptChildren: isAlive)
       let records = state.withLock { $0.records(ids) }
       for record in records { record.cancel() }
     case .dismiss:
@@ -282,7 +283,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       }
       return record
     }
-    places.withLock { $0.insert(record.id, at: context.namespace, removability) }
+    places.insert(record.id, at: context.namespace, removability)
     count(removability, by: 1)
     owner?.add(record)
     return record
@@ -301,7 +302,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     guard let entry else { return }
     let removability = entry.removability
     let path = entry.context.namespace
-    if places.withLock({ $0.remove(record.id, at: path, removability) }) {
+    if places.remove(record.id, at: path, removability) {
       count(removability, by: -1)
     }
     if let error {
@@ -430,14 +431,6 @@ extension EffectRuntime {
       ids.compactMap { records[$0]?.record }
     }
   }
-}
-
-/// Lends a value that is not `Sendable` to a closure that runs synchronously on the lending
-/// thread, such as the body of `Mutex.withLock`.
-///
-/// `@unchecked Sendable`: the value is only read, within the call it was lent for.
-package struct SynchronousLoan: @unchecked Sendable {
-  let value: Any
 }
 
 /// A readable name for an action in a message: its type and value.

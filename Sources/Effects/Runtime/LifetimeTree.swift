@@ -58,8 +58,11 @@ extension LifetimePlace {
 
 /// What a ``LifetimePlace`` found.
 package enum PlaceLookup {
-  /// The place is there, and this is its state (`nil` when it was not asked for).
-  case present(Any?)
+  /// The place is there, and this is its state (`nil` when it was not asked for). A place
+  /// with a `token` is gone when a later walk finds another token there: a stack screen whose
+  /// stack was replaced by one that reuses its id (the token is the stack's lineage), an
+  /// `Identifiable` child replaced by one with another id (the token is the id's hash).
+  case present(Any?, token: UInt64? = nil)
   /// The place is gone: its lifetime ends.
   case gone
   /// The state is not of the type the place expects (a child run by hand, without the
@@ -80,6 +83,11 @@ package protocol StampedContainer {
 /// Each node is one namespace; a record sits in the node of its whole namespace and counts in
 /// every node above it. Ending a lifetime collects the records below its node; the walk in
 /// ``collectGone(from:)`` finds the nodes whose place is gone.
+///
+/// The walk goes down through places only. An identity that is not a ``LifetimePlace`` (a
+/// feature's own `scoped(to:)` around a child it runs by hand) says nothing about where the
+/// state below it is, so the walk stops there: a wrong guess would end a child that is still
+/// there.
 struct LifetimeTree {
   final class Node {
     let id: EffectID?
@@ -89,21 +97,28 @@ struct LifetimeTree {
     var records: Set<Int> = []
     /// Records here and below.
     var count = 0
-    /// Records here and below whose namespace names a place that can be gone.
-    var removableCount = 0
+    /// Records whose namespace names a place that can be gone strictly below this node, and
+    /// that the walk can reach: the walk goes down this node only when there are some.
+    var removableBelow = 0
     /// A walk found the place gone and cancelled what runs here; records still finishing
     /// keep the node until they do.
     var isEnded = false
+    /// The token the place had when the first walk after its effects started found it.
+    var token: UInt64?
     /// Children that are elements of stamped containers, by container.
     var groups: [AnyKeyPath: Group] = [:]
     /// Children that name other places, each looked up on its own.
     var singles: [ObjectIdentifier: Node] = [:]
-    /// Children that name no place.
-    var plain: [ObjectIdentifier: Node] = [:]
 
     init(id: EffectID?) {
       self.id = id
       self.place = id?.base as? any LifetimePlace
+    }
+
+    /// Whether a walk that reaches this node's parent looks it up.
+    var needsVisit: Bool {
+      guard !isEnded, let place else { return false }
+      return place.canBeGone || removableBelow > 0
     }
   }
 
@@ -111,7 +126,7 @@ struct LifetimeTree {
   final class Group {
     let container: AnyKeyPath
     var members: [ObjectIdentifier: Node] = [:]
-    /// Members with children of their own: the walk goes down them whatever the stamp.
+    /// Members with removable places below them: the walk goes down them whatever the stamp.
     var branches: [ObjectIdentifier: Node] = [:]
     /// Members added, or presented again, since the last walk.
     var unchecked: [ObjectIdentifier: Node] = [:]
@@ -123,51 +138,74 @@ struct LifetimeTree {
     }
   }
 
-  /// How a path's places can be gone.
-  struct Removability {
-    /// Some place on the path can be gone.
-    var any = false
-    /// Some place on the path can be gone without a stamp changing (an optional child, a
-    /// case): only a walk after every action finds it.
+  /// How a path's places can be gone, as far as a walk can reach them.
+  struct Removability: Sendable {
+    /// The index in the path of the deepest place that can be gone and that the walk reaches
+    /// (no identity that is not a place comes before it).
+    var deepest: Int?
+    /// Some such place can be gone without a stamp changing (an optional child, a case):
+    /// only a walk after every action finds it.
     var unstamped = false
 
     init(_ path: [EffectID]) {
-      for id in path {
-        guard let place = id.base as? any LifetimePlace, place.canBeGone else { continue }
-        any = true
+      for (index, id) in path.enumerated() {
+        guard let place = id.base as? any LifetimePlace else { break }
+        guard place.canBeGone else { continue }
+        deepest = index
         if place.stampedContainer == nil { unstamped = true }
       }
+    }
+
+    /// Some place on the path can be gone.
+    var any: Bool { deepest != nil }
+
+    /// Whether the record counts as removable below the node at `depth` (the root is at 0,
+    /// the path's first identity at 1).
+    func isBelow(depth: Int) -> Bool {
+      guard let deepest else { return false }
+      return depth <= deepest
     }
   }
 
   let root = Node(id: nil)
+  private let flags = Flags()
+
+  final class Flags {
+    var needsFirstLook = false
+  }
+
+  /// Whether an element place was added, or presented again, since the last walk: the next
+  /// walk takes its token while it is surely the one the effects started in.
+  var needsFirstLook: Bool { flags.needsFirstLook }
 
   /// Adds `record` at `path`.
   ///
   /// - Complexity: O(*d*) for a path of *d* identities.
   func insert(_ record: Int, at path: [EffectID], _ removability: Removability) {
-    let isRemovable = removability.any
-    var parent: Node? = nil
     var node = root
     node.count += 1
-    if isRemovable { node.removableCount += 1 }
-    for id in path {
+    if removability.isBelow(depth: 0) { node.removableBelow += 1 }
+    for (index, id) in path.enumerated() {
       let child: Node
       if let existing = node.children[id] {
         child = existing
         if child.isEnded {
           // Presented again: its place is looked up again at the next walk.
           child.isEnded = false
+          child.token = nil
           node.markUnchecked(child)
+          if child.place?.stampedContainer != nil { flags.needsFirstLook = true }
         }
       } else {
         child = Node(id: id)
-        if node.children.isEmpty, let parent { parent.noteBranch(node, isBranch: true) }
         node.adopt(child)
+        if child.place?.stampedContainer != nil { flags.needsFirstLook = true }
       }
       child.count += 1
-      if isRemovable { child.removableCount += 1 }
-      parent = node
+      if removability.isBelow(depth: index + 1) {
+        child.removableBelow += 1
+        if child.removableBelow == 1 { node.noteBranch(child, isBranch: true) }
+      }
       node = child
     }
     node.records.insert(record)
@@ -185,16 +223,14 @@ struct LifetimeTree {
       nodes.append(child)
     }
     guard nodes[nodes.count - 1].records.remove(record) != nil else { return false }
-    for node in nodes {
+    for (depth, node) in nodes.enumerated() {
       node.count -= 1
-      if removability.any { node.removableCount -= 1 }
+      guard removability.isBelow(depth: depth) else { continue }
+      node.removableBelow -= 1
+      if node.removableBelow == 0, depth > 0 { nodes[depth - 1].noteBranch(node, isBranch: false) }
     }
     for depth in stride(from: nodes.count - 1, to: 0, by: -1) where nodes[depth].count == 0 {
-      let parent = nodes[depth - 1]
-      parent.release(nodes[depth])
-      if parent.children.isEmpty, depth >= 2 {
-        nodes[depth - 2].noteBranch(parent, isBranch: false)
-      }
+      nodes[depth - 1].release(nodes[depth])
     }
     return true
   }
@@ -209,59 +245,63 @@ struct LifetimeTree {
     return node
   }
 
-  /// The records in the lifetime at `path` and the ones nested in it.
-  func records(below path: [EffectID]) -> [Int] {
+  /// Ends the lifetime at `path` and the ones nested in it.
+  ///
+  /// - Returns: The records to cancel.
+  func end(at path: [EffectID]) -> [Int] {
     guard let node = node(at: path) else { return [] }
     var ids: [Int] = []
-    records(below: node, into: &ids)
+    end(node, gone: &ids)
     return ids
   }
 
-  /// The records in the lifetimes one level below `path` that `isAlive` does not keep, and
-  /// the ones nested in them.
-  func records(below path: [EffectID], exceptChildren isAlive: (EffectID) -> Bool) -> [Int] {
+  /// Ends the lifetimes one level below `path` that `isAlive` does not keep, and the ones
+  /// nested in them.
+  ///
+  /// - Returns: The records to cancel.
+  func end(below path: [EffectID], exceptChildren isAlive: (EffectID) -> Bool) -> [Int] {
     guard let node = node(at: path) else { return [] }
     var ids: [Int] = []
-    for (id, child) in node.children where !isAlive(id) { records(below: child, into: &ids) }
+    for (id, child) in node.children where !isAlive(id) { end(child, gone: &ids) }
     return ids
   }
 
-  /// The records at `node` and below.
-  func records(below node: Node, into records: inout [Int]) {
-    records.append(contentsOf: node.records)
-    for child in node.children.values { self.records(below: child, into: &records) }
+  /// Marks `node` and the nodes below it as ended, and collects their records. A node stays
+  /// until its records finish; an effect that starts in it meanwhile (the identity presented
+  /// again) revives it, and its place is then looked at afresh.
+  private func end(_ node: Node, gone: inout [Int]) {
+    node.isEnded = true
+    gone.append(contentsOf: node.records)
+    for child in node.children.values { end(child, gone: &gone) }
   }
 
   /// Walks the running effects' places down `state` (the root's state), marks the ones that
   /// are gone as ended, and returns the records inside them.
   ///
   /// - Complexity: O(*v*) for the *v* nodes visited: every scope, optional child and case
-  ///   with effects, and of a collection's elements with effects only those added since the
-  ///   last walk, those removed from the collection since (as its history tells), and those
-  ///   with effects of their own children. (All of them when the history cannot tell: the
-  ///   collection was replaced by another.)
+  ///   with effects that can end, and of a collection's elements with effects only those
+  ///   added since the last walk, those removed from the collection since (as its history
+  ///   tells), and those with optional children, cases or collections of their own with
+  ///   effects. (All of them when the history cannot tell: the collection was replaced by
+  ///   another.)
   func collectGone(from state: Any) -> [Int] {
+    flags.needsFirstLook = false
     var gone: [Int] = []
     walk(root, state: state, gone: &gone)
     return gone
   }
 
   private func walk(_ node: Node, state: Any, gone: inout [Int]) {
-    for child in node.plain.values where child.removableCount > 0 && !child.children.isEmpty {
-      walk(child, state: state, gone: &gone)
-    }
-    for child in node.singles.values {
-      guard !child.isEnded, child.removableCount > 0, let place = child.place else { continue }
-      let wantsState = !child.children.isEmpty
-      resolve(child, place.locate(inLevel: state, wantsState: wantsState), gone: &gone)
+    for child in node.singles.values where child.needsVisit {
+      let lookup = child.place!.locate(inLevel: state, wantsState: child.removableBelow > 0)
+      resolve(child, lookup, gone: &gone)
     }
     for group in node.groups.values {
       // A container that is not there, or a state of another type: nothing is known.
       guard let container = state[keyPath: group.container] else { continue }
       let stamp = (container as? any StampedContainer)?.structureStamp
       if let stamp, let seen = group.stamp,
-        let removed = removedMembers(
-          of: node, group, in: container, since: seen, now: stamp)
+        let removed = removedMembers(of: node, group, in: container, since: seen, now: stamp)
       {
         for child in removed { visit(child, in: container, gone: &gone) }
         for child in group.unchecked.values { visit(child, in: container, gone: &gone) }
@@ -270,7 +310,7 @@ struct LifetimeTree {
         for child in group.members.values { visit(child, in: container, gone: &gone) }
       }
       group.stamp = stamp
-      group.unchecked = [:]
+      group.unchecked.removeAll(keepingCapacity: true)
     }
   }
 
@@ -287,18 +327,24 @@ struct LifetimeTree {
   }
 
   private func visit(_ child: Node, in container: Any, gone: inout [Int]) {
-    guard !child.isEnded, child.removableCount > 0, let place = child.place else { return }
-    let wantsState = !child.children.isEmpty
-    resolve(child, place.locate(inContainer: container, wantsState: wantsState), gone: &gone)
+    guard child.needsVisit else { return }
+    let lookup = child.place!.locate(inContainer: container, wantsState: child.removableBelow > 0)
+    resolve(child, lookup, gone: &gone)
   }
 
   private func resolve(_ child: Node, _ lookup: PlaceLookup, gone: inout [Int]) {
     switch lookup {
-    case .present(let state):
+    case .present(let state, let token):
+      if let token {
+        if let known = child.token, known != token {
+          end(child, gone: &gone)
+          return
+        }
+        child.token = token
+      }
       if let state { walk(child, state: state, gone: &gone) }
     case .gone:
-      child.isEnded = true
-      records(below: child, into: &gone)
+      end(child, gone: &gone)
     case .unknown:
       return
     }
@@ -310,10 +356,7 @@ extension LifetimeTree.Node {
     guard let id = child.id else { return }
     children[id] = child
     let key = ObjectIdentifier(child)
-    guard let place = child.place else {
-      plain[key] = child
-      return
-    }
+    guard let place = child.place else { return }
     guard let container = place.stampedContainer else {
       singles[key] = child
       return
@@ -333,10 +376,7 @@ extension LifetimeTree.Node {
     guard let id = child.id else { return }
     children[id] = nil
     let key = ObjectIdentifier(child)
-    guard let place = child.place else {
-      plain[key] = nil
-      return
-    }
+    guard let place = child.place else { return }
     guard let container = place.stampedContainer else {
       singles[key] = nil
       return
@@ -353,7 +393,7 @@ extension LifetimeTree.Node {
     groups[container]?.unchecked[ObjectIdentifier(child)] = child
   }
 
-  /// Records whether `child` has children of its own.
+  /// Records whether `child` has removable places below it.
   func noteBranch(_ child: LifetimeTree.Node, isBranch: Bool) {
     guard let container = child.place?.stampedContainer, let group = groups[container] else {
       return

@@ -125,12 +125,13 @@ extension IdentifiedArray: StampedContainer, IdentifiedLookup {
 
   func lifetimeState(forID id: any Hashable, wantsState: Bool) -> PlaceLookup {
     guard let id = id as? ID else { return .unknown }
-    guard wantsState else { return contains(id: id) ? .present(nil) : .gone }
+    let token = lifetimeLineage == 0 ? nil : lifetimeLineage
+    guard wantsState else { return contains(id: id) ? .present(nil, token: token) : .gone }
     guard let element = self[id: id] else { return .gone }
     if let carrier = element as? any LifetimeStateCarrier {
-      return .present(carrier.carriedLifetimeState)
+      return .present(carrier.carriedLifetimeState, token: token)
     }
-    return .present(element)
+    return .present(element, token: token)
   }
 
   func removedLifetimeIDs(since stamp: UInt64) -> [any Hashable]? {

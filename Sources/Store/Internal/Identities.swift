@@ -15,6 +15,16 @@ struct KeyPathIdentity: Hashable, @unchecked Sendable, CustomStringConvertible {
   }
 }
 
+/// Used as a namespace by `screenLifecycle`, for the hooks of the screen whose state holds
+/// the key path: the same level as the namespace above it.
+extension KeyPathIdentity: LifetimePlace {
+  var canBeGone: Bool { false }
+
+  func locate(inLevel state: Any, wantsState: Bool) -> PlaceLookup {
+    .present(wantsState ? state : nil)
+  }
+}
+
 /// The lifetime identity of one element of an identified collection.
 @usableFromInline
 struct ElementIdentity<ID: Hashable & Sendable>: Hashable, Sendable {
@@ -67,12 +77,13 @@ extension PresenceIdentity: LifetimePlace {
   func locate(inLevel state: Any, wantsState: Bool) -> PlaceLookup {
     guard let parent = state as? Parent else { return .unknown }
     guard let child = parent[keyPath: keyPath] else { return .gone }
-    return .present(wantsState ? child : nil)
+    return .present(wantsState ? child : nil, token: lifetimeToken(of: child))
   }
 }
 
-/// The lifetime identity of an enum case's child: where the reducer was declared (the child's
-/// state type is in the identity's type), and how to find the case.
+/// The lifetime identity of an enum case's child: where the reducer was declared and the case
+/// key's own identity (the child's state type is in the identity's type), and how to find the
+/// case.
 ///
 /// `@unchecked Sendable`: the case key's closures are `@Sendable`; the compiler only lacks a
 /// conformance for the generic struct holding them.
@@ -89,12 +100,13 @@ struct CaseIdentity<State, CaseState>: Hashable, @unchecked Sendable {
 
   @usableFromInline
   static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.site == rhs.site
+    lhs.site == rhs.site && lhs.toCase.identity == rhs.toCase.identity
   }
 
   @usableFromInline
   func hash(into hasher: inout Hasher) {
     hasher.combine(site)
+    hasher.combine(toCase.identity)
   }
 }
 
@@ -104,8 +116,16 @@ extension CaseIdentity: LifetimePlace {
   func locate(inLevel state: Any, wantsState: Bool) -> PlaceLookup {
     guard let state = state as? State else { return .unknown }
     guard let child = toCase.extract(state) else { return .gone }
-    return .present(wantsState ? child : nil)
+    return .present(wantsState ? child : nil, token: lifetimeToken(of: child))
   }
+}
+
+/// A child's token as a ``LifetimePlace``: the hash of its id when it is `Identifiable` (one
+/// replaced by a child with another id is a new child, whose place the old one's effects do
+/// not belong to), `nil` otherwise.
+func lifetimeToken<Value>(of value: Value) -> UInt64? {
+  guard let identifiable = value as? any Identifiable else { return nil }
+  return UInt64(bitPattern: Int64(identifiable.id.hashValue))
 }
 
 /// A collection whose elements a ``LifetimePlace`` can look up by id, as `Any`.

@@ -41,6 +41,7 @@ public struct StackState<Element> {
     entries = []
     nextID = 0
     lineage = structureStamps.add(1, ordering: .relaxed).newValue
+    entries.lifetimeLineage = lineage
     for element in elements { append(element) }
   }
 
@@ -256,6 +257,7 @@ extension StackState: Codable where Element: Codable {
     entries = try container.decode(IdentifiedArray<StackElementID, Entry>.self, forKey: .entries)
     nextID = try container.decode(Int.self, forKey: .nextID)
     lineage = structureStamps.add(1, ordering: .relaxed).newValue
+    entries.lifetimeLineage = lineage
     guard (0...Self.idLimit).contains(nextID) else {
       throw DecodingError.dataCorruptedError(
         forKey: .nextID,

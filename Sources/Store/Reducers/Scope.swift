@@ -25,8 +25,13 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
 
   /// Creates a scope.
   ///
+  /// Write the key path as a literal (`\.cart`). It is taken as an expression, evaluated each
+  /// time the scope runs, so that a literal compiles to a plain field access.
+  ///
   /// - Parameters:
-  ///   - state: The key path from the parent's state to the child's.
+  ///   - state: The key path from the parent's state to the child's, to the stored property
+  ///     that holds it: the store finds the places of the child's effects in its state by
+  ///     following it, which it does not do through computed properties.
   ///   - action: The parent action case that carries child actions.
   ///   - child: The child reducer.
   @inlinable
@@ -90,8 +95,13 @@ struct ScopeIdentity<ParentState, ChildState>: Hashable, @unchecked Sendable, Li
 
   var canBeGone: Bool { false }
 
+  /// The child's state, read through the key path only when it names stored properties: a
+  /// computed property or a force unwrap (`\.child!`) could trap or build a new value when
+  /// read while the scope's own actions do not arrive, so the walk stops there.
   func locate(inLevel state: Any, wantsState: Bool) -> PlaceLookup {
-    guard let parent = state as? ParentState else { return .unknown }
+    guard let parent = state as? ParentState,
+      MemoryLayout<ParentState>.offset(of: self.state) != nil
+    else { return .unknown }
     return .present(wantsState ? parent[keyPath: self.state] : nil)
   }
 }
