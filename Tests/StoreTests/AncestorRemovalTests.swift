@@ -59,18 +59,51 @@ import Testing
   }
 
   @Test func aChildReplacedAboveItsScopeByOneWithAnotherIDHasItsEffectsEnded() async {
-    let harness = makeHarness { $0.detail.shown = Row.State(id: 1) }
-    harness.send(.detail(.shown(.loadTapped)))
-    harness.send(.ancestor(.showInDetail(1)))  // the same row: its load goes on
+    let harness = makeHarness { $0.detail.shown = Ticker.State(id: 1) }
+    harness.send(.detail(.shown(.start)))
+    harness.send(.ancestor(.showInDetail(1)))  // the same ticker: its tick goes on
     #expect(clock.sleeperCount == 1)
-    harness.send(.ancestor(.showInDetail(2)))  // another row: row 1's load must not land in it
+    harness.send(.ancestor(.showInDetail(2)))  // another: ticker 1's tick must not land in it
     #expect(clock.sleeperCount == 0)
-    harness.send(.detail(.shown(.loadTapped)))
+    harness.send(.detail(.shown(.start)))
     harness.send(.ancestor(.addRow(3)))
-    #expect(clock.sleeperCount == 1, "row 2's own load goes on")
+    #expect(clock.sleeperCount == 1, "ticker 2's own tick goes on")
     await clock.advance(by: .seconds(1))
     harness.settle()
-    #expect(harness.state.detail.shown?.loads == 1)
+    #expect(harness.state.detail.shown?.ticks == 1)
+  }
+
+  @Test func aChildReplacedBeforeItsOwnActionRunsKeepsOnlyTheNewChildsEffects() async {
+    // A reducer above the scope, run before it, replaces the child in the child's own action:
+    // the child that then runs (ticker 2) starts a tick, and ticker 1's ends.
+    let harness = makeHarness { $0.detail.shown = Ticker.State(id: 1) }
+    harness.send(.detail(.shown(.start)))
+    harness.send(.ancestor(.replaceDetail(.beforeItsAction)))
+    harness.send(.detail(.shown(.start)))
+    #expect(harness.state.detail.shown?.id == 2)
+    #expect(clock.sleeperCount == 1)
+    await clock.advance(by: .seconds(1))
+    harness.settle()
+    #expect(harness.state.detail.shown?.ticks == 1)
+  }
+
+  @Test func aChildReplacedAfterItsOwnActionRanHasThatActionsEffectsEnded() {
+    // A reducer above the scope, run after it, replaces the child in the child's own action:
+    // the tick ticker 1 started in that action must not land in ticker 2.
+    let harness = makeHarness { $0.detail.shown = Ticker.State(id: 1) }
+    harness.send(.ancestor(.replaceDetail(.afterItsAction)))
+    harness.send(.detail(.shown(.start)))
+    #expect(harness.state.detail.shown?.id == 2)
+    #expect(clock.sleeperCount == 0)
+  }
+
+  @Test func aStackMadeBeforeTheActionThatSetsItStillEndsTheOldScreens() {
+    let harness = makeHarness { $0.todos.path = StackState([Row.State(id: 7)]) }
+    let screen = harness.state.todos.path.id(at: 0)
+    harness.send(.todos(.path(.element(id: screen, action: .loadTapped))))
+    let deepLink = StackState([Row.State(id: 8)])  // made outside any action
+    harness.send(.ancestor(.setPath(deepLink)))
+    #expect(clock.sleeperCount == 0)
   }
 
   @Test func screensClearedAboveTheirScopeHaveTheirEffectsEnded() {
@@ -186,6 +219,44 @@ import Testing
     #expect(clock.sleeperCount == 0)
   }
 
+  @Test func aForceUnwrappedChildPathIsNotReadOutOfTurn() {
+    // `\.holder!.sheet` traps once `holder` is nil: the walk, which runs after every action
+    // while the sheet's effect runs, must not read it after an ancestor removed the holder.
+    let harness = Harness(initialState: Outer.State(), reducer: Outer(clock: clock))
+    harness.send(.inner(.sheet(.start)))
+    harness.send(.dropHolder)
+    harness.send(.dropHolder)
+    #expect(harness.state.inner.holder == nil)
+  }
+
+  /// Holds `Inner` below a scope, and can drop the holder `Inner`'s sheet is reached through.
+  struct Outer: Reducer {
+    struct Holder: Equatable { var sheet: Ticker.State? = Ticker.State(id: 1) }
+    struct Inner: Reducer {
+      struct State: Equatable { var holder: Holder? = Holder() }
+      enum Action: Sendable, Equatable { case sheet(Ticker.Action) }
+      let clock: TestClock
+      var body: some Reducer<State, Action> {
+        EmptyReducer<State, Action>().ifLet(\.holder!.sheet, action: .sheet) {
+          Ticker(clock: clock)
+        }
+      }
+    }
+    struct State: Equatable { var inner = Inner.State() }
+    enum Action: Sendable, Equatable {
+      case inner(Inner.Action)
+      case dropHolder
+    }
+    let clock: TestClock
+    var body: some Reducer<State, Action> {
+      Scope(state: \.inner, action: .inner) { Inner(clock: clock) }
+      Reduce { state, action in
+        if action == .dropHolder { state.inner.holder = nil }
+        return .none
+      }
+    }
+  }
+
   /// A folder that runs its subfolders by hand, with a namespace of its own per subfolder.
   struct Folder: Reducer {
     struct State: Equatable, Identifiable {
@@ -299,7 +370,14 @@ import Testing
       var todos = Todos.State()
       var sections: IdentifiedArrayOf<Section> = []
       var shell = Shell.State.away
-      var detail = IfLetReducerTests.Detail.State()
+      var detail = Viewer.State()
+      var replacesDetail: When?
+    }
+    /// When a reducer above the detail's scope replaces the detail's row with the next one,
+    /// in an action for the row that starts a load.
+    enum When: Equatable, Sendable {
+      case beforeItsAction
+      case afterItsAction
     }
     enum Change: Sendable, Equatable {
       case dropRow(Int)
@@ -308,6 +386,8 @@ import Testing
       case closeEditor
       case clearPath
       case replacePath(Int)
+      case setPath(StackState<Row.State>)
+      case replaceDetail(When?)
       case showInDetail(Int)
       case dropNestedRow(section: Int, row: Int)
       case leave
@@ -316,15 +396,20 @@ import Testing
       case todos(Todos.Action)
       case sections(IdentifiedAction<Int, Todos.Action>)
       case shell(Shell.Action)
-      case detail(IfLetReducerTests.Detail.Action)
+      case detail(Viewer.Action)
       case ancestor(Change)
     }
     let clock: TestClock
     var body: some Reducer<State, Action> {
+      Reduce { state, action in
+        if state.replacesDetail == .beforeItsAction { Self.replaceDetail(&state, on: action) }
+        return .none
+      }
       Scope(state: \.todos, action: .todos) { Todos(clock: clock) }
       Scope(state: \.shell, action: .shell) { Shell(clock: clock) }
-      Scope(state: \.detail, action: .detail) { IfLetReducerTests.Detail(clock: clock) }
+      Scope(state: \.detail, action: .detail) { Viewer(clock: clock) }
       Reduce { state, action in
+        if state.replacesDetail == .afterItsAction { Self.replaceDetail(&state, on: action) }
         guard case .ancestor(let change) = action else { return .none }
         switch change {
         case .dropRow(let id): state.todos.rows.remove(id: id)
@@ -333,8 +418,10 @@ import Testing
         case .closeEditor: state.todos.editor = nil
         case .clearPath: state.todos.path.removeAll()
         case .replacePath(let row): state.todos.path = StackState([Row.State(id: row)])
+        case .setPath(let path): state.todos.path = path
+        case .replaceDetail(let when): state.replacesDetail = when
         case .showInDetail(let row):
-          if state.detail.shown?.id != row { state.detail.shown = Row.State(id: row) }
+          if state.detail.shown?.id != row { state.detail.shown = Ticker.State(id: row) }
         case .dropNestedRow(let section, let row):
           state.sections[id: section]?.todos.rows.remove(id: row)
         case .leave: state.shell = .away
@@ -344,6 +431,46 @@ import Testing
       .forEach(\.sections, action: .sections) {
         Scope(state: \Section.todos, action: .todos) { Todos(clock: clock) }
       }
+    }
+
+    static func replaceDetail(_ state: inout State, on action: Action) {
+      guard action == .detail(.shown(.start)), let ticker = state.detail.shown else { return }
+      state.detail.shown = Ticker.State(id: ticker.id + 1)
+    }
+  }
+
+  /// A child with an id, whose effect (unlike a row's load) does not cancel its earlier one.
+  struct Ticker: Reducer {
+    struct State: Equatable, Identifiable {
+      let id: Int
+      var ticks = 0
+    }
+    enum Action: Sendable, Equatable {
+      case start
+      case tick
+    }
+    let clock: TestClock
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      switch action {
+      case .start:
+        return .run { [clock] send in
+          try await clock.sleep(for: .seconds(1))
+          send(.tick)
+        }
+      case .tick:
+        state.ticks += 1
+        return .none
+      }
+    }
+  }
+
+  /// Shows a ticker, when there is one.
+  struct Viewer: Reducer {
+    struct State: Equatable { var shown: Ticker.State? }
+    enum Action: Sendable, Equatable { case shown(Ticker.Action) }
+    let clock: TestClock
+    var body: some Reducer<State, Action> {
+      EmptyReducer<State, Action>().ifLet(\.shown, action: .shown) { Ticker(clock: clock) }
     }
   }
 
@@ -437,8 +564,28 @@ extension CaseKey<AncestorRemovalTests.Forms.Action, Row.Action> {
   }
 }
 
-extension CaseKey<AncestorRemovalTests.Home.Action, IfLetReducerTests.Detail.Action> {
+extension CaseKey<AncestorRemovalTests.Home.Action, AncestorRemovalTests.Viewer.Action> {
   static var detail: Self {
     Self(AncestorRemovalTests.Home.Action.detail) { if case .detail(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<AncestorRemovalTests.Viewer.Action, AncestorRemovalTests.Ticker.Action> {
+  static var shown: Self {
+    Self(AncestorRemovalTests.Viewer.Action.shown) { if case .shown(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<AncestorRemovalTests.Outer.Inner.Action, AncestorRemovalTests.Ticker.Action> {
+  static var sheet: Self {
+    Self(AncestorRemovalTests.Outer.Inner.Action.sheet) {
+      if case .sheet(let a) = $0 { a } else { nil }
+    }
+  }
+}
+
+extension CaseKey<AncestorRemovalTests.Outer.Action, AncestorRemovalTests.Outer.Inner.Action> {
+  static var inner: Self {
+    Self(AncestorRemovalTests.Outer.Action.inner) { if case .inner(let a) = $0 { a } else { nil } }
   }
 }

@@ -45,8 +45,23 @@ extension Effect {
   ///   element's id.
   /// - Returns: The scoped effect.
   public func scoped(to identity: some Hashable & Sendable) -> Self {
+    scoped(to: identity, token: nil)
+  }
+
+  /// Puts this effect inside the lifetime of `identity`, for the occupant of the identity's
+  /// place that `token` names: the child's id, a stack's lineage. Effects of an earlier
+  /// occupant with another token end when this one starts: they belong to a child that was
+  /// replaced where the reducer that runs it could not see.
+  ///
+  /// - Parameters:
+  ///   - identity: The identity whose lifetime the effect belongs to.
+  ///   - token: Which occupant of the identity's place the effect belongs to, if it can
+  ///     change hands.
+  /// - Returns: The scoped effect.
+  @usableFromInline
+  package func scoped(to identity: some Hashable & Sendable, token: UInt64?) -> Self {
     if isNone { return self }
-    return Self(operation: .scoped(identity: EffectID(identity), self))
+    return Self(operation: .scoped(identity: EffectID(identity), token: token, self))
   }
 
   /// An effect that ends the lifetime of `identity`, cancelling every effect scoped to it.
@@ -91,7 +106,7 @@ extension Effect {
       return
     case .merge(let effects), .concatenate(let effects):
       for effect in effects { effect.forEachWarning(body) }
-    case .cancellable(_, _, let effect), .scoped(_, let effect), .throttle(_, let effect):
+    case .cancellable(_, _, let effect), .scoped(_, _, let effect), .throttle(_, let effect):
       effect.forEachWarning(body)
     }
   }

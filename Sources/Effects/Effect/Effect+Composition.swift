@@ -117,8 +117,9 @@ extension Effect {
       )
     case .cancel(let id):
       return Effect<NewAction>(operation: .cancel(id: id))
-    case .scoped(let identity, let effect):
-      return Effect<NewAction>(operation: .scoped(identity: identity, effect.map(transform)))
+    case .scoped(let identity, let token, let effect):
+      return Effect<NewAction>(
+        operation: .scoped(identity: identity, token: token, effect.map(transform)))
     case .endLifetime(let identity):
       return Effect<NewAction>(operation: .endLifetime(identity: identity))
     case .retainLifetimes(let isAlive):

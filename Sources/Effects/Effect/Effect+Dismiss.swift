@@ -39,8 +39,10 @@ extension Effect {
           effect.resolvingDismiss(with: action)
         )
       )
-    case .scoped(let identity, let effect):
-      return Self(operation: .scoped(identity: identity, effect.resolvingDismiss(with: action)))
+    case .scoped(let identity, let token, let effect):
+      return Self(
+        operation: .scoped(
+          identity: identity, token: token, effect.resolvingDismiss(with: action)))
     case .throttle(let throttle, let effect):
       return Self(operation: .throttle(throttle, effect.resolvingDismiss(with: action)))
     }

@@ -93,7 +93,9 @@ extension Effect {
     case concatenate([Effect])
     case cancellable(id: EffectID, cancelInFlight: Bool, Effect)
     case cancel(id: EffectID)
-    case scoped(identity: EffectID, Effect)
+    /// Inside the lifetime of `identity`; `token` tells which occupant of the identity's place
+    /// the effect belongs to, when the place can change hands (see `LifetimePlace`).
+    case scoped(identity: EffectID, token: UInt64?, Effect)
     case endLifetime(identity: EffectID)
     case throttle(Throttle, Effect)
     /// Keeps the lifetimes of the identities one level below the current namespace for which

@@ -140,7 +140,8 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   @MainActor
   @usableFromInline
   package func start(_ effect: Effect<Action>, origin: any Sendable, group: EffectGroup) {
-    start(effect, Context(group: group, cancelKeys: [], namespace: [], origin: origin))
+    start(
+      effect, Context(group: group, cancelKeys: [], namespace: [], tokens: [], origin: origin))
   }
 
   /// Reduces what effects reported since the last drain: their actions, in order, and their
@@ -189,9 +190,10 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       start(effect, context)
     case .cancel(let id):
       cancel(CancelKey(namespace: context.namespace, id: id))
-    case .scoped(let identity, let effect):
+    case .scoped(let identity, let token, let effect):
       var context = context
       context.namespace.append(identity)
+      context.tokens.append(token)
       start(effect, context)
     case .endLifetime(let identity):
       let path = context.namespace + [identity]
@@ -283,7 +285,12 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       }
       return record
     }
-    places.insert(record.id, at: context.namespace, removability)
+    let displaced = places.insert(
+      record.id, at: context.namespace, tokens: context.tokens, removability)
+    if !displaced.isEmpty {
+      // Effects of an earlier occupant of a place the new effect's child now holds.
+      for record in state.withLock({ $0.records(displaced) }) { record.cancel() }
+    }
     count(removability, by: 1)
     owner?.add(record)
     return record
@@ -399,6 +406,8 @@ extension EffectRuntime {
     var group: EffectGroup
     var cancelKeys: [CancelKey]
     var namespace: [EffectID]
+    /// For each identity of the namespace, the occupant of its place the effect belongs to.
+    var tokens: [UInt64?]
     var origin: any Sendable
   }
 

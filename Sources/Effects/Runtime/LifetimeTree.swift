@@ -12,6 +12,12 @@ package protocol LifetimePlace: Sendable {
   /// slice cannot; effects inside places only of that kind never need a walk.
   var canBeGone: Bool { get }
 
+  /// Whether the walk may read the place's key path whenever it likes: only through stored
+  /// properties. A computed property or a force unwrap (`\.detail!.rows`) could trap or build
+  /// a new value when read while the reducer that owns it does not run, so the walk stops
+  /// there (asked once per node).
+  var isReadable: Bool { get }
+
   /// For an element of a ``StampedContainer``: the key path, from the state of the level
   /// above, to the container. Sibling elements read it once, and while its stamp is the one
   /// the last walk saw, none of them is looked up again. `nil` for other places, each looked
@@ -41,6 +47,8 @@ package protocol LifetimePlace: Sendable {
 
 extension LifetimePlace {
   package var stampedContainer: AnyKeyPath? { nil }
+
+  package var isReadable: Bool { true }
 
   package func locate(inLevel state: Any, wantsState: Bool) -> PlaceLookup {
     guard let key = stampedContainer, let container = state[keyPath: key] else { return .unknown }
@@ -110,14 +118,19 @@ struct LifetimeTree {
     /// Children that name other places, each looked up on its own.
     var singles: [ObjectIdentifier: Node] = [:]
 
+    /// Whether the walk may read the place (see ``LifetimePlace/isReadable``).
+    let isReadable: Bool
+
     init(id: EffectID?) {
       self.id = id
-      self.place = id?.base as? any LifetimePlace
+      let place = id?.base as? any LifetimePlace
+      self.place = place
+      self.isReadable = place?.isReadable ?? false
     }
 
     /// Whether a walk that reaches this node's parent looks it up.
     var needsVisit: Bool {
-      guard !isEnded, let place else { return false }
+      guard !isEnded, isReadable, let place else { return false }
       return place.canBeGone || removableBelow > 0
     }
   }
@@ -125,6 +138,8 @@ struct LifetimeTree {
   /// The children of a node found in one container.
   final class Group {
     let container: AnyKeyPath
+    /// Whether the walk may read the container (its members' places are readable).
+    let isReadable: Bool
     var members: [ObjectIdentifier: Node] = [:]
     /// Members with removable places below them: the walk goes down them whatever the stamp.
     var branches: [ObjectIdentifier: Node] = [:]
@@ -133,8 +148,9 @@ struct LifetimeTree {
     /// The container's stamp when the last walk found every member it did not end.
     var stamp: UInt64?
 
-    init(container: AnyKeyPath) {
+    init(container: AnyKeyPath, isReadable: Bool) {
       self.container = container
+      self.isReadable = isReadable
     }
   }
 
@@ -149,7 +165,7 @@ struct LifetimeTree {
 
     init(_ path: [EffectID]) {
       for (index, id) in path.enumerated() {
-        guard let place = id.base as? any LifetimePlace else { break }
+        guard let place = id.base as? any LifetimePlace, place.isReadable else { break }
         guard place.canBeGone else { continue }
         deepest = index
         if place.stampedContainer == nil { unstamped = true }
@@ -178,10 +194,17 @@ struct LifetimeTree {
   /// walk takes its token while it is surely the one the effects started in.
   var needsFirstLook: Bool { flags.needsFirstLook }
 
-  /// Adds `record` at `path`.
+  /// Adds `record` at `path`. `tokens` name, for each identity of the path, the occupant of
+  /// its place the record belongs to (`nil` where unknown or where places do not change
+  /// hands): where a node has another occupant's token, what runs there for that occupant
+  /// ends, and the node takes the new token.
   ///
-  /// - Complexity: O(*d*) for a path of *d* identities.
-  func insert(_ record: Int, at path: [EffectID], _ removability: Removability) {
+  /// - Returns: The records of earlier occupants to cancel.
+  /// - Complexity: O(*d*) for a path of *d* identities, plus what ends.
+  func insert(
+    _ record: Int, at path: [EffectID], tokens: [UInt64?], _ removability: Removability
+  ) -> [Int] {
+    var displaced: [Int] = []
     var node = root
     node.count += 1
     if removability.isBelow(depth: 0) { node.removableBelow += 1 }
@@ -201,6 +224,14 @@ struct LifetimeTree {
         node.adopt(child)
         if child.place?.stampedContainer != nil { flags.needsFirstLook = true }
       }
+      if index < tokens.count, let token = tokens[index] {
+        if let known = child.token, known != token {
+          end(child, gone: &displaced)
+          child.isEnded = false
+          node.markUnchecked(child)
+        }
+        child.token = token
+      }
       child.count += 1
       if removability.isBelow(depth: index + 1) {
         child.removableBelow += 1
@@ -209,6 +240,7 @@ struct LifetimeTree {
       node = child
     }
     node.records.insert(record)
+    return displaced
   }
 
   /// Removes `record` from `path`, and the nodes left empty.
@@ -296,7 +328,7 @@ struct LifetimeTree {
       let lookup = child.place!.locate(inLevel: state, wantsState: child.removableBelow > 0)
       resolve(child, lookup, gone: &gone)
     }
-    for group in node.groups.values {
+    for group in node.groups.values where group.isReadable {
       // A container that is not there, or a state of another type: nothing is known.
       guard let container = state[keyPath: group.container] else { continue }
       let stamp = (container as? any StampedContainer)?.structureStamp
@@ -365,7 +397,7 @@ extension LifetimeTree.Node {
     if let existing = groups[container] {
       group = existing
     } else {
-      group = LifetimeTree.Group(container: container)
+      group = LifetimeTree.Group(container: container, isReadable: child.isReadable)
       groups[container] = group
     }
     group.members[key] = child

@@ -7,11 +7,45 @@ import Effects
 @usableFromInline
 struct KeyPathIdentity: Hashable, @unchecked Sendable, CustomStringConvertible {
   @usableFromInline let keyPath: AnyKeyPath
+  /// The key path's root type, kept to tell whether the key path goes through stored
+  /// properties only, when that is asked (rarely): a type, not a test made at every action.
+  @usableFromInline let root: any StoredPathChecking.Type
   @usableFromInline var description: String { "\(keyPath)" }
 
   @inlinable
-  init(keyPath: AnyKeyPath) {
+  init<Root, Value>(keyPath: KeyPath<Root, Value>) {
     self.keyPath = keyPath
+    self.root = StoredPathCheck<Root>.self
+  }
+
+  /// Whether the key path goes through stored properties only.
+  var isStored: Bool { root.isStored(keyPath) }
+
+  @usableFromInline
+  static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.keyPath == rhs.keyPath
+  }
+
+  @usableFromInline
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(keyPath)
+  }
+}
+
+/// Tells whether a key path from a type goes through stored properties only.
+@usableFromInline
+protocol StoredPathChecking {
+  /// Whether `keyPath`, from this type, goes through stored properties only.
+  static func isStored(_ keyPath: AnyKeyPath) -> Bool
+}
+
+/// ``StoredPathChecking`` for key paths from `Root`.
+@usableFromInline
+enum StoredPathCheck<Root>: StoredPathChecking {
+  @usableFromInline
+  static func isStored(_ keyPath: AnyKeyPath) -> Bool {
+    guard let keyPath = keyPath as? PartialKeyPath<Root> else { return false }
+    return MemoryLayout<Root>.offset(of: keyPath) != nil
   }
 }
 
@@ -40,6 +74,7 @@ struct ElementIdentity<ID: Hashable & Sendable>: Hashable, Sendable {
 
 extension ElementIdentity: LifetimePlace {
   var canBeGone: Bool { true }
+  var isReadable: Bool { collection.isStored }
   var stampedContainer: AnyKeyPath? { collection.keyPath }
 
   func locate(inContainer container: Any, wantsState: Bool) -> PlaceLookup {
@@ -73,6 +108,7 @@ struct PresenceIdentity<Parent, Child>: Hashable, @unchecked Sendable, CustomStr
 
 extension PresenceIdentity: LifetimePlace {
   var canBeGone: Bool { true }
+  var isReadable: Bool { MemoryLayout<Parent>.offset(of: keyPath) != nil }
 
   func locate(inLevel state: Any, wantsState: Bool) -> PlaceLookup {
     guard let parent = state as? Parent else { return .unknown }
@@ -125,7 +161,14 @@ extension CaseIdentity: LifetimePlace {
 /// not belong to), `nil` otherwise.
 func lifetimeToken<Value>(of value: Value) -> UInt64? {
   guard let identifiable = value as? any Identifiable else { return nil }
-  return UInt64(bitPattern: Int64(identifiable.id.hashValue))
+  func token(_ child: some Identifiable) -> UInt64 { lifetimeToken(ofID: child.id) }
+  return token(identifiable)
+}
+
+/// A child's token from its id: the id's hash, the same whatever the id's static type.
+@usableFromInline
+func lifetimeToken(ofID id: some Hashable) -> UInt64 {
+  UInt64(bitPattern: Int64(id.hashValue))
 }
 
 /// A collection whose elements a ``LifetimePlace`` can look up by id, as `Any`.

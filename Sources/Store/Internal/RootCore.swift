@@ -37,6 +37,8 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   }
   /// Whether either hook above is set: one check per action instead of two.
   @usableFromInline var hasReduceObservers = false
+  /// The identified arrays' structure counter after the last action.
+  @usableFromInline var structureSeen: UInt64 = 0
 
   @usableFromInline
   struct Queued {
@@ -191,7 +193,6 @@ package final class RootCore<R: Reducer>: RootStoreCore {
 
   @inlinable
   func reduce(_ action: Action, origin: ActionOrigin, group: inout EffectGroup?) {
-    let structureBefore = structureStamps.load(ordering: .relaxed)
     let effect = reducer.reduce(into: &currentState, action: action)
     if hasReduceObservers {
       recordAction?(action, origin)
@@ -204,10 +205,13 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     }
     // An ancestor may have removed an element, child or case whose reducer did not run for
     // this action (it sits below a `Scope` for another case): its effects end now. Elements
-    // can only have gone if some identified array changed its ids (every such change takes
-    // a stamp from one counter); optional children and cases are looked for after every
+    // can only have gone if some identified array changed its ids or was made since the last
+    // action (every such change takes a stamp from one counter; an array made before `send`,
+    // or in an effect, counts); optional children and cases are looked for after every
     // action while effects run inside them.
-    let structureChanged = structureStamps.load(ordering: .relaxed) != structureBefore
+    let structure = structureStamps.load(ordering: .relaxed)
+    let structureChanged = structure != structureSeen
+    structureSeen = structure
     if runtime.needsPlaceWalk(structureChanged: structureChanged) {
       runtime.endLifetimesOfGonePlaces(in: currentState)
     }

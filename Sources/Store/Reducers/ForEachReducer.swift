@@ -105,7 +105,8 @@ where Element.State: Identifiable, Element.State.ID == ID {
     var structureBefore: UInt64 = 0
     var elementEffect = Effect<Parent.Action>.none
     // One access to the collection for the element's step, however many operations.
-    reduceElement(&state[keyPath: toElements], action, &structureBefore, &elementEffect)
+    reduceElement(
+      &state[keyPath: toElements], action, lineageBefore, &structureBefore, &elementEffect)
     let parentEffect = parent.reduce(into: &state, action: action)
     let elements = read(toElements, in: &state)
     guard elements.structure != structureBefore else {
@@ -132,11 +133,13 @@ where Element.State: Identifiable, Element.State.ID == ID {
   }
 
   /// Runs the element reducer if `action` is for an element: finds the element by id and
-  /// changes it in place.
+  /// changes it in place. The element's effects carry `lineage`, a stack's, which tells its
+  /// screens from those of a stack it replaced that had the same ids.
   @inlinable
   func reduceElement(
     _ elements: inout IdentifiedArray<ID, Element.State>,
     _ action: Parent.Action,
+    _ lineage: UInt64?,
     _ structureBefore: inout UInt64,
     _ elementEffect: inout Effect<Parent.Action>
   ) {
@@ -167,7 +170,9 @@ where Element.State: Identifiable, Element.State.ID == ID {
     guard !effect.isNone else { return }
     let embed = toElementAction.embed
     elementEffect = effect.map { embed(.element(id: id, action: $0)) }
-      .scoped(to: ElementIdentity(collection: KeyPathIdentity(keyPath: toElements), id: id))
+      .scoped(
+        to: ElementIdentity(collection: KeyPathIdentity(keyPath: toElements), id: id),
+        token: lineage)
   }
 
   /// Ends the lifetimes of the elements removed since `stamp`: each one by id when the

@@ -71,18 +71,21 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     // child: its id is compared, typed, before and after. Other payloads compare as the case
     // or not.
     guard let identifiable = Child.State.self as? any Identifiable.Type else {
-      return reduce(into: &state, action: action) { _ in true }
+      return reduce(into: &state, action: action, hasToken: false) { _ in true }
     }
     func byID<I: Identifiable>(_: I.Type) -> Effect<Parent.Action> {
-      reduce(into: &state, action: action) { unsafeBitCast($0, to: I.self).id }
+      reduce(into: &state, action: action, hasToken: true) { unsafeBitCast($0, to: I.self).id }
     }
     return byID(identifiable)
   }
 
+  /// `hasToken`: whether the payload's id tells its occupants apart (an `Identifiable`
+  /// payload), so that its effects carry the id they started under.
   @inlinable
-  func reduce<ID: Equatable>(
+  func reduce<ID: Hashable>(
     into state: inout Parent.State,
     action: Parent.Action,
+    hasToken: Bool,
     id: (Child.State) -> ID
   ) -> Effect<Parent.Action> {
     let identity = CaseIdentity(site: site, toCase: toCase)
@@ -100,9 +103,11 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         let whole = consume state
         var childState = toCase.extract(whole)!
         _ = consume whole
-        childEffect = child.reduce(into: &childState, action: childAction)
-          .map(toChildAction.embed)
-          .scoped(to: identity)
+        let effect = child.reduce(into: &childState, action: childAction)
+        if !effect.isNone {
+          let token = hasToken ? lifetimeToken(ofID: id(childState)) : nil
+          childEffect = effect.map(toChildAction.embed).scoped(to: identity, token: token)
+        }
         // The id the child left itself with, when it changed it and started effects: those
         // go on under it, if it keeps it.
         if !childEffect.isNone, id(childState) != before { idLeftByChild = id(childState) }

@@ -128,18 +128,21 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     // An `Identifiable` child replaced by one with another id is a new child: its id is
     // compared, typed, before and after. Other children compare as present or not.
     guard let identifiable = Child.State.self as? any Identifiable.Type else {
-      return reduce(into: &state, action: action) { _ in true }
+      return reduce(into: &state, action: action, hasToken: false) { _ in true }
     }
     func byID<I: Identifiable>(_: I.Type) -> Effect<Parent.Action> {
-      reduce(into: &state, action: action) { unsafeBitCast($0, to: I.self).id }
+      reduce(into: &state, action: action, hasToken: true) { unsafeBitCast($0, to: I.self).id }
     }
     return byID(identifiable)
   }
 
+  /// `hasToken`: whether the child's id tells its occupants apart (an `Identifiable` child),
+  /// so that its effects carry the id they started under.
   @inlinable
-  func reduce<ID: Equatable>(
+  func reduce<ID: Hashable>(
     into state: inout Parent.State,
     action: Parent.Action,
+    hasToken: Bool,
     id: (Child.State) -> ID
   ) -> Effect<Parent.Action> {
     let identity = PresenceIdentity(keyPath: toChild)
@@ -149,6 +152,8 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     // The id the child left itself with, when it changed it (a draft given its server id)
     // and started effects: those belong to the child under its new id, if it keeps it.
     var idLeftByChild: ID?? = nil
+    // The child's id after its step, when it started effects.
+    var idAfterStep: ID? = nil
     if let childAction {
       // One access to the child: its id before, its step, and its id after the step.
       // (Ids are read through the child's address, never by copying the child out.)
@@ -160,6 +165,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         effect = child.reduce(into: &presented!, action: childAction)
         guard !effect.isNone else { return }
         let idNow = withUnsafePointer(to: &presented) { $0.pointee.map(id) }
+        idAfterStep = idNow
         if idNow != idBefore { idLeftByChild = idNow }
       }
       step(&state[keyPath: toChild])
@@ -171,7 +177,10 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     var wasDismissed = false
     if childAction != nil {
       if wasPresent {
-        if !effect.isNone { childEffect = embedChildEffect(effect, identity: identity) }
+        if !effect.isNone {
+          let token = hasToken ? idAfterStep.map(lifetimeToken(ofID:)) : nil
+          childEffect = embedChildEffect(effect, identity: identity, token: token)
+        }
       } else {
         // An effect of the child may still be running, if it was dismissed where this reducer
         // could not see it (by an ancestor, say): it ends here.
@@ -201,13 +210,14 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   /// namespace. Out of line: only for actions whose child returned work.
   @usableFromInline
   func embedChildEffect(
-    _ effect: Effect<Child.Action>, identity: PresenceIdentity<Parent.State, Child.State>
+    _ effect: Effect<Child.Action>, identity: PresenceIdentity<Parent.State, Child.State>,
+    token: UInt64?
   )
     -> Effect<Parent.Action>
   {
     var embedded = effect.map(embed)
     if let dismiss { embedded = embedded.resolvingDismiss(with: dismiss) }
-    return embedded.scoped(to: identity)
+    return embedded.scoped(to: identity, token: token)
   }
 
   // The child is looked at through its address (`withUnsafePointer`) and cleared in place

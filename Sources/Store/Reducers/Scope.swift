@@ -95,13 +95,10 @@ struct ScopeIdentity<ParentState, ChildState>: Hashable, @unchecked Sendable, Li
 
   var canBeGone: Bool { false }
 
-  /// The child's state, read through the key path only when it names stored properties: a
-  /// computed property or a force unwrap (`\.child!`) could trap or build a new value when
-  /// read while the scope's own actions do not arrive, so the walk stops there.
+  var isReadable: Bool { MemoryLayout<ParentState>.offset(of: state) != nil }
+
   func locate(inLevel state: Any, wantsState: Bool) -> PlaceLookup {
-    guard let parent = state as? ParentState,
-      MemoryLayout<ParentState>.offset(of: self.state) != nil
-    else { return .unknown }
+    guard let parent = state as? ParentState else { return .unknown }
     return .present(wantsState ? parent[keyPath: self.state] : nil)
   }
 }
