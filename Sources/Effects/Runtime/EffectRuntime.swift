@@ -97,10 +97,9 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   }
 
   /// Whether the places of running effects need looking for after an action: when some are
-  /// inside an optional child or a case (which can go without a trace), when a stamped
-  /// container changed (`structureChanged`) and some are inside its elements, or when effects
-  /// started inside an element whose place has not been looked at yet. Cheap enough to ask
-  /// after every action.
+  /// inside an optional child or a case (which can go without a trace), or when a stamped
+  /// container changed (`structureChanged`) and some are inside its elements. Cheap enough to
+  /// ask after every action.
   ///
   /// - Parameter structureChanged: Whether some stamped container (an identified array)
   ///   changed its ids, or a new one was made, during the action.
@@ -108,7 +107,6 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   @usableFromInline
   package func needsPlaceWalk(structureChanged: Bool) -> Bool {
     if unstampedRecords.load(ordering: .relaxed) > 0 { return true }
-    if places.needsFirstLook { return true }
     return structureChanged && removableRecords.load(ordering: .relaxed) > 0
   }
 

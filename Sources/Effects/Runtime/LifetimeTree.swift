@@ -111,7 +111,8 @@ struct LifetimeTree {
     /// A walk found the place gone and cancelled what runs here; records still finishing
     /// keep the node until they do.
     var isEnded = false
-    /// The token the place had when the first walk after its effects started found it.
+    /// The occupant of the place the node's effects belong to: the token they were scoped
+    /// with, or (for effects scoped without one) the one the first walk found there.
     var token: UInt64?
     /// Children that are elements of stamped containers, by container.
     var groups: [AnyKeyPath: Group] = [:]
@@ -184,15 +185,6 @@ struct LifetimeTree {
   }
 
   let root = Node(id: nil)
-  private let flags = Flags()
-
-  final class Flags {
-    var needsFirstLook = false
-  }
-
-  /// Whether an element place was added, or presented again, since the last walk: the next
-  /// walk takes its token while it is surely the one the effects started in.
-  var needsFirstLook: Bool { flags.needsFirstLook }
 
   /// Adds `record` at `path`. `tokens` name, for each identity of the path, the occupant of
   /// its place the record belongs to (`nil` where unknown or where places do not change
@@ -217,12 +209,10 @@ struct LifetimeTree {
           child.isEnded = false
           child.token = nil
           node.markUnchecked(child)
-          if child.place?.stampedContainer != nil { flags.needsFirstLook = true }
         }
       } else {
         child = Node(id: id)
         node.adopt(child)
-        if child.place?.stampedContainer != nil { flags.needsFirstLook = true }
       }
       if index < tokens.count, let token = tokens[index] {
         if let known = child.token, known != token {
@@ -317,7 +307,6 @@ struct LifetimeTree {
   ///   effects. (All of them when the history cannot tell: the collection was replaced by
   ///   another.)
   func collectGone(from state: Any) -> [Int] {
-    flags.needsFirstLook = false
     var gone: [Int] = []
     walk(root, state: state, gone: &gone)
     return gone
