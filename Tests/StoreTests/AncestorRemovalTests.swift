@@ -106,6 +106,25 @@ import Testing
     #expect(clock.sleeperCount == 0)
   }
 
+  @Test func anActionFromAReplacedScreenNeverReachesTheScreenThatTookItsID() async {
+    // The new stack was made in an earlier action, so no array changes its ids in the action
+    // that sets it, and nothing walks then; but when the old screen's load finishes, its
+    // action is checked against the stack it started in, and dropped.
+    let warnings = WarningLog()
+    let harness = makeHarness(
+      { $0.todos.path = StackState([Row.State(id: 7)]) }, warnings: warnings)
+    let screen = harness.state.todos.path.id(at: 0)
+    harness.send(.todos(.path(.element(id: screen, action: .loadTapped))))
+    harness.send(.ancestor(.stagePath(8)))
+    harness.send(.ancestor(.applyStagedPath))
+    #expect(harness.state.todos.path.id(at: 0) == screen)
+    await clock.advance(by: .seconds(1))
+    harness.settle()
+    #expect(harness.state.todos.path.map(\.loads) == [0])
+    #expect(harness.core.runtime.runningCount == 0)
+    #expect(warnings.messages.isEmpty)
+  }
+
   @Test func screensClearedAboveTheirScopeHaveTheirEffectsEnded() {
     let harness = makeHarness { $0.todos.path = StackState([Row.State(id: 7)]) }
     let screen = harness.state.todos.path.id(at: 0)
@@ -372,6 +391,8 @@ import Testing
       var shell = Shell.State.away
       var detail = Viewer.State()
       var replacesDetail: When?
+      /// A stack made in one action and set in a later one.
+      var staged: StackState<Row.State>?
     }
     /// When a reducer above the detail's scope replaces the detail's row with the next one,
     /// in an action for the row that starts a load.
@@ -387,6 +408,8 @@ import Testing
       case clearPath
       case replacePath(Int)
       case setPath(StackState<Row.State>)
+      case stagePath(Int)
+      case applyStagedPath
       case replaceDetail(When?)
       case showInDetail(Int)
       case dropNestedRow(section: Int, row: Int)
@@ -419,6 +442,8 @@ import Testing
         case .clearPath: state.todos.path.removeAll()
         case .replacePath(let row): state.todos.path = StackState([Row.State(id: row)])
         case .setPath(let path): state.todos.path = path
+        case .stagePath(let row): state.staged = StackState([Row.State(id: row)])
+        case .applyStagedPath: if let staged = state.staged { state.todos.path = staged }
         case .replaceDetail(let when): state.replacesDetail = when
         case .showInDetail(let row):
           if state.detail.shown?.id != row { state.detail.shown = Ticker.State(id: row) }

@@ -82,6 +82,19 @@ import Testing
     #expect(harness.core.runtime.runningCount == 0)
   }
 
+  @Test func aWindowWhoseWaitingEffectWasCancelledClosesWhenItsTimeIsUp() async {
+    // The waiting effect was cancelled with its sender's task, not the window's timer: the
+    // window must still close, or every later effect with the id would wait for good.
+    let harness = Harness(initialState: LogFeature.State(), reducer: throttled(latest: true))
+    harness.send(.start("1"))
+    harness.send(.start("2")).cancel()
+    await clock.advance(by: .seconds(1))
+    harness.send(.start("3"))
+    #expect(harness.state.log == ["start 1", "emit 1", "start 2", "start 3", "emit 3"])
+    await clock.advance(by: .seconds(1))
+    #expect(harness.core.runtime.runningCount == 0)
+  }
+
   @Test func cancellingTheThrottleIDClosesTheWindow() async {
     let harness = Harness(initialState: LogFeature.State(), reducer: throttled(latest: true))
     harness.send(.start("1"))

@@ -4,6 +4,7 @@ import Synchronization
 ///
 /// Cancellation is thread-safe so that ``EffectGroup`` and store teardown can cancel from any
 /// thread; all other bookkeeping happens on the main actor in ``EffectRuntime``.
+@usableFromInline
 package final class EffectRecord: Sendable {
   package enum Kind: Sendable {
     /// A task running a `run` operation.
@@ -24,6 +25,10 @@ package final class EffectRecord: Sendable {
   package let owner: EffectGroup?
   /// The group that actions sent by this effect, and their effects, join.
   package let feedbackGroup: EffectGroup
+  /// Whether the effect's namespace names a place that can be gone (an element, an optional
+  /// child, a case): the store checks that it is still there before an action the effect
+  /// sends reaches a reducer.
+  @usableFromInline package let isInRemovablePlace: Bool
 
   private struct State {
     var isCancelled = false
@@ -38,7 +43,8 @@ package final class EffectRecord: Sendable {
     origin: any Sendable,
     site: SourceSite?,
     owner: EffectGroup?,
-    feedbackGroup: EffectGroup
+    feedbackGroup: EffectGroup,
+    isInRemovablePlace: Bool = false
   ) {
     self.id = id
     self.kind = kind
@@ -46,6 +52,7 @@ package final class EffectRecord: Sendable {
     self.site = site
     self.owner = owner
     self.feedbackGroup = feedbackGroup
+    self.isInRemovablePlace = isInRemovablePlace
   }
 
   /// Whether the record's lifetime has ended.
@@ -86,6 +93,8 @@ package final class EffectRecord: Sendable {
 }
 
 extension EffectRecord: Hashable {
-  package static func == (lhs: EffectRecord, rhs: EffectRecord) -> Bool { lhs === rhs }
-  package func hash(into hasher: inout Hasher) { hasher.combine(id) }
+  @usableFromInline package static func == (lhs: EffectRecord, rhs: EffectRecord) -> Bool {
+    lhs === rhs
+  }
+  @usableFromInline package func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }

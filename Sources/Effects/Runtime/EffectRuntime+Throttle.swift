@@ -59,7 +59,9 @@ extension EffectRuntime {
   ) {
     let pending = state.withLock { state -> Pending? in
       let pending = state.throttles[key]?.pending
-      if timer.isCancelled || pending == nil {
+      // The window stays open only for a waiting effect that will run now and open the next;
+      // one cancelled meanwhile (with its sender's task, say) leaves it closed.
+      if timer.isCancelled || pending == nil || pending?.record.isCancelled == true {
         state.throttles[key] = nil
       } else {
         state.throttles[key]?.pending = nil

@@ -42,7 +42,10 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   }
 
   /// Feeds an action from an effect into the store, as part of a group.
-  package typealias Deliver = @MainActor @Sendable (Action, EffectGroup) -> Void
+  ///
+  /// The record is the effect that sent the action (`nil` for a `.send`, which is part of the
+  /// action being reduced).
+  package typealias Deliver = @MainActor @Sendable (Action, EffectGroup, EffectRecord?) -> Void
 
   /// Creates a runtime.
   ///
@@ -130,6 +133,24 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     for record in records { record.cancel() }
   }
 
+  /// Whether the places `record` was started in are all still in `state` (the root's state)
+  /// with the occupants it was started for. When not, the record is cancelled: the action it
+  /// sent must not reach a reducer. Places the store cannot read count as there.
+  ///
+  /// - Complexity: O(*d*) for a namespace of *d* identities.
+  @MainActor
+  @usableFromInline
+  package func isStillPlaced(_ record: EffectRecord, in state: Any) -> Bool {
+    guard let context = self.state.withLock({ $0.records[record.id]?.context }) else {
+      return true
+    }
+    guard LifetimeTree.isPlaced(context.namespace, tokens: context.tokens, in: state) else {
+      record.cancel()
+      return false
+    }
+    return true
+  }
+
   /// Starts an effect returned for `origin`, as a member of `group`.
   ///
   /// `.send` actions are delivered to the store at once (the store queues them while it is
@@ -172,7 +193,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       // concatenation has its own group, and an action queued while the store reduces would
       // otherwise start its effects there, after the part was taken as done, where neither
       // waiting for nor cancelling the sender's task reaches them.
-      connection.withLock { $0 }?.deliver(action, context.group.root)
+      connection.withLock { $0 }?.deliver(action, context.group.root, nil)
     case .run(let run):
       let record = register(.task, site: run.site, context, owner: context.group)
       spawn(record, priority: run.priority, body: run.body, catchAction: run.catchAction)
@@ -274,7 +295,8 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
         origin: context.origin,
         site: site,
         owner: owner,
-        feedbackGroup: context.group.root
+        feedbackGroup: context.group.root,
+        isInRemovablePlace: removability.any
       )
       state.records[record.id] = Entry(
         record: record, context: context, removability: removability)
@@ -283,12 +305,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       }
       return record
     }
-    let displaced = places.insert(
-      record.id, at: context.namespace, tokens: context.tokens, removability)
-    if !displaced.isEmpty {
-      // Effects of an earlier occupant of a place the new effect's child now holds.
-      for record in state.withLock({ $0.records(displaced) }) { record.cancel() }
-    }
+    places.insert(record.id, at: context.namespace, tokens: context.tokens, removability)
     count(removability, by: 1)
     owner?.add(record)
     return record
@@ -344,7 +361,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       )
       return
     }
-    connection.withLock { $0 }?.deliver(action, record.feedbackGroup)
+    connection.withLock { $0 }?.deliver(action, record.feedbackGroup, record)
   }
 
   private func cancel(_ key: CancelKey) {

@@ -15,7 +15,7 @@ package protocol LifetimePlace: Sendable {
   /// Whether the walk may read the place's key path whenever it likes: only through stored
   /// properties. A computed property or a force unwrap (`\.detail!.rows`) could trap or build
   /// a new value when read while the reducer that owns it does not run, so the walk stops
-  /// there (asked once per node).
+  /// there (asked once per node by the walk, and once per effect when it starts).
   var isReadable: Bool { get }
 
   /// For an element of a ``StampedContainer``: the key path, from the state of the level
@@ -66,16 +66,27 @@ extension LifetimePlace {
 
 /// What a ``LifetimePlace`` found.
 package enum PlaceLookup {
-  /// The place is there, and this is its state (`nil` when it was not asked for). A place
-  /// with a `token` is gone when a later walk finds another token there: a stack screen whose
-  /// stack was replaced by one that reuses its id (the token is the stack's lineage), an
-  /// `Identifiable` child replaced by one with another id (the token is the id's hash).
+  /// The place is there, and this is its state (`nil` when it was not asked for). `token`
+  /// names the place's occupant, where the place can change hands: the effects scoped for
+  /// another occupant end (a stack screen whose stack was replaced by one that reuses its id:
+  /// the token is the stack's lineage; an `Identifiable` child replaced by one with another
+  /// id: the token is the id's hash).
   case present(Any?, token: UInt64? = nil)
   /// The place is gone: its lifetime ends.
   case gone
   /// The state is not of the type the place expects (a child run by hand, without the
   /// reducer that names its place): nothing is known, and the lifetime goes on.
   case unknown
+}
+
+extension PlaceLookup {
+  /// The place is there, with `state` as its state when `wantsState`. An optional state
+  /// that is `nil` stays a value (a child whose own state is optional), not a missing one.
+  package static func present<State>(_ state: State, wantsState: Bool, token: UInt64? = nil)
+    -> Self
+  {
+    .present(wantsState ? .some(state as Any) : nil, token: token)
+  }
 }
 
 /// A container that changes a stamp whenever its set of ids changes. While the stamp is the
@@ -111,9 +122,12 @@ struct LifetimeTree {
     /// A walk found the place gone and cancelled what runs here; records still finishing
     /// keep the node until they do.
     var isEnded = false
-    /// The occupant of the place the node's effects belong to: the token they were scoped
-    /// with, or (for effects scoped without one) the one the first walk found there.
-    var token: UInt64?
+    /// How many records here and below were scoped with each token for this node's place
+    /// (the occupant they started for): a walk that finds another occupant there ends the
+    /// records of the others, whichever were registered last.
+    var tokenCounts: [UInt64: Int] = [:]
+    /// The node's depth: the root is at 0, the first identity of a path at 1.
+    let depth: Int
     /// Children that are elements of stamped containers, by container.
     var groups: [AnyKeyPath: Group] = [:]
     /// Children that name other places, each looked up on its own.
@@ -122,8 +136,9 @@ struct LifetimeTree {
     /// Whether the walk may read the place (see ``LifetimePlace/isReadable``).
     let isReadable: Bool
 
-    init(id: EffectID?) {
+    init(id: EffectID?, depth: Int) {
       self.id = id
+      self.depth = depth
       let place = id?.base as? any LifetimePlace
       self.place = place
       self.isReadable = place?.isReadable ?? false
@@ -184,19 +199,23 @@ struct LifetimeTree {
     }
   }
 
-  let root = Node(id: nil)
+  let root = Node(id: nil, depth: 0)
+  /// The tokens each record was scoped with, for the records scoped with any.
+  private let tokens = TokenTable()
+
+  final class TokenTable {
+    var byRecord: [Int: [UInt64?]] = [:]
+  }
 
   /// Adds `record` at `path`. `tokens` name, for each identity of the path, the occupant of
   /// its place the record belongs to (`nil` where unknown or where places do not change
-  /// hands): where a node has another occupant's token, what runs there for that occupant
-  /// ends, and the node takes the new token.
+  /// hands).
   ///
-  /// - Returns: The records of earlier occupants to cancel.
-  /// - Complexity: O(*d*) for a path of *d* identities, plus what ends.
+  /// - Complexity: O(*d*) for a path of *d* identities.
   func insert(
     _ record: Int, at path: [EffectID], tokens: [UInt64?], _ removability: Removability
-  ) -> [Int] {
-    var displaced: [Int] = []
+  ) {
+    if tokens.contains(where: { $0 != nil }) { self.tokens.byRecord[record] = tokens }
     var node = root
     node.count += 1
     if removability.isBelow(depth: 0) { node.removableBelow += 1 }
@@ -207,20 +226,14 @@ struct LifetimeTree {
         if child.isEnded {
           // Presented again: its place is looked up again at the next walk.
           child.isEnded = false
-          child.token = nil
           node.markUnchecked(child)
         }
       } else {
-        child = Node(id: id)
+        child = Node(id: id, depth: index + 1)
         node.adopt(child)
       }
       if index < tokens.count, let token = tokens[index] {
-        if let known = child.token, known != token {
-          end(child, gone: &displaced)
-          child.isEnded = false
-          node.markUnchecked(child)
-        }
-        child.token = token
+        child.tokenCounts[token, default: 0] += 1
       }
       child.count += 1
       if removability.isBelow(depth: index + 1) {
@@ -230,7 +243,6 @@ struct LifetimeTree {
       node = child
     }
     node.records.insert(record)
-    return displaced
   }
 
   /// Removes `record` from `path`, and the nodes left empty.
@@ -245,6 +257,14 @@ struct LifetimeTree {
       nodes.append(child)
     }
     guard nodes[nodes.count - 1].records.remove(record) != nil else { return false }
+    if let recordTokens = tokens.byRecord.removeValue(forKey: record) {
+      for (index, token) in recordTokens.enumerated() where index + 1 < nodes.count {
+        guard let token else { continue }
+        let node = nodes[index + 1]
+        node.tokenCounts[token, default: 0] -= 1
+        if node.tokenCounts[token] == 0 { node.tokenCounts[token] = nil }
+      }
+    }
     for (depth, node) in nodes.enumerated() {
       node.count -= 1
       guard removability.isBelow(depth: depth) else { continue }
@@ -291,10 +311,58 @@ struct LifetimeTree {
   /// Marks `node` and the nodes below it as ended, and collects their records. A node stays
   /// until its records finish; an effect that starts in it meanwhile (the identity presented
   /// again) revives it, and its place is then looked at afresh.
+  /// Collects the records at `node` and below whose token for the place at `depth` is set
+  /// and is not `token`.
+  private func collect(
+    below node: Node, scopedAtDepth depth: Int, otherThan token: UInt64, into gone: inout [Int]
+  ) {
+    for record in node.records {
+      guard let recordTokens = tokens.byRecord[record], depth - 1 < recordTokens.count,
+        let own = recordTokens[depth - 1], own != token
+      else { continue }
+      gone.append(record)
+    }
+    for child in node.children.values {
+      collect(below: child, scopedAtDepth: depth, otherThan: token, into: &gone)
+    }
+  }
+
   private func end(_ node: Node, gone: inout [Int]) {
     node.isEnded = true
     gone.append(contentsOf: node.records)
     for child in node.children.values { end(child, gone: &gone) }
+  }
+
+  /// Whether every place of `path` is in `state` (the root's state), with the occupant
+  /// `tokens` name where they name one. Places that cannot be read, and identities that are
+  /// not places, count as there (nothing is known below them).
+  ///
+  /// - Complexity: O(*d*) for a path of *d* identities.
+  static func isPlaced(_ path: [EffectID], tokens: [UInt64?], in root: Any) -> Bool {
+    var state = root
+    for (index, id) in path.enumerated() {
+      guard let place = id.base as? any LifetimePlace, place.isReadable else { return true }
+      let lookup: PlaceLookup
+      if let key = place.stampedContainer {
+        guard let container = state[keyPath: key] else { return true }
+        lookup = place.locate(inContainer: container, wantsState: true)
+      } else {
+        lookup = place.locate(inLevel: state, wantsState: true)
+      }
+      switch lookup {
+      case .gone:
+        return false
+      case .unknown:
+        return true
+      case .present(let next, let token):
+        if let token, index < tokens.count, let own = tokens[index], own != token {
+          return false
+        }
+        guard let next else { return true }
+        state = next
+      }
+    }
+    return true
   }
 
   /// Walks the running effects' places down `state` (the root's state), marks the ones that
@@ -356,12 +424,9 @@ struct LifetimeTree {
   private func resolve(_ child: Node, _ lookup: PlaceLookup, gone: inout [Int]) {
     switch lookup {
     case .present(let state, let token):
-      if let token {
-        if let known = child.token, known != token {
-          end(child, gone: &gone)
-          return
-        }
-        child.token = token
+      if let token, child.tokenCounts.contains(where: { $0.key != token }) {
+        // Another occupant holds the place: the records scoped for earlier ones end.
+        collect(below: child, scopedAtDepth: child.depth, otherThan: token, into: &gone)
       }
       if let state { walk(child, state: state, gone: &gone) }
     case .gone:

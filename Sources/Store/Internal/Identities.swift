@@ -55,7 +55,7 @@ extension KeyPathIdentity: LifetimePlace {
   var canBeGone: Bool { false }
 
   func locate(inLevel state: Any, wantsState: Bool) -> PlaceLookup {
-    .present(wantsState ? state : nil)
+    .present(state, wantsState: wantsState)
   }
 }
 
@@ -113,7 +113,7 @@ extension PresenceIdentity: LifetimePlace {
   func locate(inLevel state: Any, wantsState: Bool) -> PlaceLookup {
     guard let parent = state as? Parent else { return .unknown }
     guard let child = parent[keyPath: keyPath] else { return .gone }
-    return .present(wantsState ? child : nil, token: lifetimeToken(of: child))
+    return .present(child, wantsState: wantsState, token: lifetimeToken(of: child))
   }
 }
 
@@ -152,7 +152,7 @@ extension CaseIdentity: LifetimePlace {
   func locate(inLevel state: Any, wantsState: Bool) -> PlaceLookup {
     guard let state = state as? State else { return .unknown }
     guard let child = toCase.extract(state) else { return .gone }
-    return .present(wantsState ? child : nil, token: lifetimeToken(of: child))
+    return .present(child, wantsState: wantsState, token: lifetimeToken(of: child))
   }
 }
 

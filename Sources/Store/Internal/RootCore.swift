@@ -45,12 +45,15 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     @usableFromInline var action: Action
     @usableFromInline var origin: ActionOrigin
     @usableFromInline var group: EffectGroup?
+    /// The effect that sent the action, if one did.
+    @usableFromInline var record: EffectRecord?
 
     @inlinable
-    init(action: Action, origin: ActionOrigin, group: EffectGroup?) {
+    init(action: Action, origin: ActionOrigin, group: EffectGroup?, record: EffectRecord?) {
       self.action = action
       self.origin = origin
       self.group = group
+      self.record = record
     }
   }
 
@@ -64,8 +67,8 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     self.currentState = initialState
     self.reducer = reducer
     self.runtime = EffectRuntime(executor: executor, warnings: warnings)
-    runtime.connect { [weak self] action, group in
-      _ = self?.dispatch(action, origin: .effect, group: group)
+    runtime.connect { [weak self] action, group, record in
+      _ = self?.dispatch(action, origin: .effect, group: group, from: record)
     }
     if executor == nil {
       // Live stores drain effect reports on the main actor as soon as they arrive; one drain
@@ -159,11 +162,12 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   package func dispatch(
     _ action: Action,
     origin: ActionOrigin,
-    group: EffectGroup?
+    group: EffectGroup?,
+    from record: EffectRecord? = nil
   ) -> EffectGroup? {
     if isDispatching {
       let group = group ?? EffectGroup()
-      queue.append(Queued(action: action, origin: origin, group: group))
+      queue.append(Queued(action: action, origin: origin, group: group, record: record))
       return group
     }
     isDispatching = true
@@ -177,7 +181,7 @@ package final class RootCore<R: Reducer>: RootStoreCore {
       if !dispatchHooks.isEmpty { runDispatchHooks() }
     }
     var group = group
-    reduce(action, origin: origin, group: &group)
+    reduce(action, origin: origin, group: &group, from: record)
     while queueHead < queue.count {
       let next = queue[queueHead]
       queueHead += 1
@@ -186,13 +190,23 @@ package final class RootCore<R: Reducer>: RootStoreCore {
         queueHead = 0
       }
       var nextGroup = next.group
-      reduce(next.action, origin: next.origin, group: &nextGroup)
+      reduce(next.action, origin: next.origin, group: &nextGroup, from: next.record)
     }
     return group
   }
 
   @inlinable
-  func reduce(_ action: Action, origin: ActionOrigin, group: inout EffectGroup?) {
+  func reduce(
+    _ action: Action, origin: ActionOrigin, group: inout EffectGroup?, from record: EffectRecord?
+  ) {
+    // An action from an effect whose child is gone, or was replaced, from where the reducer
+    // that runs it could not see (the walk after each action has not run for it yet): it
+    // never reaches a reducer, and its effect is cancelled.
+    if let record, record.isInRemovablePlace,
+      !runtime.isStillPlaced(record, in: currentState)
+    {
+      return
+    }
     let effect = reducer.reduce(into: &currentState, action: action)
     if hasReduceObservers {
       recordAction?(action, origin)

@@ -99,6 +99,6 @@ struct ScopeIdentity<ParentState, ChildState>: Hashable, @unchecked Sendable, Li
 
   func locate(inLevel state: Any, wantsState: Bool) -> PlaceLookup {
     guard let parent = state as? ParentState else { return .unknown }
-    return .present(wantsState ? parent[keyPath: self.state] : nil)
+    return .present(parent[keyPath: self.state], wantsState: wantsState)
   }
 }
