@@ -27,6 +27,8 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   /// lock: the store asks after every action whether to look for gone places.
   private let removableRecords = Atomic<Int>(0)
   private let unstampedRecords = Atomic<Int>(0)
+  /// The stamp counter of identified arrays when the store last asked whether to walk.
+  private let structureSeen = Atomic<UInt64>(0)
   // Wrapped in a struct: a bare closure read through `withLock` is re-abstracted on every
   // write-back, growing a chain of thunks with each call.
   private let connection = Mutex<Connection?>(nil)
@@ -104,11 +106,11 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   /// container changed (`structureChanged`) and some are inside its elements. Cheap enough to
   /// ask after every action.
   ///
-  /// - Parameter structureChanged: Whether some stamped container (an identified array)
-  ///   changed its ids, or a new one was made, during the action.
-  @MainActor
+  /// - Parameter structure: The stamp counter of stamped containers (identified arrays) now:
+  ///   it moved since the last action when one changed its ids, or a new one was made.
   @usableFromInline
-  package func needsPlaceWalk(structureChanged: Bool) -> Bool {
+  package func needsPlaceWalk(structure: UInt64) -> Bool {
+    let structureChanged = structureSeen.exchange(structure, ordering: .relaxed) != structure
     if unstampedRecords.load(ordering: .relaxed) > 0 { return true }
     return structureChanged && removableRecords.load(ordering: .relaxed) > 0
   }

@@ -16,12 +16,17 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   @usableFromInline let reducer: R
   @usableFromInline package let runtime: EffectRuntime<Action>
 
-  @usableFromInline var queue: [Queued] = []
-  @usableFromInline var queueHead = 0
-  @usableFromInline var isDispatching = false
-  @usableFromInline var dispatchHooks: [@MainActor () -> Bool] = []
+  // The dispatch loop's bookkeeping is read and written on every action. It is confined to
+  // the main actor and never held across a call (an action sent while a reducer runs reads
+  // and appends to it between the loop's own short accesses), so the runtime's exclusivity
+  // checks, which cost a thread-local lookup each, are left out for it. The state keeps
+  // them: a reducer that reads the store while it changes the state is caught.
+  @exclusivity(unchecked) @usableFromInline var queue: [Queued] = []
+  @exclusivity(unchecked) @usableFromInline var queueHead = 0
+  @exclusivity(unchecked) @usableFromInline var isDispatching = false
+  @exclusivity(unchecked) @usableFromInline var dispatchHooks: [@MainActor () -> Bool] = []
   /// Counts dispatches, so that running the hooks can tell that one of them sent an action.
-  @usableFromInline var dispatchCount = 0
+  @exclusivity(unchecked) @usableFromInline var dispatchCount = 0
   /// `send`, specialized for `R` by the module that created the store; scoped stores send
   /// through it.
   @usableFromInline var specializedSend: (@MainActor (Action) -> StoreTask)?
@@ -36,9 +41,7 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     didSet { hasReduceObservers = didReduce != nil || recordAction != nil }
   }
   /// Whether either hook above is set: one check per action instead of two.
-  @usableFromInline var hasReduceObservers = false
-  /// The identified arrays' structure counter after the last action.
-  @usableFromInline var structureSeen: UInt64 = 0
+  @exclusivity(unchecked) @usableFromInline var hasReduceObservers = false
 
   @usableFromInline
   struct Queued {
@@ -202,11 +205,7 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     // An action from an effect whose child is gone, or was replaced, from where the reducer
     // that runs it could not see (the walk after each action has not run for it yet): it
     // never reaches a reducer, and its effect is cancelled.
-    if let record, record.isInRemovablePlace,
-      !runtime.isStillPlaced(record, in: currentState)
-    {
-      return
-    }
+    if let record, record.isInRemovablePlace, isGone(record) { return }
     let effect = reducer.reduce(into: &currentState, action: action)
     if hasReduceObservers {
       recordAction?(action, origin)
@@ -223,11 +222,24 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     // action (every such change takes a stamp from one counter; an array made before `send`,
     // or in an effect, counts); optional children and cases are looked for after every
     // action while effects run inside them.
-    let structure = structureStamps.load(ordering: .relaxed)
-    let structureChanged = structure != structureSeen
-    structureSeen = structure
-    if runtime.needsPlaceWalk(structureChanged: structureChanged) {
-      runtime.endLifetimesOfGonePlaces(in: currentState)
+    if runtime.needsPlaceWalk(structure: structureStamps.load(ordering: .relaxed)) {
+      endLifetimesOfGonePlaces()
     }
+  }
+
+  // Out of line, as they are rare: `reduce` runs for every action and must stay small.
+
+  /// Whether the places `record` started in are gone from the state (it is then cancelled).
+  @usableFromInline
+  @inline(never)
+  func isGone(_ record: EffectRecord) -> Bool {
+    !runtime.isStillPlaced(record, in: currentState)
+  }
+
+  /// Ends the lifetimes of running effects whose places are gone from the state.
+  @usableFromInline
+  @inline(never)
+  func endLifetimesOfGonePlaces() {
+    runtime.endLifetimesOfGonePlaces(in: currentState)
   }
 }

@@ -36,6 +36,7 @@ extension Reducer {
   /// - Complexity: O(1) per element action, whatever the collection's size, plus O(*r*) for
   ///   the *r* elements a step removed. (After a step that replaced the whole collection or
   ///   made many changes, O(*k*) for the *k* elements with running effects.)
+  @inlinable
   public func forEach<ID: Hashable & Sendable, ElementState, ElementAction, Element: Reducer>(
     _ toElements: WritableKeyPath<State, IdentifiedArray<ID, ElementState>>,
     action toElementAction: CaseKey<Action, IdentifiedAction<ID, ElementAction>>,

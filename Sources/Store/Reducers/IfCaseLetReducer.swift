@@ -28,6 +28,7 @@ extension Reducer {
   ///   - line: The line of the declaration, named in runtime warnings.
   ///   - child: The child's reducer.
   /// - Returns: A reducer that runs both.
+  @inlinable
   public func ifCaseLet<ChildState, ChildAction, Child: Reducer>(
     _ toCase: CaseKey<State, ChildState>,
     action toChildAction: CaseKey<Action, ChildAction>,
@@ -54,6 +55,21 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   @usableFromInline let toCase: CaseKey<Parent.State, Child.State>
   @usableFromInline let toChildAction: CaseKey<Parent.Action, Child.Action>
   @usableFromInline let site: SourceSite
+
+  @usableFromInline
+  init(
+    parent: Parent,
+    child: Child,
+    toCase: CaseKey<Parent.State, Child.State>,
+    toChildAction: CaseKey<Parent.Action, Child.Action>,
+    site: SourceSite
+  ) {
+    self.parent = parent
+    self.child = child
+    self.toCase = toCase
+    self.toChildAction = toChildAction
+    self.site = site
+  }
 
   /// Runs the child for a child action while the state is its case, then the parent, then
   /// ends the case's lifetime if the state left it.

@@ -23,6 +23,7 @@ extension Reducer {
   ///   - line: The line of the declaration, named in runtime warnings.
   ///   - child: The child's reducer.
   /// - Returns: A reducer that runs both.
+  @inlinable
   public func ifLet<ChildState, ChildAction, Child: Reducer>(
     _ toChild: WritableKeyPath<State, ChildState?>,
     action toChildAction: CaseKey<Action, ChildAction>,
@@ -58,6 +59,7 @@ extension Reducer {
   ///   - line: The line of the declaration, named in runtime warnings.
   ///   - child: The child's reducer.
   /// - Returns: A reducer that runs both.
+  @inlinable
   public func ifLet<ChildState, ChildAction, Child: Reducer>(
     _ toChild: WritableKeyPath<State, ChildState?>,
     action toPresentationAction: CaseKey<Action, PresentationAction<ChildAction>>,
@@ -248,7 +250,7 @@ public enum PresentationAction<Action: Sendable>: Sendable {
     return nil
   }
 
-  var isDismiss: Bool {
+  @usableFromInline var isDismiss: Bool {
     if case .dismiss = self { return true }
     return false
   }
