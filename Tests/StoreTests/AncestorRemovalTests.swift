@@ -125,6 +125,62 @@ import Testing
     #expect(warnings.messages.isEmpty)
   }
 
+  @Test func aDelayedSendFromAReplacedScreenNeverReachesTheScreenThatTookItsID() async {
+    // The same, for an action a debounce sends once its delay is over: a `.send` started
+    // after its action was reduced is checked like an action from a task.
+    let harness = makeHarness { $0.todos.path = StackState([Row.State(id: 7)]) }
+    let screen = harness.state.todos.path.id(at: 0)
+    harness.send(.todos(.path(.element(id: screen, action: .renameLater("late")))))
+    harness.send(.ancestor(.stagePath(8)))
+    harness.send(.ancestor(.applyStagedPath))
+    await clock.advance(by: .seconds(1))
+    harness.settle()
+    #expect(harness.state.todos.path.map(\.title) == [""])
+  }
+
+  @Test func anActionLetGoAfterADispatchMaySendFromItsDeinit() {
+    // The queue skips exclusivity checks: it lets go of the actions it reduced only once it
+    // is in order, so a send from a `deinit` they trigger (the queue holds the last
+    // reference) is reduced normally.
+    let box = StoreBox()
+    let store = Store(initialState: Farewells.State()) {
+      Farewells { box.store?.send(.bye) }
+    }
+    box.store = store
+    store.send(.start)
+    #expect(store.state.log == ["start", "carried", "bye"])
+  }
+
+  /// Sends itself an action carrying an object that sends `.bye` when let go.
+  struct Farewells: Reducer {
+    struct State: Equatable { var log: [String] = [] }
+    enum Action: Sendable, Equatable {
+      case start
+      case carry(Farewell)
+      case bye
+    }
+    let onBye: @MainActor @Sendable () -> Void
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      switch action {
+      case .start:
+        state.log.append("start")
+        return .send(.carry(Farewell(onBye)))
+      case .carry:
+        state.log.append("carried")
+        return .none
+      case .bye:
+        state.log.append("bye")
+        return .none
+      }
+    }
+  }
+
+  /// Holds the store the farewell sends to.
+  @MainActor
+  final class StoreBox {
+    var store: Store<Farewells.State, Farewells.Action>?
+  }
+
   @Test func screensClearedAboveTheirScopeHaveTheirEffectsEnded() {
     let harness = makeHarness { $0.todos.path = StackState([Row.State(id: 7)]) }
     let screen = harness.state.todos.path.id(at: 0)
@@ -613,4 +669,21 @@ extension CaseKey<AncestorRemovalTests.Outer.Action, AncestorRemovalTests.Outer.
   static var inner: Self {
     Self(AncestorRemovalTests.Outer.Action.inner) { if case .inner(let a) = $0 { a } else { nil } }
   }
+}
+
+/// Calls `onDeinit` on the main actor when let go.
+final class Farewell: Equatable, @unchecked Sendable {
+  // Only made, held and let go on the main actor, by the test above.
+  let onDeinit: @MainActor () -> Void
+
+  init(_ onDeinit: @escaping @MainActor () -> Void) {
+    self.onDeinit = onDeinit
+  }
+
+  deinit {
+    let onDeinit = self.onDeinit
+    MainActor.assumeIsolated { onDeinit() }
+  }
+
+  static func == (lhs: Farewell, rhs: Farewell) -> Bool { lhs === rhs }
 }

@@ -71,7 +71,9 @@ extension EffectRuntime {
     guard let pending else { return }
     finish(pending.record, error: nil)
     guard !timer.isCancelled, !pending.record.isCancelled else { return }
-    start(pending.effect, pending.context)
+    var context = pending.context
+    context.isDeferred = true
+    start(pending.effect, context)
     openWindow(key, throttle, pending.context)
   }
 }

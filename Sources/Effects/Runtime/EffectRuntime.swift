@@ -45,9 +45,9 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
 
   /// Feeds an action from an effect into the store, as part of a group.
   ///
-  /// The record is the effect that sent the action (`nil` for a `.send`, which is part of the
-  /// action being reduced).
-  package typealias Deliver = @MainActor @Sendable (Action, EffectGroup, EffectRecord?) -> Void
+  /// The placement, when there is one, is where the effect that sent the action was started:
+  /// places the store checks are still there before the action reaches a reducer.
+  package typealias Deliver = @MainActor @Sendable (Action, EffectGroup, EffectPlacement?) -> Void
 
   /// Creates a runtime.
   ///
@@ -135,19 +135,16 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     for record in records { record.cancel() }
   }
 
-  /// Whether the places `record` was started in are all still in `state` (the root's state)
-  /// with the occupants it was started for. When not, the record is cancelled: the action it
+  /// Whether the places an effect was started in are all still in `state` (the root's state)
+  /// with the occupants it was started for. When not, its record is cancelled: the action it
   /// sent must not reach a reducer. Places the store cannot read count as there.
   ///
   /// - Complexity: O(*d*) for a namespace of *d* identities.
   @MainActor
   @usableFromInline
-  package func isStillPlaced(_ record: EffectRecord, in state: Any) -> Bool {
-    guard let context = self.state.withLock({ $0.records[record.id]?.context }) else {
-      return true
-    }
-    guard LifetimeTree.isPlaced(context.namespace, tokens: context.tokens, in: state) else {
-      record.cancel()
+  package func isStillPlaced(_ placement: EffectPlacement, in state: Any) -> Bool {
+    guard LifetimeTree.isPlaced(placement.namespace, tokens: placement.tokens, in: state) else {
+      placement.record?.cancel()
       return false
     }
     return true
@@ -195,7 +192,13 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       // concatenation has its own group, and an action queued while the store reduces would
       // otherwise start its effects there, after the part was taken as done, where neither
       // waiting for nor cancelling the sender's task reaches them.
-      connection.withLock { $0 }?.deliver(action, context.group.root, nil)
+      // A `.send` started after its action was reduced (a later part of a concatenation, the
+      // effect a throttle window kept) is checked like an action from a task.
+      let placement =
+        context.isDeferred && LifetimeTree.Removability(context.namespace).any
+        ? EffectPlacement(namespace: context.namespace, tokens: context.tokens, record: nil)
+        : nil
+      connection.withLock { $0 }?.deliver(action, context.group.root, placement)
     case .run(let run):
       let record = register(.task, site: run.site, context, owner: context.group)
       spawn(record, priority: run.priority, body: run.body, catchAction: run.catchAction)
@@ -271,8 +274,10 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       let driver = driver ?? register(.sequence, site: nil, context, owner: context.group)
       driver.setPart(partGroup)
       let rest = parts
+      var later = context
+      later.isDeferred = true
       partGroup.whenEmpty { [weak self] in
-        self?.startSequence(rest, context, driver: driver)
+        self?.startSequence(rest, later, driver: driver)
       }
       return
     }
@@ -348,8 +353,8 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   @MainActor
   private func deliver(_ action: Action, from record: EffectRecord) {
     guard !record.isCancelled else { return }
-    let isRunning = state.withLock { $0.records[record.id] != nil }
-    guard isRunning else {
+    let context = state.withLock { $0.records[record.id]?.context }
+    guard let context else {
       warnings(
         RuntimeWarning(
           message: """
@@ -363,7 +368,11 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       )
       return
     }
-    connection.withLock { $0 }?.deliver(action, record.feedbackGroup, record)
+    let placement =
+      record.isInRemovablePlace
+      ? EffectPlacement(namespace: context.namespace, tokens: context.tokens, record: record)
+      : nil
+    connection.withLock { $0 }?.deliver(action, record.feedbackGroup, placement)
   }
 
   private func cancel(_ key: CancelKey) {
@@ -426,6 +435,8 @@ extension EffectRuntime {
     /// For each identity of the namespace, the occupant of its place the effect belongs to.
     var tokens: [UInt64?]
     var origin: any Sendable
+    /// Whether the effect starts after the action that returned it was reduced.
+    var isDeferred = false
   }
 
   struct Entry {
@@ -457,6 +468,15 @@ extension EffectRuntime {
       ids.compactMap { records[$0]?.record }
     }
   }
+}
+
+/// Where an effect that sent an action was started: the namespace of lifetimes it runs in,
+/// with the occupants of their places it was started for, and its record (none for a `.send`).
+@usableFromInline
+package struct EffectPlacement: Sendable {
+  let namespace: [EffectID]
+  let tokens: [UInt64?]
+  let record: EffectRecord?
 }
 
 /// A readable name for an action in a message: its type and value.

@@ -48,15 +48,17 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     @usableFromInline var action: Action
     @usableFromInline var origin: ActionOrigin
     @usableFromInline var group: EffectGroup?
-    /// The effect that sent the action, if one did.
-    @usableFromInline var record: EffectRecord?
+    /// Where the effect that sent the action was started, when the store checks it.
+    @usableFromInline var placement: EffectPlacement?
 
     @inlinable
-    init(action: Action, origin: ActionOrigin, group: EffectGroup?, record: EffectRecord?) {
+    init(
+      action: Action, origin: ActionOrigin, group: EffectGroup?, placement: EffectPlacement?
+    ) {
       self.action = action
       self.origin = origin
       self.group = group
-      self.record = record
+      self.placement = placement
     }
   }
 
@@ -70,8 +72,8 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     self.currentState = initialState
     self.reducer = reducer
     self.runtime = EffectRuntime(executor: executor, warnings: warnings)
-    runtime.connect { [weak self] action, group, record in
-      _ = self?.dispatch(action, origin: .effect, group: group, from: record)
+    runtime.connect { [weak self] action, group, placement in
+      _ = self?.dispatch(action, origin: .effect, group: group, from: placement)
     }
     if executor == nil {
       // Live stores drain effect reports on the main actor as soon as they arrive; one drain
@@ -166,46 +168,41 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     _ action: Action,
     origin: ActionOrigin,
     group: EffectGroup?,
-    from record: EffectRecord? = nil
+    from placement: EffectPlacement? = nil
   ) -> EffectGroup? {
     if isDispatching {
       let group = group ?? EffectGroup()
-      queue.append(Queued(action: action, origin: origin, group: group, record: record))
+      queue.append(Queued(action: action, origin: origin, group: group, placement: placement))
       return group
     }
     isDispatching = true
     dispatchCount &+= 1
     defer {
       isDispatching = false
-      if !queue.isEmpty {
-        queue.removeAll(keepingCapacity: queue.capacity <= 1024)
-        queueHead = 0
-      }
+      if !queue.isEmpty { clearQueue() }
       if !dispatchHooks.isEmpty { runDispatchHooks() }
     }
     var group = group
-    reduce(action, origin: origin, group: &group, from: record)
+    reduce(action, origin: origin, group: &group, from: placement)
     while queueHead < queue.count {
       let next = queue[queueHead]
       queueHead += 1
-      if queueHead >= 1024 && queueHead * 2 >= queue.count {
-        queue.removeFirst(queueHead)
-        queueHead = 0
-      }
+      if queueHead >= 1024 && queueHead * 2 >= queue.count { dropReducedFromQueue() }
       var nextGroup = next.group
-      reduce(next.action, origin: next.origin, group: &nextGroup, from: next.record)
+      reduce(next.action, origin: next.origin, group: &nextGroup, from: next.placement)
     }
     return group
   }
 
   @inlinable
   func reduce(
-    _ action: Action, origin: ActionOrigin, group: inout EffectGroup?, from record: EffectRecord?
+    _ action: Action, origin: ActionOrigin, group: inout EffectGroup?,
+    from placement: EffectPlacement?
   ) {
     // An action from an effect whose child is gone, or was replaced, from where the reducer
     // that runs it could not see (the walk after each action has not run for it yet): it
     // never reaches a reducer, and its effect is cancelled.
-    if let record, record.isInRemovablePlace, isGone(record) { return }
+    if let placement, isGone(placement) { return }
     let effect = reducer.reduce(into: &currentState, action: action)
     if hasReduceObservers {
       recordAction?(action, origin)
@@ -227,13 +224,35 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     }
   }
 
+  // The queue's reduced actions are let go only once the queue is in order again: an action
+  // can hold an object whose `deinit` sends to this store, and the queue skips the runtime's
+  // exclusivity checks, which would otherwise catch that send changing it mid-change.
+
+  /// Empties the queue after a dispatch, keeping its buffer unless it grew large.
+  @usableFromInline
+  func clearQueue() {
+    let reduced = queue
+    queue.removeAll(keepingCapacity: queue.capacity <= 1024)
+    queueHead = 0
+    withExtendedLifetime(reduced) {}
+  }
+
+  /// Drops the reduced actions from the front of a long queue.
+  @usableFromInline
+  func dropReducedFromQueue() {
+    let reduced = queue[..<queueHead]
+    queue.removeFirst(queueHead)
+    queueHead = 0
+    withExtendedLifetime(reduced) {}
+  }
+
   // Out of line, as they are rare: `reduce` runs for every action and must stay small.
 
-  /// Whether the places `record` started in are gone from the state (it is then cancelled).
+  /// Whether the places an effect started in are gone from the state (it is then cancelled).
   @usableFromInline
   @inline(never)
-  func isGone(_ record: EffectRecord) -> Bool {
-    !runtime.isStillPlaced(record, in: currentState)
+  func isGone(_ placement: EffectPlacement) -> Bool {
+    !runtime.isStillPlaced(placement, in: currentState)
   }
 
   /// Ends the lifetimes of running effects whose places are gone from the state.

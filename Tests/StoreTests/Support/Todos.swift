@@ -102,6 +102,8 @@ struct Row: Reducer {
     case stopLoadTapped
     case loaded
     case renamed(String)
+    /// Renames the row a second from now, with a debounced `.send`.
+    case renameLater(String)
     case delegate(Delegate)
     enum Delegate: Sendable, Equatable { case deleteMe }
   }
@@ -124,6 +126,8 @@ struct Row: Reducer {
     case .renamed(let title):
       state.title = title
       return .none
+    case .renameLater(let title):
+      return Effect.send(.renamed(title)).debounce(id: "rename", for: .seconds(1), clock: clock)
     case .delegate:
       return .none
     }
