@@ -225,30 +225,37 @@ struct Bench {
         "the same child through Scope", throughScope, 4.0)
     }
 
+    /// Row actions to a 1,000-row `Watchlist` where `start` set effects running, against the
+    /// same store with none running.
+    func rowActions(
+      whileRunning start: (Store<Watchlist.State, Watchlist.Action>) -> Void
+    ) -> (first: Double, second: Double) {
+      func watchlist() -> Store<Watchlist.State, Watchlist.Action> {
+        Store(
+          initialState: Watchlist.State(list: List.State(count: 1_000), sheet: Row.State(id: 0))
+        ) { Watchlist() }
+      }
+      let running = watchlist()
+      start(running)
+      let idle = watchlist()
+      var id = 0
+      return measure.alternating(
+        iterations: 100_000,
+        { running.send(.list(.rows(.element(id: id, action: .increment)))) },
+        {
+          idle.send(.list(.rows(.element(id: id, action: .increment))))
+          id = (id &+ 7) % 1_000
+        })
+    }
+
     // 13. An action while 1,000 rows of a list below a scope each keep an effect running,
     // against the same list with none running. After each action the store walks from its
     // state to the places of running effects, to end those an ancestor removed; a list whose
     // ids did not change is one read, not one per row.
     if runs(13) {
-      func watchlist(watching: Bool) -> Store<Watchlist.State, Watchlist.Action> {
-        let store = Store(initialState: Watchlist.State(list: List.State(count: 1_000))) {
-          Watchlist()
-        }
-        if watching {
-          for id in 0..<1_000 { store.send(.list(.rows(.element(id: id, action: .watch)))) }
-        }
-        return store
+      let (withEffects, without) = rowActions { store in
+        for id in 0..<1_000 { store.send(.list(.rows(.element(id: id, action: .watch)))) }
       }
-      let watching = watchlist(watching: true)
-      let idle = watchlist(watching: false)
-      var id = 0
-      let (withEffects, without) = measure.alternating(
-        iterations: 100_000,
-        { watching.send(.list(.rows(.element(id: id, action: .increment)))) },
-        {
-          idle.send(.list(.rows(.element(id: id, action: .increment))))
-          id = (id &+ 7) % 1_000
-        })
       table.add(
         "row action while 1,000 rows run effects", withEffects,
         "the same with no effects running", without, 2.0)
@@ -258,23 +265,7 @@ struct Bench {
     // with the sheet's effect not running. A sheet can be dismissed by an ancestor with no
     // stamp to tell, so while its effect runs the store looks for it after every action.
     if runs(14) {
-      func sheeted(watching: Bool) -> Store<Watchlist.State, Watchlist.Action> {
-        let store = Store(
-          initialState: Watchlist.State(list: List.State(count: 1_000), sheet: Row.State(id: 0))
-        ) { Watchlist() }
-        if watching { store.send(.sheet(.watch)) }
-        return store
-      }
-      let watching = sheeted(watching: true)
-      let idle = sheeted(watching: false)
-      var id = 0
-      let (withEffect, without) = measure.alternating(
-        iterations: 100_000,
-        { watching.send(.list(.rows(.element(id: id, action: .increment)))) },
-        {
-          idle.send(.list(.rows(.element(id: id, action: .increment))))
-          id = (id &+ 7) % 1_000
-        })
+      let (withEffect, without) = rowActions { $0.send(.sheet(.watch)) }
       table.add(
         "row action while a sheet's effect runs", withEffect,
         "the same with the sheet's effect not running", without, 3.0)

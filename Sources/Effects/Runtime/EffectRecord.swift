@@ -4,7 +4,6 @@ import Synchronization
 ///
 /// Cancellation is thread-safe so that ``EffectGroup`` and store teardown can cancel from any
 /// thread; all other bookkeeping happens on the main actor in ``EffectRuntime``.
-@usableFromInline
 package final class EffectRecord: Sendable {
   package enum Kind: Sendable {
     /// A task running a `run` operation.
@@ -25,10 +24,6 @@ package final class EffectRecord: Sendable {
   package let owner: EffectGroup?
   /// The group that actions sent by this effect, and their effects, join.
   package let feedbackGroup: EffectGroup
-  /// Whether the effect's namespace names a place that can be gone (an element, an optional
-  /// child, a case): the store checks that it is still there before an action the effect
-  /// sends reaches a reducer.
-  @usableFromInline package let isInRemovablePlace: Bool
 
   private struct State {
     var isCancelled = false
@@ -43,8 +38,7 @@ package final class EffectRecord: Sendable {
     origin: any Sendable,
     site: SourceSite?,
     owner: EffectGroup?,
-    feedbackGroup: EffectGroup,
-    isInRemovablePlace: Bool = false
+    feedbackGroup: EffectGroup
   ) {
     self.id = id
     self.kind = kind
@@ -52,7 +46,6 @@ package final class EffectRecord: Sendable {
     self.site = site
     self.owner = owner
     self.feedbackGroup = feedbackGroup
-    self.isInRemovablePlace = isInRemovablePlace
   }
 
   /// Whether the record's lifetime has ended.
@@ -93,8 +86,6 @@ package final class EffectRecord: Sendable {
 }
 
 extension EffectRecord: Hashable {
-  @usableFromInline package static func == (lhs: EffectRecord, rhs: EffectRecord) -> Bool {
-    lhs === rhs
-  }
-  @usableFromInline package func hash(into hasher: inout Hasher) { hasher.combine(id) }
+  package static func == (lhs: EffectRecord, rhs: EffectRecord) -> Bool { lhs === rhs }
+  package func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }

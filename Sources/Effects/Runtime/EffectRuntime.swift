@@ -302,8 +302,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
         origin: context.origin,
         site: site,
         owner: owner,
-        feedbackGroup: context.group.root,
-        isInRemovablePlace: removability.any
+        feedbackGroup: context.group.root
       )
       state.records[record.id] = Entry(
         record: record, context: context, removability: removability)
@@ -353,8 +352,8 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   @MainActor
   private func deliver(_ action: Action, from record: EffectRecord) {
     guard !record.isCancelled else { return }
-    let context = state.withLock { $0.records[record.id]?.context }
-    guard let context else {
+    let entry = state.withLock { $0.records[record.id] }
+    guard let entry else {
       warnings(
         RuntimeWarning(
           message: """
@@ -369,8 +368,9 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       return
     }
     let placement =
-      record.isInRemovablePlace
-      ? EffectPlacement(namespace: context.namespace, tokens: context.tokens, record: record)
+      entry.removability.any
+      ? EffectPlacement(
+        namespace: entry.context.namespace, tokens: entry.context.tokens, record: record)
       : nil
     connection.withLock { $0 }?.deliver(action, record.feedbackGroup, placement)
   }

@@ -201,7 +201,7 @@ struct LifetimeTree {
 
   let root = Node(id: nil, depth: 0)
   /// The tokens each record was scoped with, for the records scoped with any.
-  private let tokens = TokenTable()
+  private let tokenTable = TokenTable()
 
   final class TokenTable {
     var byRecord: [Int: [UInt64?]] = [:]
@@ -215,7 +215,7 @@ struct LifetimeTree {
   func insert(
     _ record: Int, at path: [EffectID], tokens: [UInt64?], _ removability: Removability
   ) {
-    if tokens.contains(where: { $0 != nil }) { self.tokens.byRecord[record] = tokens }
+    if tokens.contains(where: { $0 != nil }) { tokenTable.byRecord[record] = tokens }
     var node = root
     node.count += 1
     if removability.isBelow(depth: 0) { node.removableBelow += 1 }
@@ -257,7 +257,7 @@ struct LifetimeTree {
       nodes.append(child)
     }
     guard nodes[nodes.count - 1].records.remove(record) != nil else { return false }
-    if let recordTokens = tokens.byRecord.removeValue(forKey: record) {
+    if let recordTokens = tokenTable.byRecord.removeValue(forKey: record) {
       for (index, token) in recordTokens.enumerated() where index + 1 < nodes.count {
         guard let token else { continue }
         let node = nodes[index + 1]
@@ -308,16 +308,13 @@ struct LifetimeTree {
     return ids
   }
 
-  /// Marks `node` and the nodes below it as ended, and collects their records. A node stays
-  /// until its records finish; an effect that starts in it meanwhile (the identity presented
-  /// again) revives it, and its place is then looked at afresh.
   /// Collects the records at `node` and below whose token for the place at `depth` is set
   /// and is not `token`.
   private func collect(
     below node: Node, scopedAtDepth depth: Int, otherThan token: UInt64, into gone: inout [Int]
   ) {
     for record in node.records {
-      guard let recordTokens = tokens.byRecord[record], depth - 1 < recordTokens.count,
+      guard let recordTokens = tokenTable.byRecord[record], depth - 1 < recordTokens.count,
         let own = recordTokens[depth - 1], own != token
       else { continue }
       gone.append(record)
@@ -327,6 +324,9 @@ struct LifetimeTree {
     }
   }
 
+  /// Marks `node` and the nodes below it as ended, and collects their records. A node stays
+  /// until its records finish; an effect that starts in it meanwhile (the identity presented
+  /// again) revives it, and its place is then looked at afresh.
   private func end(_ node: Node, gone: inout [Int]) {
     node.isEnded = true
     gone.append(contentsOf: node.records)
@@ -342,14 +342,7 @@ struct LifetimeTree {
     var state = root
     for (index, id) in path.enumerated() {
       guard let place = id.base as? any LifetimePlace, place.isReadable else { return true }
-      let lookup: PlaceLookup
-      if let key = place.stampedContainer {
-        guard let container = state[keyPath: key] else { return true }
-        lookup = place.locate(inContainer: container, wantsState: true)
-      } else {
-        lookup = place.locate(inLevel: state, wantsState: true)
-      }
-      switch lookup {
+      switch place.locate(inLevel: state, wantsState: true) {
       case .gone:
         return false
       case .unknown:

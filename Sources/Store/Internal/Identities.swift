@@ -189,16 +189,6 @@ protocol LifetimeStateCarrier {
   var carriedLifetimeState: Any { get }
 }
 
-/// An optional, seen as `Any`.
-protocol OptionalState {
-  /// The wrapped value, if there is one.
-  var presentState: Any? { get }
-}
-
-extension Optional: OptionalState {
-  var presentState: Any? { map { $0 } }
-}
-
 /// Lends a value to a `@Sendable` closure that the effect runtime calls synchronously on the
 /// main actor while it starts an effect, right after the reducer that made it returned.
 ///

@@ -101,7 +101,6 @@ where Element.State: Identifiable, Element.State.ID == ID {
     into state: inout Parent.State,
     action: Parent.Action
   ) -> Effect<Parent.Action> {
-    let collection = KeyPathIdentity(keyPath: toElements)
     let lineageBefore = lineage?(&state)
     var structureBefore: UInt64 = 0
     var elementEffect = Effect<Parent.Action>.none
@@ -115,6 +114,7 @@ where Element.State: Identifiable, Element.State.ID == ID {
       if parentEffect.isNone { return elementEffect }
       return .merge(elementEffect, parentEffect)
     }
+    let collection = KeyPathIdentity(keyPath: toElements)
     if let lineage, lineage(&state) != lineageBefore {
       return .merge(elementEffect, parentEffect, Self.endAllLifetimes(in: collection))
     }
