@@ -1,7 +1,6 @@
 import Effects
 import Store
 import StoreTesting
-import Synchronization
 import Testing
 
 /// Every failure a test store reports, each proved to be reported as a test issue, with the
@@ -205,7 +204,7 @@ import Testing
 
 /// Captures the text of each known issue, to assert what a failure says.
 final class Messages: Sendable {
-  private let storage = Mutex<[String]>([])
+  private let storage = Locked<[String]>([])
 
   func capture(_ issue: Issue) -> Bool {
     let text = issue.comments.map(\.rawValue).joined(separator: "\n")

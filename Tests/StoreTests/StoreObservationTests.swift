@@ -1,6 +1,5 @@
 import Effects
 import Observation
-import Synchronization
 import Testing
 
 @testable import Store
@@ -29,7 +28,7 @@ final class Tracker {
 }
 
 final class FiringCount: Sendable {
-  private let storage = Mutex(0)
+  private let storage = Locked(0)
   var value: Int { storage.withLock { $0 } }
   func increment() { storage.withLock { $0 += 1 } }
 }

@@ -1,6 +1,5 @@
 import Effects
 import Observation
-import Synchronization
 import Testing
 
 @testable import Store
@@ -123,7 +122,7 @@ import Testing
 
   @Test func releasingTheStoreCancelsEveryEffectItStarted() async {
     let clock = TestClock()
-    let cancellations = Mutex(0)
+    let cancellations = Locked(0)
     var harness: Harness<LogFeature>? = Harness(
       initialState: LogFeature.State(),
       reducer: LogFeature { _ in
@@ -204,7 +203,7 @@ import Testing
 
   @Test func readingStateIsTrackedByObservation() {
     let store = Store(initialState: Chain.State()) { Chain() }
-    let fired = Mutex(0)
+    let fired = Locked(0)
     withObservationTracking {
       _ = store.count
     } onChange: {

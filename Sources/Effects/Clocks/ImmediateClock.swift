@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A clock whose sleeps return at once, moving its time forward by the amount slept.
 ///
@@ -9,7 +8,7 @@ public final class ImmediateClock: Clock, Sendable {
   /// A point in an immediate clock's time: an offset from the moment the clock was created.
   public typealias Instant = TestClock.Instant
 
-  private let current = Mutex(Instant())
+  private let current = Locked(Instant())
 
   /// Creates a clock at time zero.
   public init() {}

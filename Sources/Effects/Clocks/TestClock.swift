@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A clock whose time moves only when a test tells it to.
 ///
@@ -71,7 +70,7 @@ public final class TestClock: Clock, Sendable {
     /// For each sleeper being woken, what its task signals once it has resumed.
     var wakeUps: [Int: WakeUp] = [:]
   }
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   /// Creates a clock at time zero.
   public init() {}
@@ -217,7 +216,7 @@ public final class TestClock: Clock, Sendable {
 
 /// A one-shot signal from a woken sleeper to the clock that woke it.
 private final class WakeUp: Sendable {
-  private let state = Mutex<(signaled: Bool, waiter: UnsafeContinuation<Void, Never>?)>(
+  private let state = Locked<(signaled: Bool, waiter: UnsafeContinuation<Void, Never>?)>(
     (false, nil))
 
   func signal() {

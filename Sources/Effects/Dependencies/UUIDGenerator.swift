@@ -1,4 +1,3 @@
-import Synchronization
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -42,7 +41,7 @@ public struct UUIDGenerator: Sendable {
   ///
   /// - Returns: A generator of `00000000-0000-0000-0000-000000000000`, `…0001`, `…0002`, ….
   public static func incrementing() -> UUIDGenerator {
-    let counter = Mutex<UInt64>(0)
+    let counter = Locked<UInt64>(0)
     return UUIDGenerator {
       let value = counter.withLock { value in
         defer { value += 1 }

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The effects started on behalf of one action sent to a store, awaited or cancelled together.
 ///
@@ -14,7 +13,7 @@ package final class EffectGroup: Sendable {
     var waiters: [UnsafeContinuation<Void, Never>] = []
     var onEmpty: (@MainActor @Sendable () -> Void)?
   }
-  private let state = Mutex(State())
+  private let state = Locked(State())
   private let parent: EffectGroup?
 
   /// Creates a group. A group with a `parent` routes feedback to the parent's root.

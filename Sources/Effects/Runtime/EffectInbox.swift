@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The queue through which running effects report to their store: actions they send, and
 /// their completion.
@@ -16,7 +15,7 @@ package final class EffectInbox<Action: Sendable>: Sendable {
     var events: [Event] = []
     var wake: (@Sendable () -> Void)?
   }
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   package init() {}
 

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// One running effect: a task, or the driver of a concatenation, that the runtime tracks.
 ///
@@ -30,7 +29,7 @@ package final class EffectRecord: Sendable {
     var task: Task<Void, Never>?
     var part: EffectGroup?
   }
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   package init(
     id: Int,

@@ -17,7 +17,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   /// Where warnings about effects go.
   package let warnings: RuntimeWarningHandler
 
-  let state = Mutex(State())
+  let state = Locked(State())
   /// The running effects by lifetime (only record ids: the records are in `state`). Changed
   /// and read only on the main actor, where stores run, so no lock is held while the walk
   /// after an action reads the state (key path getters, case keys, ids are feature code).
@@ -31,14 +31,14 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   private let structureSeen = Atomic<UInt64>(0)
   // Wrapped in a struct: a bare closure read through `withLock` is re-abstracted on every
   // write-back, growing a chain of thunks with each call.
-  private let connection = Mutex<Connection?>(nil)
+  private let connection = Locked<Connection?>(nil)
   private struct Connection: Sendable {
     var deliver: Deliver
   }
 
   /// Where a `.dismiss` that reached the root goes, when someone takes it (a test store);
   /// otherwise it is a runtime warning. Wrapped in a struct for the reason above.
-  private let dismissal = Mutex<Dismissal?>(nil)
+  private let dismissal = Locked<Dismissal?>(nil)
   private struct Dismissal: Sendable {
     var handle: @Sendable (_ origin: String) -> Void
   }

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A task executor whose jobs run only when asked, on the thread that asks.
 ///
@@ -17,7 +16,7 @@ package final class ManualTaskExecutor: TaskExecutor, Sendable {
     var onEnqueue: (@Sendable () -> Void)?
     var settle: (@Sendable () async -> Bool)?
   }
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   /// The executor that the current effect task prefers, when it runs under a test store.
   @TaskLocal package static var current: ManualTaskExecutor?

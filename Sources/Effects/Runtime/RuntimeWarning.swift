@@ -85,7 +85,7 @@ public struct RuntimeWarningHandler: Sendable {
   package static func printingOncePerSite(
     _ write: @escaping @Sendable (String) -> Void
   ) -> RuntimeWarningHandler {
-    let printedSites = Mutex<Set<String>>([])
+    let printedSites = Locked<Set<String>>([])
     return RuntimeWarningHandler { warning in
       // A warning without a source line is keyed by its text, so distinct problems all print.
       let site =

@@ -1,4 +1,4 @@
-import Synchronization
+import Effects
 
 /// Wakes a waiting test store when effect work arrives from outside its executor (a hop to the
 /// main actor, a callback from another thread), with a timeout that bounds only the failure
@@ -9,7 +9,7 @@ final class EventSignal: Sendable {
     var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
     var nextWaiter = 0
   }
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   /// How many events have fired so far.
   var generation: Int {

@@ -1,5 +1,4 @@
 import Effects
-import Synchronization
 
 /// What a test store must still report when it is released, kept where its `deinit` (which
 /// cannot run on the main actor) can read it.
@@ -10,7 +9,7 @@ final class Ledger: Sendable {
     var isFinished = false
     var dismissedBy: String?
   }
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   /// Records a warning the store raised; the test store reports it at its next step.
   func record(_ warning: RuntimeWarning) {

@@ -1,11 +1,10 @@
 import Effects
-import Synchronization
 
 @testable import Store
 
 /// Runs an effect in a throwaway store and collects what it sends.
 final class Collected<Action: Sendable>: Sendable {
-  private let storage = Mutex<[Action]>([])
+  private let storage = Locked<[Action]>([])
 
   var values: [Action] { storage.withLock { $0 } }
 

@@ -1,5 +1,4 @@
 import Effects
-import Synchronization
 import Testing
 
 @testable import Store
@@ -47,7 +46,7 @@ final class Harness<R: Reducer> {
 
 /// Collects runtime warnings for a test.
 final class WarningLog: Sendable {
-  private let warnings = Mutex<[RuntimeWarning]>([])
+  private let warnings = Locked<[RuntimeWarning]>([])
 
   var handler: RuntimeWarningHandler {
     RuntimeWarningHandler { warning in self.warnings.withLock { $0.append(warning) } }
@@ -64,14 +63,14 @@ final class WarningLog: Sendable {
 
 /// A flag an effect sets when it sees its own cancellation.
 final class Flag: Sendable {
-  private let value = Mutex(false)
+  private let value = Locked(false)
   func set() { value.withLock { $0 = true } }
   var isSet: Bool { value.withLock { $0 } }
 }
 
 /// Parks a task until released, without timing: a continuation opened from outside.
 final class Gate: Sendable {
-  private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>(
+  private let state = Locked<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>(
     (false, [])
   )
 
