@@ -1,4 +1,3 @@
-
 /// A clock whose sleeps return at once, moving its time forward by the amount slept.
 ///
 /// Use it where a test does not care about timing, such as a feature that waits before a

@@ -1,4 +1,3 @@
-
 /// A clock whose time moves only when a test tells it to.
 ///
 /// Inject it wherever a feature takes a clock. Sleepers wait until ``advance(by:)``,

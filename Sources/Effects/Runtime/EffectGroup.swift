@@ -1,4 +1,3 @@
-
 /// The effects started on behalf of one action sent to a store, awaited or cancelled together.
 ///
 /// A group counts its member records. It is empty once they have all finished; effects that

@@ -1,4 +1,3 @@
-
 /// The queue through which running effects report to their store: actions they send, and
 /// their completion.
 ///

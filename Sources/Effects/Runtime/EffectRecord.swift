@@ -1,4 +1,3 @@
-
 /// One running effect: a task, or the driver of a concatenation, that the runtime tracks.
 ///
 /// Cancellation is thread-safe so that ``EffectGroup`` and store teardown can cancel from any

@@ -1,4 +1,3 @@
-
 /// A task executor whose jobs run only when asked, on the thread that asks.
 ///
 /// Test stores start every effect task with this executor as its preference, so the
