@@ -95,6 +95,74 @@ import Testing
     #expect(harness.core.runtime.runningCount == 0)
   }
 
+  /// Work throttled inside a concatenation, followed by a `.send`: the next part must wait
+  /// for the work, also when the work waited for its window.
+  nonisolated func throttledWorkThenAfter() -> LogFeature {
+    LogFeature { [clock] name in
+      .concatenate(
+        Effect.run { send in
+          try await clock.sleep(for: .seconds(5))
+          send(.record("work \(name)"))
+        }
+        .throttle(id: "work", for: .seconds(1), clock: clock, latest: true),
+        .send(.record("after \(name)"))
+      )
+    }
+  }
+
+  @Test func anEffectThatWaitedForItsWindowKeepsTheNextPartOfItsConcatenationWaiting() async {
+    let harness = Harness(initialState: LogFeature.State(), reducer: throttledWorkThenAfter())
+    harness.send(.start("1"))
+    let second = harness.send(.start("2"))
+    await clock.advance(by: .seconds(1))
+    // "2" has just started its work: "after 2" waits for it.
+    #expect(harness.state.log == ["start 1", "start 2"])
+    #expect(second.isRunning)
+    await clock.advance(by: .seconds(4))
+    #expect(harness.state.log == ["start 1", "start 2", "work 1", "after 1"])
+    await clock.advance(by: .seconds(1))
+    #expect(
+      harness.state.log == ["start 1", "start 2", "work 1", "after 1", "work 2", "after 2"])
+    #expect(!second.isRunning)
+  }
+
+  @Test func anEffectThatWaitedForItsWindowIsCancelledWithItsSendersTask() async {
+    let harness = Harness(initialState: LogFeature.State(), reducer: throttledWorkThenAfter())
+    harness.send(.start("1"))
+    let second = harness.send(.start("2"))
+    await clock.advance(by: .seconds(1))
+    second.cancel()
+    await clock.advance(by: .seconds(10))
+    #expect(harness.state.log == ["start 1", "start 2", "work 1", "after 1"])
+    #expect(harness.core.runtime.runningCount == 0)
+  }
+
+  @Test func aThrottledEffectRightAfterItsIDWasCancelledRunsAtOnce() async {
+    // No settling between the sends: the cancelled window's timer has not reported back.
+    let harness = Harness(initialState: LogFeature.State(), reducer: throttled(latest: true))
+    harness.send(.start("1"))
+    harness.send(.start("2"))
+    harness.store.send(.stop("scroll"))
+    harness.store.send(.start("3"))
+    harness.settle()
+    #expect(
+      harness.state.log == ["start 1", "emit 1", "start 2", "stop scroll", "start 3", "emit 3"])
+    // "3" opened a window of its own, which the old timer does not close.
+    harness.send(.start("4"))
+    #expect(harness.state.log.suffix(1) == ["start 4"])
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.log.suffix(1) == ["emit 4"])
+  }
+
+  @Test func withoutLatestACancelledWaitingEffectGivesWayToTheNext() async {
+    let harness = Harness(initialState: LogFeature.State(), reducer: throttled(latest: false))
+    harness.send(.start("1"))
+    harness.send(.start("2")).cancel()
+    harness.send(.start("3"))
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.log == ["start 1", "emit 1", "start 2", "start 3", "emit 3"])
+  }
+
   @Test func cancellingTheThrottleIDClosesTheWindow() async {
     let harness = Harness(initialState: LogFeature.State(), reducer: throttled(latest: true))
     harness.send(.start("1"))

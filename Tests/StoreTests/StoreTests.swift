@@ -169,6 +169,28 @@ import Testing
     #expect(cancelled.isSet)
   }
 
+  @Test func releasingAStoreEndsTheTasksOfItsRunningEffects() async {
+    let clock = TestClock()
+    var store: StoreOf<LogFeature>? = Store(initialState: LogFeature.State()) {
+      LogFeature { name in
+        let sleep = Effect<LogFeature.Action>.run { _ in try await clock.sleep(for: .seconds(60)) }
+        return name == "plain" ? sleep : .concatenate(sleep, .send(.record("after \(name)")))
+      }
+    }
+    let plain = store?.send(.start("plain"))
+    let parts = store?.send(.start("parts"))
+    #expect(plain?.isRunning == true)
+    store = nil
+    // Nobody is left to report the effects finished: their tasks end with the store, or
+    // `finish()` would wait for good.
+    for task in [plain, parts] {
+      #expect(task?.isRunning == false)
+      #expect(task?.isCancelled == true)
+      // (Only when cancelled, so that a regression fails here rather than hangs.)
+      if task?.isCancelled == true { await task?.finish() }
+    }
+  }
+
   @Test func aThrownErrorBecomesTheCatchAction() {
     let harness = Harness(
       initialState: LogFeature.State(),

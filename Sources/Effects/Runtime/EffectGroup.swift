@@ -88,6 +88,24 @@ package final class EffectGroup: Sendable {
     for waiter in waiters { waiter.resume() }
   }
 
+  /// Ends the group for good, when the store that ran its effects is gone: cancels its
+  /// members, forgets them (nobody will report their completion any more) and wakes waiters.
+  /// The group counts as cancelled and empty from then on.
+  package func abandon() {
+    let (members, waiters) = state.withLock {
+      state -> ([EffectRecord], [UnsafeContinuation<Void, Never>]) in
+      state.isCancelled = true
+      defer {
+        state.members = [:]
+        state.waiters = []
+        state.onEmpty = nil
+      }
+      return (Array(state.members.values), state.waiters)
+    }
+    for member in members { member.cancel() }
+    for waiter in waiters { waiter.resume() }
+  }
+
   /// Suspends until the group is empty, or until it or the calling task is cancelled; the
   /// calling task's cancellation cancels the group.
   package func wait() async {

@@ -10,6 +10,10 @@ extension EffectRuntime {
     _ context: Context
   ) {
     let key = CancelKey(namespace: context.namespace, id: throttle.id)
+    // A window whose timer was cancelled (its id cancelled, its lifetime ended) is closed
+    // from then on, though the timer has not reported back yet: the effect it kept is dropped.
+    let timer = state.withLock { $0.throttles[key]?.timer }
+    if let timer, timer.isCancelled { closeWindow(key, throttle, timer: timer) }
     let opened = state.withLock { state in
       guard state.throttles[key] == nil else { return false }
       state.throttles[key] = ThrottleWindow()
@@ -21,7 +25,8 @@ extension EffectRuntime {
       return
     }
     let current = state.withLock { $0.throttles[key]?.pending }
-    if current != nil && !throttle.latest { return }
+    // Without `latest`, the first waiting effect stays, unless it was cancelled meanwhile.
+    if let current, !current.record.isCancelled, !throttle.latest { return }
     // The waiting effect belongs to its group, ids and lifetime like any other, through a
     // placeholder that stands for it until the window closes.
     let placeholder = register(.sequence, site: nil, context, owner: context.group)
@@ -41,6 +46,7 @@ extension EffectRuntime {
     windowContext.cancelKeys.append(key)
     let timer = register(.timer, site: nil, windowContext, owner: nil)
     state.withLock {
+      $0.throttles[key]?.timer = timer
       $0.records[timer.id]?.onFinish = { [weak self] in
         self?.closeWindow(key, throttle, timer: timer)
       }
@@ -51,6 +57,8 @@ extension EffectRuntime {
       timer, priority: nil, body: { _ in try await clock.sleep(for: interval) }, catchAction: nil)
   }
 
+  /// Closes the window `timer` kept open, if it still is, running its waiting effect (which
+  /// opens the next window) unless the window or the effect was cancelled.
   @MainActor
   private func closeWindow(
     _ key: CancelKey,
@@ -58,22 +66,28 @@ extension EffectRuntime {
     timer: EffectRecord
   ) {
     let pending = state.withLock { state -> Pending? in
-      let pending = state.throttles[key]?.pending
+      // Closed already (its timer was found cancelled when the id was used again), perhaps
+      // with another window open now.
+      guard let window = state.throttles[key], window.timer === timer else { return nil }
+      let pending = window.pending
       // The window stays open only for a waiting effect that will run now and open the next;
       // one cancelled meanwhile (with its sender's task, say) leaves it closed.
       if timer.isCancelled || pending == nil || pending?.record.isCancelled == true {
         state.throttles[key] = nil
       } else {
-        state.throttles[key]?.pending = nil
+        state.throttles[key] = ThrottleWindow()
       }
       return pending
     }
     guard let pending else { return }
+    if !timer.isCancelled, !pending.record.isCancelled {
+      var context = pending.context
+      context.isDeferred = true
+      start(pending.effect, context)
+      openWindow(key, throttle, pending.context)
+    }
+    // Only now that the effect runs in its group does its placeholder leave it: finishing
+    // first could empty the group, ending a concatenation's part or a `finish()` too soon.
     finish(pending.record, error: nil)
-    guard !timer.isCancelled, !pending.record.isCancelled else { return }
-    var context = pending.context
-    context.isDeferred = true
-    start(pending.effect, context)
-    openWindow(key, throttle, pending.context)
   }
 }

@@ -60,7 +60,14 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   }
 
   deinit {
-    cancelAll()
+    // Once the store is gone nobody drains the inbox, so no record will be reported finished:
+    // the groups waiting for them end here, or a `StoreTask`'s `finish()` would wait for good
+    // (and each group and its records, which point at each other, would never be freed).
+    let records = state.withLock { $0.records.values.map(\.record) }
+    for record in records {
+      record.cancel()
+      record.owner?.abandon()
+    }
   }
 
   /// Takes the `.dismiss` effects that the root feature itself returns (not a child's, nor
@@ -454,6 +461,8 @@ extension EffectRuntime {
   }
 
   struct ThrottleWindow {
+    /// The record whose sleep keeps the window open, once started.
+    var timer: EffectRecord?
     var pending: Pending?
   }
 
