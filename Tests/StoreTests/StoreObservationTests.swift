@@ -109,6 +109,17 @@ final class FiringCount: Sendable {
     #expect(row.title == "reloaded")
   }
 
+  @Test func aRowStoreFiresWhenItsRowIsRemovedAndAddedBackInOneAction() {
+    let harness = todos(rows: 0..<3)
+    let row = harness.store.scope(state: \.rows, action: .rows)[id: 1]!
+    let tracker = Tracker { _ = row.title }
+    // Emptied and refilled, as a refresh does: row 1 keeps its store, with a new title.
+    harness.send(.refreshRows([1, 2]))
+    #expect(tracker.firings == 1)
+    #expect(row.title == "")
+    #expect(harness.store.scope(state: \.rows, action: .rows)[id: 1] === row)
+  }
+
   @Test func aParentListingRowsFiresForAddsRemovesAndMovesNotRowContent() {
     let harness = todos(rows: 0..<3)
     let tracker = Tracker { _ = harness.store.scope(state: \.rows, action: .rows) }

@@ -96,6 +96,28 @@ import Testing
     #expect(warnings.messages.first?.contains("id 1") == true)
   }
 
+  @Test func aRemovedElementsStoreNeitherReadsNorDrivesAnElementAddedLaterWithItsID() {
+    let warnings = WarningLog()
+    var state = Todos.State()
+    state.rows.append(Row.State(id: 1, title: "old"))
+    let harness = Harness(
+      initialState: state, warnings: warnings.handler, reducer: Todos(clock: clock))
+    let old = harness.store.scope(state: \.rows, action: .rows)[0]
+    harness.send(.removeRow(1))
+    harness.send(.addRow(1))  // an undo, say: another row with the same id
+    #expect(old.title == "old")
+    old.send(.renamed("meant for the old row"))
+    #expect(harness.state.rows[id: 1]?.title == "")
+    #expect(warnings.messages.count == 1)
+    #expect(warnings.messages.first?.contains("element 1, which was removed") == true)
+    // The row there now has a store of its own.
+    let new = harness.store.scope(state: \.rows, action: .rows)[id: 1]
+    #expect(new !== old)
+    new?.send(.renamed("new"))
+    #expect(harness.state.rows[id: 1]?.title == "new")
+    #expect(old.title == "old")
+  }
+
   @Test func aCollectionListedBeforeARemovalHandsOutTheRemovedRowsHeldStore() {
     var state = Todos.State()
     state.rows.append(Row.State(id: 1, title: "Milk"))

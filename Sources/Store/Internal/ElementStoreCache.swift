@@ -20,6 +20,8 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   private let register: @MainActor (@escaping @MainActor () -> Bool) -> Void
   private let warn: @MainActor (RuntimeWarning) -> Void
   private var stores: [ID: Store<ElementState, ElementAction>] = [:]
+  /// For each store in `stores`, the flag its core reads once the store is let go.
+  private var retirements: [ID: Retirement] = [:]
   /// The stores of removed elements that something (a row view playing its removal
   /// animation) still holds: a collection listed before the removal hands them out again.
   private var retired: [ID: Retired] = [:]
@@ -89,12 +91,20 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     // For a stack: the screen with this id in this stack. Once the stack is replaced by
     // another, whose ids start again, the store keeps its screen's last state and ignores its
     // sends, rather than reading and driving the new screen with the same id.
-    var takenOver: (@MainActor () -> String?)?
-    if let lineage = self.lineage {
-      let lineageNow = lineage()
-      takenOver = {
-        lineage() == lineageNow ? nil : "screen \(id) of a stack that has since been replaced"
+    // For any element: once its store was let go (the element removed), an element added
+    // with its id later is another element, which the old store does not read or drive.
+    let lineage = self.lineage
+    let lineageThen = lineage?()
+    let retirement = Retirement()
+    let contains = self.contains
+    let takenOver: @MainActor () -> String? = {
+      if let lineage, lineage() != lineageThen {
+        return "screen \(id) of a stack that has since been replaced"
       }
+      if retirement.isRetired, contains(id) {
+        return "element \(id), which was removed; the element with that id now is another"
+      }
+      return nil
     }
     let store = Store<ElementState, ElementAction>(
       core: DerivedCore(
@@ -108,6 +118,7 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     )
     store.isCheckedByOwner = true
     stores[id] = store
+    retirements[id] = retirement
     return store
   }
 
@@ -136,28 +147,44 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
       // A stack replaced by another: every screen is new, whatever the structure stamps say.
       knownLineage = lineageNow
       knownStructure = structure()
-      for (id, store) in stores { retired[id] = Retired(store: store) }
-      stores = [:]
+      for id in Array(stores.keys) { retire(id) }
       return
     }
     let (current, removed) = removedSince(knownStructure)
     knownStructure = current
     guard !stores.isEmpty else { return }
     if let removed {
-      // An id removed and added back since is a present element: its store stays.
-      for id in removed where !contains(id) {
-        if let store = stores.removeValue(forKey: id) { retired[id] = Retired(store: store) }
+      for id in Set(removed) {
+        if contains(id) {
+          // Removed and added back since (a refresh that emptied and refilled the array):
+          // the store stays, and its observers check the element that is there now, which
+          // no content stamp announced.
+          stores[id]?.checkObservations()
+        } else {
+          retire(id)
+        }
       }
     } else {
-      for (id, store) in stores where !contains(id) {
-        stores[id] = nil
-        retired[id] = Retired(store: store)
+      for (id, store) in stores {
+        if contains(id) { store.checkObservations() } else { retire(id) }
       }
     }
+  }
+
+  /// Lets go of the store for `id`, whose element was removed; something may still hold it.
+  private func retire(_ id: ID) {
+    guard let store = stores.removeValue(forKey: id) else { return }
+    retirements.removeValue(forKey: id)?.isRetired = true
+    retired[id] = Retired(store: store)
   }
 
   /// A removed element's store, held weakly.
   private struct Retired {
     weak var store: Store<ElementState, ElementAction>?
+  }
+
+  /// Whether an element's store was let go, as its store's core sees it.
+  private final class Retirement {
+    var isRetired = false
   }
 }
