@@ -28,8 +28,14 @@ struct Demo {
 
   private static func dispatch(_ arguments: [String], output: Output) async throws -> Int32 {
     guard let command = arguments.first else {
-      guard let sample = Bundle.module.path(forResource: "sample-session", ofType: "jsonl") else {
-        output.error("demo: the bundled sample log is missing from the build.")
+      guard let sample = bundledSamplePath() else {
+        output.error(
+          """
+          demo: the bundled sample log is missing: it is looked for in the resource bundle \
+          next to the executable (\(resourceBundleName)), where `swift build` puts it. Pass a \
+          log to `demo replay FILE` instead.
+          """
+        )
         return 2
       }
       output.line("Replaying the bundled sample session (\(sample)).")

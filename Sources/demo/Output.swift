@@ -1,7 +1,8 @@
 import Foundation
 
 /// Where the demo writes: its report to standard output, problems and progress to standard
-/// error. Progress is shown only on a terminal; piped output stays plain.
+/// error. Progress is shown only on a terminal; piped output stays plain. A stream that
+/// cannot be written (closed, or a full disk) loses the text, but does not stop the demo.
 @MainActor
 final class Output {
   let isTerminal = isatty(STDERR_FILENO) == 1
@@ -9,24 +10,29 @@ final class Output {
 
   func line(_ text: String) {
     clearProgress()
-    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    write(text + "\n", to: .standardOutput)
   }
 
   func error(_ text: String) {
     clearProgress()
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    write(text + "\n", to: .standardError)
   }
 
   /// Rewrites one status line in place; does nothing unless standard error is a terminal.
   func progress(_ text: String) {
     guard isTerminal else { return }
     hasProgress = true
-    FileHandle.standardError.write(Data("\r\u{1B}[2K\(text)".utf8))
+    write("\r\u{1B}[2K\(text)", to: .standardError)
   }
 
   func clearProgress() {
     guard hasProgress else { return }
     hasProgress = false
-    FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+    write("\r\u{1B}[2K", to: .standardError)
+  }
+
+  // `FileHandle.write(_:)` stops the program when the write fails; this throwing form does not.
+  private func write(_ text: String, to handle: FileHandle) {
+    try? handle.write(contentsOf: Data(text.utf8))
   }
 }

@@ -64,6 +64,15 @@ import Testing
 
   // MARK: - Replay and verify
 
+  @Test func theBundledSampleIsFoundNextToTheExecutableAndMissingIsNotACrash() throws {
+    let found = try #require(Demo.bundledSamplePath())
+    #expect(
+      try String(contentsOfFile: found, encoding: .utf8)
+        == String(contentsOfFile: Self.samplePath, encoding: .utf8))
+    // A binary copied without its resource bundle: no sample, reported by the caller.
+    #expect(Demo.bundledSamplePath(in: [directory]) == nil)
+  }
+
   @Test func verifyOfTheBundledSampleSucceeds() async {
     #expect(await run(["verify", Self.samplePath]) == 0)
   }

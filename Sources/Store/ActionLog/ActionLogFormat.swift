@@ -58,9 +58,19 @@ enum ActionLogLine<Action: Decodable>: Decodable {
         action: try container.decode(Action.self, forKey: .action)
       )
     case "checkpoint":
+      let digest = try container.decode(String.self, forKey: .digest)
+      // A digest no replay could produce is a damaged line, not a divergence.
+      guard StateDigest.isWellFormed(digest) else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .digest,
+          in: container,
+          debugDescription:
+            "\"\(digest)\" is not a digest: expected 16 lowercase hexadecimal digits."
+        )
+      }
       self = .checkpoint(
         sequence: try container.decode(Int.self, forKey: .seq),
-        digest: try container.decode(String.self, forKey: .digest),
+        digest: digest,
         isFinal: try container.decodeIfPresent(Bool.self, forKey: .final) ?? false
       )
     default:

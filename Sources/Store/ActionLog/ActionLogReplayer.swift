@@ -110,6 +110,12 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         // A last line without its newline was cut off while being written, unless it is
         // whole JSON: then it is an ordinary line, decoded (and reported) as any other.
         let isWholeJSON = (try? decoder.decode(JSONValue.self, from: line)) != nil
+        if !isWholeJSON, let until, sequence >= until {
+          // Cut off past the step asked for: the replay got there.
+          report.stoppedAfter = sequence
+          report.finalState = state
+          return report
+        }
         guard isWholeJSON else {
           report.warnings.append(
             """
@@ -125,7 +131,14 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         throw ActionLogError.lineTooLong(line: lineNumber, length: length)
       }
       lastLine = number
-      if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }) { continue }
+      if Self.isBlank(bytes) { continue }
+      if let until, sequence >= until, !Self.isCheckpoint(bytes, after: sequence, decoder) {
+        // Past the step asked for, only its own checkpoints are read: the rest of the log is
+        // not, so a damaged line after it does not stop the replay from getting there.
+        report.stoppedAfter = sequence
+        report.finalState = state
+        return report
+      }
       let line: ActionLogLine<R.Action>
       do {
         line = try decoder.decode(ActionLogLine<R.Action>.self, from: bytes)
@@ -142,12 +155,6 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
           throw ActionLogError.malformedLine(
             line: number, reason: "an action follows the final checkpoint.")
         }
-        if let until, found > until {
-          // Stop before the first action past `until`, having checked its checkpoints.
-          report.stoppedAfter = sequence
-          report.finalState = state
-          return report
-        }
         sequence = found
         let before = state
         // Effects do not run in a replay (the actions they fed back are in the log), but the
@@ -163,10 +170,8 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
           )
         )
       case .checkpoint(let found, let digest, let isFinal):
-        if report.isComplete {
-          throw ActionLogError.malformedLine(
-            line: number, reason: "a checkpoint follows the final checkpoint.")
-        }
+        // After the final checkpoint, a checkpoint of the same action (written twice) is
+        // checked like the first.
         guard found == sequence else {
           throw ActionLogError.sequenceOutOfOrder(line: number, found: found, expected: sequence)
         }
@@ -194,22 +199,40 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     return report
   }
 
+  private static func isBlank(_ line: Data) -> Bool {
+    line.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }
+  }
+
+  /// Whether `line` is a checkpoint of action `sequence`, from its `kind` and `seq` alone.
+  private static func isCheckpoint(_ line: Data, after sequence: Int, _ decoder: JSONDecoder)
+    -> Bool
+  {
+    guard let probe = try? decoder.decode(LineProbe.self, from: line) else { return false }
+    return probe.kind == "checkpoint" && probe.seq == sequence
+  }
+
   private func readHeader(_ reader: LineReader, _ decoder: JSONDecoder) throws -> R.State {
-    guard let first = try reader.next() else { throw ActionLogError.empty }
-    let bytes: Data
-    switch first {
-    case .complete(let line, _), .truncated(let line, _): bytes = line
-    case .tooLong(_, let length): throw ActionLogError.lineTooLong(line: 1, length: length)
-    }
+    // Blank lines before the header are skipped, as they are everywhere else.
+    var bytes = Data()
+    var headerLine = 0
+    repeat {
+      guard let next = try reader.next() else { throw ActionLogError.empty }
+      switch next {
+      case .complete(let line, let number), .truncated(let line, let number):
+        (bytes, headerLine) = (line, number)
+      case .tooLong(let number, let length):
+        throw ActionLogError.lineTooLong(line: number, length: length)
+      }
+    } while Self.isBlank(bytes)
     let probe: HeaderProbe
     do {
       probe = try decoder.decode(HeaderProbe.self, from: bytes)
     } catch {
-      throw ActionLogError.badHeader(line: 1, reason: Self.explain(error, in: bytes))
+      throw ActionLogError.badHeader(line: headerLine, reason: Self.explain(error, in: bytes))
     }
     guard probe.kind == "header", probe.format == ActionLogFormat.name else {
       throw ActionLogError.badHeader(
-        line: 1,
+        line: headerLine,
         reason: "expected kind \"header\" and format \"\(ActionLogFormat.name)\"."
       )
     }
@@ -228,19 +251,20 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       if case .dataCorrupted? = error as? DecodingError {
         // Its shape decoded, but a value in it is invalid (a duplicate id, say).
         throw ActionLogError.badHeader(
-          line: 1,
+          line: headerLine,
           reason: """
             the initial state is invalid: \(Self.explain(error, in: bytes)) (a damaged log, or \
             a value whose type changed since the recording, such as a renamed enum case).
             """
         )
       }
-      // A key or a type the current state does not have: the types changed.
-      throw ActionLogError.schemaMismatch(
-        log: probe.schema,
-        current: """
-          (the current types cannot decode the log's initial state: \
-          \(Self.explain(error, in: bytes)))
+      // A key or a type the current state does not have. The types may have changed, or
+      // the log been damaged: without a state, the current fingerprint cannot tell which.
+      throw ActionLogError.badHeader(
+        line: headerLine,
+        reason: """
+          the initial state does not decode with the current types (they changed since the \
+          recording, or the log is damaged): \(Self.explain(error, in: bytes))
           """
       )
     }
@@ -311,6 +335,12 @@ private struct HeaderProbe: Decodable {
   var version: Int
   var feature: String
   var schema: String
+}
+
+/// What kind of line a line is, read without its action.
+private struct LineProbe: Decodable {
+  var kind: String
+  var seq: Int?
 }
 
 /// A checkpoint line's recorded state, as plain JSON.

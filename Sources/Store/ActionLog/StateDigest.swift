@@ -17,6 +17,12 @@ enum StateDigest {
     let hex = String(hash, radix: 16)
     return String(repeating: "0", count: 16 - hex.count) + hex
   }
+
+  /// Whether `text` has the form of a digest: 16 lowercase hexadecimal digits.
+  static func isWellFormed(_ text: String) -> Bool {
+    text.utf8.count == 16
+      && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+  }
 }
 
 /// A fingerprint of a feature's state and action types: their names and the shape of the
@@ -33,7 +39,23 @@ enum SchemaFingerprint {
   ) -> String {
     var shape = "\(String(reflecting: State.self))|\(String(reflecting: Action.self))|\(version)|"
     describe(state, into: &shape, depth: 0)
-    return StateDigest.of(Data(shape.utf8))
+    return StateDigest.of(Data(withoutAddresses(shape).utf8))
+  }
+
+  /// `text` without the addresses the runtime prints for types declared `private`,
+  /// `fileprivate` or in a function (`Module.(unknown context at $55d1c3a0).State`), which
+  /// change from one run to the next.
+  static func withoutAddresses(_ text: String) -> String {
+    var result = ""
+    var rest = Substring(text)
+    let marker = "(unknown context at $"
+    while let start = rest.firstRange(of: marker) {
+      result += rest[..<start.lowerBound]
+      result += "(unknown context)"
+      rest = rest[start.upperBound...]
+      if let end = rest.firstIndex(of: ")") { rest = rest[rest.index(after: end)...] }
+    }
+    return result + rest
   }
 
   private static func describe(_ value: Any, into shape: inout String, depth: Int) {
