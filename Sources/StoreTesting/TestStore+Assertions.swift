@@ -20,7 +20,13 @@ extension TestStore {
       }
     }
     if expected != after {
-      let difference = StateDiff.diff(expected: expected, actual: after) ?? ""
+      let difference =
+        StateDiff.diff(expected: expected, actual: after)
+          ?? """
+          The states print the same: they differ in something the dump does not show (deeper \
+          than it goes, or a value whose description hides the difference). `==` says they \
+          differ.
+          """
       let headline =
         exhaustivity == .on && assert == nil
         ? "The state changed after \(step), but no assertion closure was given."

@@ -26,7 +26,7 @@ extension TestStore {
     _ = await settle(until: { runtime.runningCount == 0 }, timeout: timeout ?? self.timeout)
     reportWarnings(at: location)
     if exhaustivity == .on {
-      let running = runtime.running
+      let running = Self.stillRunning(runtime)
       if !running.isEmpty {
         reportFailure(Messages.stillRunning(running), at: location)
       }
@@ -39,20 +39,20 @@ extension TestStore {
     }
     runtime.cancelAll()
     settle()
-    received.removeAll()
+    removeAllReceived()
     ledger.isFinished = true
   }
 
   /// Drops the received actions not yet asserted, so the test can go on without them.
   public func skipReceivedActions() {
     settle()
-    received.removeAll()
+    removeAllReceived()
     baseline = root.untrackedState
   }
 
   /// Cancels every effect still running, so the test can end without waiting for them.
   public func skipInFlightEffects() async {
     runtime.cancelAll()
-    settle()
+    await settleIncludingMainActor()
   }
 }

@@ -97,7 +97,10 @@ extension TestStore {
     column: UInt = #column
   ) async {
     await receive(
-      description: "an action of case \(describe(actionCase.embed))",
+      // A case key does not know its case's name, only what the case carries.
+      description:
+        "an action of the \(DumpTypeName.name(of: Action.self)) case that carries "
+        + DumpTypeName.name(of: Value.self),
       matching: { actionCase.extract($0) != nil },
       mismatch: { "Received \(describe($0)), which is not of the expected case." },
       timeout: timeout,
@@ -138,13 +141,15 @@ extension TestStore {
         "Expected to receive \(description), but nothing arrived within \(timeout).\n\(detail)\(skipped)",
         at: location
       )
-      if !isExhaustive { received.removeAll() }
+      if !isExhaustive { removeAllReceived() }
       return
     }
     if !isExhaustive {
-      received.removeFirst(received.firstIndex { matching($0.action) }!)
+      // The actions before the first match are dropped unasserted.
+      let match = received.firstIndex { matching($0.action) }!
+      for _ in 0..<match { removeReceived(at: 0) }
     }
-    let next = received.removeFirst()
+    let next = removeReceived(at: 0)
     guard matching(next.action) else {
       reportFailure(mismatch(next.action), at: location)
       baseline = next.state

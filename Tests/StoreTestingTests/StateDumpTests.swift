@@ -121,10 +121,12 @@ private final class Account {
     let url = try #require(URL(string: "https://example.com/a?b=1"))
     let price = try #require(Decimal(string: "3.14"))
     #expect(StateDump.render(id) == "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
-    #expect(StateDump.render(Date(timeIntervalSince1970: 0)) == "1970-01-01 00:00:00 +0000")
+    #expect(
+      StateDump.render(Date(timeIntervalSince1970: 0.25))
+        == "1970-01-01 00:00:00 +0000 (0.25 s since 1970)")
     #expect(StateDump.render(url) == "https://example.com/a?b=1")
     #expect(StateDump.render(price) == "3.14")
-    #expect(StateDump.render(Data([1, 2, 3])) == "3 bytes")
+    #expect(StateDump.render(Data([1, 2, 3])) == "3 bytes: 01 02 03")
     #expect(StateDump.render(Duration.milliseconds(1500)) == "1.5 seconds")
   }
 

@@ -165,6 +165,49 @@ import Testing
     #expect(messages.last.contains("The test store was released with 1 received action(s)"))
   }
 
+  @Test func aNonExhaustiveStoreReleasedWithWorkLeftChecksNoMoreThanFinishWould() async {
+    // In non-exhaustive mode, `finish()` allows running effects and unreceived actions; so
+    // does releasing the store without it. (A failure here is a real test failure.)
+    let store = makeStore()
+    store.exhaustivity = .off
+    await store.send(.startTimer)
+    await store.send(.echo(["unasserted"]))
+    _ = store
+  }
+
+  @Test func mainActorEffectsSkippedOrCancelledAreNotLeftOver() async {
+    // Their cancelled code winds down on the main actor, after the store stopped waiting:
+    // no "still running" failure when the store is released.
+    let skipped = makeStore()
+    await skipped.send(.startMainActorTimer)
+    await skipped.skipInFlightEffects()
+    let cancelled = makeStore()
+    await cancelled.send(.startMainActorTimer).cancel()
+  }
+
+  @Test func receivingACaseThatNeverArrivesNamesWhatTheCaseCarries() async {
+    let store = makeStore()
+    await withKnownIssue {
+      await store.receive(.loaded)
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(
+      messages.last.hasPrefix(
+        "Expected to receive an action of the Profile.Action case that carries String,"))
+  }
+
+  @Test func statesThatDifferOnlyWhereTheDumpCannotSeeSaySo() async {
+    let store = TestStore(initialState: Deep.State()) { Deep() }
+    await withKnownIssue {
+      // The chain differs 100 levels down, deeper than the dump goes.
+      await store.send(.set(2)) { $0.chain = Links.nested(100, end: 3) }
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.last.contains("The states print the same"))
+  }
+
   @Test func aRuntimeWarningFailsTheTest() async {
     let store = makeStore()
     await withKnownIssue {
@@ -199,6 +242,33 @@ import Testing
     }
     #expect(messages.last.contains("did not finish in time"))
     await store.skipInFlightEffects()
+  }
+}
+
+/// A chain of links, as deep as wanted.
+indirect enum Links: Equatable {
+  case end(Int)
+  case link(Links)
+
+  static func nested(_ depth: Int, end: Int) -> Links {
+    var chain = Links.end(end)
+    for _ in 0..<depth { chain = .link(chain) }
+    return chain
+  }
+}
+
+/// A feature whose state is a deep chain.
+struct Deep: Reducer {
+  struct State: Equatable {
+    var chain = Links.nested(100, end: 0)
+  }
+  enum Action: Sendable {
+    case set(Int)
+  }
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    guard case .set(let value) = action else { return .none }
+    state.chain = Links.nested(100, end: value)
+    return .none
   }
 }
 

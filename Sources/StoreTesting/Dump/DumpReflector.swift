@@ -173,14 +173,29 @@ extension DumpReflector {
     case let character as Character: character.debugDescription
     case let scalar as Unicode.Scalar: scalar.debugDescription
     case let uuid as UUID: uuid.description
-    case let date as Date: date.description
+    case let date as Date: "\(date) (\(date.timeIntervalSince1970) s since 1970)"
     case let url as URL: url.description
     case let decimal as Decimal: decimal.description
-    case let data as Data: data.description
+    case let data as Data: describeBytes(data)
     case let duration as Duration: duration.description
     case let type as Any.Type: DumpTypeName.name(of: type)
     default: nil
     }
+  }
+
+  /// Bytes as hexadecimal: all of them up to 64, else the first 32 and a digest of all, so
+  /// that two values that differ anywhere print differently.
+  static func describeBytes(_ data: Data) -> String {
+    func hex(_ bytes: some Sequence<UInt8>) -> String {
+      bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined(separator: " ")
+    }
+    if data.count <= 64 { return "\(data.count) bytes: \(hex(data))" }
+    var digest: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in data {
+      digest ^= UInt64(byte)
+      digest &*= 0x0000_0100_0000_01b3
+    }
+    return "\(data.count) bytes: \(hex(data.prefix(32))) … (FNV-1a \(String(digest, radix: 16)))"
   }
 
   /// Whether `String(describing:)` shows something the type chose, rather than the

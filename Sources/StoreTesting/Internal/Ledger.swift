@@ -4,7 +4,8 @@ import Effects
 /// cannot run on the main actor) can read it.
 final class Ledger: Sendable {
   private struct State {
-    var unreceived: [String] = []
+    var unreceived: [any Sendable] = []
+    var exhaustivity = Exhaustivity.on
     var warnings: [RuntimeWarning] = []
     var isFinished = false
     var dismissedBy: String?
@@ -24,10 +25,30 @@ final class Ledger: Sendable {
     }
   }
 
-  /// Descriptions of the received actions not yet asserted, oldest first.
-  var unreceived: [String] {
-    get { state.withLock { $0.unreceived } }
-    set { state.withLock { $0.unreceived = newValue } }
+  /// The received actions not yet asserted, oldest first, described only when reported.
+  var unreceived: [any Sendable] {
+    state.withLock { $0.unreceived }
+  }
+
+  /// Notes an action an effect fed back.
+  func received(_ action: any Sendable) {
+    state.withLock { $0.unreceived.append(action) }
+  }
+
+  /// Notes that the received action at `position` was asserted or dropped.
+  func removeUnreceived(at position: Int) {
+    state.withLock { _ = $0.unreceived.remove(at: position) }
+  }
+
+  /// Notes that every received action was asserted or dropped.
+  func removeAllUnreceived() {
+    state.withLock { $0.unreceived.removeAll() }
+  }
+
+  /// The test store's exhaustivity, for the checks made when it is released.
+  var exhaustivity: Exhaustivity {
+    get { state.withLock { $0.exhaustivity } }
+    set { state.withLock { $0.exhaustivity = newValue } }
   }
 
   /// The action that returned a `.dismiss` that reached the root, described; the first one.
