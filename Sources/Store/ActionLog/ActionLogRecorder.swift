@@ -103,7 +103,7 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
     }
     var line = CheckpointLine(
       seq: sequence,
-      digest: StateDigest.of(json),
+      digest: StateDigest.of(CanonicalJSON.canonical(json, of: state, encoder: encoder)),
       final: isFinal ? true : nil,
       state: Optional(state)
     )

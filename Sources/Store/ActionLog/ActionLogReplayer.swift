@@ -176,7 +176,8 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
           throw ActionLogError.sequenceOutOfOrder(line: number, found: found, expected: sequence)
         }
         let json = try encoder.encode(state)
-        guard StateDigest.of(json) == digest else {
+        let canonical = CanonicalJSON.canonical(json, of: state, encoder: encoder)
+        guard StateDigest.of(canonical) == digest else {
           throw ActionLogError.diverged(
             sequence: found,
             line: number,

@@ -1,0 +1,433 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// The JSON a checkpoint's digest is taken of: the log's encoding of the state, with the
+/// elements of every `Set`, and the entries of every `Dictionary` encoded as a list of keys
+/// and values, in a canonical order.
+///
+/// `JSONEncoder` writes such collections in their iteration order, which depends on the
+/// process's hash seed and on the collection's history, so two equal states, or one state in
+/// two runs, could encode differently and a correct log fail its checkpoints. Sorted keys take
+/// care of objects. Here the encoded state is read back as a tree of byte ranges, the
+/// unordered collections (found by walking the state with an encoder that only notes where
+/// they are) are sorted by their elements' own canonical bytes, and everything else is kept
+/// byte for byte: a state without unordered collections, or whose collections are already in
+/// canonical order, digests exactly as before.
+enum CanonicalJSON {
+  /// The canonical form of `json`, the log encoder's encoding of `value`.
+  ///
+  /// - Parameters:
+  ///   - json: `value` encoded by the log's encoder (compact, sorted keys).
+  ///   - value: The value, walked to find its unordered collections.
+  ///   - encoder: The log's encoder, for the spelling of object keys.
+  /// - Returns: `json` itself when nothing needs reordering.
+  /// - Complexity: O(*n*) for *n* bytes of JSON when it holds no unordered collection; else
+  ///   O(*n* log *n*) at worst.
+  static func canonical(_ json: Data, of value: some Encodable, encoder: JSONEncoder) -> Data {
+    let finder = UnorderedCollectionFinder()
+    do {
+      try value.encode(to: PlaceEncoder(finder: finder, path: []))
+    } catch {
+      // The log's encoder encoded it; a failure here leaves the order as it is.
+      return json
+    }
+    guard !finder.places.isEmpty else { return json }
+    let bytes = [UInt8](json)
+    var parser = RawJSONParser(bytes: bytes)
+    guard let root = parser.parse() else { return json }
+    var spelledKeys: [String: [UInt8]] = [:]
+    for (path, kind) in finder.places {
+      var node = root
+      var trail = [root]
+      var found = true
+      for component in path {
+        switch component {
+        case .index(let index):
+          guard node.kind == .array, node.children.indices.contains(index) else {
+            found = false
+            break
+          }
+          node = node.children[index]
+        case .key(let key):
+          let spelled =
+            spelledKeys[key]
+            ?? {
+              let spelled = (try? encoder.encode(key)).map { [UInt8]($0) } ?? []
+              spelledKeys[key] = spelled
+              return spelled
+            }()
+          guard node.kind == .object,
+            let position = node.keys.firstIndex(where: { bytes[$0] == spelled[...] })
+          else {
+            found = false
+            break
+          }
+          node = node.children[position]
+        }
+        if !found { break }
+        trail.append(node)
+      }
+      guard found, node.kind == .array else { continue }
+      node.order = kind
+      for step in trail { step.isReordered = true }
+    }
+    guard root.isReordered else { return json }
+    var output: [UInt8] = []
+    output.reserveCapacity(bytes.count)
+    root.write(from: bytes, to: &output)
+    return Data(output)
+  }
+}
+
+/// How an unordered collection's JSON array is put in order.
+enum CanonicalOrder: Sendable {
+  /// A set: its elements, sorted.
+  case elements
+  /// A dictionary written as a flat list of keys and values: its pairs, sorted by key.
+  case pairs
+}
+
+/// A step into encoded JSON: an object's key or an array's position.
+enum JSONPathComponent: Hashable {
+  case key(String)
+  case index(Int)
+}
+
+/// A collection whose encoding follows its iteration order, which equal values need not
+/// share.
+protocol UnorderedEncodable {
+  /// How its encoding is put in order.
+  static var canonicalOrder: CanonicalOrder { get }
+}
+
+extension Set: UnorderedEncodable {
+  static var canonicalOrder: CanonicalOrder { .elements }
+}
+
+extension Dictionary: UnorderedEncodable {
+  static var canonicalOrder: CanonicalOrder { .pairs }
+}
+
+/// Where a value's unordered collections sit in its encoding.
+final class UnorderedCollectionFinder {
+  var places: [[JSONPathComponent]: CanonicalOrder] = [:]
+
+  func visit<T: Encodable>(_ value: T, at path: [JSONPathComponent]) throws {
+    if let unordered = value as? any UnorderedEncodable {
+      places[path] = type(of: unordered).canonicalOrder
+    }
+    try value.encode(to: PlaceEncoder(finder: self, path: path))
+  }
+}
+
+/// An encoder that writes nothing, only following the value's structure for the finder.
+private struct PlaceEncoder: Encoder {
+  let finder: UnorderedCollectionFinder
+  let path: [JSONPathComponent]
+  var codingPath: [any CodingKey] { [] }
+  var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+    // A dictionary whose keys are strings or integers encodes as an object, which sorted
+    // keys already put in order.
+    if finder.places[path] == .pairs { finder.places[path] = nil }
+    return KeyedEncodingContainer(PlaceKeyedContainer(finder: finder, path: path))
+  }
+
+  func unkeyedContainer() -> any UnkeyedEncodingContainer {
+    PlaceUnkeyedContainer(finder: finder, path: path)
+  }
+
+  func singleValueContainer() -> any SingleValueEncodingContainer {
+    PlaceSingleValueContainer(finder: finder, path: path)
+  }
+}
+
+private struct PlaceKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+  let finder: UnorderedCollectionFinder
+  let path: [JSONPathComponent]
+  var codingPath: [any CodingKey] { [] }
+
+  private func child(_ key: Key) -> [JSONPathComponent] { path + [.key(key.stringValue)] }
+
+  mutating func encodeNil(forKey key: Key) throws {}
+  mutating func encode(_ value: Bool, forKey key: Key) throws {}
+  mutating func encode(_ value: String, forKey key: Key) throws {}
+  mutating func encode(_ value: Double, forKey key: Key) throws {}
+  mutating func encode(_ value: Float, forKey key: Key) throws {}
+  mutating func encode(_ value: Int, forKey key: Key) throws {}
+  mutating func encode(_ value: Int8, forKey key: Key) throws {}
+  mutating func encode(_ value: Int16, forKey key: Key) throws {}
+  mutating func encode(_ value: Int32, forKey key: Key) throws {}
+  mutating func encode(_ value: Int64, forKey key: Key) throws {}
+  mutating func encode(_ value: UInt, forKey key: Key) throws {}
+  mutating func encode(_ value: UInt8, forKey key: Key) throws {}
+  mutating func encode(_ value: UInt16, forKey key: Key) throws {}
+  mutating func encode(_ value: UInt32, forKey key: Key) throws {}
+  mutating func encode(_ value: UInt64, forKey key: Key) throws {}
+
+  mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+    try finder.visit(value, at: child(key))
+  }
+
+  mutating func nestedContainer<NestedKey: CodingKey>(
+    keyedBy keyType: NestedKey.Type, forKey key: Key
+  ) -> KeyedEncodingContainer<NestedKey> {
+    KeyedEncodingContainer(PlaceKeyedContainer<NestedKey>(finder: finder, path: child(key)))
+  }
+
+  mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+    PlaceUnkeyedContainer(finder: finder, path: child(key))
+  }
+
+  mutating func superEncoder() -> any Encoder {
+    PlaceEncoder(finder: finder, path: path + [.key("super")])
+  }
+
+  mutating func superEncoder(forKey key: Key) -> any Encoder {
+    PlaceEncoder(finder: finder, path: child(key))
+  }
+}
+
+private struct PlaceUnkeyedContainer: UnkeyedEncodingContainer {
+  let finder: UnorderedCollectionFinder
+  let path: [JSONPathComponent]
+  var codingPath: [any CodingKey] { [] }
+  private(set) var count = 0
+
+  init(finder: UnorderedCollectionFinder, path: [JSONPathComponent]) {
+    self.finder = finder
+    self.path = path
+  }
+
+  private mutating func next() -> [JSONPathComponent] {
+    defer { count += 1 }
+    return path + [.index(count)]
+  }
+
+  mutating func encodeNil() throws { count += 1 }
+  mutating func encode(_ value: Bool) throws { count += 1 }
+  mutating func encode(_ value: String) throws { count += 1 }
+  mutating func encode(_ value: Double) throws { count += 1 }
+  mutating func encode(_ value: Float) throws { count += 1 }
+  mutating func encode(_ value: Int) throws { count += 1 }
+  mutating func encode(_ value: Int8) throws { count += 1 }
+  mutating func encode(_ value: Int16) throws { count += 1 }
+  mutating func encode(_ value: Int32) throws { count += 1 }
+  mutating func encode(_ value: Int64) throws { count += 1 }
+  mutating func encode(_ value: UInt) throws { count += 1 }
+  mutating func encode(_ value: UInt8) throws { count += 1 }
+  mutating func encode(_ value: UInt16) throws { count += 1 }
+  mutating func encode(_ value: UInt32) throws { count += 1 }
+  mutating func encode(_ value: UInt64) throws { count += 1 }
+
+  mutating func encode<T: Encodable>(_ value: T) throws {
+    try finder.visit(value, at: next())
+  }
+
+  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
+    -> KeyedEncodingContainer<NestedKey>
+  {
+    KeyedEncodingContainer(PlaceKeyedContainer<NestedKey>(finder: finder, path: next()))
+  }
+
+  mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+    PlaceUnkeyedContainer(finder: finder, path: next())
+  }
+
+  mutating func superEncoder() -> any Encoder {
+    PlaceEncoder(finder: finder, path: next())
+  }
+}
+
+private struct PlaceSingleValueContainer: SingleValueEncodingContainer {
+  let finder: UnorderedCollectionFinder
+  let path: [JSONPathComponent]
+  var codingPath: [any CodingKey] { [] }
+
+  mutating func encodeNil() throws {}
+  mutating func encode(_ value: Bool) throws {}
+  mutating func encode(_ value: String) throws {}
+  mutating func encode(_ value: Double) throws {}
+  mutating func encode(_ value: Float) throws {}
+  mutating func encode(_ value: Int) throws {}
+  mutating func encode(_ value: Int8) throws {}
+  mutating func encode(_ value: Int16) throws {}
+  mutating func encode(_ value: Int32) throws {}
+  mutating func encode(_ value: Int64) throws {}
+  mutating func encode(_ value: UInt) throws {}
+  mutating func encode(_ value: UInt8) throws {}
+  mutating func encode(_ value: UInt16) throws {}
+  mutating func encode(_ value: UInt32) throws {}
+  mutating func encode(_ value: UInt64) throws {}
+
+  // A value encoded as a single value takes its container's place.
+  mutating func encode<T: Encodable>(_ value: T) throws {
+    try finder.visit(value, at: path)
+  }
+}
+
+/// A JSON value as byte ranges of the text it was read from.
+final class RawJSONNode {
+  enum Kind { case scalar, array, object }
+
+  let kind: Kind
+  let start: Int
+  var end = 0
+  /// The elements of an array, or the values of an object.
+  var children: [RawJSONNode] = []
+  /// The keys of an object (with their quotes), one per child.
+  var keys: [Range<Int>] = []
+  /// For an unordered collection: how to order its elements.
+  var order: CanonicalOrder?
+  /// Whether this value or one inside it is reordered.
+  var isReordered = false
+
+  init(kind: Kind, start: Int) {
+    self.kind = kind
+    self.start = start
+  }
+
+  /// Appends the canonical text: the original bytes where nothing inside is reordered.
+  func write(from bytes: [UInt8], to output: inout [UInt8]) {
+    guard isReordered else {
+      output += bytes[start..<end]
+      return
+    }
+    switch kind {
+    case .scalar:
+      output += bytes[start..<end]
+    case .object:
+      output.append(UInt8(ascii: "{"))
+      for (position, child) in children.enumerated() {
+        if position > 0 { output.append(UInt8(ascii: ",")) }
+        output += bytes[keys[position]]
+        output.append(UInt8(ascii: ":"))
+        child.write(from: bytes, to: &output)
+      }
+      output.append(UInt8(ascii: "}"))
+    case .array:
+      var items = children.map { child -> [UInt8] in
+        var text: [UInt8] = []
+        child.write(from: bytes, to: &text)
+        return text
+      }
+      switch order {
+      case .elements?:
+        items.sort { $0.lexicographicallyPrecedes($1) }
+      case .pairs? where items.count.isMultiple(of: 2):
+        let pairs = stride(from: 0, to: items.count, by: 2).map { (items[$0], items[$0 + 1]) }
+        items = pairs.sorted { $0.0.lexicographicallyPrecedes($1.0) }.flatMap { [$0.0, $0.1] }
+      case .pairs?, nil:
+        break
+      }
+      output.append(UInt8(ascii: "["))
+      for (position, item) in items.enumerated() {
+        if position > 0 { output.append(UInt8(ascii: ",")) }
+        output += item
+      }
+      output.append(UInt8(ascii: "]"))
+    }
+  }
+}
+
+/// Reads JSON text into ``RawJSONNode``s, or gives `nil` for text that is not JSON.
+struct RawJSONParser {
+  let bytes: [UInt8]
+  private var position = 0
+
+  init(bytes: [UInt8]) {
+    self.bytes = bytes
+  }
+
+  mutating func parse() -> RawJSONNode? {
+    guard let root = value() else { return nil }
+    skipSpace()
+    return position == bytes.count ? root : nil
+  }
+
+  private mutating func skipSpace() {
+    while position < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[position]) {
+      position += 1
+    }
+  }
+
+  private mutating func value() -> RawJSONNode? {
+    skipSpace()
+    guard position < bytes.count else { return nil }
+    switch bytes[position] {
+    case UInt8(ascii: "{"): return container(.object, closer: UInt8(ascii: "}"))
+    case UInt8(ascii: "["): return container(.array, closer: UInt8(ascii: "]"))
+    case UInt8(ascii: "\""):
+      let node = RawJSONNode(kind: .scalar, start: position)
+      guard let range = string() else { return nil }
+      node.end = range.upperBound
+      return node
+    default:
+      let node = RawJSONNode(kind: .scalar, start: position)
+      while position < bytes.count,
+        ![UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"), 0x20, 0x0A, 0x0D, 0x09]
+          .contains(bytes[position])
+      {
+        position += 1
+      }
+      node.end = position
+      return node.end > node.start ? node : nil
+    }
+  }
+
+  /// Reads a string, returning its range with the quotes.
+  private mutating func string() -> Range<Int>? {
+    let start = position
+    position += 1
+    while position < bytes.count {
+      switch bytes[position] {
+      case UInt8(ascii: "\\"): position += 2
+      case UInt8(ascii: "\""):
+        position += 1
+        return start..<position
+      default: position += 1
+      }
+    }
+    return nil
+  }
+
+  private mutating func container(_ kind: RawJSONNode.Kind, closer: UInt8) -> RawJSONNode? {
+    let node = RawJSONNode(kind: kind, start: position)
+    position += 1
+    skipSpace()
+    if position < bytes.count, bytes[position] == closer {
+      position += 1
+      node.end = position
+      return node
+    }
+    while true {
+      if kind == .object {
+        skipSpace()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "\""),
+          let key = string()
+        else { return nil }
+        node.keys.append(key)
+        skipSpace()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { return nil }
+        position += 1
+      }
+      guard let child = value() else { return nil }
+      node.children.append(child)
+      skipSpace()
+      guard position < bytes.count else { return nil }
+      if bytes[position] == UInt8(ascii: ",") {
+        position += 1
+      } else if bytes[position] == closer {
+        position += 1
+        node.end = position
+        return node
+      } else {
+        return nil
+      }
+    }
+  }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+@testable import Store
+
+/// Checkpoint digests of states holding unordered collections: equal states digest alike
+/// whatever their collections' iteration order, which differs between runs (hash seeds) and
+/// between equal values with different histories.
+@Suite struct CanonicalJSONTests {
+  struct Point: Hashable, Codable {
+    var x: Int
+    var y: Int
+  }
+
+  struct Tagged: Hashable, Codable {
+    var title = "tags"
+    var tags: Set<String> = []
+    var byPoint: [Point: Set<Int>] = [:]
+    var byName: [String: Int] = [:]
+    var list: [Int] = [3, 1, 2]
+  }
+
+  let encoder = makeLogEncoder()
+
+  func digest(_ value: Tagged) throws -> String {
+    let json = try encoder.encode(value)
+    return StateDigest.of(CanonicalJSON.canonical(json, of: value, encoder: encoder))
+  }
+
+  /// Equal values built with different capacities, which iterate in different orders.
+  func variants(_ make: (Int) -> Tagged) -> [Tagged] {
+    [4, 64, 512, 4096].map(make)
+  }
+
+  @Test func equalSetsBuiltDifferentlyDigestAlike() throws {
+    let words = (0..<12).map { "word \($0)" }
+    let states = variants { capacity in
+      var tags = Set<String>(minimumCapacity: capacity)
+      for word in words.reversed() { tags.insert(word) }
+      return Tagged(tags: tags)
+    }
+    #expect(Set(states).count == 1)
+    // Their plain encodings differ (the odds of 12 elements iterating in the same order in
+    // 16 buckets and in 4,096 are about one in 12 factorial); their digests do not.
+    #expect(try Set(states.map { try encoder.encode($0) }).count > 1)
+    #expect(try Set(states.map(digest)).count == 1)
+  }
+
+  @Test func equalDictionariesWithStructKeysAndNestedSetsDigestAlike() throws {
+    let states = variants { capacity in
+      var byPoint = [Point: Set<Int>](minimumCapacity: capacity)
+      for x in 0..<6 {
+        var values = Set<Int>(minimumCapacity: capacity)
+        for value in (0..<5).reversed() { values.insert(value * x) }
+        byPoint[Point(x: x, y: -x)] = values
+      }
+      return Tagged(byPoint: byPoint)
+    }
+    #expect(try Set(states.map(digest)).count == 1)
+  }
+
+  @Test func whatHasAnOrderKeepsItAndDifferentValuesDigestDifferently() throws {
+    let base = Tagged(tags: ["a", "b"], byName: ["z": 1, "y": 2])
+    var reordered = base
+    reordered.list = [1, 2, 3]
+    #expect(try digest(base) != digest(reordered))
+    var retagged = base
+    retagged.tags = ["a", "c"]
+    #expect(try digest(base) != digest(retagged))
+    // A state whose collections are already in canonical order digests as its plain
+    // encoding did before canonical digests, so logs recorded then still verify.
+    let plain = Tagged(tags: [], byName: ["z": 1, "y": 2])
+    #expect(try digest(plain) == StateDigest.of(encoder.encode(plain)))
+  }
+
+  @Test func theCanonicalFormIsJSONWithTheSameValues() throws {
+    let value = Tagged(
+      tags: ["b", "a", "c"], byPoint: [Point(x: 1, y: 2): [3, 1]], byName: ["k": 1])
+    let json = try encoder.encode(value)
+    let canonical = CanonicalJSON.canonical(json, of: value, encoder: encoder)
+    #expect(try JSONDecoder().decode(Tagged.self, from: canonical) == value)
+    let text = String(decoding: canonical, as: UTF8.self)
+    #expect(text.contains(#""tags":["a","b","c"]"#))
+    #expect(text.contains(#""byPoint":[{"x":1,"y":2},[1,3]]"#))
+  }
+}
