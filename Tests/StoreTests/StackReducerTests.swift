@@ -85,6 +85,56 @@ import Testing
     #expect(harness.state.path.map(\.loads) == [0, 0])
   }
 
+  /// A stack set back to a copy saved before a push, then pushed onto, gives its new screen
+  /// the id the undone screen had: it is another screen all the same, which the undone
+  /// screen's effects and store never reach.
+  @Test(arguments: [false, true])
+  func aStackSetBackToASavedCopyKeepsItsNextScreenApartFromTheUndoneOne(inOneAction: Bool)
+    async
+  {
+    let warnings = WarningLog()
+    let harness = makeHarness(warnings: warnings)
+    let undone = StackElementID(rawValue: 1)
+    harness.send(.openDetail(1))
+    harness.send(.savePath)
+    harness.send(.openDetail(2))
+    harness.send(.path(.element(id: undone, action: .loadTapped)))
+    let undoneStore = harness.store.scope(state: \.path, action: .path)[id: undone]
+    if inOneAction {
+      harness.send(.restorePathThenOpen(3))
+    } else {
+      harness.send(.restorePath)
+      harness.send(.openDetail(3))
+    }
+    #expect(harness.state.path.ids == [StackElementID(rawValue: 0), undone])
+    #expect(harness.state.path[id: undone]?.id == 3)
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.path[id: undone]?.loads == 0, "the undone screen's load")
+    undoneStore?.send(.renamed("meant for the undone screen"))
+    #expect(harness.state.path[id: undone]?.title == "row 3")
+    #expect(warnings.messages.count == 1)
+    let current = harness.store.scope(state: \.path, action: .path)[id: undone]
+    #expect(current !== undoneStore)
+    #expect(current?.id == 3)
+  }
+
+  @Test func equalStacksCompareEqualWhateverTheirLineage() {
+    var live = StackState<Int>([1])
+    let saved = live
+    live.append(2)
+    var restored = saved
+    restored.append(2)  // another lineage from here on, the same value
+    #expect(restored == live)
+    #expect(restored.lineage != live.lineage)
+  }
+
+  @Test func decodingRefusesNegativeScreenIDs() throws {
+    let json = #"{"entries":[{"id":-5,"element":1}],"nextID":0}"#
+    #expect(throws: DecodingError.self) {
+      try JSONDecoder().decode(StackState<Int>.self, from: Data(json.utf8))
+    }
+  }
+
   @Test func pushByActionAndBadStackActionsWarn() {
     let warnings = WarningLog()
     let harness = makeHarness(warnings: warnings)

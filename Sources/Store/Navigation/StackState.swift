@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A navigation stack as state: the screens pushed on top of a root, each with a
 /// deterministic id.
 ///
@@ -23,10 +25,11 @@ public struct StackState<Element> {
 
   var entries: IdentifiedArray<StackElementID, Entry>
   var nextID: Int
-  /// Unique to each stack made (copies share it): a stack that replaces another numbers its
-  /// screens from 0 again, and this tells its screens from the old ones. Not part of the
-  /// value: equality, hashing and coding ignore it.
-  var lineage: UInt64
+  /// Unique to each stack made (copies share it until they diverge): a stack that replaces
+  /// another numbers its screens from 0 again, and this tells its screens from the old ones.
+  /// Not part of the value: equality, hashing and coding ignore it.
+  private var record: StackLineage
+  var lineage: UInt64 { record.id }
 
   /// Creates an empty stack: only the root shows.
   public init() {
@@ -40,8 +43,8 @@ public struct StackState<Element> {
   public init(_ elements: some Sequence<Element>) {
     entries = []
     nextID = 0
-    lineage = structureStamps.add(1, ordering: .relaxed).newValue
-    entries.lifetimeLineage = lineage
+    record = StackLineage()
+    entries.lifetimeLineage = record.id
     for element in elements { append(element) }
   }
 
@@ -120,8 +123,21 @@ public struct StackState<Element> {
   /// - Parameter element: The screen's state.
   /// - Complexity: Amortized O(1).
   public mutating func append(_ element: Element) {
+    claim(nextID)
     entries.append(Entry(id: StackElementID(rawValue: nextID), element: element))
     nextID += 1
+  }
+
+  /// Takes `id` for a screen about to be pushed. A copy of this stack that another copy has
+  /// since pushed onto (a stack set back to a value saved earlier) would give the id of that
+  /// copy's screen to another screen: it becomes a lineage of its own first, so the two are
+  /// never taken for each other (their effects, their stores).
+  private mutating func claim(_ id: Int) {
+    if !record.claim(below: id + 1, from: nextID) {
+      record = StackLineage()
+      entries.lifetimeLineage = record.id
+      _ = record.claim(below: id + 1, from: nextID)
+    }
   }
 
   /// Ids stay below this, so that pushing can never overflow the next id: a pushed or decoded
@@ -138,6 +154,7 @@ public struct StackState<Element> {
   @discardableResult
   mutating func push(_ element: Element, id: StackElementID) -> Bool {
     guard id.rawValue >= nextID, id.rawValue < Self.idLimit else { return false }
+    claim(id.rawValue)
     entries.append(Entry(id: id, element: element))
     nextID = id.rawValue + 1
     return true
@@ -256,8 +273,15 @@ extension StackState: Codable where Element: Codable {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     entries = try container.decode(IdentifiedArray<StackElementID, Entry>.self, forKey: .entries)
     nextID = try container.decode(Int.self, forKey: .nextID)
-    lineage = structureStamps.add(1, ordering: .relaxed).newValue
-    entries.lifetimeLineage = lineage
+    record = StackLineage()
+    entries.lifetimeLineage = record.id
+    if let lowest = entries.ids.min(), lowest.rawValue < 0 {
+      throw DecodingError.dataCorruptedError(
+        forKey: .entries,
+        in: container,
+        debugDescription: "The stack's id \(lowest.rawValue) is negative."
+      )
+    }
     guard (0...Self.idLimit).contains(nextID) else {
       throw DecodingError.dataCorruptedError(
         forKey: .nextID,
@@ -281,6 +305,26 @@ extension StackState: Codable where Element: Codable {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(entries, forKey: .entries)
     try container.encode(nextID, forKey: .nextID)
+  }
+}
+
+/// The identity of a stack and of the copies made of it, and the ids they have handed out.
+final class StackLineage: Sendable {
+  let id = structureStamps.add(1, ordering: .relaxed).newValue
+  /// One more than the highest id any copy of the stack has pushed with.
+  private let issued = Atomic<Int>(0)
+
+  /// Notes that a copy whose next id is `nextID` pushes screens below `limit`, if no copy
+  /// pushed at or above `nextID` before; returns `false` if one did.
+  func claim(below limit: Int, from nextID: Int) -> Bool {
+    var current = issued.load(ordering: .relaxed)
+    while true {
+      guard current <= nextID else { return false }
+      let (exchanged, original) = issued.compareExchange(
+        expected: current, desired: max(current, limit), ordering: .relaxed)
+      if exchanged { return true }
+      current = original
+    }
   }
 }
 

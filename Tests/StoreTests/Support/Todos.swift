@@ -8,6 +8,7 @@ struct Todos: Reducer {
     var rows: IdentifiedArrayOf<Row.State> = []
     var editor: Editor.State?
     var path = StackState<Row.State>()
+    var savedPath: StackState<Row.State>?
     var log: [String] = []
   }
 
@@ -25,6 +26,9 @@ struct Todos: Reducer {
     case deepLink([Int])
     case stopRowLoad(Int)
     case stopScreenLoad(StackElementID)
+    case savePath
+    case restorePath
+    case restorePathThenOpen(Int)
   }
 
   let clock: TestClock
@@ -50,6 +54,14 @@ struct Todos: Reducer {
         // A new path, as a deep link sets it: the screens it replaces are gone.
         state.path = StackState(ids.map { Row.State(id: $0) })
       case .openDetail(let id):
+        if let row = state.rows[id: id] { state.path.append(row) }
+      case .savePath:
+        state.savedPath = state.path
+      case .restorePath:
+        // Back to a copy saved earlier, as an undo does.
+        if let saved = state.savedPath { state.path = saved }
+      case .restorePathThenOpen(let id):
+        if let saved = state.savedPath { state.path = saved }
         if let row = state.rows[id: id] { state.path.append(row) }
       case .editor(.presented(.delegate(.saved(let id, let title)))):
         state.rows[id: id]?.title = title
