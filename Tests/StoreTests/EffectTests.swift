@@ -53,6 +53,38 @@ import Testing
     #expect(clock.now == TestClock.Instant(offset: .seconds(2)))
   }
 
+  /// A later part of a concatenation starts all its effects before reducing what its
+  /// `.send`s deliver, as the part would had it been returned directly: sends in order, a
+  /// sibling started before a sent action cancels it.
+  @Test(arguments: [false, true])
+  func aLaterPartStartsAllItsEffectsBeforeItsSentActionsAreReduced(late: Bool) async {
+    let harness = Harness(
+      initialState: LogFeature.State(),
+      reducer: LogFeature { [clock] name in
+        switch name {
+        case "b": return .send(.record("d"))
+        case "x":
+          let part = Effect<LogFeature.Action>.merge(
+            .send(.start("b")),
+            .send(.record("c")),
+            .send(.stop("work")),
+            Effect.run { send in
+              try await clock.sleep(for: .seconds(5))
+              send(.record("work done"))
+            }
+            .cancellable(id: "work")
+          )
+          return late ? .concatenate(record("a", after: 1), part) : part
+        default: return .none
+        }
+      }
+    )
+    harness.send(.start("x"))
+    await clock.advance(by: .seconds(10))
+    let steps = ["start b", "c", "stop work", "d"]
+    #expect(harness.state.log == ["start x"] + (late ? ["a"] : []) + steps)
+  }
+
   @Test func concatenatingSynchronousEffectsStaysSynchronous() {
     let store = Store(initialState: LogFeature.State()) {
       LogFeature { name in

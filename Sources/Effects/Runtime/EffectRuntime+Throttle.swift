@@ -80,14 +80,16 @@ extension EffectRuntime {
       return pending
     }
     guard let pending else { return }
-    if !timer.isCancelled, !pending.record.isCancelled {
-      var context = pending.context
-      context.isDeferred = true
-      start(pending.effect, context)
-      openWindow(key, throttle, pending.context)
+    startingLate {
+      if !timer.isCancelled, !pending.record.isCancelled {
+        var context = pending.context
+        context.isDeferred = true
+        start(pending.effect, context)
+        openWindow(key, throttle, pending.context)
+      }
+      // Only now that the effect runs in its group does its placeholder leave it: finishing
+      // first could empty the group, ending a concatenation's part or a `finish()` too soon.
+      finish(pending.record, error: nil)
     }
-    // Only now that the effect runs in its group does its placeholder leave it: finishing
-    // first could empty the group, ending a concatenation's part or a `finish()` too soon.
-    finish(pending.record, error: nil)
   }
 }

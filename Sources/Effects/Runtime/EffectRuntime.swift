@@ -34,6 +34,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   private let connection = Locked<Connection?>(nil)
   private struct Connection: Sendable {
     var deliver: Deliver
+    var batch: Batch?
   }
 
   /// Where a `.dismiss` that reached the root goes, when someone takes it (a test store);
@@ -48,6 +49,10 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   /// The placement, when there is one, is where the effect that sent the action was started:
   /// places the store checks are still there before the action reaches a reducer.
   package typealias Deliver = @MainActor @Sendable (Action, EffectGroup, EffectPlacement?) -> Void
+
+  /// Runs a body that starts effects after their action was reduced, holding back the
+  /// actions their `.send`s deliver until the body is done, then reducing them in order.
+  package typealias Batch = @MainActor @Sendable (_ body: () -> Void) -> Void
 
   /// Creates a runtime.
   ///
@@ -81,9 +86,21 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
 
   /// Connects the runtime to its store.
   ///
-  /// - Parameter deliver: Reduces an action an effect sent. It should capture the store weakly.
-  package func connect(_ deliver: @escaping Deliver) {
-    connection.withLock { $0 = Connection(deliver: deliver) }
+  /// - Parameters:
+  ///   - deliver: Reduces an action an effect sent. It should capture the store weakly.
+  ///   - batch: Runs the start of effects that begin after their action was reduced (a
+  ///     concatenation's next part, the effect a throttle window kept), reducing the actions
+  ///     they send only once all have started, as happens for effects started right after
+  ///     their action. Without it, such actions are reduced as they are sent.
+  package func connect(_ deliver: @escaping Deliver, batch: Batch? = nil) {
+    connection.withLock { $0 = Connection(deliver: deliver, batch: batch) }
+  }
+
+  /// Runs `body`, which starts effects after their action was reduced, as one batch.
+  @MainActor
+  func startingLate(_ body: () -> Void) {
+    guard let batch = connection.withLock({ $0 })?.batch else { return body() }
+    batch(body)
   }
 
   /// The number of effects running now.
@@ -284,7 +301,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       var later = context
       later.isDeferred = true
       partGroup.whenEmpty { [weak self] in
-        self?.startSequence(rest, later, driver: driver)
+        self?.startingLate { self?.startSequence(rest, later, driver: driver) }
       }
       return
     }

@@ -74,6 +74,9 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     self.runtime = EffectRuntime(executor: executor, warnings: warnings)
     runtime.connect { [weak self] action, group, placement in
       _ = self?.dispatch(action, origin: .effect, group: group, from: placement)
+    } batch: { [weak self] body in
+      guard let self else { return body() }
+      self.dispatchBatch(body)
     }
     if executor == nil {
       // Live stores drain effect reports on the main actor as soon as they arrive; one drain
@@ -192,6 +195,29 @@ package final class RootCore<R: Reducer>: RootStoreCore {
       reduce(next.action, origin: next.origin, group: &nextGroup, from: next.placement)
     }
     return group
+  }
+
+  /// Runs `body`, which starts effects after their action was reduced (the next part of a
+  /// concatenation, the effect a throttle window kept), queuing the actions their `.send`s
+  /// deliver, then reduces them in order: as for effects started right after their action,
+  /// every effect of the batch has started before the first of those actions is reduced.
+  func dispatchBatch(_ body: () -> Void) {
+    if isDispatching { return body() }
+    isDispatching = true
+    body()
+    let dispatched = queueHead < queue.count
+    if dispatched { dispatchCount &+= 1 }
+    while queueHead < queue.count {
+      let next = queue[queueHead]
+      queueHead += 1
+      if queueHead >= 1024 && queueHead * 2 >= queue.count { dropReducedFromQueue() }
+      var nextGroup = next.group
+      reduce(next.action, origin: next.origin, group: &nextGroup, from: next.placement)
+    }
+    // As at the end of `dispatch`: hooks run once the loop is done, and may send.
+    isDispatching = false
+    if !queue.isEmpty { clearQueue() }
+    if dispatched, !dispatchHooks.isEmpty { runDispatchHooks() }
   }
 
   @inlinable
