@@ -185,6 +185,19 @@ import Testing
     await cancelled.send(.startMainActorTimer).cancel()
   }
 
+  @Test func aTestClockRunThatNeverEndsFailsTheTestOfTheStoreWhoseEffectSleeps() async {
+    let store = makeStore()
+    store.exhaustivity = .off
+    await store.send(.startTimer)
+    await clock.run(maxSteps: 5)
+    await withKnownIssue {
+      await store.finish()
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.all.contains { $0.contains("TestClock.run() woke 5 sleepers") })
+  }
+
   @Test func receivingACaseThatNeverArrivesNamesWhatTheCaseCarries() async {
     let store = makeStore()
     await withKnownIssue {

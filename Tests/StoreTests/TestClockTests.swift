@@ -94,10 +94,11 @@ import Testing
     #expect(clock.now.offset == .seconds(3))
   }
 
-  @Test func runStopsAnEndlessLoopWithAWarning() async {
+  @Test func runStopsAnEndlessLoopWithAWarningToTheStoreOfTheSleepingEffect() async {
     let warnings = WarningLog()
     let harness = Harness(
       initialState: LogFeature.State(),
+      warnings: warnings.handler,
       reducer: LogFeature { [clock] _ in
         .run { _ in
           while true { try await clock.sleep(for: .seconds(1)) }
@@ -105,9 +106,7 @@ import Testing
       }
     )
     harness.send(.start("forever"))
-    await RuntimeWarningHandler.$current.withValue(warnings.handler) {
-      await clock.run(maxSteps: 10)
-    }
+    await clock.run(maxSteps: 10)
     #expect(clock.now.offset == .seconds(10))
     #expect(warnings.messages.count == 1)
     #expect(warnings.messages.first?.contains("endless loop") == true)

@@ -60,6 +60,8 @@ public final class TestClock: Clock, Sendable {
     var deadline: Instant
     var continuation: UnsafeContinuation<Void, any Error>
     var executor: ManualTaskExecutor?
+    /// Where the sleeping task reports warnings: an effect's, its store's.
+    var warnings: RuntimeWarningHandler
   }
 
   private struct State {
@@ -103,6 +105,7 @@ public final class TestClock: Clock, Sendable {
       return state.nextID
     }
     let executor = ManualTaskExecutor.current
+    let warnings = RuntimeWarningHandler.current
     try await withTaskCancellationHandler {
       try await withUnsafeThrowingContinuation {
         (continuation: UnsafeContinuation<Void, any Error>) in
@@ -112,7 +115,9 @@ public final class TestClock: Clock, Sendable {
           if Task.isCancelled { return .failure(CancellationError()) }
           if deadline <= state.now { return .success(()) }
           state.sleepers.append(
-            Sleeper(id: id, deadline: deadline, continuation: continuation, executor: executor)
+            Sleeper(
+              id: id, deadline: deadline, continuation: continuation, executor: executor,
+              warnings: warnings)
           )
           return nil
         }
@@ -155,7 +160,9 @@ public final class TestClock: Clock, Sendable {
   /// - Parameters:
   ///   - maxSteps: How many sleepers to wake at most, a guard against a loop that always
   ///     sleeps again. When it is reached with sleepers left, the clock reports a runtime
-  ///     warning through ``RuntimeWarningHandler/current``.
+  ///     warning where the first sleeper left reports its warnings: for an effect, to its
+  ///     store (a test store fails the test); otherwise through
+  ///     ``RuntimeWarningHandler/current``.
   ///   - fileID: The file the warning is attributed to.
   ///   - line: The line the warning is attributed to.
   public func run(maxSteps: Int = 100_000, fileID: StaticString = #fileID, line: UInt = #line)
@@ -166,8 +173,9 @@ public final class TestClock: Clock, Sendable {
       await wake(sleeper)
       steps += 1
     }
-    guard sleeperCount > 0 else { return }
-    RuntimeWarningHandler.current(
+    let remaining = state.withLock { $0.sleepers.first?.warnings }
+    guard let report = remaining else { return }
+    report(
       RuntimeWarning(
         message: """
           TestClock.run() woke \(maxSteps) sleepers and sleepers remain; an effect probably \

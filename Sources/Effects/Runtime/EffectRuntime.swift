@@ -415,13 +415,15 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     catchAction: (@Sendable (any Error) -> Action)?
   ) {
     let inbox = self.inbox
+    let warnings = self.warnings
     let operation: @Sendable () async -> Void = {
       let send = Send<Action> { action in
         guard !record.isCancelled else { return }
         inbox.push(.action(action, record))
       }
       do {
-        try await body(send)
+        // Warnings raised inside the effect (a test clock's, say) go where the store's go.
+        try await RuntimeWarningHandler.$current.withValue(warnings) { try await body(send) }
         inbox.push(.finished(record, nil))
       } catch {
         if record.isCancelled || (error is CancellationError && Task.isCancelled) {
