@@ -22,6 +22,11 @@ private struct Item: Hashable {
   var title: String
 }
 
+private struct Row: Identifiable {
+  var id: Int
+  var title: String
+}
+
 private enum Phase {
   case idle
   case running(step: Int, label: String)
@@ -119,6 +124,52 @@ private final class Node {
         +     title: "c"
         +   )
             … (1 unchanged)
+          ]
+        """)
+  }
+
+  @Test func identifiedElementsPairByIDNotPosition() {
+    // The first row removed and the last one edited: one removal and one change, not every
+    // row shown as changed because the positions shifted.
+    let expected = (1...4).map { Row(id: $0, title: "row \($0)") }
+    var actual = Array(expected.dropFirst())
+    actual[2].title = "edited"
+    actual.append(Row(id: 9, title: "new"))
+    #expect(
+      StateDiff.diff(expected: expected, actual: actual) == """
+          [
+        -   [0]: Row(
+        -     id: 1
+        -     title: "row 1"
+        -   )
+            … (2 unchanged)
+            [2]: Row(
+              … (1 unchanged)
+        -     title: "row 4"
+        +     title: "edited"
+            )
+        +   [3]: Row(
+        +     id: 9
+        +     title: "new"
+        +   )
+          ]
+        """)
+  }
+
+  @Test func aLongArrayWithAFewChangesShowsThoseChanges() throws {
+    let expected = Array(0..<3_000)
+    var actual = expected
+    actual.removeFirst()
+    actual.append(3_000)
+    actual.append(3_001)
+    let diff = try #require(StateDiff.diff(expected: expected, actual: actual))
+    #expect(
+      diff == """
+          [
+        -   [0]: 0
+            … (2999 unchanged)
+        +   [2999]: 3000
+        +   [3000]: 3001
           ]
         """)
   }

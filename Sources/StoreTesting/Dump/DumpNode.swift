@@ -38,6 +38,9 @@ struct DumpNode: Hashable, Sendable {
     var label: String?
     /// The child's own tree.
     var node: DumpNode
+    /// For an element of a collection that is `Identifiable`: its id, printed. A diff pairs
+    /// such elements by id rather than by position.
+    var id: String? = nil
   }
 
   /// One printed line, before it is indented.

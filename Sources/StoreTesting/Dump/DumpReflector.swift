@@ -51,7 +51,9 @@ struct DumpReflector {
         children: mirror.children.map { child(label: $0.label, value: $0.value, depth: depth) })
     case .collection:
       let children = mirror.children.enumerated().map { index, element in
-        child(label: "[\(index)]", value: element.value, depth: depth)
+        var entry = child(label: "[\(index)]", value: element.value, depth: depth)
+        entry.id = Self.idText(of: element.value)
+        return entry
       }
       return DumpNode(kind: .collection, name: "", typeName: "", children: children)
     case .set:
@@ -67,6 +69,13 @@ struct DumpReflector {
         for: value, children: Array(mirror.children), isNominal: mirror.displayStyle == .struct,
         depth: depth)
     }
+  }
+
+  /// The id of an `Identifiable` value, printed; `nil` for other values.
+  static func idText(of value: Any) -> String? {
+    guard let identifiable = value as? any Identifiable else { return nil }
+    func text(_ value: some Identifiable) -> String { String(reflecting: value.id) }
+    return text(identifiable)
   }
 
   /// A child entry; tuple positions (`.0`) print without a label.

@@ -21,7 +21,7 @@ enum SequenceAlignment {
     case insertion(Int)
   }
 
-  /// The most table cells an alignment fills by default before it stops matching the middle.
+  /// The most cells an alignment keeps by default before it stops matching the middle.
   ///
   /// Past the limit, the unmatched middle is reported as removed and then inserted: still a
   /// correct diff, just a longer one, and never a table of hundreds of megabytes.
@@ -32,12 +32,14 @@ enum SequenceAlignment {
   /// - Parameters:
   ///   - old: The expected elements.
   ///   - new: The actual elements.
-  ///   - cellLimit: The largest table to fill for the part between the common prefix and
-  ///     suffix; past it, that part is all removals followed by all insertions.
+  ///   - cellLimit: The most cells to keep for the part between the common prefix and
+  ///     suffix, about the square of its number of differences; past it, that part is all
+  ///     removals followed by all insertions.
   /// - Returns: Every index of both sequences exactly once, in increasing order per sequence.
   /// - Complexity: O(*n* + *m*) when the sequences differ only at one end; otherwise
-  ///   O(*k* × *l*) time and space, where *k* and *l* are the lengths left after trimming the
-  ///   common prefix and suffix.
+  ///   O((*k* + *l*) × *d*) time and O(*d*²) space, where *k* and *l* are the lengths left
+  ///   after trimming the common prefix and suffix, and *d* the number of removals and
+  ///   insertions.
   static func steps<Element: Hashable>(
     from old: [Element],
     to new: [Element],
@@ -80,43 +82,88 @@ enum SequenceAlignment {
     return id
   }
 
-  /// The alignment of the part between the common prefix and suffix.
+  /// The alignment of the part between the common prefix and suffix: Myers's algorithm,
+  /// whose cost grows with the number of differences *d*, not with the product of the
+  /// lengths. It keeps the furthest reach of each diagonal for each *d* to trace the path
+  /// back: (*d* + 1)² cells, so it gives up (all removals, then all insertions) past
+  /// `cellLimit` of them.
   private static func middleSteps(
     old: [Int],
     new: [Int],
     offsets: (old: Int, new: Int),
     cellLimit: Int
   ) -> [Step] {
-    let rows = old.count + 1
-    let columns = new.count + 1
-    guard rows * columns <= cellLimit else {
-      return old.indices.map { .removal($0 + offsets.old) }
-        + new.indices.map { .insertion($0 + offsets.new) }
-    }
-    // lengths[i * columns + j]: the common subsequence length of old[i...] and new[j...].
-    var lengths = [Int32](repeating: 0, count: rows * columns)
-    for i in old.indices.reversed() {
-      for j in new.indices.reversed() {
-        lengths[i * columns + j] =
-          old[i] == new[j]
-          ? lengths[(i + 1) * columns + j + 1] + 1
-          : max(lengths[(i + 1) * columns + j], lengths[i * columns + j + 1])
+    let (n, m) = (old.count, new.count)
+    let giveUp =
+      old.indices.map { Step.removal($0 + offsets.old) }
+      + new.indices.map { Step.insertion($0 + offsets.new) }
+    guard n > 0, m > 0 else { return giveUp }
+    // reach[k + offset]: the furthest x reached on diagonal k = x - y.
+    let offset = n + m + 1
+    var reach = [Int](repeating: 0, count: 2 * offset + 1)
+    var trace: [[Int]] = []
+    var cells = 0
+    var found: Int?
+    search: for d in 0...(n + m) {
+      for k in stride(from: -d, through: d, by: 2) {
+        let down = k == -d || (k != d && reach[k - 1 + offset] < reach[k + 1 + offset])
+        var x = down ? reach[k + 1 + offset] : reach[k - 1 + offset] + 1
+        var y = x - k
+        while x < n, y < m, old[x] == new[y] {
+          x += 1
+          y += 1
+        }
+        reach[k + offset] = x
+        if x >= n, y >= m {
+          trace.append(Array(reach[(offset - d)...(offset + d)]))
+          found = d
+          break search
+        }
       }
+      cells += 2 * d + 1
+      guard cells <= cellLimit else { return giveUp }
+      trace.append(Array(reach[(offset - d)...(offset + d)]))
     }
+    guard let distance = found else { return giveUp }
+    // Back from the end: each step of d undoes one removal or insertion and the run of
+    // matches after it.
+    var matches: [(Int, Int)] = []
+    var (x, y) = (n, m)
+    for d in stride(from: distance, to: 0, by: -1) {
+      let previous = trace[d - 1]
+      func reached(_ k: Int) -> Int { previous[k + d - 1] }
+      let k = x - y
+      let down = k == -d || (k != d && reached(k - 1) < reached(k + 1))
+      let previousK = down ? k + 1 : k - 1
+      let previousX = reached(previousK)
+      let snakeStart = down ? previousX : previousX + 1
+      while x > snakeStart {
+        x -= 1
+        y -= 1
+        matches.append((x, y))
+      }
+      (x, y) = (previousX, previousX - previousK)
+    }
+    while x > 0, y > 0 {
+      x -= 1
+      y -= 1
+      matches.append((x, y))
+    }
+    // Between two matches, the removals first, then the insertions.
     var steps: [Step] = []
     var (i, j) = (0, 0)
-    while i < old.count || j < new.count {
-      if i < old.count, j < new.count, old[i] == new[j] {
-        steps.append(.match(i + offsets.old, j + offsets.new))
-        i += 1
-        j += 1
-      } else if j == new.count
-        || (i < old.count && lengths[(i + 1) * columns + j] >= lengths[i * columns + j + 1])
-      {
+    for (matchedOld, matchedNew) in matches.reversed() + [(n, m)] {
+      while i < matchedOld {
         steps.append(.removal(i + offsets.old))
         i += 1
-      } else {
+      }
+      while j < matchedNew {
         steps.append(.insertion(j + offsets.new))
+        j += 1
+      }
+      if matchedOld < n {
+        steps.append(.match(matchedOld + offsets.old, matchedNew + offsets.new))
+        i += 1
         j += 1
       }
     }

@@ -120,11 +120,33 @@ enum TreeDiffer {
     lines += node.lines(label: label, depth: depth).map { Line(marker: marker, line: $0) }
   }
 
+  /// Whether every child has an id, and no two the same.
+  private static func haveUniqueIDs(_ children: [DumpNode.Child]) -> Bool {
+    var seen = Set<String>()
+    return children.allSatisfy { child in child.id.map { seen.insert($0).inserted } ?? false }
+  }
+
   /// Lines up the children of two comparable containers.
   private static func childSteps(_ expected: DumpNode, _ actual: DumpNode) -> [ChildStep] {
     let old = expected.children
     let new = actual.children
     switch expected.kind {
+    case .collection where Self.haveUniqueIDs(old) && Self.haveUniqueIDs(new):
+      // Identified elements pair by id: a row that moved, or that another row's removal
+      // shifted, is not reported as every row after it changing.
+      let steps = SequenceAlignment.steps(from: old.map(\.id), to: new.map(\.id))
+      return steps.map { step in
+        switch step {
+        case .match(let oldIndex, let newIndex):
+          old[oldIndex].node == new[newIndex].node
+            ? .unchanged
+            : .changed(
+              label: new[newIndex].label, expected: old[oldIndex].node,
+              actual: new[newIndex].node)
+        case .removal(let index): .removed(old[index])
+        case .insertion(let index): .inserted(new[index])
+        }
+      }
     case .collection where old.count == new.count:
       return zip(old, new).map { pair in
         pair.0 == pair.1
