@@ -26,7 +26,7 @@ extension TestStore {
     _ = await settle(until: { runtime.runningCount == 0 }, timeout: timeout ?? self.timeout)
     reportWarnings(at: location)
     if exhaustivity == .on {
-      let running = Self.stillRunning(runtime)
+      let running = Self.stillRunning(runtime, ledger)
       if !running.isEmpty {
         reportFailure(Messages.stillRunning(running), at: location)
       }
@@ -52,6 +52,7 @@ extension TestStore {
 
   /// Cancels every effect still running, so the test can end without waiting for them.
   public func skipInFlightEffects() async {
+    ledger.excuse(runtime.running)
     runtime.cancelAll()
     await settleIncludingMainActor()
   }

@@ -115,7 +115,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     var problems = ledger.takeWarnings().map(\.description)
     // The checks `finish()` makes: in non-exhaustive mode, only the warnings.
     if ledger.exhaustivity == .on {
-      let running = Self.stillRunning(runtime)
+      let running = Self.stillRunning(runtime, ledger)
       if !running.isEmpty { problems.append(Messages.stillRunning(running)) }
       let unreceived = ledger.unreceived
       if !unreceived.isEmpty {
@@ -260,10 +260,13 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     received.removeAll()
   }
 
-  /// The effects still running that the test did not cancel: a cancelled effect whose code
-  /// has not wound down yet (main-actor work the store no longer waits for) is not left over.
-  nonisolated static func stillRunning(_ runtime: EffectRuntime<Action>) -> [EffectRecord] {
-    runtime.running.filter { !$0.isCancelled }
+  /// The effects still running, but for those the test cancelled itself: their code winding
+  /// down on the main actor, which the store no longer waits for, is not left over. (An
+  /// effect the feature cancelled that never ends is.)
+  nonisolated static func stillRunning(_ runtime: EffectRuntime<Action>, _ ledger: Ledger)
+    -> [EffectRecord]
+  {
+    runtime.running.filter { !ledger.isExcused($0.id) }
   }
 }
 

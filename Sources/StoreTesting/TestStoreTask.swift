@@ -8,6 +8,7 @@ public struct TestStoreTask: Sendable {
   public let task: StoreTask
   private let waitUntil: @MainActor (_ isDone: () -> Bool, _ timeout: Duration?) async -> Bool
   private let settle: @MainActor () -> Void
+  private let excuse: @MainActor (EffectGroup?) -> Void
   private let action: String
 
   init<State, Action>(task: StoreTask, store: TestStore<State, Action>, action: String) {
@@ -18,6 +19,11 @@ public struct TestStoreTask: Sendable {
       return await store.settle(until: isDone, timeout: timeout ?? store.timeout)
     }
     self.settle = { [weak store] in store?.settle() }
+    self.excuse = { [weak store] group in
+      guard let store, let group else { return }
+      // The records the action's chain started, parts of concatenations included.
+      store.ledger.excuse(store.runtime.running.filter { $0.feedbackGroup === group })
+    }
   }
 
   /// Runs the effects until they have all finished, failing the test if they do not finish
@@ -48,6 +54,7 @@ public struct TestStoreTask: Sendable {
 
   /// Cancels the effects, as when the screen that started them goes away.
   public func cancel() {
+    excuse(task.group)
     task.cancel()
     settle()
   }

@@ -1,16 +1,24 @@
 import Foundation
 
 /// Where the demo writes: its report to standard output, problems and progress to standard
-/// error. Progress is shown only on a terminal; piped output stays plain. A stream that
-/// cannot be written (closed, or a full disk) loses the text, but does not stop the demo.
+/// error. Progress is shown only on a terminal; piped output stays plain. When standard
+/// output cannot be written (closed, or a full disk), the report is lost, which standard error
+/// says once, but the demo goes on: its exit code still tells the outcome.
 @MainActor
 final class Output {
   let isTerminal = isatty(STDERR_FILENO) == 1
   private var hasProgress = false
+  private var lostReport = false
 
   func line(_ text: String) {
     clearProgress()
-    write(text + "\n", to: .standardOutput)
+    guard !lostReport else { return }
+    do {
+      try FileHandle.standardOutput.write(contentsOf: Data((text + "\n").utf8))
+    } catch {
+      lostReport = true
+      self.error("demo: cannot write to standard output (\(error)); the report is lost.")
+    }
   }
 
   func error(_ text: String) {

@@ -198,6 +198,21 @@ import Testing
     #expect(messages.all.contains { $0.contains("TestClock.run() woke 5 sleepers") })
   }
 
+  @Test func anEffectTheFeatureCancelledThatNeverEndsIsStillLeftOver() async {
+    let gate = Gate()
+    let store = TestStore(initialState: Stubborn.State()) { Stubborn(gate: gate) }
+    store.timeout = .milliseconds(50)
+    await store.send(.start)
+    await store.send(.stop)
+    await withKnownIssue {
+      await store.finish()
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.last.contains("still running"))
+    gate.open()
+  }
+
   @Test func receivingACaseThatNeverArrivesNamesWhatTheCaseCarries() async {
     let store = makeStore()
     await withKnownIssue {
@@ -282,6 +297,34 @@ struct Deep: Reducer {
     guard case .set(let value) = action else { return .none }
     state.chain = Links.nested(100, end: value)
     return .none
+  }
+}
+
+/// Holds a task until opened, whatever its cancellation.
+final class Gate: Sendable {
+  private let waiter = Locked<CheckedContinuation<Void, Never>?>(nil)
+
+  func wait() async {
+    await withCheckedContinuation { continuation in waiter.withLock { $0 = continuation } }
+  }
+
+  func open() {
+    waiter.withLock { $0.take() }?.resume()
+  }
+}
+
+/// A feature whose effect does not stop when cancelled.
+struct Stubborn: Reducer {
+  struct State: Equatable {}
+  enum Action: Sendable {
+    case start, stop
+  }
+  let gate: Gate
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .start: .run { _ in await gate.wait() }.cancellable(id: "stubborn")
+    case .stop: .cancel(id: "stubborn")
+    }
   }
 }
 

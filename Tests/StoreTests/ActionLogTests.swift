@@ -182,13 +182,16 @@ import Testing
     let (file, _) = try record([.add(1), .add(2), .add(3), .add(4)], interval: 100)
     var text = try lines(file)
     // Line 4 holds action 3: damaged, and then out of order.
-    for damage in ["{oops", text[3].replacingOccurrences(of: #""seq":3"#, with: #""seq":9"#)] {
+    let outOfOrder = text[3].replacingOccurrences(of: #""seq":3"#, with: #""seq":9"#)
+    for (damage, warning) in [("{oops", "Line 4: not a log line"), (outOfOrder, nil)] {
       text[3] = damage
       let damaged = try write(text.joined(separator: "\n") + "\n", to: "damaged.jsonl")
       let report = try replayer().replay(path: damaged, until: 2)
       #expect(report.stoppedAfter == 2)
       #expect(report.finalState.count == 3)
-      #expect(report.warnings.isEmpty)
+      // A line that cannot be read might have been action 2's checkpoint: said so.
+      #expect(report.warnings.count == (warning == nil ? 0 : 1))
+      if let warning { #expect(report.warnings.first?.hasPrefix(warning) == true) }
     }
     // Cut off right after the step asked for: stopped there, not "cut short".
     let cut = try write(text[0...2].joined(separator: "\n") + "\n{\"kind\":\"act", to: "cut.jsonl")
@@ -206,6 +209,9 @@ import Testing
     let report = try replayer().replay(path: padded)
     #expect(report.isComplete)
     #expect(report.finalState == final)
+    // Lines are numbered from the file's first, blank or not.
+    let headerOnly = try write("\n\n" + text[0] + "\n", to: "padded-header.jsonl")
+    #expect(try replayer().replay(path: headerOnly).warnings.first?.hasPrefix("Line 3:") == true)
   }
 
   @Test func aMalformedDigestIsADamagedLineNotADivergence() throws {

@@ -73,6 +73,51 @@ import Testing
     #expect(try digest(plain) == StateDigest.of(encoder.encode(plain)))
   }
 
+  /// A set behind a wrapper that hands it its own encoder, as newtype wrappers do.
+  struct Tags: Hashable, Encodable {
+    var values: Set<String>
+    func encode(to encoder: any Encoder) throws { try values.encode(to: encoder) }
+  }
+
+  struct Wrapped: Hashable, Encodable {
+    var tags: Tags
+  }
+
+  /// Keys that differ in something they do not encode.
+  struct Version: Hashable, Encodable {
+    var name: String
+    var revision: Int
+    enum CodingKeys: CodingKey { case name }
+  }
+
+  func canonical(_ value: some Encodable) throws -> String {
+    let json = try encoder.encode(value)
+    return String(
+      decoding: CanonicalJSON.canonical(json, of: value, encoder: encoder), as: UTF8.self)
+  }
+
+  func sets(_ words: [String]) -> [Set<String>] {
+    [4, 64, 512, 4096].map { capacity in
+      var set = Set<String>(minimumCapacity: capacity)
+      for word in words.reversed() { set.insert(word) }
+      return set
+    }
+  }
+
+  @Test func setsBehindWrappersAtTheRootAndKeysThatTieAreOrderedToo() throws {
+    let words = (0..<12).map { "w\($0)" }
+    #expect(try Set(sets(words).map { try canonical(Wrapped(tags: Tags(values: $0))) }).count == 1)
+    #expect(try Set(sets(words).map { try canonical($0) }).count == 1)
+    let tied = [4, 64, 512, 4096].map { capacity in
+      var versions = [Version: Int](minimumCapacity: capacity)
+      for revision in (0..<8).reversed() {
+        versions[Version(name: "v", revision: revision)] = revision
+      }
+      return versions
+    }
+    #expect(try Set(tied.map { try canonical($0) }).count == 1)
+  }
+
   @Test func theCanonicalFormIsJSONWithTheSameValues() throws {
     let value = Tagged(
       tags: ["b", "a", "c"], byPoint: [Point(x: 1, y: 2): [3, 1]], byName: ["k": 1])

@@ -88,7 +88,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     let reader = try LineReader(path: path, limit: ActionLogFormat.maximumLineLength)
     let decoder = JSONDecoder()
     let encoder = makeLogEncoder()
-    var state = try readHeader(reader, decoder)
+    var (state, headerLine) = try readHeader(reader, decoder)
     let reducer = makeReducer()
     var report = ReplayReport(
       finalState: state,
@@ -99,7 +99,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       warnings: []
     )
     var sequence = 0
-    var lastLine = 1
+    var lastLine = headerLine
     while let next = try reader.next() {
       let bytes: Data
       let number: Int
@@ -132,12 +132,27 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       }
       lastLine = number
       if Self.isBlank(bytes) { continue }
-      if let until, sequence >= until, !Self.isCheckpoint(bytes, after: sequence, decoder) {
-        // Past the step asked for, only its own checkpoints are read: the rest of the log is
-        // not, so a damaged line after it does not stop the replay from getting there.
-        report.stoppedAfter = sequence
-        report.finalState = state
-        return report
+      if let until, sequence >= until {
+        switch Self.kind(of: bytes, after: sequence, decoder) {
+        case .checkpointOfThisAction:
+          break
+        case .other:
+          // Past the step asked for, only its own checkpoints are read: the rest of the log
+          // is not, so a damaged line after it does not stop the replay from getting there.
+          report.stoppedAfter = sequence
+          report.finalState = state
+          return report
+        case .unreadable:
+          report.warnings.append(
+            """
+            Line \(number): not a log line; the replay stopped before it, after action \
+            \(sequence) as asked, without knowing whether it was that action's checkpoint.
+            """
+          )
+          report.stoppedAfter = sequence
+          report.finalState = state
+          return report
+        }
       }
       let line: ActionLogLine<R.Action>
       do {
@@ -204,15 +219,20 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     line.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }
   }
 
-  /// Whether `line` is a checkpoint of action `sequence`, from its `kind` and `seq` alone.
-  private static func isCheckpoint(_ line: Data, after sequence: Int, _ decoder: JSONDecoder)
-    -> Bool
-  {
-    guard let probe = try? decoder.decode(LineProbe.self, from: line) else { return false }
-    return probe.kind == "checkpoint" && probe.seq == sequence
+  private enum LineKind {
+    case checkpointOfThisAction, other, unreadable
   }
 
-  private func readHeader(_ reader: LineReader, _ decoder: JSONDecoder) throws -> R.State {
+  /// Whether `line` is a checkpoint of action `sequence`, from its `kind` and `seq` alone.
+  private static func kind(of line: Data, after sequence: Int, _ decoder: JSONDecoder)
+    -> LineKind
+  {
+    guard let probe = try? decoder.decode(LineProbe.self, from: line) else { return .unreadable }
+    return probe.kind == "checkpoint" && probe.seq == sequence ? .checkpointOfThisAction : .other
+  }
+
+  /// The initial state, and the number of the header's line.
+  private func readHeader(_ reader: LineReader, _ decoder: JSONDecoder) throws -> (R.State, Int) {
     // Blank lines before the header are skipped, as they are everywhere else.
     var bytes = Data()
     var headerLine = 0
@@ -277,7 +297,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     guard probe.schema == current else {
       throw ActionLogError.schemaMismatch(log: probe.schema, current: current)
     }
-    return header.initialState
+    return (header.initialState, headerLine)
   }
 
   private static func differences(recordedLine: Data, replayed: Data) -> [String] {

@@ -29,7 +29,7 @@ enum CanonicalJSON {
   static func canonical(_ json: Data, of value: some Encodable, encoder: JSONEncoder) -> Data {
     let finder = UnorderedCollectionFinder()
     do {
-      try value.encode(to: PlaceEncoder(finder: finder, path: []))
+      try finder.visit(value, at: [])
     } catch {
       // The log's encoder encoded it; a failure here leaves the order as it is.
       return json
@@ -118,8 +118,27 @@ final class UnorderedCollectionFinder {
   func visit<T: Encodable>(_ value: T, at path: [JSONPathComponent]) throws {
     if let unordered = value as? any UnorderedEncodable {
       places[path] = type(of: unordered).canonicalOrder
+      try value.encode(to: PlaceEncoder(finder: self, path: path))
+    } else {
+      try value.encode(to: PlaceEncoder(finder: self, path: path, origin: value))
     }
-    try value.encode(to: PlaceEncoder(finder: self, path: path))
+  }
+
+  /// The order of the unordered collection that `value` wraps and encodes by handing it its
+  /// own encoder (`try values.encode(to: encoder)`): a value whose only stored property is
+  /// one, or wraps one the same way, a few levels down.
+  static func wrappedOrder(of value: Any) -> CanonicalOrder? {
+    var current = value
+    for _ in 0..<4 {
+      if let unordered = current as? any UnorderedEncodable {
+        return type(of: unordered).canonicalOrder
+      }
+      guard !(current is any Sequence) else { return nil }
+      let children = Mirror(reflecting: current).children.makeIterator()
+      guard let only = children.next(), children.next() == nil else { return nil }
+      current = only.value
+    }
+    return nil
   }
 }
 
@@ -127,6 +146,9 @@ final class UnorderedCollectionFinder {
 private struct PlaceEncoder: Encoder {
   let finder: UnorderedCollectionFinder
   let path: [JSONPathComponent]
+  /// The value being encoded, when it may wrap an unordered collection (see
+  /// ``UnorderedCollectionFinder/wrappedOrder(of:)``).
+  var origin: Any? = nil
   var codingPath: [any CodingKey] { [] }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
@@ -138,7 +160,13 @@ private struct PlaceEncoder: Encoder {
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
-    PlaceUnkeyedContainer(finder: finder, path: path)
+    // A wrapper that handed its set its own encoder: the list here is the set's.
+    if let origin, finder.places[path] == nil,
+      let order = UnorderedCollectionFinder.wrappedOrder(of: origin)
+    {
+      finder.places[path] = order
+    }
+    return PlaceUnkeyedContainer(finder: finder, path: path)
   }
 
   func singleValueContainer() -> any SingleValueEncodingContainer {
@@ -319,8 +347,12 @@ final class RawJSONNode {
       case .elements?:
         items.sort { $0.lexicographicallyPrecedes($1) }
       case .pairs? where items.count.isMultiple(of: 2):
+        // By key, then by value: keys that differ only in what they do not encode tie.
         let pairs = stride(from: 0, to: items.count, by: 2).map { (items[$0], items[$0 + 1]) }
-        items = pairs.sorted { $0.0.lexicographicallyPrecedes($1.0) }.flatMap { [$0.0, $0.1] }
+        items = pairs.sorted {
+          $0.0 == $1.0 ? $0.1.lexicographicallyPrecedes($1.1) : $0.0.lexicographicallyPrecedes($1.0)
+        }
+        .flatMap { [$0.0, $0.1] }
       case .pairs?, nil:
         break
       }

@@ -6,6 +6,7 @@ final class Ledger: Sendable {
   private struct State {
     var unreceived: [any Sendable] = []
     var exhaustivity = Exhaustivity.on
+    var excused: Set<Int> = []
     var warnings: [RuntimeWarning] = []
     var isFinished = false
     var dismissedBy: String?
@@ -43,6 +44,17 @@ final class Ledger: Sendable {
   /// Notes that every received action was asserted or dropped.
   func removeAllUnreceived() {
     state.withLock { $0.unreceived.removeAll() }
+  }
+
+  /// Notes effects the test itself cancelled (`skipInFlightEffects`, a task's `cancel`):
+  /// code of theirs still winding down on the main actor is not left over.
+  func excuse(_ records: [EffectRecord]) {
+    state.withLock { $0.excused.formUnion(records.map(\.id)) }
+  }
+
+  /// Whether the test cancelled the effect with this record id.
+  func isExcused(_ id: Int) -> Bool {
+    state.withLock { $0.excused.contains(id) }
   }
 
   /// The test store's exhaustivity, for the checks made when it is released.
