@@ -85,6 +85,53 @@ import Testing
     #expect(harness.state.log == ["start x"] + (late ? ["a"] : []) + steps)
   }
 
+  @Test func finishWaitsForTheEffectsOfAnActionALaterPartSends() async {
+    let harness = Harness(
+      initialState: LogFeature.State(),
+      reducer: LogFeature { [clock] name in
+        name == "b"
+          ? Effect.run { send in
+            try await clock.sleep(for: .seconds(5))
+            send(.record("b done"))
+          }
+          : .concatenate(
+            Effect.run { _ in try await clock.sleep(for: .seconds(1)) },
+            .send(.start("b")))
+      }
+    )
+    let task = harness.send(.start("a"))
+    let finished = Flag()
+    // On the test executor: it runs, once resumed, when the harness settles.
+    Task(executorPreference: harness.executor) {
+      await task.finish()
+      finished.set()
+    }
+    harness.settle()
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.log == ["start a", "start b"])
+    #expect(!finished.isSet, "b's effect, which a's task covers, is running")
+    await clock.advance(by: .seconds(5))
+    #expect(harness.state.log.last == "b done")
+    #expect(finished.isSet)
+  }
+
+  @Test func anActionALaterPartSentCancellingTheSequenceStopsTheRest() async {
+    let harness = Harness(
+      initialState: LogFeature.State(),
+      reducer: LogFeature { [clock] _ in
+        Effect.concatenate(
+          .run { _ in try await clock.sleep(for: .seconds(1)) },
+          .send(.stop("sequence")),
+          .send(.record("after stop"))
+        )
+        .cancellable(id: "sequence")
+      }
+    )
+    harness.send(.start("a"))
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.log == ["start a", "stop sequence"])
+  }
+
   @Test func concatenatingSynchronousEffectsStaysSynchronous() {
     let store = Store(initialState: LogFeature.State()) {
       LogFeature { name in

@@ -80,16 +80,17 @@ extension EffectRuntime {
       return pending
     }
     guard let pending else { return }
-    startingLate {
-      if !timer.isCancelled, !pending.record.isCancelled {
-        var context = pending.context
-        context.isDeferred = true
+    if !timer.isCancelled, !pending.record.isCancelled {
+      var context = pending.context
+      context.isDeferred = true
+      startingLate {
         start(pending.effect, context)
         openWindow(key, throttle, pending.context)
       }
-      // Only now that the effect runs in its group does its placeholder leave it: finishing
-      // first could empty the group, ending a concatenation's part or a `finish()` too soon.
-      finish(pending.record, error: nil)
     }
+    // Only now that the effect runs in its group (and what it sent was reduced) does its
+    // placeholder leave it: finishing first could empty the group, ending a concatenation's
+    // part or a `finish()` too soon.
+    finish(pending.record, error: nil)
   }
 }

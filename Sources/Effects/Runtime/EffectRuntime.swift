@@ -96,7 +96,9 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     connection.withLock { $0 = Connection(deliver: deliver, batch: batch) }
   }
 
-  /// Runs `body`, which starts effects after their action was reduced, as one batch.
+  /// Runs `body`, which starts effects after their action was reduced, as one batch: the
+  /// actions their `.send`s deliver are reduced, in order, once all have started and before
+  /// this returns (unless the store is reducing already, which then reduces them next).
   @MainActor
   func startingLate(_ body: () -> Void) {
     guard let batch = connection.withLock({ $0 })?.batch else { return body() }
@@ -293,7 +295,10 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       let partGroup = EffectGroup(parent: context.group)
       var partContext = context
       partContext.group = partGroup
-      start(part, partContext)
+      // Each part in a batch of its own: its effects all start before what its `.send`s
+      // deliver is reduced, and that is reduced before the next part starts (which a sent
+      // action may cancel), and before the sequence, when this was its last part, finishes.
+      startingLate { start(part, partContext) }
       if partGroup.isEmpty { continue }
       let driver = driver ?? register(.sequence, site: nil, context, owner: context.group)
       driver.setPart(partGroup)
@@ -301,7 +306,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       var later = context
       later.isDeferred = true
       partGroup.whenEmpty { [weak self] in
-        self?.startingLate { self?.startSequence(rest, later, driver: driver) }
+        self?.startSequence(rest, later, driver: driver)
       }
       return
     }
