@@ -118,14 +118,50 @@ import Testing
     #expect(current?.id == 3)
   }
 
-  @Test func equalStacksCompareEqualWhateverTheirLineage() {
+  @Test func screensPushedWithTheSameIDAreEqualValuesButNotTheSameScreen() throws {
     var live = StackState<Int>([1])
     let saved = live
     live.append(2)
     var restored = saved
-    restored.append(2)  // another lineage from here on, the same value
+    restored.append(2)  // the same id and value, another push
     #expect(restored == live)
-    #expect(restored.lineage != live.lineage)
+    #expect(restored.hashValue == live.hashValue)
+    #expect(restored.entries[1].birth != live.entries[1].birth)
+    #expect(restored.entries[0].birth == live.entries[0].birth)
+    // Not written to a log, nor shown in a diff.
+    let json = String(decoding: try JSONEncoder().encode(restored), as: UTF8.self)
+    #expect(!json.contains("birth"))
+    #expect(Mirror(reflecting: restored.entries[1]).children.map(\.label) == ["id", "element"])
+  }
+
+  @Test func undoingAPushKeepsTheScreensBelowIt() async {
+    // The screens an undo does not touch keep their effects and their stores.
+    let harness = makeHarness()
+    let bottom = StackElementID(rawValue: 0)
+    harness.send(.openDetail(1))
+    harness.send(.path(.element(id: bottom, action: .loadTapped)))
+    let bottomStore = harness.store.scope(state: \.path, action: .path)[id: bottom]
+    harness.send(.savePath)
+    harness.send(.openDetail(2))
+    harness.send(.restorePathThenOpen(3))
+    #expect(clock.sleeperCount == 1)
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.path[id: bottom]?.loads == 1)
+    #expect(harness.store.scope(state: \.path, action: .path)[id: bottom] === bottomStore)
+    bottomStore?.send(.renamed("still mine"))
+    #expect(harness.state.path[id: bottom]?.title == "still mine")
+  }
+
+  @Test func aPushOntoACopyThatIsNeverUsedChangesNothingForTheStack() async {
+    let harness = makeHarness()
+    let bottom = StackElementID(rawValue: 0)
+    harness.send(.openDetail(1))
+    harness.send(.path(.element(id: bottom, action: .loadTapped)))
+    var preview = harness.state.path
+    preview.append(Row.State(id: 7))  // a copy, thrown away
+    harness.send(.openDetail(2))
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.path[id: bottom]?.loads == 1)
   }
 
   @Test func decodingRefusesNegativeScreenIDs() throws {

@@ -126,12 +126,16 @@ extension IdentifiedArray: StampedContainer, IdentifiedLookup {
   func lifetimeState(forID id: any Hashable, wantsState: Bool) -> PlaceLookup {
     guard let id = id as? ID else { return .unknown }
     let token = lifetimeLineage == 0 ? nil : lifetimeLineage
-    guard wantsState else { return contains(id: id) ? .present(nil, token: token) : .gone }
-    guard let element = self[id: id] else { return .gone }
-    if let carrier = element as? any LifetimeStateCarrier {
-      return .present(carrier.carriedLifetimeState, token: token)
+    guard token != nil || wantsState else {
+      return contains(id: id) ? .present(nil, token: nil) : .gone
     }
-    return .present(element, token: token)
+    guard let element = self[id: id] else { return .gone }
+    // A stack's screen: its own token, which a screen pushed later with its id does not share.
+    if let carrier = element as? any LifetimeStateCarrier {
+      return .present(
+        wantsState ? carrier.carriedLifetimeState : nil, token: carrier.lifetimeToken)
+    }
+    return .present(wantsState ? element : nil, token: token)
   }
 
   func removedLifetimeIDs(since stamp: UInt64) -> [any Hashable]? {

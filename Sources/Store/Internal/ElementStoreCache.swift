@@ -30,6 +30,11 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   /// reuses ids for new screens, so every store is let go when it changes.
   private let lineage: (@MainActor () -> UInt64)?
   private var knownLineage: UInt64?
+  /// For a navigation stack: the token of the screen with an id now (see
+  /// `LifetimeStateCarrier`), and the token each store's screen had. A stack set back to a
+  /// copy saved before a push, and pushed onto, gives a new screen an old screen's id.
+  private let token: (@MainActor (ID) -> UInt64?)?
+  private var storeTokens: [ID: UInt64] = [:]
 
   init<ParentState, ParentAction, Element>(
     parent: any StoreCore<ParentState, ParentAction>,
@@ -40,6 +45,14 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   ) {
     self.lineage = lineage
     knownLineage = lineage?()
+    if lineage != nil {
+      token = { id in
+        let element = parent.state[keyPath: toElements][id: id]
+        return (element as? any LifetimeStateCarrier)?.lifetimeToken
+      }
+    } else {
+      token = nil
+    }
     lookup = { parent.state[keyPath: toElements][id: $0]?[keyPath: toState] }
     structure = { parent.state[keyPath: toElements].structure }
     contains = { parent.state[keyPath: toElements].contains(id: $0) }
@@ -95,11 +108,16 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     // with its id later is another element, which the old store does not read or drive.
     let lineage = self.lineage
     let lineageThen = lineage?()
+    let token = self.token
+    let tokenThen = token?(id)
     let retirement = Retirement()
     let contains = self.contains
     let takenOver: @MainActor () -> String? = {
       if let lineage, lineage() != lineageThen {
         return "screen \(id) of a stack that has since been replaced"
+      }
+      if let token, let tokenNow = token(id), tokenNow != tokenThen {
+        return "screen \(id), replaced by another screen pushed with its id"
       }
       if retirement.isRetired, contains(id) {
         return "element \(id), which was removed; the element with that id now is another"
@@ -119,6 +137,7 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     store.isCheckedByOwner = true
     stores[id] = store
     retirements[id] = retirement
+    if let tokenThen { storeTokens[id] = tokenThen }
     return store
   }
 
@@ -153,6 +172,12 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     let (current, removed) = removedSince(knownStructure)
     knownStructure = current
     guard !stores.isEmpty else { return }
+    if let token {
+      // A stack's screen whose id another screen took (see `token`): a stack holds few.
+      for (id, tokenThen) in storeTokens where token(id).map({ $0 != tokenThen }) ?? false {
+        retire(id)
+      }
+    }
     if let removed {
       for id in Set(removed) {
         if contains(id) {
@@ -175,6 +200,7 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   private func retire(_ id: ID) {
     guard let store = stores.removeValue(forKey: id) else { return }
     retirements.removeValue(forKey: id)?.isRetired = true
+    storeTokens[id] = nil
     retired[id] = Retired(store: store)
   }
 

@@ -187,6 +187,9 @@ protocol IdentifiedLookup {
 protocol LifetimeStateCarrier {
   /// The part the element's reducer runs on.
   var carriedLifetimeState: Any { get }
+  /// The element's token as a ``LifetimePlace`` occupant: unique to the element, whatever
+  /// its id (a stack's screen pushed with the id of an undone one is another screen).
+  var lifetimeToken: UInt64 { get }
 }
 
 /// Lends a value to a `@Sendable` closure that the effect runtime calls synchronously on the

@@ -72,7 +72,8 @@ extension Reducer {
       toElementAction: entryAction,
       element: StackEntryReducer(destination: destination()),
       site: site,
-      lineage: { read(toStack, in: &$0).lineage }
+      lineage: { read(toStack, in: &$0).lineage },
+      token: \.birth
     )
   }
 }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A navigation stack as state: the screens pushed on top of a root, each with a
 /// deterministic id.
 ///
@@ -19,17 +17,28 @@ public struct StackState<Element> {
     public let id: StackElementID
     /// The screen's state.
     public var element: Element
+    /// Unique to this push, whatever the id: a stack set back to a copy saved before a push
+    /// (an undo) and pushed onto again gives the new screen the undone screen's id, and this
+    /// tells the two apart (their effects, their stores). Not part of the value: equality,
+    /// hashing, coding and dumps ignore it.
+    let birth: UInt64
+
+    init(id: StackElementID, element: Element) {
+      self.id = id
+      self.element = element
+      self.birth = structureStamps.add(1, ordering: .relaxed).newValue
+    }
 
     var carriedLifetimeState: Any { element }
+    var lifetimeToken: UInt64 { birth }
   }
 
   var entries: IdentifiedArray<StackElementID, Entry>
   var nextID: Int
-  /// Unique to each stack made (copies share it until they diverge): a stack that replaces
-  /// another numbers its screens from 0 again, and this tells its screens from the old ones.
-  /// Not part of the value: equality, hashing and coding ignore it.
-  private var record: StackLineage
-  var lineage: UInt64 { record.id }
+  /// Unique to each stack made (copies share it): a stack that replaces another numbers its
+  /// screens from 0 again, and this tells its screens from the old ones. Not part of the
+  /// value: equality, hashing and coding ignore it.
+  var lineage: UInt64
 
   /// Creates an empty stack: only the root shows.
   public init() {
@@ -43,8 +52,8 @@ public struct StackState<Element> {
   public init(_ elements: some Sequence<Element>) {
     entries = []
     nextID = 0
-    record = StackLineage()
-    entries.lifetimeLineage = record.id
+    lineage = structureStamps.add(1, ordering: .relaxed).newValue
+    entries.lifetimeLineage = lineage
     for element in elements { append(element) }
   }
 
@@ -123,21 +132,8 @@ public struct StackState<Element> {
   /// - Parameter element: The screen's state.
   /// - Complexity: Amortized O(1).
   public mutating func append(_ element: Element) {
-    claim(nextID)
     entries.append(Entry(id: StackElementID(rawValue: nextID), element: element))
     nextID += 1
-  }
-
-  /// Takes `id` for a screen about to be pushed. A copy of this stack that another copy has
-  /// since pushed onto (a stack set back to a value saved earlier) would give the id of that
-  /// copy's screen to another screen: it becomes a lineage of its own first, so the two are
-  /// never taken for each other (their effects, their stores).
-  private mutating func claim(_ id: Int) {
-    if !record.claim(below: id + 1, from: nextID) {
-      record = StackLineage()
-      entries.lifetimeLineage = record.id
-      _ = record.claim(below: id + 1, from: nextID)
-    }
   }
 
   /// Ids stay below this, so that pushing can never overflow the next id: a pushed or decoded
@@ -154,7 +150,6 @@ public struct StackState<Element> {
   @discardableResult
   mutating func push(_ element: Element, id: StackElementID) -> Bool {
     guard id.rawValue >= nextID, id.rawValue < Self.idLimit else { return false }
-    claim(id.rawValue)
     entries.append(Entry(id: id, element: element))
     nextID = id.rawValue + 1
     return true
@@ -227,10 +222,54 @@ extension StackState: ExpressibleByArrayLiteral {
   }
 }
 
-extension StackState.Entry: Equatable where Element: Equatable {}
-extension StackState.Entry: Hashable where Element: Hashable {}
+extension StackState.Entry: Equatable where Element: Equatable {
+  /// Whether both hold the same id and equal states.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.id == rhs.id && lhs.element == rhs.element
+  }
+}
+
+extension StackState.Entry: Hashable where Element: Hashable {
+  /// Hashes the id and the state.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(id)
+    hasher.combine(element)
+  }
+}
+
 extension StackState.Entry: Sendable where Element: Sendable {}
-extension StackState.Entry: Codable where Element: Codable {}
+
+extension StackState.Entry: Codable where Element: Codable {
+  private enum CodingKeys: String, CodingKey {
+    case id, element
+  }
+
+  /// Decodes an entry: a screen pushed anew.
+  ///
+  /// - Parameter decoder: The decoder.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      id: try container.decode(StackElementID.self, forKey: .id),
+      element: try container.decode(Element.self, forKey: .element))
+  }
+
+  /// Encodes the id and the state.
+  ///
+  /// - Parameter encoder: The encoder.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(id, forKey: .id)
+    try container.encode(element, forKey: .element)
+  }
+}
+
+extension StackState.Entry: CustomReflectable {
+  /// The id and the state, as they are compared and coded.
+  public var customMirror: Mirror {
+    Mirror(self, children: ["id": id, "element": element], displayStyle: .struct)
+  }
+}
 
 extension StackState: Equatable where Element: Equatable {
   /// Whether both stacks hold equal screens with the same ids, and will give the next screen
@@ -273,8 +312,8 @@ extension StackState: Codable where Element: Codable {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     entries = try container.decode(IdentifiedArray<StackElementID, Entry>.self, forKey: .entries)
     nextID = try container.decode(Int.self, forKey: .nextID)
-    record = StackLineage()
-    entries.lifetimeLineage = record.id
+    lineage = structureStamps.add(1, ordering: .relaxed).newValue
+    entries.lifetimeLineage = lineage
     if let lowest = entries.ids.min(), lowest.rawValue < 0 {
       throw DecodingError.dataCorruptedError(
         forKey: .entries,
@@ -305,26 +344,6 @@ extension StackState: Codable where Element: Codable {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(entries, forKey: .entries)
     try container.encode(nextID, forKey: .nextID)
-  }
-}
-
-/// The identity of a stack and of the copies made of it, and the ids they have handed out.
-final class StackLineage: Sendable {
-  let id = structureStamps.add(1, ordering: .relaxed).newValue
-  /// One more than the highest id any copy of the stack has pushed with.
-  private let issued = Atomic<Int>(0)
-
-  /// Notes that a copy whose next id is `nextID` pushes screens below `limit`, if no copy
-  /// pushed at or above `nextID` before; returns `false` if one did.
-  func claim(below limit: Int, from nextID: Int) -> Bool {
-    var current = issued.load(ordering: .relaxed)
-    while true {
-      guard current <= nextID else { return false }
-      let (exchanged, original) = issued.compareExchange(
-        expected: current, desired: max(current, limit), ordering: .relaxed)
-      if exchanged { return true }
-      current = original
-    }
   }
 }
 

@@ -71,6 +71,9 @@ where Element.State: Identifiable, Element.State.ID == ID {
   /// lineage changes, every screen's lifetime from before the step ends. `nil` for an
   /// identified array, where an id that is still present keeps its lifetime.
   @usableFromInline let lineage: ((inout Parent.State) -> UInt64)?
+  /// For a navigation stack: a screen's token, unique to its push, which its effects carry
+  /// (see ``LifetimeStateCarrier``). `nil` for an identified array.
+  @usableFromInline let token: ((Element.State) -> UInt64)?
 
   @usableFromInline
   init(
@@ -79,7 +82,8 @@ where Element.State: Identifiable, Element.State.ID == ID {
     toElementAction: CaseKey<Parent.Action, IdentifiedAction<ID, Element.Action>>,
     element: Element,
     site: SourceSite,
-    lineage: ((inout Parent.State) -> UInt64)? = nil
+    lineage: ((inout Parent.State) -> UInt64)? = nil,
+    token: ((Element.State) -> UInt64)? = nil
   ) {
     self.parent = parent
     self.toElements = toElements
@@ -87,6 +91,7 @@ where Element.State: Identifiable, Element.State.ID == ID {
     self.element = element
     self.site = site
     self.lineage = lineage
+    self.token = token
   }
 
   /// Runs the element reducer for an element action, then the parent, then ends the
@@ -105,8 +110,7 @@ where Element.State: Identifiable, Element.State.ID == ID {
     var structureBefore: UInt64 = 0
     var elementEffect = Effect<Parent.Action>.none
     // One access to the collection for the element's step, however many operations.
-    reduceElement(
-      &state[keyPath: toElements], action, lineageBefore, &structureBefore, &elementEffect)
+    reduceElement(&state[keyPath: toElements], action, &structureBefore, &elementEffect)
     let parentEffect = parent.reduce(into: &state, action: action)
     let elements = read(toElements, in: &state)
     guard elements.structure != structureBefore else {
@@ -134,13 +138,12 @@ where Element.State: Identifiable, Element.State.ID == ID {
   }
 
   /// Runs the element reducer if `action` is for an element: finds the element by id and
-  /// changes it in place. The element's effects carry `lineage`, a stack's, which tells its
-  /// screens from those of a stack it replaced that had the same ids.
+  /// changes it in place. A stack screen's effects carry its token, which tells it from
+  /// screens with the same id in a stack it replaced, or pushed after it was undone.
   @inlinable
   func reduceElement(
     _ elements: inout IdentifiedArray<ID, Element.State>,
     _ action: Parent.Action,
-    _ lineage: UInt64?,
     _ structureBefore: inout UInt64,
     _ elementEffect: inout Effect<Parent.Action>
   ) {
@@ -173,7 +176,7 @@ where Element.State: Identifiable, Element.State.ID == ID {
     elementEffect = effect.map { embed(.element(id: id, action: $0)) }
       .scoped(
         to: ElementIdentity(collection: KeyPathIdentity(keyPath: toElements), id: id),
-        token: lineage)
+        token: token.flatMap { token in elements[id: id].map(token) })
   }
 
   /// Ends the lifetimes of the elements removed since `stamp`: each one by id when the
