@@ -134,6 +134,25 @@ import Testing
     #expect(Mirror(reflecting: restored.entries[1]).children.map(\.label) == ["id", "element"])
   }
 
+  @Test func aScreenStoreAskedForRightAfterAnUndoAndPushIsTheNewScreens() {
+    let harness = makeHarness()
+    let reused = StackElementID(rawValue: 1)
+    var seen: [Store<Row.State, Row.Action>?] = []
+    // Runs after each action before the stack's store cache tidies up.
+    harness.core.afterDispatch {
+      seen.append(harness.store.scope(state: \.path, action: .path)[id: reused])
+      return true
+    }
+    harness.send(.openDetail(1))
+    harness.send(.savePath)
+    harness.send(.openDetail(2))
+    let undone = harness.store.scope(state: \.path, action: .path)[id: reused]
+    harness.send(.restorePathThenOpen(3))
+    let asked = seen.last ?? nil
+    #expect(asked !== undone)
+    #expect(asked?.id == 3)
+  }
+
   @Test func undoingAPushKeepsTheScreensBelowIt() async {
     // The screens an undo does not touch keep their effects and their stores.
     let harness = makeHarness()

@@ -49,7 +49,7 @@ extension Effect {
   }
 
   /// Puts this effect inside the lifetime of `identity`, for the occupant of the identity's
-  /// place that `token` names: the child's id, a stack's lineage. Effects of an earlier
+  /// place that `token` names: the child's id, a stack screen's push. Effects of an earlier
   /// occupant with another token end when this one starts: they belong to a child that was
   /// replaced where the reducer that runs it could not see.
   ///

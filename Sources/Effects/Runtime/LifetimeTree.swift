@@ -68,9 +68,9 @@ extension LifetimePlace {
 package enum PlaceLookup {
   /// The place is there, and this is its state (`nil` when it was not asked for). `token`
   /// names the place's occupant, where the place can change hands: the effects scoped for
-  /// another occupant end (a stack screen whose stack was replaced by one that reuses its id:
-  /// the token is the stack's lineage; an `Identifiable` child replaced by one with another
-  /// id: the token is the id's hash).
+  /// another occupant end (a stack screen whose id another screen took, in a stack that
+  /// replaced it or pushed after an undo: the token is unique to each push; an `Identifiable`
+  /// child replaced by one with another id: the token is the id's hash).
   case present(Any?, token: UInt64? = nil)
   /// The place is gone: its lifetime ends.
   case gone

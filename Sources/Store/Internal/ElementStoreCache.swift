@@ -41,18 +41,12 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     toElements: KeyPath<ParentState, IdentifiedArray<ID, Element>>,
     toState: KeyPath<Element, ElementState>,
     embed: @escaping @Sendable (ID, ElementAction) -> ParentAction,
-    lineage: (@MainActor () -> UInt64)? = nil
+    lineage: (@MainActor () -> UInt64)? = nil,
+    token: (@MainActor (ID) -> UInt64?)? = nil
   ) {
     self.lineage = lineage
     knownLineage = lineage?()
-    if lineage != nil {
-      token = { id in
-        let element = parent.state[keyPath: toElements][id: id]
-        return (element as? any LifetimeStateCarrier)?.lifetimeToken
-      }
-    } else {
-      token = nil
-    }
+    self.token = token
     lookup = { parent.state[keyPath: toElements][id: $0]?[keyPath: toState] }
     structure = { parent.state[keyPath: toElements].structure }
     contains = { parent.state[keyPath: toElements].contains(id: $0) }
@@ -86,8 +80,10 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   }
 
   func store(for id: ID) -> Store<ElementState, ElementAction> {
-    // A stack replaced since the last prune: let go of its screens' stores first.
+    // A stack replaced since the last prune: let go of its screens' stores first; and of the
+    // store of a screen whose id another screen took.
     if let lineage, lineage() != knownLineage { prune() }
+    if let token, let tokenThen = storeTokens[id], token(id) != tokenThen { retire(id) }
     if let store = stores[id] { return store }
     let lookup = self.lookup
     guard let initial = lookup(id) else {
@@ -110,13 +106,19 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     let lineageThen = lineage?()
     let token = self.token
     let tokenThen = token?(id)
+    let structure = self.structure
+    let replacement = Replacement()
     let retirement = Retirement()
     let contains = self.contains
     let takenOver: @MainActor () -> String? = {
       if let lineage, lineage() != lineageThen {
         return "screen \(id) of a stack that has since been replaced"
       }
-      if let token, let tokenNow = token(id), tokenNow != tokenThen {
+      // The screen's token is read again only after the stack's ids changed.
+      if let token,
+        replacement.isReplaced(
+          structure: structure(), { token(id).map { $0 != tokenThen } ?? false })
+      {
         return "screen \(id), replaced by another screen pushed with its id"
       }
       if retirement.isRetired, contains(id) {
@@ -207,6 +209,19 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   /// A removed element's store, held weakly.
   private struct Retired {
     weak var store: Store<ElementState, ElementAction>?
+  }
+
+  /// Whether a stack screen's id was taken by another screen, as of a structure stamp.
+  private final class Replacement {
+    private var checked: (structure: UInt64, isReplaced: Bool)?
+
+    /// The answer for `structure`, worked out by `check` only when the stamp moved.
+    func isReplaced(structure: UInt64, _ check: () -> Bool) -> Bool {
+      if let checked, checked.structure == structure { return checked.isReplaced }
+      let isReplaced = check()
+      checked = (structure, isReplaced)
+      return isReplaced
+    }
   }
 
   /// Whether an element's store was let go, as its store's core sees it.

@@ -148,7 +148,8 @@ extension Store {
     let core = self.core
     return elementStores(
       state.appending(path: \.entries), toState: \.element, action: action.identity,
-      lineage: { core.state[keyPath: state].lineage }
+      lineage: { core.state[keyPath: state].lineage },
+      token: { core.state[keyPath: state].entries[id: $0]?.birth }
     ) {
       action.embed(.element(id: $0, action: $1))
     }
@@ -159,6 +160,7 @@ extension Store {
     toState: KeyPath<Element, ElementState>,
     action: CaseKeyIdentity,
     lineage: (@MainActor () -> UInt64)? = nil,
+    token: (@MainActor (ID) -> UInt64?)? = nil,
     embed: @escaping @Sendable (ID, ElementAction) -> Action
   ) -> IdentifiedStores<ID, ElementState, ElementAction> {
     let key = ScopeKey(
@@ -169,7 +171,8 @@ extension Store {
       cache = cached
     } else {
       cache = ElementStoreCache(
-        parent: core, toElements: toElements, toState: toState, embed: embed, lineage: lineage)
+        parent: core, toElements: toElements, toState: toState, embed: embed, lineage: lineage,
+        token: token)
       children[key] = cache
     }
     trackIDs(toElements)
