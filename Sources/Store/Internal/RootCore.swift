@@ -187,6 +187,13 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     }
     var group = group
     reduce(action, origin: origin, group: &group, from: placement)
+    reduceQueued()
+    return group
+  }
+
+  /// Reduces the queued actions, in order, including those queued meanwhile.
+  @inlinable
+  func reduceQueued() {
     while queueHead < queue.count {
       let next = queue[queueHead]
       queueHead += 1
@@ -194,7 +201,6 @@ package final class RootCore<R: Reducer>: RootStoreCore {
       var nextGroup = next.group
       reduce(next.action, origin: next.origin, group: &nextGroup, from: next.placement)
     }
-    return group
   }
 
   /// Runs `body`, which starts effects after their action was reduced (the next part of a
@@ -207,13 +213,7 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     body()
     let dispatched = queueHead < queue.count
     if dispatched { dispatchCount &+= 1 }
-    while queueHead < queue.count {
-      let next = queue[queueHead]
-      queueHead += 1
-      if queueHead >= 1024 && queueHead * 2 >= queue.count { dropReducedFromQueue() }
-      var nextGroup = next.group
-      reduce(next.action, origin: next.origin, group: &nextGroup, from: next.placement)
-    }
+    reduceQueued()
     // As at the end of `dispatch`: hooks run once the loop is done, and may send.
     isDispatching = false
     if !queue.isEmpty { clearQueue() }
