@@ -118,6 +118,23 @@ import Testing
     #expect(try Set(tied.map { try canonical($0) }).count == 1)
   }
 
+  @Test func stateChangesIgnoreTheOrderOfSetsAndNameWhatChangedInThem() {
+    let words = (0..<12).map { "word \($0)" }
+    let states = variants { capacity in
+      var tags = Set<String>(minimumCapacity: capacity)
+      for word in words.reversed() { tags.insert(word) }
+      return Tagged(tags: tags)
+    }
+    for state in states.dropFirst() {
+      #expect(stateChanges(from: states[0], to: state) == [])
+    }
+    var changed = states[1]
+    changed.tags.remove("word 3")
+    changed.tags.insert("word 99")
+    #expect(!stateChanges(from: states[0], to: changed).isEmpty)
+    #expect(stateChanges(from: states[0], to: changed).allSatisfy { $0.hasPrefix("tags") })
+  }
+
   @Test func theCanonicalFormIsJSONWithTheSameValues() throws {
     let value = Tagged(
       tags: ["b", "a", "c"], byPoint: [Point(x: 1, y: 2): [3, 1]], byName: ["k": 1])

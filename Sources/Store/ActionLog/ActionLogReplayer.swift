@@ -196,7 +196,9 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
           throw ActionLogError.diverged(
             sequence: found,
             line: number,
-            differences: Self.differences(recordedLine: bytes, replayed: json)
+            differences: Self.differences(
+              recordedLine: bytes, replayed: json,
+              places: CanonicalJSON.unorderedPlaces(in: state))
           )
         }
         report.checkpointsVerified += 1
@@ -300,7 +302,11 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     return (header.initialState, headerLine)
   }
 
-  private static func differences(recordedLine: Data, replayed: Data) -> [String] {
+  /// What differs between the recorded checkpoint's state and the replayed one, field by
+  /// field; the unordered collections at `places` compared whatever their order.
+  private static func differences(
+    recordedLine: Data, replayed: Data, places: [[JSONPathComponent]: CanonicalOrder]
+  ) -> [String] {
     let decoder = JSONDecoder()
     guard
       let recorded = try? decoder.decode(RecordedCheckpoint.self, from: recordedLine).state,
@@ -308,7 +314,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     else {
       return ["the state's digest differs (the checkpoint has no state to compare)"]
     }
-    let changes = recorded.differences(to: current)
+    let changes = recorded.reordered(at: places).differences(to: current.reordered(at: places))
     return changes.isEmpty
       ? ["the digest differs, but the states are equal: the digest itself is wrong"]
       : changes.map { "recorded → replayed: \($0)" }

@@ -27,19 +27,13 @@ enum CanonicalJSON {
   /// - Complexity: O(*n*) for *n* bytes of JSON when it holds no unordered collection; else
   ///   O(*n* log *n*) at worst.
   static func canonical(_ json: Data, of value: some Encodable, encoder: JSONEncoder) -> Data {
-    let finder = UnorderedCollectionFinder()
-    do {
-      try finder.visit(value, at: [])
-    } catch {
-      // The log's encoder encoded it; a failure here leaves the order as it is.
-      return json
-    }
-    guard !finder.places.isEmpty else { return json }
+    let places = unorderedPlaces(in: value)
+    guard !places.isEmpty else { return json }
     let bytes = [UInt8](json)
     var parser = RawJSONParser(bytes: bytes)
     guard let root = parser.parse() else { return json }
     var spelledKeys: [String: [UInt8]] = [:]
-    for (path, kind) in finder.places {
+    for (path, kind) in places {
       var node = root
       var trail = [root]
       var found = true
@@ -80,6 +74,64 @@ enum CanonicalJSON {
     root.write(from: bytes, to: &output)
     return Data(output)
   }
+}
+
+extension CanonicalJSON {
+  /// Where `value`'s encoding holds unordered collections, and how to order each; empty when
+  /// it holds none (or the walk failed, which leaves the order as it is).
+  static func unorderedPlaces(in value: some Encodable)
+    -> [[JSONPathComponent]: CanonicalOrder]
+  {
+    let finder = UnorderedCollectionFinder()
+    do {
+      try finder.visit(value, at: [])
+    } catch {
+      return [:]
+    }
+    return finder.places
+  }
+}
+
+extension JSONValue {
+  /// This value with the arrays at `places` (found on the value it encodes) in a canonical
+  /// order, for comparing two encodings field by field: their elements sorted by their full
+  /// rendering, or their key-value pairs by key.
+  func reordered(
+    at places: [[JSONPathComponent]: CanonicalOrder],
+    path: [JSONPathComponent] = []
+  ) -> JSONValue {
+    guard !places.isEmpty else { return self }
+    switch self {
+    case .object(let fields):
+      var reordered: [String: JSONValue] = [:]
+      for (key, value) in fields {
+        reordered[key] = value.reordered(at: places, path: path + [.key(key)])
+      }
+      return .object(reordered)
+    case .array(let items):
+      let children = items.enumerated().map { index, item in
+        item.reordered(at: places, path: path + [.index(index)])
+      }
+      switch places[path] {
+      case .elements?:
+        return .array(children.sorted { $0.fullText < $1.fullText })
+      case .pairs? where children.count.isMultiple(of: 2):
+        let pairs = stride(from: 0, to: children.count, by: 2).map {
+          (children[$0], children[$0 + 1])
+        }
+        return .array(
+          pairs.sorted { ($0.0.fullText, $0.1.fullText) < ($1.0.fullText, $1.1.fullText) }
+            .flatMap { [$0.0, $0.1] })
+      case .pairs?, nil:
+        return .array(children)
+      }
+    default:
+      return self
+    }
+  }
+
+  /// The whole value as text, never shortened: a sort key.
+  private var fullText: String { rendered(limit: .max) }
 }
 
 /// How an unordered collection's JSON array is put in order.

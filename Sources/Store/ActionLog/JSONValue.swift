@@ -137,5 +137,8 @@ public func stateChanges<State: Encodable>(from old: State, to new: State) -> [S
   guard let before = try? decoder.decode(JSONValue.self, from: oldJSON),
     let after = try? decoder.decode(JSONValue.self, from: newJSON)
   else { return ["(the state could not be compared)"] }
-  return before.differences(to: after)
+  // A set (or a dictionary written as a list) that only iterates in another order is not a
+  // change.
+  let places = CanonicalJSON.unorderedPlaces(in: new)
+  return before.reordered(at: places).differences(to: after.reordered(at: places))
 }
