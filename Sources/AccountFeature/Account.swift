@@ -76,7 +76,7 @@ public struct Account: Reducer {
   }
 
   enum CancelID: Hashable, Sendable {
-    case signIn, refresh
+    case signIn, refresh, restore
   }
 
   let client: AuthenticationClient
@@ -111,12 +111,16 @@ public struct Account: Reducer {
       let username = state.form.username
       let password = state.form.password
       state.form.password = ""
-      return .run { [client] send in
-        send(.signInSucceeded(try await client.signIn(username, password.value)))
-      } catch: { error in
-        .signInFailed("\(error)")
-      }
-      .cancellable(id: CancelID.signIn)
+      // A sign-in wins over a restore still under way.
+      return .merge(
+        .cancel(id: CancelID.restore),
+        .run { [client] send in
+          send(.signInSucceeded(try await client.signIn(username, password.value)))
+        } catch: { error in
+          .signInFailed("\(error)")
+        }
+        .cancellable(id: CancelID.signIn)
+      )
 
     case .signInSucceeded(let profile):
       state.isSigningIn = false
@@ -137,6 +141,8 @@ public struct Account: Reducer {
       return .merge(
         .cancel(id: CancelID.signIn),
         .cancel(id: CancelID.refresh),
+        // A restore still under way would sign the user back in with the session revoked.
+        .cancel(id: CancelID.restore),
         .run { [client] _ in
           try await client.signOut()
         } catch: { error in
@@ -169,6 +175,7 @@ public struct Account: Reducer {
       } catch: { error in
         .profileRefreshFailed("\(error)")
       }
+      .cancellable(id: CancelID.restore)
 
     case .lifecycle(.regainedFocus):
       guard state.isSignedIn else { return .none }

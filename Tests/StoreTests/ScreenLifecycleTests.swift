@@ -15,6 +15,7 @@ struct Screen: Reducer {
     case lifecycle(ScreenLifecycleAction)
     case hookDone(String)
     case tick
+    case stopTicking
   }
   let clock: TestClock
 
@@ -33,6 +34,7 @@ struct Screen: Reducer {
               send(.tick)
             }
           }
+          .cancellable(id: "ticks")
         case .startup, .firstFocus, .lostFocus, .regainedFocus, .returned:
           state.hooks.append("\(event)")
           // Each hook takes a second: the next must wait for it.
@@ -50,6 +52,8 @@ struct Screen: Reducer {
       case .tick:
         state.ticks += 1
         return .none
+      case .stopTicking:
+        return .cancel(id: "ticks")
       }
     }
     .screenLifecycle(\.lifecycle, action: .lifecycle)
@@ -120,6 +124,19 @@ extension CaseKey<Screen.Action, ScreenLifecycleAction> {
     await clock.advance(by: .seconds(10))
     #expect(harness.state.ticks == 2)
     #expect(harness.state.hooks.filter { $0 == "startup" }.count == 1)
+  }
+
+  @Test func theFeaturesOwnCancelReachesWorkItsHooksStarted() async {
+    // Hook effects live in the screen task's lifetime, but keep the feature's cancellation
+    // ids: `.cancel(id:)` for one of the feature's own actions stops them.
+    let harness = makeHarness()
+    harness.send(.lifecycle(.taskStarted))
+    await clock.advance(by: .seconds(2))
+    await clock.advance(by: .seconds(10))
+    #expect(harness.state.ticks == 1)
+    harness.send(.stopTicking)
+    await clock.advance(by: .seconds(30))
+    #expect(harness.state.ticks == 1)
   }
 
   @Test func aStartupCutShortByTeardownRunsAgainAtTheNextStart() async {

@@ -68,3 +68,9 @@ package struct SourceSite: Hashable, Sendable, CustomStringConvertible {
     file.withUTF8Buffer { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
   }
 }
+
+/// An identity whose lifetime does not namespace cancellation ids: effects started inside it
+/// are cancelled, and cancel, with the ids of the namespace around it, while still ending with
+/// it. A screen's lifecycle hooks run in the lifetime of the screen's task, yet a
+/// `.cancel(id:)` from the feature's own actions reaches the effects they started.
+package protocol SharesCancellationIDs {}

@@ -9,7 +9,7 @@ extension EffectRuntime {
     _ throttle: Effect<Action>.Throttle,
     _ context: Context
   ) {
-    let key = CancelKey(namespace: context.namespace, id: throttle.id)
+    let key = CancelKey(namespace: context.cancelNamespace, id: throttle.id)
     // A window whose timer was cancelled (its id cancelled, its lifetime ended) is closed
     // from then on, though the timer has not reported back yet: the effect it kept is dropped.
     let timer = state.withLock { $0.throttles[key]?.timer }

@@ -185,7 +185,10 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   @usableFromInline
   package func start(_ effect: Effect<Action>, origin: any Sendable, group: EffectGroup) {
     start(
-      effect, Context(group: group, cancelKeys: [], namespace: [], tokens: [], origin: origin))
+      effect,
+      Context(
+        group: group, cancelKeys: [], namespace: [], cancelNamespace: [], tokens: [],
+        origin: origin))
   }
 
   /// Reduces what effects reported since the last drain: their actions, in order, and their
@@ -233,17 +236,18 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     case .concatenate(let effects):
       startSequence(effects[...], context, driver: nil)
     case .cancellable(let id, let cancelInFlight, let effect):
-      let key = CancelKey(namespace: context.namespace, id: id)
+      let key = CancelKey(namespace: context.cancelNamespace, id: id)
       if cancelInFlight { cancel(key) }
       var context = context
       context.cancelKeys.append(key)
       start(effect, context)
     case .cancel(let id):
-      cancel(CancelKey(namespace: context.namespace, id: id))
+      cancel(CancelKey(namespace: context.cancelNamespace, id: id))
     case .scoped(let identity, let token, let effect):
       var context = context
       context.namespace.append(identity)
       context.tokens.append(token)
+      if !(identity.base is any SharesCancellationIDs) { context.cancelNamespace.append(identity) }
       start(effect, context)
     case .endLifetime(let identity):
       let path = context.namespace + [identity]
@@ -463,6 +467,9 @@ extension EffectRuntime {
     var group: EffectGroup
     var cancelKeys: [CancelKey]
     var namespace: [EffectID]
+    /// The namespace cancellation ids live in: `namespace` without the identities that
+    /// share their cancellation ids with the namespace around them.
+    var cancelNamespace: [EffectID]
     /// For each identity of the namespace, the occupant of its place the effect belongs to.
     var tokens: [UInt64?]
     var origin: any Sendable

@@ -21,7 +21,9 @@ extension Reducer {
   ///
   /// See ``ScreenLifecycleAction`` for the hooks and their order. The effects of hooks and
   /// subscriptions belong to the screen's task: ``ScreenLifecycleAction/taskEnded`` cancels
-  /// them before ``ScreenLifecycleAction/teardown`` runs.
+  /// them before ``ScreenLifecycleAction/teardown`` runs. They keep the feature's cancellation
+  /// ids: a hook's `.cancellable(id:)` effect is cancelled by a `.cancel(id:)` the feature
+  /// returns for any of its actions (a sign-out cancelling a session restore still under way).
   ///
   /// - Parameters:
   ///   - toLifecycle: The path to the screen's lifecycle state.
@@ -63,7 +65,7 @@ public struct ScreenLifecycleReducer<Base: Reducer>: Reducer {
     guard let event = toLifecycleAction.extract(action) else {
       return base.reduce(into: &state, action: action)
     }
-    let screenTask = KeyPathIdentity(keyPath: toLifecycle)
+    let screenTask = ScreenTaskIdentity(keyPath: toLifecycle)
     // The lifecycle state changes in place, through its mutating methods: no copy of the
     // feature's state (see `read(_:in:)`).
     switch event {
@@ -182,5 +184,26 @@ extension ScreenLifecycleState {
     default:
       break
     }
+  }
+}
+
+/// The lifetime of a screen's task, in which the effects of its lifecycle hooks run: they end
+/// with the task. It keeps the feature's cancellation ids: a `.cancel(id:)` that the feature
+/// returns for one of its own actions (a sign-out cancelling a session restore) reaches an
+/// effect a hook started with that id.
+///
+/// `@unchecked Sendable`: key paths are immutable once created.
+struct ScreenTaskIdentity: Hashable, @unchecked Sendable, CustomStringConvertible,
+  SharesCancellationIDs
+{
+  let keyPath: AnyKeyPath
+  var description: String { "the screen task of \(keyPath)" }
+}
+
+extension ScreenTaskIdentity: LifetimePlace {
+  var canBeGone: Bool { false }
+
+  func locate(inLevel state: Any, wantsState: Bool) -> PlaceLookup {
+    .present(state, wantsState: wantsState)
   }
 }

@@ -120,6 +120,22 @@ import Testing
     await store.finish()
   }
 
+  @Test func aRestoreStillUnderWayWhenTheUserSignsOutDoesNotSignThemBackIn() async {
+    let ada = AccountProfile(username: "ada", displayName: "Ada")
+    let server = AccountTestClient(clock: clock, savedSession: ada)
+    var signedIn = Account.State()
+    signedIn.profile = ada
+    let store = TestStore(initialState: signedIn) { Account(client: server.client) }
+    store.exhaustivity = .off
+    await store.send(.lifecycle(.taskStarted))
+    await store.send(.signOutTapped)
+    await clock.advance(by: .seconds(2))
+    #expect(store.state.profile == nil)
+    #expect(server.recordedCalls.contains("restoreSession"))
+    await store.send(.lifecycle(.taskEnded))
+    await store.finish()
+  }
+
   @Test func signedOutStartupFindsNoSession() async {
     let server = AccountTestClient(clock: clock)
     let store = TestStore(initialState: Account.State()) { Account(client: server.client) }
