@@ -60,6 +60,32 @@ struct Screen: Reducer {
   }
 }
 
+/// A parent that shows a `Screen` as an optional child and can close it.
+struct Host: Reducer {
+  struct State: Equatable {
+    var screen: Screen.State?
+  }
+  enum Action: Sendable, Equatable {
+    case screen(Screen.Action)
+    case close
+  }
+  let clock: TestClock
+
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      if case .close = action { state.screen = nil }
+      return .none
+    }
+    .ifLet(\.screen, action: .screen) { Screen(clock: clock) }
+  }
+}
+
+extension CaseKey<Host.Action, Screen.Action> {
+  static var screen: Self {
+    Self(Host.Action.screen) { if case .screen(let a) = $0 { a } else { nil } }
+  }
+}
+
 extension CaseKey<Screen.Action, ScreenLifecycleAction> {
   static var lifecycle: Self {
     Self(Screen.Action.lifecycle) { if case .lifecycle(let a) = $0 { a } else { nil } }
@@ -195,6 +221,36 @@ extension CaseKey<Screen.Action, ScreenLifecycleAction> {
     harness.send(.lifecycle(.taskStarted))
     #expect(harness.state.hooks == ["startup"])
     #expect(warnings.messages.count == 1)
+  }
+
+  @Test func aScreenRemovedBeforeItsTaskEndsIsNotSentTaskEnded() async {
+    // SwiftUI cancels a popped or dismissed screen's task after the state changed: the driver
+    // then has no screen to end, and says nothing.
+    let warnings = WarningLog()
+    var state = Host.State()
+    state.screen = Screen.State()
+    let harness = Harness(
+      initialState: state, warnings: warnings.handler, reducer: Host(clock: clock))
+    let screen = harness.store.scope(state: \.screen, action: .screen)
+    let calls = Locked(0)
+    let phases = AsyncStream<ScenePhase> {
+      let call = calls.withLock { value in
+        value += 1
+        return value
+      }
+      guard call == 1 else {
+        // The screen's task is cancelled once the parent has closed the screen.
+        await MainActor.run { _ = harness.send(.close) }
+        return nil
+      }
+      return .active
+    }
+    await screen?.runScreen(lifecycle: .lifecycle, scenePhases: phases)
+    harness.settle()
+    #expect(harness.state.screen == nil)
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+    #expect(!harness.processed.contains { $0.action == .screen(.lifecycle(.taskEnded)) })
+    #expect(clock.sleeperCount == 0, "closing the screen ended its hooks' work")
   }
 
   @Test func theDriverSendsTheLifecycleFromTheScreensTask() async {

@@ -55,6 +55,30 @@ final class FiringCount: Sendable {
     #expect(tracker.firings == 2)
   }
 
+  @Test func aClassReferenceInStateFiresOnlyWhenAnotherObjectIsPutThere() {
+    final class Session {}
+    struct Holder: Reducer {
+      struct State {
+        var session = Session()
+        var count = 0
+      }
+      enum Action: Sendable { case tick, newSession }
+      func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        switch action {
+        case .tick: state.count += 1
+        case .newSession: state.session = Session()
+        }
+        return .none
+      }
+    }
+    let store = Store(initialState: Holder.State()) { Holder() }
+    let tracker = Tracker { _ = store.session }
+    store.send(.tick)
+    #expect(tracker.firings == 0, "another value changed")
+    store.send(.newSession)
+    #expect(tracker.firings == 1)
+  }
+
   @Test func writingAnEqualValueFiresNothing() {
     let store = Store(initialState: Pair.State(left: .init(count: 3))) { Pair() }
     let tracker = Tracker { _ = store.left }

@@ -144,6 +144,51 @@ import Testing
     }
   }
 
+  @Test func aDismissedChildsStoreNeitherReadsNorDrivesTheNextPresentation() {
+    let warnings = WarningLog()
+    var state = Todos.State()
+    state.rows.append(Row.State(id: 1, title: "Milk"))
+    state.rows.append(Row.State(id: 2, title: "Eggs"))
+    let harness = Harness(
+      initialState: state, warnings: warnings.handler, reducer: Todos(clock: clock))
+    harness.send(.editTapped(1))
+    let old = harness.store.scope(state: \.editor, action: .editor)
+    old?.send(.cancelTapped)  // dismissed
+    harness.send(.editTapped(2))
+    #expect(old?.rowID == 1)
+    old?.send(.titleChanged("meant for the dismissed editor"))
+    #expect(harness.state.editor?.title == "Eggs")
+    #expect(warnings.messages.last?.contains("dismissed") == true)
+    let new = harness.store.scope(state: \.editor, action: .editor)
+    #expect(new !== old)
+    #expect(new?.rowID == 2)
+  }
+
+  @Test func aPartOfAStoreWhoseStateWasTakenOverKeepsItsLastValue() {
+    final class Source {
+      var state = Pair.State()
+      var isTakenOver = false
+    }
+    let source = Source()
+    let warnings = WarningLog()
+    let core = DerivedCore<Pair.State, Pair.Action>(
+      initial: source.state,
+      read: { source.state },
+      send: { _ in StoreTask(group: nil) },
+      afterDispatch: { _ in },
+      warn: warnings.handler.callAsFunction,
+      takenOver: { source.isTakenOver ? "the pair" : nil }
+    )
+    let part = core.scope(state: \.left, action: .left)
+    source.state.left.count = 5
+    #expect(part.state.count == 5)
+    source.isTakenOver = true
+    source.state.left.count = 9
+    #expect(part.state.count == 5)
+    _ = part.send(.incrementTapped)
+    #expect(warnings.messages.first?.contains("a part of the pair") == true)
+  }
+
   @Test func optionalChildStoreIsNilWhileAbsentAndNewForEachPresentation() {
     var state = Todos.State()
     state.rows.append(Row.State(id: 1, title: "Milk"))

@@ -60,6 +60,10 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     return StoreTask(group: nil)
   }
 
+  package var isPresent: Bool {
+    takenOver?() == nil && read() != nil
+  }
+
   package func afterDispatch(_ hook: @escaping @MainActor () -> Bool) {
     register(hook)
   }
@@ -75,12 +79,19 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     let read = self.read
     let send = self.embed
     let embedChild = action.embed
+    // A part of a state another identity took over is that identity's: the part's store
+    // keeps its last value and ignores sends, as this one does.
+    var partTakenOver: (@MainActor () -> String?)?
+    if let takenOver = self.takenOver {
+      partTakenOver = { takenOver().map { "a part of \($0)" } }
+    }
     return DerivedCore<ChildState, ChildAction>(
       initial: state[keyPath: toChild],
       read: { read()?[keyPath: toChild] },
       send: { send(embedChild($0)) },
       afterDispatch: register,
-      warn: report
+      warn: report,
+      takenOver: partTakenOver
     )
   }
 }

@@ -25,6 +25,14 @@ package protocol StoreCore<State, Action>: AnyObject {
     state: KeyPath<State, ChildState>,
     action: CaseKey<Action, ChildAction>
   ) -> any StoreCore<ChildState, ChildAction>
+
+  /// Whether the state this core views is still there, held by the identity it was made for
+  /// (a removed element, a dismissed child, or one another identity took over is not).
+  var isPresent: Bool { get }
+}
+
+extension StoreCore {
+  package var isPresent: Bool { true }
 }
 
 /// The root of a store tree, as a test store drives it.

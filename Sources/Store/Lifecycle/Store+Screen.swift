@@ -8,6 +8,11 @@ extension Store {
   /// With SwiftUI, pass a stream of the environment's scene phase from the screen's `.task`:
   /// the view wires nothing else.
   ///
+  /// A screen whose state was removed before its task ended (popped, dismissed: SwiftUI
+  /// cancels the task after the state changed) is not sent `taskEnded`, nor gets a
+  /// ``ScreenLifecycleAction/teardown``: its state is gone, and its removal already ended
+  /// the effects of its hooks.
+  ///
   /// - Parameters:
   ///   - lifecycle: The case of this store's actions that carries lifecycle actions.
   ///   - scenePhases: The scene's phases, starting with the current one.
@@ -20,6 +25,7 @@ extension Store {
       if Task.isCancelled { break }
       send(lifecycle.embed(.scenePhaseChanged(phase)))
     }
+    guard core.isPresent else { return }
     send(lifecycle.embed(.taskEnded))
   }
 }

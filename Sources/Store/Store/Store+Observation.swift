@@ -167,9 +167,15 @@ enum TrackKey: Hashable {
   case presence(ScopeKey)
 }
 
-/// How to compare two values of `Value`, if it is `Equatable`.
+/// How to compare two values of `Value`: by `==` if it is `Equatable`; by identity if it is
+/// a class (a reference in state changes when another object is put there; what the object
+/// does inside is its own to publish, as an `Observable` class does); `nil` otherwise, when
+/// every action counts as a change.
 private func equality<Value>(of type: Value.Type) -> ((Value, Value) -> Bool)? {
-  guard let equatable = type as? any Equatable.Type else { return nil }
+  guard let equatable = type as? any Equatable.Type else {
+    guard type is AnyObject.Type else { return nil }
+    return { ($0 as AnyObject) === ($1 as AnyObject) }
+  }
   func compare<E: Equatable>(_: E.Type) -> (Value, Value) -> Bool {
     { ($0 as! E) == ($1 as! E) }
   }

@@ -247,16 +247,20 @@ extension Store {
       guard let idOf, let currentID else { return true }
       return idOf(child) == currentID
     }
-    // Once the child is gone, its actions go on to the parent's reducer, which warns.
-    var takenOver: (@MainActor () -> String?)?
-    if let currentID {
-      takenOver = {
-        guard let now = toChild(parent.state), !isOwn(now) else { return nil }
+    // Once the child is gone, its actions go on to the parent's reducer, which warns. Once
+    // another child is there (another id, or a later presentation), this store neither reads
+    // nor drives it.
+    let dismissal = ChildDismissal()
+    let takenOver: @MainActor () -> String? = {
+      guard let now = toChild(parent.state) else { return nil }
+      if let currentID, !isOwn(now) {
         return """
           the child with id \(currentID), but the child there now has another id: it was \
           replaced, or changed its id
           """
       }
+      guard dismissal.isDismissed else { return nil }
+      return "a child that was dismissed; the child there now is another presentation"
     }
     let child = Store<ChildState, ChildAction>(
       core: DerivedCore(
@@ -277,12 +281,19 @@ extension Store {
       guard let now = toChild(self.core.state), isOwn(now) else {
         self.children[key] = nil
         self.childIDs[key] = nil
+        dismissal.isDismissed = true
         return false
       }
       return true
     }
     return child
   }
+}
+
+/// Whether the child a store was made for has gone, as that store's core sees it.
+@MainActor
+private final class ChildDismissal {
+  var isDismissed = false
 }
 
 /// Whether an optional child is there, and which one when it has an id.
