@@ -171,9 +171,18 @@ public struct Cart: Reducer {
 
     case .checkoutSucceeded(let receipt):
       state.isCheckingOut = false
-      // Remove what was bought, not everything: an item added meanwhile was not bought.
-      let bought = Set(receipt.items.map(\.id))
-      state.removeItems { bought.contains($0.id) }
+      // Remove what was bought, not everything: an item added meanwhile was not bought, and
+      // units stepped up meanwhile stay in the cart.
+      var bought: [CartItem.ID: Int] = [:]
+      for item in receipt.items { bought[item.id, default: 0] += item.quantity }
+      for (id, quantity) in bought {
+        guard let left = state.items[id: id].map({ $0.quantity - quantity }), left > 0 else {
+          continue
+        }
+        state.items[id: id]?.quantity = left
+        bought[id] = nil
+      }
+      state.removeItems { bought[$0.id] != nil }
       state.alert = .checkoutSucceeded(receipt)
       return .none
 

@@ -77,6 +77,25 @@ import Testing
     await store.finish()
   }
 
+  @Test func unitsAddedWhileTheCheckoutIsInFlightStayInTheCart() async {
+    let store = makeCartStore(checkout: liveCheckout, clock: clock)
+    await store.send(.checkoutTapped) { $0.isCheckingOut = true }
+    // Two teas were submitted; a third is added before the receipt comes back.
+    await store.send(.items(.element(id: CartItem.tea.id, action: .quantityStepped(by: 1)))) {
+      $0.items[id: CartItem.tea.id]?.quantity = 3
+    }
+    await clock.advance(by: .seconds(1))
+    let receipt = Receipt(id: receiptID, items: [.tea, .milk])
+    await store.receive(.checkoutSucceeded(receipt)) {
+      $0.isCheckingOut = false
+      var tea = CartItem.tea
+      tea.quantity = 1
+      $0.items = [tea]
+      $0.alert = .checkoutSucceeded(receipt)
+    }
+    await store.finish()
+  }
+
   @Test func aSecondTapWhileInFlightDoesNotSubmitTwice() async {
     let store = makeCartStore(checkout: liveCheckout, clock: clock)
     await store.send(.checkoutTapped) { $0.isCheckingOut = true }
