@@ -135,6 +135,24 @@ import Testing
     #expect(stateChanges(from: states[0], to: changed).allSatisfy { $0.hasPrefix("tags") })
   }
 
+  struct TagRow: Encodable {
+    var name: String
+    var tags: Set<String>
+  }
+
+  struct TagRows: Encodable {
+    var rows: [TagRow]
+  }
+
+  @Test func aRemovedElementHoldingASetIsReportedAsRemovedOnly() {
+    let tags = Set((0..<40).map { "t\($0)" })
+    let old = TagRows(rows: ["a", "b", "c"].map { TagRow(name: $0, tags: tags) })
+    let new = TagRows(rows: Array(old.rows.dropFirst()))
+    let changes = stateChanges(from: old, to: new)
+    #expect(changes.count == 1, "\(changes)")
+    #expect(changes.first?.hasPrefix("rows[0] removed") == true)
+  }
+
   @Test func theCanonicalFormIsJSONWithTheSameValues() throws {
     let value = Tagged(
       tags: ["b", "a", "c"], byPoint: [Point(x: 1, y: 2): [3, 1]], byName: ["k": 1])

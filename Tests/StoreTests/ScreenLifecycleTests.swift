@@ -80,6 +80,32 @@ struct Host: Reducer {
   }
 }
 
+/// A parent of a `Host`, which can close it with the screen inside.
+struct Outer: Reducer {
+  struct State: Equatable {
+    var host: Host.State?
+  }
+  enum Action: Sendable, Equatable {
+    case host(Host.Action)
+    case closeHost
+  }
+  let clock: TestClock
+
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      if case .closeHost = action { state.host = nil }
+      return .none
+    }
+    .ifLet(\.host, action: .host) { Host(clock: clock) }
+  }
+}
+
+extension CaseKey<Outer.Action, Host.Action> {
+  static var host: Self {
+    Self(Outer.Action.host) { if case .host(let a) = $0 { a } else { nil } }
+  }
+}
+
 extension CaseKey<Host.Action, Screen.Action> {
   static var screen: Self {
     Self(Host.Action.screen) { if case .screen(let a) = $0 { a } else { nil } }
@@ -251,6 +277,34 @@ extension CaseKey<Screen.Action, ScreenLifecycleAction> {
     #expect(warnings.messages.isEmpty, "\(warnings.messages)")
     #expect(!harness.processed.contains { $0.action == .screen(.lifecycle(.taskEnded)) })
     #expect(clock.sleeperCount == 0, "closing the screen ended its hooks' work")
+  }
+
+  @Test func aScreenInsideAClosedParentIsNotSentTaskEndedEither() async {
+    // A sheet closed with a screen inside it: the screen's store is two levels down, and its
+    // parent's store only remembers the state it last had.
+    let warnings = WarningLog()
+    var state = Outer.State()
+    state.host = Host.State(screen: Screen.State())
+    let harness = Harness(
+      initialState: state, warnings: warnings.handler, reducer: Outer(clock: clock))
+    let host = harness.store.scope(state: \.host, action: .host)
+    let screen = host?.scope(state: \.screen, action: .screen)
+    let calls = Locked(0)
+    let phases = AsyncStream<ScenePhase> {
+      let call = calls.withLock { value in
+        value += 1
+        return value
+      }
+      guard call == 1 else {
+        await MainActor.run { _ = harness.send(.closeHost) }
+        return nil
+      }
+      return .active
+    }
+    await screen?.runScreen(lifecycle: .lifecycle, scenePhases: phases)
+    harness.settle()
+    #expect(harness.state.host == nil)
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
   }
 
   @Test func theDriverSendsTheLifecycleFromTheScreensTask() async {

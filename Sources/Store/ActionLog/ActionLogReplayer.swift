@@ -196,9 +196,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
           throw ActionLogError.diverged(
             sequence: found,
             line: number,
-            differences: Self.differences(
-              recordedLine: bytes, replayed: json,
-              places: CanonicalJSON.unorderedPlaces(in: state))
+            differences: Self.differences(recordedLine: bytes, replayed: json, state: state)
           )
         }
         report.checkpointsVerified += 1
@@ -304,9 +302,9 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
 
   /// What differs between the recorded checkpoint's state and the replayed one, field by
   /// field; the unordered collections at `places` compared whatever their order.
-  private static func differences(
-    recordedLine: Data, replayed: Data, places: [[JSONPathComponent]: CanonicalOrder]
-  ) -> [String] {
+  private static func differences(recordedLine: Data, replayed: Data, state: R.State)
+    -> [String]
+  {
     let decoder = JSONDecoder()
     guard
       let recorded = try? decoder.decode(RecordedCheckpoint.self, from: recordedLine).state,
@@ -314,7 +312,14 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     else {
       return ["the state's digest differs (the checkpoint has no state to compare)"]
     }
-    let changes = recorded.reordered(at: places).differences(to: current.reordered(at: places))
+    // Each side's unordered collections from its own value: the recorded state decoded (when
+    // it still decodes), the replayed one as it is.
+    let replayedPlaces = CanonicalJSON.unorderedPlaces(in: state)
+    let recordedPlaces =
+      (try? decoder.decode(RecordedState<R.State>.self, from: recordedLine).state)
+      .map { CanonicalJSON.unorderedPlaces(in: $0) } ?? replayedPlaces
+    let changes = recorded.reordered(at: recordedPlaces)
+      .differences(to: current.reordered(at: replayedPlaces))
     return changes.isEmpty
       ? ["the digest differs, but the states are equal: the digest itself is wrong"]
       : changes.map { "recorded → replayed: \($0)" }
@@ -368,6 +373,11 @@ private struct HeaderProbe: Decodable {
 private struct LineProbe: Decodable {
   var kind: String
   var seq: Int?
+}
+
+/// A checkpoint line's recorded state, as the feature's state.
+private struct RecordedState<State: Decodable>: Decodable {
+  var state: State?
 }
 
 /// A checkpoint line's recorded state, as plain JSON.

@@ -139,6 +139,7 @@ public func stateChanges<State: Encodable>(from old: State, to new: State) -> [S
   else { return ["(the state could not be compared)"] }
   // A set (or a dictionary written as a list) that only iterates in another order is not a
   // change.
-  let places = CanonicalJSON.unorderedPlaces(in: new)
-  return before.reordered(at: places).differences(to: after.reordered(at: places))
+  // Each side's places from its own value: positions inside arrays differ between them.
+  return before.reordered(at: CanonicalJSON.unorderedPlaces(in: old))
+    .differences(to: after.reordered(at: CanonicalJSON.unorderedPlaces(in: new)))
 }

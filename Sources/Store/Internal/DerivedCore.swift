@@ -17,6 +17,7 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
   private let register: @MainActor (@escaping @MainActor () -> Bool) -> Void
   private let report: @MainActor (RuntimeWarning) -> Void
   private let takenOver: (@MainActor () -> String?)?
+  private let parentIsPresent: (@MainActor () -> Bool)?
   private var lastState: State
 
   /// Creates a core.
@@ -30,7 +31,8 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     send: @escaping @MainActor (Action) -> StoreTask,
     afterDispatch: @escaping @MainActor (@escaping @MainActor () -> Bool) -> Void,
     warn: @escaping @MainActor (RuntimeWarning) -> Void,
-    takenOver: (@MainActor () -> String?)? = nil
+    takenOver: (@MainActor () -> String?)? = nil,
+    parentIsPresent: (@MainActor () -> Bool)? = nil
   ) {
     self.lastState = initial
     self.read = read
@@ -38,6 +40,7 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     self.register = afterDispatch
     self.report = warn
     self.takenOver = takenOver
+    self.parentIsPresent = parentIsPresent
   }
 
   package var state: State {
@@ -61,7 +64,8 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
   }
 
   package var isPresent: Bool {
-    takenOver?() == nil && read() != nil
+    // A derived parent that is gone keeps returning its last state: ask it first.
+    (parentIsPresent?() ?? true) && takenOver?() == nil && read() != nil
   }
 
   package func afterDispatch(_ hook: @escaping @MainActor () -> Bool) {
@@ -91,7 +95,8 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
       send: { send(embedChild($0)) },
       afterDispatch: register,
       warn: report,
-      takenOver: partTakenOver
+      takenOver: partTakenOver,
+      parentIsPresent: { self.isPresent }
     )
   }
 }

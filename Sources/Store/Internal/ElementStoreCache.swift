@@ -19,6 +19,8 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   private let send: @MainActor (ID, ElementAction) -> StoreTask
   private let register: @MainActor (@escaping @MainActor () -> Bool) -> Void
   private let warn: @MainActor (RuntimeWarning) -> Void
+  /// Whether the store that holds the collection is itself still there.
+  private let parentIsPresent: @MainActor () -> Bool
   private var stores: [ID: Store<ElementState, ElementAction>] = [:]
   /// For each store in `stores`, the flag its core reads once the store is let go.
   private var retirements: [ID: Retirement] = [:]
@@ -61,6 +63,7 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     send = { id, action in parent.send(embed(id, action)) }
     register = { parent.afterDispatch($0) }
     warn = { parent.warn($0) }
+    parentIsPresent = { parent.isPresent }
     changedSince = { stamp in
       let elements = parent.state[keyPath: toElements]
       return (elements.content, elements.changedIDs(since: stamp))
@@ -133,7 +136,8 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
         send: { send(id, $0) },
         afterDispatch: register,
         warn: warn,
-        takenOver: takenOver
+        takenOver: takenOver,
+        parentIsPresent: parentIsPresent
       )
     )
     store.isCheckedByOwner = true

@@ -252,7 +252,8 @@ extension Store {
     // nor drives it.
     let dismissal = ChildDismissal()
     let takenOver: @MainActor () -> String? = {
-      guard let now = toChild(parent.state) else { return nil }
+      // A parent that is gone itself answers for its children (its state is a last copy).
+      guard parent.isPresent, let now = toChild(parent.state) else { return nil }
       if let currentID, !isOwn(now) {
         return """
           the child with id \(currentID), but the child there now has another id: it was \
@@ -269,22 +270,27 @@ extension Store {
         send: { parent.send(embed($0)) },
         afterDispatch: { parent.afterDispatch($0) },
         warn: { parent.warn($0) },
-        takenOver: takenOver
+        takenOver: takenOver,
+        parentIsPresent: { parent.isPresent }
       )
     )
     children[key] = child
     childIDs[key] = currentID
     // Let the store go as soon as the child disappears, or another takes its place, so that
     // a new presentation gets a new one.
+    // The store learns that its child is gone as long as something holds it, even once the
+    // cache has let it go.
     parent.afterDispatch { [weak self, weak child] in
-      guard let self, let child, self.children[key] === child else { return false }
-      guard let now = toChild(self.core.state), isOwn(now) else {
+      guard let self, let child else { return false }
+      let isGone =
+        !parent.isPresent || toChild(self.core.state).map { !isOwn($0) } ?? true
+      guard isGone else { return true }
+      dismissal.isDismissed = true
+      if self.children[key] === child {
         self.children[key] = nil
         self.childIDs[key] = nil
-        dismissal.isDismissed = true
-        return false
       }
-      return true
+      return false
     }
     return child
   }
