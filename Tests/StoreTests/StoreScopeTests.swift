@@ -164,6 +164,20 @@ import Testing
     #expect(new?.rowID == 2)
   }
 
+  @Test func aStoreReleasedWhileAChildIsShownIsFreed() {
+    weak var released: AnyObject?
+    do {
+      var state = Todos.State()
+      state.rows.append(Row.State(id: 1, title: "Milk"))
+      let store = Store(initialState: state) { Todos(clock: clock) }
+      store.send(.editTapped(1))
+      let editor = store.scope(state: \.editor, action: .editor)
+      #expect(editor != nil)
+      released = store.core
+    }
+    #expect(released == nil, "the root's core, its state and its effects")
+  }
+
   @Test func aPartOfAStoreWhoseStateWasTakenOverKeepsItsLastValue() {
     final class Source {
       var state = Pair.State()

@@ -252,8 +252,7 @@ extension Store {
     // nor drives it.
     let dismissal = ChildDismissal()
     let takenOver: @MainActor () -> String? = {
-      // A parent that is gone itself answers for its children (its state is a last copy).
-      guard parent.isPresent, let now = toChild(parent.state) else { return nil }
+      guard let now = toChild(parent.state) else { return nil }
       if let currentID, !isOwn(now) {
         return """
           the child with id \(currentID), but the child there now has another id: it was \
@@ -261,7 +260,8 @@ extension Store {
           """
       }
       guard dismissal.isDismissed else { return nil }
-      return "a child that was dismissed; the child there now is another presentation"
+      // Another presentation, or the last state of a parent that is gone itself.
+      return "a child that has since been dismissed"
     }
     let child = Store<ChildState, ChildAction>(
       core: DerivedCore(
@@ -280,10 +280,12 @@ extension Store {
     // a new presentation gets a new one.
     // The store learns that its child is gone as long as something holds it, even once the
     // cache has let it go.
+    // (`self.core`, not `parent`: the hook is kept by the root, which must not keep the
+    // store's core, and so the root itself, alive.)
     parent.afterDispatch { [weak self, weak child] in
       guard let self, let child else { return false }
       let isGone =
-        !parent.isPresent || toChild(self.core.state).map { !isOwn($0) } ?? true
+        !self.core.isPresent || toChild(self.core.state).map { !isOwn($0) } ?? true
       guard isGone else { return true }
       dismissal.isDismissed = true
       if self.children[key] === child {
