@@ -196,7 +196,8 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
           throw ActionLogError.diverged(
             sequence: found,
             line: number,
-            differences: Self.differences(recordedLine: bytes, replayed: json, state: state)
+            differences: Self.differences(
+              recordedLine: bytes, replayed: canonical, encoder: encoder)
           )
         }
         report.checkpointsVerified += 1
@@ -300,26 +301,27 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     return (header.initialState, headerLine)
   }
 
-  /// What differs between the recorded checkpoint's state and the replayed one, field by
-  /// field; the unordered collections at `places` compared whatever their order.
-  private static func differences(recordedLine: Data, replayed: Data, state: R.State)
+  /// What differs between the recorded checkpoint's state and the replayed one (`replayed`,
+  /// in canonical form), field by field. The recorded state is put in canonical form too when
+  /// it still decodes, so that sets compare whatever their order.
+  private static func differences(recordedLine: Data, replayed: Data, encoder: JSONEncoder)
     -> [String]
   {
     let decoder = JSONDecoder()
+    let recordedJSON = (try? decoder.decode(RecordedState<R.State>.self, from: recordedLine))?
+      .state.flatMap { state in
+        (try? encoder.encode(state)).map {
+          CanonicalJSON.canonical($0, of: state, encoder: encoder)
+        }
+      }
     guard
-      let recorded = try? decoder.decode(RecordedCheckpoint.self, from: recordedLine).state,
+      let recorded = try? recordedJSON.map({ try decoder.decode(JSONValue.self, from: $0) })
+        ?? decoder.decode(RecordedCheckpoint.self, from: recordedLine).state,
       let current = try? decoder.decode(JSONValue.self, from: replayed)
     else {
       return ["the state's digest differs (the checkpoint has no state to compare)"]
     }
-    // Each side's unordered collections from its own value: the recorded state decoded (when
-    // it still decodes), the replayed one as it is.
-    let replayedPlaces = CanonicalJSON.unorderedPlaces(in: state)
-    let recordedPlaces =
-      (try? decoder.decode(RecordedState<R.State>.self, from: recordedLine).state)
-      .map { CanonicalJSON.unorderedPlaces(in: $0) } ?? replayedPlaces
-    let changes = recorded.reordered(at: recordedPlaces)
-      .differences(to: current.reordered(at: replayedPlaces))
+    let changes = recorded.differences(to: current)
     return changes.isEmpty
       ? ["the digest differs, but the states are equal: the digest itself is wrong"]
       : changes.map { "recorded → replayed: \($0)" }

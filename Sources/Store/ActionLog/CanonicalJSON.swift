@@ -92,48 +92,6 @@ extension CanonicalJSON {
   }
 }
 
-extension JSONValue {
-  /// This value with the arrays at `places` (found on the value it encodes) in a canonical
-  /// order, for comparing two encodings field by field: their elements sorted by their full
-  /// rendering, or their key-value pairs by key.
-  func reordered(
-    at places: [[JSONPathComponent]: CanonicalOrder],
-    path: [JSONPathComponent] = []
-  ) -> JSONValue {
-    guard !places.isEmpty else { return self }
-    switch self {
-    case .object(let fields):
-      var reordered: [String: JSONValue] = [:]
-      for (key, value) in fields {
-        reordered[key] = value.reordered(at: places, path: path + [.key(key)])
-      }
-      return .object(reordered)
-    case .array(let items):
-      let children = items.enumerated().map { index, item in
-        item.reordered(at: places, path: path + [.index(index)])
-      }
-      switch places[path] {
-      case .elements?:
-        return .array(children.sorted { $0.fullText < $1.fullText })
-      case .pairs? where children.count.isMultiple(of: 2):
-        let pairs = stride(from: 0, to: children.count, by: 2).map {
-          (children[$0], children[$0 + 1])
-        }
-        return .array(
-          pairs.sorted { ($0.0.fullText, $0.1.fullText) < ($1.0.fullText, $1.1.fullText) }
-            .flatMap { [$0.0, $0.1] })
-      case .pairs?, nil:
-        return .array(children)
-      }
-    default:
-      return self
-    }
-  }
-
-  /// The whole value as text, never shortened: a sort key.
-  private var fullText: String { rendered(limit: .max) }
-}
-
 /// How an unordered collection's JSON array is put in order.
 enum CanonicalOrder: Sendable {
   /// A set: its elements, sorted.

@@ -129,9 +129,13 @@ enum JSONValue: Decodable, Equatable {
 /// - Returns: One line per changed field, sorted by path; empty when nothing changed.
 public func stateChanges<State: Encodable>(from old: State, to new: State) -> [String] {
   let encoder = makeLogEncoder()
-  guard let oldJSON = try? encoder.encode(old), let newJSON = try? encoder.encode(new) else {
+  guard let oldPlain = try? encoder.encode(old), let newPlain = try? encoder.encode(new) else {
     return ["(the state could not be encoded)"]
   }
+  // In canonical form: a set (or a dictionary written as a list) that only iterates in
+  // another order is not a change.
+  let oldJSON = CanonicalJSON.canonical(oldPlain, of: old, encoder: encoder)
+  let newJSON = CanonicalJSON.canonical(newPlain, of: new, encoder: encoder)
   if oldJSON == newJSON { return [] }
   let decoder = JSONDecoder()
   guard let before = try? decoder.decode(JSONValue.self, from: oldJSON),
@@ -139,7 +143,5 @@ public func stateChanges<State: Encodable>(from old: State, to new: State) -> [S
   else { return ["(the state could not be compared)"] }
   // A set (or a dictionary written as a list) that only iterates in another order is not a
   // change.
-  // Each side's places from its own value: positions inside arrays differ between them.
-  return before.reordered(at: CanonicalJSON.unorderedPlaces(in: old))
-    .differences(to: after.reordered(at: CanonicalJSON.unorderedPlaces(in: new)))
+  return before.differences(to: after)
 }

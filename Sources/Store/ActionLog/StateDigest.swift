@@ -7,8 +7,9 @@
 /// A short digest of a state, for checkpoints: 64-bit FNV-1a over the state's canonical JSON.
 ///
 /// It detects drift (a replay whose state differs from the recording's), not tampering.
-enum StateDigest {
-  static func of(_ json: Data) -> String {
+package enum StateDigest {
+  /// The digest of `json` (or of any bytes), as 16 lowercase hex digits.
+  package static func of(_ json: Data) -> String {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in json {
       hash ^= UInt64(byte)

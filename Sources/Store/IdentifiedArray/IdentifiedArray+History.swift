@@ -125,17 +125,18 @@ extension IdentifiedArray: StampedContainer, IdentifiedLookup {
 
   func lifetimeState(forID id: any Hashable, wantsState: Bool) -> PlaceLookup {
     guard let id = id as? ID else { return .unknown }
-    let token = lifetimeLineage == 0 ? nil : lifetimeLineage
-    guard token != nil || wantsState else {
-      return contains(id: id) ? .present(nil, token: nil) : .gone
+    // A stack's screen has a token of its own, which a screen pushed later with its id does
+    // not share; a row is its id.
+    let carriesToken = Element.self is any LifetimeStateCarrier.Type
+    guard carriesToken || wantsState else {
+      return contains(id: id) ? .present(nil) : .gone
     }
     guard let element = self[id: id] else { return .gone }
-    // A stack's screen: its own token, which a screen pushed later with its id does not share.
     if let carrier = element as? any LifetimeStateCarrier {
       return .present(
         wantsState ? carrier.carriedLifetimeState : nil, token: carrier.lifetimeToken)
     }
-    return .present(wantsState ? element : nil, token: token)
+    return .present(wantsState ? element : nil)
   }
 
   func removedLifetimeIDs(since stamp: UInt64) -> [any Hashable]? {

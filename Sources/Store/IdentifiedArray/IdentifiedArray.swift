@@ -63,9 +63,6 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
   @usableFromInline var content: UInt64 = 0
   /// Recent element changes: which stamp each replaced, and which id it touched.
   @usableFromInline var contentHistory = StructureHistory<ID>()
-  /// For the screens of a ``StackState``: the stack's lineage, which a stack that replaces it
-  /// does not share even when it reuses its ids. 0 for other arrays. Not part of the value.
-  @usableFromInline var lifetimeLineage: UInt64 = 0
 
   /// Creates an empty array.
   ///

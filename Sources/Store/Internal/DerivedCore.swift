@@ -100,3 +100,10 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     )
   }
 }
+
+/// Whether the identity a derived store was made for is gone (a row removed, a child
+/// dismissed), as that store's core sees it: set by the owner that lets the store go.
+@MainActor
+final class GoneFlag {
+  var isGone = false
+}

@@ -23,18 +23,15 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   private let parentIsPresent: @MainActor () -> Bool
   private var stores: [ID: Store<ElementState, ElementAction>] = [:]
   /// For each store in `stores`, the flag its core reads once the store is let go.
-  private var retirements: [ID: Retirement] = [:]
+  private var retirements: [ID: GoneFlag] = [:]
   /// The stores of removed elements that something (a row view playing its removal
   /// animation) still holds: a collection listed before the removal hands them out again.
   private var retired: [ID: Retired] = [:]
   private var knownStructure: UInt64
-  /// For a navigation stack: its lineage now (see `StackState`). A stack replaced by another
-  /// reuses ids for new screens, so every store is let go when it changes.
-  private let lineage: (@MainActor () -> UInt64)?
-  private var knownLineage: UInt64?
   /// For a navigation stack: the token of the screen with an id now (see
-  /// `LifetimeStateCarrier`), and the token each store's screen had. A stack set back to a
-  /// copy saved before a push, and pushed onto, gives a new screen an old screen's id.
+  /// `LifetimeStateCarrier`, unique to each push), and the token each store's screen had. A
+  /// stack that replaced another, or was set back to a copy saved before a push and pushed
+  /// onto, gives a new screen an old screen's id.
   private let token: (@MainActor (ID) -> UInt64?)?
   private var storeTokens: [ID: UInt64] = [:]
 
@@ -43,11 +40,8 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     toElements: KeyPath<ParentState, IdentifiedArray<ID, Element>>,
     toState: KeyPath<Element, ElementState>,
     embed: @escaping @Sendable (ID, ElementAction) -> ParentAction,
-    lineage: (@MainActor () -> UInt64)? = nil,
     token: (@MainActor (ID) -> UInt64?)? = nil
   ) {
-    self.lineage = lineage
-    knownLineage = lineage?()
     self.token = token
     lookup = { parent.state[keyPath: toElements][id: $0]?[keyPath: toState] }
     structure = { parent.state[keyPath: toElements].structure }
@@ -83,9 +77,7 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   }
 
   func store(for id: ID) -> Store<ElementState, ElementAction> {
-    // A stack replaced since the last prune: let go of its screens' stores first; and of the
-    // store of a screen whose id another screen took.
-    if let lineage, lineage() != knownLineage { prune() }
+    // A screen whose id another screen took since the last prune: let go of its store first.
     if let token, let tokenThen = storeTokens[id], token(id) != tokenThen { retire(id) }
     if let store = stores[id] { return store }
     let lookup = self.lookup
@@ -100,31 +92,29 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
       )
     }
     let send = self.send
-    // For a stack: the screen with this id in this stack. Once the stack is replaced by
-    // another, whose ids start again, the store keeps its screen's last state and ignores its
-    // sends, rather than reading and driving the new screen with the same id.
+    // For a stack: the screen pushed with this id. Once another screen has the id (in a
+    // stack that replaced this one, or pushed after an undo), the store keeps its screen's
+    // last state and ignores its sends, rather than reading and driving the newcomer.
     // For any element: once its store was let go (the element removed), an element added
     // with its id later is another element, which the old store does not read or drive.
-    let lineage = self.lineage
-    let lineageThen = lineage?()
     let token = self.token
     let tokenThen = token?(id)
     let structure = self.structure
     let replacement = Replacement()
-    let retirement = Retirement()
+    let retirement = GoneFlag()
     let contains = self.contains
     let takenOver: @MainActor () -> String? = {
-      if let lineage, lineage() != lineageThen {
-        return "screen \(id) of a stack that has since been replaced"
-      }
       // The screen's token is read again only after the stack's ids changed.
       if let token,
         replacement.isReplaced(
           structure: structure(), { token(id).map { $0 != tokenThen } ?? false })
       {
-        return "screen \(id), replaced by another screen pushed with its id"
+        return """
+          screen \(id) of a stack that has since been replaced, or whose id another screen \
+          has since taken
+          """
       }
-      if retirement.isRetired, contains(id) {
+      if retirement.isGone, contains(id) {
         return "element \(id), which was removed; the element with that id now is another"
       }
       return nil
@@ -165,21 +155,13 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   }
 
   private func prune() {
-    let lineageNow = lineage?()
-    guard lineageNow != knownLineage || structure() != knownStructure else { return }
+    guard structure() != knownStructure else { return }
     retired = retired.filter { $0.value.store != nil }
-    if lineageNow != knownLineage {
-      // A stack replaced by another: every screen is new, whatever the structure stamps say.
-      knownLineage = lineageNow
-      knownStructure = structure()
-      for id in Array(stores.keys) { retire(id) }
-      return
-    }
     let (current, removed) = removedSince(knownStructure)
     knownStructure = current
     guard !stores.isEmpty else { return }
     if let token {
-      // A stack's screen whose id another screen took (see `token`): a stack holds few.
+      // A stack's screens whose ids other screens took (see `token`): a stack holds few.
       for (id, tokenThen) in storeTokens where token(id).map({ $0 != tokenThen }) ?? false {
         retire(id)
       }
@@ -205,7 +187,7 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   /// Lets go of the store for `id`, whose element was removed; something may still hold it.
   private func retire(_ id: ID) {
     guard let store = stores.removeValue(forKey: id) else { return }
-    retirements.removeValue(forKey: id)?.isRetired = true
+    retirements.removeValue(forKey: id)?.isGone = true
     storeTokens[id] = nil
     retired[id] = Retired(store: store)
   }
@@ -228,8 +210,4 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     }
   }
 
-  /// Whether an element's store was let go, as its store's core sees it.
-  private final class Retirement {
-    var isRetired = false
-  }
 }

@@ -53,7 +53,6 @@ public struct StackState<Element> {
     entries = []
     nextID = 0
     lineage = structureStamps.add(1, ordering: .relaxed).newValue
-    entries.lifetimeLineage = lineage
     for element in elements { append(element) }
   }
 
@@ -313,7 +312,6 @@ extension StackState: Codable where Element: Codable {
     entries = try container.decode(IdentifiedArray<StackElementID, Entry>.self, forKey: .entries)
     nextID = try container.decode(Int.self, forKey: .nextID)
     lineage = structureStamps.add(1, ordering: .relaxed).newValue
-    entries.lifetimeLineage = lineage
     if let lowest = entries.ids.min(), lowest.rawValue < 0 {
       throw DecodingError.dataCorruptedError(
         forKey: .entries,

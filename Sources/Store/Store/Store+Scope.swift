@@ -148,7 +148,6 @@ extension Store {
     let core = self.core
     return elementStores(
       state.appending(path: \.entries), toState: \.element, action: action.identity,
-      lineage: { core.state[keyPath: state].lineage },
       token: { core.state[keyPath: state].entries[id: $0]?.birth }
     ) {
       action.embed(.element(id: $0, action: $1))
@@ -159,7 +158,6 @@ extension Store {
     _ toElements: KeyPath<State, IdentifiedArray<ID, Element>>,
     toState: KeyPath<Element, ElementState>,
     action: CaseKeyIdentity,
-    lineage: (@MainActor () -> UInt64)? = nil,
     token: (@MainActor (ID) -> UInt64?)? = nil,
     embed: @escaping @Sendable (ID, ElementAction) -> Action
   ) -> IdentifiedStores<ID, ElementState, ElementAction> {
@@ -171,8 +169,7 @@ extension Store {
       cache = cached
     } else {
       cache = ElementStoreCache(
-        parent: core, toElements: toElements, toState: toState, embed: embed, lineage: lineage,
-        token: token)
+        parent: core, toElements: toElements, toState: toState, embed: embed, token: token)
       children[key] = cache
     }
     trackIDs(toElements)
@@ -250,16 +247,20 @@ extension Store {
     // Once the child is gone, its actions go on to the parent's reducer, which warns. Once
     // another child is there (another id, or a later presentation), this store neither reads
     // nor drives it.
-    let dismissal = ChildDismissal()
+    let dismissal = GoneFlag()
     let takenOver: @MainActor () -> String? = {
-      guard let now = toChild(parent.state) else { return nil }
+      // (Only a child with an id, or one since dismissed, can have been taken over: most
+      // reads do not read the child again.)
+      guard currentID != nil || dismissal.isGone, let now = toChild(parent.state) else {
+        return nil
+      }
       if let currentID, !isOwn(now) {
         return """
           the child with id \(currentID), but the child there now has another id: it was \
           replaced, or changed its id
           """
       }
-      guard dismissal.isDismissed else { return nil }
+      guard dismissal.isGone else { return nil }
       // Another presentation, or the last state of a parent that is gone itself.
       return "a child that has since been dismissed"
     }
@@ -287,7 +288,7 @@ extension Store {
       let isGone =
         !self.core.isPresent || toChild(self.core.state).map { !isOwn($0) } ?? true
       guard isGone else { return true }
-      dismissal.isDismissed = true
+      dismissal.isGone = true
       if self.children[key] === child {
         self.children[key] = nil
         self.childIDs[key] = nil
@@ -296,12 +297,6 @@ extension Store {
     }
     return child
   }
-}
-
-/// Whether the child a store was made for has gone, as that store's core sees it.
-@MainActor
-private final class ChildDismissal {
-  var isDismissed = false
 }
 
 /// Whether an optional child is there, and which one when it has an id.

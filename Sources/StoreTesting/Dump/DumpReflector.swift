@@ -1,4 +1,5 @@
 import Foundation
+import Store
 
 /// Reads a value through `Mirror` into a ``DumpNode`` tree.
 ///
@@ -199,12 +200,7 @@ extension DumpReflector {
       bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined(separator: " ")
     }
     if data.count <= 64 { return "\(data.count) bytes: \(hex(data))" }
-    var digest: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in data {
-      digest ^= UInt64(byte)
-      digest &*= 0x0000_0100_0000_01b3
-    }
-    return "\(data.count) bytes: \(hex(data.prefix(32))) … (FNV-1a \(String(digest, radix: 16)))"
+    return "\(data.count) bytes: \(hex(data.prefix(32))) … (FNV-1a \(StateDigest.of(data)))"
   }
 
   /// Whether `String(describing:)` shows something the type chose, rather than the

@@ -134,19 +134,7 @@ enum TreeDiffer {
     case .collection where Self.haveUniqueIDs(old) && Self.haveUniqueIDs(new):
       // Identified elements pair by id: a row that moved, or that another row's removal
       // shifted, is not reported as every row after it changing.
-      let steps = SequenceAlignment.steps(from: old.map(\.id), to: new.map(\.id))
-      return steps.map { step in
-        switch step {
-        case .match(let oldIndex, let newIndex):
-          old[oldIndex].node == new[newIndex].node
-            ? .unchanged
-            : .changed(
-              label: new[newIndex].label, expected: old[oldIndex].node,
-              actual: new[newIndex].node)
-        case .removal(let index): .removed(old[index])
-        case .insertion(let index): .inserted(new[index])
-        }
-      }
+      return pairSteps(old, new, by: \.id)
     case .collection where old.count == new.count:
       return zip(old, new).map { pair in
         pair.0 == pair.1
@@ -164,17 +152,24 @@ enum TreeDiffer {
       }
     case .leaf, .object, .enumCase, .tuple, .dictionary:
       // Matching labels: a match may still hold different values.
-      let steps = SequenceAlignment.steps(from: old.map(\.label), to: new.map(\.label))
-      return steps.map { step in
-        switch step {
-        case .match(let oldIndex, let newIndex):
-          old[oldIndex] == new[newIndex]
-            ? .unchanged
-            : .changed(
-              label: old[oldIndex].label, expected: old[oldIndex].node, actual: new[newIndex].node)
-        case .removal(let index): .removed(old[index])
-        case .insertion(let index): .inserted(new[index])
-        }
+      return pairSteps(old, new, by: \.label)
+    }
+  }
+
+  /// Lines up children by `key` (a label, an id); a pair whose trees differ is changed.
+  private static func pairSteps<Key: Hashable>(
+    _ old: [DumpNode.Child], _ new: [DumpNode.Child], by key: (DumpNode.Child) -> Key
+  ) -> [ChildStep] {
+    SequenceAlignment.steps(from: old.map(key), to: new.map(key)).map { step in
+      switch step {
+      case .match(let oldIndex, let newIndex):
+        old[oldIndex].node == new[newIndex].node
+          ? .unchanged
+          : .changed(
+            label: new[newIndex].label, expected: old[oldIndex].node,
+            actual: new[newIndex].node)
+      case .removal(let index): .removed(old[index])
+      case .insertion(let index): .inserted(new[index])
       }
     }
   }
