@@ -249,6 +249,26 @@ extension CaseKey<Screen.Action, ScreenLifecycleAction> {
     #expect(warnings.messages.count == 1)
   }
 
+  /// Scene phases for a screen's task: active, then the end of the task, which comes once
+  /// `close` (the parent closing the screen) has run, as SwiftUI cancels a removed screen's
+  /// task after the state changed.
+  nonisolated func activeThenClosed(_ close: @escaping @MainActor @Sendable () -> Void)
+    -> AsyncStream<ScenePhase>
+  {
+    let calls = Locked(0)
+    return AsyncStream {
+      let call = calls.withLock { value in
+        value += 1
+        return value
+      }
+      guard call == 1 else {
+        await close()
+        return nil
+      }
+      return .active
+    }
+  }
+
   @Test func aScreenRemovedBeforeItsTaskEndsIsNotSentTaskEnded() async {
     // SwiftUI cancels a popped or dismissed screen's task after the state changed: the driver
     // then has no screen to end, and says nothing.
@@ -258,19 +278,7 @@ extension CaseKey<Screen.Action, ScreenLifecycleAction> {
     let harness = Harness(
       initialState: state, warnings: warnings.handler, reducer: Host(clock: clock))
     let screen = harness.store.scope(state: \.screen, action: .screen)
-    let calls = Locked(0)
-    let phases = AsyncStream<ScenePhase> {
-      let call = calls.withLock { value in
-        value += 1
-        return value
-      }
-      guard call == 1 else {
-        // The screen's task is cancelled once the parent has closed the screen.
-        await MainActor.run { _ = harness.send(.close) }
-        return nil
-      }
-      return .active
-    }
+    let phases = activeThenClosed { _ = harness.send(.close) }
     await screen?.runScreen(lifecycle: .lifecycle, scenePhases: phases)
     harness.settle()
     #expect(harness.state.screen == nil)
@@ -289,18 +297,7 @@ extension CaseKey<Screen.Action, ScreenLifecycleAction> {
       initialState: state, warnings: warnings.handler, reducer: Outer(clock: clock))
     let host = harness.store.scope(state: \.host, action: .host)
     let screen = host?.scope(state: \.screen, action: .screen)
-    let calls = Locked(0)
-    let phases = AsyncStream<ScenePhase> {
-      let call = calls.withLock { value in
-        value += 1
-        return value
-      }
-      guard call == 1 else {
-        await MainActor.run { _ = harness.send(.closeHost) }
-        return nil
-      }
-      return .active
-    }
+    let phases = activeThenClosed { _ = harness.send(.closeHost) }
     await screen?.runScreen(lifecycle: .lifecycle, scenePhases: phases)
     harness.settle()
     #expect(harness.state.host == nil)
