@@ -216,6 +216,19 @@ import Testing
     #expect(warnings.messages.allSatisfy { $0.contains("Nothing was pushed") })
   }
 
+  @Test func aStackPushedWithTheHighestIDItAcceptsStillRoundTripsAfterMorePushes() throws {
+    var stack: StackState<String> = ["list"]
+    let highest = StackElementID(rawValue: StackState<String>.idLimit - 1)
+    let pushed = stack.push("detail", id: highest)
+    #expect(pushed)
+    stack.append("more")
+    stack.append("still more")
+    let decoded = try JSONDecoder().decode(
+      StackState<String>.self, from: JSONEncoder().encode(stack))
+    #expect(decoded == stack)
+    #expect(decoded.nextElementID == StackElementID(rawValue: highest.rawValue + 3))
+  }
+
   @Test func popToAndPopToRoot() {
     var stack = StackState<String>(["a", "b", "c", "d"])
     let popped = stack.pop(to: StackElementID(rawValue: 1))

@@ -139,6 +139,11 @@ public struct StackState<Element> {
   /// id above it is refused (no stack is pushed onto `Int.max / 2` times).
   static var idLimit: Int { Int.max / 2 }
 
+  /// Decoding accepts a next id up to this: above ``idLimit``, since a stack pushed onto with
+  /// an id just below that limit goes on giving ids with `append`, and still far enough from
+  /// `Int.max` that no stack decoded with it can be pushed onto until it overflows.
+  static var decodedNextIDLimit: Int { idLimit + idLimit / 2 }
+
   /// Pushes a screen with a given id, as a recorded `.push` action does.
   ///
   /// - Parameters:
@@ -306,7 +311,7 @@ extension StackState: Codable where Element: Codable {
   ///
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError.dataCorrupted` when an id repeats or is not below `nextID`, or
-  ///   `nextID` is negative or above `Int.max / 2`.
+  ///   `nextID` is negative or above three quarters of `Int.max`.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     entries = try container.decode(IdentifiedArray<StackElementID, Entry>.self, forKey: .entries)
@@ -319,11 +324,11 @@ extension StackState: Codable where Element: Codable {
         debugDescription: "The stack's id \(lowest.rawValue) is negative."
       )
     }
-    guard (0...Self.idLimit).contains(nextID) else {
+    guard (0...Self.decodedNextIDLimit).contains(nextID) else {
       throw DecodingError.dataCorruptedError(
         forKey: .nextID,
         in: container,
-        debugDescription: "nextID \(nextID) is outside 0...\(Self.idLimit)."
+        debugDescription: "nextID \(nextID) is outside 0...\(Self.decodedNextIDLimit)."
       )
     }
     if let highest = entries.ids.max(), highest.rawValue >= nextID {
