@@ -2,9 +2,9 @@ import Effects
 import Store
 
 extension TestStore {
-  /// Ends the test: waits for running effects to finish, then fails for each effect still
-  /// running and each received action not asserted (in exhaustive mode), and cancels what is
-  /// left.
+  /// Ends the test: waits for running effects to finish, then fails once listing the effects
+  /// still running and once listing the received actions not asserted (in exhaustive mode),
+  /// and cancels what is left.
   ///
   /// Call it at the end of a test. A test store that is released without it makes the same
   /// checks, without waiting.

@@ -166,6 +166,29 @@ import Testing
     }
   }
 
+  @Test(arguments: [
+    (#""checkpointInterval":0"#, "must be at least 1, not 0"),
+    (#""checkpointInterval":-5"#, "must be at least 1, not -5"),
+    ("", #"no "checkpointInterval" field"#),
+  ])
+  func aHeaderWithoutAPositiveCheckpointIntervalIsRefusedSayingSo(
+    field: String, expected: String
+  ) throws {
+    let head = try header()
+    // The field is not the header's last: removing it takes its comma too.
+    let changed = head.replacingOccurrences(
+      of: field.isEmpty ? #""checkpointInterval":[0-9]+,"# : #""checkpointInterval":[0-9]+"#,
+      with: field, options: .regularExpression)
+    #expect(changed != head)
+    let file = try write(changed + "\n", to: "interval-\(UUID().uuidString).jsonl")
+    #expect {
+      try replayer().replay(path: file)
+    } throws: { error in
+      guard case .badHeader(1, let reason) = error as? ActionLogError else { return false }
+      return reason.contains(expected)
+    }
+  }
+
   @Test func theFingerprintOfAPrivateTypeIsTheSameInEveryRun() {
     // The runtime names a private type with an address that changes from run to run.
     let name = String(reflecting: PrivateState.self)

@@ -2,8 +2,8 @@ extension Effect {
   /// Delays this effect until `duration` has passed on `clock` without another effect being
   /// started under the same `id`.
   ///
-  /// Each new debounced effect with `id` cancels the one waiting before it, so only the last
-  /// of a burst runs. Inject the clock so tests can drive it with ``TestClock``.
+  /// Each new debounced effect with `id` cancels the previous one under `id`, whether it is
+  /// still waiting or already running, so only the last of a burst runs. Inject the clock so tests can drive it with ``TestClock``.
   ///
   /// ```swift
   /// case .queryChanged(let query):

@@ -35,7 +35,7 @@ public struct Effect<Action: Sendable>: Sendable {
   /// An effect that feeds `action` back into the store at once.
   ///
   /// The store processes the action synchronously, after the reducer that returned it and
-  /// before ``send(_:)`` returns, in the order the actions were produced. Dispatch is
+  /// before the store's `send(_:)` returns, in the order the actions were produced. Dispatch is
   /// iterative, so a long chain of `.send` effects uses constant stack.
   ///
   /// - Parameter action: The action to feed back.
@@ -47,7 +47,7 @@ public struct Effect<Action: Sendable>: Sendable {
   /// An effect that runs an asynchronous operation, which can send any number of actions.
   ///
   /// The operation runs in a task that belongs to the lifetime of whatever started it (the
-  /// store, an identified element, or the task awaiting ``send(_:)``), and is cancelled when
+  /// store, an identified element, or the task awaiting the store's `send(_:)`), and is cancelled when
   /// that lifetime ends. Actions sent after cancellation never reach a reducer.
   ///
   /// An error thrown by `operation` is never dropped silently: when `catch` is given, the error

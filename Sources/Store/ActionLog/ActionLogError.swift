@@ -4,7 +4,7 @@ public enum ActionLogError: Error, Equatable, Sendable, CustomStringConvertible 
   case cannotWrite(path: String, reason: String)
   /// The log file could not be opened.
   case cannotRead(path: String, reason: String)
-  /// The file holds no line at all.
+  /// The file holds no header: no line at all, or only blank lines.
   case empty
   /// The first line is not a valid header.
   case badHeader(line: Int, reason: String)
@@ -18,7 +18,8 @@ public enum ActionLogError: Error, Equatable, Sendable, CustomStringConvertible 
   case malformedLine(line: Int, reason: String)
   /// A line is longer than ``ActionLogFormat/maximumLineLength``.
   case lineTooLong(line: Int, length: Int)
-  /// A sequence number repeats or goes backwards.
+  /// A sequence number is not the one expected: an action's must be one more than the last
+  /// action's, a checkpoint's the same as the last action's.
   case sequenceOutOfOrder(line: Int, found: Int, expected: Int)
   /// A checkpoint does not match the replayed state.
   case diverged(sequence: Int, line: Int, differences: [String])

@@ -161,10 +161,12 @@ extension Store where State: Codable, Action: Codable {
   ///   - feature: The root feature's name, written in the header and checked on replay.
   ///   - schemaVersion: Mixed into the schema fingerprint: change it when the action types
   ///     change shape, since the fingerprint cannot see enum cases.
-  ///   - checkpointInterval: How many actions pass between checkpoints.
+  ///   - checkpointInterval: How many actions pass between checkpoints; at least 1.
   ///   - time: The time of each action, in seconds; by default since recording started.
   /// - Returns: The recorder. Keep it, and call ``ActionLogRecorder/finish()`` at the end.
-  /// - Throws: ``ActionLogError`` if this is a scoped store or the file cannot be written.
+  /// - Throws: ``ActionLogError`` if this is a scoped store, `checkpointInterval` is below 1,
+  ///   the initial state cannot be encoded or its line is too long, or the file cannot be
+  ///   written.
   public func recordActions(
     to path: String,
     feature: String,

@@ -35,8 +35,10 @@ public struct ReplayReport<State> {
   /// The sequence number the replay stopped after, when it stopped before the end of the
   /// log because of `until`.
   public var stoppedAfter: Int?
-  /// Problems that did not stop the replay, each naming its line: a last line cut short, or
-  /// a runtime warning a reducer raised (an action for a child that is not there, say).
+  /// Problems that did not stop the replay, each naming its line: a last line cut short; a
+  /// log that ends without its final checkpoint; with `until`, a damaged line after the
+  /// stop, which was not read further; or a runtime warning a reducer raised (an action for a
+  /// child that is not there, say).
   public var warnings: [String]
 }
 
@@ -265,6 +267,13 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     guard probe.feature == feature else {
       throw ActionLogError.featureMismatch(log: probe.feature, expected: feature)
     }
+    guard let interval = probe.checkpointInterval, interval > 0 else {
+      throw ActionLogError.badHeader(
+        line: headerLine,
+        reason: probe.checkpointInterval.map { "checkpointInterval must be at least 1, not \($0)." }
+          ?? #"no "checkpointInterval" field."#
+      )
+    }
     let header: ActionLogHeader<R.State>
     do {
       header = try decoder.decode(ActionLogHeader<R.State>.self, from: bytes)
@@ -369,6 +378,8 @@ private struct HeaderProbe: Decodable {
   var version: Int
   var feature: String
   var schema: String
+  // Optional here, so that a log of another version without it is refused for its version.
+  var checkpointInterval: Int?
 }
 
 /// What kind of line a line is, read without its action.

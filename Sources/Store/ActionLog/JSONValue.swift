@@ -80,7 +80,8 @@ enum JSONValue: Decodable, Equatable {
     return "{" + members.joined(separator: ", ") + "}"
   }
 
-  /// The paths where `self` and `other` differ, each as `path: old → new`.
+  /// The paths where `self` and `other` differ, each as `path: old → new`, or as
+  /// `path added: value` and `path removed: value` for an element only one side has.
   func differences(to other: JSONValue, at path: String = "") -> [String] {
     switch (self, other) {
     case (.object(let old), .object(let new))
@@ -117,7 +118,8 @@ enum JSONValue: Decodable, Equatable {
   }
 }
 
-/// Lists what differs between two states, field by field, as `path: old → new`.
+/// Lists what differs between two states, field by field, as `path: old → new`, or as
+/// `path added: value` and `path removed: value` for an element only one side has.
 ///
 /// The states are compared through their JSON encoding, so secrets stay redacted. The action
 /// log's replay uses it to say where a replay diverged; the demo uses it to print what each

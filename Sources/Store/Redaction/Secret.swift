@@ -3,7 +3,7 @@
 ///
 /// Wrap secrets in state and actions with `Secret`. Its `description` and its encoded form
 /// are a fixed placeholder, so an action log of a sign-in holds `"<redacted>"` where the
-/// password was, and a state diff shows `Secret(<redacted>)`. Decoding a placeholder gives
+/// password was, and a state diff shows `<redacted>`. Decoding a placeholder gives
 /// an empty secret: a replay cannot recover what was never written. Compare secrets with `==`
 /// in tests; read ``value`` only where the secret is used, such as the call that sends it.
 ///

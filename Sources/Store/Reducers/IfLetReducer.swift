@@ -46,7 +46,8 @@ extension Reducer {
 
   /// Runs `child` on a presented destination, such as a sheet, while it is present.
   ///
-  /// Works like the plain `ifLet(_:action:child:)`,
+  /// Works like the plain
+  /// ``Reducer/ifLet(_:action:fileID:line:child:)-(_,CaseKey<Action,ChildAction>,_,_,_)``,
   /// and also handles ``PresentationAction/dismiss``: it sets the child's state to `nil`, which
   /// cancels the child's effects. The child dismisses itself by returning
   /// `Effect.dismiss`; it reports results to the parent with its own delegate actions,
@@ -83,7 +84,7 @@ extension Reducer {
 }
 
 /// A reducer that runs a child reducer on optional child state; see
-/// `ifLet(_:action:child:)`.
+/// ``Reducer/ifLet(_:action:fileID:line:child:)-(_,CaseKey<Action,ChildAction>,_,_,_)``.
 public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   @usableFromInline let parent: Parent
   @usableFromInline let child: Child
