@@ -126,19 +126,34 @@ extension TestStore {
     reportWarnings(at: location)
     guard arrived else {
       let running = runtime.running
-      let detail =
+      // With no effect running, the store did not wait: nothing could arrive.
+      let headline =
         running.isEmpty
-        ? "No effect is running, so none can arrive."
+        ? """
+        Expected to receive \(description), but nothing arrived, and no effect is running, so \
+        none can arrive.
+        """
         : """
-        Effects still running:
-        \(Messages.bulleted(running.map(Messages.describe)))
+        Expected to receive \(description), but nothing arrived within \(timeout). Effects still \
+        running:
+        \(Messages.bulleted(Messages.describeRunning(running)))
         """
       let skipped =
         isExhaustive || received.isEmpty
         ? ""
         : "\nReceived but not matching:\n\(Messages.bulleted(received.map { describe($0.action) }))"
+      let dropped =
+        droppedBySend.map {
+          """
+
+          In non-exhaustive mode, each `send` drops the received actions not yet asserted: \
+          `send(\($0.send))` dropped \(Messages.counted($0.actions.count, "action")):
+          \(Messages.bulleted($0.actions))
+          Receive them before sending the next action.
+          """
+        } ?? ""
       reportFailure(
-        "Expected to receive \(description), but nothing arrived within \(timeout).\n\(detail)\(skipped)",
+        headline + skipped + dropped,
         at: location
       )
       if !isExhaustive { removeAllReceived() }
@@ -150,6 +165,7 @@ extension TestStore {
       for _ in 0..<match { removeReceived(at: 0) }
     }
     let next = removeReceived(at: 0)
+    droppedBySend = nil
     guard matching(next.action) else {
       reportFailure(mismatch(next.action), at: location)
       baseline = next.state

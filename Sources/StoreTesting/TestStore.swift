@@ -61,6 +61,9 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   private(set) var received: [(action: Action, state: State)] = []
   private var isSending = false
   private var sentState: State?
+  /// In non-exhaustive mode, the received actions a `send` dropped since the last `receive`
+  /// matched, and the action that send sent: a `receive` that then finds nothing says so.
+  var droppedBySend: (send: String, actions: [String])?
 
   /// Creates a test store that runs `reducer` on `initialState`.
   ///
@@ -112,7 +115,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     // would otherwise wait on tasks that nobody runs any more.
     defer { runtime.cancelAll() }
     guard !ledger.isFinished else { return }
-    var problems = ledger.takeWarnings().map(\.description)
+    var problems = ledger.takeWarnings().map(Messages.warning)
     // The checks `finish()` makes: in non-exhaustive mode, only the warnings.
     if ledger.exhaustivity == .on {
       let running = Self.stillRunning(runtime, ledger)
@@ -155,7 +158,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// In exhaustive mode, `assert` must turn the state before the action into the state after
   /// it: the test fails when the result differs, when the state changed and no closure was
   /// given, or when a closure was given and nothing changed. Sending fails too while actions
-  /// that effects fed back are still unasserted.
+  /// that effects fed back are still unasserted; in non-exhaustive mode it drops them.
   ///
   /// - Parameters:
   ///   - action: The action to send.
@@ -182,10 +185,12 @@ public final class TestStore<State: Equatable, Action: Sendable> {
         reportFailure(
           Messages.unreceived(
             received.map { describe($0.action) },
-            context: "Must assert received actions before sending \(describe(action)). There are"
+            context: "Must assert received actions before sending \(describe(action)):"
           ),
           at: location
         )
+      } else {
+        droppedBySend = (describe(action), received.map { describe($0.action) })
       }
       removeAllReceived()
       baseline = root.untrackedState
@@ -234,7 +239,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
 
   func reportWarnings(at location: TestLocation) {
     for warning in ledger.takeWarnings() {
-      reportFailure("Runtime warning: \(warning.description)", at: location)
+      reportFailure(Messages.warning(warning), at: location)
     }
   }
 

@@ -87,7 +87,9 @@ import Testing
     } matching: {
       messages.capture($0)
     }
-    #expect(messages.last.contains("No effect is running"))
+    // The store did not wait, and does not say it did.
+    #expect(messages.last.contains("nothing arrived, and no effect is running, so none can arrive"))
+    #expect(!messages.last.contains("within"))
   }
 
   @Test func receivingWhatNeverArrivesFailsNamingTheEffectsInFlight() async {
@@ -112,7 +114,10 @@ import Testing
       messages.capture($0)
     }
     #expect(messages.all.count == 1)
-    #expect(messages.last.contains("Must assert received actions before sending"))
+    #expect(
+      messages.last.contains(
+        "Must assert received actions before sending Action.noop: 1 received action not yet asserted"
+      ))
     #expect(messages.last.contains(#"loaded("Ada")"#))
   }
 
@@ -136,7 +141,47 @@ import Testing
     } matching: {
       messages.capture($0)
     }
-    #expect(messages.last.contains("The test ended with 1 received action(s) not yet asserted"))
+    #expect(messages.last.contains("The test ended with 1 received action not yet asserted"))
+  }
+
+  @Test func aNonExhaustiveReceiveOfAnActionASendDroppedSaysWhichSendDroppedIt() async {
+    let store = makeStore()
+    store.exhaustivity = .off
+    await store.send(.echo(["a"]))
+    await store.send(.noop)
+    await withKnownIssue {
+      await store.receive(.loaded("a"))
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.last.contains("nothing arrived"))
+    #expect(messages.last.contains("`send(Action.noop)` dropped 1 action:"))
+    #expect(messages.last.contains(#"Action.loaded("a")"#))
+    // A receive that matches forgets the drop.
+    await store.send(.echo(["b"]))
+    await store.receive(.loaded("b"))
+    await withKnownIssue {
+      await store.receive(.loaded("c"))
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(!messages.last.contains("dropped"))
+  }
+
+  @Test func aDebouncedEffectStillWaitingIsNamedOnceAtTheLineThatDebouncedIt() async {
+    let store = makeStore()
+    await store.send(.searchTyped("Ada"))
+    await withKnownIssue {
+      await store.finish()
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.last.contains("1 effect still running at the end of the test"))
+    #expect(
+      messages.last.contains(
+        #"Action.searchTyped("Ada") (created at StoreTestingTests/Profile.swift:"#))
+    #expect(!messages.last.contains("Effect+Timing"))
+    #expect(messages.last.components(separatedBy: "an effect started by").count == 2)
   }
 
   @Test func releasingTheStoreWithWorkLeftFails() async {
@@ -162,7 +207,7 @@ import Testing
     } matching: {
       messages.capture($0)
     }
-    #expect(messages.last.contains("The test store was released with 1 received action(s)"))
+    #expect(messages.last.contains("The test store was released with 1 received action not"))
   }
 
   @Test func aNonExhaustiveStoreReleasedWithWorkLeftChecksNoMoreThanFinishWould() async {
@@ -243,7 +288,8 @@ import Testing
     } matching: {
       messages.capture($0)
     }
-    #expect(messages.last.contains("Runtime warning"))
+    #expect(messages.last.hasPrefix("Runtime warning at StoreTestingTests/Profile.swift:"))
+    #expect(!messages.last.contains("runtime warning:"))
     #expect(messages.last.contains("offline"))
     #expect(messages.last.contains("crashTapped"))
     await store.finish()

@@ -3,7 +3,8 @@ extension Effect {
   /// started under the same `id`.
   ///
   /// Each new debounced effect with `id` cancels the previous one under `id`, whether it is
-  /// still waiting or already running, so only the last of a burst runs. Inject the clock so tests can drive it with ``TestClock``.
+  /// still waiting or already running, so only the last of a burst runs. Inject the clock so
+  /// tests can drive it with ``TestClock``.
   ///
   /// ```swift
   /// case .queryChanged(let query):
@@ -16,13 +17,18 @@ extension Effect {
   ///   - id: The cancellation id shared by the burst.
   ///   - duration: How long to wait for quiet.
   ///   - clock: The clock to wait on.
+  ///   - fileID: The file of the call, named while the effect waits (in a test's report of
+  ///     the effects still running, say).
+  ///   - line: The line of the call.
   /// - Returns: The debounced effect.
   public func debounce(
     id: some Hashable & Sendable,
     for duration: Duration,
-    clock: any Clock<Duration>
+    clock: any Clock<Duration>,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
   ) -> Self {
-    let delay = Self.run { _ in try await clock.sleep(for: duration) }
+    let delay = Self.run(fileID: fileID, line: line) { _ in try await clock.sleep(for: duration) }
     return delay.concatenate(with: self).cancellable(id: id, cancelInFlight: true)
   }
 

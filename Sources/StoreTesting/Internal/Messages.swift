@@ -6,6 +6,24 @@ enum Messages {
     lines.map { "  • \($0)" }.joined(separator: "\n")
   }
 
+  /// `count` and `noun`, made plural unless `count` is 1: "1 effect", "2 effects".
+  static func counted(_ count: Int, _ noun: String) -> String {
+    "\(count) \(noun)\(count == 1 ? "" : "s")"
+  }
+
+  /// A runtime warning as a test failure: where it was raised, and what it says.
+  static func warning(_ warning: RuntimeWarning) -> String {
+    "Runtime warning at \(warning.fileID):\(warning.line): \(warning.message)"
+  }
+
+  /// The running effects, a line each. A concatenation waiting for its current part is left
+  /// out while that part is listed: it is the same effect, and the part names where it was
+  /// created.
+  static func describeRunning(_ records: [EffectRecord]) -> [String] {
+    let parts = records.filter { $0.kind != .sequence }
+    return (parts.isEmpty ? records : parts).map(describe)
+  }
+
   static func describe(_ record: EffectRecord) -> String {
     let site = record.site.map { " (created at \($0))" } ?? ""
     switch record.kind {
@@ -17,18 +35,19 @@ enum Messages {
   }
 
   static func stillRunning(_ records: [EffectRecord]) -> String {
-    """
-    \(records.count) effect(s) still running at the end of the test:
-    \(bulleted(records.map(describe)))
-    Effects must finish or be cancelled before a test ends. Cancel it from the feature (for \
-    example when its screen goes away), advance the test clock past it, or call \
-    `await store.skipInFlightEffects()` if it does not matter to this test.
-    """
+    let lines = describeRunning(records)
+    return """
+      \(counted(lines.count, "effect")) still running at the end of the test:
+      \(bulleted(lines))
+      Effects must finish or be cancelled before a test ends. Cancel it from the feature (for \
+      example when its screen goes away), advance the test clock past it, or call \
+      `await store.skipInFlightEffects()` if it does not matter to this test.
+      """
   }
 
   static func unreceived(_ actions: [String], context: String) -> String {
     """
-    \(context) \(actions.count) received action(s) not yet asserted:
+    \(context) \(counted(actions.count, "received action")) not yet asserted:
     \(bulleted(actions))
     Assert each with `await store.receive(...)`, or call `store.skipReceivedActions()`.
     """

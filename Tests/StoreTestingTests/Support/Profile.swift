@@ -31,12 +31,13 @@ struct Profile: Reducer {
     case echo([String])
     case noop
     case crashTapped
+    case searchTyped(String)
   }
 
   let load: @Sendable () async throws -> String
   var clock: any Clock<Duration> = TestClock()
 
-  enum CancelID { case timer }
+  enum CancelID { case timer, search }
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
@@ -86,6 +87,9 @@ struct Profile: Reducer {
       return .none
     case .crashTapped:
       return .run { _ in throw LoadError() }
+    case .searchTyped(let query):
+      return .run { send in send(.loaded(query)) }
+        .debounce(id: CancelID.search, for: .seconds(1), clock: clock)
     }
   }
 }
