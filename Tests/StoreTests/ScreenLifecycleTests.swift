@@ -269,6 +269,57 @@ extension CaseKey<Screen.Action, ScreenLifecycleAction> {
     }
   }
 
+  /// Scene phases that run each step when the driver asks for the next phase.
+  nonisolated func scripted(_ steps: [@MainActor @Sendable () async -> ScenePhase?])
+    -> AsyncStream<ScenePhase>
+  {
+    let calls = Locked(0)
+    return AsyncStream {
+      let call = calls.withLock { value in
+        value += 1
+        return value
+      }
+      return call <= steps.count ? await steps[call - 1]() : nil
+    }
+  }
+
+  @Test func aScreenWhoseSceneStartsInTheBackgroundGetsItsFirstFocusWhenItBecomesActive() async {
+    let harness = makeHarness()
+    let clock = clock
+    // Each step first runs the effects of what the driver sent (the store it drives leaves
+    // them to the harness), then lets the hook that started take its second.
+    let phases = scripted([
+      { .background },
+      {
+        harness.settle()
+        await clock.advance(by: .seconds(1))
+        return .active
+      },
+      {
+        harness.settle()
+        await clock.advance(by: .seconds(1))
+        return nil
+      },
+    ])
+    await harness.store.runScreen(lifecycle: .lifecycle, scenePhases: phases)
+    harness.settle()
+    #expect(
+      harness.state.hooks == [
+        "startup", "startup done", "subscribe", "firstFocus", "firstFocus done", "teardown",
+      ])
+  }
+
+  @Test func aScreenWhoseTaskIsCancelledBeforeItsFirstPhaseNeverStarts() async {
+    let harness = makeHarness()
+    let (phases, _) = AsyncStream.makeStream(of: ScenePhase.self)
+    let task = Task { await harness.store.runScreen(lifecycle: .lifecycle, scenePhases: phases) }
+    task.cancel()
+    await task.value
+    harness.settle()
+    #expect(harness.processed.isEmpty)
+    #expect(harness.state.hooks.isEmpty)
+  }
+
   @Test func aScreenRemovedBeforeItsTaskEndsIsNotSentTaskEnded() async {
     // SwiftUI cancels a popped or dismissed screen's task after the state changed: the driver
     // then has no screen to end, and says nothing.
