@@ -63,6 +63,9 @@ import Testing
     #expect(warnings.messages.count == 1)
     #expect(warnings.messages.first?.contains(#"renamed("a")"#) == true)
     #expect(warnings.messages.first?.contains(".empty") == true)
+    // The case is named by the type it holds, in full: such types are mostly called `State`.
+    #expect(warnings.messages.first?.contains("the case holding StoreTests.") == true)
+    #expect(warnings.messages.first?.contains(".State, but the state is another case") == true)
   }
 }
 

@@ -9,6 +9,27 @@ import Testing
     #expect(warning.description == "App/Feature.swift:12: runtime warning: Something broke")
   }
 
+  @Test func messagesNameAnActionsNestedCasesShortAndKeepSecretsRedacted() {
+    enum Row: Sendable { case toggled, renamed(String) }
+    enum Feature: Sendable {
+      case rows(IdentifiedAction<Int, Row>)
+      case tapped
+      case pair(Int, label: String)
+      case signIn(Secret<String>)
+      case chosen(Int?)
+    }
+    #expect(
+      describe(Feature.rows(.element(id: 3, action: .toggled)))
+        == "Feature.rows(.element(id: 3, action: .toggled))")
+    #expect(
+      describe(Feature.rows(.element(id: 3, action: .renamed("Milk"))))
+        == #"Feature.rows(.element(id: 3, action: .renamed("Milk")))"#)
+    #expect(describe(Feature.tapped) == "Feature.tapped")
+    #expect(describe(Feature.pair(1, label: "a")) == #"Feature.pair(1, label: "a")"#)
+    #expect(describe(Feature.signIn(Secret("hunter2"))) == "Feature.signIn(Secret(<redacted>))")
+    #expect(describe(Feature.chosen(4)) == "Feature.chosen(Optional(4))")
+  }
+
   @Test func theDefaultHandlerPrintsEachSiteOnce() {
     let lines = Collected<String>()
     let handler = RuntimeWarningHandler.printingOncePerSite { lines.append($0) }

@@ -519,8 +519,39 @@ package struct EffectPlacement: Sendable {
   let record: EffectRecord?
 }
 
-/// A readable name for an action in a message: its type and value.
+/// A readable name for an action in a message: its type and value, with the cases of
+/// enums inside it written short, as in `Action.rows(.element(id: 3, action: .toggled))`
+/// (the default description would spell out every nested case's module and type).
 @usableFromInline
 package func describe(_ action: any Sendable) -> String {
-  "\(type(of: action)).\(action)"
+  let short = shortEnumDescription(action)
+  return "\(type(of: action))" + (short ?? ".\(action)")
+}
+
+/// `.case(payload)` for a value of an enum that does not describe itself, with payload enums
+/// written the same way; `nil` for any other value. Other payload values print as
+/// `String(reflecting:)` prints them, so a value that redacts itself stays redacted.
+private func shortEnumDescription(_ value: Any) -> String? {
+  guard !(value is CustomStringConvertible), !(value is CustomDebugStringConvertible) else {
+    return nil
+  }
+  let mirror = Mirror(reflecting: value)
+  guard mirror.displayStyle == .enum else { return nil }
+  guard let payload = mirror.children.first, let name = payload.label else {
+    return ".\(value)"
+  }
+  let fields = Mirror(reflecting: payload.value)
+  guard fields.displayStyle == .tuple else {
+    return ".\(name)(\(payloadDescription(payload.value)))"
+  }
+  let arguments = fields.children.map { field in
+    let text = payloadDescription(field.value)
+    guard let label = field.label, !label.hasPrefix(".") else { return text }
+    return "\(label): \(text)"
+  }
+  return ".\(name)(\(arguments.joined(separator: ", ")))"
+}
+
+private func payloadDescription(_ value: Any) -> String {
+  shortEnumDescription(value) ?? String(reflecting: value)
 }

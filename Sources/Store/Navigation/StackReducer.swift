@@ -34,11 +34,16 @@ extension Reducer {
       switch toStackAction.extract(action) {
       case .push(let id, let element)?:
         guard state[keyPath: toStack].push(element, id: id) else {
+          // The pushed state is left out of the message: it can be a whole screen's.
+          let nextID = read(toStack, in: &state).nextElementID
+          let reason =
+            id.rawValue < nextID.rawValue
+            ? "the stack's next id is \(nextID), and ids are never reused"
+            : "ids stay below Int.max / 2"
           return .warning(
             """
-            Action \(describe(action)) pushes id \(id), but the stack's next id is \
-            \(read(toStack, in: &state).nextElementID) (ids are never reused) and ids stay \
-            below \(StackState<DestinationState>.idLimit). Nothing was pushed.
+            A .push action of a \(String(reflecting: DestinationState.self)) with id \(id) came to the stack at \
+            \(toStack), but \(reason). Nothing was pushed.
             """,
             site: site
           )

@@ -134,8 +134,8 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         childEffect = .merge(
           .warning(
             """
-            Action \(describe(action)) was sent to the \(Child.State.self) case, but the state \
-            is another case: .\(Mirror(reflecting: state).children.first?.label ?? "\(state)"). \
+            Action \(describe(action)) was sent to the case holding \
+            \(String(reflecting: Child.State.self)), but the state is another case: .\(Mirror(reflecting: state).children.first?.label ?? "\(state)"). \
             The action was ignored.
             """,
             site: site
