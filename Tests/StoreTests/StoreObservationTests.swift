@@ -43,6 +43,29 @@ final class FiringCount: Sendable {
     return Harness(initialState: state, reducer: Todos(clock: clock))
   }
 
+  @Test func anObservedRowStoreKeptPastItsRemovalReadsTheRowAsTheLastActionLeftIt() {
+    let harness = todos(rows: 0..<2)
+    let row = harness.store.scope(state: \.rows, action: .rows)[id: 1]!
+    // A view shows the row: it read the title, and reads it again after each change.
+    let view = Tracker { _ = row.title }
+    row.send(.renamed("Tea"))
+    harness.send(.removeRow(1))
+    #expect(view.firings == 1)
+    #expect(row.title == "Tea")
+    // Outside observation too, once something was read through the store.
+    let read = harness.store.scope(state: \.rows, action: .rows)[id: 0]!
+    _ = read.title
+    read.send(.renamed("Milk"))
+    harness.send(.removeRow(0))
+    #expect(read.title == "Milk")
+    // A store nothing was read through before the removal has the state it was made with.
+    harness.send(.addRow(2))
+    let neverRead = harness.store.scope(state: \.rows, action: .rows)[id: 2]!
+    neverRead.send(.renamed("Eggs"))
+    harness.send(.removeRow(2))
+    #expect(neverRead.title == "")
+  }
+
   @Test func aReadValueFiresOncePerChangeAndOtherValuesNever() {
     let store = Store(initialState: Pair.State()) { Pair() }
     let tracker = Tracker { _ = store.left.count }

@@ -23,7 +23,8 @@ public struct IdentifiedStores<ID: Hashable & Sendable, ElementState, ElementAct
   ///
   /// The element may have been removed since the collection was made, as when a view plays
   /// a removed row's animation: its store is then the one made for it before, which reads
-  /// the element's last state and whose actions are ignored with a runtime warning.
+  /// the element's last state (as the last action before the removal left it, once anything
+  /// was read through the store) and whose actions are ignored with a runtime warning.
   ///
   /// - Parameter position: A valid position.
   /// - Precondition: The element is still in the collection, or its store was asked for
