@@ -1,4 +1,5 @@
 import Effects
+import Foundation
 import Testing
 
 @testable import Store
@@ -6,6 +7,16 @@ import Testing
 @MainActor
 @Suite struct EffectTests {
   let clock = TestClock()
+
+  @Test func incrementingIDsStartWhereAskedAndEachGeneratorStartsAgain() {
+    let fromZero = UUIDGenerator.incrementing()
+    #expect(fromZero() == UUID(counting: 0))
+    #expect(fromZero() == UUID(counting: 1))
+    let fromTen = UUIDGenerator.incrementing(from: 10)
+    #expect(fromTen() == UUID(counting: 10))
+    #expect(fromTen().uuidString == "00000000-0000-0000-0000-00000000000B")
+    #expect(UUIDGenerator.incrementing(from: 10)() == UUID(counting: 10))
+  }
 
   nonisolated func record(_ entry: String, after seconds: Int) -> Effect<LogFeature.Action> {
     .run { [clock] send in

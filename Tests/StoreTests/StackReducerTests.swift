@@ -235,6 +235,15 @@ import Testing
     #expect(decoded.nextElementID == StackElementID(rawValue: highest.rawValue + 3))
   }
 
+  @Test func screenIDsCanBeWrittenAsNumbers() {
+    var stack: StackState<String> = ["list", "detail"]
+    let id: StackElementID = 1
+    #expect(id == StackElementID(rawValue: 1))
+    #expect(stack[id: 1] == "detail")
+    stack.pop(from: 1)
+    #expect(stack.ids == [0])
+  }
+
   @Test func popToAndPopToRoot() {
     var stack = StackState<String>(["a", "b", "c", "d"])
     let popped = stack.pop(to: StackElementID(rawValue: 1))

@@ -7,7 +7,7 @@
 /// Makes identifiers for new values, injected into features so tests can predict them.
 ///
 /// A feature that creates identified values takes a generator in its initializer rather than
-/// calling `UUID()`: the app passes ``live``, tests pass ``incrementing()`` and know that the
+/// calling `UUID()`: the app passes ``live``, tests pass ``incrementing(from:)`` and know that the
 /// first id is `00000000-0000-0000-0000-000000000000`, the next `…0001`, and so on.
 ///
 /// ```swift
@@ -34,13 +34,17 @@ public struct UUIDGenerator: Sendable {
   /// Random, unique ids: what an app uses.
   public static let live = UUIDGenerator { UUID() }
 
-  /// Ids counting up from zero, written as the low digits of a UUID.
+  /// Ids counting up from `start`, written as the low digits of a UUID.
   ///
-  /// Each call to this function returns a new generator that starts again at zero.
+  /// Each call to this function returns a new generator that starts again at `start`. Start
+  /// above the ids a test's fixtures already use (`UUID(counting: 0)`, say), so that new ids
+  /// never collide with them.
   ///
-  /// - Returns: A generator of `00000000-0000-0000-0000-000000000000`, `…0001`, `…0002`, ….
-  public static func incrementing() -> UUIDGenerator {
-    let counter = Locked<UInt64>(0)
+  /// - Parameter start: The first id's number; zero by default.
+  /// - Returns: A generator of `UUID(counting: start)`, `UUID(counting: start + 1)`, …:
+  ///   `00000000-0000-0000-0000-000000000000`, `…0001`, `…0002`, … from zero.
+  public static func incrementing(from start: UInt64 = 0) -> UUIDGenerator {
+    let counter = Locked<UInt64>(start)
     return UUIDGenerator {
       let value = counter.withLock { value in
         defer { value += 1 }
@@ -60,7 +64,7 @@ public struct UUIDGenerator: Sendable {
 }
 
 extension UUID {
-  /// The UUID whose last twelve hex digits spell `value`, as ``UUIDGenerator/incrementing()``
+  /// The UUID whose last twelve hex digits spell `value`, as ``UUIDGenerator/incrementing(from:)``
   /// makes them: `UUID(counting: 1)` is `00000000-0000-0000-0000-000000000001`.
   ///
   /// - Parameter value: The number to spell; only its low 48 bits are used.

@@ -381,3 +381,13 @@ public struct StackElementID: Hashable, Comparable, Sendable, Codable, CustomStr
     rawValue = try decoder.singleValueContainer().decode(Int.self)
   }
 }
+
+extension StackElementID: ExpressibleByIntegerLiteral {
+  /// Creates an id from its push order written as a number, as tests name screens:
+  /// `.popFrom(id: 0)`.
+  ///
+  /// - Parameter value: The push order.
+  public init(integerLiteral value: Int) {
+    self.init(rawValue: value)
+  }
+}
