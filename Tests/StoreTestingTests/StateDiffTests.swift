@@ -1,3 +1,4 @@
+import Store
 import Testing
 
 @testable import StoreTesting
@@ -15,6 +16,12 @@ private struct UserProfile {
 
 private struct State {
   var profile: UserProfile
+}
+
+private struct Form {
+  var username: String
+  var password: Secret<String>
+  var confirmation: Secret<String>
 }
 
 private struct Item: Hashable {
@@ -65,6 +72,29 @@ private final class Node {
     #expect(!diff.contains("Rue de Rivoli"))
     #expect(!diff.contains("Ada"))
     #expect(!diff.contains("36"))
+  }
+
+  @Test func aSecretThatDiffersShowsWhereByNumberNeverWhat() throws {
+    let expected = Form(username: "ada", password: Secret("hunter2"), confirmation: Secret("x"))
+    var actual = expected
+    actual.password = Secret("hunter3")
+    let diff = try #require(StateDiff.diff(expected: expected, actual: actual))
+    #expect(
+      diff == """
+          Form(
+            … (1 unchanged)
+        -   password: <redacted #1>
+        +   password: <redacted #3>
+            … (1 unchanged)
+          )
+        """)
+    #expect(!diff.contains("hunter"))
+    // Secrets that are equal give no diff, and a change elsewhere leaves them unnumbered.
+    #expect(StateDiff.diff(expected: expected, actual: expected) == nil)
+    var renamed = expected
+    renamed.username = "bob"
+    let other = try #require(StateDiff.diff(expected: expected, actual: renamed))
+    #expect(!other.contains("#"))
   }
 
   @Test func equalValuesGiveNil() {

@@ -3,9 +3,11 @@
 ///
 /// Wrap secrets in state and actions with `Secret`. Its `description` and its encoded form
 /// are a fixed placeholder, so an action log of a sign-in holds `"<redacted>"` where the
-/// password was, and a state diff shows `<redacted>`. Decoding a placeholder gives
-/// an empty secret: a replay cannot recover what was never written. Compare secrets with `==`
-/// in tests; read ``value`` only where the secret is used, such as the call that sends it.
+/// password was, and a state diff shows `<redacted>` (when only secrets differ, numbered by
+/// equality, `<redacted #1>` against `<redacted #2>`, to show which one). Decoding a
+/// placeholder gives an empty secret: a replay cannot recover what was never written. Compare
+/// secrets with `==` in tests; read ``value`` only where the secret is used, such as the call
+/// that sends it.
 ///
 /// Tokens and other credentials should not be in state at all: keep them inside the client
 /// that uses them.
@@ -22,6 +24,20 @@ public struct Secret<Value: Sendable & Equatable>: Sendable, Equatable {
 }
 
 extension Secret: Hashable where Value: Hashable {}
+
+/// A value that hides its content but can say whether another value holds the same: test
+/// diffs number such values by equality, so two secrets that differ show as different
+/// without showing what they hold.
+package protocol RedactedValue {
+  /// Whether `other` is a value of the same type holding the same content.
+  func holdsTheSame(as other: Any) -> Bool
+}
+
+extension Secret: RedactedValue {
+  package func holdsTheSame(as other: Any) -> Bool {
+    (other as? Self)?.value == value
+  }
+}
 
 extension Secret: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
   /// The placeholder `<redacted>`, never the value.

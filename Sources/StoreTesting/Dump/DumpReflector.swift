@@ -17,10 +17,19 @@ struct DumpReflector {
   let maxDepth: Int
   /// The class instances on the path from the root to the value being read.
   private var path: Set<ObjectIdentifier> = []
+  /// When not `nil`, redacted values (a `Secret`) print numbered by equality, `<redacted #1>`,
+  /// across every value this reflector reads: one value per distinct content met.
+  private var redacted: [any RedactedValue]?
 
   /// A reflector that stops reading at `maxDepth` levels.
-  init(maxDepth: Int = DumpReflector.defaultMaxDepth) {
+  ///
+  /// - Parameters:
+  ///   - maxDepth: How many container levels to read.
+  ///   - numberingRedactedValues: Whether redacted values print numbered by equality, so that
+  ///     two that differ print differently without showing what they hold.
+  init(maxDepth: Int = DumpReflector.defaultMaxDepth, numberingRedactedValues: Bool = false) {
     self.maxDepth = maxDepth
+    self.redacted = numberingRedactedValues ? [] : nil
   }
 
   /// The tree for `value`.
@@ -35,6 +44,9 @@ struct DumpReflector {
     if type(of: value) == AnyHashable.self, let hashable = value as? AnyHashable {
       // A key stored as `AnyHashable` prints as what it wraps.
       return node(for: hashable.base, depth: depth)
+    }
+    if redacted != nil, let secret = value as? any RedactedValue {
+      return .leaf("<redacted #\(number(of: secret))>")
     }
     if let text = Self.leafText(of: value) {
       return .leaf(text)
@@ -70,6 +82,15 @@ struct DumpReflector {
         for: value, children: Array(mirror.children), isNominal: mirror.displayStyle == .struct,
         depth: depth)
     }
+  }
+
+  /// The number of `secret`'s content among the redacted values read so far, from 1.
+  private mutating func number(of secret: any RedactedValue) -> Int {
+    if let index = redacted?.firstIndex(where: { $0.holdsTheSame(as: secret) }) {
+      return index + 1
+    }
+    redacted?.append(secret)
+    return redacted?.count ?? 0
   }
 
   /// The id of an `Identifiable` value, printed; `nil` for other values.

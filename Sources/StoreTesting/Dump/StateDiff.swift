@@ -44,13 +44,18 @@ package enum StateDiff {
   /// - Complexity: O(*n* × *d*) for values of *n* nodes and depth *d*, plus the alignment of
   ///   each collection whose length changed.
   package static func diff(expected: Any, actual: Any) -> String? {
-    var reflector = DumpReflector()
-    let expectedNode = reflector.node(for: expected)
-    let actualNode = reflector.node(for: actual)
-    // Trees that render alike count as equal even if they came from different types.
-    guard expectedNode.rendered != actualNode.rendered else { return nil }
-    return TreeDiffer.lines(expected: expectedNode, actual: actualNode)
-      .map(\.rendered)
-      .joined(separator: "\n")
+    // Secrets print alike; when nothing else differs, they are numbered by content, so a
+    // secret that differs shows where, still without what it holds.
+    for numberingRedactedValues in [false, true] {
+      var reflector = DumpReflector(numberingRedactedValues: numberingRedactedValues)
+      let expectedNode = reflector.node(for: expected)
+      let actualNode = reflector.node(for: actual)
+      // Trees that render alike count as equal even if they came from different types.
+      guard expectedNode.rendered != actualNode.rendered else { continue }
+      return TreeDiffer.lines(expected: expectedNode, actual: actualNode)
+        .map(\.rendered)
+        .joined(separator: "\n")
+    }
+    return nil
   }
 }
