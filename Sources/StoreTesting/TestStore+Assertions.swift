@@ -7,7 +7,7 @@ extension TestStore {
     before: State,
     after: State,
     assert: ((inout State) throws -> Void)?,
-    step: String,
+    step: @autoclosure () -> String,
     at location: TestLocation
   ) {
     var expected = exhaustivity == .on ? before : after
@@ -15,7 +15,7 @@ extension TestStore {
       do {
         try assert(&expected)
       } catch {
-        reportFailure("The assertion closure of \(step) threw: \(error)", at: location)
+        reportFailure("The assertion closure of \(step()) threw: \(error)", at: location)
         return
       }
     }
@@ -29,8 +29,8 @@ extension TestStore {
           """
       let headline =
         exhaustivity == .on && assert == nil
-        ? "The state changed after \(step), but no assertion closure was given."
-        : "The state after \(step) differs from the expected state."
+        ? "The state changed after \(step()), but no assertion closure was given."
+        : "The state after \(step()) differs from the expected state."
       reportFailure(
         "\(headline) (- expected, + actual)\n\(difference)",
         at: location
@@ -38,7 +38,7 @@ extension TestStore {
     } else if exhaustivity == .on, assert != nil, before == after {
       reportFailure(
         """
-        Expected the state to change after \(step), but it did not change. If no change is \
+        Expected the state to change after \(step()), but it did not change. If no change is \
         expected, leave out the assertion closure.
         """,
         at: location

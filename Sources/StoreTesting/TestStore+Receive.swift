@@ -110,7 +110,7 @@ extension TestStore {
   }
 
   func receive(
-    description: String,
+    description: @autoclosure () -> String,
     matching: (Action) -> Bool,
     mismatch: (Action) -> String,
     timeout: Duration?,
@@ -130,11 +130,11 @@ extension TestStore {
       let headline =
         running.isEmpty
         ? """
-        Expected to receive \(description), but nothing arrived, and no effect is running, so \
+        Expected to receive \(description()), but nothing arrived, and no effect is running, so \
         none can arrive.
         """
         : """
-        Expected to receive \(description), but nothing arrived within \(timeout). Effects still \
+        Expected to receive \(description()), but nothing arrived within \(timeout). Effects still \
         running:
         \(Messages.bulleted(Messages.describeRunning(running)))
         """
@@ -142,16 +142,24 @@ extension TestStore {
         isExhaustive || received.isEmpty
         ? ""
         : "\nReceived but not matching:\n\(Messages.bulleted(received.map { describe($0.action) }))"
+      // The sends that dropped an action this receive would have matched.
+      let droppers = droppedBySends.compactMap { drop in
+        let matches = drop.dropped.filter(matching)
+        return matches.isEmpty ? nil : (send: drop.send, matches: matches)
+      }
       let dropped =
-        droppedBySend.map {
-          """
+        isExhaustive || droppers.isEmpty
+        ? ""
+        : """
 
-          In non-exhaustive mode, each `send` drops the received actions not yet asserted: \
-          `send(\($0.send))` dropped \(Messages.counted($0.actions.count, "action")):
-          \(Messages.bulleted($0.actions))
-          Receive them before sending the next action.
-          """
-        } ?? ""
+        In non-exhaustive mode, each `send` drops the received actions not yet asserted; \
+        matching ones were dropped by:
+        \(Messages.bulleted(droppers.map { drop in
+          "`send(\(describe(drop.send)))`, which dropped "
+            + drop.matches.map { describe($0) }.joined(separator: ", ")
+        }))
+        Receive them before sending the next action.
+        """
       reportFailure(
         headline + skipped + dropped,
         at: location
@@ -165,7 +173,7 @@ extension TestStore {
       for _ in 0..<match { removeReceived(at: 0) }
     }
     let next = removeReceived(at: 0)
-    droppedBySend = nil
+    droppedBySends = []
     guard matching(next.action) else {
       reportFailure(mismatch(next.action), at: location)
       baseline = next.state

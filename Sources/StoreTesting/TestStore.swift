@@ -61,9 +61,10 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   private(set) var received: [(action: Action, state: State)] = []
   private var isSending = false
   private var sentState: State?
-  /// In non-exhaustive mode, the received actions a `send` dropped since the last `receive`
-  /// matched, and the action that send sent: a `receive` that then finds nothing says so.
-  var droppedBySend: (send: String, actions: [String])?
+  /// In non-exhaustive mode, the received actions each `send` dropped since the last
+  /// `receive` matched, with the action that send sent: a `receive` that then finds nothing
+  /// names the sends that dropped what it expected.
+  var droppedBySends: [(send: Action, dropped: [Action])] = []
 
   /// Creates a test store that runs `reducer` on `initialState`.
   ///
@@ -190,7 +191,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
           at: location
         )
       } else {
-        droppedBySend = (describe(action), received.map { describe($0.action) })
+        droppedBySends.append((action, received.map(\.action)))
       }
       removeAllReceived()
       baseline = root.untrackedState
@@ -211,7 +212,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     )
     baseline = after
     reportWarnings(at: location)
-    return TestStoreTask(task: task, store: self, action: describe(action))
+    return TestStoreTask(task: task, store: self, action: action)
   }
 
   /// Runs ready effect work and reduces what it sends, until neither is left.

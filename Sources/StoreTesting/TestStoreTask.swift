@@ -9,11 +9,12 @@ public struct TestStoreTask: Sendable {
   private let waitUntil: @MainActor (_ isDone: () -> Bool, _ timeout: Duration?) async -> Bool
   private let settle: @MainActor () -> Void
   private let excuse: @MainActor (EffectGroup?) -> Void
-  private let action: String
+  /// The action, described only for a failure message.
+  private let describeAction: @Sendable () -> String
 
-  init<State, Action>(task: StoreTask, store: TestStore<State, Action>, action: String) {
+  init<State, Action>(task: StoreTask, store: TestStore<State, Action>, action: Action) {
     self.task = task
-    self.action = action
+    self.describeAction = { describe(action) }
     self.waitUntil = { [weak store] isDone, timeout in
       guard let store else { return isDone() }
       return await store.settle(until: isDone, timeout: timeout ?? store.timeout)
@@ -45,7 +46,7 @@ public struct TestStoreTask: Sendable {
     let task = self.task
     guard await waitUntil({ !task.isRunning }, timeout) else {
       reportFailure(
-        "The effects started by \(action) did not finish in time.",
+        "The effects started by \(describeAction()) did not finish in time.",
         at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
       )
       return

@@ -155,8 +155,17 @@ import Testing
       messages.capture($0)
     }
     #expect(messages.last.contains("nothing arrived"))
-    #expect(messages.last.contains("`send(Action.noop)` dropped 1 action:"))
-    #expect(messages.last.contains(#"Action.loaded("a")"#))
+    #expect(messages.last.contains(#"`send(Action.noop)`, which dropped Action.loaded("a")"#))
+    // Only the sends that dropped a matching action are named.
+    await store.send(.echo(["b"]))
+    await store.send(.moveTapped("Lyon"))
+    await withKnownIssue {
+      await store.receive(.loaded("a"))
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.last.contains("Action.noop"))
+    #expect(!messages.last.contains("moveTapped"))
     // A receive that matches forgets the drop.
     await store.send(.echo(["b"]))
     await store.receive(.loaded("b"))

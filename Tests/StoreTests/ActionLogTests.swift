@@ -275,6 +275,11 @@ import Testing
     try expectFailure(add + "\n", "Line 1: not a valid log header")
     try expectFailure("{not json\n", "Line 1: not a valid log header")
     try expectFailure(try header(version: 99) + "\n", "format version is 99")
+    // Another version is refused for its version, whatever shape its other fields have.
+    let reshaped = try header(version: 2).replacingOccurrences(
+      of: #""checkpointInterval":[0-9]+"#, with: #""checkpointInterval":{"every":10}"#,
+      options: .regularExpression)
+    try expectFailure(reshaped + "\n", "format version is 2")
     try expectFailure(head + "\n{oops\n", "Line 2: invalid JSON")
     try expectFailure(
       head + "\n" + add.replacingOccurrences(of: #""add""#, with: #""explode""#) + "\n",

@@ -30,6 +30,34 @@ import Testing
     #expect(describe(Feature.chosen(4)) == "Feature.chosen(Optional(4))")
   }
 
+  @Test func messagesKeepTheTypeOfAnErrorAndOfAnEnumThatReflectsItself() {
+    enum LoadError: Error { case offline }
+    enum Token: CustomReflectable {
+      case token(String)
+      var customMirror: Mirror { Mirror(self, children: ["hidden": "***"]) }
+    }
+    enum Feature: @unchecked Sendable {
+      case failed(any Error)
+      case signedIn(Token)
+    }
+    #expect(describe(Feature.failed(LoadError.offline)).hasSuffix("LoadError.offline)"))
+    #expect(describe(Feature.signedIn(.token("abc"))).hasPrefix("Feature.signedIn("))
+    #expect(!describe(Feature.signedIn(.token("abc"))).contains(".hidden"))
+  }
+
+  @Test func aDeepChainOfAnIndirectEnumPrintsItsTopLevelsOnly() {
+    indirect enum Expression: Sendable {
+      case number(Int)
+      case negated(Expression)
+    }
+    var expression = Expression.number(1)
+    for _ in 0..<10_000 { expression = .negated(expression) }
+    let text = describe(expression)
+    #expect(text.hasPrefix("Expression.negated(.negated("))
+    #expect(text.contains("…"))
+    #expect(text.count < 400)
+  }
+
   @Test func theDefaultHandlerPrintsEachSiteOnce() {
     let lines = Collected<String>()
     let handler = RuntimeWarningHandler.printingOncePerSite { lines.append($0) }

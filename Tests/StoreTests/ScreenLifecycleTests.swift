@@ -252,23 +252,6 @@ extension CaseKey<Screen.Action, ScreenLifecycleAction> {
   /// Scene phases for a screen's task: active, then the end of the task, which comes once
   /// `close` (the parent closing the screen) has run, as SwiftUI cancels a removed screen's
   /// task after the state changed.
-  nonisolated func activeThenClosed(_ close: @escaping @MainActor @Sendable () -> Void)
-    -> AsyncStream<ScenePhase>
-  {
-    let calls = Locked(0)
-    return AsyncStream {
-      let call = calls.withLock { value in
-        value += 1
-        return value
-      }
-      guard call == 1 else {
-        await close()
-        return nil
-      }
-      return .active
-    }
-  }
-
   /// Scene phases that run each step when the driver asks for the next phase.
   nonisolated func scripted(_ steps: [@MainActor @Sendable () async -> ScenePhase?])
     -> AsyncStream<ScenePhase>
@@ -289,7 +272,6 @@ extension CaseKey<Screen.Action, ScreenLifecycleAction> {
     // Each step first runs the effects of what the driver sent (the store it drives leaves
     // them to the harness), then lets the hook that started take its second.
     let phases = scripted([
-      { .background },
       {
         harness.settle()
         await clock.advance(by: .seconds(1))
@@ -301,7 +283,8 @@ extension CaseKey<Screen.Action, ScreenLifecycleAction> {
         return nil
       },
     ])
-    await harness.store.runScreen(lifecycle: .lifecycle, scenePhases: phases)
+    await harness.store.runScreen(
+      lifecycle: .lifecycle, currentPhase: .background, scenePhases: phases)
     harness.settle()
     #expect(
       harness.state.hooks == [
@@ -309,10 +292,13 @@ extension CaseKey<Screen.Action, ScreenLifecycleAction> {
       ])
   }
 
-  @Test func aScreenWhoseTaskIsCancelledBeforeItsFirstPhaseNeverStarts() async {
+  @Test func aScreenWhoseTaskIsCancelledBeforeItRunsNeverStarts() async {
     let harness = makeHarness()
     let (phases, _) = AsyncStream.makeStream(of: ScenePhase.self)
-    let task = Task { await harness.store.runScreen(lifecycle: .lifecycle, scenePhases: phases) }
+    let task = Task {
+      await harness.store.runScreen(
+        lifecycle: .lifecycle, currentPhase: .active, scenePhases: phases)
+    }
     task.cancel()
     await task.value
     harness.settle()
@@ -329,8 +315,13 @@ extension CaseKey<Screen.Action, ScreenLifecycleAction> {
     let harness = Harness(
       initialState: state, warnings: warnings.handler, reducer: Host(clock: clock))
     let screen = harness.store.scope(state: \.screen, action: .screen)
-    let phases = activeThenClosed { _ = harness.send(.close) }
-    await screen?.runScreen(lifecycle: .lifecycle, scenePhases: phases)
+    let phases = scripted([
+      {
+        _ = harness.send(.close)
+        return nil
+      }
+    ])
+    await screen?.runScreen(lifecycle: .lifecycle, currentPhase: .active, scenePhases: phases)
     harness.settle()
     #expect(harness.state.screen == nil)
     #expect(warnings.messages.isEmpty, "\(warnings.messages)")
@@ -348,8 +339,13 @@ extension CaseKey<Screen.Action, ScreenLifecycleAction> {
       initialState: state, warnings: warnings.handler, reducer: Outer(clock: clock))
     let host = harness.store.scope(state: \.host, action: .host)
     let screen = host?.scope(state: \.screen, action: .screen)
-    let phases = activeThenClosed { _ = harness.send(.closeHost) }
-    await screen?.runScreen(lifecycle: .lifecycle, scenePhases: phases)
+    let phases = scripted([
+      {
+        _ = harness.send(.closeHost)
+        return nil
+      }
+    ])
+    await screen?.runScreen(lifecycle: .lifecycle, currentPhase: .active, scenePhases: phases)
     harness.settle()
     #expect(harness.state.host == nil)
     #expect(warnings.messages.isEmpty, "\(warnings.messages)")
@@ -358,23 +354,21 @@ extension CaseKey<Screen.Action, ScreenLifecycleAction> {
   @Test func theDriverSendsTheLifecycleFromTheScreensTask() async {
     let harness = makeHarness()
     let (phases, continuation) = AsyncStream.makeStream(of: ScenePhase.self)
-    continuation.yield(.active)
+    continuation.yield(.active)  // a stream that repeats the current phase changes nothing
     continuation.yield(.background)
     continuation.finish()
-    await harness.store.runScreen(lifecycle: .lifecycle, scenePhases: phases)
+    await harness.store.runScreen(lifecycle: .lifecycle, currentPhase: .active, scenePhases: phases)
     harness.settle()
+    // What the driver sent, in order (the hooks the lifecycle sent in between left out).
+    let driven: [ScreenLifecycleAction] = [
+      .scenePhaseChanged(.active), .taskStarted, .scenePhaseChanged(.active),
+      .scenePhaseChanged(.background), .taskEnded,
+    ]
     #expect(
-      harness.processed.map(\.action).filter {
-        if case .lifecycle(let event) = $0 {
-          return [.taskStarted, .taskEnded, .teardown].contains(event)
-            || event == .scenePhaseChanged(.background)
-        }
-        return false
-      } == [
-        .lifecycle(.taskStarted), .lifecycle(.scenePhaseChanged(.background)),
-        .lifecycle(.taskEnded),
-        .lifecycle(.teardown),
-      ]
+      harness.processed.compactMap { step -> ScreenLifecycleAction? in
+        guard case .lifecycle(let event) = step.action, step.origin == .user else { return nil }
+        return event
+      } == driven
     )
     #expect(harness.state.hooks == ["startup", "teardown"])
     #expect(clock.sleeperCount == 0)

@@ -214,7 +214,7 @@ import Testing
     #expect(harness.state.path.nextElementID == StackElementID(rawValue: 0))
     #expect(warnings.messages.count == 2)
     #expect(warnings.messages.allSatisfy { $0.contains("Nothing was pushed") })
-    #expect(warnings.messages.allSatisfy { $0.contains("ids stay below Int.max / 2") })
+    #expect(warnings.messages.allSatisfy { $0.contains("a pushed id must be below Int.max / 2") })
     // The message names the pushed type and id, not the whole pushed state.
     #expect(
       warnings.messages[0].hasPrefix(

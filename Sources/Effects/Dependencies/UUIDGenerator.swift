@@ -40,14 +40,20 @@ public struct UUIDGenerator: Sendable {
   /// above the ids a test's fixtures already use (`UUID(counting: 0)`, say), so that new ids
   /// never collide with them.
   ///
-  /// - Parameter start: The first id's number; zero by default.
+  /// - Parameter start: The first id's number; zero by default. It must be below 2^48, the
+  ///   numbers a UUID's last twelve hex digits spell (see `UUID(counting:)`);
+  ///   past that, the ids start again from zero.
   /// - Returns: A generator of `UUID(counting: start)`, `UUID(counting: start + 1)`, …:
   ///   `00000000-0000-0000-0000-000000000000`, `…0001`, `…0002`, … from zero.
   public static func incrementing(from start: UInt64 = 0) -> UUIDGenerator {
+    precondition(
+      start < 1 << 48,
+      "UUIDGenerator.incrementing(from: \(start)): the start must be below 2^48, the numbers a "
+        + "UUID's last twelve hex digits spell.")
     let counter = Locked<UInt64>(start)
     return UUIDGenerator {
       let value = counter.withLock { value in
-        defer { value += 1 }
+        defer { value &+= 1 }
         return value
       }
       return UUID(counting: value)

@@ -528,30 +528,32 @@ package func describe(_ action: any Sendable) -> String {
   return "\(type(of: action))" + (short ?? ".\(action)")
 }
 
-/// `.case(payload)` for a value of an enum that does not describe itself, with payload enums
-/// written the same way; `nil` for any other value. Other payload values print as
-/// `String(reflecting:)` prints them, so a value that redacts itself stays redacted.
-private func shortEnumDescription(_ value: Any) -> String? {
-  guard !(value is CustomStringConvertible), !(value is CustomDebugStringConvertible) else {
-    return nil
-  }
+/// `.case(payload)` for a value of an enum that neither describes nor reflects itself, with
+/// payload enums written the same way; `nil` for any other value. Other payload values print
+/// as `String(reflecting:)` prints them, so a value that redacts itself stays redacted, and an
+/// error keeps its type's name (a payload typed `any Error` says nothing of it). Past
+/// `depth` nested enums (a long chain of an indirect enum), the rest prints as `…`.
+private func shortEnumDescription(_ value: Any, depth: Int = 0) -> String? {
+  guard
+    !(value is CustomStringConvertible), !(value is CustomDebugStringConvertible),
+    !(value is CustomReflectable), !(value is any Error)
+  else { return nil }
   let mirror = Mirror(reflecting: value)
   guard mirror.displayStyle == .enum else { return nil }
+  guard depth < 16 else { return "…" }
   guard let payload = mirror.children.first, let name = payload.label else {
     return ".\(value)"
   }
+  func text(_ value: Any) -> String {
+    shortEnumDescription(value, depth: depth + 1) ?? String(reflecting: value)
+  }
   let fields = Mirror(reflecting: payload.value)
   guard fields.displayStyle == .tuple else {
-    return ".\(name)(\(payloadDescription(payload.value)))"
+    return ".\(name)(\(text(payload.value)))"
   }
   let arguments = fields.children.map { field in
-    let text = payloadDescription(field.value)
-    guard let label = field.label, !label.hasPrefix(".") else { return text }
-    return "\(label): \(text)"
+    guard let label = field.label, !label.hasPrefix(".") else { return text(field.value) }
+    return "\(label): \(text(field.value))"
   }
   return ".\(name)(\(arguments.joined(separator: ", ")))"
-}
-
-private func payloadDescription(_ value: Any) -> String {
-  shortEnumDescription(value) ?? String(reflecting: value)
 }

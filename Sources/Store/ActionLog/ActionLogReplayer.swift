@@ -248,21 +248,28 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         throw ActionLogError.lineTooLong(line: number, length: length)
       }
     } while Self.isBlank(bytes)
-    let probe: HeaderProbe
+    // What the format and version are first: another version's other fields may differ.
+    let version: VersionProbe
     do {
-      probe = try decoder.decode(HeaderProbe.self, from: bytes)
+      version = try decoder.decode(VersionProbe.self, from: bytes)
     } catch {
       throw ActionLogError.badHeader(line: headerLine, reason: Self.explain(error, in: bytes))
     }
-    guard probe.kind == "header", probe.format == ActionLogFormat.name else {
+    guard version.kind == "header", version.format == ActionLogFormat.name else {
       throw ActionLogError.badHeader(
         line: headerLine,
         reason: "expected kind \"header\" and format \"\(ActionLogFormat.name)\"."
       )
     }
-    guard probe.version == ActionLogFormat.version else {
+    guard version.version == ActionLogFormat.version else {
       throw ActionLogError.unsupportedVersion(
-        found: probe.version, supported: ActionLogFormat.version)
+        found: version.version, supported: ActionLogFormat.version)
+    }
+    let probe: HeaderProbe
+    do {
+      probe = try decoder.decode(HeaderProbe.self, from: bytes)
+    } catch {
+      throw ActionLogError.badHeader(line: headerLine, reason: Self.explain(error, in: bytes))
     }
     guard probe.feature == feature else {
       throw ActionLogError.featureMismatch(log: probe.feature, expected: feature)
@@ -372,13 +379,17 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
 }
 
 /// The header's fields that do not depend on the feature's types.
-private struct HeaderProbe: Decodable {
+private struct VersionProbe: Decodable {
   var kind: String
   var format: String
   var version: Int
+}
+
+/// The header's fields of this version, read without the initial state.
+private struct HeaderProbe: Decodable {
   var feature: String
   var schema: String
-  // Optional here, so that a log of another version without it is refused for its version.
+  // Optional here, so that its absence is reported by name.
   var checkpointInterval: Int?
 }
 

@@ -3,9 +3,9 @@
 ///
 /// A feature embeds these in one case of its action enum and adds
 /// ``Reducer/screenLifecycle(_:action:fileID:line:)`` to its body. The driver
-/// (``Store/runScreen(lifecycle:scenePhases:)``, called from the screen's task) sends
-/// ``taskStarted``, ``scenePhaseChanged(_:)`` and ``taskEnded``; the lifecycle reducer turns
-/// them into hooks, sent in order:
+/// (``Store/runScreen(lifecycle:currentPhase:scenePhases:)``, called from the screen's task)
+/// sends ``taskStarted``, ``scenePhaseChanged(_:)`` and ``taskEnded``; the lifecycle reducer
+/// turns them into hooks, sent in order:
 ///
 /// - ``startup``: once per identity, the first time the screen's task starts. If the task
 ///   ends before the startup's effect finishes (or before it runs), that startup is cancelled

@@ -39,7 +39,7 @@ extension Reducer {
           let reason =
             id.rawValue < nextID.rawValue
             ? "the stack's next id is \(nextID), and ids are never reused"
-            : "ids stay below Int.max / 2"
+            : "a pushed id must be below Int.max / 2"
           return .warning(
             """
             A .push action of a \(String(reflecting: DestinationState.self)) with id \(id) came to the stack at \

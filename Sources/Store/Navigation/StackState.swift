@@ -135,8 +135,9 @@ public struct StackState<Element> {
     nextID += 1
   }
 
-  /// Ids stay below this, so that pushing can never overflow the next id: a pushed or decoded
-  /// id above it is refused (no stack is pushed onto `Int.max / 2` times).
+  /// A push with a given id (a recorded `.push` action) must stay below this, so that pushing
+  /// can never overflow the next id: no stack is pushed onto `Int.max / 2` times. (`append`
+  /// goes on past it; decoding accepts up to ``decodedNextIDLimit``.)
   static var idLimit: Int { Int.max / 2 }
 
   /// Decoding accepts a next id up to this: above ``idLimit``, since a stack pushed onto with
