@@ -102,22 +102,31 @@ import Testing
 
   @Test func cancellingTheAwaitingTaskCancelsTheEffects() async {
     let clock = TestClock()
-    let cancelled = Flag()
+    let cancelled = Gate()
     let store = Store(initialState: LogFeature.State()) {
       LogFeature { _ in
         .run { _ in
           try await withTaskCancellationHandler {
             try await clock.sleep(for: .seconds(60))
           } onCancel: {
-            cancelled.set()
+            cancelled.open()
           }
         }
       }
     }
-    let screen = Task { await store.send(.start("screen")).finish() }
+    let screen = Task {
+      let task = store.send(.start("screen"))
+      await task.finish()
+      return task
+    }
     screen.cancel()
-    await screen.value
-    #expect(cancelled.isSet)
+    // `finish()` returns once it has cancelled the effects, without waiting for them to
+    // wind down (as documented).
+    let task = await screen.value
+    #expect(task.isCancelled)
+    // The effect's task runs on the global executor: its cancellation handler runs when it
+    // starts (cancelled already), or at once if it had started. Wait for it, with no timing.
+    await cancelled.wait()
   }
 
   @Test func releasingTheStoreCancelsEveryEffectItStarted() async {
@@ -147,14 +156,14 @@ import Testing
 
   @Test func releasingAStoreMadeThroughThePublicInitializerCancelsItsEffects() async {
     let clock = TestClock()
-    let cancelled = Flag()
+    let cancelled = Gate()
     var store: StoreOf<LogFeature>? = Store(initialState: LogFeature.State()) {
       LogFeature { _ in
         .run { _ in
           try await withTaskCancellationHandler {
             try await clock.sleep(for: .seconds(60))
           } onCancel: {
-            cancelled.set()
+            cancelled.open()
           }
         }
       }
@@ -165,8 +174,7 @@ import Testing
     #expect(released == nil)
     // The effect's task runs on the global executor; its cancellation handler runs when it
     // starts (cancelled already) or at once (if it had started). Wait for either.
-    while !cancelled.isSet { await Task.yield() }
-    #expect(cancelled.isSet)
+    await cancelled.wait()
   }
 
   @Test func releasingAStoreEndsTheTasksOfItsRunningEffects() async {
