@@ -100,7 +100,8 @@ import Testing
     #expect(harness.core.runtime.runningCount == 0)
   }
 
-  @Test func cancellingTheAwaitingTaskCancelsTheEffects() async {
+  // A regression would hang on the gate: the time limit turns that into a failure.
+  @Test(.timeLimit(.minutes(1))) func cancellingTheAwaitingTaskCancelsTheEffects() async {
     let clock = TestClock()
     let cancelled = Gate()
     let store = Store(initialState: LogFeature.State()) {
@@ -154,7 +155,8 @@ import Testing
     #expect(clock.sleeperCount == 0)
   }
 
-  @Test func releasingAStoreMadeThroughThePublicInitializerCancelsItsEffects() async {
+  @Test(.timeLimit(.minutes(1)))
+  func releasingAStoreMadeThroughThePublicInitializerCancelsItsEffects() async {
     let clock = TestClock()
     let cancelled = Gate()
     var store: StoreOf<LogFeature>? = Store(initialState: LogFeature.State()) {
