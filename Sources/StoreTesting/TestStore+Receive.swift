@@ -165,6 +165,7 @@ extension TestStore {
         at: location
       )
       if !isExhaustive { removeAllReceived() }
+      droppedBySends = []
       return
     }
     if !isExhaustive {

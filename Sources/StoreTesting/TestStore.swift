@@ -37,7 +37,10 @@ import Store
 public final class TestStore<State: Equatable, Action: Sendable> {
   /// How strictly the store checks the test. ``Exhaustivity/on`` by default.
   public var exhaustivity: Exhaustivity = .on {
-    didSet { ledger.exhaustivity = exhaustivity }
+    didSet {
+      ledger.exhaustivity = exhaustivity
+      droppedBySends = []
+    }
   }
 
   /// How long the `receive` methods and ``finish(timeout:fileID:filePath:line:column:)``
@@ -62,8 +65,8 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   private var isSending = false
   private var sentState: State?
   /// In non-exhaustive mode, the received actions each `send` dropped since the last
-  /// `receive` matched, with the action that send sent: a `receive` that then finds nothing
-  /// names the sends that dropped what it expected.
+  /// `receive`, with the action that send sent (the last 16 sends): a `receive` that then
+  /// finds nothing names the sends that dropped what it expected.
   var droppedBySends: [(send: Action, dropped: [Action])] = []
 
   /// Creates a test store that runs `reducer` on `initialState`.
@@ -192,6 +195,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
         )
       } else {
         droppedBySends.append((action, received.map(\.action)))
+        if droppedBySends.count > 16 { droppedBySends.removeFirst() }
       }
       removeAllReceived()
       baseline = root.untrackedState

@@ -156,7 +156,9 @@ import Testing
     }
     #expect(messages.last.contains("nothing arrived"))
     #expect(messages.last.contains(#"`send(Action.noop)`, which dropped Action.loaded("a")"#))
-    // Only the sends that dropped a matching action are named.
+    // Only the sends that dropped a matching action are named, and a failure forgets them.
+    await store.send(.echo(["a"]))
+    await store.send(.noop)
     await store.send(.echo(["b"]))
     await store.send(.moveTapped("Lyon"))
     await withKnownIssue {
@@ -164,8 +166,14 @@ import Testing
     } matching: {
       messages.capture($0)
     }
-    #expect(messages.last.contains("Action.noop"))
+    #expect(messages.last.contains("`send(Action.noop)`"))
     #expect(!messages.last.contains("moveTapped"))
+    await withKnownIssue {
+      await store.receive(.loaded("b"))
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(!messages.last.contains("dropped"))
     // A receive that matches forgets the drop.
     await store.send(.echo(["b"]))
     await store.receive(.loaded("b"))

@@ -58,6 +58,18 @@ import Testing
     #expect(text.count < 400)
   }
 
+  @Test func aDeepListOfOptionalNodesPrintsItsTopLevelsOnly() {
+    indirect enum List: Sendable {
+      case node(Int, next: List?)
+    }
+    var list = List.node(0, next: nil)
+    for value in 1..<2_000 { list = .node(value, next: list) }
+    let text = describe(list)
+    #expect(text.hasPrefix("List.node(1999, next: Optional(.node(1998, next: Optional("))
+    #expect(text.contains("…"))
+    #expect(text.count < 600)
+  }
+
   @Test func theDefaultHandlerPrintsEachSiteOnce() {
     let lines = Collected<String>()
     let handler = RuntimeWarningHandler.printingOncePerSite { lines.append($0) }

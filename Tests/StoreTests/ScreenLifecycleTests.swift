@@ -249,9 +249,6 @@ extension CaseKey<Screen.Action, ScreenLifecycleAction> {
     #expect(warnings.messages.count == 1)
   }
 
-  /// Scene phases for a screen's task: active, then the end of the task, which comes once
-  /// `close` (the parent closing the screen) has run, as SwiftUI cancels a removed screen's
-  /// task after the state changed.
   /// Scene phases that run each step when the driver asks for the next phase.
   nonisolated func scripted(_ steps: [@MainActor @Sendable () async -> ScenePhase?])
     -> AsyncStream<ScenePhase>
@@ -304,6 +301,33 @@ extension CaseKey<Screen.Action, ScreenLifecycleAction> {
     harness.settle()
     #expect(harness.processed.isEmpty)
     #expect(harness.state.hooks.isEmpty)
+  }
+
+  @Test func aPhaseEqualToTheLastOneChangesNothing() {
+    let harness = makeHarness()
+    harness.send(.lifecycle(.taskStarted))
+    let before = harness.state.lifecycle
+    harness.send(.lifecycle(.scenePhaseChanged(.active)))
+    #expect(harness.state.lifecycle == before)
+    harness.send(.lifecycle(.scenePhaseChanged(.background)))
+    let background = harness.state.lifecycle
+    harness.send(.lifecycle(.scenePhaseChanged(.background)))
+    #expect(harness.state.lifecycle == background)
+    #expect(background.pendingHooks.last == .lostFocus)
+  }
+
+  @Test func aStreamThatEndsAtOnceStartsTheScreenAndEndsIt() async {
+    let harness = makeHarness()
+    let (phases, continuation) = AsyncStream.makeStream(of: ScenePhase.self)
+    continuation.finish()
+    await harness.store.runScreen(lifecycle: .lifecycle, currentPhase: .active, scenePhases: phases)
+    harness.settle()
+    #expect(
+      harness.processed.filter { $0.origin == .user }.map(\.action) == [
+        .lifecycle(.scenePhaseChanged(.active)), .lifecycle(.taskStarted), .lifecycle(.taskEnded),
+      ])
+    #expect(harness.state.hooks == ["startup", "teardown"])
+    #expect(!harness.state.lifecycle.hasStarted, "the startup it cut short runs at the next start")
   }
 
   @Test func aScreenRemovedBeforeItsTaskEndsIsNotSentTaskEnded() async {

@@ -103,10 +103,12 @@ import Testing
   // A regression would hang on the gate: the time limit turns that into a failure.
   @Test(.timeLimit(.minutes(1))) func cancellingTheAwaitingTaskCancelsTheEffects() async {
     let clock = TestClock()
+    let started = Gate()
     let cancelled = Gate()
     let store = Store(initialState: LogFeature.State()) {
       LogFeature { _ in
         .run { _ in
+          started.open()
           try await withTaskCancellationHandler {
             try await clock.sleep(for: .seconds(60))
           } onCancel: {
@@ -120,14 +122,19 @@ import Testing
       await task.finish()
       return task
     }
+    // The screen's task sent the action and awaits its effect, which started: cancel it now,
+    // as SwiftUI cancels a screen's task while it waits.
+    let didStart = await started.waitUnlessCancelled()
+    #expect(didStart)
     screen.cancel()
-    // `finish()` returns once it has cancelled the effects, without waiting for them to
-    // wind down (as documented).
+    // The effect sees its cancellation. (A test whose time limit runs out stops waiting.)
+    let wasCancelled = await cancelled.waitUnlessCancelled()
+    #expect(wasCancelled)
+    guard wasCancelled else { return }
+    // `finish()` returns once it has cancelled the effects, without waiting for them to wind
+    // down (as documented).
     let task = await screen.value
     #expect(task.isCancelled)
-    // The effect's task runs on the global executor: its cancellation handler runs when it
-    // starts (cancelled already), or at once if it had started. Wait for it, with no timing.
-    await cancelled.wait()
   }
 
   @Test func releasingTheStoreCancelsEveryEffectItStarted() async {
@@ -176,7 +183,8 @@ import Testing
     #expect(released == nil)
     // The effect's task runs on the global executor; its cancellation handler runs when it
     // starts (cancelled already) or at once (if it had started). Wait for either.
-    await cancelled.wait()
+    let wasCancelled = await cancelled.waitUnlessCancelled()
+    #expect(wasCancelled)
   }
 
   @Test func releasingAStoreEndsTheTasksOfItsRunningEffects() async {

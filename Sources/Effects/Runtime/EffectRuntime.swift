@@ -529,16 +529,24 @@ package func describe(_ action: any Sendable) -> String {
 }
 
 /// `.case(payload)` for a value of an enum that neither describes nor reflects itself, with
-/// payload enums written the same way; `nil` for any other value. Other payload values print
-/// as `String(reflecting:)` prints them, so a value that redacts itself stays redacted, and an
-/// error keeps its type's name (a payload typed `any Error` says nothing of it). Past
-/// `depth` nested enums (a long chain of an indirect enum), the rest prints as `…`.
+/// payload enums, and optionals of them, written the same way; `nil` for any other value.
+/// Other payload values print as `String(reflecting:)` prints them, so a value that redacts
+/// itself stays redacted, and an error prints with its type's name unless it describes itself
+/// (a payload typed `any Error` says nothing of the type). Past 16 nested enums and optionals
+/// (a long chain of an indirect enum), the rest prints as `…`; a deep chain through structs or
+/// collections is printed whole by `String(reflecting:)`, as before.
 private func shortEnumDescription(_ value: Any, depth: Int = 0) -> String? {
+  // An optional describes itself (`Optional(…)`): looked through before that check.
+  let mirror = Mirror(reflecting: value)
+  if mirror.displayStyle == .optional {
+    guard let wrapped = mirror.children.first?.value else { return "nil" }
+    guard depth < 16 else { return "…" }
+    return shortEnumDescription(wrapped, depth: depth + 1).map { "Optional(\($0))" }
+  }
   guard
     !(value is CustomStringConvertible), !(value is CustomDebugStringConvertible),
     !(value is CustomReflectable), !(value is any Error)
   else { return nil }
-  let mirror = Mirror(reflecting: value)
   guard mirror.displayStyle == .enum else { return nil }
   guard depth < 16 else { return "…" }
   guard let payload = mirror.children.first, let name = payload.label else {

@@ -70,26 +70,66 @@ final class Flag: Sendable {
 
 /// Parks a task until released, without timing: a continuation opened from outside.
 final class Gate: Sendable {
-  private let state = Locked<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>(
-    (false, [])
-  )
+  private struct State {
+    var open = false
+    var nextWaiter = 0
+    var waiters: [Int: CheckedContinuation<Bool, Never>] = [:]
+    var cancellable: [Int: CheckedContinuation<Bool, Never>] = [:]
+  }
+  private let state = Locked(State())
 
+  /// Waits until the gate opens, whatever happens to the waiting task (an effect that
+  /// ignores cancellation waits here).
   func wait() async {
+    await park(id: newWaiter(), cancellable: false)
+  }
+
+  /// Waits until the gate opens, or the waiting task is cancelled (a test's time limit ran
+  /// out, say).
+  ///
+  /// - Returns: Whether the gate opened.
+  @discardableResult
+  func waitUnlessCancelled() async -> Bool {
+    let id = newWaiter()
+    return await withTaskCancellationHandler {
+      await park(id: id, cancellable: true)
+    } onCancel: {
+      let waiter = state.withLock { $0.cancellable.removeValue(forKey: id) }
+      waiter?.resume(returning: false)
+    }
+  }
+
+  private func newWaiter() -> Int {
+    state.withLock { state in
+      defer { state.nextWaiter += 1 }
+      return state.nextWaiter
+    }
+  }
+
+  @discardableResult
+  private func park(id: Int, cancellable: Bool) async -> Bool {
     await withCheckedContinuation { continuation in
-      let open = state.withLock { state in
-        if !state.open { state.waiters.append(continuation) }
-        return state.open
+      // Checked and registered under the lock, which the cancellation handler also takes.
+      let outcome: Bool? = state.withLock { state in
+        if state.open { return true }
+        if cancellable, Task.isCancelled { return false }
+        if cancellable {
+          state.cancellable[id] = continuation
+        } else {
+          state.waiters[id] = continuation
+        }
+        return nil
       }
-      if open { continuation.resume() }
+      if let outcome { continuation.resume(returning: outcome) }
     }
   }
 
   func open() {
     let waiters = state.withLock { state in
       state.open = true
-      defer { state.waiters = [] }
-      return state.waiters
+      defer { (state.waiters, state.cancellable) = ([:], [:]) }
+      return Array(state.waiters.values) + Array(state.cancellable.values)
     }
-    for waiter in waiters { waiter.resume() }
+    for waiter in waiters { waiter.resume(returning: true) }
   }
 }
