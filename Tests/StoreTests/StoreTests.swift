@@ -100,8 +100,10 @@ import Testing
     #expect(harness.core.runtime.runningCount == 0)
   }
 
-  // A regression would hang on the gate: the time limit turns that into a failure.
-  @Test(.timeLimit(.minutes(1))) func cancellingTheAwaitingTaskCancelsTheEffects() async {
+  // A regression would hang on the gates: the time limit turns that into a failure. It is
+  // generous because main-actor tests queue behind each other: under the thread sanitizer, a
+  // full parallel run kept this one waiting for the main actor for 90 to 120 seconds.
+  @Test(.timeLimit(.minutes(10))) func cancellingTheAwaitingTaskCancelsTheEffects() async {
     let clock = TestClock()
     let started = Gate()
     let cancelled = Gate()
@@ -162,7 +164,7 @@ import Testing
     #expect(clock.sleeperCount == 0)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(10)))
   func releasingAStoreMadeThroughThePublicInitializerCancelsItsEffects() async {
     let clock = TestClock()
     let cancelled = Gate()
