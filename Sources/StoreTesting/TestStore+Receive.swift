@@ -119,6 +119,8 @@ extension TestStore {
   ) async {
     let timeout = timeout ?? self.timeout
     let isExhaustive = exhaustivity == .on
+    // Whether it matches or fails, this receive settles what earlier sends dropped.
+    defer { droppedBySends = [] }
     let arrived = await settle(
       until: { isExhaustive ? !received.isEmpty : received.contains { matching($0.action) } },
       timeout: timeout
@@ -143,29 +145,16 @@ extension TestStore {
         ? ""
         : "\nReceived but not matching:\n\(Messages.bulleted(received.map { describe($0.action) }))"
       // The sends that dropped an action this receive would have matched.
-      let droppers = droppedBySends.compactMap { drop in
+      let droppers = droppedBySends.compactMap { drop -> (send: String, matches: [String])? in
         let matches = drop.dropped.filter(matching)
-        return matches.isEmpty ? nil : (send: drop.send, matches: matches)
+        return matches.isEmpty ? nil : (describe(drop.send), matches.map { describe($0) })
       }
-      let dropped =
-        isExhaustive || droppers.isEmpty
-        ? ""
-        : """
-
-        In non-exhaustive mode, each `send` drops the received actions not yet asserted; \
-        matching ones were dropped by:
-        \(Messages.bulleted(droppers.map { drop in
-          "`send(\(describe(drop.send)))`, which dropped "
-            + drop.matches.map { describe($0) }.joined(separator: ", ")
-        }))
-        Receive them before sending the next action.
-        """
+      let dropped = isExhaustive || droppers.isEmpty ? "" : "\n" + Messages.dropped(by: droppers)
       reportFailure(
         headline + skipped + dropped,
         at: location
       )
       if !isExhaustive { removeAllReceived() }
-      droppedBySends = []
       return
     }
     if !isExhaustive {
@@ -174,7 +163,6 @@ extension TestStore {
       for _ in 0..<match { removeReceived(at: 0) }
     }
     let next = removeReceived(at: 0)
-    droppedBySends = []
     guard matching(next.action) else {
       reportFailure(mismatch(next.action), at: location)
       baseline = next.state

@@ -36,14 +36,15 @@ extension Reducer {
         guard state[keyPath: toStack].push(element, id: id) else {
           // The pushed state is left out of the message: it can be a whole screen's.
           let nextID = read(toStack, in: &state).nextElementID
+          let pushed = String(reflecting: DestinationState.self)
           let reason =
             id.rawValue < nextID.rawValue
             ? "the stack's next id is \(nextID), and ids are never reused"
             : "a pushed id must be below Int.max / 2"
           return .warning(
             """
-            A .push action of a \(String(reflecting: DestinationState.self)) with id \(id) came to the stack at \
-            \(toStack), but \(reason). Nothing was pushed.
+            A .push action of a \(pushed) with id \(id) came to the stack at \(toStack), but \
+            \(reason). Nothing was pushed.
             """,
             site: site
           )

@@ -45,6 +45,16 @@ enum Messages {
       """
   }
 
+  /// In non-exhaustive mode: the sends that dropped actions a `receive` was waiting for.
+  static func dropped(by sends: [(send: String, matches: [String])]) -> String {
+    """
+    In non-exhaustive mode, each `send` drops the received actions not yet asserted; matching \
+    ones were dropped by:
+    \(bulleted(sends.map { "`send(\($0.send))`, which dropped " + $0.matches.joined(separator: ", ") }))
+    Receive them before sending the next action.
+    """
+  }
+
   static func unreceived(_ actions: [String], context: String) -> String {
     """
     \(context) \(counted(actions.count, "received action")) not yet asserted:

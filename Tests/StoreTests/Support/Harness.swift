@@ -74,7 +74,6 @@ final class Gate: Sendable {
     var open = false
     var nextWaiter = 0
     var waiters: [Int: CheckedContinuation<Bool, Never>] = [:]
-    var cancellable: [Int: CheckedContinuation<Bool, Never>] = [:]
   }
   private let state = Locked(State())
 
@@ -94,7 +93,8 @@ final class Gate: Sendable {
     return await withTaskCancellationHandler {
       await park(id: id, cancellable: true)
     } onCancel: {
-      let waiter = state.withLock { $0.cancellable.removeValue(forKey: id) }
+      // Only this waiter has this id.
+      let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
       waiter?.resume(returning: false)
     }
   }
@@ -113,11 +113,7 @@ final class Gate: Sendable {
       let outcome: Bool? = state.withLock { state in
         if state.open { return true }
         if cancellable, Task.isCancelled { return false }
-        if cancellable {
-          state.cancellable[id] = continuation
-        } else {
-          state.waiters[id] = continuation
-        }
+        state.waiters[id] = continuation
         return nil
       }
       if let outcome { continuation.resume(returning: outcome) }
@@ -127,8 +123,8 @@ final class Gate: Sendable {
   func open() {
     let waiters = state.withLock { state in
       state.open = true
-      defer { (state.waiters, state.cancellable) = ([:], [:]) }
-      return Array(state.waiters.values) + Array(state.cancellable.values)
+      defer { state.waiters = [:] }
+      return state.waiters.values
     }
     for waiter in waiters { waiter.resume(returning: true) }
   }
