@@ -102,6 +102,42 @@ final class FiringCount: Sendable {
     #expect(tracker.firings == 1)
   }
 
+  @Test func aValueThatIsNotEquatableFiresOnlyWhenItsBytesChange() {
+    struct Filter {  // not Equatable
+      var tags: [String] = []
+      var limit = 10
+    }
+    struct Search: Reducer {
+      struct State {
+        var filter = Filter()
+        var count = 0
+      }
+      enum Action: Sendable { case tick, tagAdded, limitRewritten, tagsRebuilt }
+      func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        switch action {
+        case .tick: state.count += 1
+        case .tagAdded: state.filter.tags.append("new")
+        case .limitRewritten: state.filter.limit = state.filter.limit
+        case .tagsRebuilt: state.filter.tags = state.filter.tags.map { $0 }
+        }
+        return .none
+      }
+    }
+    let store = Store(initialState: Search.State()) { Search() }
+    let tracker = Tracker { _ = store.filter }
+    store.send(.tick)
+    #expect(tracker.firings == 0, "another value changed")
+    store.send(.limitRewritten)
+    #expect(tracker.firings == 0, "the same bytes written back")
+    store.send(.tagAdded)
+    #expect(tracker.firings == 1, "a change inside the array moves its buffer")
+    tracker.observe()
+    store.send(.tick)
+    #expect(tracker.firings == 1)
+    store.send(.tagsRebuilt)
+    #expect(tracker.firings == 2, "an equal array in a new buffer counts as a change")
+  }
+
   @Test func writingAnEqualValueFiresNothing() {
     let store = Store(initialState: Pair.State(left: .init(count: 3))) { Pair() }
     let tracker = Tracker { _ = store.left }

@@ -19,7 +19,7 @@ extension Store {
   final class TrackedValue<Value>: Tracked {
     let keyPath: KeyPath<State, Value>
     var last: Value
-    let isEqual: ((Value, Value) -> Bool)?
+    let isEqual: (Value, Value) -> Bool
 
     init(keyPath: KeyPath<State, Value>, last: Value, token: KeyPath<Store, Int>) {
       self.keyPath = keyPath
@@ -30,7 +30,7 @@ extension Store {
 
     override func update(from state: State) -> Bool {
       let value = state[keyPath: keyPath]
-      if let isEqual, isEqual(last, value) { return false }
+      if isEqual(last, value) { return false }
       last = value
       return true
     }
@@ -169,12 +169,23 @@ enum TrackKey: Hashable {
 
 /// How to compare two values of `Value`: by `==` if it is `Equatable`; by identity if it is
 /// a class (a reference in state changes when another object is put there; what the object
-/// does inside is its own to publish, as an `Observable` class does); `nil` otherwise, when
-/// every action counts as a change.
-private func equality<Value>(of type: Value.Type) -> ((Value, Value) -> Bool)? {
+/// does inside is its own to publish, as an `Observable` class does); otherwise by the bytes
+/// the value is stored in.
+///
+/// Bytes that did not change are the same value: the same inline fields, and the same
+/// buffers and objects. A buffer the remembered copy shares is copied before it is written,
+/// so a change to an array or string inside moves it and counts. Bytes that changed count
+/// as a change, even when the value is equal (the same array, built again).
+private func equality<Value>(of type: Value.Type) -> (Value, Value) -> Bool {
   guard let equatable = type as? any Equatable.Type else {
-    guard type is AnyObject.Type else { return nil }
-    return { ($0 as AnyObject) === ($1 as AnyObject) }
+    if type is AnyObject.Type {
+      return { ($0 as AnyObject) === ($1 as AnyObject) }
+    }
+    return { first, second in
+      withUnsafeBytes(of: first) { first in
+        withUnsafeBytes(of: second) { second in first.elementsEqual(second) }
+      }
+    }
   }
   func compare<E: Equatable>(_: E.Type) -> (Value, Value) -> Bool {
     { ($0 as! E) == ($1 as! E) }

@@ -98,10 +98,11 @@ public final class Store<State, Action: Sendable>: Observable {
   /// Reads a value of the state.
   ///
   /// Inside observation tracking, observers are notified when the value changes. The store
-  /// compares the value after each action with the one it saw, so it keeps a copy: for a
-  /// plain `Array` or `Dictionary` that copy shares the buffer, and the next change copies the
-  /// collection. An ``IdentifiedArray`` or ``StackState`` is followed by its version stamps
-  /// instead, with no copy (any write to an element counts as a change).
+  /// compares the value after each action with the one it saw (with `==` when it is
+  /// `Equatable`, by identity for a class, by the bytes it is stored in otherwise), so it
+  /// keeps a copy: for a plain `Array` or `Dictionary` that copy shares the buffer, and the
+  /// next change copies the collection. An ``IdentifiedArray`` or ``StackState`` is followed
+  /// by its version stamps instead, with no copy (any write to an element counts as a change).
   ///
   /// - Parameter keyPath: The path to the value.
   /// - Returns: The value.
