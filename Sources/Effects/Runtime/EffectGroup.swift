@@ -2,7 +2,8 @@
 ///
 /// A group counts its member records. It is empty once they have all finished; effects that
 /// their fed-back actions start join the same group, so awaiting a group waits for the whole
-/// chain an action set off. A concatenation uses a private group per part to learn when the
+/// chain an action set off, but for work started outside the identity that fed the action
+/// back (see `EffectRuntime.start(_:origin:group:within:)`), which gets a group of its own. A concatenation uses a private group per part to learn when the
 /// part is done.
 @usableFromInline
 package final class EffectGroup: Sendable {

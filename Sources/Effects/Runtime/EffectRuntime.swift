@@ -46,9 +46,12 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
 
   /// Feeds an action from an effect into the store, as part of a group.
   ///
-  /// The placement, when there is one, is where the effect that sent the action was started:
-  /// places the store checks are still there before the action reaches a reducer.
-  package typealias Deliver = @MainActor @Sendable (Action, EffectGroup, EffectPlacement?) -> Void
+  /// The namespace is that of the identity whose work the group stands for (see
+  /// ``start(_:origin:group:within:)``): the store passes it back when it starts the action's
+  /// effects. The placement, when there is one, is where the effect that sent the action was
+  /// started: places the store checks are still there before the action reaches a reducer.
+  package typealias Deliver =
+    @MainActor @Sendable (Action, EffectGroup, _ within: [EffectID], EffectPlacement?) -> Void
 
   /// Runs a body that starts effects after their action was reduced, holding back the
   /// actions their `.send`s deliver until the body is done, then reducing them in order.
@@ -181,14 +184,32 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   /// `.send` actions are delivered to the store at once (the store queues them while it is
   /// reducing); asynchronous work starts in tasks that belong to `group`, to the identity
   /// namespaces the effect is scoped to, and to this runtime.
+  ///
+  /// An action an effect fed back comes with the namespace of the identity whose work its
+  /// group stands for: the namespace of the effect that first fed an action back into the
+  /// chain (a child screen's timer, say). Work the action starts outside that namespace, an
+  /// ancestor's or a sibling's started in response (the parent saving what the child
+  /// reported), is not the child's: it runs in a group of its own, which waiting for or
+  /// cancelling the child's task does not reach. It still belongs to its own identity and to
+  /// the store. An action sent to the store has no such namespace: its sender asked for all
+  /// of its effects.
+  ///
+  /// - Parameters:
+  ///   - effect: The effect to start.
+  ///   - origin: The action that returned it.
+  ///   - group: The group its work joins.
+  ///   - within: For an action an effect fed back, the namespace of the identity whose work
+  ///     `group` stands for; `nil` for an action sent to the store.
   @MainActor
   @usableFromInline
-  package func start(_ effect: Effect<Action>, origin: any Sendable, group: EffectGroup) {
+  package func start(
+    _ effect: Effect<Action>, origin: any Sendable, group: EffectGroup, within: [EffectID]? = nil
+  ) {
     start(
       effect,
       Context(
         group: group, cancelKeys: [], namespace: [], cancelNamespace: [], tokens: [],
-        origin: origin))
+        origin: origin, within: within))
   }
 
   /// Reduces what effects reported since the last drain: their actions, in order, and their
@@ -227,14 +248,16 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
         context.isDeferred && LifetimeTree.Removability(context.namespace).any
         ? EffectPlacement(namespace: context.namespace, tokens: context.tokens, record: nil)
         : nil
-      connection.withLock { $0 }?.deliver(action, context.group.root, placement)
+      connection.withLock { $0 }?.deliver(
+        action, context.group.root, context.within ?? context.namespace, placement)
     case .run(let run):
+      let context = owningContext(context)
       let record = register(.task, site: run.site, context, owner: context.group)
       spawn(record, priority: run.priority, body: run.body, catchAction: run.catchAction)
     case .merge(let effects):
       for effect in effects { start(effect, context) }
     case .concatenate(let effects):
-      startSequence(effects[...], context, driver: nil)
+      startSequence(effects[...], owningContext(context), driver: nil)
     case .cancellable(let id, let cancelInFlight, let effect):
       let key = CancelKey(namespace: context.cancelNamespace, id: id)
       if cancelInFlight { cancel(key) }
@@ -255,7 +278,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       let records = state.withLock { $0.records(ids) }
       for record in records { record.cancel() }
     case .throttle(let throttle, let effect):
-      startThrottled(effect, throttle, context)
+      startThrottled(effect, throttle, owningContext(context))
     case .retainLifetimes(let isAlive):
       let path = context.namespace
       let ids = places.end(below: path, exceptChildren: isAlive)
@@ -282,6 +305,20 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     case .warning(let message, let site):
       warnings(RuntimeWarning(message: message, fileID: site.fileID, line: site.line))
     }
+  }
+
+  /// The context in which an effect that runs over time starts: `context`, or, when the
+  /// effect is outside the namespace whose work the group stands for (see
+  /// ``start(_:origin:group:within:)``), the same in a group of its own.
+  @MainActor
+  private func owningContext(_ context: Context) -> Context {
+    guard let within = context.within, !context.namespace.starts(with: within) else {
+      return context
+    }
+    var owning = context
+    owning.group = EffectGroup()
+    owning.within = nil
+    return owning
   }
 
   /// Runs the parts of a concatenation one after another. Parts with no asynchronous work run
@@ -405,7 +442,8 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       ? EffectPlacement(
         namespace: entry.context.namespace, tokens: entry.context.tokens, record: record)
       : nil
-    connection.withLock { $0 }?.deliver(action, record.feedbackGroup, placement)
+    connection.withLock { $0 }?.deliver(
+      action, record.feedbackGroup, entry.context.within ?? entry.context.namespace, placement)
   }
 
   private func cancel(_ key: CancelKey) {
@@ -473,6 +511,10 @@ extension EffectRuntime {
     /// For each identity of the namespace, the occupant of its place the effect belongs to.
     var tokens: [UInt64?]
     var origin: any Sendable
+    /// For the effects of an action an effect fed back, the namespace of the identity whose
+    /// work `group` stands for (see ``EffectRuntime/start(_:origin:group:within:)``); `nil`
+    /// for those of an action sent to the store.
+    var within: [EffectID]?
     /// Whether the effect starts after the action that returned it was reduced.
     var isDeferred = false
   }

@@ -11,7 +11,13 @@ import Effects
 /// ```
 ///
 /// The task covers the effects the action started, and those started by actions that its
-/// effects fed back, however long the chain.
+/// effects fed back, however long the chain, with one exception: work that answers a child.
+/// When a child's effect sends an action its parent handles (a delegate action such as
+/// `.delegate(.finished)`), what the parent, or a sibling, starts in response is theirs, not
+/// the child's: a task that awaited the child's action neither waits for it nor cancels it,
+/// so a save the parent starts survives the child's screen going away. That work still ends
+/// with its own identity's lifetime, and with the store. The child's own work, even when the
+/// parent's response starts it, stays in the task.
 public struct StoreTask: Hashable, Sendable {
   package let group: EffectGroup?
 
