@@ -216,6 +216,65 @@ import Testing
     #expect(clock.sleeperCount == 0)
   }
 
+  /// A sheet that answers its draft's save by presenting the next draft.
+  struct Drafting: Reducer {
+    struct Draft: Equatable, Identifiable, Sendable {
+      var id: Int
+    }
+    struct State: Equatable {
+      var draft: Draft? = Draft(id: 1)
+      var saved: [Int] = []
+      var presentsNext = true
+    }
+    enum Action: Sendable, Equatable {
+      case draft(PresentationAction<DraftEditor.Action>)
+    }
+    var body: some Reducer<State, Action> {
+      Reduce { state, action in
+        if case .draft(.presented(.delegate(.saved(let id)))) = action {
+          state.saved.append(id)
+          if state.presentsNext { state.draft = Draft(id: id + 1) }
+        }
+        return .none
+      }
+      .ifLet(\.draft, action: .draft) { DraftEditor() }
+    }
+  }
+
+  struct DraftEditor: Reducer {
+    enum Action: Sendable, Equatable {
+      case saveTapped
+      case delegate(Delegate)
+      enum Delegate: Sendable, Equatable { case saved(Int) }
+    }
+    func reduce(into state: inout Drafting.Draft, action: Action) -> Effect<Action> {
+      guard action == .saveTapped else { return .none }
+      return .concatenate(.send(.delegate(.saved(state.id))), .dismiss)
+    }
+  }
+
+  @Test func aChildsDismissClosesItselfNotTheChildItsParentPresentedInResponse() {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: Drafting.State(), warnings: warnings.handler, reducer: Drafting())
+    harness.send(.draft(.presented(.saveTapped)))
+    // Draft 1 reported, the parent presented draft 2, then draft 1's dismissal arrived:
+    // draft 1 is gone already, and draft 2 stays.
+    #expect(harness.state.saved == [1])
+    #expect(harness.state.draft?.id == 2)
+    #expect(warnings.messages.isEmpty)
+    // A parent that only takes the report: the child closes itself.
+    harness.send(.draft(.presented(.saveTapped)))
+    #expect(harness.state.draft?.id == 3)
+    var onlyTakes = Drafting.State()
+    onlyTakes.presentsNext = false
+    let quiet = Harness(initialState: onlyTakes, warnings: warnings.handler, reducer: Drafting())
+    quiet.send(.draft(.presented(.saveTapped)))
+    #expect(quiet.state.saved == [1])
+    #expect(quiet.state.draft == nil)
+    #expect(warnings.messages.isEmpty)
+  }
+
   @Test func aChildDismissedByAnAncestorHasItsEffectsEndedByThatAction() {
     let harness = Harness(initialState: Screen.State(), reducer: Screen(clock: clock))
     harness.send(.detail(.shown(.loadTapped)))
@@ -294,5 +353,13 @@ extension CaseKey<IfLetReducerTests.Drafts.Action, Row.Action> {
 extension CaseKey<IfLetReducerTests.Sheet.Action, PresentationAction<Editor.Action>> {
   static var editor: Self {
     Self(IfLetReducerTests.Sheet.Action.editor) { if case .editor(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<
+  IfLetReducerTests.Drafting.Action, PresentationAction<IfLetReducerTests.DraftEditor.Action>
+> {
+  static var draft: Self {
+    Self(IfLetReducerTests.Drafting.Action.draft) { if case .draft(let a) = $0 { a } else { nil } }
   }
 }

@@ -7,6 +7,9 @@ import Testing
   @Test func descriptionNamesTheSiteAndTheProblem() {
     let warning = RuntimeWarning(message: "Something broke", fileID: "App/Feature.swift", line: 12)
     #expect(warning.description == "App/Feature.swift:12: runtime warning: Something broke")
+    // The library's own warnings have no line: they name the module alone.
+    let own = RuntimeWarning(message: "A loop", fileID: "Store", line: 0)
+    #expect(own.description == "Store: runtime warning: A loop")
   }
 
   @Test func messagesNameAnActionsNestedCasesShortAndKeepSecretsRedacted() {

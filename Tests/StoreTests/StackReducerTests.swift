@@ -303,6 +303,75 @@ import Testing
     #expect(stack.lastID == nil)
   }
 
+  /// A stack of steps; a step that is done reports it and closes itself.
+  struct Wizard: Reducer {
+    struct State: Equatable {
+      var path = StackState<Step.State>()
+      var done: [Int] = []
+      /// Whether the parent answers a step's report by replacing the stack's top.
+      var replacesOnDone = false
+    }
+    enum Action: Equatable, Sendable {
+      case path(StackAction<Step.State, Step.Action>)
+    }
+    var body: some Reducer<State, Action> {
+      Reduce { state, action in
+        if case .path(.element(let id, .delegate(.done(let number)))) = action {
+          state.done.append(number)
+          if state.replacesOnDone {
+            state.path.pop(from: id)
+            state.path.append(Step.State(number: number + 10))
+          }
+        }
+        return .none
+      }
+      .forEach(\.path, action: .path) { Step() }
+    }
+  }
+
+  struct Step: Reducer {
+    struct State: Equatable, Sendable {
+      var number: Int
+    }
+    enum Action: Equatable, Sendable {
+      case finishTapped
+      case delegate(Delegate)
+      enum Delegate: Equatable, Sendable { case done(Int) }
+    }
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      guard action == .finishTapped else { return .none }
+      return .concatenate(.send(.delegate(.done(state.number))), .dismiss)
+    }
+  }
+
+  @Test func aScreenThatDismissesItselfIsPoppedWithTheScreensAboveIt() {
+    let warnings = WarningLog()
+    var wizard = Wizard.State()
+    for number in 1...3 { wizard.path.append(Step.State(number: number)) }
+    let harness = Harness(initialState: wizard, warnings: warnings.handler, reducer: Wizard())
+    let second = harness.state.path.ids[1]
+    harness.send(.path(.element(id: second, action: .finishTapped)))
+    #expect(harness.state.done == [2])
+    #expect(harness.state.path.map(\.number) == [1])
+    #expect(warnings.messages.isEmpty)
+    let popped = harness.processed.map(\.action).last
+    #expect(popped == .path(.popFrom(id: second)))
+  }
+
+  @Test func aScreensDismissalDoesNothingOnceItsParentReplacedIt() {
+    let warnings = WarningLog()
+    var wizard = Wizard.State()
+    wizard.replacesOnDone = true
+    wizard.path.append(Step.State(number: 1))
+    let harness = Harness(initialState: wizard, warnings: warnings.handler, reducer: Wizard())
+    let first = harness.state.path.ids[0]
+    harness.send(.path(.element(id: first, action: .finishTapped)))
+    // The parent popped step 1 and pushed step 11 in answer; step 1's dismissal finds it gone.
+    #expect(harness.state.done == [1])
+    #expect(harness.state.path.map(\.number) == [11])
+    #expect(warnings.messages.isEmpty)
+  }
+
   /// Routes that only name what to show: a stack whose screens have no reducer.
   struct Routes: Reducer {
     struct State: Equatable {
@@ -340,5 +409,14 @@ import Testing
 extension CaseKey<StackReducerTests.Routes.Action, StackAction<String, Never>> {
   static var path: Self {
     Self(StackReducerTests.Routes.Action.path) { if case .path(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<
+  StackReducerTests.Wizard.Action,
+  StackAction<StackReducerTests.Step.State, StackReducerTests.Step.Action>
+> {
+  static var path: Self {
+    Self(StackReducerTests.Wizard.Action.path) { if case .path(let a) = $0 { a } else { nil } }
   }
 }

@@ -102,7 +102,7 @@ extension Effect {
     switch operation {
     case .warning(let message, let site):
       body(message, site)
-    case .none, .send, .run, .cancel, .endLifetime, .retainLifetimes, .dismiss:
+    case .none, .send, .run, .cancel, .endLifetime, .retainLifetimes, .dismiss, .dismissal:
       return
     case .merge(let effects), .concatenate(let effects):
       for effect in effects { effect.forEachWarning(body) }

@@ -126,6 +126,8 @@ extension Effect {
       return Effect<NewAction>(operation: .retainLifetimes(isAlive: isAlive))
     case .dismiss:
       return Effect<NewAction>(operation: .dismiss)
+    case .dismissal(let action):
+      return Effect<NewAction>(operation: .dismissal(transform(action)))
     case .warning(let message, let site):
       return Effect<NewAction>(operation: .warning(message: message, site: site))
     case .throttle(let throttle, let effect):

@@ -3,8 +3,10 @@ extension Effect {
   ///
   /// A child presented by its parent (an editor sheet, say) returns `.dismiss` to close
   /// itself: the presenting reducer turns it into its own dismiss action, which clears the
-  /// child's state and ends the lifetime of its effects. Results go back to the parent as
-  /// ordinary delegate actions, before the dismissal:
+  /// child's state and ends the lifetime of its effects. A screen on a navigation stack
+  /// returns it to pop itself (the stack's `forEach` turns it into `.popFrom(id:)`). The
+  /// dismissal closes the child that returned it, never one presented in its place since.
+  /// Results go back to the parent as ordinary delegate actions, before the dismissal:
   ///
   /// ```swift
   /// case .saveTapped:
@@ -16,7 +18,11 @@ extension Effect {
     Self(operation: .dismiss)
   }
 
-  /// Replaces every ``dismiss`` in this effect with sending `action`.
+  /// Replaces every ``dismiss`` in this effect with sending `action`, once the effect is
+  /// scoped to the child's lifetime: the action reaches the parent only while that child is
+  /// still the one presented. (A child that reports with a delegate action and dismisses
+  /// itself, to a parent that answers the report by presenting another child, closes itself,
+  /// not the newcomer.)
   ///
   /// - Parameter action: The presenting parent's dismiss action.
   /// - Returns: The effect, with dismissals resolved.
@@ -24,8 +30,8 @@ extension Effect {
   package func resolvingDismiss(with action: Action) -> Self {
     switch operation {
     case .dismiss:
-      return .send(action)
-    case .none, .send, .run, .cancel, .endLifetime, .retainLifetimes, .warning:
+      return Self(operation: .dismissal(action))
+    case .none, .send, .run, .cancel, .endLifetime, .retainLifetimes, .warning, .dismissal:
       return self
     case .merge(let effects):
       return Self(operation: .merge(effects.map { $0.resolvingDismiss(with: action) }))

@@ -103,6 +103,10 @@ extension Effect {
     case retainLifetimes(isAlive: @Sendable (EffectID) -> Bool)
     /// Asks the nearest presenting parent to dismiss the child that returned it.
     case dismiss
+    /// A ``dismiss`` that the presenting parent resolved to its own dismiss action: sends the
+    /// action, which reaches a reducer only while the child that returned the dismiss is still
+    /// in its place (not once another child was presented there in the meantime).
+    case dismissal(Action)
     /// Reports a runtime warning through the store's handler.
     case warning(message: String, site: SourceSite)
   }

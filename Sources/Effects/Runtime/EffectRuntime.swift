@@ -250,6 +250,16 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
         : nil
       connection.withLock { $0 }?.deliver(
         action, context.group.root, context.within ?? context.namespace, placement)
+    case .dismissal(let action):
+      // Queued like a `.send`, it may be reduced after actions that replaced the child (the
+      // parent answering the child's report by presenting another): its place is checked
+      // first, so it closes the child that asked, never the one presented since.
+      let placement =
+        LifetimeTree.Removability(context.namespace).any
+        ? EffectPlacement(namespace: context.namespace, tokens: context.tokens, record: nil)
+        : nil
+      connection.withLock { $0 }?.deliver(
+        action, context.group.root, context.within ?? context.namespace, placement)
     case .run(let run):
       let context = owningContext(context)
       let record = register(.task, site: run.site, context, owner: context.group)
@@ -296,7 +306,8 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
           message: """
             Action \(describe(context.origin)) returned `.dismiss`, but no presenting parent \
             handled it: the reducer is not presented through `ifLet` with a \
-            `PresentationAction`. Nothing was dismissed.
+            `PresentationAction`, nor pushed on a stack through `forEach`. Nothing was \
+            dismissed.
             """,
           fileID: "Effects",
           line: 0

@@ -34,9 +34,13 @@ public struct RuntimeWarning: Sendable, Hashable, CustomStringConvertible {
     self.line = line
   }
 
-  /// The warning as printed: `fileID:line: runtime warning: message`.
+  /// The warning as printed: `fileID:line: runtime warning: message`, or `fileID: runtime
+  /// warning: message` when it has no line (the library raised it on its own account, and
+  /// `fileID` names the module).
   public var description: String {
-    "\(fileID):\(line): runtime warning: \(message)"
+    line > 0
+      ? "\(fileID):\(line): runtime warning: \(message)"
+      : "\(fileID): runtime warning: \(message)"
   }
 }
 

@@ -9,6 +9,10 @@ extension Reducer {
   /// screen that is not on the stack changes nothing and reports a runtime warning naming
   /// the action and the id.
   ///
+  /// A screen closes itself by returning `Effect.dismiss`: the stack pops it, with the screens
+  /// above it, as `.popFrom(id:)` does. A screen popped already by then stays popped, and
+  /// nothing else is.
+  ///
   /// ```swift
   /// Reduce { state, action in ... }
   ///   .forEach(\.path, action: .path) { Path() }
@@ -79,7 +83,8 @@ extension Reducer {
       element: StackEntryReducer(destination: destination()),
       site: site,
       lineage: { read(toStack, in: &$0).lineage },
-      token: \.birth
+      token: \.birth,
+      dismiss: { toStackAction.embed(.popFrom(id: $0)) }
     )
   }
 }

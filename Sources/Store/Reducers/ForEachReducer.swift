@@ -74,6 +74,9 @@ where Element.State: Identifiable, Element.State.ID == ID {
   /// For a navigation stack: a screen's token, unique to its push, which its effects carry
   /// (see ``LifetimeStateCarrier``). `nil` for an identified array.
   @usableFromInline let token: ((Element.State) -> UInt64)?
+  /// For a navigation stack: the action that pops the screen with an id, which a screen's
+  /// `.dismiss` becomes.
+  @usableFromInline let dismiss: (@Sendable (ID) -> Parent.Action)?
 
   @usableFromInline
   init(
@@ -83,7 +86,8 @@ where Element.State: Identifiable, Element.State.ID == ID {
     element: Element,
     site: SourceSite,
     lineage: ((inout Parent.State) -> UInt64)? = nil,
-    token: ((Element.State) -> UInt64)? = nil
+    token: ((Element.State) -> UInt64)? = nil,
+    dismiss: (@Sendable (ID) -> Parent.Action)? = nil
   ) {
     self.parent = parent
     self.toElements = toElements
@@ -92,6 +96,7 @@ where Element.State: Identifiable, Element.State.ID == ID {
     self.site = site
     self.lineage = lineage
     self.token = token
+    self.dismiss = dismiss
   }
 
   /// Runs the element reducer for an element action, then the parent, then ends the
@@ -173,7 +178,10 @@ where Element.State: Identifiable, Element.State.ID == ID {
     }
     guard !effect.isNone else { return }
     let embed = toElementAction.embed
-    elementEffect = effect.map { embed(.element(id: id, action: $0)) }
+    var embedded = effect.map { embed(.element(id: id, action: $0)) }
+    if let dismiss { embedded = embedded.resolvingDismiss(with: dismiss(id)) }
+    elementEffect =
+      embedded
       .scoped(
         to: ElementIdentity(collection: KeyPathIdentity(keyPath: toElements), id: id),
         token: token.flatMap { token in elements[id: id].map(token) })

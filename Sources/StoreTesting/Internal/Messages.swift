@@ -13,7 +13,9 @@ enum Messages {
 
   /// A runtime warning as a test failure: where it was raised, and what it says.
   static func warning(_ warning: RuntimeWarning) -> String {
-    "Runtime warning at \(warning.fileID):\(warning.line): \(warning.message)"
+    // A warning the library raises on its own account has no line to point at.
+    guard warning.line > 0 else { return "Runtime warning: \(warning.message)" }
+    return "Runtime warning at \(warning.fileID):\(warning.line): \(warning.message)"
   }
 
   /// The running effects, a line each. A concatenation waiting for its current part is left
