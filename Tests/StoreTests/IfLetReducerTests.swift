@@ -275,6 +275,63 @@ import Testing
     #expect(warnings.messages.isEmpty)
   }
 
+  /// A screen with an alert: state that says what to show, and no reducer of its own.
+  struct Deleting: Reducer {
+    struct Alert: Equatable {
+      var title: String
+    }
+    enum AlertAction: Sendable, Equatable {
+      case confirmTapped
+      case askAgainTapped
+    }
+    struct State: Equatable {
+      var alert: Alert?
+      var deleted = 0
+    }
+    enum Action: Sendable, Equatable {
+      case deleteTapped
+      case alert(PresentationAction<AlertAction>)
+    }
+    var body: some Reducer<State, Action> {
+      Reduce { state, action in
+        switch action {
+        case .deleteTapped:
+          state.alert = Alert(title: "Delete?")
+        case .alert(.presented(.confirmTapped)):
+          #expect(state.alert == nil, "closed before the parent runs")
+          state.deleted += 1
+        case .alert(.presented(.askAgainTapped)):
+          state.alert = Alert(title: "Really?")
+        case .alert(.dismiss):
+          break
+        }
+        return .none
+      }
+      .ifLet(\.alert, action: .alert)
+    }
+  }
+
+  @Test func anAlertWithoutAReducerClosesOnEachOfItsActions() {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: Deleting.State(), warnings: warnings.handler, reducer: Deleting())
+    harness.send(.deleteTapped)
+    harness.send(.alert(.presented(.askAgainTapped)))
+    #expect(harness.state.alert == Deleting.Alert(title: "Really?"), "presented again in answer")
+    harness.send(.alert(.presented(.confirmTapped)))
+    #expect(harness.state.alert == nil)
+    #expect(harness.state.deleted == 1)
+    harness.send(.deleteTapped)
+    harness.send(.alert(.dismiss))
+    #expect(harness.state.alert == nil)
+    #expect(warnings.messages.isEmpty)
+    // A button tapped twice: the second tap finds no alert.
+    harness.send(.alert(.presented(.confirmTapped)))
+    #expect(harness.state.deleted == 1)
+    #expect(warnings.messages.count == 1)
+    #expect(warnings.messages.first?.contains("confirmTapped") == true)
+  }
+
   @Test func aChildDismissedByAnAncestorHasItsEffectsEndedByThatAction() {
     let harness = Harness(initialState: Screen.State(), reducer: Screen(clock: clock))
     harness.send(.detail(.shown(.loadTapped)))
@@ -361,5 +418,13 @@ extension CaseKey<
 > {
   static var draft: Self {
     Self(IfLetReducerTests.Drafting.Action.draft) { if case .draft(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<
+  IfLetReducerTests.Deleting.Action, PresentationAction<IfLetReducerTests.Deleting.AlertAction>
+> {
+  static var alert: Self {
+    Self(IfLetReducerTests.Deleting.Action.alert) { if case .alert(let a) = $0 { a } else { nil } }
   }
 }

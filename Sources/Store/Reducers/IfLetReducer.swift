@@ -81,6 +81,61 @@ extension Reducer {
       child()
     }
   }
+
+  /// Handles a presented destination that has no reducer of its own, such as an alert or a
+  /// confirmation dialog: state that only says what to show, and the actions its buttons
+  /// send.
+  ///
+  /// Each of its actions closes it, as tapping an alert's button does, and then reaches this
+  /// reducer as `.alert(.presented(action))`, which can present another in answer.
+  /// ``PresentationAction/dismiss`` closes it too. An action sent while nothing is presented
+  /// (a second tap on a button) changes nothing, does not reach this reducer, and reports a
+  /// runtime warning.
+  ///
+  /// ```swift
+  /// Reduce { state, action in
+  ///   switch action {
+  ///   case .deleteTapped:
+  ///     state.alert = DeleteAlert(title: state.title)
+  ///     return .none
+  ///   case .alert(.presented(.confirmDelete)):
+  ///     return .run { [id = state.id] _ in try await database.delete(id) }
+  ///   case .alert:
+  ///     return .none
+  ///   }
+  /// }
+  /// .ifLet(\.alert, action: .alert)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - toChild: The path to the optional destination state.
+  ///   - toPresentationAction: The case that carries the destination's presentation actions.
+  ///   - fileID: The file of the declaration, named in runtime warnings.
+  ///   - line: The line of the declaration, named in runtime warnings.
+  /// - Returns: A reducer that runs this one and closes the destination.
+  @inlinable
+  public func ifLet<ChildState, ChildAction: Sendable>(
+    _ toChild: WritableKeyPath<State, ChildState?>,
+    action toPresentationAction: CaseKey<Action, PresentationAction<ChildAction>>,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> some Reducer<State, Action> {
+    let parent = Reduce<State, Action> { state, action in
+      if toPresentationAction.extract(action)?.presented != nil {
+        // Nothing presented (a second tap on a button): the warning says so, and this
+        // reducer never sees the action. Otherwise the destination closes before this
+        // reducer runs, so that it can present another in answer.
+        guard state[keyPath: toChild] != nil else { return .none }
+        IfLetReducer<Self, EmptyReducer<ChildState, ChildAction>>.clear(&state[keyPath: toChild])
+      }
+      return self.reduce(into: &state, action: action)
+    }
+    return parent.ifLet(
+      toChild, action: toPresentationAction, fileID: fileID, line: line
+    ) {
+      EmptyReducer<ChildState, ChildAction>()
+    }
+  }
 }
 
 /// A reducer that runs a child reducer on optional child state; see
