@@ -106,6 +106,10 @@ public final class TestClock: Clock, Sendable {
     }
     let executor = ManualTaskExecutor.current
     let warnings = RuntimeWarningHandler.current
+    // Inside an effect: a test store that waits in vain names what the effect sleeps on.
+    let record = EffectRecord.current
+    let sleep = record?.beginSleep(on: self, until: deadline)
+    defer { if let record, let sleep { record.endSleep(sleep) } }
     try await withTaskCancellationHandler {
       try await withUnsafeThrowingContinuation {
         (continuation: UnsafeContinuation<Void, any Error>) in

@@ -27,8 +27,20 @@ package final class EffectRecord: Sendable {
     var isCancelled = false
     var task: Task<Void, Never>?
     var part: EffectGroup?
+    var sleeps: [Int: Sleep] = [:]
+    var nextSleep = 0
   }
   private let state = Locked(State())
+
+  /// A sleep on a test clock that one of the effect's tasks is in.
+  private struct Sleep {
+    var clock: TestClock
+    var deadline: TestClock.Instant
+  }
+
+  /// The record of the effect whose task runs the current code, if any: a test clock notes
+  /// on it what the effect sleeps on, for failure messages.
+  @TaskLocal package static var current: EffectRecord?
 
   package init(
     id: Int,
@@ -67,6 +79,29 @@ package final class EffectRecord: Sendable {
       return state.isCancelled
     }
     if cancelled { part?.cancel() }
+  }
+
+  /// Notes that one of the effect's tasks sleeps on `clock` until `deadline`.
+  ///
+  /// - Returns: The sleep's token, for ``endSleep(_:)``.
+  package func beginSleep(on clock: TestClock, until deadline: TestClock.Instant) -> Int {
+    state.withLock { state in
+      state.nextSleep += 1
+      state.sleeps[state.nextSleep] = Sleep(clock: clock, deadline: deadline)
+      return state.nextSleep
+    }
+  }
+
+  /// Notes that a sleep ``beginSleep(on:until:)`` noted is over.
+  package func endSleep(_ token: Int) {
+    _ = state.withLock { $0.sleeps.removeValue(forKey: token) }
+  }
+
+  /// How far each test clock the effect sleeps on must advance to wake it, soonest first:
+  /// empty when it sleeps on none.
+  package var testClockWaits: [Duration] {
+    let sleeps = state.withLock { Array($0.sleeps.values) }
+    return sleeps.map { $0.clock.now.duration(to: $0.deadline) }.sorted()
   }
 
   /// Ends this record's lifetime: cancels its task or its running part.

@@ -480,8 +480,11 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
         inbox.push(.action(action, record))
       }
       do {
-        // Warnings raised inside the effect (a test clock's, say) go where the store's go.
-        try await RuntimeWarningHandler.$current.withValue(warnings) { try await body(send) }
+        // Warnings raised inside the effect (a test clock's, say) go where the store's go, and
+        // a test clock notes on the record what the effect sleeps on.
+        try await RuntimeWarningHandler.$current.withValue(warnings) {
+          try await EffectRecord.$current.withValue(record) { try await body(send) }
+        }
         inbox.push(.finished(record, nil))
       } catch {
         if record.isCancelled || (error is CancellationError && Task.isCancelled) {

@@ -29,7 +29,13 @@ enum Messages {
   static func describe(_ record: EffectRecord) -> String {
     let site = record.site.map { " (created at \($0))" } ?? ""
     switch record.kind {
-    case .task, .sequence:
+    case .task:
+      // Waiting in vain for an effect that sleeps on a test clock: the clock must move.
+      let asleep = record.testClockWaits.first.map {
+        $0 > .zero ? ", asleep until a test clock advances \($0)" : ", waking on a test clock"
+      }
+      return "an effect started by \(Effects.describe(record.origin))\(site)\(asleep ?? "")"
+    case .sequence:
       return "an effect started by \(Effects.describe(record.origin))\(site)"
     case .timer:
       return "a throttle window opened by \(Effects.describe(record.origin))"
