@@ -172,7 +172,7 @@ extension TestStore {
       before: baseline,
       after: next.state,
       assert: assert,
-      step: "receive(\(describe(next.action)))",
+      step: Messages.step("receive", next.action),
       at: location
     )
     baseline = next.state

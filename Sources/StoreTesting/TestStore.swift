@@ -211,7 +211,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
       before: before,
       after: after,
       assert: assert,
-      step: "send(\(describe(action)))",
+      step: Messages.step("send", action),
       at: location
     )
     baseline = after

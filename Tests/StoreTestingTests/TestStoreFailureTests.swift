@@ -18,6 +18,22 @@ import Testing
     return store
   }
 
+  @Test func aLongActionIsCutShortInTheHeadline() async {
+    let store = makeStore()
+    let city = String(repeating: "Llanfairpwllgwyngyll", count: 10)
+    await withKnownIssue {
+      await store.send(.moveTapped(city)) { $0.user.address.city = "Nice" }
+    } matching: {
+      messages.capture($0)
+    }
+    let headline = messages.last.prefix { $0 != "\n" }
+    #expect(headline.hasPrefix("The state after send(Action.moveTapped(\"Llanfairpwll"))
+    #expect(headline.contains("…) differs from the expected state."))
+    #expect(headline.count < 200)
+    // The diff below still shows the whole value.
+    #expect(messages.last.contains("+       city: \"\(city)\""))
+  }
+
   @Test func aWrongExpectedStateFails() async {
     let store = makeStore()
     await withKnownIssue {

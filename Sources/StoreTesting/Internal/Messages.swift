@@ -12,6 +12,16 @@ enum Messages {
   }
 
   /// A runtime warning as a test failure: where it was raised, and what it says.
+  /// A step's name for a headline, such as `send(Action.rows(.element(id: 3, action:
+  /// .toggled)))`, with an action longer than a line cut short: the diff below the headline
+  /// shows what changed, and the test's source the whole action.
+  static func step(_ kind: String, _ action: some Sendable) -> String {
+    let text = Effects.describe(action)
+    let limit = 120
+    guard text.count > limit else { return "\(kind)(\(text))" }
+    return "\(kind)(\(text.prefix(limit - 1))…)"
+  }
+
   static func warning(_ warning: RuntimeWarning) -> String {
     // A warning the library raises on its own account has no line to point at.
     guard warning.line > 0 else { return "Runtime warning: \(warning.message)" }
