@@ -18,6 +18,27 @@ import Testing
     }
   }
 
+  // A regression would hang: the time limit turns that into a failure (generous, as main-actor
+  // tests queue behind each other in a full run).
+  @Test(.timeLimit(.minutes(10))) func aLiveStoreTestWaitsForItsEffectToSleepBeforeAdvancing()
+    async
+  {
+    let store = Store(initialState: LogFeature.State()) { sleepers() }
+    store.send(.start("2"))
+    store.send(.start("1"))
+    // The effects run on the global executor: they may not have reached their sleeps yet.
+    let ready = await clock.waitForSleepers(2)
+    #expect(ready)
+    #expect(clock.sleeperCount == 2)
+    #expect(await clock.waitForSleepers(1), "enough sleepers already: returns at once")
+    await clock.advance(by: .seconds(2))
+    // Both woke; what they sent reaches the store on the main actor, after this test yields.
+    let waiting = Task { await clock.waitForSleepers() }
+    waiting.cancel()
+    #expect(await waiting.value == false, "a cancelled wait gives up")
+    #expect(clock.sleeperCount == 0)
+  }
+
   @Test func timeMovesOnlyWhenTold() async {
     #expect(clock.now == TestClock.Instant())
     await clock.advance(by: .seconds(3))

@@ -70,6 +70,17 @@ public final class TestClock: Clock, Sendable {
     var sleepers: [Sleeper] = []
     /// For each sleeper being woken, what its task signals once it has resumed.
     var wakeUps: [Int: WakeUp] = [:]
+    /// Tasks in ``waitForSleepers(_:)``, with the count each waits for.
+    var sleeperWaiters: [Int: (count: Int, continuation: UnsafeContinuation<Bool, Never>)] = [:]
+
+    /// Removes and returns the waiters of ``TestClock/waitForSleepers(_:)`` whose count the
+    /// sleepers now reach.
+    mutating func takeSatisfiedWaiters() -> [UnsafeContinuation<Bool, Never>] {
+      guard !sleeperWaiters.isEmpty else { return [] }
+      let ready = sleeperWaiters.filter { $0.value.count <= sleepers.count }
+      for id in ready.keys { sleeperWaiters[id] = nil }
+      return ready.values.map(\.continuation)
+    }
   }
   private let state = Locked(State())
 
@@ -115,17 +126,19 @@ public final class TestClock: Clock, Sendable {
         (continuation: UnsafeContinuation<Void, any Error>) in
         // Checking cancellation under the lock pairs with the handler below: either it sees
         // this sleeper and removes it, or this check sees the cancellation.
-        let outcome = state.withLock { state -> Result<Void, any Error>? in
-          if Task.isCancelled { return .failure(CancellationError()) }
-          if deadline <= state.now { return .success(()) }
+        let (outcome, satisfied) = state.withLock {
+          state -> (Result<Void, any Error>?, [UnsafeContinuation<Bool, Never>]) in
+          if Task.isCancelled { return (.failure(CancellationError()), []) }
+          if deadline <= state.now { return (.success(()), []) }
           state.sleepers.append(
             Sleeper(
               id: id, deadline: deadline, continuation: continuation, executor: executor,
               warnings: warnings)
           )
-          return nil
+          return (nil, state.takeSatisfiedWaiters())
         }
         if let outcome { continuation.resume(with: outcome) }
+        for waiter in satisfied { waiter.resume(returning: true) }
       }
       // Resumed by `wake`: tell it this task runs again (see `wake`).
       state.withLock { $0.wakeUps.removeValue(forKey: id) }?.signal()
@@ -135,6 +148,47 @@ public final class TestClock: Clock, Sendable {
         return state.sleepers.remove(at: index)
       }
       sleeper?.continuation.resume(throwing: CancellationError())
+    }
+  }
+
+  /// Suspends until at least `count` sleeps wait on this clock, or the calling task is
+  /// cancelled.
+  ///
+  /// For a test that drives a live `Store`, whose effects run on the global executor: an
+  /// effect may not have reached its sleep yet when the test goes on, and advancing the clock
+  /// before it does would move time past a sleep not yet begun. Wait for it first:
+  ///
+  /// ```swift
+  /// store.send(.startTapped)
+  /// await clock.waitForSleepers()
+  /// await clock.advance(by: .seconds(1))
+  /// ```
+  ///
+  /// Under a test store there is no need: its effects run until they suspend before `send`
+  /// returns.
+  ///
+  /// - Parameter count: How many sleepers to wait for.
+  /// - Returns: Whether they are there: `false` when the task was cancelled first (by a
+  ///   test's time limit, say).
+  @discardableResult
+  public func waitForSleepers(_ count: Int = 1) async -> Bool {
+    let id = state.withLock { state in
+      state.nextID += 1
+      return state.nextID
+    }
+    return await withTaskCancellationHandler {
+      await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
+        let outcome = state.withLock { state -> Bool? in
+          if state.sleepers.count >= count { return true }
+          if Task.isCancelled { return false }
+          state.sleeperWaiters[id] = (count, continuation)
+          return nil
+        }
+        if let outcome { continuation.resume(returning: outcome) }
+      }
+    } onCancel: {
+      let waiter = state.withLock { $0.sleeperWaiters.removeValue(forKey: id) }
+      waiter?.continuation.resume(returning: false)
     }
   }
 
