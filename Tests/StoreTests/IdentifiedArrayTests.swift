@@ -39,6 +39,18 @@ import Testing
     #expect(items.ids == [1, 3, 4])
   }
 
+  @Test func removingAtOffsetsRemovesThoseElementsOnceAndKeepsTheIndex() throws {
+    var items = try IdentifiedArrayOf<Item>(uniqueElements: (0..<5).map { Item(id: $0, name: "") })
+    let stamp = items.structure
+    items.remove(atOffsets: [Int]())
+    #expect(items.structure == stamp, "nothing to remove changes nothing")
+    items.remove(atOffsets: [3, 0, 3])  // as an IndexSet from a swipe to delete, any order
+    #expect(items.ids == [1, 2, 4])
+    #expect(items.index(id: 4) == 2)
+    #expect(items[id: 0] == nil)
+    #expect(items.removedIDs(since: stamp).map(Set.init) == [0, 3])
+  }
+
   @Test func positionsStayCorrectAfterEveryKindOfChange() {
     var items = IdentifiedArrayOf<Item>((0..<6).map { Item(id: $0, name: "\($0)") }) { a, _ in a }
     items.insert(Item(id: 10, name: "x"), at: 2)

@@ -156,6 +156,34 @@ extension IdentifiedArray {
     restructure(removed: removed)
   }
 
+  /// Removes the elements at the given positions, such as the `IndexSet` a list's swipe to
+  /// delete gives.
+  ///
+  /// - Parameter offsets: The positions to remove, in any order; a repeated one counts once.
+  /// - Precondition: Every position is in `0..<count`.
+  /// - Complexity: O(*n* + *k*) for *k* positions.
+  public mutating func remove(atOffsets offsets: some Sequence<Int>) {
+    let positions = Set(offsets)
+    guard !positions.isEmpty else { return }
+    precondition(
+      positions.allSatisfy(storage.indices.contains),
+      "IdentifiedArray: cannot remove at \(positions.sorted()) of \(storage.count) elements")
+    var kept = ContiguousArray<Element>()
+    kept.reserveCapacity(storage.count - positions.count)
+    var removed: [ID] = []
+    removed.reserveCapacity(positions.count)
+    for (position, element) in storage.enumerated() {
+      if positions.contains(position) {
+        removed.append(element.id)
+      } else {
+        kept.append(element)
+      }
+    }
+    storage = kept
+    rebuildIndex()
+    restructure(removed: removed)
+  }
+
   /// Removes every element.
   ///
   /// - Complexity: O(*n*).
