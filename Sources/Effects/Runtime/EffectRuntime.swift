@@ -238,28 +238,14 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     case .none:
       return
     case .send(let action):
-      // The sent action joins the root group, as actions fed back by tasks do: a part of a
-      // concatenation has its own group, and an action queued while the store reduces would
-      // otherwise start its effects there, after the part was taken as done, where neither
-      // waiting for nor cancelling the sender's task reaches them.
       // A `.send` started after its action was reduced (a later part of a concatenation, the
       // effect a throttle window kept) is checked like an action from a task.
-      let placement =
-        context.isDeferred && LifetimeTree.Removability(context.namespace).any
-        ? EffectPlacement(namespace: context.namespace, tokens: context.tokens, record: nil)
-        : nil
-      connection.withLock { $0 }?.deliver(
-        action, context.group.root, context.within ?? context.namespace, placement)
+      deliverSent(action, context, checkingPlace: context.isDeferred)
     case .dismissal(let action):
       // Queued like a `.send`, it may be reduced after actions that replaced the child (the
       // parent answering the child's report by presenting another): its place is checked
       // first, so it closes the child that asked, never the one presented since.
-      let placement =
-        LifetimeTree.Removability(context.namespace).any
-        ? EffectPlacement(namespace: context.namespace, tokens: context.tokens, record: nil)
-        : nil
-      connection.withLock { $0 }?.deliver(
-        action, context.group.root, context.within ?? context.namespace, placement)
+      deliverSent(action, context, checkingPlace: true)
     case .run(let run):
       let context = owningContext(context)
       let record = register(.task, site: run.site, context, owner: context.group)
@@ -316,6 +302,23 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     case .warning(let message, let site):
       warnings(RuntimeWarning(message: message, fileID: site.fileID, line: site.line))
     }
+  }
+
+  /// Delivers an action a `.send` (or a resolved dismissal) sends.
+  ///
+  /// The action joins the root group, as actions fed back by tasks do: a part of a
+  /// concatenation has its own group, and an action queued while the store reduces would
+  /// otherwise start its effects there, after the part was taken as done, where neither
+  /// waiting for nor cancelling the sender's task reaches them. With `checkingPlace`, the
+  /// store first checks that the places the effect was started in are still there.
+  @MainActor
+  private func deliverSent(_ action: Action, _ context: Context, checkingPlace: Bool) {
+    let placement =
+      checkingPlace && LifetimeTree.Removability(context.namespace).any
+      ? EffectPlacement(namespace: context.namespace, tokens: context.tokens, record: nil)
+      : nil
+    connection.withLock { $0 }?.deliver(
+      action, context.group.root, context.within ?? context.namespace, placement)
   }
 
   /// The context in which an effect that runs over time starts: `context`, or, when the
