@@ -60,6 +60,8 @@ import Testing
 
     enum Action: Sendable, Equatable {
       case onTask
+      /// Reports once a first part of work is done, as the next part of a concatenation.
+      case finishLater
       case acknowledged
       case delegate(Delegate)
 
@@ -78,6 +80,11 @@ import Testing
           send(.delegate(.finished(3)))
           try await clock.sleep(for: .seconds(60))
         }
+      case .finishLater:
+        return .concatenate(
+          .run { _ in try await clock.sleep(for: .seconds(5)) },
+          .send(.delegate(.finished(4)))
+        )
       case .acknowledged:
         state.isAcknowledged = true
         return .run { _ in try await clock.sleep(for: .seconds(60)) }
@@ -211,6 +218,233 @@ import Testing
     #expect(harness.core.runtime.runningCount == 0)
   }
 
+  @Test func aReportSentAsTheNextPartOfAConcatenationIsAnsweredOutsideTheChildsTask() async {
+    let (harness, clock) = journal()
+    let recorder = harness.store.scope(state: \.recorder, action: .recorder)!
+    let task = recorder.send(.finishLater)
+    harness.settle()
+    await clock.advance(by: .seconds(5))
+    harness.settle()
+    #expect(harness.state.entries == [4])
+    task.cancel()
+    harness.settle()
+    await clock.advance(by: .seconds(1))
+    harness.settle()
+    #expect(harness.state.saves == 1)
+    #expect(harness.core.runtime.runningCount == 0)
+  }
+
+  /// A parent that answers its child's report with a sequence: the acknowledgement (the
+  /// child's work), then the save (its own).
+  struct SequencedJournal: Reducer {
+    struct State: Equatable {
+      var recorder: Recorder.State? = Recorder.State()
+      var saves = 0
+    }
+
+    enum Action: Sendable, Equatable {
+      case recorder(PresentationAction<Recorder.Action>)
+      case saved
+    }
+
+    let clock: TestClock
+
+    var body: some Reducer<State, Action> {
+      Reduce { state, action in
+        switch action {
+        case .recorder(.presented(.delegate(.finished))):
+          return .concatenate(
+            .send(.recorder(.presented(.acknowledged))),
+            .run { send in
+              try await clock.sleep(for: .seconds(1))
+              send(.saved)
+            }
+          )
+        case .saved:
+          state.saves += 1
+          return .none
+        case .recorder:
+          return .none
+        }
+      }
+      .ifLet(\.recorder, action: .recorder) { Recorder(clock: clock) }
+    }
+  }
+
+  @Test func aParentsAnswerInSequenceLeavesTheChildsOwnWorkInTheChildsTask() async {
+    let clock = TestClock()
+    let harness = Harness(
+      initialState: SequencedJournal.State(), reducer: SequencedJournal(clock: clock))
+    let recorder = harness.store.scope(state: \.recorder, action: .recorder)!
+    let task = recorder.send(.onTask)
+    harness.settle()
+    #expect(harness.state.recorder?.isAcknowledged == true)
+    #expect(clock.sleeperCount == 3, "the listener, the acknowledgement's work and the save")
+    task.cancel()
+    harness.settle()
+    #expect(clock.sleeperCount == 1, "only the save is left")
+    await clock.advance(by: .seconds(1))
+    harness.settle()
+    #expect(harness.state.saves == 1)
+    #expect(harness.core.runtime.runningCount == 0)
+  }
+
+  /// A child whose screen's task asks its parent at once, with a `.send`, to follow something
+  /// for it while the screen shows.
+  struct Following: Reducer {
+    struct State: Equatable {
+      var child: Child? = Child()
+    }
+
+    struct Child: Equatable {}
+
+    enum Action: Sendable, Equatable {
+      case child(PresentationAction<ChildAction>)
+    }
+
+    enum ChildAction: Sendable, Equatable {
+      case onTask
+      case delegate
+    }
+
+    let clock: TestClock
+
+    var body: some Reducer<State, Action> {
+      Reduce { _, action in
+        guard case .child(.presented(.delegate)) = action else { return .none }
+        return .run { _ in
+          while true { try await clock.sleep(for: .seconds(1)) }
+        }
+      }
+      .ifLet(\.child, action: .child) {
+        Reduce<Child, ChildAction> { _, action in
+          action == .onTask ? .send(.delegate) : .none
+        }
+      }
+    }
+  }
+
+  @Test func whatAParentStartsAtOnceForAChildsTaskEndsWithThatTask() {
+    let clock = TestClock()
+    let harness = Harness(initialState: Following.State(), reducer: Following(clock: clock))
+    let child = harness.store.scope(state: \.child, action: .child)!
+    for _ in 0..<3 {
+      let task = child.send(.onTask)
+      harness.settle()
+      #expect(harness.core.runtime.runningCount == 1)
+      task.cancel()
+      harness.settle()
+    }
+    #expect(harness.core.runtime.runningCount == 0)
+  }
+
+  /// A root whose session work runs in a lifetime of its own, and which answers the
+  /// session's events.
+  struct Session: Reducer {
+    struct State: Equatable {
+      var handled = 0
+    }
+
+    enum Action: Sendable, Equatable {
+      case task
+      case event
+      case handled
+    }
+
+    let clock: TestClock
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      switch action {
+      case .task:
+        return .run { send in
+          send(.event)
+          try await clock.sleep(for: .seconds(60))
+        }
+        .scoped(to: "session")
+      case .event:
+        return .run { send in
+          try await clock.sleep(for: .seconds(1))
+          send(.handled)
+        }
+      case .handled:
+        state.handled += 1
+        return .none
+      }
+    }
+  }
+
+  @Test func aRootTaskOwnsItsAnswersToItsOwnScopedWork() {
+    let clock = TestClock()
+    let harness = Harness(initialState: Session.State(), reducer: Session(clock: clock))
+    let task = harness.send(.task)
+    #expect(clock.sleeperCount == 2)
+    task.cancel()
+    harness.settle()
+    #expect(harness.core.runtime.runningCount == 0)
+  }
+
+  /// A parent that answers draft 1's report by presenting draft 2 and loading it.
+  struct NextDraft: Reducer {
+    struct Draft: Equatable, Identifiable, Sendable {
+      var id: Int
+    }
+
+    struct State: Equatable {
+      var draft: Draft? = Draft(id: 1)
+    }
+
+    enum Action: Sendable, Equatable {
+      case draft(PresentationAction<DraftAction>)
+    }
+
+    enum DraftAction: Sendable, Equatable {
+      case onTask
+      case load
+      case delegate(Int)
+    }
+
+    let clock: TestClock
+
+    var body: some Reducer<State, Action> {
+      Reduce { state, action in
+        guard case .draft(.presented(.delegate(let id))) = action else { return .none }
+        state.draft = Draft(id: id + 1)
+        return .send(.draft(.presented(.load)))
+      }
+      .ifLet(\.draft, action: .draft) {
+        Reduce<Draft, DraftAction> { state, action in
+          switch action {
+          case .onTask:
+            return .run { [id = state.id] send in
+              try await clock.sleep(for: .seconds(1))
+              send(.delegate(id))
+              try await clock.sleep(for: .seconds(60))
+            }
+          case .load:
+            return .run { _ in try await clock.sleep(for: .seconds(5)) }
+          case .delegate:
+            return .none
+          }
+        }
+      }
+    }
+  }
+
+  @Test func theWorkOfAChildPresentedInAnswerIsNotTheReplacedChildsWork() async {
+    let clock = TestClock()
+    let harness = Harness(initialState: NextDraft.State(), reducer: NextDraft(clock: clock))
+    let first = harness.store.scope(state: \.draft, action: .draft)!
+    let task = first.send(.onTask)
+    harness.settle()
+    await clock.advance(by: .seconds(1))
+    harness.settle()
+    #expect(harness.state.draft?.id == 2)
+    // Draft 1's sheet goes: its task is cancelled; draft 2's load goes on.
+    task.cancel()
+    harness.settle()
+    #expect(clock.sleeperCount == 1)
+  }
+
   @Test func aTaskOfTheRootOwnsEverythingItsEffectsSetOff() async {
     let (harness, clock) = journal()
     // The root's task sets the child off, which reports, and the root responds: all of it
@@ -245,6 +479,39 @@ extension CaseKey<
   static var path: Self {
     Self(ResponseOwnershipTests.Meetings.Action.path) {
       if case .path(let a) = $0 { a } else { nil }
+    }
+  }
+}
+
+extension CaseKey<
+  ResponseOwnershipTests.SequencedJournal.Action,
+  PresentationAction<ResponseOwnershipTests.Recorder.Action>
+> {
+  static var recorder: Self {
+    Self(ResponseOwnershipTests.SequencedJournal.Action.recorder) {
+      if case .recorder(let a) = $0 { a } else { nil }
+    }
+  }
+}
+
+extension CaseKey<
+  ResponseOwnershipTests.Following.Action,
+  PresentationAction<ResponseOwnershipTests.Following.ChildAction>
+> {
+  static var child: Self {
+    Self(ResponseOwnershipTests.Following.Action.child) {
+      if case .child(let a) = $0 { a } else { nil }
+    }
+  }
+}
+
+extension CaseKey<
+  ResponseOwnershipTests.NextDraft.Action,
+  PresentationAction<ResponseOwnershipTests.NextDraft.DraftAction>
+> {
+  static var draft: Self {
+    Self(ResponseOwnershipTests.NextDraft.Action.draft) {
+      if case .draft(let a) = $0 { a } else { nil }
     }
   }
 }

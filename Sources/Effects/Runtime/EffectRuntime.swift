@@ -46,12 +46,13 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
 
   /// Feeds an action from an effect into the store, as part of a group.
   ///
-  /// The namespace is that of the identity whose work the group stands for (see
-  /// ``start(_:origin:group:within:)``): the store passes it back when it starts the action's
-  /// effects. The placement, when there is one, is where the effect that sent the action was
-  /// started: places the store checks are still there before the action reaches a reducer.
+  /// `isLater` says whether the action comes after the action that began the group was
+  /// reduced (see ``start(_:origin:group:isLater:)``): the store passes it back when it
+  /// starts the action's effects. The placement, when there is one, is where the effect that
+  /// sent the action was started: places the store checks are still there before the action
+  /// reaches a reducer.
   package typealias Deliver =
-    @MainActor @Sendable (Action, EffectGroup, _ within: [EffectID], EffectPlacement?) -> Void
+    @MainActor @Sendable (Action, EffectGroup, _ isLater: Bool, EffectPlacement?) -> Void
 
   /// Runs a body that starts effects after their action was reduced, holding back the
   /// actions their `.send`s deliver until the body is done, then reducing them in order.
@@ -185,31 +186,33 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   /// reducing); asynchronous work starts in tasks that belong to `group`, to the identity
   /// namespaces the effect is scoped to, and to this runtime.
   ///
-  /// An action an effect fed back comes with the namespace of the identity whose work its
-  /// group stands for: the namespace of the effect that first fed an action back into the
-  /// chain (a child screen's timer, say). Work the action starts outside that namespace, an
-  /// ancestor's or a sibling's started in response (the parent saving what the child
-  /// reported), is not the child's: it runs in a group of its own, which waiting for or
-  /// cancelling the child's task does not reach. It still belongs to its own identity and to
-  /// the store. An action sent to the store has no such namespace: its sender asked for all
-  /// of its effects.
+  /// Everything an action sent to the store sets off at once (its effects, and the effects of
+  /// the actions they `.send`, a parent's answer to a child's report included) is the
+  /// sender's, and tells whose work the group is: the innermost child feature (an element, a
+  /// presented child, an enum case) that contains all of it, or the root's (see
+  /// ``ChainOwner``). Later, when a running effect feeds an action back, or a concatenation
+  /// starts its next part, work started outside that child, an ancestor's or a sibling's
+  /// answer (the parent saving what the child's timer reported), is not the child's: it runs
+  /// in a group of its own, which waiting for or cancelling the child's task does not reach,
+  /// and still belongs to its own identity and to the store. The child's own work stays in
+  /// the group, even when the parent's answer starts it.
   ///
   /// - Parameters:
   ///   - effect: The effect to start.
   ///   - origin: The action that returned it.
   ///   - group: The group its work joins.
-  ///   - within: For an action an effect fed back, the namespace of the identity whose work
-  ///     `group` stands for; `nil` for an action sent to the store.
+  ///   - isLater: Whether the action came after the action that began `group` was reduced
+  ///     (an effect fed it back), rather than at once.
   @MainActor
   @usableFromInline
   package func start(
-    _ effect: Effect<Action>, origin: any Sendable, group: EffectGroup, within: [EffectID]? = nil
+    _ effect: Effect<Action>, origin: any Sendable, group: EffectGroup, isLater: Bool = false
   ) {
     start(
       effect,
       Context(
         group: group, cancelKeys: [], namespace: [], cancelNamespace: [], tokens: [],
-        origin: origin, within: within))
+        origin: origin, isLater: isLater))
   }
 
   /// Reduces what effects reported since the last drain: their actions, in order, and their
@@ -317,21 +320,29 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       checkingPlace && LifetimeTree.Removability(context.namespace).any
       ? EffectPlacement(namespace: context.namespace, tokens: context.tokens, record: nil)
       : nil
+    let isLater = context.isLater || context.isDeferred || context.awaited != nil
+    if !isLater { context.group.root.widenOwner(to: context.namespace, tokens: context.tokens) }
     connection.withLock { $0 }?.deliver(
-      action, context.group.root, context.within ?? context.namespace, placement)
+      action, context.awaited ?? context.group.root, isLater, placement)
   }
 
-  /// The context in which an effect that runs over time starts: `context`, or, when the
-  /// effect is outside the namespace whose work the group stands for (see
-  /// ``start(_:origin:group:within:)``), the same in a group of its own.
+  /// The context in which an effect that runs over time starts (see
+  /// ``start(_:origin:group:isLater:)``): started at once, it widens the owner of its group to
+  /// contain it; started later outside that owner, it runs in a group of its own, and the
+  /// actions it sends still go to the owner's group, where the owner's own work they start
+  /// belongs.
   @MainActor
   private func owningContext(_ context: Context) -> Context {
-    guard let within = context.within, !context.namespace.starts(with: within) else {
+    guard context.awaited == nil else { return context }
+    let root = context.group.root
+    guard context.isLater || context.isDeferred else {
+      root.widenOwner(to: context.namespace, tokens: context.tokens)
       return context
     }
+    guard !root.owns(context.namespace, tokens: context.tokens) else { return context }
     var owning = context
+    owning.awaited = root
     owning.group = EffectGroup()
-    owning.within = nil
     return owning
   }
 
@@ -386,7 +397,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
         origin: context.origin,
         site: site,
         owner: owner,
-        feedbackGroup: context.group.root
+        feedbackGroup: context.awaited ?? context.group.root
       )
       state.records[record.id] = Entry(
         record: record, context: context, removability: removability)
@@ -456,8 +467,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       ? EffectPlacement(
         namespace: entry.context.namespace, tokens: entry.context.tokens, record: record)
       : nil
-    connection.withLock { $0 }?.deliver(
-      action, record.feedbackGroup, entry.context.within ?? entry.context.namespace, placement)
+    connection.withLock { $0 }?.deliver(action, record.feedbackGroup, true, placement)
   }
 
   private func cancel(_ key: CancelKey) {
@@ -528,10 +538,12 @@ extension EffectRuntime {
     /// For each identity of the namespace, the occupant of its place the effect belongs to.
     var tokens: [UInt64?]
     var origin: any Sendable
-    /// For the effects of an action an effect fed back, the namespace of the identity whose
-    /// work `group` stands for (see ``EffectRuntime/start(_:origin:group:within:)``); `nil`
-    /// for those of an action sent to the store.
-    var within: [EffectID]?
+    /// Whether the effect's action came after the action that began its group was reduced
+    /// (see ``EffectRuntime/start(_:origin:group:isLater:)``).
+    var isLater = false
+    /// When the effect runs outside the owner of its group, in a group of its own: the
+    /// owner's group, where the actions it sends go.
+    var awaited: EffectGroup?
     /// Whether the effect starts after the action that returned it was reduced.
     var isDeferred = false
   }
@@ -566,6 +578,51 @@ extension EffectRuntime {
     func records(_ ids: [Int]) -> [EffectRecord] {
       ids.compactMap { records[$0]?.record }
     }
+  }
+}
+
+/// The child feature whose work a group of effects stands for (see
+/// ``EffectRuntime/start(_:origin:group:isLater:)``): the namespace, with the occupants, of
+/// its place (an element, a presented child, an enum case), as far as the innermost such
+/// identity. A feature's own lifetimes inside it (its `scoped(to:)` identities, a screen's
+/// task) are the same feature's.
+package struct ChainOwner: Sendable {
+  let namespace: [EffectID]
+  let tokens: [UInt64?]
+
+  /// The child feature an effect started in `namespace` belongs to, or `nil` for the root.
+  init?(namespace: [EffectID], tokens: [UInt64?]) {
+    self.init(namespace[...], tokens[...])
+  }
+
+  private init?(_ namespace: ArraySlice<EffectID>, _ tokens: ArraySlice<UInt64?>) {
+    let last = namespace.lastIndex { identity in
+      (identity.base as? any LifetimePlace)?.canBeGone == true
+        && !(identity.base is any SharesCancellationIDs)
+    }
+    guard let last else { return nil }
+    self.namespace = Array(namespace[...last])
+    self.tokens = Array(tokens[...last])
+  }
+
+  /// Whether an effect started in `namespace`, for the occupants `tokens`, is this child's
+  /// work or its descendants'.
+  func contains(_ namespace: [EffectID], tokens: [UInt64?]) -> Bool {
+    namespace.count >= self.namespace.count
+      && zip(self.namespace, namespace).allSatisfy(==)
+      && zip(self.tokens, tokens).allSatisfy(==)
+  }
+
+  /// The innermost child feature that contains both this one and the work started in
+  /// `namespace` for `tokens`, or `nil` for the root.
+  func widened(to namespace: [EffectID], tokens: [UInt64?]) -> ChainOwner? {
+    var common = 0
+    while common < self.namespace.count, common < namespace.count,
+      self.namespace[common] == namespace[common], self.tokens[common] == tokens[common]
+    {
+      common += 1
+    }
+    return ChainOwner(self.namespace[..<common], self.tokens[..<common])
   }
 }
 

@@ -11,13 +11,15 @@ import Effects
 /// ```
 ///
 /// The task covers the effects the action started, and those started by actions that its
-/// effects fed back, however long the chain, with one exception: work that answers a child.
-/// When a child's effect sends an action its parent handles (a delegate action such as
-/// `.delegate(.finished)`), what the parent, or a sibling, starts in response is theirs, not
-/// the child's: a task that awaited the child's action neither waits for it nor cancels it,
-/// so a save the parent starts survives the child's screen going away. That work still ends
-/// with its own identity's lifetime, and with the store. The child's own work, even when the
-/// parent's response starts it, stays in the task.
+/// effects fed back, however long the chain, with one exception: a parent's answer to what a
+/// child's running effect reports later. When a child's task (its timer, a stream it follows)
+/// sends an action its parent handles, such as `.delegate(.finished)`, what the parent, or a
+/// sibling, starts in answer is theirs, not the child's: a task that awaited the child's
+/// action neither waits for it nor cancels it, so a save the parent starts survives the
+/// child's screen going away. That work still ends with its own identity's lifetime, and with
+/// the store. The child's own work stays in the task, even when the parent's answer starts it;
+/// and what the action set off at once, before `send` returned (a parent's answer to a
+/// `.send` of the child's included), is the sender's, all of it.
 public struct StoreTask: Hashable, Sendable {
   package let group: EffectGroup?
 
