@@ -5,8 +5,10 @@ extension Effect {
   /// itself: the presenting reducer turns it into its own dismiss action, which clears the
   /// child's state and ends the lifetime of its effects. A screen on a navigation stack
   /// returns it to pop itself (the stack's `forEach` turns it into `.popFrom(id:)`). The
-  /// dismissal closes the child that returned it, never one presented in its place since.
-  /// Results go back to the parent as ordinary delegate actions, before the dismissal:
+  /// dismissal closes the child that returned it: if the child is gone by the time it
+  /// arrives, or another child took its place (one with another id, for `Identifiable` child
+  /// state; another pushed screen), it does nothing. Results go back to the parent as
+  /// ordinary delegate actions, before the dismissal:
   ///
   /// ```swift
   /// case .saveTapped:
@@ -20,9 +22,10 @@ extension Effect {
 
   /// Replaces every ``dismiss`` in this effect with sending `action`, once the effect is
   /// scoped to the child's lifetime: the action reaches the parent only while that child is
-  /// still the one presented. (A child that reports with a delegate action and dismisses
-  /// itself, to a parent that answers the report by presenting another child, closes itself,
-  /// not the newcomer.)
+  /// still in its place, as far as the place's occupants can be told apart (by id, for an
+  /// `Identifiable` child). A child that reports with a delegate action and dismisses itself,
+  /// to a parent that answers the report by presenting another child with another id, closes
+  /// itself, not the newcomer.
   ///
   /// - Parameter action: The presenting parent's dismiss action.
   /// - Returns: The effect, with dismissals resolved.

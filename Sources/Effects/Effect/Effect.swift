@@ -105,7 +105,7 @@ extension Effect {
     case dismiss
     /// A ``dismiss`` that the presenting parent resolved to its own dismiss action: sends the
     /// action, which reaches a reducer only while the child that returned the dismiss is still
-    /// in its place (not once another child was presented there in the meantime).
+    /// in its place, as far as occupants are told apart (by id, for an `Identifiable` child).
     case dismissal(Action)
     /// Reports a runtime warning through the store's handler.
     case warning(message: String, site: SourceSite)

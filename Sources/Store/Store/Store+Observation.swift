@@ -172,10 +172,12 @@ enum TrackKey: Hashable {
 /// does inside is its own to publish, as an `Observable` class does); otherwise by the bytes
 /// the value is stored in.
 ///
-/// Bytes that did not change are the same value: the same inline fields, and the same
-/// buffers and objects. A buffer the remembered copy shares is copied before it is written,
-/// so a change to an array or string inside moves it and counts. Bytes that changed count
-/// as a change, even when the value is equal (the same array, built again).
+/// Bytes that did not change hold the same inline fields, the same buffers and the same
+/// objects. A buffer the remembered copy shares is copied before it is written, so a change
+/// to an array or string inside moves it and counts. An object the value holds counts by
+/// identity, as a class in state does: a change inside it, or a weak reference to it that
+/// became `nil`, is not seen. Bytes that changed count as a change, even when the value is
+/// equal (the same array, built again).
 private func equality<Value>(of type: Value.Type) -> (Value, Value) -> Bool {
   guard let equatable = type as? any Equatable.Type else {
     if type is AnyObject.Type {

@@ -11,7 +11,6 @@ enum Messages {
     "\(count) \(noun)\(count == 1 ? "" : "s")"
   }
 
-  /// A runtime warning as a test failure: where it was raised, and what it says.
   /// A step's name for a headline, such as `send(Action.rows(.element(id: 3, action:
   /// .toggled)))`, with an action longer than a line cut short: the diff below the headline
   /// shows what changed, and the test's source the whole action.
@@ -22,6 +21,7 @@ enum Messages {
     return "\(kind)(\(text.prefix(limit - 1))…)"
   }
 
+  /// A runtime warning as a test failure: where it was raised, and what it says.
   static func warning(_ warning: RuntimeWarning) -> String {
     // A warning the library raises on its own account has no line to point at.
     guard warning.line > 0 else { return "Runtime warning: \(warning.message)" }
