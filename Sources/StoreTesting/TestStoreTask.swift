@@ -23,8 +23,7 @@ public struct TestStoreTask: Sendable {
     self.excuse = { [weak store] group in
       guard let store, let group else { return }
       // The records the action's chain started, parts of concatenations included.
-      store.ledger.excuse(
-        store.runtime.running.filter { ($0.owner?.root ?? $0.feedbackGroup) === group })
+      store.ledger.excuse(store.runtime.running.filter { $0.feedbackGroup === group })
     }
   }
 

@@ -3,9 +3,10 @@ import Testing
 
 @testable import Store
 
-/// Who owns the work a parent starts in response to what a child's effect reported: the
-/// parent's identity and the store, not the child's task. A screen's task that a view cancels
-/// when the screen goes must not take the parent's save with it.
+/// Who owns the work a parent starts in answer to what a child's effect reported. By default
+/// the task of the action that set the chain off, however long the chain, as for any work;
+/// work marked `outlivingSendersTask()` is the parent's own: a screen's task that a view
+/// cancels when the screen goes does not take the parent's save with it.
 @MainActor
 @Suite struct ResponseOwnershipTests {
   /// A parent that saves what its presented child reports, and acknowledges it to the child.
@@ -25,18 +26,21 @@ import Testing
 
     let clock: TestClock
     var saveDelay: Duration = .seconds(1)
+    /// Whether the parent marks its save as its own.
+    var ownsSave = true
 
     var body: some Reducer<State, Action> {
       Reduce { state, action in
         switch action {
         case .recorder(.presented(.delegate(.finished(let entry)))):
           state.entries.append(entry)
+          let save = Effect<Action>.run { [saveDelay] send in
+            try await clock.sleep(for: saveDelay)
+            send(.saved)
+          }
           return .merge(
-            // The parent's work: a debounced save.
-            .run { [saveDelay] send in
-              try await clock.sleep(for: saveDelay)
-              send(.saved)
-            },
+            // The parent's work: a save.
+            ownsSave ? save.outlivingSendersTask() : save,
             // The child's work, which the parent starts.
             .send(.recorder(.presented(.acknowledged)))
           )
@@ -60,8 +64,6 @@ import Testing
 
     enum Action: Sendable, Equatable {
       case onTask
-      /// Reports once a first part of work is done, as the next part of a concatenation.
-      case finishLater
       case acknowledged
       case delegate(Delegate)
 
@@ -80,11 +82,6 @@ import Testing
           send(.delegate(.finished(3)))
           try await clock.sleep(for: .seconds(60))
         }
-      case .finishLater:
-        return .concatenate(
-          .run { _ in try await clock.sleep(for: .seconds(5)) },
-          .send(.delegate(.finished(4)))
-        )
       case .acknowledged:
         state.isAcknowledged = true
         return .run { _ in try await clock.sleep(for: .seconds(60)) }
@@ -119,6 +116,7 @@ import Testing
             try await clock.sleep(for: .seconds(1))
             send(.saved)
           }
+          .outlivingSendersTask()
         case .saved:
           state.saves += 1
           return .none
@@ -130,28 +128,42 @@ import Testing
     }
   }
 
-  func journal(saveDelay: Duration = .seconds(1)) -> (Harness<Journal>, TestClock) {
+  func journal(saveDelay: Duration = .seconds(1), ownsSave: Bool = true) -> (
+    Harness<Journal>, TestClock
+  ) {
     let clock = TestClock()
     let harness = Harness(
       initialState: Journal.State(recorder: Recorder.State()),
-      reducer: Journal(clock: clock, saveDelay: saveDelay))
+      reducer: Journal(clock: clock, saveDelay: saveDelay, ownsSave: ownsSave))
     return (harness, clock)
   }
 
-  @Test func cancellingAChildsTaskLeavesTheSaveItsParentStartedInResponse() async {
-    let (harness, clock) = journal()
+  @Test func aTaskOwnsEverythingItsActionSetsOffHoweverLongTheChain() async {
+    let (harness, clock) = journal(ownsSave: false)
     let recorder = harness.store.scope(state: \.recorder, action: .recorder)!
-    // The child's screen ties its work to its task, as a view does.
     let task = recorder.send(.onTask)
     harness.settle()
     #expect(harness.state.entries == [3])
-    #expect(harness.state.recorder?.isAcknowledged == true)
     #expect(clock.sleeperCount == 3, "the listener, the acknowledgement's work and the save")
-
-    // The screen goes: its task is cancelled.
+    // The screen goes: its task is cancelled, and with it the parent's unmarked save.
     task.cancel()
     harness.settle()
-    #expect(harness.core.runtime.runningCount == 1, "only the save is left")
+    #expect(harness.core.runtime.runningCount == 0)
+    await clock.advance(by: .seconds(1))
+    harness.settle()
+    #expect(harness.state.saves == 0)
+  }
+
+  @Test func aSaveThatOutlivesTheSendersTaskSurvivesTheChildsScreenGoing() async {
+    let (harness, clock) = journal()
+    let recorder = harness.store.scope(state: \.recorder, action: .recorder)!
+    let task = recorder.send(.onTask)
+    harness.settle()
+    #expect(clock.sleeperCount == 3)
+    task.cancel()
+    harness.settle()
+    // The child's listener and the acknowledgement's work were the task's; the save is not.
+    #expect(harness.core.runtime.runningCount == 1)
     #expect(harness.state.saves == 0)
     await clock.advance(by: .seconds(1))
     harness.settle()
@@ -159,14 +171,13 @@ import Testing
     #expect(harness.core.runtime.runningCount == 0)
   }
 
-  @Test func waitingForAChildsTaskDoesNotWaitForItsParentsResponse() async {
+  @Test func waitingForTheSendersTaskDoesNotWaitForWorkThatOutlivesIt() async {
     let (harness, clock) = journal(saveDelay: .seconds(90))
     let recorder = harness.store.scope(state: \.recorder, action: .recorder)!
     let task = recorder.send(.onTask)
     harness.settle()
     #expect(task.isRunning)
-    // The child's own work ends (its listener and the work the acknowledgement started):
-    // the child's task is done, while the parent's save still waits.
+    // The child's own work ends; the parent's save still waits.
     await clock.advance(by: .seconds(60))
     harness.settle()
     #expect(!task.isRunning)
@@ -178,22 +189,6 @@ import Testing
     await clock.advance(by: .seconds(30))
     harness.settle()
     #expect(harness.state.saves == 1)
-    #expect(harness.core.runtime.runningCount == 0)
-  }
-
-  @Test func theChildsOwnWorkStartedByItsParentEndsWithTheChildsTask() async {
-    let (harness, clock) = journal()
-    let recorder = harness.store.scope(state: \.recorder, action: .recorder)!
-    let task = recorder.send(.onTask)
-    harness.settle()
-    task.cancel()
-    harness.settle()
-    // The listener and the acknowledgement's work were the child's: both ended.
-    await clock.advance(by: .seconds(1))
-    harness.settle()
-    #expect(harness.state.saves == 1)
-    #expect(clock.sleeperCount == 0)
-    #expect(harness.core.runtime.runningCount == 0)
   }
 
   @Test func aStackScreenPoppedAsItReportsLeavesItsParentsSaveRunningWhenItsTaskEnds() async throws
@@ -218,235 +213,51 @@ import Testing
     #expect(harness.core.runtime.runningCount == 0)
   }
 
-  @Test func aReportSentAsTheNextPartOfAConcatenationIsAnsweredOutsideTheChildsTask() async {
-    let (harness, clock) = journal()
-    let recorder = harness.store.scope(state: \.recorder, action: .recorder)!
-    let task = recorder.send(.finishLater)
-    harness.settle()
-    await clock.advance(by: .seconds(5))
-    harness.settle()
-    #expect(harness.state.entries == [4])
-    task.cancel()
-    harness.settle()
-    await clock.advance(by: .seconds(1))
-    harness.settle()
-    #expect(harness.state.saves == 1)
-    #expect(harness.core.runtime.runningCount == 0)
-  }
-
-  /// A parent that answers its child's report with a sequence: the acknowledgement (the
-  /// child's work), then the save (its own).
-  struct SequencedJournal: Reducer {
+  /// A child whose own work outlives its screen's task, until the child goes.
+  struct Uploader: Reducer {
     struct State: Equatable {
-      var recorder: Recorder.State? = Recorder.State()
-      var saves = 0
+      var upload: Upload? = Upload()
     }
 
+    struct Upload: Equatable {}
+
     enum Action: Sendable, Equatable {
-      case recorder(PresentationAction<Recorder.Action>)
-      case saved
+      case upload(PresentationAction<UploadAction>)
+    }
+
+    enum UploadAction: Sendable, Equatable {
+      case startTapped
     }
 
     let clock: TestClock
 
     var body: some Reducer<State, Action> {
-      Reduce { state, action in
-        switch action {
-        case .recorder(.presented(.delegate(.finished))):
-          return .concatenate(
-            .send(.recorder(.presented(.acknowledged))),
-            .run { send in
-              try await clock.sleep(for: .seconds(1))
-              send(.saved)
-            }
-          )
-        case .saved:
-          state.saves += 1
-          return .none
-        case .recorder:
-          return .none
-        }
-      }
-      .ifLet(\.recorder, action: .recorder) { Recorder(clock: clock) }
-    }
-  }
-
-  @Test func aParentsAnswerInSequenceLeavesTheChildsOwnWorkInTheChildsTask() async {
-    let clock = TestClock()
-    let harness = Harness(
-      initialState: SequencedJournal.State(), reducer: SequencedJournal(clock: clock))
-    let recorder = harness.store.scope(state: \.recorder, action: .recorder)!
-    let task = recorder.send(.onTask)
-    harness.settle()
-    #expect(harness.state.recorder?.isAcknowledged == true)
-    #expect(clock.sleeperCount == 3, "the listener, the acknowledgement's work and the save")
-    task.cancel()
-    harness.settle()
-    #expect(clock.sleeperCount == 1, "only the save is left")
-    await clock.advance(by: .seconds(1))
-    harness.settle()
-    #expect(harness.state.saves == 1)
-    #expect(harness.core.runtime.runningCount == 0)
-  }
-
-  /// A child whose screen's task asks its parent at once, with a `.send`, to follow something
-  /// for it while the screen shows.
-  struct Following: Reducer {
-    struct State: Equatable {
-      var child: Child? = Child()
-    }
-
-    struct Child: Equatable {}
-
-    enum Action: Sendable, Equatable {
-      case child(PresentationAction<ChildAction>)
-    }
-
-    enum ChildAction: Sendable, Equatable {
-      case onTask
-      case delegate
-    }
-
-    let clock: TestClock
-
-    var body: some Reducer<State, Action> {
-      Reduce { _, action in
-        guard case .child(.presented(.delegate)) = action else { return .none }
-        return .run { _ in
-          while true { try await clock.sleep(for: .seconds(1)) }
-        }
-      }
-      .ifLet(\.child, action: .child) {
-        Reduce<Child, ChildAction> { _, action in
-          action == .onTask ? .send(.delegate) : .none
-        }
-      }
-    }
-  }
-
-  @Test func whatAParentStartsAtOnceForAChildsTaskEndsWithThatTask() {
-    let clock = TestClock()
-    let harness = Harness(initialState: Following.State(), reducer: Following(clock: clock))
-    let child = harness.store.scope(state: \.child, action: .child)!
-    for _ in 0..<3 {
-      let task = child.send(.onTask)
-      harness.settle()
-      #expect(harness.core.runtime.runningCount == 1)
-      task.cancel()
-      harness.settle()
-    }
-    #expect(harness.core.runtime.runningCount == 0)
-  }
-
-  /// A root whose session work runs in a lifetime of its own, and which answers the
-  /// session's events.
-  struct Session: Reducer {
-    struct State: Equatable {
-      var handled = 0
-    }
-
-    enum Action: Sendable, Equatable {
-      case task
-      case event
-      case handled
-    }
-
-    let clock: TestClock
-
-    func reduce(into state: inout State, action: Action) -> Effect<Action> {
-      switch action {
-      case .task:
-        return .run { send in
-          send(.event)
-          try await clock.sleep(for: .seconds(60))
-        }
-        .scoped(to: "session")
-      case .event:
-        return .run { send in
-          try await clock.sleep(for: .seconds(1))
-          send(.handled)
-        }
-      case .handled:
-        state.handled += 1
-        return .none
-      }
-    }
-  }
-
-  @Test func aRootTaskOwnsItsAnswersToItsOwnScopedWork() {
-    let clock = TestClock()
-    let harness = Harness(initialState: Session.State(), reducer: Session(clock: clock))
-    let task = harness.send(.task)
-    #expect(clock.sleeperCount == 2)
-    task.cancel()
-    harness.settle()
-    #expect(harness.core.runtime.runningCount == 0)
-  }
-
-  /// A parent that answers draft 1's report by presenting draft 2 and loading it.
-  struct NextDraft: Reducer {
-    struct Draft: Equatable, Identifiable, Sendable {
-      var id: Int
-    }
-
-    struct State: Equatable {
-      var draft: Draft? = Draft(id: 1)
-    }
-
-    enum Action: Sendable, Equatable {
-      case draft(PresentationAction<DraftAction>)
-    }
-
-    enum DraftAction: Sendable, Equatable {
-      case onTask
-      case load
-      case delegate(Int)
-    }
-
-    let clock: TestClock
-
-    var body: some Reducer<State, Action> {
-      Reduce { state, action in
-        guard case .draft(.presented(.delegate(let id))) = action else { return .none }
-        state.draft = Draft(id: id + 1)
-        return .send(.draft(.presented(.load)))
-      }
-      .ifLet(\.draft, action: .draft) {
-        Reduce<Draft, DraftAction> { state, action in
-          switch action {
-          case .onTask:
-            return .run { [id = state.id] send in
-              try await clock.sleep(for: .seconds(1))
-              send(.delegate(id))
-              try await clock.sleep(for: .seconds(60))
-            }
-          case .load:
-            return .run { _ in try await clock.sleep(for: .seconds(5)) }
-          case .delegate:
-            return .none
+      Reduce { _, _ in .none }
+        .ifLet(\.upload, action: .upload) {
+          Reduce<Upload, UploadAction> { _, _ in
+            .run { _ in try await clock.sleep(for: .seconds(60)) }
+              .outlivingSendersTask()
           }
         }
-      }
     }
   }
 
-  @Test func theWorkOfAChildPresentedInAnswerIsNotTheReplacedChildsWork() async {
+  @Test func workThatOutlivesTheSendersTaskStillEndsWithItsFeature() {
     let clock = TestClock()
-    let harness = Harness(initialState: NextDraft.State(), reducer: NextDraft(clock: clock))
-    let first = harness.store.scope(state: \.draft, action: .draft)!
-    let task = first.send(.onTask)
-    harness.settle()
-    await clock.advance(by: .seconds(1))
-    harness.settle()
-    #expect(harness.state.draft?.id == 2)
-    // Draft 1's sheet goes: its task is cancelled; draft 2's load goes on.
+    let harness = Harness(initialState: Uploader.State(), reducer: Uploader(clock: clock))
+    let task = harness.send(.upload(.presented(.startTapped)))
+    #expect(!task.isRunning, "the task has nothing of its own to wait for")
     task.cancel()
     harness.settle()
     #expect(clock.sleeperCount == 1)
+    // Dismissing the child ends its lifetime, and the work with it.
+    harness.send(.upload(.dismiss))
+    #expect(clock.sleeperCount == 0)
+    #expect(harness.core.runtime.runningCount == 0)
   }
 
   @Test func aTaskOfTheRootOwnsEverythingItsEffectsSetOff() async {
-    let (harness, clock) = journal()
+    let (harness, clock) = journal(ownsSave: false)
     // The root's task sets the child off, which reports, and the root responds: all of it
     // is the root's task's work, the save included.
     let task = harness.send(.appeared)
@@ -484,34 +295,12 @@ extension CaseKey<
 }
 
 extension CaseKey<
-  ResponseOwnershipTests.SequencedJournal.Action,
-  PresentationAction<ResponseOwnershipTests.Recorder.Action>
+  ResponseOwnershipTests.Uploader.Action,
+  PresentationAction<ResponseOwnershipTests.Uploader.UploadAction>
 > {
-  static var recorder: Self {
-    Self(ResponseOwnershipTests.SequencedJournal.Action.recorder) {
-      if case .recorder(let a) = $0 { a } else { nil }
-    }
-  }
-}
-
-extension CaseKey<
-  ResponseOwnershipTests.Following.Action,
-  PresentationAction<ResponseOwnershipTests.Following.ChildAction>
-> {
-  static var child: Self {
-    Self(ResponseOwnershipTests.Following.Action.child) {
-      if case .child(let a) = $0 { a } else { nil }
-    }
-  }
-}
-
-extension CaseKey<
-  ResponseOwnershipTests.NextDraft.Action,
-  PresentationAction<ResponseOwnershipTests.NextDraft.DraftAction>
-> {
-  static var draft: Self {
-    Self(ResponseOwnershipTests.NextDraft.Action.draft) {
-      if case .draft(let a) = $0 { a } else { nil }
+  static var upload: Self {
+    Self(ResponseOwnershipTests.Uploader.Action.upload) {
+      if case .upload(let a) = $0 { a } else { nil }
     }
   }
 }

@@ -106,7 +106,8 @@ extension Effect {
       return
     case .merge(let effects), .concatenate(let effects):
       for effect in effects { effect.forEachWarning(body) }
-    case .cancellable(_, _, let effect), .scoped(_, _, let effect), .throttle(_, let effect):
+    case .cancellable(_, _, let effect), .scoped(_, _, let effect), .throttle(_, let effect),
+      .outlivingSendersTask(let effect):
       effect.forEachWarning(body)
     }
   }

@@ -130,6 +130,8 @@ extension Effect {
       return Effect<NewAction>(operation: .dismissal(transform(action)))
     case .warning(let message, let site):
       return Effect<NewAction>(operation: .warning(message: message, site: site))
+    case .outlivingSendersTask(let effect):
+      return Effect<NewAction>(operation: .outlivingSendersTask(effect.map(transform)))
     case .throttle(let throttle, let effect):
       return Effect<NewAction>(
         operation: .throttle(

@@ -54,6 +54,8 @@ extension Effect {
           identity: identity, token: token, effect.resolvingDismiss(with: action)))
     case .throttle(let throttle, let effect):
       return Self(operation: .throttle(throttle, effect.resolvingDismiss(with: action)))
+    case .outlivingSendersTask(let effect):
+      return Self(operation: .outlivingSendersTask(effect.resolvingDismiss(with: action)))
     }
   }
 }

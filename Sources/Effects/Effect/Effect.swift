@@ -109,6 +109,9 @@ extension Effect {
     case dismissal(Action)
     /// Reports a runtime warning through the store's handler.
     case warning(message: String, site: SourceSite)
+    /// Runs the effect outside the task of the action that started it (see
+    /// ``Effect/outlivingSendersTask()``).
+    case outlivingSendersTask(Effect)
   }
 
   /// An asynchronous operation, with what the runtime needs to run and report it.

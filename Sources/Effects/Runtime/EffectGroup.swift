@@ -2,15 +2,12 @@
 ///
 /// A group counts its member records. It is empty once they have all finished; effects that
 /// their fed-back actions start join the same group, so awaiting a group waits for the whole
-/// chain an action set off, but for a parent's answer to what a child's task reported later
-/// (see `EffectRuntime.start(_:origin:group:owner:)`), which gets a group of its own. A
-/// concatenation uses a private group per part to learn when the part is done.
+/// chain an action set off. A concatenation uses a private group per part to learn when the
+/// part is done.
 @usableFromInline
 package final class EffectGroup: Sendable {
   private struct State {
     var members: [Int: EffectRecord] = [:]
-    /// Whose work the group is, for a top-level group (see `widenOwner(to:tokens:)`).
-    var owner = Owner.unknown
     var isCancelled = false
     var waiters: [UnsafeContinuation<Void, Never>] = []
     var onEmpty: (@MainActor @Sendable () -> Void)?
@@ -27,39 +24,6 @@ package final class EffectGroup: Sendable {
   /// The top-level group that fed-back actions join.
   package var root: EffectGroup {
     parent?.root ?? self
-  }
-
-  private enum Owner {
-    /// Nothing started yet.
-    case unknown
-    case feature(ChainOwner)
-    case root
-  }
-
-  /// Widens whose work the group is to contain an effect the group's action set off at once,
-  /// started in `namespace` for the occupants `tokens`.
-  ///
-  /// - Complexity: O(*d*) for a namespace of *d* identities.
-  package func widenOwner(to namespace: [EffectID], tokens: [UInt64?]) {
-    state.withLock { state in
-      switch state.owner {
-      case .root:
-        return
-      case .unknown:
-        state.owner = ChainOwner(namespace: namespace, tokens: tokens).map(Owner.feature) ?? .root
-      case .feature(let owner):
-        state.owner = owner.widened(to: namespace, tokens: tokens).map(Owner.feature) ?? .root
-      }
-    }
-  }
-
-  /// Whether work started later in `namespace`, for the occupants `tokens`, is the group's:
-  /// inside the child feature whose work it is, or anywhere when that is the root's.
-  package func owns(_ namespace: [EffectID], tokens: [UInt64?]) -> Bool {
-    state.withLock { state in
-      guard case .feature(let owner) = state.owner else { return true }
-      return owner.contains(namespace, tokens: tokens)
-    }
   }
 
   /// Whether no member is running.

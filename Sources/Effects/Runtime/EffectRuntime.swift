@@ -46,13 +46,9 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
 
   /// Feeds an action from an effect into the store, as part of a group.
   ///
-  /// `isLater` says whether the action comes after the action that began the group was
-  /// reduced (see ``start(_:origin:group:isLater:)``): the store passes it back when it
-  /// starts the action's effects. The placement, when there is one, is where the effect that
-  /// sent the action was started: places the store checks are still there before the action
-  /// reaches a reducer.
-  package typealias Deliver =
-    @MainActor @Sendable (Action, EffectGroup, _ isLater: Bool, EffectPlacement?) -> Void
+  /// The placement, when there is one, is where the effect that sent the action was started:
+  /// places the store checks are still there before the action reaches a reducer.
+  package typealias Deliver = @MainActor @Sendable (Action, EffectGroup, EffectPlacement?) -> Void
 
   /// Runs a body that starts effects after their action was reduced, holding back the
   /// actions their `.send`s deliver until the body is done, then reducing them in order.
@@ -185,34 +181,14 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   /// `.send` actions are delivered to the store at once (the store queues them while it is
   /// reducing); asynchronous work starts in tasks that belong to `group`, to the identity
   /// namespaces the effect is scoped to, and to this runtime.
-  ///
-  /// Everything an action sent to the store sets off at once (its effects, and the effects of
-  /// the actions they `.send`, a parent's answer to a child's report included) is the
-  /// sender's, and tells whose work the group is: the innermost child feature (an element, a
-  /// presented child, an enum case) that contains all of it, or the root's (see
-  /// ``ChainOwner``). Later, when a running effect feeds an action back, or a concatenation
-  /// starts its next part, work started outside that child, an ancestor's or a sibling's
-  /// answer (the parent saving what the child's timer reported), is not the child's: it runs
-  /// in a group of its own, which waiting for or cancelling the child's task does not reach,
-  /// and still belongs to its own identity and to the store. The child's own work stays in
-  /// the group, even when the parent's answer starts it.
-  ///
-  /// - Parameters:
-  ///   - effect: The effect to start.
-  ///   - origin: The action that returned it.
-  ///   - group: The group its work joins.
-  ///   - isLater: Whether the action came after the action that began `group` was reduced
-  ///     (an effect fed it back), rather than at once.
   @MainActor
   @usableFromInline
-  package func start(
-    _ effect: Effect<Action>, origin: any Sendable, group: EffectGroup, isLater: Bool = false
-  ) {
+  package func start(_ effect: Effect<Action>, origin: any Sendable, group: EffectGroup) {
     start(
       effect,
       Context(
         group: group, cancelKeys: [], namespace: [], cancelNamespace: [], tokens: [],
-        origin: origin, isLater: isLater))
+        origin: origin))
   }
 
   /// Reduces what effects reported since the last drain: their actions, in order, and their
@@ -250,13 +226,12 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       // first, so it closes the child that asked, never the one presented since.
       deliverSent(action, context, checkingPlace: true)
     case .run(let run):
-      let context = owningContext(context)
       let record = register(.task, site: run.site, context, owner: context.group)
       spawn(record, priority: run.priority, body: run.body, catchAction: run.catchAction)
     case .merge(let effects):
       for effect in effects { start(effect, context) }
     case .concatenate(let effects):
-      startSequence(effects[...], owningContext(context), driver: nil)
+      startSequence(effects[...], context, driver: nil)
     case .cancellable(let id, let cancelInFlight, let effect):
       let key = CancelKey(namespace: context.cancelNamespace, id: id)
       if cancelInFlight { cancel(key) }
@@ -277,7 +252,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       let records = state.withLock { $0.records(ids) }
       for record in records { record.cancel() }
     case .throttle(let throttle, let effect):
-      startThrottled(effect, throttle, owningContext(context))
+      startThrottled(effect, throttle, context)
     case .retainLifetimes(let isAlive):
       let path = context.namespace
       let ids = places.end(below: path, exceptChildren: isAlive)
@@ -304,6 +279,12 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       )
     case .warning(let message, let site):
       warnings(RuntimeWarning(message: message, fileID: site.fileID, line: site.line))
+    case .outlivingSendersTask(let effect):
+      // A group of its own, which nobody's task awaits or cancels; what the effect feeds back
+      // joins it too.
+      var context = context
+      context.group = EffectGroup()
+      start(effect, context)
     }
   }
 
@@ -320,30 +301,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       checkingPlace && LifetimeTree.Removability(context.namespace).any
       ? EffectPlacement(namespace: context.namespace, tokens: context.tokens, record: nil)
       : nil
-    let isLater = context.isLater || context.isDeferred || context.awaited != nil
-    if !isLater { context.group.root.widenOwner(to: context.namespace, tokens: context.tokens) }
-    connection.withLock { $0 }?.deliver(
-      action, context.awaited ?? context.group.root, isLater, placement)
-  }
-
-  /// The context in which an effect that runs over time starts (see
-  /// ``start(_:origin:group:isLater:)``): started at once, it widens the owner of its group to
-  /// contain it; started later outside that owner, it runs in a group of its own, and the
-  /// actions it sends still go to the owner's group, where the owner's own work they start
-  /// belongs.
-  @MainActor
-  private func owningContext(_ context: Context) -> Context {
-    guard context.awaited == nil else { return context }
-    let root = context.group.root
-    guard context.isLater || context.isDeferred else {
-      root.widenOwner(to: context.namespace, tokens: context.tokens)
-      return context
-    }
-    guard !root.owns(context.namespace, tokens: context.tokens) else { return context }
-    var owning = context
-    owning.awaited = root
-    owning.group = EffectGroup()
-    return owning
+    connection.withLock { $0 }?.deliver(action, context.group.root, placement)
   }
 
   /// Runs the parts of a concatenation one after another. Parts with no asynchronous work run
@@ -397,7 +355,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
         origin: context.origin,
         site: site,
         owner: owner,
-        feedbackGroup: context.awaited ?? context.group.root
+        feedbackGroup: context.group.root
       )
       state.records[record.id] = Entry(
         record: record, context: context, removability: removability)
@@ -467,7 +425,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       ? EffectPlacement(
         namespace: entry.context.namespace, tokens: entry.context.tokens, record: record)
       : nil
-    connection.withLock { $0 }?.deliver(action, record.feedbackGroup, true, placement)
+    connection.withLock { $0 }?.deliver(action, record.feedbackGroup, placement)
   }
 
   private func cancel(_ key: CancelKey) {
@@ -538,12 +496,6 @@ extension EffectRuntime {
     /// For each identity of the namespace, the occupant of its place the effect belongs to.
     var tokens: [UInt64?]
     var origin: any Sendable
-    /// Whether the effect's action came after the action that began its group was reduced
-    /// (see ``EffectRuntime/start(_:origin:group:isLater:)``).
-    var isLater = false
-    /// When the effect runs outside the owner of its group, in a group of its own: the
-    /// owner's group, where the actions it sends go.
-    var awaited: EffectGroup?
     /// Whether the effect starts after the action that returned it was reduced.
     var isDeferred = false
   }
@@ -578,51 +530,6 @@ extension EffectRuntime {
     func records(_ ids: [Int]) -> [EffectRecord] {
       ids.compactMap { records[$0]?.record }
     }
-  }
-}
-
-/// The child feature whose work a group of effects stands for (see
-/// ``EffectRuntime/start(_:origin:group:isLater:)``): the namespace, with the occupants, of
-/// its place (an element, a presented child, an enum case), as far as the innermost such
-/// identity. A feature's own lifetimes inside it (its `scoped(to:)` identities, a screen's
-/// task) are the same feature's.
-package struct ChainOwner: Sendable {
-  let namespace: [EffectID]
-  let tokens: [UInt64?]
-
-  /// The child feature an effect started in `namespace` belongs to, or `nil` for the root.
-  init?(namespace: [EffectID], tokens: [UInt64?]) {
-    self.init(namespace[...], tokens[...])
-  }
-
-  private init?(_ namespace: ArraySlice<EffectID>, _ tokens: ArraySlice<UInt64?>) {
-    let last = namespace.lastIndex { identity in
-      (identity.base as? any LifetimePlace)?.canBeGone == true
-        && !(identity.base is any SharesCancellationIDs)
-    }
-    guard let last else { return nil }
-    self.namespace = Array(namespace[...last])
-    self.tokens = Array(tokens[...last])
-  }
-
-  /// Whether an effect started in `namespace`, for the occupants `tokens`, is this child's
-  /// work or its descendants'.
-  func contains(_ namespace: [EffectID], tokens: [UInt64?]) -> Bool {
-    namespace.count >= self.namespace.count
-      && zip(self.namespace, namespace).allSatisfy(==)
-      && zip(self.tokens, tokens).allSatisfy(==)
-  }
-
-  /// The innermost child feature that contains both this one and the work started in
-  /// `namespace` for `tokens`, or `nil` for the root.
-  func widened(to namespace: [EffectID], tokens: [UInt64?]) -> ChainOwner? {
-    var common = 0
-    while common < self.namespace.count, common < namespace.count,
-      self.namespace[common] == namespace[common], self.tokens[common] == tokens[common]
-    {
-      common += 1
-    }
-    return ChainOwner(self.namespace[..<common], self.tokens[..<common])
   }
 }
 

@@ -48,21 +48,16 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     @usableFromInline var action: Action
     @usableFromInline var origin: ActionOrigin
     @usableFromInline var group: EffectGroup?
-    /// Whether an effect sent the action after the action that began its group was reduced
-    /// (see `EffectRuntime.start(_:origin:group:isLater:)`).
-    @usableFromInline var isLater: Bool
     /// Where the effect that sent the action was started, when the store checks it.
     @usableFromInline var placement: EffectPlacement?
 
     @inlinable
     init(
-      action: Action, origin: ActionOrigin, group: EffectGroup?, isLater: Bool,
-      placement: EffectPlacement?
+      action: Action, origin: ActionOrigin, group: EffectGroup?, placement: EffectPlacement?
     ) {
       self.action = action
       self.origin = origin
       self.group = group
-      self.isLater = isLater
       self.placement = placement
     }
   }
@@ -77,8 +72,8 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     self.currentState = initialState
     self.reducer = reducer
     self.runtime = EffectRuntime(executor: executor, warnings: warnings)
-    runtime.connect { [weak self] action, group, isLater, placement in
-      _ = self?.dispatch(action, origin: .effect, group: group, isLater: isLater, from: placement)
+    runtime.connect { [weak self] action, group, placement in
+      _ = self?.dispatch(action, origin: .effect, group: group, from: placement)
     } batch: { [weak self] body in
       guard let self else { return body() }
       self.dispatchBatch(body)
@@ -176,14 +171,11 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     _ action: Action,
     origin: ActionOrigin,
     group: EffectGroup?,
-    isLater: Bool = false,
     from placement: EffectPlacement? = nil
   ) -> EffectGroup? {
     if isDispatching {
       let group = group ?? EffectGroup()
-      queue.append(
-        Queued(
-          action: action, origin: origin, group: group, isLater: isLater, placement: placement))
+      queue.append(Queued(action: action, origin: origin, group: group, placement: placement))
       return group
     }
     isDispatching = true
@@ -194,7 +186,7 @@ package final class RootCore<R: Reducer>: RootStoreCore {
       if !dispatchHooks.isEmpty { runDispatchHooks() }
     }
     var group = group
-    reduce(action, origin: origin, group: &group, isLater: isLater, from: placement)
+    reduce(action, origin: origin, group: &group, from: placement)
     reduceQueued()
     return group
   }
@@ -207,9 +199,7 @@ package final class RootCore<R: Reducer>: RootStoreCore {
       queueHead += 1
       if queueHead >= 1024 && queueHead * 2 >= queue.count { dropReducedFromQueue() }
       var nextGroup = next.group
-      reduce(
-        next.action, origin: next.origin, group: &nextGroup, isLater: next.isLater,
-        from: next.placement)
+      reduce(next.action, origin: next.origin, group: &nextGroup, from: next.placement)
     }
   }
 
@@ -232,7 +222,7 @@ package final class RootCore<R: Reducer>: RootStoreCore {
 
   @inlinable
   func reduce(
-    _ action: Action, origin: ActionOrigin, group: inout EffectGroup?, isLater: Bool,
+    _ action: Action, origin: ActionOrigin, group: inout EffectGroup?,
     from placement: EffectPlacement?
   ) {
     // An action from an effect whose child is gone, or was replaced, from where the reducer
@@ -245,9 +235,9 @@ package final class RootCore<R: Reducer>: RootStoreCore {
       didReduce?(action, origin)
     }
     if !effect.isNone {
-      let effects = group ?? EffectGroup()
-      group = effects
-      runtime.start(effect, origin: action, group: effects, isLater: isLater)
+      let owner = group ?? EffectGroup()
+      group = owner
+      runtime.start(effect, origin: action, group: owner)
     }
     // An ancestor may have removed an element, child or case whose reducer did not run for
     // this action (it sits below a `Scope` for another case): its effects end now. Elements

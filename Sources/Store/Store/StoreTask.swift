@@ -11,15 +11,11 @@ import Effects
 /// ```
 ///
 /// The task covers the effects the action started, and those started by actions that its
-/// effects fed back, however long the chain, with one exception: a parent's answer to what a
-/// child's running effect reports later. When a child's task (its timer, a stream it follows)
-/// sends an action its parent handles, such as `.delegate(.finished)`, what the parent, or a
-/// sibling, starts in answer is theirs, not the child's: a task that awaited the child's
-/// action neither waits for it nor cancels it, so a save the parent starts survives the
-/// child's screen going away. That work still ends with its own identity's lifetime, and with
-/// the store. The child's own work stays in the task, even when the parent's answer starts it;
-/// and what the action set off at once, before `send` returned (a parent's answer to a
-/// `.send` of the child's included), is the sender's, all of it.
+/// effects fed back, however long the chain: a parent's answer to what a child's effect
+/// reports included. Work that must outlive the screen that set it off, such as a save the
+/// parent starts when a child screen's timer ends a meeting, is marked
+/// `Effect.outlivingSendersTask()`: the task neither waits for it nor cancels it, and it
+/// still ends with its own feature's lifetime, and with the store.
 public struct StoreTask: Hashable, Sendable {
   package let group: EffectGroup?
 
