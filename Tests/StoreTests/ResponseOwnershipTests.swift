@@ -256,6 +256,52 @@ import Testing
     #expect(harness.core.runtime.runningCount == 0)
   }
 
+  @Test(arguments: [false, true])
+  func debouncedWorkThatOutlivesTheSendersTaskWaitsOutsideItInEitherOrder(markedFirst: Bool)
+    async
+  {
+    let clock = TestClock()
+    let harness = Harness(
+      initialState: LogFeature.State(),
+      reducer: LogFeature { _ in
+        let save = Effect<LogFeature.Action>.send(.record("saved"))
+        return markedFirst
+          ? save.outlivingSendersTask().debounce(id: "save", for: .seconds(1), clock: clock)
+          : save.debounce(id: "save", for: .seconds(1), clock: clock).outlivingSendersTask()
+      })
+    let task = harness.send(.start("a"))
+    #expect(!task.isRunning, "the wait is outside the sender's task too")
+    task.cancel()
+    harness.settle()
+    await clock.advance(by: .seconds(1))
+    harness.settle()
+    #expect(harness.state.log == ["start a", "saved"])
+  }
+
+  @Test(arguments: [false, true])
+  func throttledWorkThatOutlivesTheSendersTaskIsHeldBackOutsideIt(markedFirst: Bool) async {
+    let clock = TestClock()
+    let harness = Harness(
+      initialState: LogFeature.State(),
+      reducer: LogFeature { _ in
+        let save = Effect<LogFeature.Action>.send(.record("saved"))
+        return markedFirst
+          ? save.outlivingSendersTask().throttle(
+            id: "save", for: .seconds(1), clock: clock, latest: true)
+          : save.throttle(id: "save", for: .seconds(1), clock: clock, latest: true)
+            .outlivingSendersTask()
+      })
+    harness.send(.start("a"))
+    // The second save is held back until the window closes; its sender's task goes meanwhile.
+    let second = harness.send(.start("b"))
+    #expect(!second.isRunning)
+    second.cancel()
+    harness.settle()
+    await clock.advance(by: .seconds(1))
+    harness.settle()
+    #expect(harness.state.log == ["start a", "saved", "start b", "saved"])
+  }
+
   @Test func aTaskOfTheRootOwnsEverythingItsEffectsSetOff() async {
     let (harness, clock) = journal(ownsSave: false)
     // The root's task sets the child off, which reports, and the root responds: all of it

@@ -44,8 +44,8 @@ extension Effect {
   /// Effects with no asynchronous work (such as ``send(_:)``) run at once, so concatenating
   /// only synchronous effects keeps them synchronous. A ``send(_:)`` part is done once its
   /// action is sent: the effects that action starts belong to the store task of the action
-  /// that returned the concatenation, as fed-back actions' effects do, not to the sequence,
-  /// which does not wait for them. Cancelling the concatenation cancels the part that is
+  /// that returned the concatenation, as fed-back actions' effects do (unless the part is
+  /// marked ``outlivingSendersTask()``), not to the sequence, which does not wait for them. Cancelling the concatenation cancels the part that is
   /// running and starts none of the rest.
   ///
   /// - Parameter effects: The effects to run in order.

@@ -16,11 +16,13 @@ extension Effect {
   ///     .outlivingSendersTask()
   /// ```
   ///
-  /// The effect, and what the actions it feeds back start, still belong to the lifetime of
-  /// the feature that returned it (an element, a presented child: removing it cancels them)
-  /// and to the store's, and to their cancellation ids; only the sender's task neither waits
-  /// for them nor cancels them. Inside a concatenation, the sequence does not wait for it
-  /// either.
+  /// The effect still belongs to the lifetime of the feature that returned it (an element, a
+  /// presented child: removing it cancels it), to the store's, and to its cancellation ids;
+  /// only the sender's task neither waits for it nor cancels it, and the same goes for what
+  /// the actions it feeds back start. A debounced or throttled effect marked this way waits
+  /// outside the sender's task too. Mark the outermost effect: inside a concatenation, a
+  /// marked part starts only once the parts before it are done, and those are the sender's
+  /// (the sequence does not wait for the marked part, though).
   ///
   /// - Returns: The effect, in a task of its own.
   /// - Complexity: O(1).

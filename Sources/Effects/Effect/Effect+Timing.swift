@@ -28,6 +28,12 @@ extension Effect {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> Self {
+    // Debouncing work that outlives the sender's task: the wait outlives it too, or
+    // cancelling the task during the wait would drop the work.
+    if case .outlivingSendersTask(let effect) = operation {
+      return effect.debounce(id: id, for: duration, clock: clock, fileID: fileID, line: line)
+        .outlivingSendersTask()
+    }
     let delay = Self.run(fileID: fileID, line: line) { _ in try await clock.sleep(for: duration) }
     return delay.concatenate(with: self).cancellable(id: id, cancelInFlight: true)
   }
@@ -51,7 +57,13 @@ extension Effect {
     clock: any Clock<Duration>,
     latest: Bool
   ) -> Self {
-    Self(
+    // Throttling work that outlives the sender's task: the work the window holds back
+    // outlives it too.
+    if case .outlivingSendersTask(let effect) = operation {
+      return effect.throttle(id: id, for: interval, clock: clock, latest: latest)
+        .outlivingSendersTask()
+    }
+    return Self(
       operation: .throttle(
         Throttle(id: EffectID(id), interval: interval, clock: clock, latest: latest),
         self

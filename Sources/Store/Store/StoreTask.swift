@@ -46,7 +46,8 @@ public struct StoreTask: Hashable, Sendable {
     group?.isCancelled ?? false
   }
 
-  /// Whether any effect started by the action, or by the actions it fed back, is running.
+  /// Whether any effect started by the action, or by the actions it fed back, is running
+  /// (work marked `Effect.outlivingSendersTask()` does not count).
   public var isRunning: Bool {
     !(group?.isEmpty ?? true)
   }
