@@ -14,6 +14,14 @@ import Testing
     return Harness(initialState: state, warnings: warnings.handler, reducer: Todos(clock: clock))
   }
 
+  @Test func aPushActionKeepsTheScreensStateOutOfLine() {
+    struct Screen: Sendable {
+      var fields: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int)
+    }
+    // Every ancestor action that can carry a push is as large as the push: not the screen.
+    #expect(MemoryLayout<StackAction<Screen, Int>>.size < MemoryLayout<Screen>.size / 4)
+  }
+
   @Test func pushedScreensGetDeterministicIDs() {
     let harness = makeHarness()
     harness.send(.openDetail(2))

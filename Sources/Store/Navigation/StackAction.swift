@@ -11,7 +11,10 @@ public enum StackAction<State: Sendable, Action: Sendable>: Sendable {
   /// `action`, for the screen with `id`.
   case element(id: StackElementID, action: Action)
   /// Pushes `state` with `id`, which must not be below the stack's next id.
-  case push(id: StackElementID, state: State)
+  ///
+  /// Stored out of line, so a screen's state does not make every action that can carry this
+  /// one (the parent's, and its ancestors') as large as the screen's state.
+  indirect case push(id: StackElementID, state: State)
   /// Pops the screen with `id` and every screen above it.
   case popFrom(id: StackElementID)
 }
