@@ -445,16 +445,22 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   ) {
     let inbox = self.inbox
     let warnings = self.warnings
+    let isUnderTest = executor != nil
     let operation: @Sendable () async -> Void = {
       let send = Send<Action> { action in
         guard !record.isCancelled else { return }
         inbox.push(.action(action, record))
       }
       do {
-        // Warnings raised inside the effect (a test clock's, say) go where the store's go, and
-        // a test clock notes on the record what the effect sleeps on.
+        // Warnings raised inside the effect (a test clock's, say) go where the store's go.
+        // Under a test store, a test clock also notes on the record what the effect sleeps on,
+        // for its failure messages; a live store, which shows none, skips the binding.
         try await RuntimeWarningHandler.$current.withValue(warnings) {
-          try await EffectRecord.$current.withValue(record) { try await body(send) }
+          if isUnderTest {
+            try await EffectRecord.$current.withValue(record) { try await body(send) }
+          } else {
+            try await body(send)
+          }
         }
         inbox.push(.finished(record, nil))
       } catch {
