@@ -6,13 +6,16 @@ import Testing
 /// The demo's command line, through `Demo.run`: each command's exit code, and the
 /// determinism of what `record` writes.
 @MainActor
-@Suite struct DemoTests {
+@Suite final class DemoTests {
   let directory: URL = {
     let url = FileManager.default.temporaryDirectory
       .appendingPathComponent("demo-tests-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
   }()
+
+  /// Each test runs on a fresh instance of the suite, so each removes its own directory.
+  deinit { try? FileManager.default.removeItem(at: directory) }
 
   /// The log the demo bundles, found from this file's place in the package.
   static let samplePath = URL(fileURLWithPath: #filePath)

@@ -21,6 +21,7 @@ import Testing
     let demo = try #require(Self.demoExecutable, "build the demo first: swift build")
     let log = FileManager.default.temporaryDirectory
       .appendingPathComponent("killed-\(UUID().uuidString).jsonl")
+    defer { try? FileManager.default.removeItem(at: log) }
     let process = Process()
     process.executableURL = demo
     process.arguments = ["record", "--out", log.path, "--sessions", "100000"]

@@ -5,13 +5,16 @@ import Testing
 @testable import Store
 
 @MainActor
-@Suite struct ActionLogTests {
+@Suite final class ActionLogTests {
   let directory: URL = {
     let url = FileManager.default.temporaryDirectory
       .appendingPathComponent("action-log-tests-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
   }()
+
+  /// Each test runs on a fresh instance of the suite, so each removes its own directory.
+  deinit { try? FileManager.default.removeItem(at: directory) }
 
   func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 

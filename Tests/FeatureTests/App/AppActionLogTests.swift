@@ -8,13 +8,16 @@ import Testing
 
 /// Records sessions of the whole app, live against simulated services, and replays them.
 @MainActor
-@Suite struct AppActionLogTests {
+@Suite final class AppActionLogTests {
   let directory: URL = {
     let url = FileManager.default.temporaryDirectory
       .appendingPathComponent("app-log-tests-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
   }()
+
+  /// Each test runs on a fresh instance of the suite, so each removes its own directory.
+  deinit { try? FileManager.default.removeItem(at: directory) }
 
   /// A live app store whose effects run when `settle` is called, against simulated services
   /// that keep their token in `credentials`.
