@@ -14,7 +14,7 @@ import Store
 ///   ``State/path``. The editor screen gets its store by that id, so its edits land in
 ///   `items[id:]` and the list sees them at once; nothing is copied, so nothing can go stale.
 ///   Removing an item pops the screens that showed it.
-/// - **Backward**: the ``TitleEditor`` sheet, presented with `ifLet`, reports
+/// - **Backward**: the ``TitleEditor`` sheet, presented with `presents`, reports
 ///   `saved(title)` or `cancelled` through delegate actions, then dismisses itself.
 /// - **Commands**: checkout is an action, ``Action/checkoutTapped``, that starts one
 ///   cancellable request; ``Action/screenDisappeared`` cancels it.
@@ -132,8 +132,8 @@ public struct Cart: Reducer {
     Reduce(reduceCart)
       .forEach(\.items, action: .items) { ItemEditor(clock: clock) }
       // A route only names the item to show; the editor screen is that item's store, above.
-      .forEach(\.path, action: .path)
-      .ifLet(\.titleEditor, action: .titleEditor) { TitleEditor() }
+      .navigationStack(\.path, action: .path)
+      .presents(\.titleEditor, action: .titleEditor) { TitleEditor() }
   }
 
   private func reduceCart(_ state: inout State, _ action: Action) -> Effect<Action> {
@@ -251,14 +251,14 @@ extension CaseKey<Cart.Action, IdentifiedAction<CartItem.ID, ItemEditor.Action>>
 }
 
 extension CaseKey<Cart.Action, StackAction<CartRoute, Never>> {
-  /// The key of ``path(_:)``: for `forEach` and `scope`.
+  /// The key of ``path(_:)``: for `navigationStack` and `scope`.
   public static var path: Self {
     Self(Cart.Action.path) { if case .path(let a) = $0 { a } else { nil } }
   }
 }
 
 extension CaseKey<Cart.Action, PresentationAction<TitleEditor.Action>> {
-  /// The key of ``titleEditor(_:)``: for `ifLet` and `scope`.
+  /// The key of ``titleEditor(_:)``: for `presents` and `scope`.
   public static var titleEditor: Self {
     Self(Cart.Action.titleEditor) { if case .titleEditor(let a) = $0 { a } else { nil } }
   }

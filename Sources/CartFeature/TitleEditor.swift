@@ -7,7 +7,7 @@ import Store
 /// The editor never writes the cart's title. It edits its own draft and reports
 /// ``Action/Delegate/saved(_:)`` or ``Action/Delegate/cancelled`` to its parent, which decides
 /// what to do; then it dismisses itself by returning `Effect.dismiss`. The cart presents it
-/// with `ifLet` and a `PresentationAction`, so dismissing it (from here, or by the user
+/// with `presents` and a `PresentationAction`, so dismissing it (from here, or by the user
 /// swiping the sheet away) clears its state and ends its effects.
 ///
 /// A draft that is empty once trimmed cannot be saved.

@@ -203,7 +203,7 @@ import Testing
         if action == .editor(.dismiss) { state.editor = Editor.State(rowID: 2, title: "") }
         return .none
       }
-      .ifLet(\.editor, action: .editor) { Editor(clock: clock) }
+      .presents(\.editor, action: .editor) { Editor(clock: clock) }
     }
   }
 
@@ -237,7 +237,7 @@ import Testing
         }
         return .none
       }
-      .ifLet(\.draft, action: .draft) { DraftEditor() }
+      .presents(\.draft, action: .draft) { DraftEditor() }
     }
   }
 
@@ -307,7 +307,7 @@ import Testing
         }
         return .none
       }
-      .ifLet(\.alert, action: .alert)
+      .presents(\.alert, action: .alert)
     }
   }
 

@@ -53,7 +53,7 @@ import Testing
           return .none
         }
       }
-      .ifLet(\.recorder, action: .recorder) { Recorder(clock: clock) }
+      .presents(\.recorder, action: .recorder) { Recorder(clock: clock) }
     }
   }
 
@@ -124,7 +124,7 @@ import Testing
           return .none
         }
       }
-      .forEach(\.path, action: .path) { Recorder(clock: clock) }
+      .navigationStack(\.path, action: .path) { Recorder(clock: clock) }
     }
   }
 
@@ -233,7 +233,7 @@ import Testing
 
     var body: some Reducer<State, Action> {
       Reduce { _, _ in .none }
-        .ifLet(\.upload, action: .upload) {
+        .presents(\.upload, action: .upload) {
           Reduce<Upload, UploadAction> { _, _ in
             .run { _ in try await clock.sleep(for: .seconds(60)) }
               .outlivingSendersTask()

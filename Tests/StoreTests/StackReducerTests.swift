@@ -333,7 +333,7 @@ import Testing
         }
         return .none
       }
-      .forEach(\.path, action: .path) { Step() }
+      .navigationStack(\.path, action: .path) { Step() }
     }
   }
 
@@ -394,7 +394,7 @@ import Testing
         if case .open(let route) = action { state.path.append(route) }
         return .none
       }
-      .forEach(\.path, action: .path)
+      .navigationStack(\.path, action: .path)
     }
   }
 

@@ -4,7 +4,7 @@ extension Effect {
   /// A child presented by its parent (an editor sheet, say) returns `.dismiss` to close
   /// itself: the presenting reducer turns it into its own dismiss action, which clears the
   /// child's state and ends the lifetime of its effects. A screen on a navigation stack
-  /// returns it to pop itself (the stack's `forEach` turns it into `.popFrom(id:)`). The
+  /// returns it to pop itself (`navigationStack` turns it into `.popFrom(id:)`). The
   /// dismissal closes the child that returned it: if the child is gone by the time it
   /// arrives, or another child took its place (one with another id, for `Identifiable` child
   /// state; another pushed screen), it does nothing. Results go back to the parent as

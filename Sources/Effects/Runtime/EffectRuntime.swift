@@ -269,9 +269,8 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
         RuntimeWarning(
           message: """
             Action \(describe(context.origin)) returned `.dismiss`, but no presenting parent \
-            handled it: the reducer is not presented through `ifLet` with a \
-            `PresentationAction`, nor pushed on a stack through `forEach`. Nothing was \
-            dismissed.
+            handled it: the reducer is not presented through `presents`, nor run on a \
+            stack's screens through `navigationStack`. Nothing was dismissed.
             """,
           fileID: "Effects",
           line: 0

@@ -15,8 +15,12 @@ extension Reducer {
   ///
   /// ```swift
   /// Reduce { state, action in ... }
-  ///   .forEach(\.path, action: .path) { Path() }
+  ///   .navigationStack(\.path, action: .path) { Path() }
   /// ```
+  ///
+  /// Its name differs from `forEach`'s (which runs a reducer on each element of an
+  /// ``IdentifiedArray``) so that the compiler never has to try both: with one name for the
+  /// two, each `forEach` in a chain of modifiers doubled the work of type-checking the chain.
   ///
   /// - Parameters:
   ///   - toStack: The path to the stack.
@@ -25,7 +29,7 @@ extension Reducer {
   ///   - line: The line of the declaration, named in runtime warnings.
   ///   - destination: The reducer of the screens.
   /// - Returns: A reducer that runs both.
-  public func forEach<DestinationState: Sendable, DestinationAction, Destination: Reducer>(
+  public func navigationStack<DestinationState: Sendable, DestinationAction, Destination: Reducer>(
     _ toStack: WritableKeyPath<State, StackState<DestinationState>>,
     action toStackAction: CaseKey<Action, StackAction<DestinationState, DestinationAction>>,
     fileID: StaticString = #fileID,
@@ -93,7 +97,7 @@ extension Reducer {
   /// Handles pushes and pops of a navigation stack whose screens have no reducer of their
   /// own: routes that only name what to show, such as an id whose state lives elsewhere.
   ///
-  /// The same as ``forEach(_:action:fileID:line:destination:)`` with a destination that does
+  /// The same as ``navigationStack(_:action:fileID:line:destination:)`` with a destination that does
   /// nothing; the screens' action type is `Never`.
   ///
   /// ```swift
@@ -101,7 +105,7 @@ extension Reducer {
   /// case path(StackAction<Route, Never>)
   /// ...
   /// Reduce { state, action in ... }
-  ///   .forEach(\.path, action: .path)
+  ///   .navigationStack(\.path, action: .path)
   /// ```
   ///
   /// - Parameters:
@@ -110,13 +114,13 @@ extension Reducer {
   ///   - fileID: The file of the declaration, named in runtime warnings.
   ///   - line: The line of the declaration, named in runtime warnings.
   /// - Returns: A reducer that runs this one and handles the stack's pushes and pops.
-  public func forEach<Route: Sendable>(
+  public func navigationStack<Route: Sendable>(
     _ toStack: WritableKeyPath<State, StackState<Route>>,
     action toStackAction: CaseKey<Action, StackAction<Route, Never>>,
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> some Reducer<State, Action> {
-    forEach(toStack, action: toStackAction, fileID: fileID, line: line) {
+    navigationStack(toStack, action: toStackAction, fileID: fileID, line: line) {
       EmptyReducer<Route, Never>()
     }
   }

@@ -42,12 +42,12 @@ extension Effect {
   /// `cancelID`, and nothing else.
   ///
   /// The counterpart of ``cancel(id:inElement:of:)`` for a ``StackState``: return it from the
-  /// reducer that `.forEach(stack, …)` is applied to.
+  /// reducer that `.navigationStack(stack, …)` is applied to.
   ///
   /// - Parameters:
   ///   - cancelID: The cancellation id the screen's reducer used.
   ///   - id: The screen's id.
-  ///   - stack: The key path the `forEach` names, from the parent's state.
+  ///   - stack: The key path the `navigationStack` names, from the parent's state.
   /// - Returns: An effect that cancels.
   public static func cancel<State, Screen>(
     id cancelID: some Hashable & Sendable,

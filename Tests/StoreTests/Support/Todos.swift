@@ -80,8 +80,8 @@ struct Todos: Reducer {
       return .none
     }
     .forEach(\.rows, action: .rows) { Row(clock: clock) }
-    .ifLet(\.editor, action: .editor) { Editor(clock: clock) }
-    .forEach(\.path, action: .path) { Row(clock: clock) }
+    .presents(\.editor, action: .editor) { Editor(clock: clock) }
+    .navigationStack(\.path, action: .path) { Row(clock: clock) }
   }
 }
 

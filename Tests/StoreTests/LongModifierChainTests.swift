@@ -1,0 +1,357 @@
+import Effects
+import Testing
+
+@testable import Store
+
+/// A body that chains 24 modifiers of every kind compiles in a fraction of a second.
+///
+/// Each modifier name has one meaning for the type checker: `ifLet` and `presents`, and
+/// `forEach` and `navigationStack`, were once one name each, and the compiler tried each
+/// overload at each link of a chain, doubling its work per link (12 links took seconds, 16
+/// failed with "unable to type-check this expression in reasonable time"). This file is the
+/// check that it stays that way: with an overload shared again, it stops compiling. The test
+/// itself checks that an action reaches each of the 24 children.
+@MainActor
+@Suite struct LongModifierChainTests {
+  struct Counter: Reducer {
+    struct State: Equatable, Identifiable, Sendable {
+      var id = 0
+      var count = 0
+    }
+    enum Action: Equatable, Sendable { case increment }
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      state.count += 1
+      return .none
+    }
+  }
+
+  enum Alert: Equatable, Sendable { case ok }
+  enum Route: Equatable, Sendable { case counter(Int) }
+
+  struct Hub: Reducer {
+    struct State: Equatable, Sendable {
+      var c0: Counter.State? = Counter.State()
+      var c1: Counter.State? = Counter.State()
+      var c2: IdentifiedArrayOf<Counter.State> = [Counter.State()]
+      var c3: StackState<Counter.State> = [Counter.State()]
+      var c4: Alert? = .ok
+      var c5: StackState<Route> = [.counter(5)]
+      var c6: Counter.State? = Counter.State()
+      var c7: Counter.State? = Counter.State()
+      var c8: IdentifiedArrayOf<Counter.State> = [Counter.State()]
+      var c9: StackState<Counter.State> = [Counter.State()]
+      var c10: Alert? = .ok
+      var c11: StackState<Route> = [.counter(11)]
+      var c12: Counter.State? = Counter.State()
+      var c13: Counter.State? = Counter.State()
+      var c14: IdentifiedArrayOf<Counter.State> = [Counter.State()]
+      var c15: StackState<Counter.State> = [Counter.State()]
+      var c16: Alert? = .ok
+      var c17: StackState<Route> = [.counter(17)]
+      var c18: Counter.State? = Counter.State()
+      var c19: Counter.State? = Counter.State()
+      var c20: IdentifiedArrayOf<Counter.State> = [Counter.State()]
+      var c21: StackState<Counter.State> = [Counter.State()]
+      var c22: Alert? = .ok
+      var c23: StackState<Route> = [.counter(23)]
+      var parentSaw = 0
+    }
+    enum Action: Sendable {
+      case c0(Counter.Action)
+      case c1(PresentationAction<Counter.Action>)
+      case c2(IdentifiedAction<Int, Counter.Action>)
+      case c3(StackAction<Counter.State, Counter.Action>)
+      case c4(PresentationAction<Alert>)
+      case c5(StackAction<Route, Never>)
+      case c6(Counter.Action)
+      case c7(PresentationAction<Counter.Action>)
+      case c8(IdentifiedAction<Int, Counter.Action>)
+      case c9(StackAction<Counter.State, Counter.Action>)
+      case c10(PresentationAction<Alert>)
+      case c11(StackAction<Route, Never>)
+      case c12(Counter.Action)
+      case c13(PresentationAction<Counter.Action>)
+      case c14(IdentifiedAction<Int, Counter.Action>)
+      case c15(StackAction<Counter.State, Counter.Action>)
+      case c16(PresentationAction<Alert>)
+      case c17(StackAction<Route, Never>)
+      case c18(Counter.Action)
+      case c19(PresentationAction<Counter.Action>)
+      case c20(IdentifiedAction<Int, Counter.Action>)
+      case c21(StackAction<Counter.State, Counter.Action>)
+      case c22(PresentationAction<Alert>)
+      case c23(StackAction<Route, Never>)
+    }
+    var body: some Reducer<State, Action> {
+      Reduce { state, action in
+        state.parentSaw += 1
+        return .none
+      }
+      .ifLet(\.c0, action: .c0) { Counter() }
+      .presents(\.c1, action: .c1) { Counter() }
+      .forEach(\.c2, action: .c2) { Counter() }
+      .navigationStack(\.c3, action: .c3) { Counter() }
+      .presents(\.c4, action: .c4)
+      .navigationStack(\.c5, action: .c5)
+      .ifLet(\.c6, action: .c6) { Counter() }
+      .presents(\.c7, action: .c7) { Counter() }
+      .forEach(\.c8, action: .c8) { Counter() }
+      .navigationStack(\.c9, action: .c9) { Counter() }
+      .presents(\.c10, action: .c10)
+      .navigationStack(\.c11, action: .c11)
+      .ifLet(\.c12, action: .c12) { Counter() }
+      .presents(\.c13, action: .c13) { Counter() }
+      .forEach(\.c14, action: .c14) { Counter() }
+      .navigationStack(\.c15, action: .c15) { Counter() }
+      .presents(\.c16, action: .c16)
+      .navigationStack(\.c17, action: .c17)
+      .ifLet(\.c18, action: .c18) { Counter() }
+      .presents(\.c19, action: .c19) { Counter() }
+      .forEach(\.c20, action: .c20) { Counter() }
+      .navigationStack(\.c21, action: .c21) { Counter() }
+      .presents(\.c22, action: .c22)
+      .navigationStack(\.c23, action: .c23)
+    }
+  }
+
+  @Test func anActionReachesEachOfTheChainsChildren() {
+    let store = Store(initialState: Hub.State()) { Hub() }
+    store.send(.c0(.increment))
+    #expect(store.state.c0?.count == 1)
+    store.send(.c1(.presented(.increment)))
+    #expect(store.state.c1?.count == 1)
+    store.send(.c2(.element(id: 0, action: .increment)))
+    #expect(store.state.c2[id: 0]?.count == 1)
+    store.send(.c3(.element(id: 0, action: .increment)))
+    #expect(store.state.c3[id: 0]?.count == 1)
+    store.send(.c4(.presented(.ok)))
+    #expect(store.state.c4 == nil)
+    store.send(.c5(.popFrom(id: 0)))
+    #expect(store.state.c5.isEmpty)
+    store.send(.c6(.increment))
+    #expect(store.state.c6?.count == 1)
+    store.send(.c7(.presented(.increment)))
+    #expect(store.state.c7?.count == 1)
+    store.send(.c8(.element(id: 0, action: .increment)))
+    #expect(store.state.c8[id: 0]?.count == 1)
+    store.send(.c9(.element(id: 0, action: .increment)))
+    #expect(store.state.c9[id: 0]?.count == 1)
+    store.send(.c10(.presented(.ok)))
+    #expect(store.state.c10 == nil)
+    store.send(.c11(.popFrom(id: 0)))
+    #expect(store.state.c11.isEmpty)
+    store.send(.c12(.increment))
+    #expect(store.state.c12?.count == 1)
+    store.send(.c13(.presented(.increment)))
+    #expect(store.state.c13?.count == 1)
+    store.send(.c14(.element(id: 0, action: .increment)))
+    #expect(store.state.c14[id: 0]?.count == 1)
+    store.send(.c15(.element(id: 0, action: .increment)))
+    #expect(store.state.c15[id: 0]?.count == 1)
+    store.send(.c16(.presented(.ok)))
+    #expect(store.state.c16 == nil)
+    store.send(.c17(.popFrom(id: 0)))
+    #expect(store.state.c17.isEmpty)
+    store.send(.c18(.increment))
+    #expect(store.state.c18?.count == 1)
+    store.send(.c19(.presented(.increment)))
+    #expect(store.state.c19?.count == 1)
+    store.send(.c20(.element(id: 0, action: .increment)))
+    #expect(store.state.c20[id: 0]?.count == 1)
+    store.send(.c21(.element(id: 0, action: .increment)))
+    #expect(store.state.c21[id: 0]?.count == 1)
+    store.send(.c22(.presented(.ok)))
+    #expect(store.state.c22 == nil)
+    store.send(.c23(.popFrom(id: 0)))
+    #expect(store.state.c23.isEmpty)
+    #expect(store.state.parentSaw == 24)
+  }
+}
+
+extension CaseKey<LongModifierChainTests.Hub.Action, LongModifierChainTests.Counter.Action> {
+  fileprivate static var c0: Self {
+    Self(LongModifierChainTests.Hub.Action.c0) { if case .c0(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<
+  LongModifierChainTests.Hub.Action, PresentationAction<LongModifierChainTests.Counter.Action>
+> {
+  fileprivate static var c1: Self {
+    Self(LongModifierChainTests.Hub.Action.c1) { if case .c1(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<
+  LongModifierChainTests.Hub.Action, IdentifiedAction<Int, LongModifierChainTests.Counter.Action>
+> {
+  fileprivate static var c2: Self {
+    Self(LongModifierChainTests.Hub.Action.c2) { if case .c2(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<
+  LongModifierChainTests.Hub.Action,
+  StackAction<LongModifierChainTests.Counter.State, LongModifierChainTests.Counter.Action>
+> {
+  fileprivate static var c3: Self {
+    Self(LongModifierChainTests.Hub.Action.c3) { if case .c3(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<
+  LongModifierChainTests.Hub.Action, PresentationAction<LongModifierChainTests.Alert>
+> {
+  fileprivate static var c4: Self {
+    Self(LongModifierChainTests.Hub.Action.c4) { if case .c4(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<
+  LongModifierChainTests.Hub.Action, StackAction<LongModifierChainTests.Route, Never>
+> {
+  fileprivate static var c5: Self {
+    Self(LongModifierChainTests.Hub.Action.c5) { if case .c5(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<LongModifierChainTests.Hub.Action, LongModifierChainTests.Counter.Action> {
+  fileprivate static var c6: Self {
+    Self(LongModifierChainTests.Hub.Action.c6) { if case .c6(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<
+  LongModifierChainTests.Hub.Action, PresentationAction<LongModifierChainTests.Counter.Action>
+> {
+  fileprivate static var c7: Self {
+    Self(LongModifierChainTests.Hub.Action.c7) { if case .c7(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<
+  LongModifierChainTests.Hub.Action, IdentifiedAction<Int, LongModifierChainTests.Counter.Action>
+> {
+  fileprivate static var c8: Self {
+    Self(LongModifierChainTests.Hub.Action.c8) { if case .c8(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<
+  LongModifierChainTests.Hub.Action,
+  StackAction<LongModifierChainTests.Counter.State, LongModifierChainTests.Counter.Action>
+> {
+  fileprivate static var c9: Self {
+    Self(LongModifierChainTests.Hub.Action.c9) { if case .c9(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<
+  LongModifierChainTests.Hub.Action, PresentationAction<LongModifierChainTests.Alert>
+> {
+  fileprivate static var c10: Self {
+    Self(LongModifierChainTests.Hub.Action.c10) { if case .c10(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<
+  LongModifierChainTests.Hub.Action, StackAction<LongModifierChainTests.Route, Never>
+> {
+  fileprivate static var c11: Self {
+    Self(LongModifierChainTests.Hub.Action.c11) { if case .c11(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<LongModifierChainTests.Hub.Action, LongModifierChainTests.Counter.Action> {
+  fileprivate static var c12: Self {
+    Self(LongModifierChainTests.Hub.Action.c12) { if case .c12(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<
+  LongModifierChainTests.Hub.Action, PresentationAction<LongModifierChainTests.Counter.Action>
+> {
+  fileprivate static var c13: Self {
+    Self(LongModifierChainTests.Hub.Action.c13) { if case .c13(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<
+  LongModifierChainTests.Hub.Action, IdentifiedAction<Int, LongModifierChainTests.Counter.Action>
+> {
+  fileprivate static var c14: Self {
+    Self(LongModifierChainTests.Hub.Action.c14) { if case .c14(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<
+  LongModifierChainTests.Hub.Action,
+  StackAction<LongModifierChainTests.Counter.State, LongModifierChainTests.Counter.Action>
+> {
+  fileprivate static var c15: Self {
+    Self(LongModifierChainTests.Hub.Action.c15) { if case .c15(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<
+  LongModifierChainTests.Hub.Action, PresentationAction<LongModifierChainTests.Alert>
+> {
+  fileprivate static var c16: Self {
+    Self(LongModifierChainTests.Hub.Action.c16) { if case .c16(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<
+  LongModifierChainTests.Hub.Action, StackAction<LongModifierChainTests.Route, Never>
+> {
+  fileprivate static var c17: Self {
+    Self(LongModifierChainTests.Hub.Action.c17) { if case .c17(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<LongModifierChainTests.Hub.Action, LongModifierChainTests.Counter.Action> {
+  fileprivate static var c18: Self {
+    Self(LongModifierChainTests.Hub.Action.c18) { if case .c18(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<
+  LongModifierChainTests.Hub.Action, PresentationAction<LongModifierChainTests.Counter.Action>
+> {
+  fileprivate static var c19: Self {
+    Self(LongModifierChainTests.Hub.Action.c19) { if case .c19(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<
+  LongModifierChainTests.Hub.Action, IdentifiedAction<Int, LongModifierChainTests.Counter.Action>
+> {
+  fileprivate static var c20: Self {
+    Self(LongModifierChainTests.Hub.Action.c20) { if case .c20(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<
+  LongModifierChainTests.Hub.Action,
+  StackAction<LongModifierChainTests.Counter.State, LongModifierChainTests.Counter.Action>
+> {
+  fileprivate static var c21: Self {
+    Self(LongModifierChainTests.Hub.Action.c21) { if case .c21(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<
+  LongModifierChainTests.Hub.Action, PresentationAction<LongModifierChainTests.Alert>
+> {
+  fileprivate static var c22: Self {
+    Self(LongModifierChainTests.Hub.Action.c22) { if case .c22(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<
+  LongModifierChainTests.Hub.Action, StackAction<LongModifierChainTests.Route, Never>
+> {
+  fileprivate static var c23: Self {
+    Self(LongModifierChainTests.Hub.Action.c23) { if case .c23(let a) = $0 { a } else { nil } }
+  }
+}
