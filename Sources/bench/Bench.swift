@@ -271,6 +271,22 @@ struct Bench {
         "the same with the sheet's effect not running", without, 3.0)
     }
 
+    // 15. The parent's own action beside a large presented child (`ifLet`), against the same
+    // beside the child always there (`Scope`). `ifLet` reads the child's id before and after
+    // the parent runs; read through the key path, that copied the child out twice (9.1 times
+    // the `Scope` cost for a form of 16 strings); read in place, about 1.6.
+    if runs(15) {
+      let presented = Store(initialState: FormHost.State()) { FormHost(presents: true) }
+      let scoped = Store(initialState: FormHost.State()) { FormHost(presents: false) }
+      let (besideSheet, besideScope) = measure.alternating(
+        iterations: 100_000,
+        { presented.send(.tick) },
+        { scoped.send(.tick) })
+      table.add(
+        "parent action beside a presented 16-string form", besideSheet,
+        "the same beside the form through Scope", besideScope, 2.5)
+    }
+
     // 7. Replaying a 1,000,000-action log, against decoding its lines alone.
     if runs(7) { try await ReplayBench.run(into: &table) }
 

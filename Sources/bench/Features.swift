@@ -118,6 +118,67 @@ extension CaseKey<Presenter.Action, Row.Action> {
   }
 }
 
+/// A form of 16 text fields, each a string too long to be stored inline: a copy of its state
+/// retains 16 buffers, and releases them.
+struct Form: Reducer {
+  struct State: Identifiable {
+    let id: Int
+    var count = 0
+    var fields = Fields()
+  }
+  /// The fields, stored inline in the state as a form's would be (not in an array).
+  struct Fields {
+    var f0 = Form.text, f1 = Form.text, f2 = Form.text, f3 = Form.text
+    var f4 = Form.text, f5 = Form.text, f6 = Form.text, f7 = Form.text
+    var f8 = Form.text, f9 = Form.text, f10 = Form.text, f11 = Form.text
+    var f12 = Form.text, f13 = Form.text, f14 = Form.text, f15 = Form.text
+  }
+  static var text: String { String(repeating: "x", count: 32) }
+
+  enum Action: Equatable, Sendable { case increment }
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    state.count += 1
+    return .none
+  }
+}
+
+/// A screen that presents a ``Form`` as a sheet (`ifLet`), or shows the same form always
+/// (`Scope`), and handles an action of its own beside it.
+struct FormHost: Reducer {
+  struct State {
+    var sheet: Form.State? = Form.State(id: 1)
+    var inline = Form.State(id: 1)
+    var ticks = 0
+  }
+  enum Action: Equatable, Sendable {
+    case sheet(Form.Action)
+    case inline(Form.Action)
+    case tick
+  }
+  let presents: Bool
+  var body: some Reducer<State, Action> {
+    let own = Reduce<State, Action> { state, action in
+      if action == .tick { state.ticks += 1 }
+      return .none
+    }
+    if presents {
+      own.ifLet(\.sheet, action: .sheet) { Form() }
+    } else {
+      Scope(state: \.inline, action: .inline) { Form() }
+      own
+    }
+  }
+}
+
+extension CaseKey<FormHost.Action, Form.Action> {
+  static var sheet: Self {
+    Self(FormHost.Action.sheet) { if case .sheet(let a) = $0 { a } else { nil } }
+  }
+  static var inline: Self {
+    Self(FormHost.Action.inline) { if case .inline(let a) = $0 { a } else { nil } }
+  }
+}
+
 /// A row held by one case of an enum state, run by `ifCaseLet`.
 struct Mode: Reducer {
   enum State {

@@ -387,6 +387,69 @@ import Testing
     #expect(warnings.messages.count == 1)
     #expect(warnings.messages.first?.contains("no presenting parent") == true)
   }
+
+  /// Shows a row held two structs down, and reaches it either through stored properties
+  /// alone (whose place in the state `ifLet` reads ids from in place) or through a computed
+  /// property (read through the key path).
+  struct Nested: Reducer {
+    struct Inner: Equatable {
+      var note = "stored before the row"
+      var shown: Row.State?
+    }
+    struct Outer: Equatable {
+      var count = 0
+      var inner = Inner()
+    }
+    struct State: Equatable {
+      var outer = Outer()
+      var shownThroughComputed: Row.State? {
+        get { outer.inner.shown }
+        set { outer.inner.shown = newValue }
+      }
+    }
+    enum Action: Sendable, Equatable {
+      case shown(Row.Action)
+      case show(Int)
+      case hide
+    }
+    let clock: TestClock
+    let throughComputed: Bool
+    var body: some Reducer<State, Action> {
+      let parent = Reduce<State, Action> { state, action in
+        switch action {
+        case .show(let id): state.outer.inner.shown = Row.State(id: id)
+        case .hide: state.outer.inner.shown = nil
+        case .shown: state.outer.count += 1
+        }
+        return .none
+      }
+      if throughComputed {
+        parent.ifLet(\.shownThroughComputed, action: .shown) { Row(clock: clock) }
+      } else {
+        parent.ifLet(\.outer.inner.shown, action: .shown) { Row(clock: clock) }
+      }
+    }
+  }
+
+  @Test(arguments: [false, true])
+  func aNestedChildIsFollowedThroughStoredAndComputedPathsAlike(throughComputed: Bool) {
+    let harness = Harness(
+      initialState: Nested.State(), reducer: Nested(clock: clock, throughComputed: throughComputed))
+    harness.send(.show(1))
+    harness.send(.shown(.loadTapped))
+    #expect(clock.sleeperCount == 1)
+    harness.send(.show(1))  // a new value with the same id: the same child
+    #expect(clock.sleeperCount == 1)
+    harness.send(.show(2))  // another id: row 1's load ends
+    #expect(clock.sleeperCount == 0)
+    harness.send(.shown(.loadTapped))
+    #expect(clock.sleeperCount == 1)
+    harness.send(.hide)
+    #expect(clock.sleeperCount == 0)
+    #expect(harness.core.runtime.runningCount == 0)
+    #expect(harness.state.outer.count == 2)
+    #expect(harness.state.outer.inner.note == "stored before the row")
+  }
 }
 
 extension CaseKey<IfLetReducerTests.Detail.Action, Row.Action> {
@@ -426,5 +489,11 @@ extension CaseKey<
 > {
   static var alert: Self {
     Self(IfLetReducerTests.Deleting.Action.alert) { if case .alert(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<IfLetReducerTests.Nested.Action, Row.Action> {
+  static var shown: Self {
+    Self(IfLetReducerTests.Nested.Action.shown) { if case .shown(let a) = $0 { a } else { nil } }
   }
 }
