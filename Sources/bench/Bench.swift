@@ -192,21 +192,21 @@ struct Bench {
         "Array.remove(at:) and append, 100,000 rows", plainArray, 2.0)
     }
 
-    // 11. An action to a presented child (`ifLet`, checking presence and identity), against
-    // the same child always there (`Scope`). `ifLet` reads the child through its key path
-    // before and after the parent runs, to see it leave or be replaced, and looks up whether
-    // the child is `Identifiable`: about 150 ns more than a `Scope`, 4.1 to 4.6 times its
-    // cost on this 2-core VM since a `Scope` action takes 43 ns, so the target is 5 (it was
-    // 14.7 when `ifLet` was not specialized; 2.9 to 3.7 while a send cost 100 ns).
+    // 11. An action to an optional child (`ifLet`, checking presence and identity), against
+    // the same child always there (`Scope`). `ifLet` reads the child's id before and after
+    // the parent runs, to see it leave or be replaced, and looks up whether the child is
+    // `Identifiable`: about 95 ns more than a `Scope`, 3.2 to 3.3 times its cost on this
+    // 2-core VM since a `Scope` action takes 42 ns. The target, 5, dates from when the id was
+    // read through a copy of the child (4.1 to 4.6; 14.7 when `ifLet` was not specialized).
     if runs(11) {
-      let presented = Store(initialState: Presenter.State()) { Presenter(presents: true) }
-      let scoped = Store(initialState: Presenter.State()) { Presenter(presents: false) }
+      let optional = Store(initialState: Presenter.State()) { Presenter(isOptional: true) }
+      let scoped = Store(initialState: Presenter.State()) { Presenter(isOptional: false) }
       let (throughIfLet, throughScope) = measure.alternating(
         iterations: 100_000,
-        { presented.send(.sheet(.increment)) },
+        { optional.send(.detail(.increment)) },
         { scoped.send(.inline(.increment)) })
       table.add(
-        "action to a presented child (ifLet)", throughIfLet,
+        "action to an optional child (ifLet)", throughIfLet,
         "the same child through Scope", throughScope, 5.0)
     }
 
@@ -215,7 +215,7 @@ struct Bench {
     // child always there (`Scope`).
     if runs(12) {
       let mode = Store(initialState: Mode.State.active(Row.State(id: 1))) { Mode() }
-      let scoped = Store(initialState: Presenter.State()) { Presenter(presents: false) }
+      let scoped = Store(initialState: Presenter.State()) { Presenter(isOptional: false) }
       let (throughCase, throughScope) = measure.alternating(
         iterations: 100_000,
         { mode.send(.active(.increment)) },
@@ -232,7 +232,7 @@ struct Bench {
     ) -> (first: Double, second: Double) {
       func watchlist() -> Store<Watchlist.State, Watchlist.Action> {
         Store(
-          initialState: Watchlist.State(list: List.State(count: 1_000), sheet: Row.State(id: 0))
+          initialState: Watchlist.State(list: List.State(count: 1_000), detail: Row.State(id: 0))
         ) { Watchlist() }
       }
       let running = watchlist()
@@ -261,29 +261,29 @@ struct Bench {
         "the same with no effects running", without, 2.0)
     }
 
-    // 14. The same list with a sheet presented (`ifLet`) whose effect runs, against the same
-    // with the sheet's effect not running. A sheet can be dismissed by an ancestor with no
+    // 14. The same list with an optional detail (`ifLet`) whose effect runs, against the same
+    // with the detail's effect not running. A detail can be dismissed by an ancestor with no
     // stamp to tell, so while its effect runs the store looks for it after every action.
     if runs(14) {
-      let (withEffect, without) = rowActions { $0.send(.sheet(.watch)) }
+      let (withEffect, without) = rowActions { $0.send(.detail(.watch)) }
       table.add(
-        "row action while a sheet's effect runs", withEffect,
-        "the same with the sheet's effect not running", without, 3.0)
+        "row action while an optional child's effect runs", withEffect,
+        "the same with that effect not running", without, 3.0)
     }
 
-    // 15. The parent's own action beside a large presented child (`ifLet`), against the same
+    // 15. The parent's own action beside a large optional child (`ifLet`), against the same
     // beside the child always there (`Scope`). `ifLet` reads the child's id before and after
-    // the parent runs; read through the key path, that copied the child out twice (9.1 times
+    // the parent runs; read through the key path, that copied the child out twice (8.6 times
     // the `Scope` cost for a form of 16 strings); read in place, about 1.6.
     if runs(15) {
-      let presented = Store(initialState: FormHost.State()) { FormHost(presents: true) }
-      let scoped = Store(initialState: FormHost.State()) { FormHost(presents: false) }
-      let (besideSheet, besideScope) = measure.alternating(
+      let optional = Store(initialState: FormHost.State()) { FormHost(isOptional: true) }
+      let scoped = Store(initialState: FormHost.State()) { FormHost(isOptional: false) }
+      let (besideOptional, besideScope) = measure.alternating(
         iterations: 100_000,
-        { presented.send(.tick) },
+        { optional.send(.tick) },
         { scoped.send(.tick) })
       table.add(
-        "parent action beside a presented 16-string form", besideSheet,
+        "parent action beside an optional 16-string form (ifLet)", besideOptional,
         "the same beside the form through Scope", besideScope, 2.5)
     }
 

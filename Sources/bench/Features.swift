@@ -88,21 +88,21 @@ extension List.State {
   }
 }
 
-/// A presented row (a sheet, say), run by `ifLet`; and the same row always there, run by
-/// `Scope`: what presence and identity bookkeeping add to an action.
+/// A row shown some of the time (an optional detail), run by `ifLet`; and the same row always
+/// there, run by `Scope`: what presence and identity bookkeeping add to an action.
 struct Presenter: Reducer {
   struct State {
-    var sheet: Row.State? = Row.State(id: 1)
+    var detail: Row.State? = Row.State(id: 1)
     var inline = Row.State(id: 1)
   }
   enum Action: Equatable, Sendable {
-    case sheet(Row.Action)
+    case detail(Row.Action)
     case inline(Row.Action)
   }
-  let presents: Bool
+  let isOptional: Bool
   var body: some Reducer<State, Action> {
-    if presents {
-      EmptyReducer().ifLet(\.sheet, action: .sheet) { Row() }
+    if isOptional {
+      EmptyReducer().ifLet(\.detail, action: .detail) { Row() }
     } else {
       Scope(state: \.inline, action: .inline) { Row() }
     }
@@ -110,8 +110,8 @@ struct Presenter: Reducer {
 }
 
 extension CaseKey<Presenter.Action, Row.Action> {
-  static var sheet: Self {
-    Self(Presenter.Action.sheet) { if case .sheet(let a) = $0 { a } else { nil } }
+  static var detail: Self {
+    Self(Presenter.Action.detail) { if case .detail(let a) = $0 { a } else { nil } }
   }
   static var inline: Self {
     Self(Presenter.Action.inline) { if case .inline(let a) = $0 { a } else { nil } }
@@ -142,27 +142,27 @@ struct Form: Reducer {
   }
 }
 
-/// A screen that presents a ``Form`` as a sheet (`ifLet`), or shows the same form always
+/// A screen that shows a ``Form`` some of the time (`ifLet`), or the same form always
 /// (`Scope`), and handles an action of its own beside it.
 struct FormHost: Reducer {
   struct State {
-    var sheet: Form.State? = Form.State(id: 1)
+    var detail: Form.State? = Form.State(id: 1)
     var inline = Form.State(id: 1)
     var ticks = 0
   }
   enum Action: Equatable, Sendable {
-    case sheet(Form.Action)
+    case detail(Form.Action)
     case inline(Form.Action)
     case tick
   }
-  let presents: Bool
+  let isOptional: Bool
   var body: some Reducer<State, Action> {
     let own = Reduce<State, Action> { state, action in
       if action == .tick { state.ticks += 1 }
       return .none
     }
-    if presents {
-      own.ifLet(\.sheet, action: .sheet) { Form() }
+    if isOptional {
+      own.ifLet(\.detail, action: .detail) { Form() }
     } else {
       Scope(state: \.inline, action: .inline) { Form() }
       own
@@ -171,8 +171,8 @@ struct FormHost: Reducer {
 }
 
 extension CaseKey<FormHost.Action, Form.Action> {
-  static var sheet: Self {
-    Self(FormHost.Action.sheet) { if case .sheet(let a) = $0 { a } else { nil } }
+  static var detail: Self {
+    Self(FormHost.Action.detail) { if case .detail(let a) = $0 { a } else { nil } }
   }
   static var inline: Self {
     Self(FormHost.Action.inline) { if case .inline(let a) = $0 { a } else { nil } }
@@ -209,20 +209,20 @@ extension CaseKey<Mode.Action, Row.Action> {
 /// after each action that the rows with running effects are still there, since an ancestor
 /// could remove them out of the list's sight.
 ///
-/// It can also present a row as a sheet: while the sheet's effect runs, the store checks after
-/// every action that the sheet is still there.
+/// It can also show a row as an optional detail: while the detail's effect runs, the store
+/// checks after every action that the detail is still there.
 struct Watchlist: Reducer {
   struct State: Equatable {
     var list = List.State()
-    var sheet: Row.State?
+    var detail: Row.State?
   }
   enum Action: Equatable, Sendable {
     case list(List.Action)
-    case sheet(Row.Action)
+    case detail(Row.Action)
   }
   var body: some Reducer<State, Action> {
     Scope(state: \.list, action: .list) { List() }
-    EmptyReducer().ifLet(\.sheet, action: .sheet) { Row() }
+    EmptyReducer().ifLet(\.detail, action: .detail) { Row() }
   }
 }
 
@@ -233,7 +233,7 @@ extension CaseKey<Watchlist.Action, List.Action> {
 }
 
 extension CaseKey<Watchlist.Action, Row.Action> {
-  static var sheet: Self {
-    Self(Watchlist.Action.sheet) { if case .sheet(let a) = $0 { a } else { nil } }
+  static var detail: Self {
+    Self(Watchlist.Action.detail) { if case .detail(let a) = $0 { a } else { nil } }
   }
 }

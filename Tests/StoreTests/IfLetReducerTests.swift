@@ -431,6 +431,15 @@ import Testing
     }
   }
 
+  @Test func aChildReachedThroughStoredPropertiesIsReadInPlace() {
+    let parent = Reduce<Nested.State, Nested.Action> { _, _ in .none }
+    let stored = parent.ifLet(\.outer.inner.shown, action: .shown) { Row(clock: clock) }
+    let computed = parent.ifLet(\.shownThroughComputed, action: .shown) { Row(clock: clock) }
+    #expect(stored.childOffset == MemoryLayout<Nested.State>.offset(of: \.outer.inner.shown))
+    #expect(stored.childOffset != nil)
+    #expect(computed.childOffset == nil)
+  }
+
   @Test(arguments: [false, true])
   func aNestedChildIsFollowedThroughStoredAndComputedPathsAlike(throughComputed: Bool) {
     let harness = Harness(

@@ -18,10 +18,6 @@ extension Reducer {
   ///   .navigationStack(\.path, action: .path) { Path() }
   /// ```
   ///
-  /// Its name differs from `forEach`'s (which runs a reducer on each element of an
-  /// ``IdentifiedArray``) so that the compiler never has to try both: with one name for the
-  /// two, each `forEach` in a chain of modifiers doubled the work of type-checking the chain.
-  ///
   /// - Parameters:
   ///   - toStack: The path to the stack.
   ///   - toStackAction: The case that carries stack actions.
@@ -37,6 +33,10 @@ extension Reducer {
     @ReducerBuilder<DestinationState, DestinationAction> destination: () -> Destination
   ) -> some Reducer<State, Action>
   where DestinationState == Destination.State, DestinationAction == Destination.Action {
+    // Named apart from `forEach` (over an `IdentifiedArray`) so that the type checker never
+    // tries both at a link of a modifier chain: while they shared the name, each link doubled
+    // the work of checking the chain. `Reducer+Renamed.swift` keeps the old spelling as
+    // unavailable, for its error message.
     let site = SourceSite(fileID: fileID, line: line)
     let operations = Reduce<State, Action> { state, action in
       switch toStackAction.extract(action) {
@@ -97,8 +97,8 @@ extension Reducer {
   /// Handles pushes and pops of a navigation stack whose screens have no reducer of their
   /// own: routes that only name what to show, such as an id whose state lives elsewhere.
   ///
-  /// The same as ``navigationStack(_:action:fileID:line:destination:)`` with a destination that does
-  /// nothing; the screens' action type is `Never`.
+  /// The same as ``navigationStack(_:action:fileID:line:destination:)`` with a destination
+  /// that does nothing; the screens' action type is `Never`.
   ///
   /// ```swift
   /// enum Route: Equatable, Sendable { case itemEditor(Item.ID) }

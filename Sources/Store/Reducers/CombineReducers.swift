@@ -5,7 +5,8 @@ import Effects
 /// Each reducer sees the state left by the one before it; their effects are merged. A
 /// ``Reducer/body`` combines its reducers the same way, so `CombineReducers` is needed only
 /// where a single reducer value is expected, such as the receiver of a modifier like `ifLet`
-/// (the child closures of ``Scope``, `ifLet`, `ifCaseLet` and `forEach` are builders already).
+/// (the child closures of ``Scope``, `ifLet`, `presents`, `ifCaseLet`, `forEach` and
+/// `navigationStack` are builders already).
 ///
 /// ```swift
 /// CombineReducers {
