@@ -211,6 +211,10 @@ import Testing
     #expect(warnings.messages[0].contains("ids are never reused"))
     #expect(warnings.messages[1].contains("#40"))
     #expect(warnings.messages[2].contains("#41"))
+    // The stack as the feature names it, not the entries inside `StackState`.
+    #expect(warnings.messages[2].contains("the screen with id #41 of the stack at \\State.path,"))
+    #expect(warnings.messages[2].contains("it was popped, or never pushed"))
+    #expect(!warnings.messages[2].contains("entries"))
   }
 
   @Test func aPushedIDTooLargeToCountOnFromIsRefusedNotTrapped() {

@@ -22,3 +22,12 @@ public enum StackAction<State: Sendable, Action: Sendable>: Sendable {
 extension StackAction: Equatable where State: Equatable, Action: Equatable {}
 extension StackAction: Hashable where State: Hashable, Action: Hashable {}
 extension StackAction: Codable where State: Codable, Action: Codable {}
+
+/// The action of a navigation stack whose screens `R` runs: ``StackAction`` with `R`'s state
+/// and action.
+///
+/// ```swift
+/// case path(StackActionOf<Path>)
+/// ```
+public typealias StackActionOf<R: Reducer> = StackAction<R.State, R.Action>
+where R.State: Sendable

@@ -88,7 +88,8 @@ extension Reducer {
       site: site,
       lineage: { read(toStack, in: &$0).lineage },
       token: \.birth,
-      dismiss: { toStackAction.embed(.popFrom(id: $0)) }
+      dismiss: { toStackAction.embed(.popFrom(id: $0)) },
+      stack: toStack
     )
   }
 }

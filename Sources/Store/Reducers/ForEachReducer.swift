@@ -77,6 +77,9 @@ where Element.State: Identifiable, Element.State.ID == ID {
   /// For a navigation stack: the action that pops the screen with an id, which a screen's
   /// `.dismiss` becomes.
   @usableFromInline let dismiss: (@Sendable (ID) -> Parent.Action)?
+  /// For a navigation stack: the key path to the stack, which warnings name (the elements
+  /// are the stack's entries, a detail of `StackState`).
+  @usableFromInline let stack: AnyKeyPath?
 
   @usableFromInline
   init(
@@ -87,7 +90,8 @@ where Element.State: Identifiable, Element.State.ID == ID {
     site: SourceSite,
     lineage: ((inout Parent.State) -> UInt64)? = nil,
     token: ((Element.State) -> UInt64)? = nil,
-    dismiss: (@Sendable (ID) -> Parent.Action)? = nil
+    dismiss: (@Sendable (ID) -> Parent.Action)? = nil,
+    stack: AnyKeyPath? = nil
   ) {
     self.parent = parent
     self.toElements = toElements
@@ -97,6 +101,7 @@ where Element.State: Identifiable, Element.State.ID == ID {
     self.lineage = lineage
     self.token = token
     self.dismiss = dismiss
+    self.stack = stack
   }
 
   /// Runs the element reducer for an element action, then the parent, then ends the
@@ -160,15 +165,22 @@ where Element.State: Identifiable, Element.State.ID == ID {
       // An effect of the element may still be running, if the element was removed where this
       // reducer could not see it (by an ancestor, say): it ends here.
       let collection = KeyPathIdentity(keyPath: toElements)
-      elementEffect = .merge(
-        .warning(
+      let message =
+        if let stack {
+          """
+          Action \(describe(action)) was sent to the screen with id \(id) of the stack at \
+          \(stack), but no screen has that id: it was popped, or never pushed. The action \
+          was ignored.
+          """
+        } else {
           """
           Action \(describe(action)) was sent to the element with id \(id) of \
           \(collection), but no element has that id: it was removed, or never added. The \
           action was ignored.
-          """,
-          site: site
-        ),
+          """
+        }
+      elementEffect = .merge(
+        .warning(message, site: site),
         .endLifetime(of: ElementIdentity(collection: collection, id: id))
       )
       return

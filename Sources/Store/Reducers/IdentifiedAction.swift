@@ -30,3 +30,12 @@ public enum IdentifiedAction<ID: Hashable & Sendable, Action: Sendable>: Sendabl
 extension IdentifiedAction: Equatable where Action: Equatable {}
 extension IdentifiedAction: Hashable where Action: Hashable {}
 extension IdentifiedAction: Codable where ID: Codable, Action: Codable {}
+
+/// The action of an identified collection run by `R`: ``IdentifiedAction`` with `R`'s
+/// element id and action.
+///
+/// ```swift
+/// case rows(IdentifiedActionOf<Row>)
+/// ```
+public typealias IdentifiedActionOf<R: Reducer> = IdentifiedAction<R.State.ID, R.Action>
+where R.State: Identifiable, R.State.ID: Sendable

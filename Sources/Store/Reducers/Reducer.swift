@@ -77,3 +77,7 @@ extension Reducer where Body: Reducer, Body.State == State, Body.Action == Actio
     body.reduce(into: &state, action: action)
   }
 }
+
+/// A reducer with `R`'s state and action, for the opaque type of a `body`:
+/// `var body: some ReducerOf<Self>` is `var body: some Reducer<State, Action>`.
+public typealias ReducerOf<R: Reducer> = Reducer<R.State, R.Action>

@@ -13,9 +13,9 @@ struct Todos: Reducer {
   }
 
   enum Action: Sendable, Equatable {
-    case rows(IdentifiedAction<Int, Row.Action>)
+    case rows(IdentifiedActionOf<Row>)
     case editor(PresentationAction<Editor.Action>)
-    case path(StackAction<Row.State, Row.Action>)
+    case path(StackActionOf<Row>)
     case addRow(Int)
     case removeRow(Int)
     case removeAllRows
@@ -33,7 +33,7 @@ struct Todos: Reducer {
 
   let clock: TestClock
 
-  var body: some Reducer<State, Action> {
+  var body: some ReducerOf<Self> {
     Reduce { state, action in
       switch action {
       case .addRow(let id):
