@@ -1,4 +1,5 @@
 import Foundation
+import Store
 import Testing
 
 @testable import StoreTesting
@@ -35,6 +36,24 @@ private final class Account {
 @Suite struct StateDumpTests {
   @Test func structPrintsLabelledPropertiesIndentedByTwo() {
     #expect(StateDump.render(Point(x: 1, y: -2)) == "Point(\n  x: 1\n  y: -2\n)")
+  }
+
+  @Test func aStacksScreenIDsPrintAsActionsAndWarningsPrintThem() {
+    var path: StackState<String> = ["a", "b"]
+    path.popLast()
+    #expect(
+      StateDump.render(path)
+        == """
+        StackState<String>(
+          entries: [
+            [0]: StackState<String>.Entry(
+              id: #0
+              element: "a"
+            )
+          ]
+          nextID: 2
+        )
+        """)
   }
 
   @Test func classPrintsLikeAStruct() {

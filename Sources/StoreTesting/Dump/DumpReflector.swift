@@ -5,7 +5,8 @@ import Store
 ///
 /// Custom mirrors are honoured, so a collection type that reports `.collection` prints as a
 /// list whatever its storage. A few types print as one line from their description instead of
-/// their storage: strings, `UUID`, `Date`, `URL`, `Decimal`, `Data` and `Duration`.
+/// their storage: strings, `UUID`, `Date`, `URL`, `Decimal`, `Data`, `Duration` and a stack's
+/// `StackElementID` (`#2`).
 ///
 /// Two guards keep any value finite: a class instance met again on the path from the root
 /// prints as `TypeName(↻)`, and nothing deeper than ``maxDepth`` levels is read (`…`).
@@ -209,6 +210,8 @@ extension DumpReflector {
     case let decimal as Decimal: decimal.description
     case let data as Data: describeBytes(data)
     case let duration as Duration: duration.description
+    // As actions and warnings print it, and tests write it (`.popFrom(id: 0)`).
+    case let id as StackElementID: id.description
     case let type as Any.Type: DumpTypeName.name(of: type)
     default: nil
     }

@@ -28,7 +28,8 @@
 /// - Sets print their elements sorted by rendering; dictionaries print `key: value` lines
 ///   sorted by the key's one-line rendering, or `[:]`.
 /// - Strings print quoted and escaped; numbers and booleans print their description; `UUID`,
-///   `Date`, `URL`, `Decimal`, `Data` and `Duration` print their description on one line.
+///   `Date`, `URL`, `Decimal`, `Data`, `Duration` and `StackElementID` print their description
+///   on one line.
 /// - A class instance already open on the path from the root prints as `TypeName(↻)`, and
 ///   branches deeper than 64 levels print as `…`, so every value renders in finite time.
 package enum StateDump {
