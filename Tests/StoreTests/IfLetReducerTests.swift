@@ -277,7 +277,9 @@ import Testing
 
   /// A screen with an alert: state that says what to show, and no reducer of its own.
   struct Deleting: Reducer {
-    struct Alert: Equatable {
+    /// `EphemeralState`, as an app's alerts would be; `presents` without a reducer closes it
+    /// itself all the same, and still tells a tap from a second tap.
+    struct Alert: Equatable, EphemeralState {
       var title: String
     }
     enum AlertAction: Sendable, Equatable {
@@ -309,6 +311,103 @@ import Testing
       }
       .presents(\.alert, action: .alert)
     }
+  }
+
+  /// A screen whose destinations are one enum: an editor sheet, or a delete alert that closes
+  /// on its buttons (its state is `EphemeralState`).
+  struct Chooser: Reducer {
+    struct Alert: Equatable, EphemeralState {
+      var title: String
+    }
+    enum AlertAction: Sendable, Equatable {
+      case confirmTapped
+      case editInsteadTapped
+    }
+    struct Destination: Reducer {
+      enum State: Equatable {
+        case editor(Editor.State)
+        case alert(Alert)
+      }
+      enum Action: Sendable, Equatable {
+        case editor(Editor.Action)
+        case alert(AlertAction)
+      }
+      let clock: TestClock
+      /// Whether the alert's own reducer (wrongly) returns work for its buttons.
+      let alertReturnsWork: Bool
+      var body: some Reducer<State, Action> {
+        Reduce { _, action in
+          guard alertReturnsWork, case .alert = action else { return .none }
+          return .send(.alert(.confirmTapped))
+        }
+        .ifCaseLet(.editor, action: .editor) { Editor(clock: clock) }
+      }
+    }
+    struct State: Equatable {
+      var destination: Destination.State?
+      var deleted = 0
+    }
+    enum Action: Sendable, Equatable {
+      case deleteTapped
+      case destination(PresentationAction<Destination.Action>)
+    }
+    let clock: TestClock
+    var alertReturnsWork = false
+    var body: some Reducer<State, Action> {
+      Reduce { state, action in
+        switch action {
+        case .deleteTapped:
+          state.destination = .alert(Alert(title: "Delete?"))
+        case .destination(.presented(.alert(.confirmTapped))):
+          #expect(state.destination == nil, "closed before the parent runs")
+          state.deleted += 1
+        case .destination(.presented(.alert(.editInsteadTapped))):
+          state.destination = .editor(Editor.State(rowID: 1, title: "Milk"))
+        case .destination:
+          break
+        }
+        return .none
+      }
+      .presents(\.destination, action: .destination) {
+        Destination(clock: clock, alertReturnsWork: alertReturnsWork)
+      }
+    }
+  }
+
+  @Test func anAlertCaseOfADestinationEnumClosesOnItsButtons() {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: Chooser.State(), warnings: warnings.handler, reducer: Chooser(clock: clock))
+    harness.send(.deleteTapped)
+    harness.send(.destination(.presented(.alert(.editInsteadTapped))))
+    let editor = Editor.State(rowID: 1, title: "Milk")
+    #expect(harness.state.destination == .editor(editor), "presented in answer")
+    harness.send(.destination(.presented(.editor(.titleChanged("Oat milk")))))
+    #expect(
+      harness.state.destination == .editor(Editor.State(rowID: 1, title: "Oat milk")),
+      "a destination that is not EphemeralState stays open")
+    harness.send(.destination(.dismiss))
+    harness.send(.deleteTapped)
+    harness.send(.destination(.presented(.alert(.confirmTapped))))
+    #expect(harness.state.destination == nil)
+    #expect(harness.state.deleted == 1)
+    #expect(warnings.messages.isEmpty)
+    // A second tap finds nothing presented.
+    harness.send(.destination(.presented(.alert(.confirmTapped))))
+    #expect(warnings.messages.count == 1)
+  }
+
+  @Test func workAnAlertReturnsAsItClosesIsNotRunAndWarns() {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: Chooser.State(), warnings: warnings.handler,
+      reducer: Chooser(clock: clock, alertReturnsWork: true))
+    harness.send(.deleteTapped)
+    harness.send(.destination(.presented(.alert(.editInsteadTapped))))
+    #expect(harness.state.destination == .editor(Editor.State(rowID: 1, title: "Milk")))
+    #expect(harness.state.deleted == 0, "the alert's .send(.confirmTapped) did not run")
+    #expect(warnings.messages.count == 1)
+    #expect(warnings.messages.first?.contains("EphemeralState") == true)
   }
 
   @Test func anAlertWithoutAReducerClosesOnEachOfItsActions() {
@@ -504,5 +603,31 @@ extension CaseKey<
 extension CaseKey<IfLetReducerTests.Nested.Action, Row.Action> {
   static var shown: Self {
     Self(IfLetReducerTests.Nested.Action.shown) { if case .shown(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<IfLetReducerTests.Chooser.Destination.State, Editor.State> {
+  static var editor: Self {
+    Self(IfLetReducerTests.Chooser.Destination.State.editor) {
+      if case .editor(let s) = $0 { s } else { nil }
+    }
+  }
+}
+
+extension CaseKey<IfLetReducerTests.Chooser.Destination.Action, Editor.Action> {
+  static var editor: Self {
+    Self(IfLetReducerTests.Chooser.Destination.Action.editor) {
+      if case .editor(let a) = $0 { a } else { nil }
+    }
+  }
+}
+
+extension CaseKey<
+  IfLetReducerTests.Chooser.Action, PresentationAction<IfLetReducerTests.Chooser.Destination.Action>
+> {
+  static var destination: Self {
+    Self(IfLetReducerTests.Chooser.Action.destination) {
+      if case .destination(let a) = $0 { a } else { nil }
+    }
   }
 }

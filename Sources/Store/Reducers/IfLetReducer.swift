@@ -88,6 +88,7 @@ extension Reducer {
       embed: { toPresentationAction.embed(.presented($0)) },
       dismissAction: { toPresentationAction.extract($0)?.isDismiss == true },
       dismiss: toPresentationAction.embed(.dismiss),
+      closesEphemeralState: true,
       site: SourceSite(fileID: fileID, line: line)
     ) {
       child()
@@ -142,8 +143,16 @@ extension Reducer {
       }
       return self.reduce(into: &state, action: action)
     }
-    return parent.presents(
-      toChild, action: toPresentationAction, fileID: fileID, line: line
+    // Not `parent.presents { EmptyReducer() }`: that would close an `EphemeralState` child in
+    // its own step, before `parent` could tell a tap on a shown alert from a second tap.
+    return IfLetReducer(
+      parent: parent,
+      toChild: toChild,
+      extract: { toPresentationAction.extract($0)?.presented },
+      embed: { toPresentationAction.embed(.presented($0)) },
+      dismissAction: { toPresentationAction.extract($0)?.isDismiss == true },
+      dismiss: toPresentationAction.embed(.dismiss),
+      site: SourceSite(fileID: fileID, line: line)
     ) {
       EmptyReducer<ChildState, ChildAction>()
     }
@@ -166,6 +175,10 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   /// properties (`nil` otherwise): its id is then read in place, where reading it through the
   /// key path copies the whole child out first.
   @usableFromInline let childOffset: Int?
+  /// Whether a child whose state is ``EphemeralState`` closes on its own actions: for
+  /// `presents` with a child reducer. (Without one, `presents` closes the child on each of its
+  /// actions itself, before this reducer runs.)
+  @usableFromInline let closesEphemeralState: Bool
 
   // Inlinable, so that it is specialized where `ifLet` is written: unspecialized, it looks up
   // the state types at run time to find the child's offset, and an action through this
@@ -178,6 +191,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     embed: @escaping @Sendable (Child.Action) -> Parent.Action,
     dismissAction: (@Sendable (Parent.Action) -> Bool)?,
     dismiss: Parent.Action? = nil,
+    closesEphemeralState: Bool = false,
     site: SourceSite,
     child: () -> Child
   ) {
@@ -188,6 +202,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     self.embed = embed
     self.isDismissAction = dismissAction
     self.childOffset = MemoryLayout<Parent.State>.offset(of: toChild)
+    self.closesEphemeralState = closesEphemeralState
     self.dismiss = dismiss
     self.site = site
   }
@@ -233,6 +248,8 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     var idLeftByChild: ID?? = nil
     // The child's id after its step, when it started effects.
     var idAfterStep: ID? = nil
+    // Whether a presented child closed on its own action (``EphemeralState``).
+    var closedItself = false
     if let childAction {
       // One access to the child: its id before, its step, and its id after the step.
       // (Ids are read through the child's address, never by copying the child out.)
@@ -242,6 +259,15 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         }
         before = idBefore
         effect = child.reduce(into: &presented!, action: childAction)
+        // Through the child's address: a copy would reserve stack for a whole child here,
+        // in every `ifLet`'s frame, whether or not it checks.
+        if closesEphemeralState,
+          withUnsafePointer(to: &presented, { Ephemerality.closesOnItsActions($0) })
+        {
+          Self.clear(&presented)
+          closedItself = true
+          return
+        }
         guard !effect.isNone else { return }
         let idNow = withUnsafePointer(to: &presented) { $0.pointee.map(id) }
         idAfterStep = idNow
@@ -255,7 +281,20 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     var childEffect = Effect<Parent.Action>.none
     var wasDismissed = false
     if childAction != nil {
-      if wasPresent {
+      if closedItself {
+        wasDismissed = true
+        if !effect.isNone {
+          // What it started would run with nothing presented: its lifetime ends as it closes.
+          childEffect = .warning(
+            """
+            Action \(describe(action)) closed the child at \(identity), whose state is \
+            EphemeralState, but the child's reducer returned an effect for it, which was not \
+            run. An alert's work belongs to the parent that handles its action.
+            """,
+            site: site
+          )
+        }
+      } else if wasPresent {
         if !effect.isNone {
           let token = hasToken ? idAfterStep.map(lifetimeToken(ofID:)) : nil
           childEffect = embedChildEffect(effect, identity: identity, token: token)
