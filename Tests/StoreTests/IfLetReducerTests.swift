@@ -336,7 +336,11 @@ import Testing
       /// Whether the alert's own reducer (wrongly) returns work for its buttons.
       let alertReturnsWork: Bool
       var body: some Reducer<State, Action> {
-        Reduce { _, action in
+        Reduce { state, action in
+          // Asks before discarding: the editor's destination switches itself to an alert.
+          if case .editor(.titleChanged("")) = action {
+            state = .alert(Alert(title: "Discard?"))
+          }
           guard alertReturnsWork, case .alert = action else { return .none }
           return .send(.alert(.confirmTapped))
         }
@@ -395,6 +399,43 @@ import Testing
     // A second tap finds nothing presented.
     harness.send(.destination(.presented(.alert(.confirmTapped))))
     #expect(warnings.messages.count == 1)
+  }
+
+  @Test func aDestinationThatSwitchesItselfToAnAlertShowsIt() {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: Chooser.State(destination: .editor(Editor.State(rowID: 1, title: "Milk"))),
+      warnings: warnings.handler, reducer: Chooser(clock: clock))
+    harness.send(.destination(.presented(.editor(.titleChanged("")))))
+    #expect(harness.state.destination == .alert(Chooser.Alert(title: "Discard?")))
+    #expect(warnings.messages.isEmpty)
+  }
+
+  @Test func anActionForAnotherCaseLeavesTheAlertOpen() {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: Chooser.State(), warnings: warnings.handler, reducer: Chooser(clock: clock))
+    harness.send(.deleteTapped)
+    harness.send(.destination(.presented(.editor(.titleChanged("x")))))
+    #expect(harness.state.destination == .alert(Chooser.Alert(title: "Delete?")))
+    #expect(warnings.messages.count == 1)
+    #expect(warnings.messages.first?.contains("the state is another case: .alert") == true)
+  }
+
+  @Test func onlyAnEphemeralPayloadTypeClosesAnEnumDestination() {
+    enum Shown { case alert(Chooser.Alert), maybeAlert(Chooser.Alert?) }
+    enum Tap { case alert(Int), maybeAlert(Int) }
+    var alert: Shown? = .alert(Chooser.Alert(title: "x"))
+    var maybe: Shown? = .maybeAlert(Chooser.Alert(title: "x"))
+    #expect(
+      withUnsafePointer(to: &alert) { Ephemerality.closingCase($0, on: Tap.alert(1)) } == "alert")
+    #expect(
+      withUnsafePointer(to: &alert) { Ephemerality.closingCase($0, on: Tap.maybeAlert(1)) } == nil)
+    #expect(
+      withUnsafePointer(to: &maybe) { Ephemerality.closingCase($0, on: Tap.maybeAlert(1)) } == nil)
+    var closed: Shown? = nil
+    #expect(
+      withUnsafePointer(to: &closed) { Ephemerality.closingCase($0, on: Tap.alert(1)) } == nil)
   }
 
   @Test func workAnAlertReturnsAsItClosesIsNotRunAndWarns() {

@@ -93,6 +93,24 @@ extension Effect {
     Self(operation: .warning(message: message, site: site))
   }
 
+  /// Whether this effect does anything an observer could see: sends or dismisses, or runs
+  /// work. Cancellations, lifetime bookkeeping and warnings alone are not work.
+  ///
+  /// - Complexity: O(*n*) in the effect's parts.
+  package var hasWork: Bool {
+    switch operation {
+    case .send, .run, .dismiss, .dismissal:
+      return true
+    case .none, .cancel, .endLifetime, .retainLifetimes, .warning:
+      return false
+    case .merge(let effects), .concatenate(let effects):
+      return effects.contains { $0.hasWork }
+    case .cancellable(_, _, let effect), .scoped(_, _, let effect), .throttle(_, let effect),
+      .outlivingSendersTask(let effect):
+      return effect.hasWork
+    }
+  }
+
   /// Calls `body` with each runtime warning this effect reports when it starts, in order, and
   /// where it was raised: what a replay, which runs reducers without starting their effects,
   /// reports. Allocates nothing, so a replay can ask it of every action's effect.

@@ -258,11 +258,16 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
           return
         }
         before = idBefore
+        // Decided on the child as the action found it (the child may switch itself into an
+        // alert case), and through its address: a copy would reserve stack for a whole child
+        // here, in every `ifLet`'s frame, whether or not it checks.
+        let closingCase =
+          closesEphemeralState
+          ? withUnsafePointer(to: &presented) { Ephemerality.closingCase($0, on: childAction) }
+          : nil
         effect = child.reduce(into: &presented!, action: childAction)
-        // Through the child's address: a copy would reserve stack for a whole child here,
-        // in every `ifLet`'s frame, whether or not it checks.
-        if closesEphemeralState,
-          withUnsafePointer(to: &presented, { Ephemerality.closesOnItsActions($0) })
+        if let closingCase,
+          withUnsafePointer(to: &presented, { Ephemerality.stillCloses($0, as: closingCase) })
         {
           Self.clear(&presented)
           closedItself = true
@@ -284,15 +289,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       if closedItself {
         wasDismissed = true
         if !effect.isNone {
-          // What it started would run with nothing presented: its lifetime ends as it closes.
-          childEffect = .warning(
-            """
-            Action \(describe(action)) closed the child at \(identity), whose state is \
-            EphemeralState, but the child's reducer returned an effect for it, which was not \
-            run. An alert's work belongs to the parent that handles its action.
-            """,
-            site: site
-          )
+          childEffect = effectOfClosingItself(effect, action: action, identity: identity)
         }
       } else if wasPresent {
         if !effect.isNone {
@@ -336,6 +333,31 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       bytes.baseAddress.unsafelyUnwrapped.advanced(by: childOffset)
         .assumingMemoryBound(to: Child.State?.self).pointee.map(id)
     }
+  }
+
+  /// What is left of a child's effect when the child closed itself (``EphemeralState``): its
+  /// warnings. Work it returned would run with nothing presented, so it is not run, and that
+  /// is reported too. Out of line: only for actions that close an alert.
+  @usableFromInline
+  func effectOfClosingItself(
+    _ effect: Effect<Child.Action>, action: Parent.Action,
+    identity: PresenceIdentity<Parent.State, Child.State>
+  ) -> Effect<Parent.Action> {
+    var reported: [Effect<Parent.Action>] = []
+    effect.forEachWarning { reported.append(.warning($0, site: $1)) }
+    if effect.hasWork {
+      reported.append(
+        .warning(
+          """
+          Action \(describe(action)) closed the child at \(identity), whose state is \
+          EphemeralState, but the child's reducer returned work for it (an effect that sends \
+          or runs), which was not run. An alert's work belongs to the parent that handles its \
+          action.
+          """,
+          site: site
+        ))
+    }
+    return .merge(reported)
   }
 
   /// The child's effect in the parent's actions, with its dismissals resolved, in the child's
