@@ -341,7 +341,8 @@ import Testing
           if case .editor(.titleChanged("")) = action {
             state = .alert(Alert(title: "Discard?"))
           }
-          guard alertReturnsWork, case .alert = action else { return .none }
+          // Only while the alert shows: were it not closed, this must not send forever.
+          guard alertReturnsWork, case .alert = action, case .alert = state else { return .none }
           return .send(.alert(.confirmTapped))
         }
         .ifCaseLet(.editor, action: .editor) { Editor(clock: clock) }
