@@ -19,10 +19,11 @@ import Effects
 ///
 /// ```swift
 /// struct DeleteAlert: Equatable, EphemeralState { var title: String }
+/// enum DeleteAlertAction: Sendable { case confirmTapped }
 ///
 /// struct Destination: Reducer {
 ///   enum State: Equatable { case editor(Editor.State), deleteAlert(DeleteAlert) }
-///   enum Action: Sendable { case editor(Editor.Action), deleteAlert(DeleteAlert.Action) }
+///   enum Action: Sendable { case editor(Editor.Action), deleteAlert(DeleteAlertAction) }
 ///   ...
 /// }
 /// ```
