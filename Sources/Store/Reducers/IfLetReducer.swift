@@ -82,17 +82,8 @@ extension Reducer {
     // chain (12 links took seconds, 16 did not type-check). `Reducer+Renamed.swift` keeps the
     // old spelling as unavailable, for its error message.
     IfLetReducer(
-      parent: self,
-      toChild: toChild,
-      extract: { toPresentationAction.extract($0)?.presented },
-      embed: { toPresentationAction.embed(.presented($0)) },
-      dismissAction: { toPresentationAction.extract($0)?.isDismiss == true },
-      dismiss: toPresentationAction.embed(.dismiss),
-      closesEphemeralState: true,
-      site: SourceSite(fileID: fileID, line: line)
-    ) {
-      child()
-    }
+      parent: self, toChild: toChild, presentation: toPresentationAction,
+      closesEphemeralState: true, site: SourceSite(fileID: fileID, line: line), child: child)
   }
 
   /// Handles a presented destination that has no reducer of its own, such as an alert or a
@@ -146,13 +137,8 @@ extension Reducer {
     // Not `parent.presents { EmptyReducer() }`: that would close an `EphemeralState` child in
     // its own step, before `parent` could tell a tap on a shown alert from a second tap.
     return IfLetReducer(
-      parent: parent,
-      toChild: toChild,
-      extract: { toPresentationAction.extract($0)?.presented },
-      embed: { toPresentationAction.embed(.presented($0)) },
-      dismissAction: { toPresentationAction.extract($0)?.isDismiss == true },
-      dismiss: toPresentationAction.embed(.dismiss),
-      site: SourceSite(fileID: fileID, line: line)
+      parent: parent, toChild: toChild, presentation: toPresentationAction,
+      closesEphemeralState: false, site: SourceSite(fileID: fileID, line: line)
     ) {
       EmptyReducer<ChildState, ChildAction>()
     }
@@ -205,6 +191,30 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     self.closesEphemeralState = closesEphemeralState
     self.dismiss = dismiss
     self.site = site
+  }
+
+  /// A reducer for a presented child, whose actions come wrapped in a ``PresentationAction``:
+  /// `.presented` carries the child's, and `.dismiss` closes it.
+  @inlinable
+  init(
+    parent: Parent,
+    toChild: WritableKeyPath<Parent.State, Child.State?>,
+    presentation: CaseKey<Parent.Action, PresentationAction<Child.Action>>,
+    closesEphemeralState: Bool,
+    site: SourceSite,
+    child: () -> Child
+  ) {
+    self.init(
+      parent: parent,
+      toChild: toChild,
+      extract: { presentation.extract($0)?.presented },
+      embed: { presentation.embed(.presented($0)) },
+      dismissAction: { presentation.extract($0)?.isDismiss == true },
+      dismiss: presentation.embed(.dismiss),
+      closesEphemeralState: closesEphemeralState,
+      site: site,
+      child: child
+    )
   }
 
   /// Runs the child for a child action, then the parent, then ends the child's lifetime if
