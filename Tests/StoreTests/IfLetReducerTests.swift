@@ -313,6 +313,40 @@ import Testing
     }
   }
 
+  /// A screen with an alert whose state is a plain struct, not `EphemeralState`: `presents`
+  /// without a reducer closes it on each of its actions all the same.
+  struct Confirming: Reducer {
+    struct Alert: Equatable {
+      var title: String
+    }
+    enum AlertAction: Sendable, Equatable {
+      case yesTapped
+    }
+    struct State: Equatable {
+      var alert: Alert?
+      var confirmed = 0
+    }
+    enum Action: Sendable, Equatable {
+      case confirmTapped
+      case alert(PresentationAction<AlertAction>)
+    }
+    var body: some Reducer<State, Action> {
+      Reduce { state, action in
+        switch action {
+        case .confirmTapped:
+          state.alert = Alert(title: "Sure?")
+        case .alert(.presented(.yesTapped)):
+          #expect(state.alert == nil, "closed before the parent runs")
+          state.confirmed += 1
+        case .alert(.dismiss):
+          break
+        }
+        return .none
+      }
+      .presents(\.alert, action: .alert)
+    }
+  }
+
   /// A screen whose destinations are one enum: an editor sheet, or a delete alert that closes
   /// on its buttons (its state is `EphemeralState`).
   struct Chooser: Reducer {
@@ -471,6 +505,20 @@ import Testing
     #expect(harness.state.deleted == 1)
     #expect(warnings.messages.count == 1)
     #expect(warnings.messages.first?.contains("confirmTapped") == true)
+  }
+
+  @Test func anAlertThatIsNotEphemeralStateClosesOnItsActionsAllTheSame() {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: Confirming.State(), warnings: warnings.handler, reducer: Confirming())
+    harness.send(.confirmTapped)
+    harness.send(.alert(.presented(.yesTapped)))
+    #expect(harness.state == Confirming.State(alert: nil, confirmed: 1))
+    #expect(warnings.messages.isEmpty)
+    harness.send(.alert(.presented(.yesTapped)))
+    #expect(harness.state.confirmed == 1, "a second tap finds no alert")
+    #expect(warnings.messages.count == 1)
+    #expect(warnings.messages.first?.contains("yesTapped") == true)
   }
 
   @Test func aChildDismissedByAnAncestorHasItsEffectsEndedByThatAction() {
@@ -670,6 +718,17 @@ extension CaseKey<
   static var destination: Self {
     Self(IfLetReducerTests.Chooser.Action.destination) {
       if case .destination(let a) = $0 { a } else { nil }
+    }
+  }
+}
+
+extension CaseKey<
+  IfLetReducerTests.Confirming.Action,
+  PresentationAction<IfLetReducerTests.Confirming.AlertAction>
+> {
+  static var alert: Self {
+    Self(IfLetReducerTests.Confirming.Action.alert) {
+      if case .alert(let a) = $0 { a } else { nil }
     }
   }
 }
