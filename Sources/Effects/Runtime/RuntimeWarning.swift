@@ -49,10 +49,10 @@ public struct RuntimeWarning: Sendable, Hashable, CustomStringConvertible {
 /// ```swift
 /// let warnings = Mutex<[RuntimeWarning]>([])
 /// let handler = RuntimeWarningHandler { warning in warnings.withLock { $0.append(warning) } }
-/// RuntimeWarningHandler.$current.withValue(handler) {
-///   let store = Store(initialState: Feature.State()) { Feature() }
-///   // store's warnings now go to `handler`
+/// let store = RuntimeWarningHandler.$current.withValue(handler) {
+///   Store(initialState: Feature.State()) { Feature() }
 /// }
+/// // The store keeps `handler`: its warnings go there for its whole life.
 /// ```
 public struct RuntimeWarningHandler: Sendable {
   private let handle: @Sendable (RuntimeWarning) -> Void

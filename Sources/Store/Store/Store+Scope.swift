@@ -113,9 +113,7 @@ extension Store {
   /// do not pile up.
   ///
   /// ```swift
-  /// for row in store.scope(state: \.rows, action: .rows) {
-  ///   RowView(store: row)
-  /// }
+  /// let rowViews = store.scope(state: \.rows, action: .rows).map { RowView(store: $0) }
   /// ```
   ///
   /// - Parameters:
