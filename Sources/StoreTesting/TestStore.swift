@@ -92,7 +92,9 @@ public final class TestStore<State: Equatable, Action: Sendable> {
       initialState: initialState,
       reducer: reducer(),
       executor: executor,
-      warnings: RuntimeWarningHandler { ledger.record($0) }
+      warnings: RuntimeWarningHandler { ledger.record($0) },
+      // Effects of elements an ancestor removed end with the action, whatever other tests do.
+      walksAfterEveryAction: true
     )
     self.root = core
     self.executor = executor

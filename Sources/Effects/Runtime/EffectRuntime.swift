@@ -29,6 +29,10 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   private let unstampedRecords = Atomic<Int>(0)
   /// The stamp counter of identified arrays when the store last asked whether to walk.
   private let structureSeen = Atomic<UInt64>(0)
+  /// Whether the store looks for gone places after every action while effects run inside
+  /// elements, not only when the stamp counter moved: a test store's does (see
+  /// ``needsPlaceWalk(structure:)``).
+  private let walksAfterEveryAction: Bool
   // Wrapped in a struct: a bare closure read through `withLock` is re-abstracted on every
   // write-back, growing a chain of thunks with each call.
   private let connection = Locked<Connection?>(nil)
@@ -59,9 +63,22 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   /// - Parameters:
   ///   - executor: When set, effect tasks run on this executor (see ``ManualTaskExecutor``).
   ///   - warnings: Receives warnings about effects, such as unhandled errors.
-  package init(executor: ManualTaskExecutor?, warnings: RuntimeWarningHandler) {
+  /// Creates a runtime.
+  ///
+  /// - Parameters:
+  ///   - executor: The executor effect tasks prefer; a test store's, or `nil` for a live
+  ///     store.
+  ///   - warnings: Where warnings about effects go.
+  ///   - walksAfterEveryAction: Whether the store looks for gone places after every action
+  ///     while effects run inside elements (see ``needsPlaceWalk(structure:)``).
+  package init(
+    executor: ManualTaskExecutor?,
+    warnings: RuntimeWarningHandler,
+    walksAfterEveryAction: Bool = false
+  ) {
     self.executor = executor
     self.warnings = warnings
+    self.walksAfterEveryAction = walksAfterEveryAction
   }
 
   deinit {
@@ -132,13 +149,19 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   /// container changed (`structureChanged`) and some are inside its elements. Cheap enough to
   /// ask after every action.
   ///
+  /// A test store's runtime looks whenever some are inside elements: the stamp counter is
+  /// shared by the whole process, so whether it moved can depend on tests running in
+  /// parallel, and an array set back to an older copy of itself takes no new stamp. Looking
+  /// every time makes what a test sees not depend on other tests.
+  ///
   /// - Parameter structure: The stamp counter of stamped containers (identified arrays) now:
   ///   it moved since the last action when one changed its ids, or a new one was made.
   @usableFromInline
   package func needsPlaceWalk(structure: UInt64) -> Bool {
     let structureChanged = structureSeen.exchange(structure, ordering: .relaxed) != structure
     if unstampedRecords.load(ordering: .relaxed) > 0 { return true }
-    return structureChanged && removableRecords.load(ordering: .relaxed) > 0
+    return (structureChanged || walksAfterEveryAction)
+      && removableRecords.load(ordering: .relaxed) > 0
   }
 
   private func count(_ removability: LifetimeTree.Removability, by delta: Int) {

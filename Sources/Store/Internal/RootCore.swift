@@ -67,11 +67,13 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     initialState: State,
     reducer: R,
     executor: ManualTaskExecutor? = nil,
-    warnings: RuntimeWarningHandler = .current
+    warnings: RuntimeWarningHandler = .current,
+    walksAfterEveryAction: Bool = false
   ) {
     self.currentState = initialState
     self.reducer = reducer
-    self.runtime = EffectRuntime(executor: executor, warnings: warnings)
+    self.runtime = EffectRuntime(
+      executor: executor, warnings: warnings, walksAfterEveryAction: walksAfterEveryAction)
     runtime.connect { [weak self] action, group, placement in
       _ = self?.dispatch(action, origin: .effect, group: group, from: placement)
     } batch: { [weak self] body in
