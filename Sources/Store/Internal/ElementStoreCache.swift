@@ -26,7 +26,11 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   private var retirements: [ID: GoneFlag] = [:]
   /// The stores of removed elements that something (a row view playing its removal
   /// animation) still holds: a collection listed before the removal hands them out again.
-  private var retired: [ID: Retired] = [:]
+  /// Oldest first; an id removed, added back and removed again has one for each time.
+  private var retired: [ID: [Retired]] = [:]
+  /// How many stores were let go so far: a listing notes it, to find the store of the
+  /// element it listed among the retired ones (the first let go after the listing).
+  private(set) var retirementCount = 0
   private var knownStructure: UInt64
   /// For a navigation stack: the token of the screen with an id now (see
   /// `LifetimeStateCarrier`, unique to each push), and the token each store's screen had. A
@@ -76,13 +80,16 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     contains(id)
   }
 
-  func store(for id: ID) -> Store<ElementState, ElementAction> {
+  /// The store of the element with `id`, as a collection listed when ``retirementCount`` was
+  /// `listedAt` sees it: the store of the element there now, or, once the element is gone,
+  /// the store made for it before that something still holds.
+  func store(for id: ID, listedAt: Int) -> Store<ElementState, ElementAction> {
     // A screen whose id another screen took since the last prune: let go of its store first.
     if let token, let tokenThen = storeTokens[id], token(id) != tokenThen { retire(id) }
     if let store = stores[id] { return store }
     let lookup = self.lookup
     guard let initial = lookup(id) else {
-      if let store = retired[id]?.store { return store }
+      if let store = retiredStore(for: id, listedAt: listedAt) { return store }
       preconditionFailure(
         """
         No element has id \(id) any more, and no store was made for it before it was removed: \
@@ -156,7 +163,10 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
 
   private func prune() {
     guard structure() != knownStructure else { return }
-    retired = retired.filter { $0.value.store != nil }
+    retired = retired.compactMapValues { stores in
+      let held = stores.filter { $0.store != nil }
+      return held.isEmpty ? nil : held
+    }
     let (current, removed) = removedSince(knownStructure)
     knownStructure = current
     guard !stores.isEmpty else { return }
@@ -189,12 +199,26 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     guard let store = stores.removeValue(forKey: id) else { return }
     retirements.removeValue(forKey: id)?.isGone = true
     storeTokens[id] = nil
-    retired[id] = Retired(store: store)
+    retirementCount += 1
+    retired[id, default: []].append(Retired(store: store, retiredAt: retirementCount))
   }
 
-  /// A removed element's store, held weakly.
+  /// The store, still held, of a removed element with `id` for a collection listed at
+  /// `listedAt`: the first let go after the listing, which is the listed element's when it
+  /// had one; else the last let go (the id's element came and went more than once).
+  private func retiredStore(for id: ID, listedAt: Int) -> Store<ElementState, ElementAction>? {
+    guard let stores = retired[id] else { return nil }
+    if let listed = stores.first(where: { $0.retiredAt > listedAt && $0.store != nil }) {
+      return listed.store
+    }
+    return stores.last(where: { $0.store != nil })?.store
+  }
+
+  /// A removed element's store, held weakly, and when it was let go.
   private struct Retired {
     weak var store: Store<ElementState, ElementAction>?
+    /// The ``ElementStoreCache/retirementCount`` that letting it go reached.
+    var retiredAt: Int
   }
 
   /// Whether a stack screen's id was taken by another screen, as of a structure stamp.

@@ -12,6 +12,14 @@ public struct IdentifiedStores<ID: Hashable & Sendable, ElementState, ElementAct
   /// The ids of the elements, in order, as of when the collection was made.
   public let ids: [ID]
   let cache: ElementStoreCache<ID, ElementState, ElementAction>
+  /// How many element stores the cache had let go when the collection was made.
+  let listedAt: Int
+
+  init(ids: [ID], cache: ElementStoreCache<ID, ElementState, ElementAction>) {
+    self.ids = ids
+    self.cache = cache
+    self.listedAt = cache.retirementCount
+  }
 
   /// The first position: 0.
   public var startIndex: Int { 0 }
@@ -23,8 +31,9 @@ public struct IdentifiedStores<ID: Hashable & Sendable, ElementState, ElementAct
   ///
   /// The element may have been removed since the collection was made, as when a view plays
   /// a removed row's animation: its store is then the one made for it before, which reads
-  /// the element's last state (as the last action before the removal left it, once anything
-  /// was read through the store) and whose actions are ignored with a runtime warning.
+  /// the element's last state (as it stood after the last `send` before the one that removed
+  /// it, once anything was read through the store: what a view last drew) and whose actions
+  /// are ignored with a runtime warning.
   ///
   /// - Parameter position: A valid position.
   /// - Precondition: The element is still in the collection, or its store was asked for
@@ -32,7 +41,7 @@ public struct IdentifiedStores<ID: Hashable & Sendable, ElementState, ElementAct
   ///   removal and read after it, for an element never shown, has no state to give.)
   /// - Complexity: O(1) on average.
   public subscript(position: Int) -> Store<ElementState, ElementAction> {
-    cache.store(for: ids[position])
+    cache.store(for: ids[position], listedAt: listedAt)
   }
 
   /// The store of the element with `id`, or `nil` if the collection has no such element now.
@@ -40,6 +49,6 @@ public struct IdentifiedStores<ID: Hashable & Sendable, ElementState, ElementAct
   /// - Parameter id: The element's id.
   /// - Complexity: O(1) on average.
   public subscript(id id: ID) -> Store<ElementState, ElementAction>? {
-    cache.isPresent(id) ? cache.store(for: id) : nil
+    cache.isPresent(id) ? cache.store(for: id, listedAt: listedAt) : nil
   }
 }

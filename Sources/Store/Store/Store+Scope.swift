@@ -72,9 +72,9 @@ extension Store {
   /// Scoping again returns the same child store while the child stays present; once it has
   /// become `nil`, or been replaced by an `Identifiable` child with another id, the store is
   /// let go, and the new presentation gets a new store. A child store
-  /// kept past its child's removal still reads the child's last state (as the last action
-  /// before the removal left it, once anything was read through the store), and actions it
-  /// sends are ignored with a runtime warning.
+  /// kept past its child's removal still reads the child's last state (as it stood after the
+  /// last `send` before the one that removed it, once anything was read through the store:
+  /// what a view last drew), and actions it sends are ignored with a runtime warning.
   ///
   /// - Parameters:
   ///   - state: The path to the optional child state.
