@@ -294,9 +294,6 @@ final class ModelRun {
   var now = 0
   var nextSeq = 0
   var sleepers: [Sleeper] = []
-  /// Sleepers whose screen was replaced where the store may not see it at once (see
-  /// `restorePath`): each may still be on the clock until its deadline, or be cancelled.
-  var orphans: [Sleeper] = []
   var expectedWarnings = 0
   /// The live places and their presence episode (a place that comes back is a new episode).
   var episodes: [Place: Int] = [:]
@@ -536,16 +533,13 @@ final class ModelRun {
       log("restorePath \(slot)")
       send(.restorePath(slot: slot)) { model in
         guard let saved = model.saved[slot] else { return }
-        // Documented (IdentityAndNavigation.md, "a stack set from a value made in an earlier
-        // action"): a screen whose id the restored copy gives another push is not found gone
-        // at once when no array's ids changed in the action. Its effects run on until they
-        // send (and what they send is dropped), or until a later walk ends them.
+        // A screen whose id the restored copy gives another push is gone: its effects end
+        // with the action (`navigationStack` tells the pushes apart by their tokens).
         let savedBirths = Dictionary(saved.screens.map { ($0.id, $0.birth) }) { a, _ in a }
         for screen in model.path
         where savedBirths[screen.id].map({ $0 != screen.birth }) ?? false {
           model.event("restore gives an id another push")
           let place = Place.screen(birth: screen.birth)
-          model.orphans += model.sleepers.filter { $0.target == place }
           model.sleepers.removeAll { $0.target == place }
         }
         let births = Set(saved.screens.map(\.birth))
@@ -809,8 +803,6 @@ final class ModelRun {
   func advance(_ seconds: Int) async {
     let target = now + seconds
     await clock.advance(by: .seconds(seconds))
-    // What orphans send is dropped: they only leave the clock.
-    orphans.removeAll { $0.deadline <= target }
     while let next = sleepers.filter({ $0.deadline <= target })
       .min(by: { ($0.deadline, $0.seq) < ($1.deadline, $1.seq) })
     {
@@ -1236,17 +1228,15 @@ final class ModelRun {
 
     // Effects: exactly the modelled sleepers run.
     check(
-      (sleepers.count...(sleepers.count + orphans.count)).contains(clock.sleeperCount),
-      "clock has \(clock.sleeperCount) sleepers, model \(sleepers.count) (+\(orphans.count) orphans): \(sleepers)"
-    )
+      clock.sleeperCount == sleepers.count,
+      "clock has \(clock.sleeperCount) sleepers, model \(sleepers.count): \(sleepers)")
     // A `.concatenate(.run, .dismiss)` runs as two records: the sequence and its task.
     func records(_ sleepers: [Sleeper]) -> Int {
       sleepers.count + sleepers.filter { $0.payload == .close }.count
     }
     let running = harness.core.runtime.runningCount
     check(
-      (records(sleepers)...(records(sleepers) + records(orphans))).contains(running),
-      "runtime runs \(running) effects, model \(records(sleepers)) (+\(records(orphans)) orphans)")
+      running == records(sleepers), "runtime runs \(running) effects, model \(records(sleepers))")
 
     // Warnings: exactly the expected ones.
     let count = warnings.all.count
@@ -1340,13 +1330,11 @@ final class ModelRun {
     #expect(warnings.messages.isEmpty)
   }
 
-  /// Documented, not a bug (IdentityAndNavigation.md: "an effect whose child went where no
-  /// walk saw it (a stack set from a value made in an earlier action, ...) runs on until it
-  /// sends"): a screen whose id a restored copy gives to another push keeps its effect
-  /// running, though `navigationStack` itself saw the change; what it sends is dropped.
-  /// (Run alone, the sleeper is still there after the restore; `ForEachReducer.endLifetimes`
-  /// keeps lifetimes by id only, and no stamp was taken for `needsPlaceWalk`.)
-  @Test func aScreenReplacedByARestoredCopyRunsOnUntilItSendsAsDocumented() async {
+  /// A stack set to a copy that gives a screen's id to another push (saved before the push
+  /// that runs the effect, after one that was undone): `navigationStack` sees the stack's ids
+  /// change without a history it can follow, and ends the effects of the screen whose id now
+  /// belongs to another push, in that action, whatever other arrays do.
+  @Test func aScreenReplacedByARestoredCopyHasItsEffectEndedByThatAction() async {
     let clock = TestClock()
     let warnings = WarningLog()
     let harness = makeHarness(warnings: warnings, clock: clock)
@@ -1358,9 +1346,7 @@ final class ModelRun {
     harness.send(.pushRow(SMRow.State(id: 2, title: "second")))  // #1, another push
     harness.send(.path(.element(id: 1, action: .startLoad(1))))
     harness.send(.restorePath(slot: 1))  // [#0, #1 first]: the second push is gone
-    // Still running, unless some identified array anywhere in the process (another test's,
-    // in a parallel run) took a stamp since the last action: the walk then ends it.
-    #expect((0...1).contains(clock.sleeperCount))
+    #expect(clock.sleeperCount == 0, "the second push's load ended with the restore")
     await clock.advance(by: .seconds(1))
     #expect(harness.state.path[id: 1]?.loads == 0, "what it sent was dropped")
     #expect(harness.core.runtime.runningCount == 0)

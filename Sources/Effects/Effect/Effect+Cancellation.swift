@@ -71,7 +71,24 @@ extension Effect {
   /// - Parameter identity: The identity whose lifetime ends.
   /// - Returns: An effect that cancels the identity's effects.
   public static func endLifetime(of identity: some Hashable & Sendable) -> Self {
-    Self(operation: .endLifetime(identity: EffectID(identity)))
+    Self(operation: .endLifetime(identity: EffectID(identity), exceptOccupant: nil))
+  }
+
+  /// An effect that ends the effects scoped to `identity` for occupants of its place other
+  /// than the one with `token` (see ``scoped(to:token:)``), and the ones nested in them.
+  ///
+  /// A stack's reducer returns it for each screen when the stack was set to a copy whose
+  /// history it cannot follow: a screen there may have another push's id.
+  ///
+  /// - Parameters:
+  ///   - identity: The identity whose earlier occupants' effects end.
+  ///   - token: The token of the occupant whose effects go on.
+  /// - Returns: An effect that cancels the earlier occupants' effects.
+  @usableFromInline
+  package static func endLifetime(
+    of identity: some Hashable & Sendable, exceptOccupant token: UInt64
+  ) -> Self {
+    Self(operation: .endLifetime(identity: EffectID(identity), exceptOccupant: token))
   }
 
   /// An effect that keeps the lifetimes of the child identities (one level below the current

@@ -120,8 +120,9 @@ extension Effect {
     case .scoped(let identity, let token, let effect):
       return Effect<NewAction>(
         operation: .scoped(identity: identity, token: token, effect.map(transform)))
-    case .endLifetime(let identity):
-      return Effect<NewAction>(operation: .endLifetime(identity: identity))
+    case .endLifetime(let identity, let occupant):
+      return Effect<NewAction>(
+        operation: .endLifetime(identity: identity, exceptOccupant: occupant))
     case .retainLifetimes(let isAlive):
       return Effect<NewAction>(operation: .retainLifetimes(isAlive: isAlive))
     case .dismiss:

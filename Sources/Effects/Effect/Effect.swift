@@ -96,7 +96,9 @@ extension Effect {
     /// Inside the lifetime of `identity`; `token` tells which occupant of the identity's place
     /// the effect belongs to, when the place can change hands (see `LifetimePlace`).
     case scoped(identity: EffectID, token: UInt64?, Effect)
-    case endLifetime(identity: EffectID)
+    /// Ends the lifetime of `identity`; with `exceptOccupant`, only for the effects scoped to
+    /// it under another token (earlier occupants of a place that changed hands).
+    case endLifetime(identity: EffectID, exceptOccupant: UInt64?)
     case throttle(Throttle, Effect)
     /// Keeps the lifetimes of the identities one level below the current namespace for which
     /// `isAlive` holds, and ends the others. Identities it does not recognize it keeps.

@@ -269,9 +269,9 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       context.tokens.append(token)
       if !(identity.base is any SharesCancellationIDs) { context.cancelNamespace.append(identity) }
       start(effect, context)
-    case .endLifetime(let identity):
+    case .endLifetime(let identity, let occupant):
       let path = context.namespace + [identity]
-      let ids = places.end(at: path)
+      let ids = occupant.map { places.end(at: path, otherThan: $0) } ?? places.end(at: path)
       let records = state.withLock { $0.records(ids) }
       for record in records { record.cancel() }
     case .throttle(let throttle, let effect):

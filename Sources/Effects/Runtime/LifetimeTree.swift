@@ -297,6 +297,18 @@ struct LifetimeTree {
     return ids
   }
 
+  /// Ends the effects scoped at `path` for an occupant of its place other than `token`, and
+  /// the ones nested in them; the occupant with `token` keeps its lifetime.
+  ///
+  /// - Returns: The records to cancel.
+  func end(at path: [EffectID], otherThan token: UInt64) -> [Int] {
+    guard let node = node(at: path), node.tokenCounts.contains(where: { $0.key != token })
+    else { return [] }
+    var ids: [Int] = []
+    collect(below: node, scopedAtDepth: node.depth, otherThan: token, into: &ids)
+    return ids
+  }
+
   /// Ends the lifetimes one level below `path` that `isAlive` does not keep, and the ones
   /// nested in them.
   ///

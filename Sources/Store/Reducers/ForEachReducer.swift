@@ -201,7 +201,8 @@ where Element.State: Identifiable, Element.State.ID == ID {
 
   /// Ends the lifetimes of the elements removed since `stamp`: each one by id when the
   /// array's history knows them, otherwise every identity with effects that is not in the
-  /// array any more. An id removed and added back since keeps its lifetime.
+  /// array any more, and, for a stack, the effects of screens whose id another push has now.
+  /// An id removed and added back since keeps its lifetime.
   @usableFromInline
   func endLifetimes(
     removedFrom elements: IdentifiedArray<ID, Element.State>,
@@ -216,10 +217,21 @@ where Element.State: Identifiable, Element.State.ID == ID {
       )
     }
     let isPresent = MainActorLoan<(ID) -> Bool>(value: { elements.contains(id: $0) })
-    return .retainLifetimes { identity in
+    let removed = Effect<Parent.Action>.retainLifetimes { identity in
       guard let element = identity.base as? ElementIdentity<ID>, element.collection == collection
       else { return true }
       return isPresent.value(element.id)
     }
+    guard let token else { return removed }
+    // A stack set to a copy of itself from before a push, then pushed onto: a screen may
+    // have the id of a screen pushed since the copy was made, whose effects end here (the
+    // token tells the two pushes apart). A stack holds few screens.
+    return .merge(
+      [removed]
+        + zip(elements.ids, elements).map { id, element in
+          .endLifetime(
+            of: ElementIdentity(collection: collection, id: id), exceptOccupant: token(element))
+        }
+    )
   }
 }
