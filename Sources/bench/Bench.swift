@@ -13,11 +13,16 @@ import Store
 @MainActor
 struct Bench {
   static func main() async throws {
-    let arguments = CommandLine.arguments
-    let check = arguments.contains("--check")
-    // `--only N` runs one scenario, for profiling.
-    let only = arguments.firstIndex(of: "--only").flatMap { Int(arguments[$0 + 1]) }
-    func runs(_ scenario: Int) -> Bool { only == nil || only == scenario }
+    guard let options = Options(CommandLine.arguments.dropFirst()) else {
+      FileHandle.standardError.write(Data(Options.usage.utf8))
+      exit(2)
+    }
+    if options.help {
+      print(Options.usage, terminator: "")
+      return
+    }
+    let check = options.check
+    func runs(_ scenario: Int) -> Bool { options.only == nil || options.only == scenario }
     var table = Table()
     let measure = Measure()
 
@@ -315,4 +320,52 @@ final class Counted: @unchecked Sendable {
 
 func format(_ value: Double) -> String {
   String(format: "%.2f", value)
+}
+
+/// The bench's command line.
+struct Options {
+  static let scenarios = 1...15
+  static let usage = """
+    USAGE: bench [--check] [--only N]
+
+    Measures each scenario against a baseline run in the same process, and prints the ratios
+    with their targets. Build it for release: swift run -c release bench
+
+    OPTIONS:
+      --check     Exit with 1 when a ratio misses its target.
+      --only N    Run only scenario N (\(scenarios.lowerBound) to \(scenarios.upperBound)), for profiling.
+      -h, --help  Show this help.
+
+    """
+
+  var check = false
+  var only: Int?
+  var help = false
+
+  /// Parses the arguments after the program's name; `nil` when one is unknown or malformed,
+  /// which the caller reports with the usage.
+  init?(_ arguments: some Collection<String>) {
+    var rest = arguments[...]
+    while let argument = rest.popFirst() {
+      switch argument {
+      case "--check":
+        check = true
+      case "--only":
+        guard let value = rest.popFirst(), let scenario = Int(value),
+          Self.scenarios.contains(scenario)
+        else {
+          let range = "\(Self.scenarios.lowerBound) to \(Self.scenarios.upperBound)"
+          FileHandle.standardError.write(
+            Data("bench: --only needs a scenario number from \(range).\n".utf8))
+          return nil
+        }
+        only = scenario
+      case "-h", "--help":
+        help = true
+      default:
+        FileHandle.standardError.write(Data("bench: unknown argument '\(argument)'.\n".utf8))
+        return nil
+      }
+    }
+  }
 }
