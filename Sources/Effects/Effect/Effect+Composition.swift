@@ -45,8 +45,15 @@ extension Effect {
   /// only synchronous effects keeps them synchronous. A ``send(_:)`` part is done once its
   /// action is sent: the effects that action starts belong to the store task of the action
   /// that returned the concatenation, as fed-back actions' effects do (unless the part is
-  /// marked ``outlivingSendersTask()``), not to the sequence, which does not wait for them. Cancelling the concatenation cancels the part that is
-  /// running and starts none of the rest.
+  /// marked ``outlivingSendersTask()``), not to the sequence, which does not wait for them.
+  /// Cancelling the concatenation cancels the part that is running and starts none of the
+  /// rest.
+  ///
+  /// While the store is reducing (the concatenation was returned by a reducer), a leading run
+  /// of parts without asynchronous work queues all its actions at once, behind the actions
+  /// already queued, so an action one of them sends cannot stop the others. After a part with
+  /// asynchronous work, each part's actions are reduced before the next part starts, so one
+  /// that cancels the concatenation stops the rest.
   ///
   /// - Parameter effects: The effects to run in order.
   /// - Returns: The concatenated effect.

@@ -29,6 +29,7 @@ package final class EffectRecord: Sendable {
     var part: EffectGroup?
     var sleeps: [Int: Sleep] = [:]
     var nextSleep = 0
+    var onCancel: (@Sendable () -> Void)?
   }
   private let state = Locked(State())
 
@@ -72,6 +73,16 @@ package final class EffectRecord: Sendable {
     if cancelled { task.cancel() }
   }
 
+  /// Calls `action` when the record is cancelled (at once, if it already is): for a record
+  /// with no task or part to end, which must report its own end.
+  package func whenCancelled(_ action: @escaping @Sendable () -> Void) {
+    let cancelled = state.withLock { state in
+      if !state.isCancelled { state.onCancel = action }
+      return state.isCancelled
+    }
+    if cancelled { action() }
+  }
+
   /// Sets the part of a concatenation that is running now.
   package func setPart(_ part: EffectGroup?) {
     let cancelled = state.withLock { state in
@@ -108,13 +119,16 @@ package final class EffectRecord: Sendable {
   ///
   /// Safe to call from any thread, more than once.
   package func cancel() {
-    let (task, part) = state.withLock { state -> (Task<Void, Never>?, EffectGroup?) in
-      if state.isCancelled { return (nil, nil) }
+    let (task, part, onCancel) = state.withLock {
+      state -> (Task<Void, Never>?, EffectGroup?, (@Sendable () -> Void)?) in
+      if state.isCancelled { return (nil, nil, nil) }
       state.isCancelled = true
-      return (state.task, state.part)
+      defer { state.onCancel = nil }
+      return (state.task, state.part, state.onCancel)
     }
     task?.cancel()
     part?.cancel()
+    onCancel?()
   }
 }
 

@@ -33,6 +33,12 @@ extension EffectRuntime {
     state.withLock {
       $0.throttles[key]?.pending = Pending(effect: effect, context: context, record: placeholder)
     }
+    // Cancelled while it waits (with its sender's task, say), it has nothing left to do: it
+    // ends then, not when the window closes, so its task stops running at once.
+    let inbox = self.inbox
+    placeholder.whenCancelled { [weak placeholder] in
+      if let placeholder { inbox.push(.finished(placeholder, nil)) }
+    }
     if let current { finish(current.record, error: nil) }
   }
 

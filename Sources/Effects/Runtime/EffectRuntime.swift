@@ -240,9 +240,11 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     case .none:
       return
     case .send(let action):
-      // A `.send` started after its action was reduced (a later part of a concatenation, the
-      // effect a throttle window kept) is checked like an action from a task.
-      deliverSent(action, context, checkingPlace: context.isDeferred)
+      // Queued while the store reduces, the action may be reduced after an earlier queued
+      // action removed or replaced the element or child that returned it (a row that sends
+      // `.delegate(.deleteMe)` and another action at once): checked like an action from a
+      // task, it reaches a reducer only while the effect's places are still there.
+      deliverSent(action, context, checkingPlace: true)
     case .dismissal(let action):
       // Queued like a `.send`, it may be reduced after actions that replaced the child (the
       // parent answering the child's report by presenting another): its place is checked
@@ -344,6 +346,8 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       // Each part in a batch of its own: its effects all start before what its `.send`s
       // deliver is reduced, and that is reduced before the next part starts (which a sent
       // action may cancel), and before the sequence, when this was its last part, finishes.
+      // Except while the store is reducing already (a reducer returned the concatenation):
+      // then what it sends is queued behind the queued actions, and the next part starts.
       startingLate { start(part, partContext) }
       if partGroup.isEmpty { continue }
       let driver = driver ?? register(.sequence, site: nil, context, owner: context.group)
