@@ -105,20 +105,18 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     id: (Child.State) -> ID
   ) -> Effect<Parent.Action> {
     let identity = CaseIdentity(site: site, toCase: toCase)
-    // (The extracted copy is let go at once: the child must find its buffers unshared.)
-    let before = toCase.extract(state).map(id)
-    let wasInCase = before != nil
+    let before: ID?
     var childEffect = Effect<Parent.Action>.none
     var idLeftByChild: ID?? = nil
     if let childAction = toChildAction.extract(action) {
-      if wasInCase {
-        // An enum's payload cannot be changed in place. Take it out and let go of the enum
-        // before the child runs, so that the payload's buffers (a case's list of rows, say)
-        // are referenced once and change in place, instead of being copied whole at every
-        // child action; then put the changed payload back.
-        let whole = consume state
-        var childState = toCase.extract(whole)!
+      // An enum's payload cannot be changed in place. Take it out and let go of the enum
+      // before the child runs, so that the payload's buffers (a case's list of rows, say)
+      // are referenced once and change in place, instead of being copied whole at every
+      // child action; then put the changed payload back.
+      let whole = consume state
+      if var childState = toCase.extract(whole) {
         _ = consume whole
+        before = id(childState)
         let effect = child.reduce(into: &childState, action: childAction)
         if !effect.isNone {
           let token = hasToken ? lifetimeToken(ofID: id(childState)) : nil
@@ -129,6 +127,8 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         if !childEffect.isNone, id(childState) != before { idLeftByChild = id(childState) }
         state = toCase.embed(childState)
       } else {
+        state = whole
+        before = nil
         // An effect of the case may still be running, if the state left it where this
         // reducer could not see it (in an ancestor, say): it ends here.
         childEffect = .merge(
@@ -143,6 +143,10 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
           .endLifetime(of: identity)
         )
       }
+    } else {
+      // (The extracted copy is let go at once: a child that runs later must find its buffers
+      // unshared.)
+      before = toCase.extract(state).map(id)
     }
     let parentEffect = parent.reduce(into: &state, action: action)
     let after = toCase.extract(state).map(id)
