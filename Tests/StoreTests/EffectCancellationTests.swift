@@ -20,6 +20,37 @@ import Testing
     }
   }
 
+  /// Effects cancelled together wake, to clean up, in the order they started, whatever the
+  /// process's hash seed: by id, by the end of their lifetime, and with the store's task.
+  @Test(arguments: ["id", "lifetime", "task"])
+  func effectsCancelledTogetherWakeInTheOrderTheyStarted(by: String) {
+    let cleanups = Locked<[String]>([])
+    let harness = Harness(
+      initialState: LogFeature.State(),
+      reducer: LogFeature { [clock] name in
+        if name == "end" { return .endLifetime(of: "screen") }
+        guard name == "many" else { return .none }
+        let runs = (0..<24).map { index in
+          Effect<LogFeature.Action>.run { _ in
+            defer { cleanups.withLock { $0.append("\(index)") } }
+            try await clock.sleep(for: .seconds(1))
+          }
+          .cancellable(id: "work")
+        }
+        return by == "lifetime" ? .merge(runs).scoped(to: "screen", token: nil) : .merge(runs)
+      }
+    )
+    let task = harness.send(.start("many"))
+    #expect(clock.sleeperCount == 24)
+    switch by {
+    case "id": harness.send(.stop("work"))
+    case "lifetime": harness.send(.start("end"))
+    default: task.cancel()
+    }
+    harness.settle()
+    #expect(cleanups.withLock { $0 } == (0..<24).map { "\($0)" })
+  }
+
   @Test func cancelInFlightCancelsThePreviousEffectWithTheSameID() async {
     let harness = Harness(
       initialState: LogFeature.State(),

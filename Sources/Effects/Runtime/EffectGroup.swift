@@ -77,12 +77,16 @@ package final class EffectGroup: Sendable {
   }
 
   /// Cancels every member, and every record added later. Wakes waiters at once.
+  ///
+  /// Members are cancelled oldest first, as everywhere effects are cancelled together: the
+  /// order their tasks wake in must not depend on a hash seed (a test store runs them in that
+  /// order).
   package func cancel() {
     let (members, waiters) = state.withLock {
       state -> ([EffectRecord], [UnsafeContinuation<Void, Never>]) in
       state.isCancelled = true
       defer { state.waiters = [] }
-      return (Array(state.members.values), state.waiters)
+      return (state.members.values.sorted { $0.id < $1.id }, state.waiters)
     }
     for member in members { member.cancel() }
     for waiter in waiters { waiter.resume() }
@@ -100,7 +104,7 @@ package final class EffectGroup: Sendable {
         state.waiters = []
         state.onEmpty = nil
       }
-      return (Array(state.members.values), state.waiters)
+      return (state.members.values.sorted { $0.id < $1.id }, state.waiters)
     }
     for member in members { member.cancel() }
     for waiter in waiters { waiter.resume() }

@@ -85,7 +85,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     // Once the store is gone nobody drains the inbox, so no record will be reported finished:
     // the groups waiting for them end here, or a `StoreTask`'s `finish()` would wait for good
     // (and each group and its records, which point at each other, would never be freed).
-    let records = state.withLock { $0.records.values.map(\.record) }
+    let records = state.withLock { $0.records.values.map(\.record).sorted { $0.id < $1.id } }
     for record in records {
       record.cancel()
       record.owner?.abandon()
@@ -134,7 +134,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
 
   /// Cancels every running effect. Safe from any thread.
   package func cancelAll() {
-    let records = state.withLock { $0.records.values.map(\.record) }
+    let records = state.withLock { $0.records.values.map(\.record).sorted { $0.id < $1.id } }
     for record in records { record.cancel() }
   }
 
@@ -456,7 +456,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
 
   private func cancel(_ key: CancelKey) {
     let records = state.withLock { state in
-      (state.byCancelKey[key] ?? []).compactMap { state.records[$0]?.record }
+      (state.byCancelKey[key] ?? []).sorted().compactMap { state.records[$0]?.record }
     }
     for record in records { record.cancel() }
   }
@@ -558,9 +558,11 @@ extension EffectRuntime {
     var byCancelKey: [CancelKey: Set<Int>] = [:]
     var throttles: [CancelKey: ThrottleWindow] = [:]
 
-    /// The records with these ids that are still running.
+    /// The records with these ids that are still running, oldest first: effects cancelled
+    /// together are cancelled in that order, so the order their tasks wake in does not depend
+    /// on a hash seed.
     func records(_ ids: [Int]) -> [EffectRecord] {
-      ids.compactMap { records[$0]?.record }
+      ids.sorted().compactMap { records[$0]?.record }
     }
   }
 }
