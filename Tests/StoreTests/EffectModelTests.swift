@@ -1290,9 +1290,10 @@ private let emSeeds: [UInt64] =
     UInt64($0)
   } ?? [1, 2, 3, 4, 5, 6, 7, 8]
 
-/// Steps per seed. A session's checks cost more as it grows (it slows about quadratically:
-/// 0.2 s at 500 steps, 3.9 s at 3,000 in a debug build, ten times that under
-/// ThreadSanitizer), so the default is many short sessions.
+/// Steps per seed. A session's checks cost more as it grows, since each step checks every
+/// `StoreTask` made so far (0.2 s at 500 steps, 3.9 s at 3,000 in a debug build, ten times
+/// that under ThreadSanitizer; the store's own cost per step stays flat), so the default is
+/// many short sessions.
 private let emSteps: Int =
   ProcessInfo.processInfo.environment["EM_STEPS"].flatMap { Int($0) } ?? 600
 
