@@ -478,6 +478,10 @@ struct MCtx {
   var keys: [EMKey]
   var place: EMPlace
   var origin: EMRoot.Action
+  /// Started after its action was reduced (a later part of a concatenation, a throttle's
+  /// waiting effect): its sends are dropped if their place is gone by the time they are
+  /// reduced. A `.send` started with its action reaches the reducers even then.
+  var deferred = false
 }
 
 struct MWindow {
@@ -529,7 +533,7 @@ struct MDelivery: CustomStringConvertible {
 }
 
 struct MWarning {
-  enum Kind { case error, dismiss, absentRow(Int), absentChild }
+  enum Kind { case error, dismiss, absentRow(Int), absentChild, absentSheet }
   let origin: EMRoot.Action
   /// The error an effect threw.
   let error: String?
@@ -547,7 +551,9 @@ struct EMModel {
   var jobs: [Int] = []
   var inbox: [MEvent] = []
   var windows: [EMKey: MWindow] = [:]
-  var queue: [(action: EMRoot.Action, group: Int, sheetID: Int?)] = []
+  var queue: [(action: EMRoot.Action, group: Int, sheetID: Int?, immediate: Bool)] = []
+  /// Whether the action being reduced was sent by a `.send` started with its action.
+  var reducingImmediateSend = false
   var dispatching = false
   var rows: [Int] = []
   var child: Int?
@@ -768,10 +774,10 @@ struct EMModel {
   }
 
   @discardableResult
-  mutating func dispatch(_ action: EMRoot.Action, group: Int?) -> Int? {
+  mutating func dispatch(_ action: EMRoot.Action, group: Int?, immediate: Bool = false) -> Int? {
     if dispatching {
       let owner = group ?? newGroup(parent: nil)
-      queue.append((action, owner, nil))
+      queue.append((action, owner, nil, immediate))
       return owner
     }
     dispatching = true
@@ -784,7 +790,7 @@ struct EMModel {
   /// A sheet's resolved `.dismiss`: queued like a send, reduced only while that sheet is there.
   mutating func dispatchDismissal(sheetID: Int, group: Int) {
     precondition(dispatching)
-    queue.append((.sheet(.dismiss), group, sheetID))
+    queue.append((.sheet(.dismiss), group, sheetID, false))
   }
 
   mutating func reduceQueued() {
@@ -797,7 +803,9 @@ struct EMModel {
         continue
       }
       var owner: Int? = next.group
+      reducingImmediateSend = next.immediate
       reduce(next.action, group: &owner)
+      reducingImmediateSend = false
     }
     queue = []
     dispatching = false
@@ -838,11 +846,17 @@ struct EMModel {
         }
       }
     case .rows(.element(let id, let nodeAction)):
-      // An action a `.send` queued for a row removed since: the effect's lifetime has ended,
-      // so it is dropped ("Once an effect is cancelled, by id, by the end of its lifetime, ...
-      // the actions it sends are dropped").
+      // An action a deferred `.send` queued for a row removed since: the effect's lifetime
+      // has ended, so it is dropped ("Once an effect is cancelled, by id, by the end of its
+      // lifetime, ... the actions it sends are dropped"). One a `.send` sent with its action
+      // was sent while the row was there: it reaches the reducers, and `forEach` warns.
       guard rows.contains(id) else {
-        if case .start = nodeAction {
+        if reducingImmediateSend {
+          note("immediate send to a removed row warns")
+          warnings.append(MWarning(origin: action, error: nil, kind: .absentRow(id)))
+          // The parent still sees it (and logs a tag); the row's reducer does not run.
+          if case .tag = nodeAction { _ = handle(nodeAction, at: .row(id)) }
+        } else if case .start = nodeAction {
           // The root's own send, for an id that is gone: "An action for an id that is not
           // in the collection changes nothing and reports a runtime warning naming the
           // action and the id."
@@ -862,7 +876,11 @@ struct EMModel {
       }
     case .child(let nodeAction):
       guard let child else {
-        if case .start = nodeAction {
+        if reducingImmediateSend {
+          note("immediate send to a removed child warns")
+          warnings.append(MWarning(origin: action, error: nil, kind: .absentChild))
+          if case .tag = nodeAction { _ = handle(nodeAction, at: .child(-1)) }
+        } else if case .start = nodeAction {
           note("forwarded start to an absent child")
           warnings.append(MWarning(origin: action, error: nil, kind: .absentChild))
         } else {
@@ -894,7 +912,13 @@ struct EMModel {
       cancelKey(EMKey(space: .row(row), id: id))
     case .sheet(.presented(let nodeAction)):
       guard let sheet else {
-        note("queued send to a removed sheet dropped")
+        if reducingImmediateSend {
+          note("immediate send to a removed sheet warns")
+          warnings.append(MWarning(origin: action, error: nil, kind: .absentSheet))
+          if case .tag = nodeAction { _ = handle(nodeAction, at: .sheet(-1)) }
+        } else {
+          note("queued send to a removed sheet dropped")
+        }
         return
       }
       place = .sheet(sheet)
@@ -945,7 +969,9 @@ struct EMModel {
     case .none:
       return
     case .send(let tag, let follow):
-      dispatch(Self.action(ctx.place, .tag(tag, follow)), group: groups[ctx.group]!.root)
+      dispatch(
+        Self.action(ctx.place, .tag(tag, follow)), group: groups[ctx.group]!.root,
+        immediate: !ctx.deferred)
     case .run(let run):
       let id = register(.task, ctx, owner: ctx.group)
       records[id]!.run = run
@@ -970,7 +996,8 @@ struct EMModel {
       noteCancelish()
       startThrottled(inner, id, ctx)
     case .sendOp(let op):
-      dispatch(Self.action(ctx.place, .op(op)), group: groups[ctx.group]!.root)
+      dispatch(
+        Self.action(ctx.place, .op(op)), group: groups[ctx.group]!.root, immediate: !ctx.deferred)
     case .forward(let action):
       dispatch(action, group: groups[ctx.group]!.root)
     case .dismiss:
@@ -1068,7 +1095,9 @@ struct EMModel {
       driver = sequence
       records[sequence]!.part = partGroup
       if records[sequence]!.cancelled { cancelGroup(partGroup) }
-      groups[partGroup]!.onEmpty = MCont(rest: Array(parts), ctx: ctx, driver: sequence)
+      var later = ctx
+      later.deferred = true
+      groups[partGroup]!.onEmpty = MCont(rest: Array(parts), ctx: later, driver: sequence)
       return
     }
     if let driver { finishRecord(driver, error: nil) }
@@ -1149,8 +1178,10 @@ struct EMModel {
     )
     if !timerCancelled && !pendingCancelled {
       noteCancelish()
+      var late = pending.ctx
+      late.deferred = true
       startingLate { model in
-        model.start(pending.eff, pending.ctx)
+        model.start(pending.eff, late)
         model.openWindow(key, key.id, pending.ctx)
       }
     }
@@ -1895,6 +1926,8 @@ final class EMRun {
           """
         case .absentChild:
           "Action \(describe(warning.origin)) was sent to the child at \\State.child, but that child is nil"
+        case .absentSheet:
+          "Action \(describe(warning.origin)) was sent to the child at \\State.sheet, but that child is nil"
         }
       if let index = unmatched.firstIndex(where: {
         $0.message.contains(text)
@@ -2045,20 +2078,22 @@ extension CaseKey<EMReplacingParent.Action, EMReplacingChild.Action> {
 @MainActor
 @Suite struct EffectModelRegressionTests {
   /// A row returns `.merge(.send(.replaceMe), .send(.ping))`, and its parent removes it on
-  /// `.replaceMe`: `.ping` belongs to the row's lifetime, which has ended, so it must be
-  /// dropped ("Once an effect is cancelled, by id, by the end of its lifetime, ... the actions
-  /// it sends are dropped"). It reached `forEach`, which reported a runtime warning.
-  @Test func aSendQueuedByARowThatIsRemovedMeanwhileIsDropped() {
+  /// `.replaceMe`: `.ping` was sent while the row was there (as a row's delegate is, when its
+  /// parent removes it in the same step), so it reaches the reducers; `forEach` finds no row
+  /// and warns, naming the action and the id.
+  @Test func aSendQueuedByARowThatIsRemovedMeanwhileReachesTheParentWithAWarning() {
     let warnings = WarningLog()
     let harness = Harness(
       initialState: EMReplacingParent.State(), warnings: warnings.handler,
       reducer: EMReplacingParent())
     harness.send(.rows(.element(id: 1, action: .go)))
     #expect(harness.state.rows.isEmpty)
-    #expect(warnings.messages == [])
+    #expect(warnings.messages.count == 1)
+    #expect(warnings.messages.first?.contains(".ping") == true)
+    #expect(warnings.messages.first?.contains("id 1") == true)
   }
 
-  /// The same for an `ifLet` child that its parent replaces with one of another id: `.ping`,
+  /// An `ifLet` child that its parent replaces with one of another id: `.ping`,
   /// sent by the first child's effect, reached the new child (its `pings` went to 1).
   @Test func aSendQueuedByAChildThatIsReplacedMeanwhileDoesNotReachTheNewChild() {
     let warnings = WarningLog()

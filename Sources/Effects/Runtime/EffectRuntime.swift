@@ -192,7 +192,11 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   @MainActor
   @usableFromInline
   package func isStillPlaced(_ placement: EffectPlacement, in state: Any) -> Bool {
-    guard LifetimeTree.isPlaced(placement.namespace, tokens: placement.tokens, in: state) else {
+    guard
+      LifetimeTree.isPlaced(
+        placement.namespace, tokens: placement.tokens, in: state,
+        goneCounts: !placement.onlyTakeover)
+    else {
       placement.record?.cancel()
       return false
     }
@@ -240,11 +244,17 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     case .none:
       return
     case .send(let action):
-      // Queued while the store reduces, the action may be reduced after an earlier queued
-      // action removed or replaced the element or child that returned it (a row that sends
-      // `.delegate(.deleteMe)` and another action at once): checked like an action from a
-      // task, it reaches a reducer only while the effect's places are still there.
-      deliverSent(action, context, checkingPlace: true)
+      // A `.send` started after its action was reduced (a later part of a concatenation, the
+      // effect a throttle window kept) is checked like an action from a task. One sent at
+      // once was sent while its element or child was there, and reaches the reducers even if
+      // an action queued before it removed that element (a row's delegate, sent as its parent
+      // removes it); but not an occupant that took the place since (a child replaced by one
+      // with another id, a stack's screen by another push), which it was never meant for.
+      if context.isDeferred {
+        deliverSent(action, context, checkingPlace: true)
+      } else {
+        deliverSent(action, context, checkingTakeover: true)
+      }
     case .dismissal(let action):
       // Queued like a `.send`, it may be reduced after actions that replaced the child (the
       // parent answering the child's report by presenting another): its place is checked
@@ -324,6 +334,20 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     let placement =
       checkingPlace && LifetimeTree.Removability(context.namespace).any
       ? EffectPlacement(namespace: context.namespace, tokens: context.tokens, record: nil)
+      : nil
+    connection.withLock { $0 }?.deliver(action, context.group.root, placement)
+  }
+
+  /// Delivers a `.send`'s action, to be dropped only if another occupant took one of its
+  /// places before it is reduced: checked only when some place of its namespace tells its
+  /// occupants apart (a stack's screen, an `Identifiable` child or case), so a row's `.send`
+  /// costs nothing more.
+  @MainActor
+  private func deliverSent(_ action: Action, _ context: Context, checkingTakeover: Bool) {
+    let placement =
+      checkingTakeover && context.tokens.contains { $0 != nil }
+      ? EffectPlacement(
+        namespace: context.namespace, tokens: context.tokens, record: nil, onlyTakeover: true)
       : nil
     connection.withLock { $0 }?.deliver(action, context.group.root, placement)
   }
@@ -574,6 +598,17 @@ package struct EffectPlacement: Sendable {
   let namespace: [EffectID]
   let tokens: [UInt64?]
   let record: EffectRecord?
+  /// Whether only another occupant in one of the places counts, not a place that is gone.
+  let onlyTakeover: Bool
+
+  init(
+    namespace: [EffectID], tokens: [UInt64?], record: EffectRecord?, onlyTakeover: Bool = false
+  ) {
+    self.namespace = namespace
+    self.tokens = tokens
+    self.record = record
+    self.onlyTakeover = onlyTakeover
+  }
 }
 
 /// A readable name for an action in a message: its type and value, with the cases of

@@ -347,16 +347,19 @@ struct LifetimeTree {
 
   /// Whether every place of `path` is in `state` (the root's state), with the occupant
   /// `tokens` name where they name one. Places that cannot be read, and identities that are
-  /// not places, count as there (nothing is known below them).
+  /// not places, count as there (nothing is known below them). With `goneCounts` false, only
+  /// another occupant in a place counts: a place that is gone counts as there.
   ///
   /// - Complexity: O(*d*) for a path of *d* identities.
-  static func isPlaced(_ path: [EffectID], tokens: [UInt64?], in root: Any) -> Bool {
+  static func isPlaced(
+    _ path: [EffectID], tokens: [UInt64?], in root: Any, goneCounts: Bool = true
+  ) -> Bool {
     var state = root
     for (index, id) in path.enumerated() {
       guard let place = id.base as? any LifetimePlace, place.isReadable else { return true }
       switch place.locate(inLevel: state, wantsState: true) {
       case .gone:
-        return false
+        return !goneCounts
       case .unknown:
         return true
       case .present(let next, let token):
