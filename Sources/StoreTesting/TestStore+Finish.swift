@@ -9,6 +9,12 @@ extension TestStore {
   /// Call it at the end of a test. A test store that is released without it makes the same
   /// checks, without waiting.
   ///
+  /// A test store looks for children an ancestor removed after every action, so the effects
+  /// of a row set back to an older copy of its list end with that action. A live store may
+  /// notice only later (see "Identity and navigation" in the Store documentation), though
+  /// nothing those effects send reaches a reducer: a test that passes here does not prove
+  /// such an effect stops at once in the app.
+  ///
   /// - Parameters:
   ///   - timeout: How long to wait for work outside the test executor; ``timeout`` by default.
   ///   - fileID: The file of the call, where failures are reported.

@@ -78,9 +78,9 @@ package final class EffectGroup: Sendable {
 
   /// Cancels every member, and every record added later. Wakes waiters at once.
   ///
-  /// Members are cancelled oldest first, as everywhere effects are cancelled together: the
-  /// order their tasks wake in must not depend on a hash seed (a test store runs them in that
-  /// order).
+  /// Members are cancelled oldest first (a concatenation's running part with its driver), as
+  /// wherever effects are cancelled together: the order their tasks wake in must not depend on
+  /// a hash seed (a test store runs them in that order).
   package func cancel() {
     let (members, waiters) = state.withLock {
       state -> ([EffectRecord], [UnsafeContinuation<Void, Never>]) in

@@ -37,8 +37,10 @@ public struct IdentifiedStores<ID: Hashable & Sendable, ElementState, ElementAct
   ///
   /// - Parameter position: A valid position.
   /// - Precondition: The element is still in the collection, or its store was asked for
-  ///   before it was removed and is still held somewhere. (A collection made before a
-  ///   removal and read after it, for an element never shown, has no state to give.)
+  ///   before it was removed and is still held somewhere (failing that, a store still held
+  ///   for an earlier or later element with the same id is handed out). A collection made
+  ///   before a removal and read after it, for an element never shown and an id no held
+  ///   store was made for, has no state to give: the program stops.
   /// - Complexity: O(1) on average.
   public subscript(position: Int) -> Store<ElementState, ElementAction> {
     cache.store(for: ids[position], listedAt: listedAt)
