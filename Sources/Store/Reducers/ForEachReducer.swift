@@ -169,14 +169,14 @@ where Element.State: Identifiable, Element.State.ID == ID {
         if let stack {
           """
           Action \(describe(action)) was sent to the screen with id \(id) of the stack at \
-          \(stack), but no screen has that id: it was popped, or never pushed. The action \
-          was ignored.
+          \(stack), but no screen has that id: it was popped, or never pushed. No screen's \
+          reducer ran for it; the parent's did.
           """
         } else {
           """
           Action \(describe(action)) was sent to the element with id \(id) of \
-          \(collection), but no element has that id: it was removed, or never added. The \
-          action was ignored.
+          \(collection), but no element has that id: it was removed, or never added. No \
+          element's reducer ran for it; the parent's did.
           """
         }
       elementEffect = .merge(

@@ -136,7 +136,7 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
             """
             Action \(describe(action)) was sent to the case holding \
             \(String(reflecting: Child.State.self)), but the state is another case: .\(Mirror(reflecting: state).children.first?.label ?? "\(state)"). \
-            The action was ignored.
+            The case's reducer did not run for it; the parent's did.
             """,
             site: site
           ),

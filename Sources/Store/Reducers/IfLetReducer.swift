@@ -313,7 +313,8 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
           .warning(
             """
             Action \(describe(action)) was sent to the child at \(identity), but that child is \
-            nil: it was dismissed, or never presented. The action was ignored.
+            nil: it was dismissed, or never presented. The child's reducer did not run for it; \
+            the parent's did.
             """,
             site: site
           ),
