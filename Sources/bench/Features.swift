@@ -43,6 +43,8 @@ struct Row: Reducer, Sendable {
     case increment
     /// Starts watching something for the rest of the row's life.
     case watch
+    /// Feeds `increment` back with a `.send`, as a row reports to its parent.
+    case echo
   }
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
@@ -51,6 +53,8 @@ struct Row: Reducer, Sendable {
       return .none
     case .watch:
       return .run { _ in try await Task.sleep(for: .seconds(86_400)) }
+    case .echo:
+      return .send(.increment)
     }
   }
 }
