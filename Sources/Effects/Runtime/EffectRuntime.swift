@@ -63,12 +63,6 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   /// - Parameters:
   ///   - executor: When set, effect tasks run on this executor (see ``ManualTaskExecutor``).
   ///   - warnings: Receives warnings about effects, such as unhandled errors.
-  /// Creates a runtime.
-  ///
-  /// - Parameters:
-  ///   - executor: The executor effect tasks prefer; a test store's, or `nil` for a live
-  ///     store.
-  ///   - warnings: Where warnings about effects go.
   ///   - walksAfterEveryAction: Whether the store looks for gone places after every action
   ///     while effects run inside elements (see ``needsPlaceWalk(structure:)``).
   package init(
@@ -250,16 +244,12 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       // an action queued before it removed that element (a row's delegate, sent as its parent
       // removes it); but not an occupant that took the place since (a child replaced by one
       // with another id, a stack's screen by another push), which it was never meant for.
-      if context.isDeferred {
-        deliverSent(action, context, checkingPlace: true)
-      } else {
-        deliverSent(action, context, checkingTakeover: true)
-      }
+      deliverSent(action, context, droppedIf: context.isDeferred ? .goneOrTakenOver : .takenOver)
     case .dismissal(let action):
       // Queued like a `.send`, it may be reduced after actions that replaced the child (the
       // parent answering the child's report by presenting another): its place is checked
       // first, so it closes the child that asked, never the one presented since.
-      deliverSent(action, context, checkingPlace: true)
+      deliverSent(action, context, droppedIf: .goneOrTakenOver)
     case .run(let run):
       let record = register(.task, site: run.site, context, owner: context.group)
       spawn(record, priority: run.priority, body: run.body, catchAction: run.catchAction)
@@ -327,29 +317,33 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   /// The action joins the root group, as actions fed back by tasks do: a part of a
   /// concatenation has its own group, and an action queued while the store reduces would
   /// otherwise start its effects there, after the part was taken as done, where neither
-  /// waiting for nor cancelling the sender's task reaches them. With `checkingPlace`, the
-  /// store first checks that the places the effect was started in are still there.
+  /// waiting for nor cancelling the sender's task reaches them. Before it is reduced, the
+  /// store checks the places the effect was started in, as `check` says; the check is made
+  /// only where it can fail, so a row's `.send` checked for a takeover costs nothing more (a
+  /// row's place has no occupant token).
   @MainActor
-  private func deliverSent(_ action: Action, _ context: Context, checkingPlace: Bool) {
+  private func deliverSent(_ action: Action, _ context: Context, droppedIf check: PlaceCheck) {
+    let canFail =
+      switch check {
+      case .goneOrTakenOver: LifetimeTree.Removability(context.namespace).any
+      case .takenOver: context.tokens.contains { $0 != nil }
+      }
     let placement =
-      checkingPlace && LifetimeTree.Removability(context.namespace).any
-      ? EffectPlacement(namespace: context.namespace, tokens: context.tokens, record: nil)
+      canFail
+      ? EffectPlacement(
+        namespace: context.namespace, tokens: context.tokens, record: nil,
+        onlyTakeover: check == .takenOver)
       : nil
     connection.withLock { $0 }?.deliver(action, context.group.root, placement)
   }
 
-  /// Delivers a `.send`'s action, to be dropped only if another occupant took one of its
-  /// places before it is reduced: checked only when some place of its namespace tells its
-  /// occupants apart (a stack's screen, an `Identifiable` child or case), so a row's `.send`
-  /// costs nothing more.
-  @MainActor
-  private func deliverSent(_ action: Action, _ context: Context, checkingTakeover: Bool) {
-    let placement =
-      checkingTakeover && context.tokens.contains { $0 != nil }
-      ? EffectPlacement(
-        namespace: context.namespace, tokens: context.tokens, record: nil, onlyTakeover: true)
-      : nil
-    connection.withLock { $0 }?.deliver(action, context.group.root, placement)
+  /// When a delivered action is dropped before it reaches a reducer.
+  enum PlaceCheck {
+    /// When one of its effect's places is gone, or another occupant took it.
+    case goneOrTakenOver
+    /// Only when another occupant took one of its effect's places (a child replaced by one
+    /// with another id, a stack's screen by another push).
+    case takenOver
   }
 
   /// Runs the parts of a concatenation one after another. Parts with no asynchronous work run

@@ -65,10 +65,9 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
   /// scopes running the same child never cancel each other's effects.
   ///
   /// The namespace is the case key of the parent action that carries the child's actions
-  /// (its identity: where it is declared), which tells sibling scopes apart, and the key path
-  /// to the child's state, which the store follows to find the places of the child's effects
-  /// in its state. (It was the case's name, read with a `Mirror` for every effect a child
-  /// returned: about 0.7 us each.) Out of line, so that
+  /// (its identity: where it is declared, known without reflecting on the action), which
+  /// tells sibling scopes apart, and the key path to the child's state, which the store
+  /// follows to find the places of the child's effects in its state. Out of line, so that
   /// `reduce`, which runs for every action, stays small for the optimizer to inline and to
   /// turn its key path into a plain field access.
   @usableFromInline
