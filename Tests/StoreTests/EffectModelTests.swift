@@ -849,13 +849,12 @@ struct EMModel {
       // An action a deferred `.send` queued for a row removed since: the effect's lifetime
       // has ended, so it is dropped ("Once an effect is cancelled, by id, by the end of its
       // lifetime, ... the actions it sends are dropped"). One a `.send` sent with its action
-      // was sent while the row was there: it reaches the reducers, and `forEach` warns.
+      // was sent while the row was there: it reaches `forEach`, which warns and runs neither
+      // the row's reducer nor the parent's.
       guard rows.contains(id) else {
         if reducingImmediateSend {
           note("immediate send to a removed row warns")
           warnings.append(MWarning(origin: action, error: nil, kind: .absentRow(id)))
-          // The parent still sees it (and logs a tag); the row's reducer does not run.
-          if case .tag = nodeAction { _ = handle(nodeAction, at: .row(id)) }
         } else if case .start = nodeAction {
           // The root's own send, for an id that is gone: "An action for an id that is not
           // in the collection changes nothing and reports a runtime warning naming the
@@ -879,7 +878,6 @@ struct EMModel {
         if reducingImmediateSend {
           note("immediate send to a removed child warns")
           warnings.append(MWarning(origin: action, error: nil, kind: .absentChild))
-          if case .tag = nodeAction { _ = handle(nodeAction, at: .child(-1)) }
         } else if case .start = nodeAction {
           note("forwarded start to an absent child")
           warnings.append(MWarning(origin: action, error: nil, kind: .absentChild))
@@ -915,7 +913,6 @@ struct EMModel {
         if reducingImmediateSend {
           note("immediate send to a removed sheet warns")
           warnings.append(MWarning(origin: action, error: nil, kind: .absentSheet))
-          if case .tag = nodeAction { _ = handle(nodeAction, at: .sheet(-1)) }
         } else {
           note("queued send to a removed sheet dropped")
         }
@@ -1918,16 +1915,16 @@ final class EMRun {
           action handles: \(warning.error!).
           """
         case .dismiss:
-          "Action \(describe(warning.origin)) returned `.dismiss`, but no presenting parent"
+          "\(describe(warning.origin)) returned `.dismiss`, but no presenting parent"
         case .absentRow(let id):
           """
-          Action \(describe(warning.origin)) was sent to the element with id \(id) of \
+          \(describe(warning.origin)) was sent to the element with id \(id) of \
           \\State.rows, but no element has that id
           """
         case .absentChild:
-          "Action \(describe(warning.origin)) was sent to the child at \\State.child, but that child is nil"
+          "\(describe(warning.origin)) was sent to the child at \\State.child, but that child is nil"
         case .absentSheet:
-          "Action \(describe(warning.origin)) was sent to the child at \\State.sheet, but that child is nil"
+          "\(describe(warning.origin)) was sent to the child at \\State.sheet, but that child is nil"
         }
       if let index = unmatched.firstIndex(where: {
         $0.message.contains(text)
@@ -2079,9 +2076,10 @@ extension CaseKey<EMReplacingParent.Action, EMReplacingChild.Action> {
 @Suite struct EffectModelRegressionTests {
   /// A row returns `.merge(.send(.replaceMe), .send(.ping))`, and its parent removes it on
   /// `.replaceMe`: `.ping` was sent while the row was there (as a row's delegate is, when its
-  /// parent removes it in the same step), so it reaches the reducers; `forEach` finds no row
-  /// and warns, naming the action and the id.
-  @Test func aSendQueuedByARowThatIsRemovedMeanwhileReachesTheParentWithAWarning() {
+  /// parent removes it in the same step), so it is not dropped silently: `forEach` finds no
+  /// row, runs neither the row's reducer nor the parent's, and warns, naming the action and
+  /// the id.
+  @Test func aSendQueuedByARowThatIsRemovedMeanwhileReachesNoReducerAndWarns() {
     let warnings = WarningLog()
     let harness = Harness(
       initialState: EMReplacingParent.State(), warnings: warnings.handler,

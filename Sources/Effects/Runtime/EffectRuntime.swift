@@ -293,7 +293,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       warnings(
         RuntimeWarning(
           message: """
-            Action \(describe(context.origin)) returned `.dismiss`, but no presenting parent \
+            \(describe(context.origin)) returned `.dismiss`, but no presenting parent \
             handled it: the reducer is not presented through `presents`, nor run on a \
             stack's screens through `navigationStack`. Nothing was dismissed.
             """,

@@ -53,7 +53,7 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     report(
       RuntimeWarning(
         message: """
-          Action \(describe(action)) was sent to the store of \(takenOver). The action was \
+          \(describe(action)) was sent to the store of \(takenOver). The action was \
           ignored.
           """,
         fileID: "Store",

@@ -62,7 +62,7 @@ extension Reducer {
         guard state[keyPath: toStack].pop(from: id) else {
           return .warning(
             """
-            Action \(describe(action)) pops from id \(id), which is not on the stack. Nothing \
+            \(describe(action)) pops from id \(id), which is not on the stack. Nothing \
             was popped.
             """,
             site: site

@@ -105,7 +105,8 @@ where Element.State: Identifiable, Element.State.ID == ID {
   }
 
   /// Runs the element reducer for an element action, then the parent, then ends the
-  /// lifetimes of removed elements.
+  /// lifetimes of removed elements. An action for an id not in the collection runs neither:
+  /// it warns.
   ///
   /// - Parameters:
   ///   - state: The parent's state.
@@ -120,7 +121,11 @@ where Element.State: Identifiable, Element.State.ID == ID {
     var structureBefore: UInt64 = 0
     var elementEffect = Effect<Parent.Action>.none
     // One access to the collection for the element's step, however many operations.
-    reduceElement(&state[keyPath: toElements], action, &structureBefore, &elementEffect)
+    let isForMissingElement = reduceElement(
+      &state[keyPath: toElements], action, &structureBefore, &elementEffect)
+    // An action for an element that is not there changes nothing: the parent does not see it
+    // either (it would act on an element that no longer exists).
+    if isForMissingElement { return elementEffect }
     let parentEffect = parent.reduce(into: &state, action: action)
     let elements = read(toElements, in: &state)
     guard elements.structure != structureBefore else {
@@ -150,16 +155,19 @@ where Element.State: Identifiable, Element.State.ID == ID {
   /// Runs the element reducer if `action` is for an element: finds the element by id and
   /// changes it in place. A stack screen's effects carry its token, which tells it from
   /// screens with the same id in a stack it replaced, or pushed after it was undone.
+  ///
+  /// - Returns: Whether `action` is for an element that is not there (`elementEffect` is
+  ///   then the warning and the end of that element's lifetime).
   @inlinable
   func reduceElement(
     _ elements: inout IdentifiedArray<ID, Element.State>,
     _ action: Parent.Action,
     _ structureBefore: inout UInt64,
     _ elementEffect: inout Effect<Parent.Action>
-  ) {
+  ) -> Bool {
     structureBefore = elements.structure
     guard case .element(let id, let elementAction)? = toElementAction.extract(action) else {
-      return
+      return false
     }
     guard let slot = elements.slot(of: id) else {
       // An effect of the element may still be running, if the element was removed where this
@@ -168,27 +176,27 @@ where Element.State: Identifiable, Element.State.ID == ID {
       let message =
         if let stack {
           """
-          Action \(describe(action)) was sent to the screen with id \(id) of the stack at \
+          \(describe(action)) was sent to the screen with id \(id) of the stack at \
           \(stack), but no screen has that id: it was popped, or never pushed. No screen's \
-          reducer ran for it; the parent's did.
+          reducer ran for it, nor the parent's: nothing changed.
           """
         } else {
           """
-          Action \(describe(action)) was sent to the element with id \(id) of \
+          \(describe(action)) was sent to the element with id \(id) of \
           \(collection), but no element has that id: it was removed, or never added. No \
-          element's reducer ran for it; the parent's did.
+          element's reducer ran for it, nor the parent's: nothing changed.
           """
         }
       elementEffect = .merge(
         .warning(message, site: site),
         .endLifetime(of: ElementIdentity(collection: collection, id: id))
       )
-      return
+      return true
     }
     let effect = elements.modifyElement(inSlot: slot) {
       element.reduce(into: &$0, action: elementAction)
     }
-    guard !effect.isNone else { return }
+    guard !effect.isNone else { return false }
     let embed = toElementAction.embed
     var embedded = effect.map { embed(.element(id: id, action: $0)) }
     if let dismiss { embedded = embedded.resolvingDismiss(with: dismiss(id)) }
@@ -197,6 +205,7 @@ where Element.State: Identifiable, Element.State.ID == ID {
       .scoped(
         to: ElementIdentity(collection: KeyPathIdentity(keyPath: toElements), id: id),
         token: token.flatMap { token in elements[id: id].map(token) })
+    return false
   }
 
   /// Ends the lifetimes of the elements removed since `stamp`: each one by id when the

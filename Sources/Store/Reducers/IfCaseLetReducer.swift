@@ -72,7 +72,8 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   }
 
   /// Runs the child for a child action while the state is its case, then the parent, then
-  /// ends the case's lifetime if the state left it.
+  /// ends the case's lifetime if the state left it. A child action while the state is
+  /// another case runs neither: it warns.
   ///
   /// - Parameters:
   ///   - state: The parent's state.
@@ -128,15 +129,15 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         state = toCase.embed(childState)
       } else {
         state = whole
-        before = nil
         // An effect of the case may still be running, if the state left it where this
-        // reducer could not see it (in an ancestor, say): it ends here.
-        childEffect = .merge(
+        // reducer could not see it (in an ancestor, say): it ends here. The action changes
+        // nothing: the parent does not see it either (it would act for a case not there).
+        return .merge(
           .warning(
             """
-            Action \(describe(action)) was sent to the case holding \
+            \(describe(action)) was sent to the case holding \
             \(String(reflecting: Child.State.self)), but the state is another case: .\(Mirror(reflecting: state).children.first?.label ?? "\(state)"). \
-            The case's reducer did not run for it; the parent's did.
+            Neither the case's reducer nor the parent's ran for it: nothing changed.
             """,
             site: site
           ),

@@ -218,7 +218,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   }
 
   /// Runs the child for a child action, then the parent, then ends the child's lifetime if
-  /// its state went away.
+  /// its state went away. A child action while the child is `nil` runs neither: it warns.
   ///
   /// - Parameters:
   ///   - state: The parent's state.
@@ -308,13 +308,14 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         }
       } else {
         // An effect of the child may still be running, if it was dismissed where this reducer
-        // could not see it (by an ancestor, say): it ends here.
-        childEffect = .merge(
+        // could not see it (by an ancestor, say): it ends here. The action changes nothing:
+        // the parent does not see it either (it would act for a child that is not there).
+        return .merge(
           .warning(
             """
-            Action \(describe(action)) was sent to the child at \(identity), but that child is \
-            nil: it was dismissed, or never presented. The child's reducer did not run for it; \
-            the parent's did.
+            \(describe(action)) was sent to the child at \(identity), but that child is \
+            nil: it was dismissed, or never presented. Neither the child's reducer nor the \
+            parent's ran for it: nothing changed.
             """,
             site: site
           ),
@@ -360,7 +361,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       reported.append(
         .warning(
           """
-          Action \(describe(action)) closed the child at \(identity), whose state is \
+          \(describe(action)) closed the child at \(identity), whose state is \
           EphemeralState, but the child's reducer returned work for it (an effect that sends \
           or runs), which was not run. An alert's work belongs to the parent that handles its \
           action.

@@ -1,0 +1,199 @@
+import Effects
+import Testing
+
+@testable import Store
+
+/// An action for a child that is gone changes nothing: neither the child's reducer nor the
+/// parent's (the one `forEach`, `navigationStack`, `ifLet`, `presents` or `ifCaseLet`
+/// modifies) runs for it. A parent that saw it would act for a child that is not there (a
+/// row's report for a row already deleted).
+@MainActor
+@Suite struct MissingChildParentTests {
+  /// A parent that counts every action addressed to one of its children.
+  struct Parent: Reducer {
+    struct State: Equatable, Sendable {
+      var rows: IdentifiedArrayOf<Row.State> = [Row.State(id: 1)]
+      var child: Row.State? = Row.State(id: 1)
+      var sheet: Row.State? = Row.State(id: 1)
+      var path = StackState<Row.State>()
+      /// The child actions the parent's own reducer saw.
+      var seen: [String] = []
+    }
+    enum Action: Sendable, Equatable {
+      case rows(IdentifiedActionOf<Row>)
+      case child(Row.Action)
+      case sheet(PresentationAction<Row.Action>)
+      case path(StackActionOf<Row>)
+      case removeRow(Int)
+    }
+    let clock: TestClock
+
+    var body: some ReducerOf<Self> {
+      Reduce { state, action in
+        switch action {
+        case .rows(.element(let id, let rowAction)):
+          state.seen.append("row \(id) \(rowAction)")
+          // A row's delete request: the parent removes it.
+          if rowAction == .delegate(.deleteMe) { state.rows.remove(id: id) }
+        case .child(let childAction): state.seen.append("child \(childAction)")
+        case .sheet(.presented(let sheetAction)): state.seen.append("sheet \(sheetAction)")
+        case .path(.element(let id, let screenAction)):
+          state.seen.append("screen \(id.rawValue) \(screenAction)")
+        case .removeRow(let id): state.rows.remove(id: id)
+        case .sheet, .path: break
+        }
+        return .none
+      }
+      .forEach(\.rows, action: .missingRows) { Row(clock: clock) }
+      .ifLet(\.child, action: .missingChild) { Row(clock: clock) }
+      .presents(\.sheet, action: .missingSheet) { Row(clock: clock) }
+      .navigationStack(\.path, action: .missingPath) { Row(clock: clock) }
+    }
+  }
+
+  /// An enum state: the parent counts, while idle, the actions for the editing case.
+  struct Mode: Reducer {
+    enum State: Equatable, Sendable {
+      case editing(Row.State)
+      case idle(seen: Int)
+    }
+    enum Action: Sendable, Equatable {
+      case editing(Row.Action)
+    }
+    let clock: TestClock
+
+    var body: some ReducerOf<Self> {
+      Reduce { state, _ in
+        if case .idle(let seen) = state { state = .idle(seen: seen + 1) }
+        return .none
+      }
+      .ifCaseLet(.missingEditing, action: .missingEditing) { Row(clock: clock) }
+    }
+  }
+
+  let clock = TestClock()
+
+  @Test func anActionForAnotherCaseRunsNeitherTheCaseNorTheParent() {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: .idle(seen: 0), warnings: warnings.handler, reducer: Mode(clock: clock))
+    harness.send(.editing(.renamed("x")))
+    #expect(harness.state == .idle(seen: 0))
+    #expect(warnings.messages.count == 1)
+    #expect(warnings.messages.first?.contains("nothing changed") == true)
+  }
+
+  func makeHarness(_ warnings: WarningLog, _ change: (inout Parent.State) -> Void = { _ in })
+    -> Harness<Parent>
+  {
+    var state = Parent.State()
+    change(&state)
+    return Harness(initialState: state, warnings: warnings.handler, reducer: Parent(clock: clock))
+  }
+
+  @Test(arguments: [
+    Parent.Action.rows(.element(id: 2, action: .renamed("x"))),
+    .child(.renamed("x")),
+    .sheet(.presented(.renamed("x"))),
+    .path(.element(id: StackElementID(rawValue: 0), action: .renamed("x"))),
+  ])
+  func anActionForAMissingChildRunsNeitherTheChildNorTheParent(action: Parent.Action) {
+    let warnings = WarningLog()
+    let harness = makeHarness(warnings) { state in
+      state.child = nil
+      state.sheet = nil
+    }
+    let before = harness.state
+    harness.send(action)
+    #expect(harness.state == before)
+    #expect(warnings.messages.count == 1)
+    #expect(warnings.messages.first?.contains("nothing changed") == true)
+    #expect(warnings.messages.first?.hasPrefix("Action.") == true, "no doubled word")
+  }
+
+  @Test func whileTheChildIsThereTheParentSeesItsActionsAfterTheChild() {
+    let warnings = WarningLog()
+    let harness = makeHarness(warnings)
+    harness.send(.rows(.element(id: 1, action: .renamed("a"))))
+    harness.send(.child(.renamed("b")))
+    harness.send(.sheet(.presented(.renamed("c"))))
+    #expect(
+      harness.state.seen == [
+        "row 1 renamed(\"a\")", "child renamed(\"b\")", "sheet renamed(\"c\")",
+      ])
+    #expect(harness.state.rows[id: 1]?.title == "a")
+    #expect(warnings.messages == [])
+  }
+
+  /// A row's report queued behind the action that removes the row: it reaches `forEach`,
+  /// which warns (nothing is lost silently), and the parent never acts on it.
+  @Test func aRowsReportQueuedBehindItsRemovalReachesNoReducerAndWarns() {
+    let warnings = WarningLog()
+    let harness = makeHarness(warnings)
+    harness.store.send(.removeRow(1))
+    harness.store.send(.rows(.element(id: 1, action: .delegate(.deleteMe))))
+    harness.settle()
+    #expect(harness.state.seen == [])
+    #expect(warnings.messages.count == 1)
+    #expect(warnings.messages.first?.contains(".deleteMe") == true)
+    #expect(warnings.messages.first?.contains("id 1") == true)
+  }
+
+  /// The usual backward flow: a row asks to be deleted, and its parent removes it.
+  @Test func aRowsReportWhileItIsThereReachesTheParent() {
+    let warnings = WarningLog()
+    let harness = makeHarness(warnings)
+    harness.send(.rows(.element(id: 1, action: .delegate(.deleteMe))))
+    #expect(harness.state.rows.isEmpty)
+    #expect(harness.state.seen == ["row 1 delegate(StoreTests.Row.Action.Delegate.deleteMe)"])
+    #expect(warnings.messages == [])
+  }
+}
+
+extension CaseKey<MissingChildParentTests.Parent.Action, IdentifiedActionOf<Row>> {
+  static var missingRows: Self {
+    Self(MissingChildParentTests.Parent.Action.rows) {
+      if case .rows(let a) = $0 { a } else { nil }
+    }
+  }
+}
+
+extension CaseKey<MissingChildParentTests.Parent.Action, Row.Action> {
+  static var missingChild: Self {
+    Self(MissingChildParentTests.Parent.Action.child) {
+      if case .child(let a) = $0 { a } else { nil }
+    }
+  }
+}
+
+extension CaseKey<MissingChildParentTests.Parent.Action, PresentationAction<Row.Action>> {
+  static var missingSheet: Self {
+    Self(MissingChildParentTests.Parent.Action.sheet) {
+      if case .sheet(let a) = $0 { a } else { nil }
+    }
+  }
+}
+
+extension CaseKey<MissingChildParentTests.Parent.Action, StackActionOf<Row>> {
+  static var missingPath: Self {
+    Self(MissingChildParentTests.Parent.Action.path) {
+      if case .path(let a) = $0 { a } else { nil }
+    }
+  }
+}
+
+extension CaseKey<MissingChildParentTests.Mode.State, Row.State> {
+  static var missingEditing: Self {
+    Self(MissingChildParentTests.Mode.State.editing) {
+      if case .editing(let a) = $0 { a } else { nil }
+    }
+  }
+}
+
+extension CaseKey<MissingChildParentTests.Mode.Action, Row.Action> {
+  static var missingEditing: Self {
+    Self(MissingChildParentTests.Mode.Action.editing) {
+      if case .editing(let a) = $0 { a } else { nil }
+    }
+  }
+}
