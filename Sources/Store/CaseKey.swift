@@ -23,6 +23,22 @@
 /// is created, so two cases with the same payload types (an `add` and an `edit` of one form)
 /// have distinct keys, and scoped stores of their own.
 ///
+/// > Important: Create each key where it is declared, as above. Keys made inside a shared
+/// > helper function are all created at one place, the helper's `CaseKey(...)` call, so the
+/// > store takes them for one key: scoping through `.edit` would hand out the store made for
+/// > `.add`, whose actions go to `.add`. A helper that makes keys must take the place of its
+/// > caller and pass it on:
+/// >
+/// > ```swift
+/// > func key<Root, Value>(
+/// >   _ embed: @escaping @Sendable (Value) -> Root,
+/// >   _ extract: @escaping @Sendable (Root) -> Value?,
+/// >   fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
+/// > ) -> CaseKey<Root, Value> {
+/// >   CaseKey(embed, extract: extract, fileID: fileID, line: line, column: column)
+/// > }
+/// > ```
+///
 /// Keys live on `CaseKey`, not on the action type, for the type checker's sake: a static
 /// property on the action type with the case's name makes every use of that name ambiguous
 /// between the case and the key, and in a chain of `scope` calls those ambiguities multiply
@@ -45,8 +61,9 @@ public struct CaseKey<Root, Value>: Sendable {
   /// - Parameters:
   ///   - embed: The case constructor, such as `Action.cart`.
   ///   - extract: Returns the payload when the value is that case, otherwise `nil`.
-  ///   - fileID: Where the key is created: leave the default. Two keys created at one place
-  ///     are the same key.
+  ///   - fileID: Where the key is created: leave the default, unless this is called from a
+  ///     function that makes keys, which must pass its caller's. Two keys created at one
+  ///     place are the same key, whatever cases they are for.
   ///   - line: Where the key is created: leave the default.
   ///   - column: Where the key is created: leave the default.
   public init(

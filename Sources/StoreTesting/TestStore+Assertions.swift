@@ -32,7 +32,7 @@ extension TestStore {
         ? "The state changed after \(step()), but no assertion closure was given."
         : "The state after \(step()) differs from the expected state."
       reportFailure(
-        "\(headline) (- expected, + actual)\n\(difference)",
+        "\(headline) (- expected, + actual)\n\(difference)\(Self.hint(for: difference))",
         at: location
       )
     } else if exhaustivity == .on, assert != nil, before == after {
@@ -44,6 +44,25 @@ extension TestStore {
         at: location
       )
     }
+  }
+
+  /// Advice for a diff whose only changed lines are a stack's next id: the expected stack was
+  /// most likely assigned anew (`$0.path = StackState()`) instead of changed as the reducer
+  /// changed it, so it would number its next push differently.
+  static func hint(for difference: String) -> String {
+    let changed = difference.split(separator: "\n").filter {
+      $0.hasPrefix("-") || $0.hasPrefix("+")
+    }
+    let onlyNextIDs =
+      !changed.isEmpty
+      && changed.allSatisfy { $0.dropFirst().drop(while: \.isWhitespace).hasPrefix("nextID: ") }
+    guard onlyNextIDs else { return "" }
+    return """
+
+      Only a next id differs. A StackState is equal to another only if its next push would \
+      get the same id: change the expected stack as the reducer did (`$0.path.pop(from: id)`, \
+      `$0.path.append(screen)`) instead of assigning a new one.
+      """
   }
 
   /// Settles effect work and waits, up to the timeout, until `isDone` holds.

@@ -50,6 +50,9 @@ extension TestStore {
   }
 
   /// Drops the received actions not yet asserted, so the test can go on without them.
+  ///
+  /// Synchronous, unlike ``skipInFlightEffects()``: write `store.skipReceivedActions()`,
+  /// without `await`.
   public func skipReceivedActions() {
     settle()
     removeAllReceived()

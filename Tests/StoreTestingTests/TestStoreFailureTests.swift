@@ -63,6 +63,34 @@ import Testing
     #expect(!messages.last.contains("Rue de Rivoli"))
   }
 
+  /// A stack asserted by assigning a new one differs only in its next id: the failure says
+  /// how to assert it instead.
+  @Test func aStackAssignedAnewInTheAssertionGetsAHint() async {
+    struct Stack: Reducer {
+      struct State: Equatable, Sendable { var path = StackState<Int>() }
+      enum Action: Sendable, Equatable { case push(Int), popAll }
+      func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        switch action {
+        case .push(let screen): state.path.append(screen)
+        case .popAll: state.path.removeAll()
+        }
+        return .none
+      }
+    }
+    let store = TestStore(initialState: Stack.State()) { Stack() }
+    await store.send(.push(7)) { $0.path.append(7) }
+    await withKnownIssue {
+      await store.send(.popAll) { $0.path = StackState() }
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.last.contains("-     nextID: 0\n+     nextID: 1"))
+    #expect(messages.last.hasSuffix("instead of assigning a new one."))
+    // Asserted as the reducer changed it, it passes.
+    await store.send(.push(8)) { $0.path.append(8) }
+    await store.send(.popAll) { $0.path.removeAll() }
+  }
+
   @Test func aChangeWithoutAnAssertionClosureFails() async {
     let store = makeStore()
     await withKnownIssue {

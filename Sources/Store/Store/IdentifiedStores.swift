@@ -3,8 +3,14 @@ import Effects
 /// The stores for the elements of an identified collection or the screens of a navigation
 /// stack, in order; made by a store's `scope(state:action:)`.
 ///
-/// It lists the ids as they were when it was made; each element's store reads that element's
-/// current state.
+/// Two ways in, answering for two moments:
+/// - By position (and ``ids``): the elements as they were when the collection was made, the
+///   list a view drew, so that a row removed since can still play its removal; its store
+///   reads the row's last state.
+/// - By id (``subscript(id:)``): the collection now. An id removed since gives `nil`, even
+///   if the collection lists it.
+///
+/// Each element's store reads that element's current state while it is there.
 @MainActor
 public struct IdentifiedStores<ID: Hashable & Sendable, ElementState, ElementAction: Sendable>:
   @MainActor RandomAccessCollection
@@ -46,7 +52,8 @@ public struct IdentifiedStores<ID: Hashable & Sendable, ElementState, ElementAct
     cache.store(for: ids[position], listedAt: listedAt)
   }
 
-  /// The store of the element with `id`, or `nil` if the collection has no such element now.
+  /// The store of the element with `id`, or `nil` if the collection has no such element now
+  /// (even if the collection, made before its removal, lists it: read by position for that).
   ///
   /// - Parameter id: The element's id.
   /// - Complexity: O(1) on average.
