@@ -150,6 +150,192 @@ import Testing
   }
 }
 
+/// An action for a child that is gone, deeper down: the reducers around the one that found
+/// it gone do not run either, at any depth.
+@MainActor
+@Suite struct NestedMissingChildTests {
+  /// A destination with two cases, presented by a parent that handles its actions.
+  struct Destination: Reducer {
+    enum State: Equatable, Sendable {
+      case editor(Row.State)
+      case viewer(Row.State)
+    }
+    enum Action: Sendable, Equatable {
+      case editor(Row.Action)
+      case viewer(Row.Action)
+    }
+    let clock: TestClock
+    var body: some ReducerOf<Self> {
+      EmptyReducer()
+        .ifCaseLet(.nestedEditor, action: .nestedEditor) { Row(clock: clock) }
+        .ifCaseLet(.nestedViewer, action: .nestedViewer) { Row(clock: clock) }
+    }
+  }
+
+  /// A screen with a destination and a list of rows, each with an optional child.
+  struct Screen: Reducer {
+    struct State: Equatable, Sendable {
+      var destination: Destination.State? = .viewer(Row.State(id: 1))
+      var items: IdentifiedArrayOf<Item.State> = [Item.State(id: 1)]
+      var seen: [String] = []
+    }
+    enum Action: Sendable, Equatable {
+      case destination(PresentationAction<Destination.Action>)
+      case items(IdentifiedActionOf<Item>)
+    }
+    let clock: TestClock
+    var body: some ReducerOf<Self> {
+      Reduce { state, action in
+        state.seen.append("\(action)")
+        // What a parent typically does with a destination's report: close it.
+        if case .destination(.presented(.editor(.delegate(.deleteMe)))) = action {
+          state.destination = nil
+        }
+        return .none
+      }
+      .presents(\.destination, action: .nestedDestination) { Destination(clock: clock) }
+      .forEach(\.items, action: .nestedItems) { Item(clock: clock) }
+    }
+  }
+
+  /// A row with an optional child of its own.
+  struct Item: Reducer {
+    struct State: Equatable, Identifiable, Sendable {
+      let id: Int
+      var detail: Row.State?
+      var seen = 0
+    }
+    enum Action: Sendable, Equatable {
+      case detail(Row.Action)
+    }
+    let clock: TestClock
+    var body: some ReducerOf<Self> {
+      Reduce { state, _ in
+        state.seen += 1
+        return .none
+      }
+      .ifLet(\.detail, action: .nestedDetail) { Row(clock: clock) }
+    }
+  }
+
+  /// An app that scopes to the screen, then handles the screen's actions itself.
+  struct App: Reducer {
+    struct State: Equatable, Sendable {
+      var screen = Screen.State()
+      var seen = 0
+    }
+    enum Action: Sendable, Equatable {
+      case screen(Screen.Action)
+    }
+    let clock: TestClock
+    var body: some ReducerOf<Self> {
+      Scope(state: \.screen, action: .nestedScreen) { Screen(clock: clock) }
+      Reduce { state, _ in
+        state.seen += 1
+        return .none
+      }
+    }
+  }
+
+  let clock = TestClock()
+
+  @Test(arguments: [
+    // The destination shows the viewer, not the editor.
+    App.Action.screen(.destination(.presented(.editor(.delegate(.deleteMe))))),
+    // Item 1 has no detail.
+    .screen(.items(.element(id: 1, action: .detail(.renamed("x"))))),
+  ])
+  func noReducerAroundTheOneThatFoundTheChildGoneRuns(action: App.Action) {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: App.State(), warnings: warnings.handler, reducer: App(clock: clock))
+    harness.send(action)
+    #expect(harness.state == App.State())
+    #expect(warnings.messages.count == 1)
+    #expect(warnings.messages.first?.contains("nothing changed") == true)
+  }
+
+  @Test func whenTheChildIsThereEveryReducerOnTheWayRuns() {
+    var state = App.State()
+    state.screen.destination = .editor(Row.State(id: 1))
+    state.screen.items[id: 1]?.detail = Row.State(id: 5)
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: state, warnings: warnings.handler, reducer: App(clock: clock))
+    harness.send(.screen(.items(.element(id: 1, action: .detail(.renamed("x"))))))
+    harness.send(.screen(.destination(.presented(.editor(.delegate(.deleteMe))))))
+    #expect(harness.state.screen.items[id: 1]?.detail?.title == "x")
+    #expect(harness.state.screen.items[id: 1]?.seen == 1)
+    #expect(harness.state.screen.seen.count == 2)
+    #expect(harness.state.screen.destination == nil)
+    #expect(harness.state.seen == 2)
+    #expect(warnings.messages == [])
+  }
+}
+
+extension CaseKey<NestedMissingChildTests.Destination.State, Row.State> {
+  static var nestedEditor: Self {
+    Self(NestedMissingChildTests.Destination.State.editor) {
+      if case .editor(let a) = $0 { a } else { nil }
+    }
+  }
+  static var nestedViewer: Self {
+    Self(NestedMissingChildTests.Destination.State.viewer) {
+      if case .viewer(let a) = $0 { a } else { nil }
+    }
+  }
+}
+
+extension CaseKey<NestedMissingChildTests.Destination.Action, Row.Action> {
+  static var nestedEditor: Self {
+    Self(NestedMissingChildTests.Destination.Action.editor) {
+      if case .editor(let a) = $0 { a } else { nil }
+    }
+  }
+  static var nestedViewer: Self {
+    Self(NestedMissingChildTests.Destination.Action.viewer) {
+      if case .viewer(let a) = $0 { a } else { nil }
+    }
+  }
+}
+
+extension CaseKey<
+  NestedMissingChildTests.Screen.Action,
+  PresentationAction<NestedMissingChildTests.Destination.Action>
+> {
+  static var nestedDestination: Self {
+    Self(NestedMissingChildTests.Screen.Action.destination) {
+      if case .destination(let a) = $0 { a } else { nil }
+    }
+  }
+}
+
+extension CaseKey<
+  NestedMissingChildTests.Screen.Action, IdentifiedActionOf<NestedMissingChildTests.Item>
+> {
+  static var nestedItems: Self {
+    Self(NestedMissingChildTests.Screen.Action.items) {
+      if case .items(let a) = $0 { a } else { nil }
+    }
+  }
+}
+
+extension CaseKey<NestedMissingChildTests.Item.Action, Row.Action> {
+  static var nestedDetail: Self {
+    Self(NestedMissingChildTests.Item.Action.detail) {
+      if case .detail(let a) = $0 { a } else { nil }
+    }
+  }
+}
+
+extension CaseKey<NestedMissingChildTests.App.Action, NestedMissingChildTests.Screen.Action> {
+  static var nestedScreen: Self {
+    Self(NestedMissingChildTests.App.Action.screen) {
+      if case .screen(let a) = $0 { a } else { nil }
+    }
+  }
+}
+
 extension CaseKey<MissingChildParentTests.Parent.Action, IdentifiedActionOf<Row>> {
   static var missingRows: Self {
     Self(MissingChildParentTests.Parent.Action.rows) {

@@ -107,7 +107,40 @@ extension Effect {
   /// An effect that reports a runtime warning through the store's handler.
   @usableFromInline
   package static func warning(_ message: String, site: SourceSite) -> Self {
-    Self(operation: .warning(message: message, site: site))
+    Self(operation: .warning(message: message, site: site, isForMissingChild: false))
+  }
+
+  /// The runtime warning that an action was addressed to a child that is gone (a removed
+  /// element, a `nil` child, another case), with the end of that child's lifetime: what a
+  /// child reducer returns instead of running the child, and the mark that tells every
+  /// reducer around it not to run for the action either (``isForMissingChild``).
+  @usableFromInline
+  package static func missingChild(
+    _ message: String, site: SourceSite, lifetime: some Hashable & Sendable
+  ) -> Self {
+    .merge(
+      Self(operation: .warning(message: message, site: site, isForMissingChild: true)),
+      .endLifetime(of: lifetime)
+    )
+  }
+
+  /// Whether this effect is, or contains, the report that the action was addressed to a
+  /// child that is gone (``missingChild(_:site:lifetime:)``): a parent that finds it in its
+  /// child's effect does not run for the action, so that the action changes nothing.
+  ///
+  /// Looks through merges and lifetimes only, where the reducers between the child and its
+  /// ancestors put it.
+  ///
+  /// - Complexity: O(*n*) in the merged parts; O(1) for `.none`.
+  @inlinable
+  package var isForMissingChild: Bool {
+    switch operation {
+    case .none: return false
+    case .warning(_, _, let isForMissingChild): return isForMissingChild
+    case .merge(let effects): return effects.contains { $0.isForMissingChild }
+    case .scoped(_, _, let effect): return effect.isForMissingChild
+    default: return false
+    }
   }
 
   /// Whether this effect does anything an observer could see: sends or dismisses, or runs
@@ -135,7 +168,7 @@ extension Effect {
   /// - Complexity: O(*n*) in the effect's parts; the work inside `run` is not looked at.
   package func forEachWarning(_ body: (_ message: String, _ site: SourceSite) -> Void) {
     switch operation {
-    case .warning(let message, let site):
+    case .warning(let message, let site, _):
       body(message, site)
     case .none, .send, .run, .cancel, .endLifetime, .retainLifetimes, .dismiss, .dismissal:
       return

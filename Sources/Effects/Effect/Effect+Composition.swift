@@ -136,8 +136,9 @@ extension Effect {
       return Effect<NewAction>(operation: .dismiss)
     case .dismissal(let action):
       return Effect<NewAction>(operation: .dismissal(transform(action)))
-    case .warning(let message, let site):
-      return Effect<NewAction>(operation: .warning(message: message, site: site))
+    case .warning(let message, let site, let isForMissingChild):
+      return Effect<NewAction>(
+        operation: .warning(message: message, site: site, isForMissingChild: isForMissingChild))
     case .outlivingSendersTask(let effect):
       return Effect<NewAction>(operation: .outlivingSendersTask(effect.map(transform)))
     case .throttle(let throttle, let effect):

@@ -109,8 +109,10 @@ extension Effect {
     /// action, which reaches a reducer only while the child that returned the dismiss is still
     /// in its place, as far as occupants are told apart (by id, for an `Identifiable` child).
     case dismissal(Action)
-    /// Reports a runtime warning through the store's handler.
-    case warning(message: String, site: SourceSite)
+    /// Reports a runtime warning through the store's handler. `isForMissingChild`: the
+    /// warning that an action was addressed to a child that is gone, which tells the reducers
+    /// around the one that found it not to run for that action (see `isForMissingChild`).
+    case warning(message: String, site: SourceSite, isForMissingChild: Bool)
     /// Runs the effect outside the task of the action that started it (see
     /// ``Effect/outlivingSendersTask()``).
     case outlivingSendersTask(Effect)

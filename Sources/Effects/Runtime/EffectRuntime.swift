@@ -301,7 +301,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
           line: 0
         )
       )
-    case .warning(let message, let site):
+    case .warning(let message, let site, _):
       warnings(RuntimeWarning(message: message, fileID: site.fileID, line: site.line))
     case .outlivingSendersTask(let effect):
       // A group of its own, which nobody's task awaits or cancels; what the effect feeds back

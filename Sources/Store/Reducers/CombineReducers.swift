@@ -2,7 +2,9 @@ import Effects
 
 /// Runs several reducers in order, as one.
 ///
-/// Each reducer sees the state left by the one before it; their effects are merged. A
+/// Each reducer sees the state left by the one before it; their effects are merged. An
+/// action one of them finds addressed to a child that is gone (a removed row, a `nil` child,
+/// another case, at any depth) stops there: the reducers after it do not run for it. A
 /// ``Reducer/body`` combines its reducers the same way, so `CombineReducers` is needed only
 /// where a single reducer value is expected, such as the receiver of a modifier like `ifLet`
 /// (the child closures of ``Scope``, `ifLet`, `presents`, `ifCaseLet`, `forEach` and
@@ -51,7 +53,8 @@ where First.State == Second.State, First.Action == Second.Action {
     self.second = second
   }
 
-  /// Runs the first reducer, then the second, and merges their effects.
+  /// Runs the first reducer, then the second (unless the first found the action addressed
+  /// to a child that is gone), and merges their effects.
   ///
   /// - Parameters:
   ///   - state: The state to change in place.
@@ -60,6 +63,9 @@ where First.State == Second.State, First.Action == Second.Action {
   @inlinable
   public func reduce(into state: inout First.State, action: First.Action) -> Effect<First.Action> {
     let firstEffect = first.reduce(into: &state, action: action)
+    // An action for a child that is not there, which the first found (a `Scope` whose child
+    // has a `forEach`, say), changes nothing: the reducers after it do not run for it.
+    if firstEffect.isForMissingChild { return firstEffect }
     let secondEffect = second.reduce(into: &state, action: action)
     if firstEffect.isNone { return secondEffect }
     if secondEffect.isNone { return firstEffect }
@@ -153,7 +159,10 @@ public struct ReducerLoop<Element: Reducer>: Reducer {
   {
     var effects: [Effect<Element.Action>] = []
     for reducer in reducers {
-      effects.append(reducer.reduce(into: &state, action: action))
+      let effect = reducer.reduce(into: &state, action: action)
+      effects.append(effect)
+      // An action for a child that is not there: the reducers after this one do not run.
+      if effect.isForMissingChild { break }
     }
     return .merge(effects)
   }

@@ -121,12 +121,13 @@ where Element.State: Identifiable, Element.State.ID == ID {
     var structureBefore: UInt64 = 0
     var elementEffect = Effect<Parent.Action>.none
     // One access to the collection for the element's step, however many operations.
-    let isForMissingElement = reduceElement(
+    let isForMissingChild = reduceElement(
       &state[keyPath: toElements], action, &structureBefore, &elementEffect)
-    // An action for an element that is not there changes nothing: the parent does not see it
-    // either (it would act on an element that no longer exists).
-    if isForMissingElement { return elementEffect }
-    let parentEffect = parent.reduce(into: &state, action: action)
+    // An action for an element that is not there, or for a child of the element that is not
+    // there, changes nothing: the parent does not see it either (it would act for a child
+    // that no longer exists).
+    let parentEffect =
+      isForMissingChild ? Effect.none : parent.reduce(into: &state, action: action)
     let elements = read(toElements, in: &state)
     guard elements.structure != structureBefore else {
       if elementEffect.isNone { return parentEffect }
@@ -157,7 +158,8 @@ where Element.State: Identifiable, Element.State.ID == ID {
   /// screens with the same id in a stack it replaced, or pushed after it was undone.
   ///
   /// - Returns: Whether `action` is for an element that is not there (`elementEffect` is
-  ///   then the warning and the end of that element's lifetime).
+  ///   then the warning and the end of that element's lifetime), or for a child of the
+  ///   element that is not there.
   @inlinable
   func reduceElement(
     _ elements: inout IdentifiedArray<ID, Element.State>,
@@ -187,16 +189,15 @@ where Element.State: Identifiable, Element.State.ID == ID {
           element's reducer ran for it, nor the parent's: nothing changed.
           """
         }
-      elementEffect = .merge(
-        .warning(message, site: site),
-        .endLifetime(of: ElementIdentity(collection: collection, id: id))
-      )
+      elementEffect = .missingChild(
+        message, site: site, lifetime: ElementIdentity(collection: collection, id: id))
       return true
     }
     let effect = elements.modifyElement(inSlot: slot) {
       element.reduce(into: &$0, action: elementAction)
     }
     guard !effect.isNone else { return false }
+    let isForMissingChild = effect.isForMissingChild
     let embed = toElementAction.embed
     var embedded = effect.map { embed(.element(id: id, action: $0)) }
     if let dismiss { embedded = embedded.resolvingDismiss(with: dismiss(id)) }
@@ -205,7 +206,7 @@ where Element.State: Identifiable, Element.State.ID == ID {
       .scoped(
         to: ElementIdentity(collection: KeyPathIdentity(keyPath: toElements), id: id),
         token: token.flatMap { token in elements[id: id].map(token) })
-    return false
+    return isForMissingChild
   }
 
   /// Ends the lifetimes of the elements removed since `stamp`: each one by id when the

@@ -109,6 +109,7 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     let before: ID?
     var childEffect = Effect<Parent.Action>.none
     var idLeftByChild: ID?? = nil
+    var isForMissingChild = false
     if let childAction = toChildAction.extract(action) {
       // An enum's payload cannot be changed in place. Take it out and let go of the enum
       // before the child runs, so that the payload's buffers (a case's list of rows, say)
@@ -120,6 +121,7 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         before = id(childState)
         let effect = child.reduce(into: &childState, action: childAction)
         if !effect.isNone {
+          isForMissingChild = effect.isForMissingChild
           let token = hasToken ? lifetimeToken(ofID: id(childState)) : nil
           childEffect = effect.map(toChildAction.embed).scoped(to: identity, token: token)
         }
@@ -132,24 +134,23 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         // An effect of the case may still be running, if the state left it where this
         // reducer could not see it (in an ancestor, say): it ends here. The action changes
         // nothing: the parent does not see it either (it would act for a case not there).
-        return .merge(
-          .warning(
-            """
-            \(describe(action)) was sent to the case holding \
-            \(String(reflecting: Child.State.self)), but the state is another case: .\(Mirror(reflecting: state).children.first?.label ?? "\(state)"). \
-            Neither the case's reducer nor the parent's ran for it: nothing changed.
-            """,
-            site: site
-          ),
-          .endLifetime(of: identity)
-        )
+        return .missingChild(
+          """
+          \(describe(action)) was sent to the case holding \
+          \(String(reflecting: Child.State.self)), but the state is another case: .\(Mirror(reflecting: state).children.first?.label ?? "\(state)"). \
+          Neither the case's reducer nor the parent's ran for it: nothing changed.
+          """,
+          site: site, lifetime: identity)
       }
     } else {
       // (The extracted copy is let go at once: a child that runs later must find its buffers
       // unshared.)
       before = toCase.extract(state).map(id)
     }
-    let parentEffect = parent.reduce(into: &state, action: action)
+    // An action for a child of the case that is not there changes nothing: the parent does
+    // not see it either.
+    let parentEffect =
+      isForMissingChild ? Effect.none : parent.reduce(into: &state, action: action)
     let after = toCase.extract(state).map(id)
     return childStepEffect(
       before: before, after: after, idLeftByChild: idLeftByChild,

@@ -310,23 +310,22 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         // An effect of the child may still be running, if it was dismissed where this reducer
         // could not see it (by an ancestor, say): it ends here. The action changes nothing:
         // the parent does not see it either (it would act for a child that is not there).
-        return .merge(
-          .warning(
-            """
-            \(describe(action)) was sent to the child at \(identity), but that child is \
-            nil: it was dismissed, or never presented. Neither the child's reducer nor the \
-            parent's ran for it: nothing changed.
-            """,
-            site: site
-          ),
-          .endLifetime(of: identity)
-        )
+        return .missingChild(
+          """
+          \(describe(action)) was sent to the child at \(identity), but that child is nil: \
+          it was dismissed, or never presented. Neither the child's reducer nor the parent's \
+          ran for it: nothing changed.
+          """,
+          site: site, lifetime: identity)
       }
     } else if wasPresent, isDismissAction?(action) == true {
       Self.clear(&state[keyPath: toChild])
       wasDismissed = true
     }
-    let parentEffect = parent.reduce(into: &state, action: action)
+    // An action for a child of the child that is not there changes nothing: the parent does
+    // not see it either.
+    let parentEffect =
+      effect.isForMissingChild ? Effect.none : parent.reduce(into: &state, action: action)
     let after = presentID(in: &state, id)
     return childStepEffect(
       before: before, after: after, idLeftByChild: idLeftByChild, wasDismissed: wasDismissed,
