@@ -40,6 +40,7 @@ import Testing
         case .path(.element(let id, let screenAction)):
           state.seen.append("screen \(id.rawValue) \(screenAction)")
         case .removeRow(let id): state.rows.remove(id: id)
+        case .path(.popFrom(let id)): state.seen.append("pop \(id.rawValue)")
         case .sheet, .path: break
         }
         return .none
@@ -96,6 +97,7 @@ import Testing
     .child(.renamed("x")),
     .sheet(.presented(.renamed("x"))),
     .path(.element(id: StackElementID(rawValue: 0), action: .renamed("x"))),
+    .path(.popFrom(id: StackElementID(rawValue: 0))),
   ])
   func anActionForAMissingChildRunsNeitherTheChildNorTheParent(action: Parent.Action) {
     let warnings = WarningLog()

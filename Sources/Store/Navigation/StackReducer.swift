@@ -60,13 +60,16 @@ extension Reducer {
         return .none
       case .popFrom(let id)?:
         guard state[keyPath: toStack].pop(from: id) else {
-          return .warning(
+          // A pop of a screen that is gone changes nothing: the parent does not see it either
+          // (it would act on a pop that did not happen).
+          return .missingChild(
             """
-            \(describe(action)) pops from id \(id), which is not on the stack. Nothing \
-            was popped.
+            \(describe(action)) pops from id \(id), which is not on the stack. Neither \
+            a pop nor the parent's reducer ran for it: nothing changed.
             """,
-            site: site
-          )
+            site: site,
+            lifetime: ElementIdentity(
+              collection: KeyPathIdentity(keyPath: toStack.appending(path: \.entries)), id: id))
         }
         return .none
       case .element?, nil:
