@@ -10,7 +10,9 @@ import Effects
 /// - By id (``subscript(id:)``): the collection now. An id removed since gives `nil`, even
 ///   if the collection lists it.
 ///
-/// Each element's store reads that element's current state while it is there.
+/// Each element's store reads that element's current state while it is there. A removed
+/// element's store is not notified of the removal (its state, the row's last, did not
+/// change); observers of the collection's list are, as its ids changed.
 @MainActor
 public struct IdentifiedStores<ID: Hashable & Sendable, ElementState, ElementAction: Sendable>:
   @MainActor RandomAccessCollection

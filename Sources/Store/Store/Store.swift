@@ -20,6 +20,12 @@ import Observation
 /// a sibling does; a parent that lists rows through `scope(state:action:)` is notified when
 /// rows are added, removed or reordered, not when a row's content changes.
 ///
+/// What is tracked is what is read *through a store*: in `store.header.title`, the store
+/// reads `header` (the rest is read from the value it returned), so a change anywhere in
+/// `header` notifies. Read `title` through a store scoped to the header to track it alone.
+/// Observers are notified once the action's reducers have run: reading the store in
+/// `onChange` gives the new state (an `@Observable` class calls it before the change).
+///
 /// Effects started by the store are cancelled when the store, and every store scoped from it,
 /// have been released: no effect outlives its store.
 @MainActor
@@ -103,6 +109,9 @@ public final class Store<State, Action: Sendable>: Observable {
   /// keeps a copy: for a plain `Array` or `Dictionary` that copy shares the buffer, and the
   /// next change copies the collection. An ``IdentifiedArray`` or ``StackState`` is followed
   /// by its version stamps instead, with no copy (any write to an element counts as a change).
+  ///
+  /// Only the first step of a chain is read through the store: `store.header.title` tracks
+  /// the whole `header`. To track `title` alone, read it through a store scoped to `header`.
   ///
   /// - Parameter keyPath: The path to the value.
   /// - Returns: The value.

@@ -39,7 +39,8 @@ public struct StoreTask: Hashable, Sendable {
     await group?.wait()
   }
 
-  /// Whether the effects were cancelled, through ``cancel()`` or the awaiting task.
+  /// Whether the effects were cancelled: through ``cancel()`` or the awaiting task, or
+  /// because the store that started them was released.
   ///
   /// An action that started no effect has nothing to cancel, and reports `false`.
   public var isCancelled: Bool {
