@@ -437,6 +437,48 @@ import Testing
     #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
   }
 
+  /// A second recorder would take the actions from the first, whose log would end without
+  /// them and fail to replay: it is refused until the first finishes.
+  @Test func aStoreRecordsToOneLogAtATime() throws {
+    let store = Store(initialState: Tally.State()) { Tally() }
+    let first = try store.recordActions(to: path("first.jsonl"), feature: "Tally")
+    #expect {
+      try store.recordActions(to: path("second.jsonl"), feature: "Tally")
+    } throws: { error in
+      "\(error)".contains("already records its actions to \(self.path("first.jsonl"))")
+    }
+    store.send(.add(1))
+    try first.finish()
+    #expect(try replayer().replay(path: path("first.jsonl")).actionCount == 1)
+    // Once the first has finished, or is gone, another can start.
+    let second = try store.recordActions(to: path("second.jsonl"), feature: "Tally")
+    store.send(.add(2))
+    try second.finish()
+    #expect(try replayer().replay(path: path("second.jsonl")).actionCount == 1)
+  }
+
+  /// A recorder nobody keeps stops recording: the store says so at the next action, once.
+  @Test func aRecorderReleasedBeforeFinishingIsReportedAtTheNextAction() throws {
+    let warnings = WarningLog()
+    let store = RuntimeWarningHandler.$current.withValue(warnings.handler) {
+      Store(initialState: Tally.State()) { Tally() }
+    }
+    _ = try store.recordActions(to: path("dropped.jsonl"), feature: "Tally")
+    store.send(.add(1))
+    store.send(.add(2))
+    #expect(warnings.messages.count == 1)
+    #expect(
+      warnings.messages.first?.contains("dropped.jsonl was released before its finish()") == true)
+    #expect(warnings.messages.first?.contains("Action.add(1) and the actions after it") == true)
+    // A recorder that finished and was then let go is no surprise.
+    var finished: ActionLogRecorder<Tally.State, Tally.Action>? = try store.recordActions(
+      to: path("finished.jsonl"), feature: "Tally")
+    try finished?.finish()
+    finished = nil
+    store.send(.add(3))
+    #expect(warnings.messages.count == 1)
+  }
+
   @Test func onlyARootStoreRecords() throws {
     let store = Store(initialState: Pair.State()) { Pair() }
     let child = store.scope(state: \.left, action: .left)

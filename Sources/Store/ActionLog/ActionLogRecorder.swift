@@ -1,3 +1,5 @@
+import Effects
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -17,6 +19,10 @@
 /// append-only, created owner-only, and written a whole line at a time, so a crash loses at
 /// most the line being written.
 ///
+/// A store feeds one recorder at a time, and holds it weakly: keep the recorder for as long
+/// as the recording lasts. Released before ``finish()``, it stops recording, and the store
+/// reports a runtime warning at the next action.
+///
 /// Secrets never reach the log: wrap them in ``Secret`` in state and actions.
 @MainActor
 public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable> {
@@ -29,6 +35,8 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
   /// The longest line to write: ``ActionLogFormat/maximumLineLength``, lowered by tests.
   var lineLimit = ActionLogFormat.maximumLineLength
   private var isFinished = false
+  /// What the store knows of this recording, which outlives the recorder.
+  let link: RecordingLink
   /// The first error met while writing, if any; recording stops at it.
   public private(set) var error: ActionLogError?
 
@@ -51,6 +59,7 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
         path: path, reason: "checkpointInterval must be at least 1, not \(checkpointInterval)")
     }
     file = try LogFile(creating: path)
+    link = RecordingLink(path: path)
     self.checkpointInterval = checkpointInterval
     self.time = time
     self.readState = readState
@@ -89,6 +98,7 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
   public func finish() throws(ActionLogError) {
     guard !isFinished else { return }
     isFinished = true
+    link.isFinished = true
     if let error { throw error }
     try writeCheckpoint(isFinal: true)
   }
@@ -163,8 +173,11 @@ extension Store where State: Codable, Action: Codable {
   ///     change shape, since the fingerprint cannot see enum cases.
   ///   - checkpointInterval: How many actions pass between checkpoints; at least 1.
   ///   - time: The time of each action, in seconds; by default since recording started.
-  /// - Returns: The recorder. Keep it, and call ``ActionLogRecorder/finish()`` at the end.
-  /// - Throws: ``ActionLogError`` if this is a scoped store, `checkpointInterval` is below 1,
+  /// - Returns: The recorder. Keep it, and call ``ActionLogRecorder/finish()`` at the end: a
+  ///   recorder released before `finish()` stops recording, and the next action the store
+  ///   processes reports a runtime warning saying so.
+  /// - Throws: ``ActionLogError`` if this is a scoped store, the store already records to
+  ///   another log (finish that recorder first), `checkpointInterval` is below 1,
   ///   the initial state cannot be encoded or its line is too long, or the file cannot be
   ///   written.
   public func recordActions(
@@ -176,6 +189,16 @@ extension Store where State: Codable, Action: Codable {
   ) throws(ActionLogError) -> ActionLogRecorder<State, Action> {
     guard let root = core as? any RootStoreCore<State, Action> else {
       throw .cannotWrite(path: path, reason: "only a root store can record its actions")
+    }
+    // One recorder at a time: a second would take the actions from the first, whose log
+    // would end without them.
+    if let previous = root.recording as? RecordingLink, previous.isRecording {
+      throw .cannotWrite(
+        path: path,
+        reason: """
+          this store already records its actions to \(previous.path); call finish() on that \
+          recorder first
+          """)
     }
     let started = ContinuousClock.now
     let recorder = try ActionLogRecorder<State, Action>(
@@ -194,9 +217,48 @@ extension Store where State: Codable, Action: Codable {
       },
       readState: { root.untrackedState }
     )
+    let link = recorder.link
+    link.recorder = recorder
+    root.recording = link
+    let warnings = root.runtime.warnings
     root.recordAction = { [weak recorder] action, origin in
-      recorder?.record(action, origin: origin)
+      if let recorder {
+        recorder.record(action, origin: origin)
+      } else if !link.isFinished, !link.reportedRelease {
+        link.reportedRelease = true
+        warnings(
+          RuntimeWarning(
+            message: """
+              The ActionLogRecorder writing \(link.path) was released before its finish(): \
+              \(describe(action)) and the actions after it are not recorded, and the log has \
+              no final checkpoint. Keep the recorder while recording, and call finish() at \
+              the end.
+              """,
+            fileID: "Store", line: 0))
+      }
     }
     return recorder
   }
+}
+
+/// What a store knows of the recording it feeds: where it goes, and whether it is over. It
+/// outlives the recorder, which the store holds weakly, so that the store can tell a recorder
+/// that finished from one released too early.
+@MainActor
+final class RecordingLink {
+  /// The log's path.
+  let path: String
+  /// The recorder, while someone holds it.
+  weak var recorder: AnyObject?
+  /// Whether the recorder finished.
+  var isFinished = false
+  /// Whether the store has warned that the recorder was released before finishing.
+  var reportedRelease = false
+
+  init(path: String) {
+    self.path = path
+  }
+
+  /// Whether actions still go to this recording.
+  var isRecording: Bool { !isFinished && recorder != nil }
 }

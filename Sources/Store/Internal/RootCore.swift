@@ -40,6 +40,8 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   @usableFromInline package var recordAction: ((Action, ActionOrigin) -> Void)? {
     didSet { hasReduceObservers = didReduce != nil || recordAction != nil }
   }
+  /// The action log this store records to, if any (a `RecordingLink`).
+  package var recording: AnyObject?
   /// Whether either hook above is set: one check per action instead of two.
   @exclusivity(unchecked) @usableFromInline var hasReduceObservers = false
 

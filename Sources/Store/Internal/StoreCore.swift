@@ -46,6 +46,8 @@ package protocol RootStoreCore<State, Action>: StoreCore {
   var didReduce: ((Action, ActionOrigin) -> Void)? { get set }
   /// Called after each action is reduced, for an action log.
   var recordAction: ((Action, ActionOrigin) -> Void)? { get set }
+  /// The action log this store records to, if any (a `RecordingLink`).
+  var recording: AnyObject? { get set }
   /// Runs effect work on the test executor and reduces what it reports, until neither is left.
   func runEffectsUntilIdle()
 }
