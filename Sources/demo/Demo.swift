@@ -85,7 +85,7 @@ enum Usage {
     checkout) live against simulated services, and records every action to FILE.
 
     OPTIONS:
-      --out FILE      Where to write the log (default: session.jsonl). Replaced if present.
+      --out FILE      Where to write the log (default: session.jsonl). Overwritten if present.
       --sessions N    Run the script N times in a row, for a long log (default: 1).
       -h, --help      Show this help.
     """

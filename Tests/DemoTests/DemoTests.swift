@@ -109,6 +109,14 @@ import Testing
     #expect(await run(["verify", file]) == 0)
   }
 
+  @Test func recordingToADeviceWritesThroughItAndLeavesItAsItWas() async throws {
+    let before = try FileManager.default.attributesOfItem(atPath: "/dev/null")
+    #expect(await run(["record", "--out", "/dev/null"]) == 0)
+    let after = try FileManager.default.attributesOfItem(atPath: "/dev/null")
+    #expect(after[.posixPermissions] as? NSNumber == before[.posixPermissions] as? NSNumber)
+    #expect(after[.type] as? FileAttributeType == .typeCharacterSpecial)
+  }
+
   @Test func recordingTwiceWritesTheSameBytes() async throws {
     let (first, second) = (path("first.jsonl"), path("second.jsonl"))
     #expect(await run(["record", "--out", first, "--sessions", "2"]) == 0)

@@ -477,6 +477,34 @@ import Testing
     finished = nil
     store.send(.add(3))
     #expect(warnings.messages.count == 1)
+  func permissions(_ file: String) throws -> Int? {
+    (try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? NSNumber)?
+      .intValue
+  }
+
+  @Test func anExistingFileIsOverwrittenKeepingItsMode() throws {
+    let file = try write("not a log\n", to: "existing.jsonl")
+    try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
+    let (recorded, _) = try record([.add(1)], name: "existing.jsonl")
+    #expect(recorded == file)
+    #expect(try permissions(file) == 0o644)
+    #expect(try replayer().replay(path: file).isComplete)
+  }
+
+  @Test func aHeaderThatCannotBeWrittenDeletesOnlyAFileTheRecorderCreated() throws {
+    // An initial state too large for one line: the header cannot be written.
+    let huge = Tally.State(names: [String(repeating: "x", count: ActionLogFormat.maximumLineLength)])
+    let existing = try write("someone else's\n", to: "existing.jsonl")
+    try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: existing)
+    for file in [existing, path("new.jsonl")] {
+      let store = Store(initialState: huge) { Tally() }
+      #expect(throws: ActionLogError.self) {
+        try store.recordActions(to: file, feature: "Tally")
+      }
+    }
+    // The file that was there stays, with its mode; the new one leaves nothing behind.
+    #expect(try permissions(existing) == 0o644)
+    #expect(!FileManager.default.fileExists(atPath: path("new.jsonl")))
   }
 
   @Test func onlyARootStoreRecords() throws {

@@ -16,8 +16,8 @@ import Effects
 /// Each action is written as soon as it has been reduced, in order, with its origin; a
 /// checkpoint (a digest of the state, and the state itself) follows every
 /// `checkpointInterval` actions, and ``finish()`` writes the last one. The file is
-/// append-only, created owner-only, and written a whole line at a time, so a crash loses at
-/// most the line being written.
+/// append-only and written a whole line at a time, so a crash loses at most the line being
+/// written. A new file is created owner-only; an existing one is truncated and keeps its mode.
 ///
 /// A store feeds one recorder at a time, and holds it weakly: keep the recorder for as long
 /// as the recording lasts. Released before ``finish()``, it stops recording, and the store
@@ -74,8 +74,9 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
     do {
       try write(header)
     } catch {
-      // Leave no headless file behind: a replay would call it empty.
-      file.delete()
+      // Leave no headless file behind (a replay would call it empty), unless it was there
+      // before: a device such as /dev/full, or a file someone else made, is not the log's.
+      file.deleteIfCreated()
       throw error
     }
   }
@@ -167,7 +168,9 @@ extension Store where State: Codable, Action: Codable {
   /// ```
   ///
   /// - Parameters:
-  ///   - path: Where to create the log; an existing file is replaced.
+  ///   - path: Where to create the log, owner-only. An existing file is truncated and
+  ///     written in place, keeping its mode; it is never deleted, even if the header cannot
+  ///     be written.
   ///   - feature: The root feature's name, written in the header and checked on replay.
   ///   - schemaVersion: Mixed into the schema fingerprint: change it when the action types
   ///     change shape, since the fingerprint cannot see enum cases.

@@ -13,20 +13,30 @@
 
 /// An append-only file, written one whole line per `write(2)` call.
 ///
-/// The file is created with owner-only permissions (0600) and opened with `O_APPEND`, and
-/// each line goes out in a single call with nothing buffered in the process, so a crash loses
-/// at most the line being written.
+/// A file it creates has owner-only permissions (0600). An existing file (or a device, such as
+/// `/dev/null`) is truncated and written as it is, keeping its owner and mode: the log never
+/// changes the permissions of, or deletes, a file it did not create. It is opened with
+/// `O_APPEND`, and each line goes out in a single call with nothing buffered in the process,
+/// so a crash loses at most the line being written.
 final class LogFile {
   private let descriptor: Int32
   let path: String
+  /// Whether this object created the file, and so may delete it.
+  let isCreated: Bool
 
   init(creating path: String) throws(ActionLogError) {
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o600)
+    let flags = O_WRONLY | O_APPEND | O_CLOEXEC
+    // Creating it exclusively tells whether the file is this log's own; if something is
+    // there already, it is opened as it is (O_CREAT still covers a file removed in between,
+    // or a symbolic link to a file not there yet, both created 0600 by the call).
+    var descriptor = open(path, flags | O_CREAT | O_EXCL, 0o600)
+    isCreated = descriptor >= 0
+    if descriptor < 0, errno == EEXIST {
+      descriptor = open(path, flags | O_CREAT | O_TRUNC, 0o600)
+    }
     guard descriptor >= 0 else {
       throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
     }
-    // An existing file keeps its mode through O_CREAT; make it owner-only too.
-    _ = fchmod(descriptor, 0o600)
     self.descriptor = descriptor
     self.path = path
   }
@@ -35,8 +45,10 @@ final class LogFile {
     close(descriptor)
   }
 
-  /// Deletes the file (it stays open until this object goes away).
-  func delete() {
+  /// Deletes the file if this object created it (it stays open until this object goes
+  /// away); a file that was there before is left where it is.
+  func deleteIfCreated() {
+    guard isCreated else { return }
     _ = unlink(path)
   }
 
