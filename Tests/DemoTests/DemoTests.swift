@@ -61,6 +61,10 @@ import Testing
     #expect(await run(arguments) == 2)
   }
 
+  @Test func replayOfAnEndlessLineStopsAtTheLimitAndExitsWithTwo() async {
+    #expect(await run(["replay", "/dev/zero"]) == 2)
+  }
+
   @Test func replayOfAMissingFileExitsWithTwo() async {
     #expect(await run(["replay", path("missing.jsonl")]) == 2)
   }

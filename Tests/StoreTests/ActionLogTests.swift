@@ -317,9 +317,27 @@ import Testing
       return
     }
     #expect(line == Data(atLimit.utf8))
-    guard case .tooLong(2, 17)? = try reader.next() else {
+    guard case .tooLong(2)? = try reader.next() else {
       Issue.record("the line past the limit was not refused")
       return
+    }
+    #expect(try reader.next() == nil)
+  }
+
+  @Test func aLineWithNoEndIsRefusedOnceItPassesTheLimit() throws {
+    // /dev/zero never ends, and holds no newline: a reader that read to the line's end would
+    // never return.
+    let reader = try LineReader(path: "/dev/zero", limit: 1000)
+    guard case .tooLong(1)? = try reader.next() else {
+      Issue.record("the endless line was not refused")
+      return
+    }
+    #expect(try reader.next() == nil)
+    #expect {
+      try replayer().replay(path: "/dev/zero")
+    } throws: { error in
+      error as? ActionLogError
+        == .lineTooLong(line: 1, limit: ActionLogFormat.maximumLineLength)
     }
   }
 
@@ -374,7 +392,8 @@ import Testing
     let head = try header()
     let huge =
       #"{"kind":"action","junk":""# + String(repeating: "x", count: 50 * 1024 * 1024) + "\"}"
-    try expectFailure(head + "\n" + huge + "\n", "Line 2: 52428")
+    try expectFailure(
+      head + "\n" + huge + "\n", "Line 2: longer than the limit of 8388608 bytes; the log was")
   }
 
   @Test func aTruncatedLastLineReplaysTheCompleteLinesAndWarns() throws {
@@ -493,7 +512,8 @@ import Testing
 
   @Test func aHeaderThatCannotBeWrittenDeletesOnlyAFileTheRecorderCreated() throws {
     // An initial state too large for one line: the header cannot be written.
-    let huge = Tally.State(names: [String(repeating: "x", count: ActionLogFormat.maximumLineLength)])
+    let huge = Tally.State(names: [String(repeating: "x", count: ActionLogFormat.maximumLineLength)]
+    )
     let existing = try write("someone else's\n", to: "existing.jsonl")
     try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: existing)
     for file in [existing, path("new.jsonl")] {

@@ -16,8 +16,9 @@ public enum ActionLogError: Error, Equatable, Sendable, CustomStringConvertible 
   case schemaMismatch(log: String, current: String)
   /// A line is not valid JSON, or not a valid log line.
   case malformedLine(line: Int, reason: String)
-  /// A line is longer than ``ActionLogFormat/maximumLineLength``.
-  case lineTooLong(line: Int, length: Int)
+  /// A line is longer than `limit` (``ActionLogFormat/maximumLineLength``). The reader stops
+  /// as soon as the limit is passed, so the line's full length is not known.
+  case lineTooLong(line: Int, limit: Int)
   /// A sequence number is not the one expected: an action's must be one more than the last
   /// action's, a checkpoint's the same as the last action's.
   case sequenceOutOfOrder(line: Int, found: Int, expected: Int)
@@ -41,8 +42,8 @@ public enum ActionLogError: Error, Equatable, Sendable, CustomStringConvertible 
       fingerprint \(current): the state or action types changed since it was recorded.
       """
     case .malformedLine(let line, let reason): "Line \(line): \(reason)"
-    case .lineTooLong(let line, let length):
-      "Line \(line): \(length) bytes, longer than the limit of \(ActionLogFormat.maximumLineLength)."
+    case .lineTooLong(let line, let limit):
+      "Line \(line): longer than the limit of \(limit) bytes; the log was not read past it."
     case .sequenceOutOfOrder(let line, let found, let expected):
       "Line \(line): sequence number \(found) where \(expected) was expected."
     case .diverged(let sequence, let line, let differences):

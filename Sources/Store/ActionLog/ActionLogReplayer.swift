@@ -129,8 +129,8 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
           return report
         }
         (bytes, number) = (line, lineNumber)
-      case .tooLong(let lineNumber, let length):
-        throw ActionLogError.lineTooLong(line: lineNumber, length: length)
+      case .tooLong(let lineNumber):
+        throw ActionLogError.lineTooLong(line: lineNumber, limit: ActionLogFormat.maximumLineLength)
       }
       lastLine = number
       if Self.isBlank(bytes) { continue }
@@ -244,8 +244,8 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       switch next {
       case .complete(let line, let number), .truncated(let line, let number):
         (bytes, headerLine) = (line, number)
-      case .tooLong(let number, let length):
-        throw ActionLogError.lineTooLong(line: number, length: length)
+      case .tooLong(let number):
+        throw ActionLogError.lineTooLong(line: number, limit: ActionLogFormat.maximumLineLength)
       }
     } while Self.isBlank(bytes)
     // What the format and version are first: another version's other fields may differ.

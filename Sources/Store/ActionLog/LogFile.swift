@@ -77,15 +77,16 @@ final class LogFile {
 }
 
 /// Reads a file line by line through a fixed buffer: memory stays constant however long the
-/// file, and a line longer than the limit is reported, not read.
+/// file, and a line longer than the limit is reported as soon as the limit is passed, without
+/// reading on to its end (an endless line, as from `/dev/zero`, has none).
 final class LineReader {
   enum Line {
     /// A complete line (without its newline), numbered from 1.
     case complete(Data, number: Int)
     /// The last line, which has no newline: the file was cut while it was being written.
     case truncated(Data, number: Int)
-    /// A line longer than the limit; it was skipped.
-    case tooLong(number: Int, length: Int)
+    /// A line longer than the limit. Reading stops there: the next call returns `nil`.
+    case tooLong(number: Int)
   }
 
   private let descriptor: Int32
@@ -120,41 +121,55 @@ final class LineReader {
     close(descriptor)
   }
 
-  /// The next line, or `nil` at the end of the file.
+  /// The next line, or `nil` at the end of the file (or after a line that was too long).
   ///
   /// - Throws: ``ActionLogError/cannotRead(path:reason:)`` when reading fails, naming the
   ///   line it was reading.
   func next() throws(ActionLogError) -> Line? {
-    var overflow = 0
     while true {
-      if let newline = buffer[max(start, searched)..<end].firstIndex(of: UInt8(ascii: "\n")) {
+      if let newline = firstNewline(from: max(start, searched)) {
         lineNumber += 1
+        if newline - start > limit { return tooLong() }
         defer {
           start = newline + 1
           searched = start
         }
-        let length = overflow + newline - start
-        if length > limit { return .tooLong(number: lineNumber, length: length) }
         return .complete(Data(buffer[start..<newline]), number: lineNumber)
       }
       searched = end
+      // No newline in more than the limit: the line is too long, wherever it ends (if it does).
+      if end - start > limit {
+        lineNumber += 1
+        return tooLong()
+      }
       if isAtEnd {
-        guard start < end || overflow > 0 else { return nil }
+        guard start < end else { return nil }
         lineNumber += 1
         defer { start = end }
-        let length = overflow + end - start
-        if length > limit { return .tooLong(number: lineNumber, length: length) }
         return .truncated(Data(buffer[start..<end]), number: lineNumber)
-      }
-      if end - start > limit {
-        // Too long to keep: count it and drop what is buffered, up to the next newline.
-        overflow += end - start
-        start = 0
-        end = 0
-        searched = 0
       }
       try compactAndFill()
     }
+  }
+
+  /// The index of the first newline in `buffer[from..<end]`, if any (`memchr` keeps a search
+  /// through megabytes quick in a debug build too).
+  private func firstNewline(from: Int) -> Int? {
+    guard from < end else { return nil }
+    return buffer.withUnsafeBufferPointer { bytes in
+      memchr(bytes.baseAddress! + from, Int32(UInt8(ascii: "\n")), end - from).map {
+        bytes.baseAddress!.distance(to: $0.assumingMemoryBound(to: UInt8.self))
+      }
+    }
+  }
+
+  /// Reports the current line as too long, and stops reading.
+  private func tooLong() -> Line {
+    isAtEnd = true
+    start = 0
+    end = 0
+    searched = 0
+    return .tooLong(number: lineNumber)
   }
 
   private func compactAndFill() throws(ActionLogError) {
@@ -164,7 +179,7 @@ final class LineReader {
       end -= start
       start = 0
     }
-    if end == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
+    if end == buffer.count { buffer += [UInt8](repeating: 0, count: buffer.count) }
     let count = buffer.withUnsafeMutableBytes { raw in
       read(descriptor, raw.baseAddress! + end, raw.count - end)
     }
