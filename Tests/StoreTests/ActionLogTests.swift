@@ -240,6 +240,31 @@ import Testing
     #expect(try replayer().replay(path: headerOnly).warnings.first?.hasPrefix("Line 3:") == true)
   }
 
+  @Test func headerErrorsNameTheHeadersLineAfterBlankLines() throws {
+    let (file, _) = try record([])
+    let head = try lines(file)[0]
+    let cases = [
+      (try header(schema: "0000000000000000"), "schema fingerprint 0000000000000000"),
+      (try header(version: 7), "format version is 7"),
+      (
+        head.replacingOccurrences(of: #""feature":"Tally""#, with: #""feature":"Other""#),
+        "recorded for feature Other"
+      ),
+      (
+        head.replacingOccurrences(of: #""kind":"header""#, with: #""kind":"action""#),
+        "not a valid log header"
+      ),
+    ]
+    for (header, message) in cases {
+      let padded = try write("\n \n" + header + "\n", to: "padded-\(UUID().uuidString).jsonl")
+      #expect {
+        try replayer().replay(path: padded)
+      } throws: { error in
+        "\(error)".hasPrefix("Line 3: ") && "\(error)".contains(message)
+      }
+    }
+  }
+
   @Test func aMalformedDigestIsADamagedLineNotADivergence() throws {
     let (file, _) = try record([.add(1)], interval: 1)
     let text = try lines(file).map {

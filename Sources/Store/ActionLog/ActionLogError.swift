@@ -8,12 +8,13 @@ public enum ActionLogError: Error, Equatable, Sendable, CustomStringConvertible 
   case empty
   /// The first line is not a valid header.
   case badHeader(line: Int, reason: String)
-  /// The header's format version is not one this library reads.
-  case unsupportedVersion(found: Int, supported: Int)
-  /// The log was recorded for another feature.
-  case featureMismatch(log: String, expected: String)
-  /// The log was recorded against types of another shape.
-  case schemaMismatch(log: String, current: String)
+  /// The header's format version is not one this library reads. `line` is the header's
+  /// line: the first that is not blank.
+  case unsupportedVersion(line: Int, found: Int, supported: Int)
+  /// The log was recorded for another feature, as the header on `line` says.
+  case featureMismatch(line: Int, log: String, expected: String)
+  /// The log was recorded against types of another shape, as the header on `line` says.
+  case schemaMismatch(line: Int, log: String, current: String)
   /// A line is not valid JSON, or not a valid log line.
   case malformedLine(line: Int, reason: String)
   /// A line is longer than `limit` (``ActionLogFormat/maximumLineLength``). The reader stops
@@ -32,13 +33,13 @@ public enum ActionLogError: Error, Equatable, Sendable, CustomStringConvertible 
     case .cannotRead(let path, let reason): "Cannot read the log at \(path): \(reason)."
     case .empty: "The log is empty: expected a header line."
     case .badHeader(let line, let reason): "Line \(line): not a valid log header: \(reason)"
-    case .unsupportedVersion(let found, let supported):
-      "Line 1: the log's format version is \(found); this reader supports version \(supported)."
-    case .featureMismatch(let log, let expected):
-      "Line 1: the log was recorded for feature \(log), not \(expected)."
-    case .schemaMismatch(let log, let current):
+    case .unsupportedVersion(let line, let found, let supported):
+      "Line \(line): the log's format version is \(found); this reader supports version \(supported)."
+    case .featureMismatch(let line, let log, let expected):
+      "Line \(line): the log was recorded for feature \(log), not \(expected)."
+    case .schemaMismatch(let line, let log, let current):
       """
-      Line 1: the log's schema fingerprint \(log) does not match the current types' \
+      Line \(line): the log's schema fingerprint \(log) does not match the current types' \
       fingerprint \(current): the state or action types changed since it was recorded.
       """
     case .malformedLine(let line, let reason): "Line \(line): \(reason)"

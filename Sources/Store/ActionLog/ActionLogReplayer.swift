@@ -263,7 +263,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     }
     guard version.version == ActionLogFormat.version else {
       throw ActionLogError.unsupportedVersion(
-        found: version.version, supported: ActionLogFormat.version)
+        line: headerLine, found: version.version, supported: ActionLogFormat.version)
     }
     let probe: HeaderProbe
     do {
@@ -272,7 +272,8 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       throw ActionLogError.badHeader(line: headerLine, reason: Self.explain(error, in: bytes))
     }
     guard probe.feature == feature else {
-      throw ActionLogError.featureMismatch(log: probe.feature, expected: feature)
+      throw ActionLogError.featureMismatch(
+        line: headerLine, log: probe.feature, expected: feature)
     }
     guard let interval = probe.checkpointInterval, interval > 0 else {
       throw ActionLogError.badHeader(
@@ -312,7 +313,8 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       version: schemaVersion
     )
     guard probe.schema == current else {
-      throw ActionLogError.schemaMismatch(log: probe.schema, current: current)
+      throw ActionLogError.schemaMismatch(
+        line: headerLine, log: probe.schema, current: current)
     }
     return (header.initialState, headerLine)
   }
