@@ -105,6 +105,12 @@ import Testing
     #expect(await run(["verify", file]) == 1)
   }
 
+  @Test func garbageAfterTheFinalCheckpointExitsWithTwo() async throws {
+    let file = try sample("garbage-after-final.jsonl") { $0 + #"{"action":{"acc"# }
+    #expect(await run(["replay", file]) == 2)
+    #expect(await run(["verify", file]) == 2)
+  }
+
   // MARK: - Record
 
   @Test func aRecordedLogVerifies() async {

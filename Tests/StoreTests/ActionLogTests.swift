@@ -433,6 +433,22 @@ import Testing
     #expect(report.warnings.first?.hasPrefix("Line 5: incomplete") == true)
   }
 
+  @Test func aPartialLineAfterTheFinalCheckpointIsDamageNotACutOffRecording() throws {
+    let (file, final) = try record([.add(1), .add(2)], interval: 100)
+    let content = try String(contentsOfFile: file, encoding: .utf8)
+    let damaged = try write(content + #"{"action":{"add""#, to: "after-final.jsonl")
+    #expect {
+      try replayer().replay(path: damaged)
+    } throws: { error in
+      guard case .malformedLine(5, let reason) = error as? ActionLogError else { return false }
+      return reason.contains("after the final checkpoint")
+    }
+    // Spaces with no newline are a blank line, skipped as everywhere else.
+    let spaced = try write(content + "  ", to: "spaces-after-final.jsonl")
+    let report = try replayer().replay(path: spaced)
+    #expect(report.isComplete && report.finalState == final && report.warnings.isEmpty)
+  }
+
   @Test func aLogCutBetweenLinesReplaysAndWarnsThatItHasNoFinalCheckpoint() throws {
     let (file, _) = try record([.add(1), .add(2)], interval: 100)
     let kept = try lines(file).dropLast()  // the final checkpoint

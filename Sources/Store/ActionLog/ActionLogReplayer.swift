@@ -118,7 +118,18 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
           report.finalState = state
           return report
         }
-        guard isWholeJSON else {
+        if !isWholeJSON, report.isComplete, !Self.isBlank(line) {
+          // The recorder writes nothing after the final checkpoint, so a partial line there
+          // is not a recording cut short: the log was damaged after it was finished.
+          throw ActionLogError.malformedLine(
+            line: lineNumber,
+            reason: """
+              an incomplete line (no newline, not whole JSON) after the final checkpoint: the \
+              recorder writes nothing after it, so the log was damaged after it was finished.
+              """
+          )
+        }
+        guard isWholeJSON || Self.isBlank(line) else {
           report.warnings.append(
             """
             Line \(lineNumber): incomplete (the recording was cut off while writing it); \
