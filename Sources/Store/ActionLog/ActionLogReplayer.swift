@@ -343,11 +343,20 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
           CanonicalJSON.canonical($0, of: state, encoder: encoder)
         }
       }
-    guard
-      let recorded = try? recordedJSON.map({ try decoder.decode(JSONValue.self, from: $0) })
-        ?? decoder.decode(RecordedCheckpoint.self, from: recordedLine).state,
-      let current = try? decoder.decode(JSONValue.self, from: replayed)
-    else {
+    let recorded: JSONValue?
+    do {
+      recorded =
+        try recordedJSON.map { try decoder.decode(JSONValue.self, from: $0) }
+        ?? decoder.decode(RecordedCheckpoint.self, from: recordedLine).state
+    } catch {
+      return [
+        """
+        the state's digest differs; the checkpoint's state is present but could not be read \
+        to compare: \(explain(error, in: recordedLine))
+        """
+      ]
+    }
+    guard let recorded, let current = try? decoder.decode(JSONValue.self, from: replayed) else {
       return ["the state's digest differs (the checkpoint has no state to compare)"]
     }
     let changes = recorded.differences(to: current)
