@@ -9,8 +9,16 @@ final class Output {
   let isTerminal = isatty(STDERR_FILENO) == 1
   private var hasProgress = false
   private var lostReport = false
+  /// Every report line and error printed, in order, when made with `capturing: true` (for
+  /// tests); `nil` otherwise.
+  private(set) var captured: [String]?
+
+  init(capturing: Bool = false) {
+    captured = capturing ? [] : nil
+  }
 
   func line(_ text: String) {
+    captured?.append(text)
     clearProgress()
     guard !lostReport else { return }
     do {
@@ -22,6 +30,7 @@ final class Output {
   }
 
   func error(_ text: String) {
+    captured?.append(text)
     clearProgress()
     write(text + "\n", to: .standardError)
   }

@@ -13,7 +13,12 @@ struct ReplayCommand {
     var until: Int?
     var isQuiet = false
     var remaining = arguments[...]
+    var seen: Set<String> = []
     while let argument = remaining.popFirst() {
+      // An option given twice is a mistake whichever was meant: say so, do not pick one.
+      if argument.hasPrefix("--"), argument != "--help", !seen.insert(argument).inserted {
+        throw UsageError(message: "\(argument) is given twice.", usage: Usage.replay)
+      }
       switch argument {
       case "-h", "--help":
         throw HelpRequested(text: Usage.replay)
@@ -84,6 +89,15 @@ struct VerifyCommand {
       let report = try SampleApp.replayer.replay(path: path) { timeline.show($0) }
       output.clearProgress()
       for warning in report.warnings { output.error("warning: \(path): \(warning)") }
+      guard report.checkpointsVerified > 0 else {
+        output.line(
+          """
+          OK, but nothing was verified: the log has no checkpoint to compare; replayed \
+          \(report.actionCount) action(s).
+          """
+        )
+        return 0
+      }
       output.line(
         """
         OK: all \(report.checkpointsVerified) checkpoint(s) matched over \(report.actionCount) \

@@ -51,7 +51,12 @@ struct RecordCommand {
   static func parse(_ arguments: [String]) throws -> RecordCommand {
     var command = RecordCommand()
     var remaining = arguments[...]
+    var seen: Set<String> = []
     while let argument = remaining.popFirst() {
+      // An option given twice is a mistake whichever was meant: say so, do not pick one.
+      if argument.hasPrefix("--"), argument != "--help", !seen.insert(argument).inserted {
+        throw UsageError(message: "\(argument) is given twice.", usage: Usage.record)
+      }
       switch argument {
       case "-h", "--help":
         throw HelpRequested(text: Usage.record)

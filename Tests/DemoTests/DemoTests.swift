@@ -56,6 +56,10 @@ import Testing
   @Test(arguments: [
     ["bogus"], ["replay"], ["verify"], ["replay", "a.jsonl", "--until"],
     ["record", "--sessions", "0"], ["record", "--out"],
+    ["replay", "a.jsonl", "--until", "3", "--until", "4"],
+    ["replay", "a.jsonl", "--quiet", "--quiet"],
+    ["record", "--out", "a.jsonl", "--out", "b.jsonl"],
+    ["record", "--sessions", "1", "--sessions", "2"],
   ])
   func badUsageExitsWithTwo(arguments: [String]) async {
     #expect(await run(arguments) == 2)
@@ -63,6 +67,13 @@ import Testing
 
   @Test func replayOfAnEndlessLineStopsAtTheLimitAndExitsWithTwo() async {
     #expect(await run(["replay", "/dev/zero"]) == 2)
+  }
+
+  @Test func aRepeatedOptionIsRefusedNamingIt() async {
+    let output = Output(capturing: true)
+    #expect(
+      await Demo.run(["replay", "a.jsonl", "--until", "3", "--until", "4"], output: output) == 2)
+    #expect(output.captured?.first?.hasPrefix("demo: --until is given twice.") == true)
   }
 
   @Test func replayOfAMissingFileExitsWithTwo() async {
@@ -82,6 +93,17 @@ import Testing
 
   @Test func verifyOfTheBundledSampleSucceeds() async {
     #expect(await run(["verify", Self.samplePath]) == 0)
+  }
+
+  @Test func verifyOfALogWithNoCheckpointSaysNothingWasCompared() async throws {
+    let file = try sample("no-checkpoints.jsonl") {
+      $0.split(separator: "\n").filter { !$0.contains(#""kind":"checkpoint""#) }
+        .joined(separator: "\n") + "\n"
+    }
+    let output = Output(capturing: true)
+    #expect(await Demo.run(["verify", file], output: output) == 0)
+    #expect(output.captured?.last?.hasPrefix("OK, but nothing was verified") == true)
+    #expect(output.captured?.contains { $0.contains("all 0 checkpoint(s) matched") } == false)
   }
 
   @Test func replayCanStopAfterASequenceNumber() async {
