@@ -340,12 +340,73 @@ import Testing
       #"Line 2: "explode" is not a case of Action at action."#)
     try expectFailure(
       head.replacingOccurrences(of: #""count":0"#, with: #""count":1.5"#) + "\n",
-      "Line 1: not a valid log header: the initial state is invalid: invalid JSON or value"
+      """
+      Line 1: not a valid log header: the initial state is invalid: the number 1.5 at \
+      initialState.count does not fit the integer type expected there (it is not a whole number)
+      """
     )
     // A whole line of JSON that is not a log line is malformed, newline or not: only a line
     // that stops mid-JSON was cut off.
     try expectFailure(
       head + "\n" + add.replacingOccurrences(of: #""add""#, with: #""explode""#), "Line 2:")
+  }
+
+  @Test func aLineJSONDecoderCallsInvalidIsExplainedWithWhatAndWhere() throws {
+    let head = try header()
+    let add = #"{"action":{"add":{"_0":1}},"kind":"action","origin":"user","seq":1,"time":0}"#
+    try expectFailure(
+      head + "\n" + add.replacingOccurrences(of: #""seq":1"#, with: #""seq":99999999999999999999"#)
+        + "\n",
+      """
+      Line 2: the number 99999999999999999999 at seq does not fit the integer type expected \
+      there (it is outside the range of a 64-bit integer).
+      """)
+    try expectFailure(
+      head + "\n" + add.replacingOccurrences(of: #""_0":1"#, with: #""_0":2.5"#) + "\n",
+      """
+      Line 2: the number 2.5 at action.add._0 does not fit the integer type expected there (it \
+      is not a whole number).
+      """)
+    try expectFailure(
+      head.replacingOccurrences(of: #""checkpointInterval":3"#, with: #""checkpointInterval":2.5"#)
+        + "\n",
+      "Line 1: not a valid log header: the number 2.5 at checkpointInterval does not fit")
+    try expectFailure(
+      head + "\n" + add.replacingOccurrences(of: #""time":0"#, with: #""time":1e400"#) + "\n",
+      "Line 2: invalid JSON: the number 1e400 at time is too large for any number type.")
+    let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+    try expectFailure(
+      head + "\n" + deep + "\n",
+      "Line 2: invalid JSON: arrays and objects nested more than 512 deep, at column 513")
+    try expectFailure(
+      head + "\n"
+        + add.replacingOccurrences(of: #"{"add":{"_0":1}}"#, with: #"{"named":{"_0":"\ud800"}}"#)
+        + "\n",
+      "Line 2: invalid JSON: a lone UTF-16 surrogate in a string at action.named._0")
+    // Invalid UTF-8 in the initial state is damage, not a type that changed.
+    var bytes = Data(head.replacingOccurrences(of: #""names":[]"#, with: #""names":["ab"]"#).utf8)
+    bytes[bytes.firstRange(of: Data("ab".utf8))!.lowerBound] = 0xFF
+    let file = path("utf8.jsonl")
+    try bytes.write(to: URL(fileURLWithPath: file))
+    #expect {
+      try replayer().replay(path: file)
+    } throws: { error in
+      guard case .badHeader(1, let reason) = error as? ActionLogError else { return false }
+      return reason.hasPrefix("invalid JSON: invalid UTF-8 in the string at initialState.names[0]")
+        && !reason.contains("changed")
+    }
+  }
+
+  @Test func theStrictCheckFindsNoProblemInValidJSON() throws {
+    let (file, _) = try record([.add(1), .named("a \"quoted\" / é 😀"), .pinChanged("1")])
+    let valid =
+      try lines(file) + [
+        #" { "a" : [ 1 , -0.5e+3 , 2E-2 , true , false , null , { } , [ ] ] } "#,
+        #"["\u00e9\ud83d\ude00\n\t\\\/", 0, -0, 123456789012345678901234567890]"#,
+      ]
+    for line in valid {
+      #expect(JSONCheck.check(Data(line.utf8)).problem == nil, "\(line)")
+    }
   }
 
   @Test func aLineOfExactlyTheLimitIsReadAndOneByteMoreIsNot() throws {

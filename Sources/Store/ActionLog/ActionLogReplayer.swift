@@ -171,7 +171,11 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       do {
         line = try decoder.decode(ActionLogLine<R.Action>.self, from: bytes)
       } catch {
-        throw ActionLogError.malformedLine(line: number, reason: Self.explain(error, in: bytes))
+        throw ActionLogError.malformedLine(
+          line: number,
+          reason: Self.explain(error, in: bytes) {
+            _ = try decoder.decode(ActionLogLine<R.Action>.self, from: $0)
+          })
       }
       switch line {
       case .action(let found, let time, let origin, let action):
@@ -264,7 +268,11 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     do {
       version = try decoder.decode(VersionProbe.self, from: bytes)
     } catch {
-      throw ActionLogError.badHeader(line: headerLine, reason: Self.explain(error, in: bytes))
+      throw ActionLogError.badHeader(
+        line: headerLine,
+        reason: Self.explain(error, in: bytes) {
+          _ = try decoder.decode(VersionProbe.self, from: $0)
+        })
     }
     guard version.kind == "header", version.format == ActionLogFormat.name else {
       throw ActionLogError.badHeader(
@@ -280,7 +288,11 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     do {
       probe = try decoder.decode(HeaderProbe.self, from: bytes)
     } catch {
-      throw ActionLogError.badHeader(line: headerLine, reason: Self.explain(error, in: bytes))
+      throw ActionLogError.badHeader(
+        line: headerLine,
+        reason: Self.explain(error, in: bytes) {
+          _ = try decoder.decode(HeaderProbe.self, from: $0)
+        })
     }
     guard probe.feature == feature else {
       throw ActionLogError.featureMismatch(
@@ -298,12 +310,19 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       header = try decoder.decode(ActionLogHeader<R.State>.self, from: bytes)
     } catch {
       // The header's fields were read above, so this is the initial state.
+      let explained = Self.explain(error, in: bytes) {
+        _ = try decoder.decode(ActionLogHeader<R.State>.self, from: $0)
+      }
+      if JSONCheck.check(bytes).problem != nil {
+        // Not JSON at all there: damage, whatever the types.
+        throw ActionLogError.badHeader(line: headerLine, reason: explained)
+      }
       if case .dataCorrupted? = error as? DecodingError {
         // Its shape decoded, but a value in it is invalid (a duplicate id, say).
         throw ActionLogError.badHeader(
           line: headerLine,
           reason: """
-            the initial state is invalid: \(Self.explain(error, in: bytes)) (a damaged log, or \
+            the initial state is invalid: \(explained) (a damaged log, or \
             a value whose type changed since the recording, such as a renamed enum case).
             """
         )
@@ -314,7 +333,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         line: headerLine,
         reason: """
           the initial state does not decode with the current types (they changed since the \
-          recording, or the log is damaged): \(Self.explain(error, in: bytes))
+          recording, or the log is damaged): \(explained)
           """
       )
     }
@@ -352,7 +371,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       return [
         """
         the state's digest differs; the checkpoint's state is present but could not be read \
-        to compare: \(explain(error, in: recordedLine))
+        to compare: \(JSONCheck.check(recordedLine).problem.map { "invalid JSON: \($0)." } ?? explain(error, in: recordedLine))
         """
       ]
     }
@@ -366,7 +385,17 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
   }
 
   /// A decoding error as one readable sentence: where in the line, and what.
-  static func explain(_ error: any Error, in line: Data? = nil) -> String {
+  ///
+  /// - Parameters:
+  ///   - error: The error decoding `line` threw.
+  ///   - line: The line, to name what the error does not: the case an enum does not have,
+  ///     or, when the decoder calls the line invalid JSON without saying where, the first
+  ///     problem ``JSONCheck`` finds.
+  ///   - decode: Decodes a line as the failed decoding did. Given, and the line is valid
+  ///     JSON, it finds the number that did not fit the type expected for it.
+  static func explain(
+    _ error: any Error, in line: Data? = nil, decoding decode: ((Data) throws -> Void)? = nil
+  ) -> String {
     guard let error = error as? DecodingError else { return "\(error)" }
     func path(_ context: DecodingError.Context) -> String {
       let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }
@@ -375,7 +404,13 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     }
     switch error {
     case .dataCorrupted(let context):
-      return "invalid JSON or value\(path(context)): \(context.debugDescription)"
+      if context.codingPath.isEmpty, let line,
+        let diagnosis = diagnoseUnreadable(line, decoding: decode)
+      {
+        return diagnosis
+      }
+      let cause = context.underlyingError.map { " (\($0))" } ?? ""
+      return "invalid JSON or value\(path(context)): \(context.debugDescription)\(cause)"
     case .keyNotFound(let key, let context):
       return "missing key \"\(key.stringValue)\"\(path(context))."
     case .typeMismatch(let type, let context):
@@ -397,6 +432,36 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     @unknown default:
       return "\(error)"
     }
+  }
+}
+
+extension ActionLogReplayer {
+  /// Why `JSONDecoder` refused `line` as a whole, when it did not say: the JSON problem
+  /// ``JSONCheck`` finds, or the number that does not fit the integer expected for it (found by
+  /// setting suspect numbers to 0, one after another, until `decode` fails otherwise).
+  private static func diagnoseUnreadable(
+    _ line: Data, decoding decode: ((Data) throws -> Void)?
+  ) -> String? {
+    let check = JSONCheck.check(line)
+    if let problem = check.problem { return "invalid JSON: \(problem)." }
+    guard let decode else { return nil }
+    var patched = [UInt8](line)
+    for number in check.numbers.lazy.filter({ $0.integerProblem != nil }).prefix(100) {
+      // The same length, so that the other numbers stay where they were.
+      patched.replaceSubrange(
+        number.range,
+        with: [UInt8(ascii: "0")] + repeatElement(UInt8(ascii: " "), count: number.range.count - 1))
+      do {
+        try decode(Data(patched))
+      } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+        continue  // still refused as a whole: another number
+      } catch {}
+      return """
+        the number \(number.text) at \(number.path) does not fit the integer type expected there \
+        (\(number.integerProblem ?? "")).
+        """
+    }
+    return nil
   }
 }
 

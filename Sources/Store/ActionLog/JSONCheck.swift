@@ -1,0 +1,265 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// A strict reading of one line of JSON, to explain why `JSONDecoder` refused it: for a
+/// syntax error, invalid UTF-8, nesting too deep or a number it cannot represent, its error
+/// says only "The given data was not valid JSON." (on Linux, with no underlying error), and
+/// names no place in the line.
+///
+/// Only used once decoding has failed, so it favours clear messages over speed.
+struct JSONCheck {
+  /// A number in the line.
+  struct Number {
+    /// Where its text is in the line.
+    var range: Range<Int>
+    /// Its text, as written.
+    var text: String
+    /// Where it is, such as `seq` or `state.items[2].quantity`.
+    var path: String
+  }
+
+  /// What the check found.
+  struct Result {
+    /// The first problem, with its place; `nil` when the line is JSON `JSONDecoder` reads.
+    var problem: String?
+    /// The numbers read before the problem (all of them when there is none), in order.
+    var numbers: [Number]
+  }
+
+  /// How deep `JSONDecoder` nests arrays and objects; one level more is refused.
+  static let maximumDepth = 512
+
+  /// Checks `line`.
+  static func check(_ line: Data) -> Result {
+    var check = JSONCheck(bytes: [UInt8](line))
+    do throws(Failure) {
+      try check.value(depth: 0)
+      check.skipSpace()
+      if check.index < check.bytes.count {
+        throw Failure("text after the end of the JSON value, at column \(check.index + 1)")
+      }
+      return Result(problem: nil, numbers: check.numbers)
+    } catch {
+      return Result(problem: error.message, numbers: check.numbers)
+    }
+  }
+
+  private struct Failure: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+  }
+
+  private let bytes: [UInt8]
+  private var index = 0
+  private var path: [String] = []
+  private var numbers: [Number] = []
+
+  private init(bytes: [UInt8]) {
+    self.bytes = bytes
+  }
+
+  /// The current place, as ` at seq`, or nothing at the top level.
+  private var place: String {
+    let joined = path.joined()
+    guard !joined.isEmpty else { return "" }
+    return " at " + (joined.hasPrefix(".") ? String(joined.dropFirst()) : joined)
+  }
+
+  private mutating func skipSpace() {
+    while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+  }
+
+  private func unexpected(_ expected: String) -> Failure {
+    guard index < bytes.count else {
+      return Failure("the line ends where \(expected) was expected")
+    }
+    let found = bytes[index]
+    let shown =
+      (0x21...0x7E).contains(found) ? "\"\(Character(Unicode.Scalar(found)))\"" : "byte \(found)"
+    return Failure("expected \(expected)\(place), found \(shown) at column \(index + 1)")
+  }
+
+  private mutating func value(depth: Int) throws(Failure) {
+    skipSpace()
+    guard index < bytes.count else { throw unexpected("a value") }
+    switch bytes[index] {
+    case UInt8(ascii: "{"), UInt8(ascii: "["):
+      guard depth < Self.maximumDepth else {
+        throw Failure(
+          """
+          arrays and objects nested more than \(Self.maximumDepth) deep, at column \
+          \(index + 1): more than JSONDecoder reads
+          """
+        )
+      }
+      try container(depth: depth)
+    case UInt8(ascii: "\""):
+      _ = try string()
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+      try number()
+    default:
+      for literal in ["true", "false", "null"] where bytes[index...].starts(with: literal.utf8) {
+        index += literal.utf8.count
+        return
+      }
+      throw unexpected("a value")
+    }
+  }
+
+  private mutating func container(depth: Int) throws(Failure) {
+    let isObject = bytes[index] == UInt8(ascii: "{")
+    let close = UInt8(ascii: isObject ? "}" : "]")
+    index += 1
+    skipSpace()
+    if index < bytes.count, bytes[index] == close {
+      index += 1
+      return
+    }
+    var position = 0
+    while true {
+      if isObject {
+        skipSpace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+          throw unexpected("a key in quotes")
+        }
+        let key = try string()
+        skipSpace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+          throw unexpected("\":\" after the key \"\(key)\"")
+        }
+        index += 1
+        path.append("." + key)
+      } else {
+        path.append("[\(position)]")
+      }
+      try value(depth: depth + 1)
+      path.removeLast()
+      position += 1
+      skipSpace()
+      guard index < bytes.count, bytes[index] == UInt8(ascii: ",") || bytes[index] == close else {
+        throw unexpected("\",\" or \"\(Character(Unicode.Scalar(close)))\"")
+      }
+      index += 1
+      if bytes[index - 1] == close { return }
+    }
+  }
+
+  /// Reads a string, returning its text (escapes left as written: it only names places).
+  private mutating func string() throws(Failure) -> String {
+    let start = index
+    index += 1
+    while true {
+      guard index < bytes.count else {
+        throw Failure("a string\(place) that starts at column \(start + 1) is not closed")
+      }
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "\"") { break }
+      if byte < 0x20 {
+        throw Failure(
+          "a control character (byte \(byte)) in a string\(place), at column \(index + 1)")
+      }
+      if byte == UInt8(ascii: "\\") { try escape() } else { index += 1 }
+    }
+    let content = bytes[(start + 1)..<index]
+    index += 1
+    guard let text = String(validating: content, as: UTF8.self) else {
+      throw Failure(
+        "invalid UTF-8 in the string\(place) that starts at column \(start + 1)")
+    }
+    return text
+  }
+
+  private mutating func escape() throws(Failure) {
+    let start = index
+    index += 1
+    guard index < bytes.count else { throw unexpected("an escaped character") }
+    if "\"\\/bfnrt".utf8.contains(bytes[index]) {
+      index += 1
+      return
+    }
+    guard bytes[index] == UInt8(ascii: "u") else {
+      throw Failure("an invalid escape in a string\(place), at column \(start + 1)")
+    }
+    let unit = try hex()
+    if (0xDC00...0xDFFF).contains(unit) {
+      throw Failure("a lone UTF-16 surrogate in a string\(place), at column \(start + 1)")
+    }
+    if (0xD800...0xDBFF).contains(unit) {
+      guard bytes[index...].starts(with: #"\u"#.utf8) else {
+        throw Failure("a lone UTF-16 surrogate in a string\(place), at column \(start + 1)")
+      }
+      index += 1
+      guard (0xDC00...0xDFFF).contains(try hex()) else {
+        throw Failure("a lone UTF-16 surrogate in a string\(place), at column \(start + 1)")
+      }
+    }
+  }
+
+  /// Reads the `u` and four hexadecimal digits of a `\u` escape.
+  private mutating func hex() throws(Failure) -> Int {
+    let start = index - 1
+    index += 1
+    guard index + 4 <= bytes.count,
+      let unit = Int(String(decoding: bytes[index..<(index + 4)], as: UTF8.self), radix: 16)
+    else {
+      throw Failure("an invalid \\u escape in a string\(place), at column \(start + 1)")
+    }
+    index += 4
+    return unit
+  }
+
+  private mutating func number() throws(Failure) {
+    let start = index
+    func digits() -> Int {
+      let first = index
+      while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
+        index += 1
+      }
+      return index - first
+    }
+    if bytes[index] == UInt8(ascii: "-") { index += 1 }
+    let integer = digits()
+    guard integer > 0 else { throw unexpected("a digit") }
+    if integer > 1, bytes[index - integer] == UInt8(ascii: "0") {
+      throw Failure("a number with a leading zero\(place), at column \(start + 1)")
+    }
+    if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+      index += 1
+      guard digits() > 0 else { throw unexpected("a digit after the decimal point") }
+    }
+    if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+      index += 1
+      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")
+      {
+        index += 1
+      }
+      guard digits() > 0 else { throw unexpected("a digit in the exponent") }
+    }
+    let text = String(decoding: bytes[start..<index], as: UTF8.self)
+    let joined = path.joined()
+    numbers.append(
+      Number(
+        range: start..<index, text: text,
+        path: joined.hasPrefix(".") ? String(joined.dropFirst()) : joined))
+    guard let value = Double(text), value.isFinite else {
+      throw Failure("the number \(text)\(place) is too large for any number type")
+    }
+  }
+}
+
+extension JSONCheck.Number {
+  /// Why the number may not fit an integer, if it is not a whole number or is out of the
+  /// range of a 64-bit integer.
+  var integerProblem: String? {
+    if Int64(text) != nil { return nil }
+    guard let value = Double(text) else { return nil }
+    if value.rounded() != value { return "it is not a whole number" }
+    if !text.contains(where: { "eE.".contains($0) }) || abs(value) >= 0x1p63 {
+      return "it is outside the range of a 64-bit integer"
+    }
+    return nil
+  }
+}
