@@ -397,6 +397,49 @@ import Testing
     }
   }
 
+  @Test func aLineThatRepeatsAKeyIsRefusedNamingTheKeyAndTheLine() throws {
+    let head = try header()
+    let add = #"{"action":{"add":{"_0":1}},"kind":"action","origin":"user","seq":1,"time":0}"#
+    // JSONDecoder would keep the first of each; Python and jq the last.
+    try expectFailure(
+      head + "\n"
+        + add.replacingOccurrences(
+          of: #""kind":"action""#, with: #""kind":"action","kind":"checkpoint""#)
+        + "\n",
+      #"Line 2: the key "kind" appears twice in the line's object"#)
+    try expectFailure(
+      head + "\n" + add.replacingOccurrences(of: #"{"_0":1}"#, with: #"{"_0":1,"_0":2}"#) + "\n",
+      #"Line 2: the key "_0" appears twice in the object at action.add"#)
+    // Written differently, the same key.
+    try expectFailure(
+      head + "\n" + add.replacingOccurrences(of: #""seq":1"#, with: #""seq":1,"s\u0065q":2"#)
+        + "\n",
+      #"Line 2: the key "seq" appears twice in the line's object"#)
+    try expectFailure(
+      head.replacingOccurrences(of: #""version":1"#, with: #""version":1,"version":2"#) + "\n",
+      #"Line 1: not a valid log header: the key "version" appears twice"#)
+  }
+
+  @Test func theDuplicateKeyScannerFindsRepeatsInLargeObjectsAndNotAcrossObjects() {
+    var scanner = DuplicateKeyScanner()
+    func duplicate(_ json: String) -> DuplicateKeyScanner.Duplicate? {
+      scanner.firstDuplicate(in: Data(json.utf8))
+    }
+    // Equal keys in different objects, or as values, are not repeats.
+    #expect(duplicate(#"{"a":{"a":1},"b":[{"a":"a"},{"a":2}],"c":"a","d":{}}"#) == nil)
+    #expect(duplicate(#"{"a\"b":1,"a":2,"b":"{\"a\":1,\"a\":2}"}"#) == nil)
+    let many = (0..<40).map { #""k\#($0)":\#($0)"# }.joined(separator: ",")
+    #expect(duplicate("{\(many)}") == nil)
+    #expect(
+      duplicate(#"{"x":[1,{"y":{"# + many + #","k7":0}}]}"#)
+        == .init(key: "k7", path: "x[1].y"))
+    // Text that is not JSON is left to the decoder.
+    for garbage in ["{{", "}}", #"{"a":"#, #"{"a":1,"a"#, "\"", #"[{"a":1,"a":1"#] {
+      _ = duplicate(garbage)
+    }
+    #expect(duplicate(#"[{"a":1,"a":1"#) == .init(key: "a", path: "[0]"))
+  }
+
   @Test func theStrictCheckFindsNoProblemInValidJSON() throws {
     let (file, _) = try record([.add(1), .named("a \"quoted\" / é 😀"), .pinChanged("1")])
     let valid =

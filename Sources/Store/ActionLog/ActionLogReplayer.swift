@@ -102,6 +102,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     )
     var sequence = 0
     var lastLine = headerLine
+    var duplicates = DuplicateKeyScanner()
     while let next = try reader.next() {
       let bytes: Data
       let number: Int
@@ -166,6 +167,9 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
           report.finalState = state
           return report
         }
+      }
+      if let duplicate = duplicates.firstDuplicate(in: bytes) {
+        throw ActionLogError.malformedLine(line: number, reason: "\(duplicate)")
       }
       let line: ActionLogLine<R.Action>
       do {
@@ -263,6 +267,10 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         throw ActionLogError.lineTooLong(line: number, limit: ActionLogFormat.maximumLineLength)
       }
     } while Self.isBlank(bytes)
+    var duplicates = DuplicateKeyScanner()
+    if let duplicate = duplicates.firstDuplicate(in: bytes) {
+      throw ActionLogError.badHeader(line: headerLine, reason: "\(duplicate)")
+    }
     // What the format and version are first: another version's other fields may differ.
     let version: VersionProbe
     do {

@@ -1,0 +1,184 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Finds a key repeated in one JSON object of a line.
+///
+/// `JSONDecoder` keeps the first of two equal keys, where other readers (Python, `jq`) keep
+/// the last, so a line with one means different things to different tools: the replay
+/// refuses it. One pass over the bytes, reusing its buffers from line to line; it does not
+/// validate the JSON (the decoder does), and gives up quietly on text that is not.
+struct DuplicateKeyScanner {
+  /// A key repeated in one object, and where that object is.
+  struct Duplicate: Equatable, CustomStringConvertible {
+    /// The key, its escapes decoded.
+    var key: String
+    /// The object's place, such as `action.cart._0`, or empty for the line's own object.
+    var path: String
+
+    /// The problem, as part of a sentence naming the line.
+    var description: String {
+      """
+      the key "\(key)" appears twice in \(path.isEmpty ? "the line's object" : "the object at \(path)") \
+      (readers disagree on which one counts).
+      """
+    }
+  }
+
+  private struct Frame {
+    var isObject: Bool
+    /// Where this object's keys start in `keys`.
+    var keyStart: Int
+    var expectsKey: Bool
+    /// For an array, the index of the current element.
+    var position = 0
+  }
+
+  /// A key's text between its quotes, as byte offsets in the line.
+  private struct Key {
+    var start: Int
+    var end: Int
+    var hasEscape: Bool
+  }
+
+  /// Up to this many keys, each key is compared with the object's others as it is read;
+  /// past it, the object's keys are sorted when it closes.
+  private static let linearLimit = 16
+
+  private var frames: [Frame] = []
+  private var keys: [Key] = []
+
+  /// The first repeated key in `line`, or `nil` when there is none (or the line is not JSON).
+  mutating func firstDuplicate(in line: Data) -> Duplicate? {
+    frames.removeAll(keepingCapacity: true)
+    keys.removeAll(keepingCapacity: true)
+    return line.withUnsafeBytes { scan($0) }
+  }
+
+  private mutating func scan(_ bytes: UnsafeRawBufferPointer) -> Duplicate? {
+    let count = bytes.count
+    var index = 0
+    while index < count {
+      switch bytes[index] {
+      case UInt8(ascii: "\""):
+        let start = index + 1
+        guard let end = Self.closingQuote(after: start, bytes) else { return nil }
+        index = end + 1
+        guard let top = frames.indices.last, frames[top].isObject, frames[top].expectsKey
+        else { continue }
+        frames[top].expectsKey = false
+        let key = Key(
+          start: start, end: end,
+          hasEscape: memchr(bytes.baseAddress! + start, Int32(UInt8(ascii: "\\")), end - start)
+            != nil)
+        if keys.count - frames[top].keyStart < Self.linearLimit {
+          for other in keys[frames[top].keyStart...] where Self.equal(other, key, bytes) {
+            return duplicate(key, bytes)
+          }
+        }
+        keys.append(key)
+      case UInt8(ascii: "{"):
+        frames.append(Frame(isObject: true, keyStart: keys.count, expectsKey: true))
+        index += 1
+      case UInt8(ascii: "["):
+        frames.append(Frame(isObject: false, keyStart: keys.count, expectsKey: false))
+        index += 1
+      case UInt8(ascii: "}"), UInt8(ascii: "]"):
+        guard let frame = frames.last else { return nil }
+        if keys.count - frame.keyStart > Self.linearLimit,
+          let repeated = repeatedKey(in: frame.keyStart..<keys.count, bytes)
+        {
+          return duplicate(repeated, bytes)
+        }
+        keys.removeLast(keys.count - frame.keyStart)
+        frames.removeLast()
+        index += 1
+      case UInt8(ascii: ","):
+        if let top = frames.indices.last {
+          if frames[top].isObject {
+            frames[top].expectsKey = true
+          } else {
+            frames[top].position += 1
+          }
+        }
+        index += 1
+      default:
+        index += 1
+      }
+    }
+    return nil
+  }
+
+  /// The index of the quote that ends the string whose text starts at `start`: the first
+  /// one after an even number of backslashes. Found with `memchr`, which keeps a long string
+  /// value (most of a checkpoint's bytes) cheap to step over.
+  private static func closingQuote(after start: Int, _ bytes: UnsafeRawBufferPointer) -> Int? {
+    var from = start
+    while from < bytes.count {
+      guard
+        let found = memchr(bytes.baseAddress! + from, Int32(UInt8(ascii: "\"")), bytes.count - from)
+      else { return nil }
+      let quote = bytes.baseAddress!.distance(to: UnsafeRawPointer(found))
+      var backslashes = 0
+      while quote - backslashes > start, bytes[quote - backslashes - 1] == UInt8(ascii: "\\") {
+        backslashes += 1
+      }
+      if backslashes.isMultiple(of: 2) { return quote }
+      from = quote + 1
+    }
+    return nil
+  }
+
+  /// A key that appears twice among `keys[range]`, found by sorting them.
+  private func repeatedKey(in range: Range<Int>, _ bytes: UnsafeRawBufferPointer) -> Key? {
+    let sorted = keys[range].map { (key: $0, text: Self.text(of: $0, bytes)) }
+      .sorted { $0.text.lexicographicallyPrecedes($1.text) }
+    for (first, second) in zip(sorted, sorted.dropFirst()) where first.text == second.text {
+      return second.key
+    }
+    return nil
+  }
+
+  private static func equal(_ a: Key, _ b: Key, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    if a.hasEscape || b.hasEscape { return text(of: a, bytes) == text(of: b, bytes) }
+    guard a.end - a.start == b.end - b.start else { return false }
+    return memcmp(bytes.baseAddress! + a.start, bytes.baseAddress! + b.start, a.end - a.start) == 0
+  }
+
+  /// A key's bytes, with its escapes decoded (`"\u0061"` is `"a"`).
+  private static func text(of key: Key, _ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+    let raw = Data(bytes[(key.start - 1)...key.end])
+    guard key.hasEscape, let decoded = try? JSONDecoder().decode(String.self, from: raw) else {
+      return Array(bytes[key.start..<key.end])
+    }
+    return Array(decoded.utf8)
+  }
+
+  /// The duplicate `key` of the innermost open object, with that object's place.
+  private func duplicate(_ key: Key, _ bytes: UnsafeRawBufferPointer) -> Duplicate {
+    var path = ""
+    for (index, frame) in frames.enumerated().dropLast() {
+      if frame.isObject {
+        // The last key read in an object is the one the next frame sits under (none in text
+        // that is not JSON, such as `{{`).
+        let end = frames[index + 1].keyStart
+        let name =
+          end > frame.keyStart
+          ? String(decoding: Self.text(of: keys[end - 1], bytes), as: UTF8.self) : "?"
+        path += (path.isEmpty ? "" : ".") + name
+      } else {
+        path += "[\(frame.position)]"
+      }
+    }
+    return Duplicate(key: String(decoding: Self.text(of: key, bytes), as: UTF8.self), path: path)
+  }
+}
