@@ -656,6 +656,8 @@ import Testing
     finished = nil
     store.send(.add(3))
     #expect(warnings.messages.count == 1)
+  }
+
   func permissions(_ file: String) throws -> Int? {
     (try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? NSNumber)?
       .intValue
