@@ -238,7 +238,10 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
   }
 
   private static func isBlank(_ line: Data) -> Bool {
-    line.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }
+    // Through the bytes: `Data`'s own iteration costs more than the test, on every line.
+    line.withUnsafeBytes { bytes in
+      bytes.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }
+    }
   }
 
   private enum LineKind {
