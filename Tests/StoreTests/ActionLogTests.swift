@@ -452,6 +452,15 @@ import Testing
     }
   }
 
+  /// `Int(_:radix:)` takes a sign: the check must not.
+  @Test func theStrictCheckRefusesASignedUnicodeEscape() {
+    for line in [#"["\u-041"]"#, #"["\u+abc"]"#, #"["\u12"]"#] {
+      #expect(
+        JSONCheck.check(Data(line.utf8)).problem?.contains("invalid \\u escape") == true,
+        "\(line)")
+    }
+  }
+
   @Test func aLineOfExactlyTheLimitIsReadAndOneByteMoreIsNot() throws {
     let atLimit = String(repeating: "a", count: 16)
     let file = try write(atLimit + "\n" + atLimit + "b\n", to: "limit.jsonl")

@@ -128,8 +128,9 @@ extension Effect {
   /// child that is gone (``missingChild(_:site:lifetime:)``): a parent that finds it in its
   /// child's effect does not run for the action, so that the action changes nothing.
   ///
-  /// Looks through merges and lifetimes only, where the reducers between the child and its
-  /// ancestors put it.
+  /// Looks through `merge` and `scoped` (an identity's lifetime) only, where the library's
+  /// reducers between the child and its ancestors put it: wrapped in a concatenation, a
+  /// cancellable or a throttle by a reducer of one's own, it is not seen.
   ///
   /// - Complexity: O(*n*) in the merged parts; O(1) for `.none`.
   @inlinable

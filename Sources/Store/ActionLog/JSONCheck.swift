@@ -202,7 +202,9 @@ struct JSONCheck {
   private mutating func hex() throws(Failure) -> Int {
     let start = index - 1
     index += 1
+    // Four hexadecimal digits exactly: `Int(_:radix:)` alone would take a sign (`\u-041`).
     guard index + 4 <= bytes.count,
+      bytes[index..<(index + 4)].allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }),
       let unit = Int(String(decoding: bytes[index..<(index + 4)], as: UTF8.self), radix: 16)
     else {
       throw Failure("an invalid \\u escape in a string\(place), at column \(start + 1)")

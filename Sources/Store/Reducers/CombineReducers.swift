@@ -4,8 +4,8 @@ import Effects
 ///
 /// Each reducer sees the state left by the one before it; their effects are merged. An
 /// action one of them finds addressed to a child that is gone (a removed row, a `nil` child,
-/// another case, at any depth) stops there: the reducers after it do not run for it. A
-/// ``Reducer/body`` combines its reducers the same way, so `CombineReducers` is needed only
+/// another case, at any depth below it through the library's reducers) stops there: the
+/// reducers after it do not run for it. A ``Reducer/body`` combines its reducers the same way, so `CombineReducers` is needed only
 /// where a single reducer value is expected, such as the receiver of a modifier like `ifLet`
 /// (the child closures of ``Scope``, `ifLet`, `presents`, `ifCaseLet`, `forEach` and
 /// `navigationStack` are builders already).
