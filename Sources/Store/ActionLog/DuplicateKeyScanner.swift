@@ -76,13 +76,19 @@ struct DuplicateKeyScanner {
         guard let top = frames.indices.last, frames[top].isObject, frames[top].expectsKey
         else { continue }
         frames[top].expectsKey = false
-        let key = Key(
-          start: start, end: end,
-          hasEscape: memchr(bytes.baseAddress! + start, Int32(UInt8(ascii: "\\")), end - start)
-            != nil)
+        // Keys are short: a plain loop costs less than a call to `memchr`.
+        var hasEscape = false
+        for offset in start..<end where bytes[offset] == UInt8(ascii: "\\") {
+          hasEscape = true
+          break
+        }
+        let key = Key(start: start, end: end, hasEscape: hasEscape)
         if keys.count - frames[top].keyStart < Self.linearLimit {
-          for other in keys[frames[top].keyStart...] where Self.equal(other, key, bytes) {
-            return duplicate(key, bytes)
+          // By index: a slice of `keys` would retain its buffer at every key.
+          var other = frames[top].keyStart
+          while other < keys.count {
+            if Self.equal(keys[other], key, bytes) { return duplicate(key, bytes) }
+            other += 1
           }
         }
         keys.append(key)
@@ -149,7 +155,9 @@ struct DuplicateKeyScanner {
   }
 
   private static func equal(_ a: Key, _ b: Key, _ bytes: UnsafeRawBufferPointer) -> Bool {
-    if a.hasEscape || b.hasEscape { return text(of: a, bytes) == text(of: b, bytes) }
+    if _slowPath(a.hasEscape || b.hasEscape) {
+      return text(of: a, bytes) == text(of: b, bytes)
+    }
     guard a.end - a.start == b.end - b.start else { return false }
     return memcmp(bytes.baseAddress! + a.start, bytes.baseAddress! + b.start, a.end - a.start) == 0
   }
