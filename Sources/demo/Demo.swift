@@ -62,6 +62,25 @@ struct UsageError: Error {
   var usage: String
 }
 
+/// The options a command line has given so far: an option given twice is a mistake whichever
+/// was meant, so it is refused rather than one of them picked.
+struct SeenOptions {
+  private var seen: Set<String> = []
+  let usage: String
+
+  init(usage: String) {
+    self.usage = usage
+  }
+
+  /// Notes `argument`; throws if it is an option given before.
+  mutating func note(_ argument: String) throws(UsageError) {
+    guard argument.hasPrefix("--"), argument != "--help" else { return }
+    guard seen.insert(argument).inserted else {
+      throw UsageError(message: "\(argument) is given twice.", usage: usage)
+    }
+  }
+}
+
 enum Usage {
   static let main = """
     USAGE: demo [<command>]

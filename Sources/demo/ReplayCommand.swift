@@ -13,12 +13,9 @@ struct ReplayCommand {
     var until: Int?
     var isQuiet = false
     var remaining = arguments[...]
-    var seen: Set<String> = []
+    var seen = SeenOptions(usage: Usage.replay)
     while let argument = remaining.popFirst() {
-      // An option given twice is a mistake whichever was meant: say so, do not pick one.
-      if argument.hasPrefix("--"), argument != "--help", !seen.insert(argument).inserted {
-        throw UsageError(message: "\(argument) is given twice.", usage: Usage.replay)
-      }
+      try seen.note(argument)
       switch argument {
       case "-h", "--help":
         throw HelpRequested(text: Usage.replay)

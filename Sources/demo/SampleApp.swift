@@ -51,12 +51,9 @@ struct RecordCommand {
   static func parse(_ arguments: [String]) throws -> RecordCommand {
     var command = RecordCommand()
     var remaining = arguments[...]
-    var seen: Set<String> = []
+    var seen = SeenOptions(usage: Usage.record)
     while let argument = remaining.popFirst() {
-      // An option given twice is a mistake whichever was meant: say so, do not pick one.
-      if argument.hasPrefix("--"), argument != "--help", !seen.insert(argument).inserted {
-        throw UsageError(message: "\(argument) is given twice.", usage: Usage.record)
-      }
+      try seen.note(argument)
       switch argument {
       case "-h", "--help":
         throw HelpRequested(text: Usage.record)
