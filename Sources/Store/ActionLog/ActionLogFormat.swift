@@ -37,26 +37,32 @@ public struct ActionLogHeader<State: Codable>: Codable {
   public var initialState: State
 }
 
-/// One line after the header.
-enum ActionLogLine<Action: Decodable>: Decodable {
-  case action(sequence: Int, time: Double, origin: ActionOrigin, action: Action)
-  case checkpoint(sequence: Int, digest: String, isFinal: Bool)
-
-  enum CodingKeys: String, CodingKey {
-    case kind, seq, time, origin, action, digest, final
-  }
+/// One line after the header: an action, or a checkpoint.
+///
+/// A struct rather than an enum with the action as a payload: taking a generic payload out
+/// of an enum case looks up the payload's tuple metadata at run time, on every line of a
+/// replay.
+struct ActionLogLine<Action: Decodable>: Decodable {
+  /// What only one kind of line has.
+  var kind: ActionLogLineKind
+  /// The action's sequence number, or for a checkpoint the action it follows.
+  var sequence: Int
+  /// The action, on an action line; nil on a checkpoint.
+  var action: Action?
 
   init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
+    // The keys are not nested in this generic type: a nested enum would be generic too, and
+    // every line would look up `KeyedDecodingContainer`'s metadata for this `Action` again.
+    let container = try decoder.container(keyedBy: ActionLogLineKey.self)
     let kind = try container.decode(String.self, forKey: .kind)
     switch kind {
     case "action":
-      self = .action(
-        sequence: try container.decode(Int.self, forKey: .seq),
+      sequence = try container.decode(Int.self, forKey: .seq)
+      self.kind = .action(
         time: try container.decodeIfPresent(Double.self, forKey: .time) ?? 0,
-        origin: try container.decode(ActionOrigin.self, forKey: .origin),
-        action: try container.decode(Action.self, forKey: .action)
+        origin: try container.decode(ActionOrigin.self, forKey: .origin)
       )
+      action = try container.decode(Action.self, forKey: .action)
     case "checkpoint":
       let digest = try container.decode(String.self, forKey: .digest)
       // A digest no replay could produce is a damaged line, not a divergence.
@@ -68,11 +74,12 @@ enum ActionLogLine<Action: Decodable>: Decodable {
             "\"\(digest)\" is not a digest: expected 16 lowercase hexadecimal digits."
         )
       }
-      self = .checkpoint(
-        sequence: try container.decode(Int.self, forKey: .seq),
+      sequence = try container.decode(Int.self, forKey: .seq)
+      self.kind = .checkpoint(
         digest: digest,
         isFinal: try container.decodeIfPresent(Bool.self, forKey: .final) ?? false
       )
+      action = nil
     default:
       throw DecodingError.dataCorruptedError(
         forKey: .kind,
@@ -81,6 +88,17 @@ enum ActionLogLine<Action: Decodable>: Decodable {
       )
     }
   }
+}
+
+/// The kind of a line after the header, with the fields only that kind has.
+enum ActionLogLineKind {
+  case action(time: Double, origin: ActionOrigin)
+  case checkpoint(digest: String, isFinal: Bool)
+}
+
+/// The keys of a log line (see ``ActionLogLine``).
+enum ActionLogLineKey: String, CodingKey {
+  case kind, seq, time, origin, action, digest, final
 }
 
 /// An action line, as written.

@@ -181,8 +181,14 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
             _ = try decoder.decode(ActionLogLine<R.Action>.self, from: $0)
           })
       }
-      switch line {
-      case .action(let found, let time, let origin, let action):
+      switch line.kind {
+      case .action(let time, let origin):
+        guard let action = line.action else {
+          // `ActionLogLine` decodes an action for every action line; this is not reached.
+          throw ActionLogError.malformedLine(
+            line: number, reason: "an action line without its action.")
+        }
+        let found = line.sequence
         guard found == sequence + 1 else {
           throw ActionLogError.sequenceOutOfOrder(
             line: number, found: found, expected: sequence + 1)
@@ -205,7 +211,8 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
             stateBefore: before, stateAfter: state
           )
         )
-      case .checkpoint(let found, let digest, let isFinal):
+      case .checkpoint(let digest, let isFinal):
+        let found = line.sequence
         // After the final checkpoint, a checkpoint of the same action (written twice) is
         // checked like the first.
         guard found == sequence else {
