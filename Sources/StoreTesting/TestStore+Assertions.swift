@@ -67,8 +67,15 @@ extension TestStore {
 
   /// Settles effect work and waits, up to the timeout, until `isDone` holds.
   ///
+  /// - Parameters:
+  ///   - isDone: What to wait for.
+  ///   - timeout: How long to wait, in real time, for work the store cannot run itself.
+  ///   - stopAtTestClocks: Whether to stop waiting, too, once every effect still at work
+  ///     sleeps on a test clock: then only the test can move them on.
   /// - Returns: Whether `isDone` held in time.
-  func settle(until isDone: () -> Bool, timeout: Duration) async -> Bool {
+  func settle(
+    until isDone: () -> Bool, timeout: Duration, stopAtTestClocks: Bool = false
+  ) async -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: timeout)
     while true {
@@ -76,11 +83,33 @@ extension TestStore {
       await settleIncludingMainActor()
       if isDone() { return true }
       let isIdle =
-        runtime.runningCount == 0 && !executor.hasWork && runtime.inbox.isEmpty
+        runtime.runningWork.isEmpty && !executor.hasWork && runtime.inbox.isEmpty
       if isIdle { return false }
+      if stopAtTestClocks && isWaitingOnlyForTestClocks { return false }
+      // A cancelled test (past its time limit, say) stops waiting: its sleeps would end at
+      // once, and the loop would spin until the deadline.
+      if Task.isCancelled { return false }
       let remaining = clock.now.duration(to: deadline)
       if remaining <= .zero { return false }
       _ = await signal.wait(after: generation, timeout: remaining)
     }
+  }
+
+  /// Whether every effect still at work sleeps on a test clock that must advance to wake it,
+  /// and nothing else is left to run: no job on the test executor, no action sent.
+  ///
+  /// A concatenation waiting for its part, or an effect a throttle window holds back, is
+  /// judged by what it waits for, which is listed too. Every task of an effect counts, child
+  /// tasks included: one asleep on a test clock while a sibling works elsewhere is taken for
+  /// asleep.
+  var isWaitingOnlyForTestClocks: Bool {
+    guard !executor.hasWork, runtime.inbox.isEmpty else { return false }
+    let waiting = runtime.runningWork.filter { $0.kind != .sequence }
+    return !waiting.isEmpty
+      && waiting.allSatisfy { record in
+        let waits = record.testClockWaits
+        // A deadline that has passed is a sleeper waking now.
+        return !waits.isEmpty && waits.allSatisfy { $0 > .zero }
+      }
   }
 }

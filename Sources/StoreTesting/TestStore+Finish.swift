@@ -9,6 +9,11 @@ extension TestStore {
   /// Call it at the end of a test. A test store that is released without it makes the same
   /// checks, without waiting.
   ///
+  /// It waits only for work the store cannot run itself (on another thread, say), up to the
+  /// timeout, and stops waiting as soon as every effect still at work is asleep on a
+  /// ``TestClock``: only the test can wake those, by advancing the clock. A throttle window
+  /// that holds no effect back is not left over: it is cancelled with the rest.
+  ///
   /// A test store looks for children an ancestor removed after every action, so the effects
   /// of a row set back to an older copy of its list end with that action. A live store may
   /// notice only later (see "Identity and navigation" in the Store documentation), though
@@ -29,7 +34,11 @@ extension TestStore {
     column: UInt = #column
   ) async {
     let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    _ = await settle(until: { runtime.runningCount == 0 }, timeout: timeout ?? self.timeout)
+    // Effects asleep on a test clock stay asleep however long the store waits: only the test
+    // advances the clock, and it is waiting here.
+    _ = await settle(
+      until: { runtime.runningWork.isEmpty }, timeout: timeout ?? self.timeout,
+      stopAtTestClocks: true)
     reportWarnings(at: location)
     if exhaustivity == .on {
       let running = Self.stillRunning(runtime, ledger)

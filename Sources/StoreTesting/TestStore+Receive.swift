@@ -127,7 +127,7 @@ extension TestStore {
     )
     reportWarnings(at: location)
     guard arrived else {
-      let running = runtime.running
+      let running = runtime.runningWork
       // With no effect running, the store did not wait: nothing could arrive.
       let headline =
         running.isEmpty

@@ -9,6 +9,8 @@ public struct TestStoreTask: Sendable {
   private let waitUntil: @MainActor (_ isDone: () -> Bool, _ timeout: Duration?) async -> Bool
   private let settle: @MainActor () -> Void
   private let excuse: @MainActor (EffectGroup?) -> Void
+  /// The effects of the action's chain still at work, a line each, for a failure message.
+  private let unfinished: @MainActor (EffectGroup?) -> [String]
   /// The action, described only for a failure message.
   private let describeAction: @Sendable () -> String
 
@@ -17,7 +19,10 @@ public struct TestStoreTask: Sendable {
     self.describeAction = { describe(action) }
     self.waitUntil = { [weak store] isDone, timeout in
       guard let store else { return isDone() }
-      return await store.settle(until: isDone, timeout: timeout ?? store.timeout)
+      // Effects asleep on a test clock stay asleep however long the store waits: only the
+      // test advances the clock, and it is waiting here.
+      return await store.settle(
+        until: isDone, timeout: timeout ?? store.timeout, stopAtTestClocks: true)
     }
     self.settle = { [weak store] in store?.settle() }
     self.excuse = { [weak store] group in
@@ -25,10 +30,19 @@ public struct TestStoreTask: Sendable {
       // The records the action's chain started, parts of concatenations included.
       store.ledger.excuse(store.runtime.running.filter { $0.feedbackGroup === group })
     }
+    self.unfinished = { [weak store] group in
+      guard let store, let group else { return [] }
+      return Messages.describeRunning(
+        store.runtime.runningWork.filter { $0.feedbackGroup === group })
+    }
   }
 
   /// Runs the effects until they have all finished, failing the test if they do not finish
   /// within `timeout` of waiting for work outside the test executor.
+  ///
+  /// Effects asleep on a ``TestClock`` are not waited for once nothing else is left to run:
+  /// only the test can wake them, by advancing the clock, so the test fails at once, naming
+  /// them and how far the clock must advance.
   ///
   /// - Parameters:
   ///   - timeout: How long to wait; the test store's ``TestStore/timeout`` by default.
@@ -45,8 +59,10 @@ public struct TestStoreTask: Sendable {
   ) async {
     let task = self.task
     guard await waitUntil({ !task.isRunning }, timeout) else {
+      let running = unfinished(task.group)
+      let listed = running.isEmpty ? "" : " Still running:\n\(Messages.bulleted(running))"
       reportFailure(
-        "The effects started by \(describeAction()) did not finish in time.",
+        "The effects started by \(describeAction()) did not finish in time.\(listed)",
         at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
       )
       return

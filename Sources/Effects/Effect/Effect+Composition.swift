@@ -49,6 +49,12 @@ extension Effect {
   /// Cancelling the concatenation cancels the part that is running and starts none of the
   /// rest.
   ///
+  /// A part that throws has finished: its error becomes its `catch:` action, or a runtime
+  /// warning, and the next part starts. So `.concatenate(.run { try await save() }, .dismiss)`
+  /// dismisses even when the save fails. To go on only after a success, send an action from
+  /// the end of the `.run` (`send(.saved)`) and return the next effect from that action's
+  /// case.
+  ///
   /// While the store is reducing (the concatenation was returned by a reducer), a leading run
   /// of parts without asynchronous work queues all its actions at once, behind the actions
   /// already queued, so an action one of them sends cannot stop the others. After a part with

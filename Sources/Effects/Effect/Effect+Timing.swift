@@ -43,7 +43,11 @@ extension Effect {
   /// The first effect runs at once and opens a window of `interval`. Effects started with
   /// the same `id` while the window is open wait; when it closes, one of them runs (the latest
   /// when `latest` is true, otherwise the first) and opens a new window. The rest are dropped.
-  /// Cancelling `id` closes the window and drops the waiting effect.
+  /// Cancelling `id` closes the window and drops the waiting effect. A window is open from
+  /// when its effect starts, not from when that effect ends.
+  ///
+  /// A window with no effect waiting in it does no work: a `TestStore`'s `finish()` does not
+  /// wait for it to close, and its store task (the one `send` returned) does not either.
   ///
   /// - Parameters:
   ///   - id: The id the throttle is keyed by, namespaced like a cancellation id.

@@ -126,6 +126,18 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     state.withLock { $0.records.values.map(\.record).sorted { $0.id < $1.id } }
   }
 
+  /// The running effects that are work still to do, oldest first: all of ``running`` but the
+  /// timers of throttle windows that hold no effect back. Such a window only delays the next
+  /// effect with its id, if one comes; when it closes, nothing runs and nothing is sent.
+  package var runningWork: [EffectRecord] {
+    state.withLock { state in
+      let idleTimers = Set(
+        state.throttles.values.compactMap { $0.pending == nil ? $0.timer?.id : nil })
+      return state.records.values.map(\.record).filter { !idleTimers.contains($0.id) }
+        .sorted { $0.id < $1.id }
+    }
+  }
+
   /// Cancels every running effect. Safe from any thread.
   package func cancelAll() {
     let records = state.withLock { $0.records.values.map(\.record).sorted { $0.id < $1.id } }

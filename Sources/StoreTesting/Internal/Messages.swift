@@ -48,7 +48,14 @@ enum Messages {
     case .sequence:
       return "an effect started by \(Effects.describe(record.origin))\(site)"
     case .timer:
-      return "a throttle window opened by \(Effects.describe(record.origin))"
+      // Only a window that holds an effect back is listed.
+      let closing = record.testClockWaits.first.map {
+        $0 > .zero ? ", closing when a test clock advances \($0)" : ", closing on a test clock"
+      }
+      return """
+        a throttle window opened by \(Effects.describe(record.origin)), holding back the next \
+        effect\(closing ?? "")
+        """
     }
   }
 

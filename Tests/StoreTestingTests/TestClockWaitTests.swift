@@ -1,0 +1,184 @@
+import Effects
+import Store
+import Testing
+
+@testable import StoreTesting
+
+/// `finish()` and a task's `finish()` do not wait out their timeout for effects asleep on a
+/// test clock, which only the test can wake; and a throttle window that holds nothing back
+/// is not work left over.
+///
+/// Each store's timeout is an hour: a call that waited it out would hit the suite's time limit
+/// and fail, so these pass only if the store stops waiting on its own.
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct TestClockWaitTests {
+  let clock = TestClock()
+  let messages = Messages()
+
+  /// A feature with a nap on the test clock, a throttled log, and work held by a gate.
+  struct Napper: Reducer {
+    struct State: Equatable {
+      var logged: [Int] = []
+      var isAwake = false
+    }
+    enum Action: Equatable, Sendable {
+      case nap, woke, scrolled(Int), logged(Int), waitForGate, gateOpened
+    }
+    enum CancelID { case nap }
+    let clock: TestClock
+    let gate: Gate
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      switch action {
+      case .nap:
+        return .run { send in
+          try await clock.sleep(for: .seconds(2))
+          send(.woke)
+        }
+        .cancellable(id: CancelID.nap)
+      case .woke:
+        state.isAwake = true
+        return .none
+      case .scrolled(let offset):
+        return .run { send in send(.logged(offset)) }
+          .throttle(id: "scroll", for: .seconds(1), clock: clock, latest: true)
+      case .logged(let offset):
+        state.logged.append(offset)
+        return .none
+      case .waitForGate:
+        return .run { send in
+          await gate.wait()
+          send(.gateOpened)
+        }
+      case .gateOpened:
+        return .cancel(id: CancelID.nap)
+      }
+    }
+  }
+
+  func makeStore() -> TestStore<Napper.State, Napper.Action> {
+    let store = TestStore(initialState: Napper.State()) { Napper(clock: clock, gate: Gate()) }
+    store.timeout = .seconds(3600)
+    return store
+  }
+
+  @Test func aThrottleWindowThatHoldsNothingBackIsNotLeftOverAtTheEnd() async {
+    let store = makeStore()
+    await store.send(.scrolled(1))
+    await store.receive(.logged(1)) { $0.logged = [1] }
+    // The window is still open on the test clock, with nothing waiting in it.
+    await store.finish()
+  }
+
+  @Test func aThrottleWindowThatHoldsAnEffectBackIsLeftOverAndSaysHowFarToAdvance() async {
+    let store = makeStore()
+    await store.send(.scrolled(1))
+    await store.receive(.logged(1)) { $0.logged = [1] }
+    await store.send(.scrolled(2))
+    await withKnownIssue {
+      await store.finish()
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.last.contains("1 effect still running at the end of the test"))
+    #expect(
+      messages.last.contains(
+        """
+        a throttle window opened by Action.scrolled(1), holding back the next effect, \
+        closing when a test clock advances 1.0 seconds
+        """))
+  }
+
+  @Test func receivingWhileOnlyAnIdleThrottleWindowIsOpenFailsAtOnce() async {
+    let store = makeStore()
+    await store.send(.scrolled(1))
+    await store.receive(.logged(1)) { $0.logged = [1] }
+    await withKnownIssue {
+      await store.receive(.woke)
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.last.contains("no effect is running, so none can arrive"))
+    await store.finish()
+  }
+
+  @Test func finishFailsAtOnceWhenEveryEffectLeftSleepsOnATestClock() async {
+    let store = makeStore()
+    await store.send(.nap)
+    await withKnownIssue {
+      await store.finish()
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(
+      messages.last.contains(
+        "an effect started by Action.nap (created at StoreTestingTests/TestClockWaitTests"))
+    #expect(messages.last.contains("asleep until a test clock advances 2.0 seconds"))
+  }
+
+  @Test func aNonExhaustiveFinishDoesNotWaitForEffectsAsleepOnATestClock() async {
+    let store = makeStore()
+    store.exhaustivity = .off
+    await store.send(.nap)
+    await store.finish()
+    // Cancelled by `finish()`: advancing the clock wakes nothing.
+    await clock.advance(by: .seconds(5))
+    #expect(store.state.isAwake == false)
+  }
+
+  @Test func aTasksFinishFailsAtOnceNamingItsEffectAsleepOnATestClock() async {
+    let store = makeStore()
+    let nap = await store.send(.nap)
+    await withKnownIssue {
+      await nap.finish()
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(
+      messages.last.hasPrefix(
+        "The effects started by Action.nap did not finish in time. Still running:"))
+    #expect(messages.last.contains("asleep until a test clock advances 2.0 seconds"))
+    await clock.advance(by: .seconds(2))
+    await store.receive(.woke) { $0.isAwake = true }
+    await nap.finish()
+    await store.finish()
+  }
+
+  @Test func anEffectWorkingElsewhereKeepsTheStoreWaitingThoughAnotherSleepsOnATestClock() async {
+    let gate = Gate()
+    let store = TestStore(initialState: Napper.State()) { Napper(clock: clock, gate: gate) }
+    await store.send(.nap)
+    #expect(store.isWaitingOnlyForTestClocks)
+    await store.send(.waitForGate)
+    // The gate's waiter is not asleep on a test clock: what it sends may end the nap.
+    #expect(!store.isWaitingOnlyForTestClocks)
+    gate.open()
+    await store.receive(.gateOpened)
+    #expect(!store.isWaitingOnlyForTestClocks)
+    await store.finish()
+  }
+}
+
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct CancelledWaitTests {
+  let messages = Messages()
+
+  @Test func aCancelledTestStopsWaitingForWorkElsewhere() async {
+    let gate = Gate()
+    let store = TestStore(initialState: Stubborn.State()) { Stubborn(gate: gate) }
+    store.timeout = .seconds(3600)
+    await store.send(.start)
+    let messages = self.messages
+    let finishing = Task {
+      await withKnownIssue {
+        await store.finish()
+      } matching: {
+        messages.capture($0)
+      }
+    }
+    finishing.cancel()
+    await finishing.value
+    #expect(messages.last.contains("1 effect still running at the end of the test"))
+    gate.open()
+  }
+}
