@@ -328,3 +328,33 @@ extension StoreObservationTests {
     #expect(rowsBuffer() == before, "removing a row moved the others within their buffer")
   }
 }
+
+extension StoreObservationTests {
+  /// A value read through a store once, outside observation tracking or by a view that is
+  /// gone (a log line, a button's handler reading `store.state`), is compared after the next
+  /// action, and forgotten once it changed: it does not keep a copy that makes every later
+  /// change to a collection copy the whole collection, for the store's whole life.
+  @Test func aValueReadOnceIsNotComparedAndCopiedAfterEveryActionForever() {
+    let harness = todos(rows: 0..<10_000)
+    func rowsBuffer() -> UnsafeRawPointer? {
+      harness.core.untrackedState.rows.storage.withUnsafeBufferPointer {
+        UnsafeRawPointer($0.baseAddress)
+      }
+    }
+    _ = harness.store.state  // read once, outside observation tracking
+    harness.send(.rows(.element(id: 5, action: .renamed("five"))))
+    let before = rowsBuffer()
+    harness.send(.rows(.element(id: 6, action: .renamed("six"))))
+    #expect(rowsBuffer() == before, "the rows were copied by a read nobody observes")
+    // A read that is observed still notifies, once per change.
+    let view = Tracker { _ = harness.store.state }
+    harness.send(.rows(.element(id: 7, action: .renamed("seven"))))
+    #expect(view.firings == 1)
+    view.observe()
+    harness.send(.rows(.element(id: 8, action: .renamed("eight"))))
+    #expect(view.firings == 2)
+    let after = rowsBuffer()
+    harness.send(.rows(.element(id: 9, action: .renamed("nine"))))
+    #expect(rowsBuffer() == after)
+  }
+}

@@ -69,6 +69,7 @@ extension Store {
   /// remembered copy would share the collection's buffers, so the next change to one element
   /// would copy the whole collection, at every action, for as long as a view shows it.
   func track<Value>(_ keyPath: KeyPath<State, Value>, _ value: Value) {
+    hasBeenRead = true
     if let entry = tracked[.value(keyPath)] {
       observation.access(self, keyPath: entry.token)
       return
@@ -92,6 +93,7 @@ extension Store {
 
   /// Registers that something derived from the state was read, under `key`.
   func trackDerived<Value: Equatable>(_ key: TrackKey, _ read: @escaping (State) -> Value) {
+    hasBeenRead = true
     if let entry = tracked[key] {
       observation.access(self, keyPath: entry.token)
       return
@@ -105,11 +107,24 @@ extension Store {
   /// Notifies the observers of every value read through this store that changed since it was
   /// last seen.
   ///
-  /// - Complexity: O(*k*) for the *k* values ever read through this store.
+  /// - Complexity: O(*k*) for the *k* values read through this store since they last changed.
   func checkObservations() {
-    guard !tracked.isEmpty else { return }
+    // Read even with nothing left to compare: a derived store follows its state after each
+    // action once anything was read through it (a row view playing its removal reads it).
+    guard hasBeenRead else { return }
     let state = core.state
-    for entry in tracked.values where entry.update(from: state) {
+    guard !tracked.isEmpty else { return }
+    var changed: [TrackKey] = []
+    for (key, entry) in tracked where entry.update(from: state) { changed.append(key) }
+    for key in changed {
+      // Observation tracking is one-shot: the observers of a value are let go once they are
+      // notified, and register again when they read it again (a view renders). So forget the
+      // value here, until it is read again: a value read once outside tracking, or by a view
+      // that is gone, is otherwise compared after every action for the store's whole life,
+      // and its remembered copy makes each change to a collection in it copy the collection.
+      // Forgotten before observers are notified, so one that reads it again at once, in
+      // `onChange`, registers anew.
+      guard let entry = tracked.removeValue(forKey: key) else { continue }
       observation.withMutation(of: self, keyPath: entry.token) {}
     }
   }

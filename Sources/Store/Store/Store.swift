@@ -39,6 +39,9 @@ public final class Store<State, Action: Sendable>: Observable {
   /// What observers have read through this store; see `Store+Observation.swift`.
   let observation = ObservationRegistrar()
   var tracked: [TrackKey: Tracked] = [:]
+  /// Whether anything was ever read through this store: from then on it re-reads its state
+  /// after each action it is checked for, even once nothing read is left to compare.
+  var hasBeenRead = false
   var isWatching = false
   /// Whether an owner (the element-store cache) decides when this store re-checks what was
   /// read, so the store does not check after every action itself.
