@@ -72,7 +72,11 @@ public struct ScreenLifecycleReducer<Base: Reducer>: Reducer {
     case .taskStarted:
       guard state[keyPath: toLifecycle].start() else {
         return .warning(
-          "The screen's task started while it was already running; the second start was ignored.",
+          """
+          The screen's task started while it was already running; the second start was \
+          ignored. One screen identity has one task: two views showing this store at once \
+          cannot both drive its lifecycle, and the first one's end ends the screen.
+          """,
           site: site
         )
       }

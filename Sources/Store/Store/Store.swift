@@ -23,6 +23,11 @@ import Observation
 /// What is tracked is what is read *through a store*: in `store.header.title`, the store
 /// reads `header` (the rest is read from the value it returned), so a change anywhere in
 /// `header` notifies. Read `title` through a store scoped to the header to track it alone.
+/// A count is such a chain: `store.items.count` reads `items`, so a change to any item
+/// notifies. `store.scope(state: \.items, action: .items).count` follows the ids alone (items
+/// added, removed or moved); a computed property of the state read through the store
+/// (`store.itemCount`) notifies only when its result changes, but is computed again after
+/// every action while it is observed, so keep it cheap.
 /// Observers are notified once the action's reducers have run: reading the store in
 /// `onChange` gives the new state (an `@Observable` class calls it before the change).
 ///
@@ -112,6 +117,11 @@ public final class Store<State, Action: Sendable>: Observable {
   /// keeps a copy: for a plain `Array` or `Dictionary` that copy shares the buffer, and the
   /// next change copies the collection. An ``IdentifiedArray`` or ``StackState`` is followed
   /// by its version stamps instead, with no copy (any write to an element counts as a change).
+  ///
+  /// Once the value has changed and its observers were notified (observation fires once per
+  /// read), the store forgets it until it is read again, as a view does when it renders
+  /// again. A value read outside tracking (in a button's handler, a log line) is so compared
+  /// and kept only until its first change.
   ///
   /// Only the first step of a chain is read through the store: `store.header.title` tracks
   /// the whole `header`. To track `title` alone, read it through a store scoped to `header`.
