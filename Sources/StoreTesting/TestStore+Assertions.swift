@@ -99,15 +99,19 @@ extension TestStore {
   /// and nothing else is left to run: no job on the test executor, no action sent.
   ///
   /// A concatenation waiting for its part, or an effect a throttle window holds back, is
-  /// judged by what it waits for, which is listed too. Every task of an effect counts, child
-  /// tasks included: one asleep on a test clock while a sibling works elsewhere is taken for
-  /// asleep.
+  /// judged by what it waits for, which is listed too. Only the effect's own task counts: a
+  /// child task asleep on a test clock (a timeout raced against work elsewhere) does not stop
+  /// the effect from ending, so an effect whose own task waits for its children is waited
+  /// for. One whose own task sleeps on a test clock is taken for asleep, whatever its child
+  /// tasks do.
   var isWaitingOnlyForTestClocks: Bool {
     guard !executor.hasWork, runtime.inbox.isEmpty else { return false }
     let waiting = runtime.runningWork.filter { $0.kind != .sequence }
     return !waiting.isEmpty
       && waiting.allSatisfy { record in
-        let waits = record.testClockWaits
+        // A cancelled effect is ending, wherever its task resumes.
+        guard !record.isCancelled else { return false }
+        let waits = record.ownTaskTestClockWaits
         // A deadline that has passed is a sleeper waking now.
         return !waits.isEmpty && waits.allSatisfy { $0 > .zero }
       }

@@ -29,6 +29,9 @@ package final class EffectRecord: Sendable {
     var part: EffectGroup?
     var sleeps: [Int: Sleep] = [:]
     var nextSleep = 0
+    /// The identity of the task that runs the effect's operation (not its child tasks, nor
+    /// the tasks it spawns, which inherit ``EffectRecord/current``), once it started.
+    var ownTask: Int?
     var onCancel: (@Sendable () -> Void)?
   }
   private let state = Locked(State())
@@ -37,6 +40,20 @@ package final class EffectRecord: Sendable {
   private struct Sleep {
     var clock: TestClock
     var deadline: TestClock.Instant
+    /// Whether the effect's own task sleeps, rather than a child task or a task it spawned.
+    var isOwnTask: Bool
+  }
+
+  /// The identity of the task running now, comparable while that task runs.
+  private static var currentTaskIdentity: Int? {
+    withUnsafeCurrentTask { $0?.hashValue }
+  }
+
+  /// Notes that the task running now is the one that runs the effect's operation. Call it
+  /// first thing in that task.
+  package func beginOwnTask() {
+    let identity = Self.currentTaskIdentity
+    state.withLock { $0.ownTask = identity }
   }
 
   /// The record of the effect whose task runs the current code, if any: a test clock notes
@@ -96,9 +113,12 @@ package final class EffectRecord: Sendable {
   ///
   /// - Returns: The sleep's token, for ``endSleep(_:)``.
   package func beginSleep(on clock: TestClock, until deadline: TestClock.Instant) -> Int {
-    state.withLock { state in
+    let identity = Self.currentTaskIdentity
+    return state.withLock { state in
       state.nextSleep += 1
-      state.sleeps[state.nextSleep] = Sleep(clock: clock, deadline: deadline)
+      let isOwnTask = identity != nil && identity == state.ownTask
+      state.sleeps[state.nextSleep] = Sleep(
+        clock: clock, deadline: deadline, isOwnTask: isOwnTask)
       return state.nextSleep
     }
   }
@@ -112,6 +132,13 @@ package final class EffectRecord: Sendable {
   /// empty when it sleeps on none.
   package var testClockWaits: [Duration] {
     let sleeps = state.withLock { Array($0.sleeps.values) }
+    return sleeps.map { $0.clock.now.duration(to: $0.deadline) }.sorted()
+  }
+
+  /// ``testClockWaits`` of the effect's own task alone: empty when that task does not sleep
+  /// on a test clock, though a child task of it may (a timeout raced against real work).
+  package var ownTaskTestClockWaits: [Duration] {
+    let sleeps = state.withLock { $0.sleeps.values.filter(\.isOwnTask) }
     return sleeps.map { $0.clock.now.duration(to: $0.deadline) }.sorted()
   }
 

@@ -503,6 +503,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     let warnings = self.warnings
     let isUnderTest = executor != nil
     let operation: @Sendable () async -> Void = {
+      if isUnderTest { record.beginOwnTask() }
       let send = Send<Action> { action in
         guard !record.isCancelled else { return }
         inbox.push(.action(action, record))
