@@ -83,3 +83,22 @@ import Testing
     #expect(messages.last.contains("asleep until a test clock advances 2.0 seconds"))
   }
 }
+
+/// A throttle window whose waiting effect was cancelled holds nothing back: when it closes,
+/// the effect is dropped. Like an idle window, it is not left over at the end.
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct CancelledHeldBackTests {
+  let clock = TestClock()
+
+  @Test func aWindowWhoseWaitingEffectWasCancelledIsNotLeftOverAtTheEnd() async {
+    let store = TestStore(initialState: TestClockWaitTests.Napper.State()) {
+      TestClockWaitTests.Napper(clock: clock, gate: Gate())
+    }
+    store.timeout = .seconds(3600)
+    await store.send(.scrolled(1))
+    await store.receive(.logged(1)) { $0.logged = [1] }
+    let second = await store.send(.scrolled(2))
+    second.cancel()
+    await store.finish()
+  }
+}

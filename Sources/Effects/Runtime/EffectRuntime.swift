@@ -128,11 +128,16 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
 
   /// The running effects that are work still to do, oldest first: all of ``running`` but the
   /// timers of throttle windows that hold no effect back. Such a window only delays the next
-  /// effect with its id, if one comes; when it closes, nothing runs and nothing is sent.
+  /// effect with its id, if one comes; when it closes, nothing runs and nothing is sent. A
+  /// window whose waiting effect was cancelled (with its sender's task, say) holds none back:
+  /// it is dropped when the window closes.
   package var runningWork: [EffectRecord] {
     state.withLock { state in
       let idleTimers = Set(
-        state.throttles.values.compactMap { $0.pending == nil ? $0.timer?.id : nil })
+        state.throttles.values.compactMap { window in
+          let holdsBack = window.pending.map { !$0.record.isCancelled } ?? false
+          return holdsBack ? nil : window.timer?.id
+        })
       return state.records.values.map(\.record).filter { !idleTimers.contains($0.id) }
         .sorted { $0.id < $1.id }
     }
