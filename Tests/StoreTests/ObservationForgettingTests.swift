@@ -52,7 +52,9 @@ final class EagerTracker {
 
   @Test func reobservingTwoValuesThatBothChanged() {
     let store = Store(initialState: Pair.State()) { Pair() }
-    let eager = EagerTracker { _ = store.left; _ = store.right }
+    let eager = EagerTracker {
+      _ = store.left; _ = store.right
+    }
     store.send(.resetTapped)  // log changes only
     store.send(.left(.incrementTapped))
     let afterLeft = eager.firings
@@ -127,7 +129,9 @@ final class EagerTracker {
     let harness = Harness(initialState: state, reducer: Todos(clock: clock))
     let row = harness.store.scope(state: \.rows, action: .rows)[id: 1]!
     let parentView = Tracker { _ = harness.store.log }
-    let eager = EagerTracker { _ = row.title; _ = harness.store.log }
+    let eager = EagerTracker {
+      _ = row.title; _ = harness.store.log
+    }
     harness.send(.editTapped(1))
     harness.send(.editor(.presented(.delegate(.saved(1, "x")))))
     #expect(row.title == "x")

@@ -75,7 +75,7 @@ public struct ScreenLifecycleReducer<Base: Reducer>: Reducer {
           """
           The screen's task started while it was already running; the second start was \
           ignored. One screen identity has one task: two views showing this store at once \
-          cannot both drive its lifecycle, and the first one's end ends the screen.
+          cannot both drive its lifecycle, and whichever task ends first ends the screen.
           """,
           site: site
         )
