@@ -11,7 +11,7 @@ extension TestStore {
   ///
   /// It waits only for work the store cannot run itself (on another thread, say), up to the
   /// timeout, and stops waiting as soon as every effect still at work is asleep on a
-  /// ``TestClock``: only the test can wake those, by advancing the clock. A throttle window
+  /// `TestClock`: only the test can wake those, by advancing the clock. A throttle window
   /// that holds no effect back is not left over: it is cancelled with the rest.
   ///
   /// A test store looks for children an ancestor removed after every action, so the effects

@@ -46,7 +46,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// How long the `receive` methods and ``finish(timeout:fileID:filePath:line:column:)``
   /// wait for work that runs outside the test executor before failing. Effects that run on
   /// the executor never wait on it, and `finish()` does not wait on it for effects asleep on
-  /// a ``TestClock``.
+  /// a `TestClock`.
   public var timeout: Duration = .seconds(1)
 
   let root: any RootStoreCore<State, Action>

@@ -40,7 +40,7 @@ public struct TestStoreTask: Sendable {
   /// Runs the effects until they have all finished, failing the test if they do not finish
   /// within `timeout` of waiting for work outside the test executor.
   ///
-  /// Effects asleep on a ``TestClock`` are not waited for once nothing else is left to run:
+  /// Effects asleep on a `TestClock` are not waited for once nothing else is left to run:
   /// only the test can wake them, by advancing the clock, so the test fails at once, naming
   /// them and how far the clock must advance.
   ///
