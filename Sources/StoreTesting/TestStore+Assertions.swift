@@ -59,8 +59,8 @@ extension TestStore {
     guard onlyNextIDs else { return "" }
     return """
 
-      Only a next id differs (`nextID`, a stack's `nextElementID`). A StackState is equal to another only if its next push would \
-      get the same id: change the expected stack as the reducer did (`$0.path.pop(from: id)`, \
+      Only a next id differs (`nextID`, a stack's `nextElementID`). A StackState is equal to \
+      another only if its next push would get the same id: change the expected stack as the reducer did (`$0.path.pop(from: id)`, \
       `$0.path.append(screen)`) instead of assigning a new one.
       """
   }

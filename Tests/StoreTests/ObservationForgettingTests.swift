@@ -34,6 +34,14 @@ final class EagerTracker {
 @Suite struct ObservationForgettingTests {
   let clock = TestClock()
 
+  /// A list of rows 0, 1 and 2, and the store of row 1.
+  func threeRowsAndTheSecondsStore() -> (Harness<Todos>, Store<Row.State, Row.Action>) {
+    var state = Todos.State()
+    for id in 0..<3 { state.rows.append(Row.State(id: id, title: "row \(id)")) }
+    let harness = Harness(initialState: state, reducer: Todos(clock: clock))
+    return (harness, harness.store.scope(state: \.rows, action: .rows)[id: 1]!)
+  }
+
   @Test func twoObserversOneReobservingAtOnce() {
     let store = Store(initialState: Pair.State()) { Pair() }
     let eager = EagerTracker { _ = store.left }
@@ -94,10 +102,7 @@ final class EagerTracker {
   }
 
   @Test func aRowObservedAcrossChangesAndARefresh() {
-    var state = Todos.State()
-    for id in 0..<3 { state.rows.append(Row.State(id: id, title: "row \(id)")) }
-    let harness = Harness(initialState: state, reducer: Todos(clock: clock))
-    let row = harness.store.scope(state: \.rows, action: .rows)[id: 1]!
+    let (harness, row) = threeRowsAndTheSecondsStore()
     let view = Tracker { _ = row.title }
     let list = Tracker { _ = harness.store.scope(state: \.rows, action: .rows).ids }
     row.send(.renamed("a"))
@@ -124,10 +129,7 @@ final class EagerTracker {
 
   /// A value read while another store's observers run during the same dispatch.
   @Test func aParentReadInARowObserversOnChange() {
-    var state = Todos.State()
-    for id in 0..<3 { state.rows.append(Row.State(id: id, title: "row \(id)")) }
-    let harness = Harness(initialState: state, reducer: Todos(clock: clock))
-    let row = harness.store.scope(state: \.rows, action: .rows)[id: 1]!
+    let (harness, row) = threeRowsAndTheSecondsStore()
     let parentView = Tracker { _ = harness.store.log }
     let eager = EagerTracker {
       _ = row.title; _ = harness.store.log

@@ -130,15 +130,14 @@ package final class EffectRecord: Sendable {
 
   /// How far each test clock the effect sleeps on must advance to wake it, soonest first:
   /// empty when it sleeps on none.
-  package var testClockWaits: [Duration] {
-    let sleeps = state.withLock { Array($0.sleeps.values) }
-    return sleeps.map { $0.clock.now.duration(to: $0.deadline) }.sorted()
-  }
+  package var testClockWaits: [Duration] { waits(ownTaskOnly: false) }
 
   /// ``testClockWaits`` of the effect's own task alone: empty when that task does not sleep
   /// on a test clock, though a child task of it may (a timeout raced against real work).
-  package var ownTaskTestClockWaits: [Duration] {
-    let sleeps = state.withLock { $0.sleeps.values.filter(\.isOwnTask) }
+  package var ownTaskTestClockWaits: [Duration] { waits(ownTaskOnly: true) }
+
+  private func waits(ownTaskOnly: Bool) -> [Duration] {
+    let sleeps = state.withLock { $0.sleeps.values.filter { !ownTaskOnly || $0.isOwnTask } }
     return sleeps.map { $0.clock.now.duration(to: $0.deadline) }.sorted()
   }
 

@@ -78,7 +78,7 @@ extension EffectRuntime {
       let pending = window.pending
       // The window stays open only for a waiting effect that will run now and open the next;
       // one cancelled meanwhile (with its sender's task, say) leaves it closed.
-      if timer.isCancelled || pending == nil || pending?.record.isCancelled == true {
+      if timer.isCancelled || !window.holdsBack {
         state.throttles[key] = nil
       } else {
         state.throttles[key] = ThrottleWindow()

@@ -133,13 +133,8 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   /// it is dropped when the window closes.
   package var runningWork: [EffectRecord] {
     state.withLock { state in
-      let idleTimers = Set(
-        state.throttles.values.compactMap { window in
-          let holdsBack = window.pending.map { !$0.record.isCancelled } ?? false
-          return holdsBack ? nil : window.timer?.id
-        })
-      return state.records.values.map(\.record).filter { !idleTimers.contains($0.id) }
-        .sorted { $0.id < $1.id }
+      let idleTimers = Set(state.throttles.values.compactMap { $0.holdsBack ? nil : $0.timer?.id })
+      return state.records(state.records.keys.filter { !idleTimers.contains($0) })
     }
   }
 
@@ -586,6 +581,10 @@ extension EffectRuntime {
     /// The record whose sleep keeps the window open, once started.
     var timer: EffectRecord?
     var pending: Pending?
+
+    /// Whether an effect waits in the window to run when it closes: one cancelled meanwhile
+    /// (with its sender's task, say) is dropped then, and holds nothing back.
+    var holdsBack: Bool { pending.map { !$0.record.isCancelled } ?? false }
   }
 
   struct State {
