@@ -249,7 +249,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     hasToken: Bool,
     id: (Child.State) -> ID
   ) -> Effect<Parent.Action> {
-    let identity = PresenceIdentity(keyPath: toChild)
+    let identity = PresenceIdentity(keyPath: toChild, childOffset: childOffset)
     let childAction = extract(action)
     var before: ID? = nil
     var effect = Effect<Child.Action>.none
