@@ -162,3 +162,64 @@ extension ObservationForgettingTests {
     #expect(row.title == "Oat milk")
   }
 }
+
+/// A list of numbers, each settable.
+struct Numbers: Reducer {
+  struct State: Equatable {
+    var values = Array(repeating: 0, count: 600)
+  }
+  enum Action: Sendable {
+    case set(index: Int, value: Int)
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .set(let index, let value):
+        state.values[index] = value
+        return .none
+      }
+    }
+  }
+}
+
+@MainActor
+@Suite struct RegistrarKeyTests {
+  typealias NumbersStore = Store<Numbers.State, Numbers.Action>
+
+  /// A value read again (a view renders again after each change) is registered under the key
+  /// made for it the first time, not a new one.
+  @Test func aValueReadAgainReusesItsKey() {
+    let store = NumbersStore(initialState: Numbers.State()) { Numbers() }
+    let path = \Numbers.State.values[0]
+    let tracker = Tracker { _ = store[dynamicMember: path] }
+    let key = store.tokens[.value(path)]
+    #expect(key != nil)
+    store.send(.set(index: 0, value: 1))
+    #expect(tracker.firings == 1)
+    tracker.observe()
+    #expect(store.tokens[.value(path)] === key)
+    store.send(.set(index: 0, value: 2))
+    #expect(tracker.firings == 2)
+  }
+
+  /// The keys are not kept without bound: hundreds of values read through one store empty the
+  /// cache, and an observer registered under a key made before that is still notified.
+  @Test func theKeysKeptAreBoundedAndObserversOfOlderKeysAreNotified() {
+    let store = NumbersStore(initialState: Numbers.State()) { Numbers() }
+    let tracker = Tracker { _ = store[dynamicMember: \.values[0]] }
+    var largest = 0
+    for index in 1..<600 {
+      _ = store[dynamicMember: \.values[index]]
+      largest = max(largest, store.tokens.count)
+    }
+    #expect(largest == NumbersStore.tokenCacheLimit)
+    #expect(store.tokens.count < 600 - NumbersStore.tokenCacheLimit)
+    store.send(.set(index: 0, value: 1))
+    #expect(tracker.firings == 1)
+    // Read again after the cache was emptied: a new key, which a change still notifies.
+    tracker.observe()
+    store.send(.set(index: 0, value: 2))
+    #expect(tracker.firings == 2)
+  }
+}

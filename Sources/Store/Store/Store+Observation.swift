@@ -56,11 +56,10 @@ extension Store {
     }
   }
 
-  /// A registrar key for a value: never read, only compared.
-  subscript(observing path: AnyKeyPath) -> Int { 0 }
-
-  /// A registrar key for something derived from the state: never read, only compared.
-  subscript(observingDerived key: TrackKey) -> Int { 0 }
+  /// A registrar key: never read, only compared and hashed. Its argument is a number this
+  /// store gave one ``TrackKey``: the registrar hashes the key path at every access and
+  /// change, and a number hashes faster than a key path inside a key path.
+  subscript(observing number: Int) -> Int { 0 }
 
   /// Registers that the value at `keyPath`, now `value`, was read.
   ///
@@ -80,7 +79,7 @@ extension Store {
       trackDerived(.value(keyPath), stampReader(keyPath, stamped))
       return
     }
-    let token: KeyPath<Store, Int> = \.[observing: keyPath]
+    let token = self.token(for: .value(keyPath))
     observation.access(self, keyPath: token)
     tracked[.value(keyPath)] = TrackedValue(keyPath: keyPath, last: value, token: token)
     watch()
@@ -98,11 +97,27 @@ extension Store {
       observation.access(self, keyPath: entry.token)
       return
     }
-    let token: KeyPath<Store, Int> = \.[observingDerived: key]
+    let token = self.token(for: key)
     observation.access(self, keyPath: token)
     tracked[key] = TrackedDerived(read: read, last: read(core.state), token: token)
     watch()
   }
+
+  /// The registrar's key for `key`: the one made before, or a new one.
+  private func token(for key: TrackKey) -> KeyPath<Store, Int> {
+    if let token = tokens[key] { return token }
+    if tokens.count >= Self.tokenCacheLimit { tokens.removeAll(keepingCapacity: true) }
+    // A number never given before: an observer may still hold a key made before the cache
+    // was emptied, and is notified through the tracked value that holds that key.
+    let number = nextTokenNumber
+    nextTokenNumber += 1
+    let token: KeyPath<Store, Int> = \.[observing: number]
+    tokens[key] = token
+    return token
+  }
+
+  /// How many registrar keys ``tokens`` keeps: more than a screen reads through one store.
+  static var tokenCacheLimit: Int { 256 }
 
   /// Notifies the observers of every value read through this store that changed since it was
   /// last seen.

@@ -44,6 +44,12 @@ public final class Store<State, Action: Sendable>: Observable {
   /// What observers have read through this store; see `Store+Observation.swift`.
   let observation = ObservationRegistrar()
   var tracked: [TrackKey: Tracked] = [:]
+  /// The registrar's keys made so far, kept once their values are forgotten: a value is read
+  /// again at the next render, and a key path into a generic type is built anew, its types
+  /// looked up by name, each time its expression runs (a quarter of the cost of a row update
+  /// a view shows). Bounded: emptied when it reaches ``tokenCacheLimit`` keys.
+  var tokens: [TrackKey: KeyPath<Store, Int>] = [:]
+  var nextTokenNumber = 0
   /// Whether anything was ever read through this store: from then on it re-reads its state
   /// after each action it is checked for, even once nothing read is left to compare.
   var hasBeenRead = false
