@@ -522,7 +522,10 @@ import Testing
   }
 
   @Test func anActionTooLargeForALineStopsTheRecordingWithAnError() throws {
-    let store = Store(initialState: Tally.State()) { Tally() }
+    let warnings = WarningLog()
+    let store = RuntimeWarningHandler.$current.withValue(warnings.handler) {
+      Store(initialState: Tally.State()) { Tally() }
+    }
     let recorder = try store.recordActions(to: path("huge.jsonl"), feature: "Tally")
     recorder.lineLimit = 4096
     store.send(.add(1))
@@ -530,8 +533,20 @@ import Testing
     store.send(.add(2))
     #expect(recorder.actionCount == 1)  // the oversized one was not written
     #expect(recorder.error.map { "\($0)".contains("longer than the 4096 a replay reads") } == true)
+    // Said at once, with the action shortened, and once.
+    #expect(warnings.messages.count == 1)
+    #expect(
+      warnings.messages.first?.contains(
+        #"stopped recording: action 2, Action.named("xxxxx"#) == true)
+    #expect(warnings.messages.first.map { $0.count < 1000 } == true)
     #expect(throws: ActionLogError.self) { try recorder.finish() }
-    #expect(try replayer().replay(path: path("huge.jsonl")).actionCount == 1)
+    let report = try replayer().replay(path: path("huge.jsonl"))
+    #expect(report.actionCount == 1)
+    #expect(report.warnings.count == 1)
+    #expect(
+      report.warnings.first?.contains(
+        "the recording stopped after action 1: action 2, Action.named(") == true)
+    #expect(report.warnings.first?.contains("longer than the 4096 a replay reads") == true)
   }
 
   @Test func aCheckpointIntervalBelowOneIsAnErrorNotATrap() {

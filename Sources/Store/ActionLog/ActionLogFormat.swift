@@ -7,8 +7,9 @@
 /// The JSON Lines action-log format: its name, version, and the lines it is made of.
 ///
 /// A log is a header line, then one line per action, with a checkpoint line every
-/// ``ActionLogHeader/checkpointInterval`` actions and one at the end. See the format
-/// reference in the documentation catalog for a log written by hand.
+/// ``ActionLogHeader/checkpointInterval`` actions and one at the end; or, when the recorder
+/// could not write an action or a state, a line saying that the recording stopped and why.
+/// See the format reference in the documentation catalog for a log written by hand.
 public enum ActionLogFormat {
   /// The value of the header's `format` field.
   public static let name = "swift-unidirectional-store.action-log"
@@ -37,7 +38,7 @@ public struct ActionLogHeader<State: Codable>: Codable {
   public var initialState: State
 }
 
-/// One line after the header: an action, or a checkpoint.
+/// One line after the header: an action, a checkpoint, or the mark of a recording stopped.
 ///
 /// A struct rather than an enum with the action as a payload: taking a generic payload out
 /// of an enum case looks up the payload's tuple metadata at run time, on every line of a
@@ -45,7 +46,7 @@ public struct ActionLogHeader<State: Codable>: Codable {
 struct ActionLogLine<Action: Decodable>: Decodable {
   /// What only one kind of line has.
   var kind: ActionLogLineKind
-  /// The action's sequence number, or for a checkpoint the action it follows.
+  /// The action's sequence number, or for a checkpoint or a stop the action it follows.
   var sequence: Int
   /// The action, on an action line; nil on a checkpoint.
   var action: Action?
@@ -80,11 +81,17 @@ struct ActionLogLine<Action: Decodable>: Decodable {
         isFinal: try container.decodeIfPresent(Bool.self, forKey: .final) ?? false
       )
       action = nil
+    case "stopped":
+      sequence = try container.decode(Int.self, forKey: .seq)
+      self.kind = .stopped(reason: try container.decode(String.self, forKey: .reason))
+      action = nil
     default:
       throw DecodingError.dataCorruptedError(
         forKey: .kind,
         in: container,
-        debugDescription: "Unknown line kind \"\(kind)\"; expected \"action\" or \"checkpoint\"."
+        debugDescription: """
+          Unknown line kind "\(kind)"; expected "action", "checkpoint" or "stopped".
+          """
       )
     }
   }
@@ -94,11 +101,13 @@ struct ActionLogLine<Action: Decodable>: Decodable {
 enum ActionLogLineKind {
   case action(time: Double, origin: ActionOrigin)
   case checkpoint(digest: String, isFinal: Bool)
+  /// The recorder stopped after the action `sequence`, for `reason`.
+  case stopped(reason: String)
 }
 
 /// The keys of a log line (see ``ActionLogLine``).
 enum ActionLogLineKey: String, CodingKey {
-  case kind, seq, time, origin, action, digest, final
+  case kind, seq, time, origin, action, digest, final, reason
 }
 
 /// An action line, as written.
@@ -117,6 +126,15 @@ struct CheckpointLine<State: Encodable>: Encodable {
   var digest: String
   var final: Bool?
   var state: State?
+}
+
+/// The line that ends a recording the recorder could not go on with, as written.
+struct StopLine: Encodable {
+  var kind = "stopped"
+  /// The last action written.
+  var seq: Int
+  /// What could not be written, and why.
+  var reason: String
 }
 
 /// The canonical JSON encoding the log uses: sorted keys, so that equal states encode, and

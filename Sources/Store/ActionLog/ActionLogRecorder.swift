@@ -8,16 +8,31 @@ import Effects
 
 /// Writes every action a store processes to a JSON Lines log, as it happens.
 ///
-/// No line is longer than ``ActionLogFormat/maximumLineLength``: a checkpoint of a state that
-/// large keeps only its digest, and an action or initial state that large stops the
-/// recording with an error.
-///
 /// Start one with ``Store/recordActions(to:feature:schemaVersion:checkpointInterval:time:)``.
 /// Each action is written as soon as it has been reduced, in order, with its origin; a
 /// checkpoint (a digest of the state, and the state itself) follows every
 /// `checkpointInterval` actions, and ``finish()`` writes the last one. The file is
 /// append-only and written a whole line at a time, so a crash loses at most the line being
 /// written. A new file is created owner-only; an existing one is truncated and keeps its mode.
+///
+/// No line is longer than ``ActionLogFormat/maximumLineLength``: a checkpoint of a state that
+/// large keeps only its digest.
+///
+/// ## When recording stops
+///
+/// An action or a state that cannot be written stops the recording: one that does not encode
+/// (a `Double` that is NaN or infinite has no JSON form), an action whose line would be
+/// longer than the limit, or a write that fails (a full disk). Then the recorder:
+///
+/// - reports a runtime warning at once, naming the action's sequence number and value, the
+///   place in it that could not be written, and what to do;
+/// - writes a last line marking the recording as stopped, with the same reason, so that a
+///   replay says "the recording stopped after action N: …" rather than calling the log cut
+///   short (if the file cannot be written at all, this line is lost too);
+/// - records nothing more: the action that failed and every later one are not written, and
+///   ``actionCount`` counts only the actions that were. ``error`` holds the reason, and
+///   ``finish()`` throws it (a final checkpoint that cannot be written is thrown by
+///   ``finish()`` itself, with no warning).
 ///
 /// A store feeds one recorder at a time, and holds it weakly: keep the recorder for as long
 /// as the recording lasts. Released before ``finish()``, it stops recording, and the store
@@ -37,7 +52,9 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
   private var isFinished = false
   /// What the store knows of this recording, which outlives the recorder.
   let link: RecordingLink
-  /// The first error met while writing, if any; recording stops at it.
+  /// Where to report that the recording stopped.
+  private let warnings: RuntimeWarningHandler
+  /// The error that stopped the recording, if any: no action after it is written.
   public private(set) var error: ActionLogError?
 
   /// The path of the log.
@@ -52,6 +69,7 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
     initialState: State,
     checkpointInterval: Int,
     time: @escaping () -> Double,
+    warnings: RuntimeWarningHandler,
     readState: @escaping @MainActor () -> State
   ) throws(ActionLogError) {
     guard checkpointInterval > 0 else {
@@ -62,6 +80,7 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
     link = RecordingLink(path: path)
     self.checkpointInterval = checkpointInterval
     self.time = time
+    self.warnings = warnings
     self.readState = readState
     let header = ActionLogHeader(
       format: ActionLogFormat.name,
@@ -77,40 +96,100 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
       // Leave no headless file behind (a replay would call it empty), unless it was there
       // before: a device such as /dev/full, or a file someone else made, is not the log's.
       file.deleteIfCreated()
-      throw error
+      throw .cannotWrite(path: path, reason: "the header could not be written: \(error.reason)")
     }
   }
 
   /// Records one reduced action; called by the store.
   func record(_ action: Action, origin: ActionOrigin) {
     guard !isFinished, error == nil else { return }
+    let next = sequence + 1
     do {
-      try write(ActionLine(seq: sequence + 1, time: time(), origin: origin, action: action))
-      sequence += 1
-      if sequence % checkpointInterval == 0 { try writeCheckpoint(isFinal: false) }
+      try write(ActionLine(seq: next, time: time(), origin: origin, action: action))
     } catch {
-      self.error = error
+      stop(because: "action \(next), \(Self.describe(action)), could not be written", error)
+      return
+    }
+    sequence = next
+    guard sequence % checkpointInterval == 0 else { return }
+    do {
+      try writeCheckpoint(isFinal: false)
+    } catch {
+      stop(
+        because: """
+          the checkpoint after action \(sequence), \(Self.describe(action)), could not be \
+          written
+          """, error)
     }
   }
 
   /// Writes the final checkpoint and stops recording.
   ///
-  /// - Throws: The first error met while recording or now.
+  /// - Throws: The error that stopped the recording earlier, or the one met writing the
+  ///   final checkpoint (the log then ends with a line saying so).
   public func finish() throws(ActionLogError) {
     guard !isFinished else { return }
     isFinished = true
     link.isFinished = true
     if let error { throw error }
-    try writeCheckpoint(isFinal: true)
+    do {
+      try writeCheckpoint(isFinal: true)
+    } catch {
+      // Thrown to the caller, who asked: no runtime warning.
+      throw stop(
+        because: "the final checkpoint, after action \(sequence), could not be written", error,
+        warns: false)
+    }
   }
 
-  private func writeCheckpoint(isFinal: Bool) throws(ActionLogError) {
+  /// Stops recording: marks the log as stopped with the reason, keeps the error, and reports
+  /// it as a runtime warning (unless `warns` is false).
+  ///
+  /// - Parameters:
+  ///   - what: What could not be written, such as `action 3, Action.add(1), could not be written`.
+  ///   - failure: Why.
+  ///   - warns: Whether to report a runtime warning.
+  /// - Returns: The error, also kept in ``error``.
+  @discardableResult
+  private func stop(because what: String, _ failure: LineFailure, warns: Bool = true)
+    -> ActionLogError
+  {
+    // Bounded, so that the line saying so fits in any line limit.
+    var reason = "\(what): \(failure.reason)"
+    if reason.count > 2000 { reason = String(reason.prefix(1999)) + "…" }
+    let isMarked = (try? write(StopLine(seq: sequence, reason: reason))) != nil
+    let error = ActionLogError.cannotWrite(
+      path: file.path, reason: "recording stopped after action \(sequence): \(reason)")
+    self.error = error
+    guard warns else { return error }
+    let held = sequence == 0 ? "The log holds no action" : "The log holds actions 1 to \(sequence)"
+    warnings(
+      RuntimeWarning(
+        message: """
+          The ActionLogRecorder writing \(file.path) stopped recording: \(reason). \(held) \
+          and no later one; \(isMarked
+            ? "it ends with a line saying why"
+            : "the line saying why could not be written either, so it just ends"), and \
+          finish() throws this error.
+          """,
+        fileID: "Store", line: 0))
+    return error
+  }
+
+  /// An action as messages name it, shortened: an action too large for a line is too
+  /// large for a message.
+  private static func describe(_ action: Action) -> String {
+    let text = Effects.describe(action)
+    return text.count > 200 ? String(text.prefix(199)) + "…" : text
+  }
+
+  private func writeCheckpoint(isFinal: Bool) throws(LineFailure) {
     let state = readState()
     let json: Data
     do {
       json = try encoder.encode(state)
     } catch {
-      throw .cannotWrite(path: file.path, reason: "the state could not be encoded: \(error)")
+      throw .unencodable(error, encoding: state, at: "state")
     }
     var line = CheckpointLine(
       seq: sequence,
@@ -130,28 +209,30 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
     try write(bytes: bytes)
   }
 
-  private func write(_ line: some Encodable) throws(ActionLogError) {
+  private func write(_ line: some Encodable) throws(LineFailure) {
     try write(bytes: try encode(line))
   }
 
-  private func encode(_ line: some Encodable) throws(ActionLogError) -> Data {
+  private func encode(_ line: some Encodable) throws(LineFailure) -> Data {
     do {
       return try encoder.encode(line)
     } catch {
-      throw .cannotWrite(path: file.path, reason: "a line could not be encoded: \(error)")
+      throw .unencodable(error, encoding: line)
     }
   }
 
-  private func write(bytes: Data) throws(ActionLogError) {
+  private func write(bytes: Data) throws(LineFailure) {
     guard bytes.count <= lineLimit else {
-      throw .cannotWrite(
-        path: file.path,
-        reason: """
-          a line of \(bytes.count) bytes is longer than the \(lineLimit) a replay reads
-          """
-      )
+      throw .tooLong(bytes: bytes.count, limit: lineLimit)
     }
-    try file.write(line: Array(bytes))
+    do {
+      try file.write(line: Array(bytes))
+    } catch {
+      guard case .cannotWrite(_, let reason) = error else {
+        throw LineFailure(reason: "writing its line failed: \(error)")
+      }
+      throw LineFailure(reason: "writing its line failed: \(reason)")
+    }
   }
 }
 
@@ -218,6 +299,7 @@ extension Store where State: Codable, Action: Codable {
         let elapsed = started.duration(to: .now).components
         return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
       },
+      warnings: root.runtime.warnings,
       readState: { root.untrackedState }
     )
     let link = recorder.link

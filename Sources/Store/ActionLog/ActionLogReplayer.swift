@@ -30,13 +30,15 @@ public struct ReplayReport<State> {
   public var actionCount: Int
   /// How many checkpoints matched.
   public var checkpointsVerified: Int
-  /// Whether the log ended with its final checkpoint (a log cut short by a crash does not).
+  /// Whether the log ended with its final checkpoint (a log cut short by a crash does not,
+  /// nor one whose recording stopped because an action or state could not be written).
   public var isComplete: Bool
   /// The sequence number the replay stopped after, when it stopped before the end of the
   /// log because of `until`.
   public var stoppedAfter: Int?
   /// Problems that did not stop the replay, each naming its line: a last line cut short; a
-  /// log that ends without its final checkpoint; with `until`, a damaged line after the
+  /// log that ends without its final checkpoint; a recording that stopped, with its reason
+  /// (see ``ActionLogRecorder``); with `until`, a damaged line after the
   /// stop, which was not read further; or a runtime warning a reducer raised (an action for a
   /// child that is not there, say).
   public var warnings: [String]
@@ -102,6 +104,8 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     )
     var sequence = 0
     var lastLine = headerLine
+    // The line marking the recording as stopped: nothing may follow it.
+    var stopLine: Int?
     var duplicates = DuplicateKeyScanner()
     while let next = try reader.next() {
       let bytes: Data
@@ -119,13 +123,13 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
           report.finalState = state
           return report
         }
-        if !isWholeJSON, report.isComplete, !Self.isBlank(line) {
+        if !isWholeJSON, report.isComplete || stopLine != nil, !Self.isBlank(line) {
           // The recorder writes nothing after the final checkpoint, so a partial line there
           // is not a recording cut short: the log was damaged after it was finished.
           throw ActionLogError.malformedLine(
             line: lineNumber,
             reason: """
-              an incomplete line (no newline, not whole JSON) after the final checkpoint: the \
+              an incomplete line (no newline, not whole JSON) after \(Self.end(stopLine)): the \
               recorder writes nothing after it, so the log was damaged after it was finished.
               """
           )
@@ -167,6 +171,14 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
           report.finalState = state
           return report
         }
+      }
+      if stopLine != nil {
+        throw ActionLogError.malformedLine(
+          line: number,
+          reason: """
+            a line after \(Self.end(stopLine)): the recorder writes nothing after it, so the \
+            log was damaged after it was written.
+            """)
       }
       if let duplicate = duplicates.firstDuplicate(in: bytes) {
         throw ActionLogError.malformedLine(line: number, reason: "\(duplicate)")
@@ -230,9 +242,21 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         }
         report.checkpointsVerified += 1
         if isFinal { report.isComplete = true }
+      case .stopped(let reason):
+        guard line.sequence == sequence else {
+          throw ActionLogError.sequenceOutOfOrder(
+            line: number, found: line.sequence, expected: sequence)
+        }
+        if report.isComplete {
+          throw ActionLogError.malformedLine(
+            line: number, reason: "a recording marked as stopped after its final checkpoint.")
+        }
+        stopLine = number
+        report.warnings.append(
+          "Line \(number): the recording stopped after action \(sequence): \(reason)")
       }
     }
-    if !report.isComplete {
+    if !report.isComplete, stopLine == nil {
       report.warnings.append(
         """
         Line \(lastLine): the log ends there, after action \(sequence), without its final \
@@ -242,6 +266,12 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     }
     report.finalState = state
     return report
+  }
+
+  /// The line a log ends with: the one that marks the recording as stopped, or else the
+  /// final checkpoint.
+  private static func end(_ stopLine: Int?) -> String {
+    stopLine.map { "line \($0), which marks the recording as stopped" } ?? "the final checkpoint"
   }
 
   private static func isBlank(_ line: Data) -> Bool {
