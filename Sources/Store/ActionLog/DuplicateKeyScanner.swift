@@ -15,7 +15,9 @@
 ///
 /// `JSONDecoder` keeps the first of two equal keys, where other readers (Python, `jq`) keep
 /// the last, so a line with one means different things to different tools: the replay
-/// refuses it. One pass over the bytes, reusing its buffers from line to line; it does not
+/// refuses it. Keys are equal as Swift strings are: `"\u00E9"` and `"e\u0301"` (both "é",
+/// composed and not) are one key to `JSONDecoder`, which compares them so, though their bytes
+/// differ. One pass over the bytes, reusing its buffers from line to line; it does not
 /// validate the JSON (the decoder does), and gives up quietly on text that is not.
 struct DuplicateKeyScanner {
   /// A key repeated in one object, and where that object is.
@@ -24,13 +26,34 @@ struct DuplicateKeyScanner {
     var key: String
     /// The object's place, such as `action.cart._0`, or empty for the line's own object.
     var path: String
+    /// The key as first written, when its Unicode scalars differ from the repeat's (one
+    /// composed, the other not): equal as Swift strings, but not to every reader.
+    var firstSpelling: String? = nil
 
     /// The problem, as part of a sentence naming the line.
     var description: String {
-      """
-      the key "\(key)" appears twice in \(path.isEmpty ? "the line's object" : "the object at \(path)") \
-      (readers disagree on which one counts).
-      """
+      let place = path.isEmpty ? "the line's object" : "the object at \(path)"
+      guard let firstSpelling else {
+        return """
+          the key "\(key)" appears twice in \(place) (readers disagree on which one counts).
+          """
+      }
+      return """
+        the key "\(key)" appears twice in \(place), written "\(Self.escaped(firstSpelling))" \
+        and "\(Self.escaped(key))": Swift reads them as one key, other readers as two.
+        """
+    }
+
+    /// `text` with every scalar outside ASCII written as a JSON `\u` escape, so that two
+    /// spellings of one character look different.
+    private static func escaped(_ text: String) -> String {
+      text.unicodeScalars.map { scalar in
+        guard !scalar.isASCII else { return String(scalar) }
+        return String(scalar).utf16.map { unit in
+          let hex = String(unit, radix: 16, uppercase: true)
+          return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        }.joined()
+      }.joined()
     }
   }
 
@@ -48,6 +71,10 @@ struct DuplicateKeyScanner {
     var start: Int
     var end: Int
     var hasEscape: Bool
+    var isASCII: Bool
+    /// Whether the key is ASCII with no escape, so that its bytes are its text: another key
+    /// is equal to it exactly when its bytes are the same.
+    var isPlain: Bool { isASCII && !hasEscape }
   }
 
   /// Up to this many keys, each key is compared with the object's others as it is read;
@@ -78,16 +105,17 @@ struct DuplicateKeyScanner {
         frames[top].expectsKey = false
         // Keys are short: a plain loop costs less than a call to `memchr`.
         var hasEscape = false
-        for offset in start..<end where bytes[offset] == UInt8(ascii: "\\") {
-          hasEscape = true
-          break
+        var isASCII = true
+        for offset in start..<end {
+          hasEscape = hasEscape || bytes[offset] == UInt8(ascii: "\\")
+          isASCII = isASCII && bytes[offset] < 0x80
         }
-        let key = Key(start: start, end: end, hasEscape: hasEscape)
+        let key = Key(start: start, end: end, hasEscape: hasEscape, isASCII: isASCII)
         if keys.count - frames[top].keyStart < Self.linearLimit {
           // By index: a slice of `keys` would retain its buffer at every key.
           var other = frames[top].keyStart
           while other < keys.count {
-            if Self.equal(keys[other], key, bytes) { return duplicate(key, bytes) }
+            if Self.equal(keys[other], key, bytes) { return duplicate(keys[other], key, bytes) }
             other += 1
           }
         }
@@ -101,9 +129,9 @@ struct DuplicateKeyScanner {
       case UInt8(ascii: "}"), UInt8(ascii: "]"):
         guard let frame = frames.last else { return nil }
         if keys.count - frame.keyStart > Self.linearLimit,
-          let repeated = repeatedKey(in: frame.keyStart..<keys.count, bytes)
+          let (first, repeated) = repeatedKey(in: frame.keyStart..<keys.count, bytes)
         {
-          return duplicate(repeated, bytes)
+          return duplicate(first, repeated, bytes)
         }
         keys.removeLast(keys.count - frame.keyStart)
         frames.removeLast()
@@ -144,22 +172,36 @@ struct DuplicateKeyScanner {
     return nil
   }
 
-  /// A key that appears twice among `keys[range]`, found by sorting them.
-  private func repeatedKey(in range: Range<Int>, _ bytes: UnsafeRawBufferPointer) -> Key? {
-    let sorted = keys[range].map { (key: $0, text: Self.text(of: $0, bytes)) }
-      .sorted { $0.text.lexicographicallyPrecedes($1.text) }
+  /// Two keys that are equal among `keys[range]`, found by sorting them: by their bytes
+  /// when all are plain, or else as Swift strings, whose order keeps equal ones together.
+  private func repeatedKey(in range: Range<Int>, _ bytes: UnsafeRawBufferPointer) -> (Key, Key)? {
+    if keys[range].allSatisfy(\.isPlain) {
+      let sorted = keys[range].map { (key: $0, text: Self.text(of: $0, bytes)) }
+        .sorted { $0.text.lexicographicallyPrecedes($1.text) }
+      for (first, second) in zip(sorted, sorted.dropFirst()) where first.text == second.text {
+        return (first.key, second.key)
+      }
+      return nil
+    }
+    let sorted = keys[range].map { (key: $0, text: Self.string(of: $0, bytes)) }
+      .sorted { $0.text < $1.text }
     for (first, second) in zip(sorted, sorted.dropFirst()) where first.text == second.text {
-      return second.key
+      return (first.key, second.key)
     }
     return nil
   }
 
   private static func equal(_ a: Key, _ b: Key, _ bytes: UnsafeRawBufferPointer) -> Bool {
-    if _slowPath(a.hasEscape || b.hasEscape) {
-      return text(of: a, bytes) == text(of: b, bytes)
+    if _slowPath(!a.isPlain || !b.isPlain) {
+      return string(of: a, bytes) == string(of: b, bytes)
     }
     guard a.end - a.start == b.end - b.start else { return false }
     return memcmp(bytes.baseAddress! + a.start, bytes.baseAddress! + b.start, a.end - a.start) == 0
+  }
+
+  /// A key's text, compared as `JSONDecoder` compares keys: by canonical equivalence.
+  private static func string(of key: Key, _ bytes: UnsafeRawBufferPointer) -> String {
+    String(decoding: text(of: key, bytes), as: UTF8.self)
   }
 
   /// A key's bytes, with its escapes decoded (`"\u0061"` is `"a"`).
@@ -171,8 +213,9 @@ struct DuplicateKeyScanner {
     return Array(decoded.utf8)
   }
 
-  /// The duplicate `key` of the innermost open object, with that object's place.
-  private func duplicate(_ key: Key, _ bytes: UnsafeRawBufferPointer) -> Duplicate {
+  /// The duplicate `key` of the innermost open object, equal to its `first` key, with that
+  /// object's place.
+  private func duplicate(_ first: Key, _ key: Key, _ bytes: UnsafeRawBufferPointer) -> Duplicate {
     var path = ""
     for (index, frame) in frames.enumerated().dropLast() {
       if frame.isObject {
@@ -187,6 +230,10 @@ struct DuplicateKeyScanner {
         path += "[\(frame.position)]"
       }
     }
-    return Duplicate(key: String(decoding: Self.text(of: key, bytes), as: UTF8.self), path: path)
+    let text = Self.string(of: key, bytes)
+    let firstText = Self.string(of: first, bytes)
+    return Duplicate(
+      key: text, path: path,
+      firstSpelling: firstText.unicodeScalars.elementsEqual(text.unicodeScalars) ? nil : firstText)
   }
 }

@@ -1,0 +1,68 @@
+import Effects
+import Foundation
+import Testing
+
+@testable import Store
+
+/// Keys that differ in bytes but are equal as Swift strings are one key to `JSONDecoder`,
+/// and so a repeat, like two keys spelled the same.
+@Suite struct DuplicateKeyScannerTests {
+  func duplicate(_ json: String) -> DuplicateKeyScanner.Duplicate? {
+    var scanner = DuplicateKeyScanner()
+    return scanner.firstDuplicate(in: Data(json.utf8))
+  }
+
+  @Test func composedAndDecomposedSpellingsOfAKeyAreARepeat() {
+    let found = duplicate("{\"\u{E9}\":1,\"e\u{301}\":2}")
+    #expect(found == .init(key: "e\u{301}", path: "", firstSpelling: "\u{E9}"))
+    #expect(
+      found?.description == #"""
+        the key "e\#u{301}" appears twice in the line's object, written "\u00E9" and \#
+        "e\u0301": Swift reads them as one key, other readers as two.
+        """#)
+    // An escape, a singleton decomposition (the Kelvin sign is K), a character outside the
+    // Basic Multilingual Plane.
+    #expect(duplicate(#"{"a":{"\u00e9":1,"e\#u{301}":2}}"#)?.path == "a")
+    #expect(duplicate("{\"K\":1,\"\u{212A}\":2}")?.firstSpelling == "K")
+    #expect(
+      duplicate("{\"\u{1D15F}\":1,\"\u{1D158}\u{1D165}\":2}")?.description.contains(
+        #"written "\uD834\uDD5F" and "\uD834\uDD58\uD834\uDD65""#) == true)
+    // Keys written the same way are reported as before, with no spellings.
+    #expect(duplicate(#"{"é":1,"é":2}"#) == .init(key: "é", path: ""))
+  }
+
+  @Test func distinctKeysOutsideASCIIAreNotARepeat() {
+    #expect(duplicate(#"{"é":1,"è":2,"e":3,"ё":4,"\u00e8x":5}"#) == nil)
+    let many = (0..<40).map { "\"k\u{E9}\($0)\":\($0)" }.joined(separator: ",")
+    #expect(duplicate("{\(many)}") == nil)
+  }
+
+  /// Past 16 keys an object's keys are sorted, not compared one by one: canonically equal
+  /// keys must still meet.
+  @Test func aRepeatInALargeObjectIsFoundWhateverItsSpelling() {
+    let many = (0..<40).map { #""k\#($0)":\#($0)"# }.joined(separator: ",")
+    let found = duplicate("{\"x\":[{\"\u{E9}\":0,\(many),\"e\u{301}\":1}]}")
+    #expect(found?.path == "x[0]")
+    #expect(found?.firstSpelling.map { Array($0.unicodeScalars) } == ["\u{E9}"])
+    #expect(found.map { Array($0.key.unicodeScalars) } == ["e", "\u{301}"])
+  }
+
+  @Test @MainActor func aReplayRefusesAHeaderWithBothSpellingsOfAKey() throws {
+    let file = FileManager.default.temporaryDirectory
+      .appendingPathComponent("nfc-\(UUID().uuidString).jsonl").path
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    let store = Store(initialState: Gauge.State()) { Gauge() }
+    try store.recordActions(to: file, feature: "Gauge").finish()
+    let log = try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(
+      of: #""readings":{}"#, with: "\"readings\":{\"\u{E9}\":1,\"e\u{301}\":2}")
+    try Data(log.utf8).write(to: URL(fileURLWithPath: file))
+    #expect {
+      try ActionLogReplayer(feature: "Gauge") { Gauge() }.replay(path: file)
+    } throws: { error in
+      guard case .badHeader(1, let reason) = error as? ActionLogError else { return false }
+      return reason.hasSuffix(
+        #"in the object at initialState.readings, written "\u00E9" and "e\u0301": Swift reads them as one key, other readers as two."#
+      )
+    }
+  }
+}
