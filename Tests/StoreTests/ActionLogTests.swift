@@ -332,7 +332,8 @@ import Testing
       head + "\n" + add.replacingOccurrences(of: #""seq":1"#, with: #""seq":5"#) + "\n",
       "Line 2: sequence number 5 where 1")
     try expectFailure(
-      head + "\n" + #"{"kind":"mystery","seq":1}"# + "\n", #"Line 2: invalid JSON or value"#)
+      head + "\n" + #"{"kind":"mystery","seq":1}"# + "\n",
+      #"Line 2: invalid value at kind: Unknown line kind "mystery"; expected "action""#)
     let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
     try expectFailure(head + "\n" + deep + "\n", "Line 2:")
     try expectFailure(

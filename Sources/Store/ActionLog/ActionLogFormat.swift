@@ -61,7 +61,7 @@ struct ActionLogLine<Action: Decodable>: Decodable {
       sequence = try container.decode(Int.self, forKey: .seq)
       self.kind = .action(
         time: try container.decodeIfPresent(Double.self, forKey: .time) ?? 0,
-        origin: try container.decode(ActionOrigin.self, forKey: .origin)
+        origin: try Self.origin(in: container)
       )
       action = try container.decode(Action.self, forKey: .action)
     case "checkpoint":
@@ -94,6 +94,26 @@ struct ActionLogLine<Action: Decodable>: Decodable {
           """
       )
     }
+  }
+}
+
+extension ActionLogLine {
+  /// The `origin` field, refused with the values it may have, which `ActionOrigin`'s own
+  /// decoding does not name.
+  private static func origin(in container: KeyedDecodingContainer<ActionLogLineKey>) throws
+    -> ActionOrigin
+  {
+    let text = try container.decode(String.self, forKey: .origin)
+    guard let origin = ActionOrigin(rawValue: text) else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .origin,
+        in: container,
+        debugDescription: """
+          "\(text)" is not an origin: expected "user" or "effect".
+          """
+      )
+    }
+    return origin
   }
 }
 

@@ -458,7 +458,9 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         return diagnosis
       }
       let cause = context.underlyingError.map { " (\($0))" } ?? ""
-      return "invalid JSON or value\(path(context)): \(context.debugDescription)\(cause)"
+      // With a place, the JSON was read: it is the value there that is refused.
+      let what = context.codingPath.isEmpty ? "invalid JSON or value" : "invalid value"
+      return "\(what)\(path(context)): \(context.debugDescription)\(cause)"
     case .keyNotFound(let key, let context):
       return "missing key \"\(key.stringValue)\"\(path(context))."
     case .typeMismatch(let type, let context):
@@ -474,9 +476,9 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         return
           "expected one case of \(type)\(path(context)), found \(object.isEmpty ? "none" : keys)."
       }
-      return "expected \(type)\(path(context)): \(context.debugDescription)"
+      return JSONMismatch.explain(expected: type, context, path: path(context), in: line)
     case .valueNotFound(let type, let context):
-      return "missing \(type) value\(path(context))."
+      return JSONMismatch.explain(expected: type, context, path: path(context), in: line)
     @unknown default:
       return "\(error)"
     }
