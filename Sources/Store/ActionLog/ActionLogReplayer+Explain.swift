@@ -1,0 +1,88 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Why a line could not be decoded, in words: the replay's error messages.
+extension ActionLogReplayer {
+  /// A decoding error as one readable sentence: where in the line, and what.
+  ///
+  /// - Parameters:
+  ///   - error: The error decoding `line` threw.
+  ///   - line: The line, to name what the error does not: the case an enum does not have,
+  ///     or, when the decoder calls the line invalid JSON without saying where, the first
+  ///     problem ``JSONCheck`` finds.
+  ///   - decode: Decodes a line as the failed decoding did. Given, and the line is valid
+  ///     JSON, it finds the number that did not fit the type expected for it.
+  static func explain(
+    _ error: any Error, in line: Data? = nil, decoding decode: ((Data) throws -> Void)? = nil
+  ) -> String {
+    guard let error = error as? DecodingError else { return "\(error)" }
+    func path(_ context: DecodingError.Context) -> String {
+      let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }
+        .joined()
+      return path.isEmpty ? "" : " at \(path.hasPrefix(".") ? String(path.dropFirst()) : path)"
+    }
+    switch error {
+    case .dataCorrupted(let context):
+      if context.codingPath.isEmpty, let line,
+        let diagnosis = diagnoseUnreadable(line, decoding: decode)
+      {
+        return diagnosis
+      }
+      let cause = context.underlyingError.map { " (\($0))" } ?? ""
+      // With a place, the JSON was read: it is the value there that is refused.
+      let what = context.codingPath.isEmpty ? "invalid JSON or value" : "invalid value"
+      return "\(what)\(path(context)): \(context.debugDescription)\(cause)"
+    case .keyNotFound(let key, let context):
+      return "missing key \"\(key.stringValue)\"\(path(context))."
+    case .typeMismatch(let type, let context):
+      // An enum case this type does not have decodes as an object with no key it knows.
+      if context.debugDescription.hasPrefix("Invalid number of keys"), let line,
+        case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: line)
+          .value(at: context.codingPath)
+      {
+        if object.count == 1, let key = object.keys.first {
+          return "\"\(key)\" is not a case of \(type)\(path(context))."
+        }
+        let keys = object.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+        return
+          "expected one case of \(type)\(path(context)), found \(object.isEmpty ? "none" : keys)."
+      }
+      return JSONMismatch.explain(expected: type, context, path: path(context), in: line)
+    case .valueNotFound(let type, let context):
+      return JSONMismatch.explain(expected: type, context, path: path(context), in: line)
+    @unknown default:
+      return "\(error)"
+    }
+  }
+
+  /// Why `JSONDecoder` refused `line` as a whole, when it did not say: the JSON problem
+  /// ``JSONCheck`` finds, or the number that does not fit the integer expected for it (found by
+  /// setting suspect numbers to 0, one after another, until `decode` fails otherwise).
+  private static func diagnoseUnreadable(
+    _ line: Data, decoding decode: ((Data) throws -> Void)?
+  ) -> String? {
+    let check = JSONCheck.check(line)
+    if let problem = check.problem { return "invalid JSON: \(problem)." }
+    guard let decode else { return nil }
+    var patched = [UInt8](line)
+    for number in check.numbers.lazy.filter({ $0.integerProblem != nil }).prefix(100) {
+      // The same length, so that the other numbers stay where they were.
+      patched.replaceSubrange(
+        number.range,
+        with: [UInt8(ascii: "0")] + repeatElement(UInt8(ascii: " "), count: number.range.count - 1))
+      do {
+        try decode(Data(patched))
+      } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+        continue  // still refused as a whole: another number
+      } catch {}
+      return """
+        the number \(number.text) at \(number.path) does not fit the integer type expected there \
+        (\(number.integerProblem ?? "")).
+        """
+    }
+    return nil
+  }
+}
