@@ -49,6 +49,26 @@ import Testing
     #expect(DumpNode.leaf("a\nb").compact == "a\\nb")
   }
 
+  @Test func rendersLikeAgreesWithTheRenderedText() {
+    var otherType = Self.point
+    otherType.typeName = "Other.Point"
+    var moved = Self.point
+    moved.children[1].node = .leaf("3")
+    // A description that spans lines, printed like the container.
+    let described = DumpNode.leaf("Point(\n  x: 1\n  y: 2\n)")
+    let array = DumpNode(kind: .collection, name: "", typeName: "")
+    let set = DumpNode(kind: .set, name: "", typeName: "")
+    let pairs = [
+      (Self.point, otherType), (Self.point, moved), (Self.point, described), (array, set),
+      (array, .leaf("[]")), (Self.point, .leaf("1")),
+    ]
+    for (first, second) in pairs {
+      #expect(first.rendersLike(second) == (first.rendered == second.rendered))
+    }
+    #expect(Self.point.rendersLike(otherType))
+    #expect(!Self.point.rendersLike(moved))
+  }
+
   @Test func comparableNodesShareKindAndTypeOfObjects() {
     var other = Self.point
     other.typeName = "Other.Point"

@@ -141,6 +141,30 @@ struct DumpNode: Hashable, Sendable {
     lines(label: nil, depth: 0).map(\.indented).joined(separator: "\n")
   }
 
+  /// Whether both trees print the same ``rendered`` text, found without printing them: the
+  /// types of objects and enum cases are not printed, so trees that differ only there
+  /// render alike.
+  ///
+  /// - Complexity: O(*n*) for trees of *n* nodes, and no text made but for a leaf that spans
+  ///   lines compared with a container.
+  func rendersLike(_ other: DumpNode) -> Bool {
+    let isSingleLine = kind == .leaf || children.isEmpty
+    let otherIsSingleLine = other.kind == .leaf || other.children.isEmpty
+    switch (isSingleLine, otherIsSingleLine) {
+    case (true, true):
+      return singleLine == other.singleLine
+    case (false, false):
+      return opening == other.opening && closing == other.closing
+        && children.count == other.children.count
+        && zip(children, other.children).allSatisfy { pair in
+          pair.0.label == pair.1.label && pair.0.node.rendersLike(pair.1.node)
+        }
+    case (true, false), (false, true):
+      // A description that spans lines can print like a container.
+      return rendered == other.rendered
+    }
+  }
+
   /// The whole tree on one line, such as `Point(x: 1, y: 2)`; used for dictionary keys.
   var compact: String {
     guard kind != .leaf, !children.isEmpty else {

@@ -21,6 +21,8 @@ struct DumpReflector {
   /// When not `nil`, redacted values (a `Secret`) print numbered by equality, `<redacted #1>`,
   /// across every value this reflector reads: one value per distinct content met.
   private var redacted: [any RedactedValue]?
+  /// The names of each object type met so far, short and fully qualified.
+  private var typeNames: [ObjectIdentifier: (short: String, qualified: String)] = [:]
 
   /// A reflector that stops reading at `maxDepth` levels.
   ///
@@ -109,7 +111,6 @@ struct DumpReflector {
   }
 
   private mutating func enumNode(for value: Any, mirror: Mirror, depth: Int) -> DumpNode {
-    let typeName = String(reflecting: type(of: value))
     guard let payload = mirror.children.first else {
       // Without a payload the case name is only reachable through the default description.
       let text = Self.hasCustomDescription(value) ? String(describing: value) : ".\(value)"
@@ -126,6 +127,7 @@ struct DumpReflector {
       let label = only.label.map { "\($0): " } ?? ""
       return .leaf("\(name)(\(label)\(only.node.name))")
     }
+    let typeName = typeNames(of: type(of: value)).qualified
     return DumpNode(kind: .enumCase, name: name, typeName: typeName, children: children)
   }
 
@@ -171,18 +173,26 @@ struct DumpReflector {
     isNominal: Bool,
     depth: Int
   ) -> DumpNode {
-    let name = DumpTypeName.name(of: type(of: value))
-    let typeName = String(reflecting: type(of: value))
     guard !children.isEmpty else {
       // A childless struct or class with no description of its own prints as `Name()`.
       let isEmptyShape = isNominal && !Self.hasCustomDescription(value)
-      return isEmptyShape
-        ? DumpNode(kind: .object, name: name, typeName: typeName)
-        : .leaf("\(value)")
+      guard isEmptyShape else { return .leaf("\(value)") }
+      let names = typeNames(of: type(of: value))
+      return DumpNode(kind: .object, name: names.short, typeName: names.qualified)
     }
+    let names = typeNames(of: type(of: value))
     return DumpNode(
-      kind: .object, name: name, typeName: typeName,
+      kind: .object, name: names.short, typeName: names.qualified,
       children: children.map { child(label: $0.label, value: $0.value, depth: depth) })
+  }
+
+  /// The short and the fully qualified name of `type`, worked out once per type: a state of
+  /// many rows would otherwise print the row type's name anew for each.
+  private mutating func typeNames(of type: Any.Type) -> (short: String, qualified: String) {
+    if let names = typeNames[ObjectIdentifier(type)] { return names }
+    let names = (DumpTypeName.name(of: type), String(reflecting: type))
+    typeNames[ObjectIdentifier(type)] = names
+    return names
   }
 }
 

@@ -51,7 +51,7 @@ package enum StateDiff {
       let expectedNode = reflector.node(for: expected)
       let actualNode = reflector.node(for: actual)
       // Trees that render alike count as equal even if they came from different types.
-      guard expectedNode.rendered != actualNode.rendered else { continue }
+      guard expectedNode != actualNode, !expectedNode.rendersLike(actualNode) else { continue }
       return TreeDiffer.lines(expected: expectedNode, actual: actualNode)
         .map(\.rendered)
         .joined(separator: "\n")
