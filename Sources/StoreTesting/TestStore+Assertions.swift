@@ -21,7 +21,7 @@ extension TestStore {
     }
     if expected != after {
       let difference =
-        StateDiff.diff(expected: expected, actual: after)
+        StateDiff.diff(expected: expected, actual: after, changeLimit: diffChangeLimit)
           ?? """
           The states print the same: they differ in something the dump does not show (deeper \
           than it goes, or a value whose description hides the difference). `==` says they \

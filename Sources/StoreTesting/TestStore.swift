@@ -49,6 +49,19 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// a `TestClock`.
   public var timeout: Duration = .seconds(1)
 
+  /// How many changes a state diff in a failure message shows: 50 by default, or `nil` for
+  /// all of them.
+  ///
+  /// A change is a value that differs, or an element, entry or line of text removed or
+  /// inserted. Past the limit (or past eight lines a change), the diff ends with a line
+  /// counting the changes left out, so that a collection that changed throughout gives a
+  /// short message, quickly. Set it to `nil` in a test to see a whole diff:
+  ///
+  /// ```swift
+  /// store.diffChangeLimit = nil
+  /// ```
+  public var diffChangeLimit: Int? = StateDiff.defaultChangeLimit
+
   let root: any RootStoreCore<State, Action>
   let executor: ManualTaskExecutor
   /// The root's runtime, kept here too so `deinit` can read it off the main actor.

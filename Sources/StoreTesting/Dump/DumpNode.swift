@@ -111,29 +111,33 @@ struct DumpNode: Hashable, Sendable {
   /// - Parameters:
   ///   - label: The text printed before the first line, followed by `: `.
   ///   - depth: The indentation level of the first and last lines.
-  /// - Complexity: O(*n*), where *n* is the number of nodes in the tree.
-  func lines(label: String?, depth: Int) -> [Line] {
+  ///   - limit: The most lines to make; a tree that has more is cut short there.
+  /// - Complexity: O(*n*), where *n* is the number of nodes printed: the whole tree, or about
+  ///   `limit` of them.
+  func lines(label: String?, depth: Int, limit: Int = .max) -> [Line] {
     var lines: [Line] = []
-    appendLines(label: label, depth: depth, to: &lines)
+    appendLines(label: label, depth: depth, limit: limit, to: &lines)
     return lines
   }
 
-  private func appendLines(label: String?, depth: Int, to lines: inout [Line]) {
+  private func appendLines(label: String?, depth: Int, limit: Int, to lines: inout [Line]) {
+    guard lines.count < limit else { return }
     let prefix = label.map { "\($0): " } ?? ""
     guard kind != .leaf, !children.isEmpty else {
       // A description may span lines; keep the extra ones inside the node's own indentation.
       let textLines = singleLine.split(separator: "\n", omittingEmptySubsequences: false)
       lines.append(Line(depth: depth, text: prefix + textLines[0]))
-      for extra in textLines.dropFirst() {
+      for extra in textLines.dropFirst() where lines.count < limit {
         lines.append(Line(depth: depth + 1, text: String(extra)))
       }
       return
     }
     lines.append(Line(depth: depth, text: prefix + opening))
     for child in children {
-      child.node.appendLines(label: child.label, depth: depth + 1, to: &lines)
+      guard lines.count < limit else { return }
+      child.node.appendLines(label: child.label, depth: depth + 1, limit: limit, to: &lines)
     }
-    lines.append(Line(depth: depth, text: closing))
+    if lines.count < limit { lines.append(Line(depth: depth, text: closing)) }
   }
 
   /// The whole tree as indented text, two spaces per level.

@@ -29,7 +29,14 @@
 ///   align this way.
 /// - Leaves that differ, enums that changed case, `nil` against a value, and values of
 ///   different types print whole: all expected lines, then all actual lines.
+///
+/// A diff stops after ``defaultChangeLimit`` changes (see ``DiffWriter``): one line counts
+/// the changes left out, and a last line says how to see them all. The walk past the limit
+/// only counts, so a large collection that changed throughout gives a short message quickly.
 package enum StateDiff {
+  /// How many changes a diff shows unless told otherwise.
+  package static let defaultChangeLimit = 50
+
   /// `nil` when the renderings are equal; otherwise the diff text described above.
   ///
   /// The text has one line per `\n`-separated row and no trailing newline. It is
@@ -39,11 +46,15 @@ package enum StateDiff {
   /// - Parameters:
   ///   - expected: The value a test expected; its side of the diff is marked `-`.
   ///   - actual: The value the test observed; its side of the diff is marked `+`.
+  ///   - changeLimit: The most changes to show, ``defaultChangeLimit`` by default; `nil` shows
+  ///     them all.
   /// - Returns: `nil` when ``StateDump/render(_:)`` gives the same text for both values;
   ///   otherwise the diff.
   /// - Complexity: O(*n* × *d*) for values of *n* nodes and depth *d*, plus the alignment of
-  ///   each collection whose length changed.
-  package static func diff(expected: Any, actual: Any) -> String? {
+  ///   each collection whose length changed. The text made is O(`changeLimit`).
+  package static func diff(
+    expected: Any, actual: Any, changeLimit: Int? = defaultChangeLimit
+  ) -> String? {
     // Secrets print alike; when nothing else differs, they are numbered by content, so a
     // secret that differs shows where, still without what it holds.
     for numberingRedactedValues in [false, true] {
@@ -52,9 +63,16 @@ package enum StateDiff {
       let actualNode = reflector.node(for: actual)
       // Trees that render alike count as equal even if they came from different types.
       guard expectedNode != actualNode, !expectedNode.rendersLike(actualNode) else { continue }
-      return TreeDiffer.lines(expected: expectedNode, actual: actualNode)
-        .map(\.rendered)
-        .joined(separator: "\n")
+      let diff = TreeDiffer.diff(
+        expected: expectedNode, actual: actualNode, limit: changeLimit.map(TreeDiffer.Limit.changes)
+      )
+      let text = diff.lines.map(\.rendered).joined(separator: "\n")
+      guard diff.omittedChanges > 0, let changeLimit else { return text }
+      let total = diff.shownChanges + diff.omittedChanges
+      return text + "\n" + """
+        The diff shows the first \(diff.shownChanges) of \(total) changes (the limit is \
+        \(changeLimit)); set the test store's `diffChangeLimit` to `nil` to see them all.
+        """
     }
     return nil
   }

@@ -43,8 +43,32 @@ enum TreeDiffer {
     }
   }
 
+  /// How much of a diff to print before leaving the rest out.
+  struct Limit: Hashable, Sendable {
+    /// The most changes shown: a value that differs where its type or case did, an element
+    /// or a line removed or inserted, a leaf changed.
+    var changes: Int
+    /// The most lines shown, so that a few large values cannot make a diff long either.
+    var lines: Int
+
+    /// A limit of `count` changes and eight lines a change.
+    static func changes(_ count: Int) -> Limit {
+      Limit(changes: count, lines: 8 * max(count, 1))
+    }
+  }
+
+  /// The lines of a diff, and how many changes they leave out.
+  struct Diff: Hashable, Sendable {
+    /// The lines, starting with the root's.
+    var lines: [Line]
+    /// The changes the lines show.
+    var shownChanges: Int
+    /// The changes past the limit, which a line `… (N more changes left out)` stands for.
+    var omittedChanges: Int
+  }
+
   /// How a pair of sibling lists lines up, one child at a time.
-  private enum ChildStep {
+  enum ChildStep {
     /// Both sides hold the same child; it only counts towards a collapsed run.
     case unchanged
     /// Both sides hold a child under this label, with different values.
@@ -55,7 +79,7 @@ enum TreeDiffer {
     case inserted(DumpNode.Child)
   }
 
-  /// The diff of two trees, or no lines when they are equal.
+  /// The whole diff of two trees, or no lines when they are equal.
   ///
   /// - Parameters:
   ///   - expected: The tree whose lines are marked `-`.
@@ -64,60 +88,28 @@ enum TreeDiffer {
   /// - Complexity: O(*n* × *d*) for trees of *n* nodes and depth *d*, plus the cost of
   ///   ``SequenceAlignment`` for collections whose length changed.
   static func lines(expected: DumpNode, actual: DumpNode) -> [Line] {
-    guard expected != actual else { return [] }
-    var lines: [Line] = []
-    appendDiff(expected, actual, label: nil, depth: 0, to: &lines)
-    return lines
+    diff(expected: expected, actual: actual, limit: nil).lines
   }
 
-  private static func appendDiff(
-    _ expected: DumpNode,
-    _ actual: DumpNode,
-    label: String?,
-    depth: Int,
-    to lines: inout [Line]
-  ) {
-    guard expected.isComparable(to: actual) else {
-      append(expected, label: label, depth: depth, marker: .removed, to: &lines)
-      append(actual, label: label, depth: depth, marker: .inserted, to: &lines)
-      return
-    }
-    let prefix = label.map { "\($0): " } ?? ""
-    lines.append(Line(marker: .context, line: .init(depth: depth, text: prefix + expected.opening)))
-    var unchanged = 0
-    func flushUnchanged() {
-      guard unchanged > 0 else { return }
-      let text = "… (\(unchanged) unchanged)"
-      lines.append(Line(marker: .context, line: .init(depth: depth + 1, text: text)))
-      unchanged = 0
-    }
-    for step in childSteps(expected, actual) {
-      switch step {
-      case .unchanged:
-        unchanged += 1
-      case .changed(let label, let old, let new):
-        flushUnchanged()
-        appendDiff(old, new, label: label, depth: depth + 1, to: &lines)
-      case .removed(let child):
-        flushUnchanged()
-        append(child.node, label: child.label, depth: depth + 1, marker: .removed, to: &lines)
-      case .inserted(let child):
-        flushUnchanged()
-        append(child.node, label: child.label, depth: depth + 1, marker: .inserted, to: &lines)
-      }
-    }
-    flushUnchanged()
-    lines.append(Line(marker: .context, line: .init(depth: depth, text: expected.closing)))
-  }
-
-  private static func append(
-    _ node: DumpNode,
-    label: String?,
-    depth: Int,
-    marker: Line.Marker,
-    to lines: inout [Line]
-  ) {
-    lines += node.lines(label: label, depth: depth).map { Line(marker: marker, line: $0) }
+  /// The diff of two trees up to `limit`, or no lines when they are equal.
+  ///
+  /// Past the limit, the diff stops printing: one line, where the first change left out
+  /// would have been, counts the changes left out, and the ancestors' closing lines follow.
+  /// The changes left out are counted, not printed, so a diff of a large collection that
+  /// changed throughout costs about what its first changes do to print.
+  ///
+  /// - Parameters:
+  ///   - expected: The tree whose lines are marked `-`.
+  ///   - actual: The tree whose lines are marked `+`.
+  ///   - limit: How much to print; `nil` for everything.
+  /// - Returns: The lines, and how many changes they leave out.
+  /// - Complexity: O(*n* × *d*) for trees of *n* nodes and depth *d* to walk, plus the cost of
+  ///   ``SequenceAlignment`` for collections whose length changed; the text made is O(`limit`).
+  static func diff(expected: DumpNode, actual: DumpNode, limit: Limit?) -> Diff {
+    guard expected != actual else { return Diff(lines: [], shownChanges: 0, omittedChanges: 0) }
+    var writer = DiffWriter(limit: limit)
+    writer.write(expected, actual, label: nil, depth: 0)
+    return writer.finished()
   }
 
   /// Whether every child has an id, and no two the same.
@@ -127,7 +119,7 @@ enum TreeDiffer {
   }
 
   /// Lines up the children of two comparable containers.
-  private static func childSteps(_ expected: DumpNode, _ actual: DumpNode) -> [ChildStep] {
+  static func childSteps(_ expected: DumpNode, _ actual: DumpNode) -> [ChildStep] {
     let old = expected.children
     let new = actual.children
     switch expected.kind {

@@ -1,0 +1,92 @@
+import Testing
+
+@testable import StoreTesting
+
+private struct Columns {
+  var left: [Int]
+  var right: [Int]
+}
+
+private enum Shape {
+  case dot
+  case polygon([Int])
+}
+
+@Suite struct DiffWriterTests {
+  @Test func aCollectionChangedThroughoutStopsAtTheLimitAndCountsTheRest() throws {
+    let values = Array(0..<20_000)
+    let diff = try #require(StateDiff.diff(expected: values, actual: values.map { $0 + 1 }))
+    // Checked first: a failure would print the whole diff otherwise.
+    try #require(diff.count < 2_000)
+    let lines = diff.split(separator: "\n")
+    #expect(lines.count == 1 + 2 * 50 + 3)
+    #expect(lines[1] == "-   [0]: 0")
+    #expect(lines[100] == "+   [49]: 50")
+    #expect(
+      lines.suffix(3).joined(separator: "\n") == """
+            … (19950 more changes left out)
+          ]
+        The diff shows the first 50 of 20000 changes (the limit is 50); set the test store's \
+        `diffChangeLimit` to `nil` to see them all.
+        """)
+  }
+
+  @Test func aReversedCollectionCountsEveryMovedElement() throws {
+    let values = Array(0..<20_000)
+    let diff = try #require(StateDiff.diff(expected: values, actual: Array(values.reversed())))
+    try #require(diff.count < 2_000)
+    #expect(diff.contains("… (19950 more changes left out)"))
+    #expect(
+      diff.hasSuffix(
+        "The diff shows the first 50 of 20000 changes (the limit is 50); "
+          + "set the test store's `diffChangeLimit` to `nil` to see them all."))
+  }
+
+  @Test func theChangesLeftOutIncludeThoseOfLaterContainers() {
+    let expected = Columns(left: [1, 2, 3, 4], right: [5, 6])
+    let actual = Columns(left: [2, 3, 4, 5], right: [6, 7])
+    // The right column is not opened: its two changes are counted with the left's last two.
+    #expect(
+      StateDiff.diff(expected: expected, actual: actual, changeLimit: 3) == """
+          Columns(
+            left: [
+        -     [0]: 1
+        +     [0]: 2
+        -     [1]: 2
+        +     [1]: 3
+        -     [2]: 3
+        +     [2]: 4
+              … (3 more changes left out)
+            ]
+          )
+        The diff shows the first 3 of 6 changes (the limit is 3); set the test store's \
+        `diffChangeLimit` to `nil` to see them all.
+        """)
+  }
+
+  @Test func aDiffWithinTheLimitIsWhole() {
+    let expected = Columns(left: [1, 2, 3], right: [5])
+    let actual = Columns(left: [2, 3, 4], right: [6])
+    let whole = StateDiff.diff(expected: expected, actual: actual, changeLimit: nil)
+    #expect(StateDiff.diff(expected: expected, actual: actual, changeLimit: 4) == whole)
+    #expect(whole?.contains("left out") == false)
+    #expect(whole?.split(separator: "\n").count == 14)
+  }
+
+  @Test func aLargeValuePrintedWholeIsCutShortPastTheLines() {
+    // One change, of eight lines at most: the polygon's twenty points do not fit.
+    let diff = StateDiff.diff(
+      expected: Shape.dot, actual: Shape.polygon(Array(0..<20)), changeLimit: 1)
+    #expect(
+      diff == """
+        - .dot
+        + .polygon(
+        +   [
+        +     [0]: 0
+        +     [1]: 1
+        +     [2]: 2
+        +     [3]: 3
+        +   … (cut short)
+        """)
+  }
+}

@@ -1,0 +1,102 @@
+import Effects
+import Store
+import StoreTesting
+import Testing
+
+/// A feature whose state and actions make the failure messages worth reading: a large
+/// collection, a number that can be NaN, optional and nested payloads.
+private struct Ledger: Reducer {
+  struct State: Equatable {
+    var values = Array(0..<20_000)
+    var rate = 0.0
+    var selected: Int?
+    var log: [String] = []
+  }
+
+  enum Action: Sendable, Equatable {
+    case bumpAll
+    case rateChanged(Double)
+    case select(Int?)
+    case noop
+    case logTapped
+    case logged(String)
+    case filter(Filter.Action)
+    case moved(from: Int, to: Int)
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .bumpAll:
+      state.values = state.values.map { $0 + 1 }
+    case .rateChanged(let rate):
+      state.rate = rate
+    case .select(let id):
+      state.selected = id
+    case .noop, .filter, .moved:
+      break
+    case .logTapped:
+      return .run { send in send(.logged("opened")) }
+    case .logged(let line):
+      state.log.append(line)
+    }
+    return .none
+  }
+}
+
+private enum Filter {
+  enum Action: Sendable, Equatable {
+    case query(String)
+  }
+}
+
+@MainActor
+@Suite struct FailureMessageTests {
+  let messages = Messages()
+
+  private func makeStore() -> TestStore<Ledger.State, Ledger.Action> {
+    let store = TestStore(initialState: Ledger.State()) { Ledger() }
+    store.timeout = .milliseconds(50)
+    return store
+  }
+
+  @Test func aCollectionThatChangedThroughoutGivesAShortDiff() async throws {
+    let store = makeStore()
+    await withKnownIssue {
+      await store.send(.bumpAll)
+    } matching: {
+      messages.capture($0)
+    }
+    // Checked first: a failure would print the whole message otherwise.
+    try #require(messages.last.count < 2_500)
+    let lines = messages.last.split(separator: "\n")
+    // The headline, two opening lines, 50 changes of two lines, the count of the rest, two
+    // closing lines and the last line: nothing after the cut but closing lines.
+    #expect(lines.count == 107)
+    #expect(lines.contains("      … (19950 more changes left out)"))
+    #expect(
+      lines.last
+        == """
+        The diff shows the first 50 of 20000 changes (the limit is 50); set the test store's \
+        `diffChangeLimit` to `nil` to see them all.
+        """)
+  }
+
+  @Test func aDiffChangeLimitOfNilShowsTheWholeDiff() async {
+    let store = TestStore(initialState: Ledger.State(values: Array(0..<200))) { Ledger() }
+    store.diffChangeLimit = 10
+    await withKnownIssue {
+      await store.send(.bumpAll)
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.last.contains("… (190 more changes left out)"))
+    store.diffChangeLimit = nil
+    await withKnownIssue {
+      await store.send(.bumpAll)
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.last.contains("+     [199]: 201"))
+    #expect(!messages.last.contains("left out"))
+  }
+}
