@@ -186,6 +186,64 @@ private final class Node {
         """)
   }
 
+  @Test func identifiedArrayRowsAreLabelledByID() throws {
+    let expected: IdentifiedArrayOf<Row> = [
+      Row(id: 7, title: "tea"), Row(id: 3, title: "milk"), Row(id: 5, title: "oats"),
+    ]
+    var actual = expected
+    actual.remove(id: 7)
+    actual[id: 5]?.title = "rye"
+    actual.append(Row(id: 9, title: "jam"))
+    #expect(
+      StateDiff.diff(expected: expected, actual: actual) == """
+          [
+        -   [id: 7]: Row(
+        -     id: 7
+        -     title: "tea"
+        -   )
+            … (1 unchanged)
+            [id: 5]: Row(
+              … (1 unchanged)
+        -     title: "oats"
+        +     title: "rye"
+            )
+        +   [id: 9]: Row(
+        +     id: 9
+        +     title: "jam"
+        +   )
+          ]
+        """)
+  }
+
+  @Test func aRowThatMovedInAnIdentifiedArrayIsPairedByID() throws {
+    let rows = (1...4).map { Row(id: $0, title: "row \($0)") }
+    let expected = try IdentifiedArrayOf<Row>(uniqueElements: rows)
+    // Row 1 moved to the end; row 3 changed in place.
+    var moved = Array(rows.dropFirst()) + [rows[0]]
+    moved[1].title = "edited"
+    let actual = try IdentifiedArrayOf<Row>(uniqueElements: moved)
+    #expect(
+      StateDiff.diff(expected: expected, actual: actual) == """
+          [
+        -   [id: 1]: Row(
+        -     id: 1
+        -     title: "row 1"
+        -   )
+            … (1 unchanged)
+            [id: 3]: Row(
+              … (1 unchanged)
+        -     title: "row 3"
+        +     title: "edited"
+            )
+            … (1 unchanged)
+        +   [id: 1]: Row(
+        +     id: 1
+        +     title: "row 1"
+        +   )
+          ]
+        """)
+  }
+
   @Test func aLongArrayWithAFewChangesShowsThoseChanges() throws {
     let expected = Array(0..<3_000)
     var actual = expected

@@ -28,6 +28,10 @@ private enum Request {
   case moved(from: Point, to: Point)
 }
 
+private struct Tag: Identifiable {
+  var id: String
+}
+
 private final class Account {
   var name = "Ada"
   var balance = 1.5
@@ -46,7 +50,7 @@ private final class Account {
         == """
         StackState<String>(
           entries: [
-            [0]: StackState<String>.Entry(
+            [id: #0]: StackState<String>.Entry(
               id: #0
               element: "a"
             )
@@ -112,6 +116,21 @@ private final class Account {
   @Test func arraysPrintIndexedElements() {
     #expect(StateDump.render([10, 20]) == "[\n  [0]: 10\n  [1]: 20\n]")
     #expect(StateDump.render([Int]()) == "[]")
+  }
+
+  @Test func identifiedArraysLabelRowsByID() {
+    let tags: IdentifiedArrayOf<Tag> = [Tag(id: "b"), Tag(id: "a")]
+    #expect(
+      StateDump.render(tags) == """
+        [
+          [id: "b"]: Tag(
+            id: "b"
+          )
+          [id: "a"]: Tag(
+            id: "a"
+          )
+        ]
+        """)
   }
 
   @Test func setsAreSortedByRendering() {

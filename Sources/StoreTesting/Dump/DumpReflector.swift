@@ -8,6 +8,9 @@ import Store
 /// their storage: strings, `UUID`, `Date`, `URL`, `Decimal`, `Data`, `Duration` and a stack's
 /// `StackElementID` (`#2`).
 ///
+/// The rows of an identified array are labelled by id (`[id: 7]`), those of any other
+/// collection by position (`[2]`).
+///
 /// Two guards keep any value finite: a class instance met again on the path from the root
 /// prints as `TypeName(↻)`, and nothing deeper than ``maxDepth`` levels is read (`…`).
 struct DumpReflector {
@@ -66,9 +69,13 @@ struct DumpReflector {
         kind: .tuple, name: "", typeName: "",
         children: mirror.children.map { child(label: $0.label, value: $0.value, depth: depth) })
     case .collection:
+      // An identified array's rows are known by id, as its subscript reaches them.
+      let labelsByID = value is any IdentifiedCollection
       let children = mirror.children.enumerated().map { index, element in
-        var entry = child(label: "[\(index)]", value: element.value, depth: depth)
-        entry.id = Self.idText(of: element.value)
+        let id = Self.idText(of: element.value)
+        let label = labelsByID ? id.map { "[id: \($0)]" } ?? "[\(index)]" : "[\(index)]"
+        var entry = child(label: label, value: element.value, depth: depth)
+        entry.id = id
         return entry
       }
       return DumpNode(kind: .collection, name: "", typeName: "", children: children)
@@ -195,6 +202,11 @@ struct DumpReflector {
     return names
   }
 }
+
+/// The identified array, whose rows a dump labels by id rather than by position.
+private protocol IdentifiedCollection {}
+
+extension IdentifiedArray: IdentifiedCollection {}
 
 // MARK: - Leaves
 

@@ -26,7 +26,9 @@
 /// - Collections of equal length compare element by element. When the length changed, the
 ///   elements are aligned by a longest common subsequence of their renderings, and elements
 ///   only one side has print whole, labelled with their index on that side. Sets always
-///   align this way.
+///   align this way. Elements that are `Identifiable`, with no id twice on either side, pair
+///   by id instead, so a row that moved or was removed does not shift the rest; an
+///   identified array's rows are labelled by id too (`[id: 7]`).
 /// - Leaves that differ, enums that changed case, `nil` against a value, and values of
 ///   different types print whole: all expected lines, then all actual lines.
 ///

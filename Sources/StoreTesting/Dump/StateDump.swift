@@ -24,7 +24,8 @@
 /// - Optionals print `nil`, or the wrapped value as if it were not wrapped.
 /// - Tuples print `(`, their elements with labels where declared, then `)`.
 /// - Collections print `[`, one `[index]: value` line per element, then `]`, or `[]`. Types
-///   with a custom mirror print through it, so an identified array reads as a list.
+///   with a custom mirror print through it, so an identified array reads as a list, its
+///   elements labelled by id instead: `[id: 7]: value`.
 /// - Sets print their elements sorted by rendering; dictionaries print `key: value` lines
 ///   sorted by the key's one-line rendering, or `[:]`.
 /// - Strings print quoted and escaped; numbers and booleans print their description; `UUID`,
