@@ -7,6 +7,11 @@ private struct Columns {
   var right: [Int]
 }
 
+private struct Note {
+  var title = "Groceries"
+  var text: String
+}
+
 private enum Shape {
   case dot
   case polygon([Int])
@@ -88,5 +93,55 @@ private enum Shape {
         +     [3]: 3
         +   … (cut short)
         """)
+  }
+
+  @Test func stringsThatSpanLinesDiffLineByLine() {
+    let expected = Note(text: "line one\nline two\nline three")
+    let actual = Note(text: "line one\nline 2\nline three")
+    #expect(
+      StateDiff.diff(expected: expected, actual: actual) == """
+          Note(
+            … (1 unchanged)
+            text: \"\"\"
+              line one
+        -     line two
+        +     line 2
+              line three
+              \"\"\"
+          )
+        """)
+  }
+
+  @Test func unchangedLinesFarFromAChangeCollapseAndATrailingSpaceShows() {
+    let lines = (0..<20).map { "line \($0)" }
+    var edited = lines
+    edited[10] = "line 10 "
+    let diff = StateDiff.diff(
+      expected: lines.joined(separator: "\n"), actual: edited.joined(separator: "\n"))
+    #expect(
+      diff == """
+          \"\"\"
+            … (8 unchanged lines)
+            line 8
+            line 9
+        -   line 10
+        +   line 10\\u{20}
+            line 11
+            line 12
+            … (7 unchanged lines)
+            \"\"\"
+        """)
+  }
+
+  @Test func aStringOnOneLineAgainstOneThatSpansLinesPrintsBothWhole() {
+    #expect(StateDiff.diff(expected: "a", actual: "a\nb") == "- \"a\"\n+ \"a\\nb\"")
+  }
+
+  @Test func aLongTextThatChangedThroughoutStopsAtTheLimit() throws {
+    let expected = (0..<10_000).map { "old \($0)" }.joined(separator: "\n")
+    let actual = (0..<10_000).map { "new \($0)" }.joined(separator: "\n")
+    let diff = try #require(StateDiff.diff(expected: expected, actual: actual))
+    try #require(diff.count < 2_000)
+    #expect(diff.contains("… (19950 more changes left out)"))
   }
 }

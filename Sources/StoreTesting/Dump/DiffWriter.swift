@@ -5,7 +5,23 @@
 /// run out, the writer prints one line where the next change would have gone and then only
 /// the closing lines of the containers already open; it still walks the rest of the trees,
 /// without printing, to count the changes left out.
+///
+/// Two strings that both span lines print as a block of lines between `"""`, like a
+/// multi-line string literal, with only the lines that differ marked and the unchanged ones
+/// far from a change collapsed:
+///
+/// ```
+///     text: """
+///       line one
+/// -     line two
+/// +     line 2
+///       line three
+///       """
+/// ```
 struct DiffWriter {
+  /// How many unchanged lines of a string are shown on each side of a change.
+  static let textContext = 2
+
   private var lines: [TreeDiffer.Line] = []
   private var changesLeft: Int
   private var linesLeft: Int
@@ -41,6 +57,10 @@ struct DiffWriter {
   ///   - label: The text before the first line of each tree.
   ///   - depth: The indentation level of the trees' first lines.
   mutating func write(_ expected: DumpNode, _ actual: DumpNode, label: String?, depth: Int) {
+    if let old = expected.textLines, let new = actual.textLines {
+      writeText(old, new, label: label, depth: depth)
+      return
+    }
     guard expected.isComparable(to: actual) else {
       guard startChange(depth: depth) else { return }
       appendWhole(expected, label: label, depth: depth, marker: .removed)
@@ -54,7 +74,7 @@ struct DiffWriter {
         unchanged += 1
         continue
       }
-      flush(&unchanged, depth: depth + 1)
+      flush(&unchanged, noun: nil, depth: depth + 1)
       switch step {
       case .unchanged:
         break
@@ -68,8 +88,60 @@ struct DiffWriter {
         appendWhole(child.node, label: child.label, depth: depth + 1, marker: .inserted)
       }
     }
-    flush(&unchanged, depth: depth + 1)
+    flush(&unchanged, noun: nil, depth: depth + 1)
     if isOpen { append(.context, depth: depth, expected.closing) }
+  }
+
+  /// Writes two strings that span lines as a block of lines, aligned line by line.
+  private mutating func writeText(_ old: [String], _ new: [String], label: String?, depth: Int) {
+    let isOpen = open(label.map { "\($0): " } ?? "", "\"\"\"", depth: depth)
+    let steps = SequenceAlignment.steps(from: old, to: new)
+    var unchanged = 0
+    var index = 0
+    while index < steps.count {
+      guard case .match = steps[index] else {
+        flush(&unchanged, noun: "line", depth: depth + 1)
+        switch steps[index] {
+        case .removal(let line):
+          if startChange(depth: depth + 1) {
+            append(.removed, depth: depth + 1, Self.visible(old[line]))
+          }
+        case .insertion(let line):
+          if startChange(depth: depth + 1) {
+            append(.inserted, depth: depth + 1, Self.visible(new[line]))
+          }
+        case .match:
+          break
+        }
+        index += 1
+        continue
+      }
+      // A run of unchanged lines: a few next to each change show, the middle collapses.
+      var end = index
+      while end < steps.count, case .match = steps[end] { end += 1 }
+      let shownBefore = index > 0 ? Self.textContext : 0
+      let shownAfter = end < steps.count ? Self.textContext : 0
+      let hidden = end - index - shownBefore - shownAfter
+      for position in index..<end {
+        guard case .match(let line, _) = steps[position] else { continue }
+        let isShown =
+          hidden <= 1 || position < index + shownBefore || position >= end - shownAfter
+        if isShown {
+          flush(&unchanged, noun: "line", depth: depth + 1)
+          if !isCut { append(.context, depth: depth + 1, Self.visible(old[line])) }
+        } else {
+          unchanged += 1
+        }
+      }
+      index = end
+    }
+    flush(&unchanged, noun: "line", depth: depth + 1)
+    if isOpen { append(.context, depth: depth + 1, "\"\"\"") }
+  }
+
+  /// A line of a string with a space at its end made visible, as a literal could write it.
+  private static func visible(_ line: String) -> String {
+    line.last == " " ? line.dropLast() + "\\u{20}" : line
   }
 
   /// Prints a container's opening line, unless the limit was reached; then the container's
@@ -103,11 +175,13 @@ struct DiffWriter {
     lines.append(TreeDiffer.Line(marker: .context, line: .init(depth: depth, text: "")))
   }
 
-  /// Prints a run of unchanged siblings as one line, and ends the run.
-  private mutating func flush(_ unchanged: inout Int, depth: Int) {
+  /// Prints a run of unchanged siblings (or lines of a string) as one line, and ends the run.
+  private mutating func flush(_ unchanged: inout Int, noun: String?, depth: Int) {
     defer { unchanged = 0 }
     guard unchanged > 0, !isCut else { return }
-    append(.context, depth: depth, "… (\(unchanged) unchanged)")
+    let count =
+      noun.map { Messages.counted(unchanged, "unchanged \($0)") } ?? "\(unchanged) unchanged"
+    append(.context, depth: depth, "… (\(count))")
   }
 
   private mutating func append(_ marker: TreeDiffer.Line.Marker, depth: Int, _ text: String) {

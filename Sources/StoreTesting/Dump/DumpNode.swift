@@ -60,6 +60,9 @@ struct DumpNode: Hashable, Sendable {
   var typeName: String
   /// The children of a container, in printing order; empty for a leaf.
   var children: [Child] = []
+  /// For a string that spans lines: each line, escaped as the leaf's text is, without the
+  /// quotes. A diff of two such strings compares them line by line. `nil` for other nodes.
+  var textLines: [String]? = nil
 
   /// A leaf printed as `text`.
   static func leaf(_ text: String) -> DumpNode {

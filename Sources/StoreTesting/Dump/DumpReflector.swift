@@ -55,7 +55,9 @@ struct DumpReflector {
       return .leaf("<redacted #\(number(of: secret))>")
     }
     if let text = Self.leafText(of: value) {
-      return .leaf(text)
+      var leaf = DumpNode.leaf(text)
+      leaf.textLines = Self.textLines(of: value)
+      return leaf
     }
     let mirror = Mirror(reflecting: value)
     switch mirror.displayStyle {
@@ -236,6 +238,23 @@ extension DumpReflector {
     case let id as StackElementID: id.description
     case let type as Any.Type: DumpTypeName.name(of: type)
     default: nil
+    }
+  }
+
+  /// The lines of a string that spans lines, each escaped as ``leafText(of:)`` escapes the
+  /// whole and without quotes; `nil` for any other value.
+  ///
+  /// Lines end at each line feed only, so a carriage return before one stays visible (`\r`).
+  static func textLines(of value: Any) -> [String]? {
+    let text: Substring
+    switch value {
+    case let string as String: text = Substring(string)
+    case let substring as Substring: text = substring
+    default: return nil
+    }
+    guard text.unicodeScalars.contains("\n") else { return nil }
+    return text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map {
+      String(String($0).debugDescription.dropFirst().dropLast())
     }
   }
 

@@ -11,7 +11,8 @@
 ///
 /// Leaves that differ, enum values that changed case, and values of different types print
 /// whole, expected first with `-`, then actual with `+`. Each run of unchanged siblings
-/// collapses into one `… (N unchanged)` line, so unchanged values never appear.
+/// collapses into one `… (N unchanged)` line, so unchanged values never appear. Two strings
+/// that both span lines compare line by line (see ``DiffWriter``).
 enum TreeDiffer {
   /// One line of a diff: a dump line and the side it belongs to.
   struct Line: Hashable, Sendable {
