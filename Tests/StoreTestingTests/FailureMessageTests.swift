@@ -99,4 +99,23 @@ private enum Filter {
     #expect(messages.last.contains("+     [199]: 201"))
     #expect(!messages.last.contains("left out"))
   }
+
+  @Test func anOptionalPayloadPrintsAsATestWritesIt() async {
+    let store = makeStore()
+    await withKnownIssue {
+      await store.send(.select(1)) { $0.selected = 2 }
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(
+      messages.last.hasPrefix("The state after send(Action.select(1)) differs from the expected"))
+    await withKnownIssue {
+      await store.send(.select(nil)) { $0.selected = 2 }
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(
+      messages.last.hasPrefix(
+        "The state after send(Action.select(nil)) differs from the expected"))
+  }
 }

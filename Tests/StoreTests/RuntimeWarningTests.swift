@@ -20,6 +20,7 @@ import Testing
       case pair(Int, label: String)
       case signIn(Secret<String>)
       case chosen(Int?)
+      case picked(Row??)
     }
     #expect(
       describe(Feature.rows(.element(id: 3, action: .toggled)))
@@ -30,7 +31,11 @@ import Testing
     #expect(describe(Feature.tapped) == "Feature.tapped")
     #expect(describe(Feature.pair(1, label: "a")) == #"Feature.pair(1, label: "a")"#)
     #expect(describe(Feature.signIn(Secret("hunter2"))) == "Feature.signIn(Secret(<redacted>))")
-    #expect(describe(Feature.chosen(4)) == "Feature.chosen(Optional(4))")
+    #expect(describe(Feature.chosen(4)) == "Feature.chosen(4)")
+    #expect(describe(Feature.chosen(nil)) == "Feature.chosen(nil)")
+    #expect(describe(Feature.picked(.toggled)) == "Feature.picked(.toggled)")
+    #expect(describe(Feature.picked(.some(nil))) == "Feature.picked(.some(nil))")
+    #expect(describe(Feature.picked(nil)) == "Feature.picked(nil)")
   }
 
   @Test func messagesKeepTheTypeOfAnErrorAndOfAnEnumThatReflectsItself() {
@@ -68,7 +73,7 @@ import Testing
     var list = List.node(0, next: nil)
     for value in 1..<2_000 { list = .node(value, next: list) }
     let text = describe(list)
-    #expect(text.hasPrefix("List.node(1999, next: Optional(.node(1998, next: Optional("))
+    #expect(text.hasPrefix("List.node(1999, next: .node(1998, next: .node("))
     #expect(text.contains("…"))
     #expect(text.count < 600)
   }

@@ -632,7 +632,9 @@ package func describe(_ action: any Sendable) -> String {
 }
 
 /// `.case(payload)` for a value of an enum that neither describes nor reflects itself, with
-/// payload enums, and optionals of them, written the same way; `nil` for any other value.
+/// payload enums written the same way; `nil` for any other value. An optional prints as `nil`
+/// or as what it wraps, as a test writes it (`.select(1)`, not `.select(Optional(1))`), and
+/// as `.some(nil)` where a `nil` inside it would otherwise read as the outer `nil`.
 /// Other payload values print as `String(reflecting:)` prints them, so a value that redacts
 /// itself stays redacted, and an error prints with its type's name unless it describes itself
 /// (a payload typed `any Error` says nothing of the type). Past 16 nested enums and optionals
@@ -644,7 +646,9 @@ private func shortEnumDescription(_ value: Any, depth: Int = 0) -> String? {
   if mirror.displayStyle == .optional {
     guard let wrapped = mirror.children.first?.value else { return "nil" }
     guard depth < 16 else { return "…" }
-    return shortEnumDescription(wrapped, depth: depth + 1).map { "Optional(\($0))" }
+    let inner = Mirror(reflecting: wrapped)
+    if inner.displayStyle == .optional, inner.children.isEmpty { return ".some(nil)" }
+    return shortEnumDescription(wrapped, depth: depth + 1) ?? String(reflecting: wrapped)
   }
   guard
     !(value is CustomStringConvertible), !(value is CustomDebugStringConvertible),
