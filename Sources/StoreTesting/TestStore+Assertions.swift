@@ -20,13 +20,16 @@ extension TestStore {
       }
     }
     if expected != after {
-      let difference =
-        StateDiff.diff(expected: expected, actual: after, changeLimit: diffChangeLimit)
-          ?? """
-          The states print the same: they differ in something the dump does not show (deeper \
-          than it goes, or a value whose description hides the difference). `==` says they \
-          differ.
-          """
+      guard
+        let difference = StateDiff.diff(
+          expected: expected, actual: after, changeLimit: diffChangeLimit)
+      else {
+        let isUnasserted = exhaustivity == .on && assert == nil
+        reportFailure(
+          Self.printsTheSame(step: step(), after: after, isUnasserted: isUnasserted),
+          at: location)
+        return
+      }
       let headline =
         exhaustivity == .on && assert == nil
         ? "The state changed after \(step()), but no assertion closure was given."
@@ -44,6 +47,36 @@ extension TestStore {
         at: location
       )
     }
+  }
+
+  /// The failure for states that `==` tells apart but that print the same. A state not equal
+  /// to itself (a NaN in it, or an `==` that is not reflexive) is named as such: no expected
+  /// state can ever match it, whatever the step changed.
+  ///
+  /// - Parameters:
+  ///   - step: The step's name, such as `send(Action.tapped)`.
+  ///   - after: The state after the step.
+  ///   - isUnasserted: Whether the state was expected not to change, as no assertion closure
+  ///     was given.
+  static func printsTheSame(step: String, after: State, isUnasserted: Bool) -> String {
+    guard after == after else {
+      return """
+        The state after \(step) is not equal to itself (a NaN?), so no expected state can \
+        match it, although it prints the same as the expected state. A floating-point NaN is \
+        never equal to anything, itself included; an `==` that is not reflexive does the same. \
+        Keep NaN out of the state (store an optional, or compare with a tolerance in a custom \
+        `==`).
+        """
+    }
+    let headline =
+      isUnasserted
+      ? "The state changed after \(step), but no assertion closure was given"
+      : "The state after \(step) differs from the expected state"
+    return """
+      \(headline), although both print the same: they differ in something the dump does not \
+      show (deeper than it goes, or a value whose description hides the difference). `==` \
+      says they differ.
+      """
   }
 
   /// Advice for a diff whose only changed lines are a stack's next id: the expected stack was
