@@ -97,12 +97,9 @@ extension TestStore {
     column: UInt = #column
   ) async {
     await receive(
-      // A case key does not know its case's name, only what the case carries.
-      description:
-        "an action of the \(DumpTypeName.name(of: Action.self)) case that carries "
-        + DumpTypeName.name(of: Value.self),
+      description: CaseName.expectedAction(actionCase),
       matching: { actionCase.extract($0) != nil },
-      mismatch: { "Received \(describe($0)), which is not of the expected case." },
+      mismatch: { "Received \(describe($0)), not \(CaseName.expectedAction(actionCase))." },
       timeout: timeout,
       assert: assert,
       at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)

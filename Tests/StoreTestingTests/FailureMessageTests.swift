@@ -49,6 +49,26 @@ private enum Filter {
   }
 }
 
+extension CaseKey<Ledger.Action, Int?> {
+  fileprivate static var select: Self {
+    Self(Ledger.Action.select) { if case .select(let id) = $0 { id } else { nil } }
+  }
+}
+
+extension CaseKey<Ledger.Action, String> {
+  fileprivate static var query: Self {
+    Self({ .filter(.query($0)) }) {
+      if case .filter(.query(let text)) = $0 { text } else { nil }
+    }
+  }
+}
+
+extension CaseKey<Ledger.Action, (from: Int, to: Int)> {
+  fileprivate static var moved: Self {
+    Self(Ledger.Action.moved) { if case .moved(let from, let to) = $0 { (from, to) } else { nil } }
+  }
+}
+
 @MainActor
 @Suite struct FailureMessageTests {
   let messages = Messages()
@@ -140,5 +160,51 @@ private enum Filter {
     }
     #expect(messages.last.hasPrefix("The state after send(Action.noop) is not equal to itself"))
     #expect(!messages.last.contains("state changed"))
+  }
+
+  @Test func receivingTheWrongCaseNamesTheExpectedCase() async {
+    let store = makeStore()
+    await store.send(.logTapped)
+    await withKnownIssue {
+      await store.receive(.select)
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(
+      messages.last
+        == """
+        Received Action.logged("opened"), not an action of the case Ledger.Action.select \
+        (carrying Optional<Int>).
+        """)
+  }
+
+  @Test func aKeyThroughANestedCaseNamesEachLevel() async {
+    let store = makeStore()
+    await withKnownIssue {
+      await store.receive(.query)
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(
+      messages.last.hasPrefix(
+        """
+        Expected to receive an action of the case Ledger.Action.filter(.query) (carrying \
+        String), but nothing arrived
+        """))
+  }
+
+  @Test func aCaseThatCannotBeNamedNamesWhatItCarries() async {
+    let store = makeStore()
+    await withKnownIssue {
+      await store.receive(.moved)
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(
+      messages.last.hasPrefix(
+        """
+        Expected to receive an action of Ledger.Action, of the case carrying \
+        (from: Int, to: Int), but nothing arrived
+        """))
   }
 }

@@ -328,7 +328,7 @@ import Testing
     gate.open()
   }
 
-  @Test func receivingACaseThatNeverArrivesNamesWhatTheCaseCarries() async {
+  @Test func receivingACaseThatNeverArrivesNamesTheCaseAndWhatItCarries() async {
     let store = makeStore()
     await withKnownIssue {
       await store.receive(.loaded)
@@ -337,7 +337,7 @@ import Testing
     }
     #expect(
       messages.last.hasPrefix(
-        "Expected to receive an action of the Profile.Action case that carries String,"))
+        "Expected to receive an action of the case Profile.Action.loaded (carrying String),"))
   }
 
   @Test func statesThatDifferOnlyWhereTheDumpCannotSeeSaySo() async {

@@ -1,0 +1,76 @@
+import Store
+
+/// Names the case a `CaseKey` stands for, where that can be found out.
+///
+/// A key holds two closures and where it was created, not its case's name. The name shows in
+/// an action the key makes, so for a payload that a literal can make safely (none, `nil`, or a
+/// standard library string, number, Boolean or collection), the key embeds such a sample and
+/// the name is read from the action's mirror: `Inventory.Action.step`, or
+/// `App.Action.cart(.checkout)` through a key made by `appending(_:)`. Other payloads (a
+/// child feature's action, a struct, a tuple) leave the case unnamed, as does a key whose
+/// extractor does not give the sample back.
+enum CaseName {
+  /// What a test expected to receive through `key`, for a failure message: "an action of the
+  /// case Inventory.Action.step (carrying String)", or, when the case cannot be named, "an
+  /// action of Inventory.Action, of the case carrying Cart.Action".
+  static func expectedAction<Root, Value>(_ key: CaseKey<Root, Value>) -> String {
+    let root = DumpTypeName.name(of: Root.self)
+    let carrying = Value.self == Void.self ? "" : " (carrying \(DumpTypeName.name(of: Value.self)))"
+    guard let path = casePath(of: key) else {
+      return "an action of \(root), of the case carrying \(DumpTypeName.name(of: Value.self))"
+    }
+    return "an action of the case \(root)\(path)\(carrying)"
+  }
+
+  /// The case's path below the root type, such as `.step` or `.cart(.checkout)`; `nil` when
+  /// it cannot be found out.
+  static func casePath<Root, Value>(of key: CaseKey<Root, Value>) -> String? {
+    guard let sample = sample(of: Value.self) else { return nil }
+    let action = key.embed(sample)
+    guard key.extract(action) != nil else { return nil }
+    var names: [String] = []
+    var value: Any = action
+    while names.count < 16 {
+      let mirror = Mirror(reflecting: value)
+      guard mirror.displayStyle == .enum, !(value is CustomReflectable) else { return nil }
+      guard let payload = mirror.children.first, let label = payload.label else {
+        // A case without a payload, for a key that carries nothing.
+        guard Value.self == Void.self, !DumpReflector.hasCustomDescription(value) else {
+          return nil
+        }
+        names.append("\(value)")
+        break
+      }
+      names.append(label)
+      if type(of: payload.value) == Value.self { break }
+      value = payload.value
+    }
+    guard let first = names.first else { return nil }
+    let nested = names.dropFirst().map { "(.\($0)" }.joined()
+    return "." + first + nested + String(repeating: ")", count: names.count - 1)
+  }
+
+  /// A value of `type` made from a literal, for the types whose literal initializer cannot
+  /// fail or run code of a test's own: `()`, optionals, and the standard library's.
+  private static func sample<Value>(of type: Value.Type) -> Value? {
+    if Value.self == Void.self { return () as? Value }
+    if let optional = type as? any ExpressibleByNilLiteral.Type {
+      return optional.init(nilLiteral: ()) as? Value
+    }
+    guard String(reflecting: type).hasPrefix("Swift.") else { return nil }
+    func string<T: ExpressibleByStringLiteral>(_: T.Type) -> T { "" }
+    func integer<T: ExpressibleByIntegerLiteral>(_: T.Type) -> T { 0 }
+    func boolean<T: ExpressibleByBooleanLiteral>(_: T.Type) -> T { false }
+    func array<T: ExpressibleByArrayLiteral>(_: T.Type) -> T { [] }
+    func dictionary<T: ExpressibleByDictionaryLiteral>(_: T.Type) -> T { [:] }
+    switch type {
+    case let literal as any ExpressibleByStringLiteral.Type: return string(literal) as? Value
+    case let literal as any ExpressibleByIntegerLiteral.Type: return integer(literal) as? Value
+    case let literal as any ExpressibleByBooleanLiteral.Type: return boolean(literal) as? Value
+    case let literal as any ExpressibleByArrayLiteral.Type: return array(literal) as? Value
+    case let literal as any ExpressibleByDictionaryLiteral.Type:
+      return dictionary(literal) as? Value
+    default: return nil
+    }
+  }
+}
