@@ -241,3 +241,36 @@ extension CaseKey<Watchlist.Action, Row.Action> {
     Self(Watchlist.Action.detail) { if case .detail(let a) = $0 { a } else { nil } }
   }
 }
+
+/// A row shown as a screen of a navigation stack, or the same row always there (`Scope`), for
+/// the cost of an action to a stack screen.
+struct Navigator: Reducer {
+  struct State {
+    var path: StackState<Row.State> = [Row.State(id: 0), Row.State(id: 1)]
+    var inline = Row.State(id: 0)
+  }
+  enum Action: Equatable, Sendable {
+    case path(StackActionOf<Row>)
+    case inline(Row.Action)
+  }
+  let usesStack: Bool
+  var body: some Reducer<State, Action> {
+    if usesStack {
+      EmptyReducer().navigationStack(\.path, action: .path) { Row() }
+    } else {
+      Scope(state: \.inline, action: .inline) { Row() }
+    }
+  }
+}
+
+extension CaseKey<Navigator.Action, StackActionOf<Row>> {
+  static var path: Self {
+    Self(Navigator.Action.path) { if case .path(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<Navigator.Action, Row.Action> {
+  static var inline: Self {
+    Self(Navigator.Action.inline) { if case .inline(let a) = $0 { a } else { nil } }
+  }
+}

@@ -25,6 +25,10 @@ extension Reducer {
   ///   - line: The line of the declaration, named in runtime warnings.
   ///   - destination: The reducer of the screens.
   /// - Returns: A reducer that runs both.
+  // Inlinable, so that it is specialized where it is written: unspecialized, an action to a
+  // stack screen looked up the stack's types at run time at each step, 1.7 us where the same
+  // screen through `Scope` took 0.09 us.
+  @inlinable
   public func navigationStack<DestinationState: Sendable, DestinationAction, Destination: Reducer>(
     _ toStack: WritableKeyPath<State, StackState<DestinationState>>,
     action toStackAction: CaseKey<Action, StackAction<DestinationState, DestinationAction>>,
@@ -38,42 +42,13 @@ extension Reducer {
     // the work of checking the chain. `Reducer+Renamed.swift` keeps the old spelling as
     // unavailable, for its error message.
     let site = SourceSite(fileID: fileID, line: line)
+    let stackOffset = MemoryLayout<State>.offset(of: toStack)
     let operations = Reduce<State, Action> { state, action in
       switch toStackAction.extract(action) {
-      case .push(let id, let element)?:
-        guard state[keyPath: toStack].push(element, id: id) else {
-          // The pushed state is left out of the message: it can be a whole screen's.
-          let nextID = read(toStack, in: &state).nextElementID
-          let pushed = String(reflecting: DestinationState.self)
-          let reason =
-            id.rawValue < nextID.rawValue
-            ? "the stack's next id is \(nextID), and ids are never reused"
-            : "a pushed id must be below Int.max / 2"
-          return .warning(
-            """
-            A .push action of a \(pushed) with id \(id) came to the stack at \(toStack), but \
-            \(reason). Nothing was pushed.
-            """,
-            site: site
-          )
-        }
-        return .none
-      case .popFrom(let id)?:
-        guard state[keyPath: toStack].pop(from: id) else {
-          // A pop of a screen that is gone changes nothing: the parent does not see it either
-          // (it would act on a pop that did not happen).
-          return .missingChild(
-            """
-            \(describe(action)) pops from id \(id), which is not on the stack. Neither \
-            a pop nor the parent's reducer ran for it: nothing changed.
-            """,
-            site: site,
-            lifetime: ElementIdentity(
-              collection: KeyPathIdentity(keyPath: toStack.appending(path: \.entries)), id: id))
-        }
-        return .none
       case .element?, nil:
         return .none
+      case let operation?:
+        return Self.applyStackOperation(operation, of: action, to: &state, toStack, site: site)
       }
     }
     let entryAction = CaseKey<Action, IdentifiedAction<StackElementID, DestinationAction>>(
@@ -85,15 +60,71 @@ extension Reducer {
     )
     return ForEachReducer(
       parent: CombinedReducer(operations, self),
-      toElements: toStack.appending(path: \.entries),
+      toElements: entriesPath(of: toStack),
       toElementAction: entryAction,
       element: StackEntryReducer(destination: destination()),
       site: site,
-      lineage: { read(toStack, in: &$0).lineage },
-      token: \.birth,
+      lineage: { state in
+        // Read in place when the stack lies in stored properties: through the key path, the
+        // read copied the stack out, twice an action.
+        guard let stackOffset else { return read(toStack, in: &state).lineage }
+        return withUnsafeBytes(of: &state) { bytes in
+          bytes.baseAddress.unsafelyUnwrapped.advanced(by: stackOffset)
+            .assumingMemoryBound(to: StackState<DestinationState>.self).pointee.lineage
+        }
+      },
+      token: { $0.birth },
       dismiss: { toStackAction.embed(.popFrom(id: $0)) },
       stack: toStack
     )
+  }
+
+  /// Pushes or pops for a `.push` or `.popFrom` action. Out of line: not for a screen's
+  /// actions, which most are.
+  @usableFromInline
+  static func applyStackOperation<DestinationState: Sendable, DestinationAction>(
+    _ operation: StackAction<DestinationState, DestinationAction>,
+    of action: Action,
+    to state: inout State,
+    _ toStack: WritableKeyPath<State, StackState<DestinationState>>,
+    site: SourceSite
+  ) -> Effect<Action> {
+    switch operation {
+    case .push(let id, let element):
+      guard state[keyPath: toStack].push(element, id: id) else {
+        // The pushed state is left out of the message: it can be a whole screen's.
+        let nextID = read(toStack, in: &state).nextElementID
+        let pushed = String(reflecting: DestinationState.self)
+        let reason =
+          id.rawValue < nextID.rawValue
+          ? "the stack's next id is \(nextID), and ids are never reused"
+          : "a pushed id must be below Int.max / 2"
+        return .warning(
+          """
+          A .push action of a \(pushed) with id \(id) came to the stack at \(toStack), but \
+          \(reason). Nothing was pushed.
+          """,
+          site: site
+        )
+      }
+      return .none
+    case .popFrom(let id):
+      guard state[keyPath: toStack].pop(from: id) else {
+        // A pop of a screen that is gone changes nothing: the parent does not see it either
+        // (it would act on a pop that did not happen).
+        return .missingChild(
+          """
+          \(describe(action)) pops from id \(id), which is not on the stack. Neither \
+          a pop nor the parent's reducer ran for it: nothing changed.
+          """,
+          site: site,
+          lifetime: ElementIdentity(
+            collection: KeyPathIdentity(keyPath: entriesPath(of: toStack)), id: id))
+      }
+      return .none
+    case .element:
+      return .none
+    }
   }
 }
 
@@ -134,9 +165,16 @@ extension Reducer {
 /// effects by the action's case, and a screen's actions are not wrapped in one, so each of
 /// its actions would get its own namespace and a `.cancel(id:)` from one action would miss
 /// an effect another started. The entry's id is the screen's namespace, and that is enough.
+@usableFromInline
 struct StackEntryReducer<Destination: Reducer>: Reducer where Destination.State: Sendable {
-  let destination: Destination
+  @usableFromInline let destination: Destination
 
+  @usableFromInline
+  init(destination: Destination) {
+    self.destination = destination
+  }
+
+  @inlinable
   func reduce(
     into entry: inout StackState<Destination.State>.Entry, action: Destination.Action
   ) -> Effect<Destination.Action> {

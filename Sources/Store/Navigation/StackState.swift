@@ -21,7 +21,7 @@ public struct StackState<Element> {
     /// (an undo) and pushed onto again gives the new screen the undone screen's id, and this
     /// tells the two apart (their effects, their stores). Not part of the value: equality,
     /// hashing, coding and dumps ignore it.
-    let birth: UInt64
+    @usableFromInline let birth: UInt64
 
     init(id: StackElementID, element: Element) {
       self.id = id
@@ -38,7 +38,7 @@ public struct StackState<Element> {
   /// Unique to each stack made (copies share it): a stack that replaces another numbers its
   /// screens from 0 again, and this tells its screens from the old ones. Not part of the
   /// value: equality, hashing and coding ignore it.
-  var lineage: UInt64
+  @usableFromInline var lineage: UInt64
 
   /// Creates an empty stack: only the root shows.
   public init() {

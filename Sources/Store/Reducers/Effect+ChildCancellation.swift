@@ -54,6 +54,6 @@ extension Effect {
     inScreen id: StackElementID,
     of stack: WritableKeyPath<State, StackState<Screen>>
   ) -> Self {
-    .cancel(id: cancelID, inElement: id, of: stack.appending(path: \.entries))
+    .cancel(id: cancelID, inElement: id, of: entriesPath(of: stack))
   }
 }

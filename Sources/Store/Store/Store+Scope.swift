@@ -146,7 +146,7 @@ extension Store {
   ) -> IdentifiedStores<StackElementID, ElementState, ElementAction> {
     let core = self.core
     return elementStores(
-      state.appending(path: \.entries), toState: \.element, action: action.identity,
+      readOnlyEntriesPath(of: state), toState: StackState.entryElement, action: action.identity,
       token: { core.state[keyPath: state].entries[id: $0]?.birth }
     ) {
       action.embed(.element(id: $0, action: $1))
