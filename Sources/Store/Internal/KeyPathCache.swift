@@ -85,8 +85,8 @@ func entriesPath<Root, Screen>(
   guard let cached = KeyPathCache.cached(key) else {
     return KeyPathCache.keep(KeyPathCache.makeEntriesPath(of: toStack), for: key, from: toStack)
   }
-  return unsafeDowncast(
-    cached, to: WritableKeyPath<Root, IdentifiedArray<StackElementID, StackState<Screen>.Entry>>.self)
+  typealias Entries = IdentifiedArray<StackElementID, StackState<Screen>.Entry>
+  return unsafeDowncast(cached, to: WritableKeyPath<Root, Entries>.self)
 }
 
 /// The key path to the entries of the stack at `toStack`, read-only, made once per stack key
