@@ -68,12 +68,15 @@ struct Host: Reducer {
   enum Action: Sendable, Equatable {
     case screen(Screen.Action)
     case close
+    /// Rebuilds the screen's state from scratch, as a refresh from a server does.
+    case rebuildScreen
   }
   let clock: TestClock
 
   var body: some Reducer<State, Action> {
     Reduce { state, action in
       if case .close = action { state.screen = nil }
+      if case .rebuildScreen = action { state.screen = Screen.State() }
       return .none
     }
     .ifLet(\.screen, action: .screen) { Screen(clock: clock) }
@@ -351,6 +354,30 @@ extension CaseKey<Screen.Action, ScreenLifecycleAction> {
     #expect(warnings.messages.isEmpty, "\(warnings.messages)")
     #expect(!harness.processed.contains { $0.action == .screen(.lifecycle(.taskEnded)) })
     #expect(clock.sleeperCount == 0, "closing the screen ended its hooks' work")
+  }
+
+  /// A screen's state rebuilt while its task runs (a refresh from a server, with a new
+  /// `ScreenLifecycleState`) says no task runs: the task's end still ends its hooks' work, and
+  /// a warning says why teardown did not run.
+  @Test func aTaskThatEndsAfterItsLifecycleStateWasReplacedStillEndsItsHooksWork() {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: Host.State(screen: Screen.State()), warnings: warnings.handler,
+      reducer: Host(clock: clock))
+    harness.send(.screen(.lifecycle(.taskStarted)))
+    harness.settle()
+    #expect(clock.sleeperCount == 1, "startup's work")
+    harness.send(.rebuildScreen)
+    #expect(harness.state.screen?.lifecycle.isTaskRunning == false)
+    harness.send(.screen(.lifecycle(.taskEnded)))
+    harness.settle()
+    #expect(clock.sleeperCount == 0, "the hooks' work ended with the task")
+    #expect(harness.state.screen?.hooks.contains("teardown") == false)
+    #expect(warnings.messages.count == 1)
+    #expect(
+      warnings.messages.first?.contains(
+        "says no task was running: it was replaced while the task ran") == true,
+      "\(warnings.messages)")
   }
 
   @Test func aScreenInsideAClosedParentIsNotSentTaskEndedEither() async {

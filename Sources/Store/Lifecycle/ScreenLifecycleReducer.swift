@@ -87,7 +87,22 @@ public struct ScreenLifecycleReducer<Base: Reducer>: Reducer {
       return .merge(base.reduce(into: &state, action: action), nextHooks(&state))
 
     case .taskEnded:
-      guard state[keyPath: toLifecycle].end() else { return .none }
+      guard state[keyPath: toLifecycle].end() else {
+        // The hooks' work ends whatever the state says: a task ran to send this.
+        return .merge(
+          .endLifetime(of: screenTask),
+          .warning(
+            """
+            The screen's task ended, but the lifecycle state at \(toLifecycle) says no task \
+            was running: it was replaced while the task ran (the screen's state rebuilt from \
+            fresh data, with a new ScreenLifecycleState), or a second view's task ended after \
+            the first. The work of its hooks and subscriptions was ended; teardown was not \
+            sent. While the task ran, scene phases did not reach the focus hooks. When \
+            rebuilding the state of a screen that may be showing, keep its lifecycle state.
+            """,
+            site: site
+          ))
+      }
       return .concatenate(
         .endLifetime(of: screenTask),
         base.reduce(into: &state, action: action),
