@@ -14,6 +14,10 @@ extension TestStore {
   /// `TestClock`: only the test can wake those, by advancing the clock. A throttle window
   /// that holds no effect back is not left over: it is cancelled with the rest.
   ///
+  /// In a test whose task is cancelled, it stops waiting at once, and its failures say so. A
+  /// test store released in a cancelled test (one that called `Test.cancel()`) makes no
+  /// checks: the test asserts nothing more.
+  ///
   /// A test store looks for children an ancestor removed after every action, so the effects
   /// of a row set back to an older copy of its list end with that action. A live store may
   /// notice only later (see "Identity and navigation" in the Store documentation), though
@@ -43,7 +47,9 @@ extension TestStore {
     if exhaustivity == .on {
       let running = Self.stillRunning(runtime, ledger)
       if !running.isEmpty {
-        reportFailure(Messages.stillRunning(running), at: location)
+        reportFailure(
+          Messages.stillRunning(running) + Messages.cancellationNote(waitingFor: "them"),
+          at: location)
       }
       if !received.isEmpty {
         reportFailure(

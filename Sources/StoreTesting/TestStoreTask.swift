@@ -61,8 +61,12 @@ public struct TestStoreTask: Sendable {
     guard await waitUntil({ !task.isRunning }, timeout) else {
       let running = unfinished(task.group)
       let listed = running.isEmpty ? "" : " Still running:\n\(Messages.bulleted(running))"
+      let ending =
+        Task.isCancelled
+        ? "had not finished when the test's task was cancelled, and the store stopped waiting."
+        : "did not finish in time."
       reportFailure(
-        "The effects started by \(describeAction()) did not finish in time.\(listed)",
+        "The effects started by \(describeAction()) \(ending)\(listed)",
         at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
       )
       return

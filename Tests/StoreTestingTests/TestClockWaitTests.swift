@@ -179,6 +179,68 @@ import Testing
     finishing.cancel()
     await finishing.value
     #expect(messages.last.contains("1 effect still running at the end of the test"))
+    #expect(
+      messages.last.contains(
+        "The test's task was cancelled, so the store stopped waiting for them."))
+    gate.open()
+  }
+
+  /// A receive cut short by the test's cancellation says so, not that it waited its timeout.
+  @Test func aReceiveCutShortByCancellationSaysSo() async {
+    let gate = Gate()
+    let store = TestStore(initialState: Stubborn.State()) { Stubborn(gate: gate) }
+    store.timeout = .seconds(3600)
+    await store.send(.start)
+    let messages = self.messages
+    let receiving = Task {
+      await withKnownIssue {
+        await store.receive({ _ in true })
+      } matching: {
+        messages.capture($0)
+      }
+    }
+    receiving.cancel()
+    await receiving.value
+    #expect(messages.last.contains("but the test's task was cancelled"), "\(messages.all)")
+    #expect(!messages.last.contains("within"))
+    await store.skipInFlightEffects()
+    gate.open()
+  }
+
+  /// A task's `finish()` cut short by the test's cancellation says so.
+  @Test func aTasksFinishCutShortByCancellationSaysSo() async {
+    let gate = Gate()
+    let store = TestStore(initialState: Stubborn.State()) { Stubborn(gate: gate) }
+    store.timeout = .seconds(3600)
+    let started = await store.send(.start)
+    let messages = self.messages
+    let finishing = Task {
+      await withKnownIssue {
+        await started.finish()
+      } matching: {
+        messages.capture($0)
+      }
+    }
+    finishing.cancel()
+    await finishing.value
+    #expect(
+      messages.last.contains("had not finished when the test's task was cancelled"),
+      "\(messages.all)")
+    await store.skipInFlightEffects()
+    gate.open()
+  }
+
+  /// A test that cancels itself (`Test.cancel()`) with effects still running is reported as
+  /// cancelled: its store, released in the cancelled task, makes no checks. (Without that,
+  /// this test fails: the release reports the running effect.)
+  @Test func aStoreReleasedInACancelledTaskMakesNoChecks() async {
+    let gate = Gate()
+    let released = Task { @MainActor in
+      let store = TestStore(initialState: Stubborn.State()) { Stubborn(gate: gate) }
+      await store.send(.start)
+      withUnsafeCurrentTask { $0?.cancel() }
+    }
+    await released.value
     gate.open()
   }
 }

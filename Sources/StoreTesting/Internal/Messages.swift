@@ -59,6 +59,13 @@ enum Messages {
     }
   }
 
+  /// When the test's task is cancelled: a line saying that the wait for `what` was cut short
+  /// by the cancellation. Empty otherwise.
+  static func cancellationNote(waitingFor what: String) -> String {
+    guard Task.isCancelled else { return "" }
+    return "\nThe test's task was cancelled, so the store stopped waiting for \(what)."
+  }
+
   static func stillRunning(_ records: [EffectRecord]) -> String {
     let lines = describeRunning(records)
     return """
