@@ -257,6 +257,32 @@ import Testing
     #expect(warnings.messages.first?.contains("nothing changed") == true)
   }
 
+  /// A warning raised deep down names the child's action, which does not say which element
+  /// or screen of its ancestors it was: the warning adds the store's action, which does.
+  @Test func aNestedWarningNamesTheStoresAction() {
+    var state = App.State()
+    state.screen.items.append(Item.State(id: 2))
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: state, warnings: warnings.handler, reducer: App(clock: clock))
+    harness.send(.screen(.items(.element(id: 2, action: .detail(.renamed("x"))))))
+    #expect(warnings.messages.count == 1)
+    #expect(
+      warnings.messages.first?.hasSuffix(
+        """
+        The store's action was \
+        Action.screen(.items(.element(id: 2, action: .detail(.renamed("x"))))).
+        """) == true,
+      "\(warnings.messages)")
+    // A warning at the top names the store's action already, and is left as it is.
+    let top = WarningLog()
+    let list = Harness(
+      initialState: Screen.State(), warnings: top.handler, reducer: Screen(clock: clock))
+    list.send(.items(.element(id: 9, action: .detail(.renamed("x")))))
+    #expect(top.messages.count == 1)
+    #expect(top.messages.first?.contains("The store's action") == false, "\(top.messages)")
+  }
+
   @Test func whenTheChildIsThereEveryReducerOnTheWayRuns() {
     var state = App.State()
     state.screen.destination = .editor(Row.State(id: 1))

@@ -313,8 +313,11 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
           line: 0
         )
       )
-    case .warning(let message, let site, _):
-      warnings(RuntimeWarning(message: message, fileID: site.fileID, line: site.line))
+    case .warning(let message, let site, let isForMissingChild):
+      warnings(
+        RuntimeWarning(
+          message: isForMissingChild ? Self.placed(message, in: context.origin) : message,
+          fileID: site.fileID, line: site.line))
     case .outlivingSendersTask(let effect):
       // A group of its own, which nobody's task awaits or cancels; what the effect feeds back
       // joins it too.
@@ -322,6 +325,15 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       context.group = EffectGroup()
       start(effect, context)
     }
+  }
+
+  /// A missing child's warning, with the action the store reduced when it names only the
+  /// child's: a child's warning cannot say which screen or element of its ancestors it was
+  /// (the second of two screens of one type, say), and the store's action can.
+  static func placed(_ message: String, in origin: any Sendable) -> String {
+    let action = describe(origin)
+    guard !message.contains(action) else { return message }
+    return message + " The store's action was \(action)."
   }
 
   /// Delivers an action a `.send` (or a resolved dismissal) sends.
