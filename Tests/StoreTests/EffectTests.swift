@@ -18,6 +18,13 @@ import Testing
     #expect(UUIDGenerator.incrementing(from: 10)() == UUID(counting: 10))
   }
 
+  @Test func aUUIDCountsFromAnyIntegerType() {
+    let index = 11
+    #expect(UUID(counting: index) == UUID(counting: UInt64(11)))
+    #expect(UUID(counting: Int8(11)).uuidString == "00000000-0000-0000-0000-00000000000B")
+    #expect(UUID(counting: -1).uuidString == "00000000-0000-0000-0000-FFFFFFFFFFFF")
+  }
+
   nonisolated func record(_ entry: String, after seconds: Int) -> Effect<LogFeature.Action> {
     .run { [clock] send in
       try await clock.sleep(for: .seconds(seconds))

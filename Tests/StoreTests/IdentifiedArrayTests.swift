@@ -127,6 +127,15 @@ import Testing
     #expect(merged.elements == [Item(id: 7, name: "ac")])
   }
 
+  @Test func elementsWithUniqueIDsMakeAnArrayWithoutTry() async {
+    let items = IdentifiedArrayOf<Item>((0..<3).map { Item(id: $0, name: "\($0)") })
+    #expect(items.ids == [0, 1, 2])
+    #expect(items[id: 2]?.name == "2")
+    await #expect(processExitsWith: .failure) {
+      _ = IdentifiedArrayOf<Item>([Item(id: 1, name: "a"), Item(id: 1, name: "b")])
+    }
+  }
+
   @Test func appendingADuplicateIDStopsTheProgram() async {
     await #expect(processExitsWith: .failure) {
       IdentifiedArrayTests.appendDuplicate()

@@ -73,8 +73,10 @@ extension UUID {
   /// The UUID whose last twelve hex digits spell `value`, as ``UUIDGenerator/incrementing(from:)``
   /// makes them: `UUID(counting: 1)` is `00000000-0000-0000-0000-000000000001`.
   ///
-  /// - Parameter value: The number to spell; only its low 48 bits are used.
-  public init(counting value: UInt64) {
+  /// - Parameter value: The number to spell, of any integer type (`UUID(counting: index)` for
+  ///   an `Int` index); only the low 48 bits of its two's complement are used.
+  public init(counting value: some BinaryInteger) {
+    let value = UInt64(truncatingIfNeeded: value)
     var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     withUnsafeMutableBytes(of: &bytes) { buffer in
       for index in 0..<6 {

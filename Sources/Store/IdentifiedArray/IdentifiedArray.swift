@@ -90,6 +90,28 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
     }
   }
 
+  /// Creates an array from elements whose ids are unique by construction: rows made from a
+  /// range, or from another identified collection.
+  ///
+  /// ```swift
+  /// let rows = IdentifiedArray((0..<100).map { Row.State(id: $0) })
+  /// ```
+  ///
+  /// For data from outside the program (a server's response, a file), whose ids may repeat,
+  /// use ``init(uniqueElements:)``, which throws, or ``init(_:uniquingIDsWith:)``.
+  ///
+  /// - Parameter elements: The elements, in order.
+  /// - Precondition: The ids are unique: a repeated id stops the program, naming the id and
+  ///   both positions, as ``append(_:)`` and array literals do.
+  /// - Complexity: O(*n*).
+  public init(_ elements: some Sequence<Element>) {
+    do {
+      try self.init(uniqueElements: elements)
+    } catch {
+      preconditionFailure("IdentifiedArray(_:): \(error)")
+    }
+  }
+
   /// Creates an array from elements that may repeat ids, resolving each repeat with
   /// `combine`.
   ///
