@@ -21,6 +21,12 @@ extension Reducer {
   ///   .ifCaseLet(.signedIn, action: .signedIn) { Home() }
   /// ```
   ///
+  /// The state this runs on is the enum itself. For an enum kept in a property of a larger
+  /// state, give the enum a reducer of its own that does this, and `Scope` to the property
+  /// (`Scope(state: \.mode, action: .mode) { Mode() }`): applied to the larger state, the case
+  /// key's type does not match, and the compiler says only that the state types must be
+  /// equivalent.
+  ///
   /// - Parameters:
   ///   - toCase: The case of the state that holds the child's state.
   ///   - toChildAction: The case that carries child actions.
