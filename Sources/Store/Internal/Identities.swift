@@ -120,7 +120,7 @@ struct PresenceIdentity<Parent, Child>: Hashable, @unchecked Sendable, CustomStr
     self.childOffset = childOffset
     self.readChild = { parent, offset, wantsState in
       let child = parent.advanced(by: offset).assumingMemoryBound(to: Child?.self)
-      guard let token = child.pointee.map(childToken) else { return .gone }
+      guard let token = child.pointee.map(lifetimeToken(of:)) else { return .gone }
       return .present(token: token, state: wantsState ? child.pointee : nil)
     }
   }
@@ -149,19 +149,6 @@ enum ChildPresence {
   /// The child is there, with its token (see ``lifetimeToken(of:)``) and, when asked for, its
   /// state.
   case present(token: UInt64?, state: Any?)
-}
-
-/// A child's token as a ``LifetimePlace``, its id read without copying the child when its
-/// type is known to be `Identifiable` where this is specialized.
-@inlinable
-func childToken<Child>(_ child: Child) -> UInt64? {
-  guard let identifiable = Child.self as? any Identifiable.Type else { return nil }
-  func byID<Element: Identifiable>(_: Element.Type) -> UInt64 {
-    withUnsafePointer(to: child) {
-      lifetimeToken(ofID: UnsafeRawPointer($0).assumingMemoryBound(to: Element.self).pointee.id)
-    }
-  }
-  return byID(identifiable)
 }
 
 extension PresenceIdentity: LifetimePlace {
@@ -230,10 +217,18 @@ extension CaseIdentity: LifetimePlace {
 /// A child's token as a ``LifetimePlace``: the hash of its id when it is `Identifiable` (one
 /// replaced by a child with another id is a new child, whose place the old one's effects do
 /// not belong to), `nil` otherwise.
-func lifetimeToken<Value>(of value: Value) -> UInt64? {
-  guard let identifiable = value as? any Identifiable else { return nil }
-  func token(_ child: some Identifiable) -> UInt64 { lifetimeToken(ofID: child.id) }
-  return token(identifiable)
+///
+/// Decided by the child's type, and its id read in place: no copy of the child, and, where
+/// this is specialized for a type known to be `Identifiable`, no look-up at run time.
+@inlinable
+func lifetimeToken<Child>(of child: Child) -> UInt64? {
+  guard let identifiable = Child.self as? any Identifiable.Type else { return nil }
+  func byID<Element: Identifiable>(_: Element.Type) -> UInt64 {
+    withUnsafePointer(to: child) {
+      lifetimeToken(ofID: UnsafeRawPointer($0).assumingMemoryBound(to: Element.self).pointee.id)
+    }
+  }
+  return byID(identifiable)
 }
 
 /// A child's token from its id: the id's hash, the same whatever the id's static type.
