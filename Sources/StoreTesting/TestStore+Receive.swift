@@ -31,7 +31,7 @@ extension TestStore where Action: Equatable {
       mismatch: { actual in
         """
         Received an unexpected action. (- expected, + received)
-        \(StateDiff.diff(expected: expected, actual: actual) ?? "")
+        \(StateDiff.diff(expected: expected, actual: actual, changeLimit: diffChangeLimit) ?? "")
         """
       },
       timeout: timeout,

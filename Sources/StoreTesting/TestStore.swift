@@ -49,8 +49,8 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// a `TestClock`.
   public var timeout: Duration = .seconds(1)
 
-  /// How many changes a state diff in a failure message shows: 50 by default, or `nil` for
-  /// all of them.
+  /// How many changes a diff in a failure message shows (of states, or of an unexpected action
+  /// and the one expected): 50 by default, or `nil` for all of them.
   ///
   /// A change is a value that differs, or an element, entry or line of text removed or
   /// inserted. Past the limit (or past eight lines a change), the diff ends with a line
