@@ -69,10 +69,23 @@ final class LogFile {
       }
       if written < 0 {
         if errno == EINTR { continue }
-        throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
+        let reason = String(cString: strerror(errno))
+        if offset > 0 { removeLast(bytes: offset) }
+        throw .cannotWrite(path: path, reason: reason)
       }
       offset += written
     }
+  }
+
+  /// Takes back the last `count` bytes of a regular file: the part of a line whose write
+  /// failed midway (the disk filled up), so that the log still ends with a whole line, and a
+  /// line written after it (the line saying why the recording stopped) starts a line of its
+  /// own. The file is opened to append and written by this object alone: the part written
+  /// is at its end.
+  private func removeLast(bytes count: Int) {
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return }
+    _ = ftruncate(descriptor, info.st_size - off_t(count))
   }
 }
 
