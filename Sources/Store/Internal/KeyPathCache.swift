@@ -8,8 +8,9 @@ import Effects
 /// that took 4.8 us, where the same screen through `Scope` took 0.09 us.
 ///
 /// Bounded: emptied when it holds ``limit`` key paths (a program names far fewer stacks).
+/// The library uses ``shared``; tests make caches of their own.
 @usableFromInline
-enum KeyPathCache {
+final class KeyPathCache: Sendable {
   /// What a cached key path was derived from: a key path object, by identity, or a type.
   @usableFromInline
   enum Key: Hashable, Sendable {
@@ -37,20 +38,29 @@ enum KeyPathCache {
     var paths: [Key: Cached] = [:]
   }
 
-  private static let cache = Locked(Entries())
+  private let cache = Locked(Entries())
 
   /// How many key paths the cache holds before it is emptied.
-  static var limit: Int { 1_024 }
+  let limit: Int
+
+  /// The cache the library's reducers and stores use.
+  @usableFromInline
+  static let shared = KeyPathCache(limit: 1_024)
+
+  /// An empty cache that holds up to `limit` key paths.
+  init(limit: Int) {
+    self.limit = limit
+  }
 
   /// The key path made for `key` before, if any.
   @usableFromInline
-  static func cached(_ key: Key) -> AnyKeyPath? {
+  func cached(_ key: Key) -> AnyKeyPath? {
     cache.withLock { $0.paths[key] }?.path
   }
 
   /// Keeps `path` as the key path made for `key` from `source`, and returns it.
   @usableFromInline
-  static func keep<Path: AnyKeyPath>(_ path: Path, for key: Key, from source: AnyObject?)
+  func keep<Path: AnyKeyPath>(_ path: Path, for key: Key, from source: AnyObject?)
     -> Path
   {
     let entry = Cached(path: path, source: source)
@@ -62,7 +72,7 @@ enum KeyPathCache {
   }
 
   /// How many key paths the cache holds now.
-  static var count: Int { cache.withLock { $0.paths.count } }
+  var count: Int { cache.withLock { $0.paths.count } }
 
   /// A new key path to the entries of the stack at `toStack`.
   @usableFromInline
@@ -82,8 +92,9 @@ func entriesPath<Root, Screen>(
   of toStack: WritableKeyPath<Root, StackState<Screen>>
 ) -> WritableKeyPath<Root, IdentifiedArray<StackElementID, StackState<Screen>.Entry>> {
   let key = KeyPathCache.Key.stackEntries(ObjectIdentifier(toStack))
-  guard let cached = KeyPathCache.cached(key) else {
-    return KeyPathCache.keep(KeyPathCache.makeEntriesPath(of: toStack), for: key, from: toStack)
+  guard let cached = KeyPathCache.shared.cached(key) else {
+    return KeyPathCache.shared.keep(
+      KeyPathCache.makeEntriesPath(of: toStack), for: key, from: toStack)
   }
   typealias Entries = IdentifiedArray<StackElementID, StackState<Screen>.Entry>
   return unsafeDowncast(cached, to: WritableKeyPath<Root, Entries>.self)
@@ -95,8 +106,8 @@ func readOnlyEntriesPath<Root, Screen>(
   of toStack: KeyPath<Root, StackState<Screen>>
 ) -> KeyPath<Root, IdentifiedArray<StackElementID, StackState<Screen>.Entry>> {
   let key = KeyPathCache.Key.readOnlyStackEntries(ObjectIdentifier(toStack))
-  guard let cached = KeyPathCache.cached(key) else {
-    return KeyPathCache.keep(toStack.appending(path: \.entries), for: key, from: toStack)
+  guard let cached = KeyPathCache.shared.cached(key) else {
+    return KeyPathCache.shared.keep(toStack.appending(path: \.entries), for: key, from: toStack)
   }
   return unsafeDowncast(
     cached, to: KeyPath<Root, IdentifiedArray<StackElementID, StackState<Screen>.Entry>>.self)
@@ -106,8 +117,8 @@ extension StackState {
   /// The key path from an entry to its screen's state, made once per screen type.
   static var entryElement: KeyPath<Entry, Element> {
     let key = KeyPathCache.Key.entryElement(ObjectIdentifier(Entry.self))
-    guard let cached = KeyPathCache.cached(key) else {
-      return KeyPathCache.keep(\Entry.element, for: key, from: nil)
+    guard let cached = KeyPathCache.shared.cached(key) else {
+      return KeyPathCache.shared.keep(\Entry.element, for: key, from: nil)
     }
     return unsafeDowncast(cached, to: KeyPath<Entry, Element>.self)
   }
