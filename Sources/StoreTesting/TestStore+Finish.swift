@@ -14,9 +14,9 @@ extension TestStore {
   /// `TestClock`: only the test can wake those, by advancing the clock. A throttle window
   /// that holds no effect back is not left over: it is cancelled with the rest.
   ///
-  /// In a test whose task is cancelled, it stops waiting at once, and its failures say so. A
-  /// test store released in a cancelled test (one that called `Test.cancel()`) makes no
-  /// checks: the test asserts nothing more.
+  /// In a test whose task is cancelled, it stops waiting at once, and the failure listing the
+  /// effects still running says so. A test store released in a cancelled test (one that
+  /// called `Test.cancel()`) checks only for runtime warnings: the test asserts nothing more.
   ///
   /// A test store looks for children an ancestor removed after every action, so the effects
   /// of a row set back to an older copy of its list end with that action. A live store may
@@ -47,9 +47,11 @@ extension TestStore {
     if exhaustivity == .on {
       let running = Self.stillRunning(runtime, ledger)
       if !running.isEmpty {
-        reportFailure(
-          Messages.stillRunning(running) + Messages.cancellationNote(waitingFor: "them"),
-          at: location)
+        // Said only when the cancellation stopped the wait: effects all asleep on a test
+        // clock stop it too, and the list says how far to advance for each.
+        let note =
+          isWaitingOnlyForTestClocks ? "" : Messages.cancellationNote(waitingFor: "them")
+        reportFailure(Messages.stillRunning(running) + note, at: location)
       }
       if !received.isEmpty {
         reportFailure(

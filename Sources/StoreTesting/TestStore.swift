@@ -135,12 +135,12 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     // would otherwise wait on tasks that nobody runs any more.
     defer { runtime.cancelAll() }
     guard !ledger.isFinished else { return }
-    // A test that cancelled itself (`Test.cancel()`, or its task cancelled) asserts nothing
-    // more: what it left running or unreceived is not its failure.
-    guard !Task.isCancelled else { return }
+    // Runtime warnings are failures whenever they were raised.
     var problems = ledger.takeWarnings().map(Messages.warning)
-    // The checks `finish()` makes: in non-exhaustive mode, only the warnings.
-    if ledger.exhaustivity == .on {
+    // The checks `finish()` makes: in non-exhaustive mode, only the warnings. A test that
+    // cancelled itself (`Test.cancel()`, or its task cancelled) asserts nothing more: what it
+    // left running or unreceived is not its failure.
+    if ledger.exhaustivity == .on, !Task.isCancelled {
       let running = Self.stillRunning(runtime, ledger)
       if !running.isEmpty { problems.append(Messages.stillRunning(running)) }
       let unreceived = ledger.unreceived

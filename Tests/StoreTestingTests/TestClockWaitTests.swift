@@ -116,6 +116,25 @@ import Testing
     #expect(messages.last.contains("asleep until a test clock advances 2.0 seconds"))
   }
 
+  /// In a cancelled test, effects asleep on a test clock stop the wait as they do in any
+  /// test: the failure says how far to advance, not that the cancellation stopped it.
+  @Test func aCancelledFinishOverEffectsAsleepOnATestClockSaysHowFarToAdvance() async {
+    let store = makeStore()
+    await store.send(.nap)
+    let messages = self.messages
+    let finishing = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      await withKnownIssue {
+        await store.finish()
+      } matching: {
+        messages.capture($0)
+      }
+    }
+    await finishing.value
+    #expect(messages.last.contains("asleep until a test clock advances 2.0 seconds"))
+    #expect(!messages.last.contains("task was cancelled"), "\(messages.all)")
+  }
+
   @Test func aNonExhaustiveFinishDoesNotWaitForEffectsAsleepOnATestClock() async {
     let store = makeStore()
     store.exhaustivity = .off

@@ -222,4 +222,16 @@ struct Numbers: Reducer {
     store.send(.set(index: 0, value: 2))
     #expect(tracker.firings == 2)
   }
+
+  /// A key made after the cache was emptied is never one an observer still holds: the
+  /// observer of the first value is not told about a value read later.
+  @Test func anObserverIsNotNotifiedForAnotherValueAfterTheCacheEmpties() {
+    let store = NumbersStore(initialState: Numbers.State()) { Numbers() }
+    let first = Tracker { _ = store[dynamicMember: \.values[0]] }
+    for index in 1...NumbersStore.tokenCacheLimit {
+      _ = store[dynamicMember: \.values[index]]
+    }
+    store.send(.set(index: NumbersStore.tokenCacheLimit, value: 1))
+    #expect(first.firings == 0, "the observer of values[0] was told about another value")
+  }
 }
