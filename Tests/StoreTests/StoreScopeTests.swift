@@ -96,6 +96,30 @@ import Testing
     #expect(warnings.messages.first?.contains("id 1") == true)
   }
 
+  /// A store scoped to a filtered view of a collection (a computed property) treats a row that
+  /// leaves the view as removed: it keeps its last state and ignores its sends with a warning.
+  /// (Its sends used to reach the parent, which found the row in the whole collection and
+  /// changed it, while the store went on reading its last state.)
+  @Test func aRowThatLeavesAFilteredViewHasItsStoreIgnoreItsSends() {
+    let warnings = WarningLog()
+    var state = Todos.State()
+    state.rows = [Row.State(id: 1, title: "a"), Row.State(id: 2, title: "b")]
+    let harness = Harness(
+      initialState: state, warnings: warnings.handler, reducer: Todos(clock: clock))
+    let row = harness.store.scope(state: \.titledRows, action: .rows)[id: 1]!
+    row.send(.renamed(""))
+    #expect(harness.state.rows[id: 1]?.title == "")
+    #expect(harness.store.scope(state: \.titledRows, action: .rows)[id: 1] == nil)
+    row.send(.renamed("typed while leaving"))
+    #expect(harness.state.rows[id: 1]?.title == "")
+    #expect(row.title == "a")
+    #expect(warnings.messages.count == 1)
+    #expect(
+      warnings.messages.first?.contains(
+        "the element with id 1, which is no longer in the collection the store was scoped to")
+        == true, "\(warnings.messages)")
+  }
+
   @Test func aRemovedElementsStoreNeitherReadsNorDrivesAnElementAddedLaterWithItsID() {
     let warnings = WarningLog()
     var state = Todos.State()
@@ -267,4 +291,11 @@ import Testing
 final class WeakBox {
   weak var object: AnyObject?
   init(_ object: AnyObject) { self.object = object }
+}
+
+extension Todos.State {
+  /// The rows with a title: a filtered view of `rows`, as a list with a filter shows.
+  var titledRows: IdentifiedArrayOf<Row.State> {
+    IdentifiedArray(rows.filter { !$0.title.isEmpty })
+  }
 }

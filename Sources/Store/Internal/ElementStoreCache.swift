@@ -121,10 +121,18 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
           has since taken
           """
       }
-      if retirement.isGone, contains(id) {
+      guard retirement.isGone else { return nil }
+      if contains(id) {
         return "element \(id), which was removed; the element with that id now is another"
       }
-      return nil
+      // Gone from the collection the store was scoped to. Its sends would still reach the
+      // parent, and, from a filtered view of a collection (`\.visibleRows`, computed), change
+      // a row the store no longer reads: a text field on a row leaving the view would write,
+      // then snap back.
+      return """
+        the element with id \(id), which is no longer in the collection the store was scoped \
+        to (it was removed, or left a filtered view of the collection)
+        """
     }
     let store = Store<ElementState, ElementAction>(
       core: DerivedCore(

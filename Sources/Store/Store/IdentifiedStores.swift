@@ -13,6 +13,12 @@ import Effects
 /// Each element's store reads that element's current state while it is there. A removed
 /// element's store is not notified of the removal (its state, the row's last, did not
 /// change); observers of the collection's list are, as its ids changed.
+///
+/// Scoped to a filtered view of a collection (a computed property such as `\.visibleRows`),
+/// an element that leaves the view is removed, as far as its store is concerned: the store
+/// keeps the element's last state and ignores its sends with a runtime warning, though the
+/// element is still in the whole collection. (A text field on a row leaving the view cannot
+/// change a row its store no longer shows.)
 @MainActor
 public struct IdentifiedStores<ID: Hashable & Sendable, ElementState, ElementAction: Sendable>:
   @MainActor RandomAccessCollection
