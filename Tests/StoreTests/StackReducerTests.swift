@@ -217,6 +217,20 @@ import Testing
     #expect(!warnings.messages[2].contains("entries"))
   }
 
+  @Test func aPoppedScreensStoreIgnoresItsSendsNamingTheScreen() throws {
+    let warnings = WarningLog()
+    let harness = makeHarness(warnings: warnings)
+    harness.send(.openDetail(3))
+    let id = try #require(harness.state.path.lastID)
+    let screen = try #require(harness.store.scope(state: \.path, action: .path)[id: id])
+    harness.send(.path(.popFrom(id: id)))
+    screen.send(.renamed("too late"))
+    #expect(warnings.messages.count == 1)
+    #expect(
+      warnings.messages.first?.contains("the store of screen \(id), which is no longer on the stack")
+        == true, "\(warnings.messages)")
+  }
+
   @Test func aPushedIDTooLargeToCountOnFromIsRefusedNotTrapped() {
     let warnings = WarningLog()
     let harness = makeHarness(warnings: warnings)

@@ -129,6 +129,7 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
       // parent, and, from a filtered view of a collection (`\.visibleRows`, computed), change
       // a row the store no longer reads: a text field on a row leaving the view would write,
       // then snap back.
+      if token != nil { return "screen \(id), which is no longer on the stack" }
       return """
         the element with id \(id), which is no longer in the collection the store was scoped \
         to (it was removed, or left a filtered view of the collection)
