@@ -227,7 +227,8 @@ import Testing
     screen.send(.renamed("too late"))
     #expect(warnings.messages.count == 1)
     #expect(
-      warnings.messages.first?.contains("the store of screen \(id), which is no longer on the stack")
+      warnings.messages.first?.contains(
+        "the store of screen \(id), which is no longer on the stack")
         == true, "\(warnings.messages)")
   }
 

@@ -24,9 +24,17 @@ import Effects
 /// struct Destination: Reducer {
 ///   enum State: Equatable { case editor(Editor.State), deleteAlert(DeleteAlert) }
 ///   enum Action: Sendable { case editor(Editor.Action), deleteAlert(DeleteAlertAction) }
-///   ...
+///   var body: some Reducer<State, Action> {
+///     EmptyReducer()
+///       .ifCaseLet(.editor, action: .editor) { Editor() }
+///       // No reducer: refuses the alert's actions while the editor shows.
+///       .ifCaseLet(.deleteAlert, action: .deleteAlert)
+///   }
 /// }
 /// ```
+///
+/// The cases are matched by name, so the action case must be named as the state case: an
+/// action of another case while the alert shows leaves it open, with a runtime warning.
 ///
 /// An alert kept in its own optional state needs no conformance: attached with
 /// ``Reducer/presents(_:action:fileID:line:)``, which takes no reducer, it closes on each of
@@ -55,6 +63,20 @@ enum Ephemerality {
     if State.self is any EphemeralState.Type { return state.pointee == nil ? nil : "" }
     guard let shown = ephemeralCase(state) else { return nil }
     return Mirror(reflecting: action).children.first?.label == shown ? shown : nil
+  }
+
+  /// For a state that shows an ``EphemeralState`` case when an action of a case with another
+  /// name arrives: the two names. Such a state does not close on the action; when no reducer
+  /// refused the action either, the case names may not match by mistake (`alert` in the state,
+  /// `alertButton` in the actions), and the alert would never close.
+  @usableFromInline
+  static func mismatch<State, Action>(_ state: UnsafePointer<State?>, _ action: Action)
+    -> (shown: String, action: String)?
+  {
+    guard let shown = ephemeralCase(state),
+      let name = Mirror(reflecting: action).children.first?.label, name != shown
+    else { return nil }
+    return (shown, name)
   }
 
   /// Whether the state at `state` still closes as `closingCase` said, after the child's step

@@ -53,6 +53,39 @@ extension Reducer {
   }
 }
 
+extension Reducer {
+  /// Refuses the actions of one case of an enum state while the state is another case, for a
+  /// case with no reducer of its own: an alert whose state is ``EphemeralState``.
+  ///
+  /// An alert's button action that arrives while the destination shows something else (a
+  /// late tap, the alert replaced by an editor meanwhile) then changes nothing and reports a
+  /// runtime warning, rather than reaching the parent, which would act on an alert that is
+  /// not shown.
+  ///
+  /// ```swift
+  /// EmptyReducer()
+  ///   .ifCaseLet(.editor, action: .editor) { Editor() }
+  ///   .ifCaseLet(.deleteAlert, action: .deleteAlert)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - toCase: The case of the state.
+  ///   - toChildAction: The case that carries the case's actions.
+  ///   - fileID: The file of the declaration, named in runtime warnings.
+  ///   - line: The line of the declaration, named in runtime warnings.
+  /// - Returns: A reducer that runs this one, and refuses the case's actions while the case
+  ///   is not shown.
+  @inlinable
+  public func ifCaseLet<ChildState, ChildAction: Sendable>(
+    _ toCase: CaseKey<State, ChildState>,
+    action toChildAction: CaseKey<Action, ChildAction>,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> IfCaseLetReducer<Self, EmptyReducer<ChildState, ChildAction>> {
+    ifCaseLet(toCase, action: toChildAction, fileID: fileID, line: line) { EmptyReducer() }
+  }
+}
+
 /// A reducer that runs a child reducer on one case of an enum state; see
 /// ``Reducer/ifCaseLet(_:action:fileID:line:child:)``.
 public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {

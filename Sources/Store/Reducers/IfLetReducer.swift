@@ -275,7 +275,14 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
           closesEphemeralState
           ? withUnsafePointer(to: &presented) { Ephemerality.closingCase($0, on: childAction) }
           : nil
+        // An enum destination showing an alert, and an action of a case with another name.
+        let mismatch =
+          closesEphemeralState && closingCase == nil
+          ? withUnsafePointer(to: &presented) { Ephemerality.mismatch($0, childAction) } : nil
         effect = child.reduce(into: &presented!, action: childAction)
+        if let mismatch, !effect.isForMissingChild {
+          effect = .merge(effect, ephemeralMismatch(mismatch, action: action, identity: identity))
+        }
         if let closingCase,
           withUnsafePointer(to: &presented, { Ephemerality.stillCloses($0, as: closingCase) })
         {
@@ -369,6 +376,25 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         ))
     }
     return .merge(reported)
+  }
+
+  /// The warning that an action reached a destination showing an ``EphemeralState`` case, for
+  /// a case of another name that no reducer refused. Out of line: rare.
+  @usableFromInline
+  func ephemeralMismatch(
+    _ mismatch: (shown: String, action: String), action: Parent.Action,
+    identity: PresenceIdentity<Parent.State, Child.State>
+  ) -> Effect<Child.Action> {
+    .warning(
+      """
+      \(describe(action)) reached the destination at \(identity) while it shows its \
+      EphemeralState case `\(mismatch.shown)`, but the action is of the case \
+      `\(mismatch.action)`, so the destination stays open. It closes on actions of the case \
+      with the same name as its state's: name the two cases alike. If the action is for \
+      another case, add an `ifCaseLet` for that case, which refuses it while that case is \
+      not shown.
+      """,
+      site: site)
   }
 
   /// The child's effect in the parent's actions, with its dismissals resolved, in the child's
