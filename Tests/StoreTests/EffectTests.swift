@@ -25,6 +25,12 @@ import Testing
     #expect(UUID(counting: -1).uuidString == "00000000-0000-0000-0000-FFFFFFFFFFFF")
   }
 
+  @Test func anIncrementingGeneratorStartsFromAnInt() {
+    let start = 10
+    #expect(UUIDGenerator.incrementing(from: start)() == UUID(counting: 10))
+    #expect(UUIDGenerator.incrementing()() == UUID(counting: 0))
+  }
+
   nonisolated func record(_ entry: String, after seconds: Int) -> Effect<LogFeature.Action> {
     .run { [clock] send in
       try await clock.sleep(for: .seconds(seconds))

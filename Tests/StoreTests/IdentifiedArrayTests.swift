@@ -127,6 +127,16 @@ import Testing
     #expect(merged.elements == [Item(id: 7, name: "ac")])
   }
 
+  @Test func filteringKeepsAnIdentifiedArray() {
+    let items = IdentifiedArrayOf<Item>((0..<6).map { Item(id: $0, name: "\($0)") })
+    let even: IdentifiedArrayOf<Item> = items.filter { $0.id % 2 == 0 }
+    #expect(even.ids == [0, 2, 4])
+    #expect(even[id: 4]?.name == "4")
+    #expect(even[id: 3] == nil)
+    let plain: [Item] = items.filter { $0.id > 3 }
+    #expect(plain.map(\.id) == [4, 5])
+  }
+
   @Test func elementsWithUniqueIDsMakeAnArrayWithoutTry() async {
     let items = IdentifiedArrayOf<Item>((0..<3).map { Item(id: $0, name: "\($0)") })
     #expect(items.ids == [0, 1, 2])

@@ -447,3 +447,37 @@ extension CaseKey<
     Self(StackReducerTests.Wizard.Action.path) { if case .path(let a) = $0 { a } else { nil } }
   }
 }
+
+/// Screens of two kinds in one stack, for reading and changing a screen as one case.
+enum TwoScreens: Equatable, Sendable {
+  case counter(Int)
+  case note(String)
+}
+
+extension CaseKey<TwoScreens, Int> {
+  static var counter: Self {
+    Self(TwoScreens.counter) { if case .counter(let n) = $0 { n } else { nil } }
+  }
+}
+
+@Suite struct StackCaseSubscriptTests {
+  @Test func aScreenIsReadAndChangedAsOneCase() {
+    var stack: StackState<TwoScreens> = [.counter(1), .note("a")]
+    #expect(stack[id: 0, case: .counter] == 1)
+    #expect(stack[id: 1, case: .counter] == nil, "another case")
+    #expect(stack[id: 7, case: .counter] == nil, "no such screen")
+    stack[id: 0, case: .counter]? += 1
+    #expect(stack[id: 0] == .counter(2))
+    stack[id: 1, case: .counter]? += 1
+    #expect(stack[id: 1] == .note("a"), "a screen of another case is left alone")
+    stack[id: 1, case: .counter] = 5
+    #expect(stack[id: 1] == .counter(5), "setting a value puts the screen in that case")
+    stack[id: 9, case: .counter] = 5
+    #expect(stack.count == 2, "no screen is pushed for an id not on the stack")
+    stack[id: 1, case: .counter] = nil
+    #expect(stack.ids == [StackElementID(rawValue: 0)], "nil pops a screen of that case")
+    stack.append(.note("b"))
+    stack[id: 2, case: .counter] = nil
+    #expect(stack.count == 2, "nil leaves a screen of another case alone")
+  }
+}

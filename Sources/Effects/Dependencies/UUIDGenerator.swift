@@ -60,6 +60,17 @@ public struct UUIDGenerator: Sendable {
     }
   }
 
+  /// A generator of incrementing ids from an `Int`: `incrementing(from: count)` for a count
+  /// kept as an `Int`; see the `UInt64` overload.
+  ///
+  /// - Parameter start: The first id's number: not negative, and below 2^48.
+  /// - Returns: A generator of `UUID(counting: start)`, `UUID(counting: start + 1)`, ….
+  public static func incrementing(from start: Int) -> UUIDGenerator {
+    precondition(
+      start >= 0, "UUIDGenerator.incrementing(from: \(start)): the start must not be negative.")
+    return incrementing(from: UInt64(start))
+  }
+
   /// The same id every time, for tests that need one fixed value.
   ///
   /// - Parameter id: The id to return.

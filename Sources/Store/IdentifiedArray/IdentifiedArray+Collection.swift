@@ -168,3 +168,22 @@ extension IdentifiedArray {
   }
 
 }
+
+extension IdentifiedArray {
+  /// The elements that satisfy `isIncluded`, in order, as an identified array: a filtered
+  /// view of a list (`var visibleRows`) that can be looked up by id, and scoped to.
+  ///
+  /// ```swift
+  /// var activeTodos: IdentifiedArrayOf<Todo.State> { todos.filter { !$0.isComplete } }
+  /// ```
+  ///
+  /// - Parameter isIncluded: Whether an element is in the result.
+  /// - Returns: The included elements; their ids are unique, as the array's are.
+  /// - Complexity: O(*n*).
+  @inlinable
+  public func filter(_ isIncluded: (Element) throws -> Bool) rethrows -> IdentifiedArray {
+    var included = IdentifiedArray()
+    for element in storage where try isIncluded(element) { included.appendIndexed(element) }
+    return included
+  }
+}

@@ -126,6 +126,37 @@ public struct StackState<Element> {
     }
   }
 
+  /// The state of the screen with `id` as one case of an enum of screens: `nil` when no screen
+  /// has that id or it shows another case. Setting a value puts the screen in that case;
+  /// setting `nil` pops a screen of that case and the screens above it, as
+  /// ``subscript(id:)`` does, and leaves a screen of another case alone.
+  ///
+  /// A test states one field of one screen without restating the rest:
+  ///
+  /// ```swift
+  /// await store.send(.path(.element(id: 0, action: .screenA(.incrementTapped)))) {
+  ///   $0.path[id: 0, case: .screenA]?.count = 1
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - id: The screen's id.
+  ///   - screenCase: The case of the screens' state enum, by its ``CaseKey``.
+  /// - Complexity: O(1) on average to read or update.
+  public subscript<Case>(id id: StackElementID, case screenCase: CaseKey<Element, Case>) -> Case? {
+    get { self[id: id].flatMap(screenCase.extract) }
+    set {
+      guard let newValue else {
+        // Only a screen of this case: an optional chain through a screen of another case
+        // (`path[id: 0, case: .a]?.count += 1`) writes back the `nil` it read.
+        if self[id: id, case: screenCase] != nil { self[id: id] = nil }
+        return
+      }
+      guard contains(id: id) else { return }
+      self[id: id] = screenCase.embed(newValue)
+    }
+  }
+
   /// Pushes a screen on top of the stack.
   ///
   /// - Parameter element: The screen's state.

@@ -81,3 +81,7 @@ extension Reducer where Body: Reducer, Body.State == State, Body.Action == Actio
 /// A reducer with `R`'s state and action, for the opaque type of a `body`:
 /// `var body: some ReducerOf<Self>` is `var body: some Reducer<State, Action>`.
 public typealias ReducerOf<R: Reducer> = Reducer<R.State, R.Action>
+
+/// An effect that feeds back `R`'s actions: `EffectOf<Self>` in a reducer is
+/// `Effect<Action>`.
+public typealias EffectOf<R: Reducer> = Effect<R.Action>
