@@ -7,7 +7,7 @@
 /// Makes identifiers for new values, injected into features so tests can predict them.
 ///
 /// A feature that creates identified values takes a generator in its initializer rather than
-/// calling `UUID()`: the app passes ``live``, tests pass ``incrementing(from:)`` and know that the
+/// calling `UUID()`: the app passes ``live``, tests pass ``incrementing(from:)-(UInt64)`` and know that the
 /// first id is `00000000-0000-0000-0000-000000000000`, the next `…0001`, and so on.
 ///
 /// ```swift
@@ -61,7 +61,7 @@ public struct UUIDGenerator: Sendable {
   }
 
   /// A generator of incrementing ids from an `Int`: `incrementing(from: count)` for a count
-  /// kept as an `Int`; see the `UInt64` overload.
+  /// kept as an `Int`; see ``incrementing(from:)-(UInt64)``.
   ///
   /// - Parameter start: The first id's number: not negative, and below 2^48.
   /// - Returns: A generator of `UUID(counting: start)`, `UUID(counting: start + 1)`, ….
@@ -81,7 +81,7 @@ public struct UUIDGenerator: Sendable {
 }
 
 extension UUID {
-  /// The UUID whose last twelve hex digits spell `value`, as ``UUIDGenerator/incrementing(from:)``
+  /// The UUID whose last twelve hex digits spell `value`, as ``UUIDGenerator/incrementing(from:)-(UInt64)``
   /// makes them: `UUID(counting: 1)` is `00000000-0000-0000-0000-000000000001`.
   ///
   /// - Parameter value: The number to spell, of any integer type (`UUID(counting: index)` for
