@@ -7,8 +7,9 @@
 /// Makes identifiers for new values, injected into features so tests can predict them.
 ///
 /// A feature that creates identified values takes a generator in its initializer rather than
-/// calling `UUID()`: the app passes ``live``, tests pass ``incrementing(from:)-(UInt64)`` and know that the
-/// first id is `00000000-0000-0000-0000-000000000000`, the next `…0001`, and so on.
+/// calling `UUID()`: the app passes ``live``, tests pass ``incrementing(from:)-(UInt64)`` and
+/// know that the first id is `00000000-0000-0000-0000-000000000000`, the next `…0001`, and so
+/// on.
 ///
 /// ```swift
 /// struct Cart: Reducer {
@@ -81,8 +82,9 @@ public struct UUIDGenerator: Sendable {
 }
 
 extension UUID {
-  /// The UUID whose last twelve hex digits spell `value`, as ``UUIDGenerator/incrementing(from:)-(UInt64)``
-  /// makes them: `UUID(counting: 1)` is `00000000-0000-0000-0000-000000000001`.
+  /// The UUID whose last twelve hex digits spell `value`, as
+  /// ``UUIDGenerator/incrementing(from:)-(UInt64)`` makes them: `UUID(counting: 1)` is
+  /// `00000000-0000-0000-0000-000000000001`.
   ///
   /// - Parameter value: The number to spell, of any integer type (`UUID(counting: index)` for
   ///   an `Int` index); only the low 48 bits of its two's complement are used.
