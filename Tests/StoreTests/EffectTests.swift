@@ -232,6 +232,36 @@ import Testing
     #expect(Set(received.values) == [.child("sync"), .child("async"), .child("caught boom")])
   }
 
+  /// `catch: { error, send in ... }` can send several actions, after asynchronous work.
+  @Test func aCatchWithSendCanSendSeveralActions() async {
+    let harness = Harness(
+      initialState: LogFeature.State(),
+      reducer: LogFeature { [clock] name in
+        .run { _ in
+          try await clock.sleep(for: .seconds(1))
+          throw Boom()
+        } catch: { error, send in
+          send(.fail("\(error)"))
+          try? await clock.sleep(for: .seconds(1))
+          send(.record("retried \(name)"))
+        }
+        .cancellable(id: name)
+      }
+    )
+    harness.send(.start("a"))
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.log == ["start a", "failed: boom"])
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.log == ["start a", "failed: boom", "retried a"])
+    #expect(harness.core.runtime.runningCount == 0)
+    // Cancelled while it works, the effect ends without calling `catch`.
+    harness.send(.start("b"))
+    harness.send(.stop("b"))
+    await clock.advance(by: .seconds(3))
+    #expect(harness.state.log.suffix(2) == ["start b", "stop b"])
+    #expect(harness.core.runtime.runningCount == 0)
+  }
+
   @Test func noneAndEmptyCompositionsCollapse() {
     #expect(Effect<Int>.none.isNone)
     #expect(Effect<Int>.merge(.none, .none).isNone)

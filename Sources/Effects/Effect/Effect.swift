@@ -83,6 +83,49 @@ public struct Effect<Action: Sendable>: Sendable {
 }
 
 extension Effect {
+  /// An effect that runs an asynchronous operation, and hands an error it throws to `catch`,
+  /// which can send any number of actions and do more asynchronous work (log the error, say).
+  ///
+  /// ```swift
+  /// .run { send in
+  ///   send(.loaded(try await client.load()))
+  /// } catch: { error, send in
+  ///   await logger.log(error)
+  ///   send(.failed(error.localizedDescription))
+  /// }
+  /// ```
+  ///
+  /// A `CancellationError` thrown because the effect was cancelled is not an error: `catch`
+  /// is not called for it. Actions `catch` sends after the effect was cancelled never reach a
+  /// reducer, as the operation's own do not.
+  ///
+  /// - Parameters:
+  ///   - priority: The priority of the task that runs the operation.
+  ///   - fileID: The file where the effect was created, used in warnings.
+  ///   - line: The line where the effect was created, used in warnings.
+  ///   - operation: The work to do. Call the ``Send`` it is handed to feed actions back.
+  ///   - catch: Handles an error `operation` threw, with the same ``Send``.
+  /// - Returns: An effect that runs `operation`.
+  public static func run(
+    priority: TaskPriority? = nil,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    operation: @escaping @Sendable (_ send: Send<Action>) async throws -> Void,
+    catch handler: @escaping @Sendable (_ error: any Error, _ send: Send<Action>) async -> Void
+  ) -> Self {
+    .run(priority: priority, fileID: fileID, line: line) { send in
+      do {
+        try await operation(send)
+      } catch {
+        // Thrown on: the runtime ends a cancelled effect quietly.
+        if error is CancellationError, Task.isCancelled { throw error }
+        await handler(error, send)
+      }
+    }
+  }
+}
+
+extension Effect {
   /// The cases an effect is built from; the runtime interprets them.
   @usableFromInline
   package indirect enum Operation: Sendable {
