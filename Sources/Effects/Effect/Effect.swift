@@ -15,9 +15,10 @@
 ///   }
 /// ```
 ///
-/// Build effects with ``none``, ``send(_:)`` and ``run(priority:fileID:line:operation:catch:)``,
-/// then combine them with ``merge(_:)-(...)``, ``concatenate(_:)-(...)``,
-/// ``map(_:)``, ``cancellable(id:cancelInFlight:)`` and the timing operators.
+/// Build effects with ``none``, ``send(_:)`` and `run(priority:fileID:line:operation:catch:)`
+/// (whose `catch:` returns an action, or takes a ``Send`` too), then combine them with
+/// ``merge(_:)-(...)``, ``concatenate(_:)-(...)``, ``map(_:)``,
+/// ``cancellable(id:cancelInFlight:)`` and the timing operators.
 public struct Effect<Action: Sendable>: Sendable {
   @usableFromInline package let operation: Operation
 
@@ -104,7 +105,7 @@ extension Effect {
   ///   - fileID: The file where the effect was created, used in warnings.
   ///   - line: The line where the effect was created, used in warnings.
   ///   - operation: The work to do. Call the ``Send`` it is handed to feed actions back.
-  ///   - catch: Handles an error `operation` threw, with the same ``Send``.
+  ///   - handler: Handles an error `operation` threw, with the same ``Send``.
   /// - Returns: An effect that runs `operation`.
   public static func run(
     priority: TaskPriority? = nil,

@@ -1,6 +1,6 @@
 /// Feeds actions from a running effect back into the store that started it.
 ///
-/// An effect built with ``Effect/run(priority:fileID:line:operation:catch:)`` is handed a `Send`.
+/// An effect built with `Effect.run(priority:fileID:line:operation:catch:)` is handed a `Send`.
 /// Calling it is cheap and never blocks: the action is queued, and the store reduces it on the
 /// main actor in the order it was sent. Once the effect's lifetime has ended (it was cancelled,
 /// its element was removed, or its store was released), sent actions are dropped and never
