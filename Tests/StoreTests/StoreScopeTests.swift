@@ -116,7 +116,8 @@ import Testing
     #expect(warnings.messages.count == 1)
     #expect(
       warnings.messages.first?.contains(
-        "the element with id 1, which is no longer in the collection the store was scoped to")
+        "the element with id 1, which is no longer in the view of the collection the store was"
+      )
         == true, "\(warnings.messages)")
   }
 
@@ -297,5 +298,60 @@ extension Todos.State {
   /// The rows with a title: a filtered view of `rows`, as a list with a filter shows.
   var titledRows: IdentifiedArrayOf<Row.State> {
     IdentifiedArray(rows.filter { !$0.title.isEmpty })
+  }
+}
+
+/// A parent that runs `Todos` by hand, and removes rows where no walk sees it.
+struct TodosByHand: Reducer {
+  struct State: Equatable {
+    var todos = Todos.State()
+  }
+  enum Action: Sendable, Equatable {
+    case todos(Todos.Action)
+    case drop(Int)
+  }
+  let clock: TestClock
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .drop(let id):
+      state.todos.rows.remove(id: id)
+      return .none
+    case .todos(let action):
+      return Todos(clock: clock).reduce(into: &state.todos, action: action).map(Action.todos)
+    }
+  }
+}
+
+extension CaseKey<TodosByHand.Action, Todos.Action> {
+  static var todosByHand: Self {
+    Self(TodosByHand.Action.todos) { if case .todos(let a) = $0 { a } else { nil } }
+  }
+}
+
+@MainActor
+@Suite struct RemovedRowSendTests {
+  let clock = TestClock()
+
+  /// A row removed where the store cannot see it (its parent is run by hand): the next send
+  /// from the row's store reaches `forEach`, which warns and ends the row's lifetime, so its
+  /// load stops. (Stores of a stored collection send on; only a computed view's ignore.)
+  @Test func aRemovedRowsSendEndsItsLifetime() throws {
+    let warnings = WarningLog()
+    var state = TodosByHand.State()
+    state.todos.rows = [Row.State(id: 1)]
+    let harness = Harness(
+      initialState: state, warnings: warnings.handler, reducer: TodosByHand(clock: clock))
+    let row = try #require(
+      harness.store.scope(state: \.todos, action: .todosByHand)
+        .scope(state: \.rows, action: .rows)[id: 1])
+    row.send(.loadTapped)
+    harness.settle()
+    #expect(clock.sleeperCount == 1)
+    harness.send(.drop(1))
+    #expect(clock.sleeperCount == 1, "the store cannot find it")
+    row.send(.loadTapped)
+    harness.settle()
+    #expect(clock.sleeperCount == 0, "\(warnings.messages)")
+    #expect(warnings.messages.count == 1)
   }
 }

@@ -4,7 +4,9 @@ import Effects
 ///
 /// Reads go to the parent; while the state is gone, the core keeps returning the last value it
 /// read, so a screen that is being dismissed can still draw. Sends go to the parent, whose
-/// reducer reports an action for a child that is gone.
+/// reducer reports an action for a child that is gone (but for an element gone from a computed
+/// view of a collection, whose store ignores them: the parent's reducer would find the element
+/// in the whole collection).
 ///
 /// The state it views can also be taken over by another identity: an `Identifiable` child
 /// replaced by one with another id, or a stack's screen once the stack is replaced (its ids

@@ -10,8 +10,14 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   private let lookup: @MainActor (ID) -> ElementState?
   private let structure: @MainActor () -> UInt64
   private let contains: @MainActor (ID) -> Bool
-  /// The stamp now, and the ids removed since a stamp (`nil` when unknown).
-  private let removedSince: @MainActor (UInt64) -> (stamp: UInt64, removed: [ID]?)
+  /// When the stamp is not the one given: the stamp now, the ids removed since (`nil` when
+  /// unknown), and whether an id is there now, all from one read of the collection, which a
+  /// computed view (a filter) makes anew at each read.
+  private let removedSince:
+    @MainActor (UInt64) -> (stamp: UInt64, removed: [ID]?, contains: (ID) -> Bool)?
+  /// Whether the collection is a stored one (the key path goes through stored properties), as
+  /// opposed to a computed view of one, such as a filter.
+  private let isStored: Bool
   /// The content stamp now, and the ids of elements changed since a stamp (`nil` when
   /// unknown).
   private let changedSince: @MainActor (UInt64) -> (stamp: UInt64, changed: [ID]?)
@@ -52,12 +58,13 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     contains = { parent.state[keyPath: toElements].contains(id: $0) }
     removedSince = { stamp in
       let elements = parent.state[keyPath: toElements]
-      guard let removed = elements.removedIDs(since: stamp) else {
-        // Too much changed to list: find the stores whose element is gone.
-        return (elements.structure, nil)
-      }
-      return (elements.structure, removed)
+      guard elements.structure != stamp else { return nil }
+      // `nil` when too much changed to list: the stores whose element is gone are found.
+      return (
+        elements.structure, elements.removedIDs(since: stamp), { elements.contains(id: $0) }
+      )
     }
+    isStored = MemoryLayout<ParentState>.offset(of: toElements) != nil
     send = { id, action in parent.send(embed(id, action)) }
     register = { parent.afterDispatch($0) }
     warn = { parent.warn($0) }
@@ -110,6 +117,7 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     let replacement = Replacement()
     let retirement = GoneFlag()
     let contains = self.contains
+    let isStored = self.isStored
     let takenOver: @MainActor () -> String? = {
       // The screen's token is read again only after the stack's ids changed.
       if let token,
@@ -125,14 +133,15 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
       if contains(id) {
         return "element \(id), which was removed; the element with that id now is another"
       }
-      // Gone from the collection the store was scoped to. Its sends would still reach the
-      // parent, and, from a filtered view of a collection (`\.visibleRows`, computed), change
-      // a row the store no longer reads: a text field on a row leaving the view would write,
-      // then snap back.
-      if token != nil { return "screen \(id), which is no longer on the stack" }
+      // Gone from a stored collection: the send goes to the parent, whose `forEach` warns and
+      // ends the element's lifetime (its effects, if an ancestor removed it out of sight).
+      if isStored { return nil }
+      // Gone from a computed view (`\.visibleRows`, a filter): the parent's `forEach`, over
+      // the whole collection, would find the row and change it, while this store shows its
+      // last state. A text field on a row leaving the view would write, then snap back.
       return """
-        the element with id \(id), which is no longer in the collection the store was scoped \
-        to (it was removed, or left a filtered view of the collection)
+        the element with id \(id), which is no longer in the view of the collection the store \
+        was scoped to (a computed property; the element left it, or was removed)
         """
     }
     let store = Store<ElementState, ElementAction>(
@@ -171,12 +180,11 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   }
 
   private func prune() {
-    guard structure() != knownStructure else { return }
+    guard let (current, removed, contains) = removedSince(knownStructure) else { return }
     retired = retired.compactMapValues { stores in
       let held = stores.filter { $0.store != nil }
       return held.isEmpty ? nil : held
     }
-    let (current, removed) = removedSince(knownStructure)
     knownStructure = current
     guard !stores.isEmpty else { return }
     if let token {
