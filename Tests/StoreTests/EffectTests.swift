@@ -234,13 +234,16 @@ import Testing
 
   /// `catch: { error, send in ... }` can send several actions, after asynchronous work.
   @Test func aCatchWithSendCanSendSeveralActions() async {
+    let caught = Locked<[String]>([])
     let harness = Harness(
       initialState: LogFeature.State(),
       reducer: LogFeature { [clock] name in
         .run { _ in
-          try await clock.sleep(for: .seconds(1))
+          // Any error, even the one a cancelled sleep throws, comes out as `Boom`.
+          do { try await clock.sleep(for: .seconds(1)) } catch { throw Boom() }
           throw Boom()
         } catch: { error, send in
+          caught.withLock { $0.append(name) }
           send(.fail("\(error)"))
           try? await clock.sleep(for: .seconds(1))
           send(.record("retried \(name)"))
@@ -254,12 +257,13 @@ import Testing
     await clock.advance(by: .seconds(1))
     #expect(harness.state.log == ["start a", "failed: boom", "retried a"])
     #expect(harness.core.runtime.runningCount == 0)
-    // Cancelled while it works, the effect ends without calling `catch`.
+    // Cancelled while it works, the effect ends without calling `catch`, whatever it throws.
     harness.send(.start("b"))
     harness.send(.stop("b"))
     await clock.advance(by: .seconds(3))
     #expect(harness.state.log.suffix(2) == ["start b", "stop b"])
     #expect(harness.core.runtime.runningCount == 0)
+    #expect(caught.withLock { $0 } == ["a"])
   }
 
   @Test func noneAndEmptyCompositionsCollapse() {

@@ -35,11 +35,16 @@ import Testing
       case alert(CountAlertAction)
       /// An alert's buttons under a case name that is not the state's (a mistake).
       case alertButton(CountAlertAction)
+      /// The destination's own action: shows a note, whatever it showed.
+      case showNote(String)
     }
     var body: some ReducerOf<Self> {
-      EmptyReducer()
-        .ifCaseLet(.ephemeralNote, action: .ephemeralNote) { Note() }
-        .ifCaseLet(.ephemeralAlert, action: .ephemeralAlert)
+      Reduce { state, action in
+        if case .showNote(let text) = action { state = .note(Note.State(text: text)) }
+        return .none
+      }
+      .ifCaseLet(.ephemeralNote, action: .ephemeralNote) { Note() }
+      .ifCaseLet(.ephemeralAlert, action: .ephemeralAlert)
     }
   }
   struct Counter: Reducer {
@@ -100,6 +105,16 @@ import Testing
       warnings.messages.first?.contains(
         "while it shows its EphemeralState case `alert`, but the action is of the case "
           + "`alertButton`, so the destination stays open") == true, "\(warnings.messages)")
+  }
+
+  /// The destination's own action that shows something else while the alert shows is not the
+  /// mistake above: nothing is reported.
+  @Test func anActionThatReplacesTheAlertRaisesNoWarning() {
+    let warnings = WarningLog()
+    let harness = harness(showing: .alert(CountAlert()), warnings)
+    harness.send(.destination(.presented(.showNote("x"))))
+    #expect(harness.state.destination == .note(Note.State(text: "x")))
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
   }
 }
 

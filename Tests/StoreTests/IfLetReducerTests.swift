@@ -463,14 +463,17 @@ import Testing
     var alert: Shown? = .alert(Chooser.Alert(title: "x"))
     var maybe: Shown? = .maybeAlert(Chooser.Alert(title: "x"))
     #expect(
-      withUnsafePointer(to: &alert) { Ephemerality.closingCase($0, on: Tap.alert(1)) } == "alert")
+      withUnsafePointer(to: &alert) { Ephemerality.closing($0, on: Tap.alert(1)).closing }
+        == "alert")
     #expect(
-      withUnsafePointer(to: &alert) { Ephemerality.closingCase($0, on: Tap.maybeAlert(1)) } == nil)
+      withUnsafePointer(to: &alert) { Ephemerality.closing($0, on: Tap.maybeAlert(1)).closing }
+        == nil)
     #expect(
-      withUnsafePointer(to: &maybe) { Ephemerality.closingCase($0, on: Tap.maybeAlert(1)) } == nil)
+      withUnsafePointer(to: &maybe) { Ephemerality.closing($0, on: Tap.maybeAlert(1)).closing }
+        == nil)
     var closed: Shown? = nil
     #expect(
-      withUnsafePointer(to: &closed) { Ephemerality.closingCase($0, on: Tap.alert(1)) } == nil)
+      withUnsafePointer(to: &closed) { Ephemerality.closing($0, on: Tap.alert(1)).closing } == nil)
   }
 
   @Test func workAnAlertReturnsAsItClosesIsNotRunAndWarns() {

@@ -96,9 +96,10 @@ extension Effect {
   /// }
   /// ```
   ///
-  /// A `CancellationError` thrown because the effect was cancelled is not an error: `catch`
-  /// is not called for it. Actions `catch` sends after the effect was cancelled never reach a
-  /// reducer, as the operation's own do not.
+  /// An error thrown once the effect was cancelled (a `CancellationError`, or any other) is not
+  /// handed to `catch`: the effect ends quietly, as with the other `catch`. Actions `catch`
+  /// sends after the effect was cancelled never reach a reducer, as the operation's own do
+  /// not.
   ///
   /// - Parameters:
   ///   - priority: The priority of the task that runs the operation.
@@ -118,8 +119,9 @@ extension Effect {
       do {
         try await operation(send)
       } catch {
-        // Thrown on: the runtime ends a cancelled effect quietly.
-        if error is CancellationError, Task.isCancelled { throw error }
+        // Thrown on: the runtime ends a cancelled effect quietly, whatever it threw, as it
+        // does for the other `catch`.
+        if Task.isCancelled { throw error }
         await handler(error, send)
       }
     }

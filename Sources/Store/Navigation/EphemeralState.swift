@@ -50,33 +50,23 @@ enum Ephemerality {
   private static let enumTypes = Locked<[ObjectIdentifier: Bool]>([:])
 
   /// What makes the state at `state` close when `action` arrives, decided on the state as the
-  /// action finds it: `""` for a state that is ``EphemeralState`` itself, the case's name for
-  /// an enum whose current case's payload is (when `action` is for that case), otherwise
-  /// `nil`.
+  /// action finds it (`closing`): `""` for a state that is ``EphemeralState`` itself, the
+  /// case's name for an enum whose current case's payload is (when `action` is for that case),
+  /// otherwise `nil`. And, for such an enum when the action's case has another name
+  /// (`mismatch`), the two names: the state does not close on it, and, when no reducer refused
+  /// the action either, the names may differ by mistake (`alert` in the state, `alertButton` in
+  /// the actions), and the alert would never close.
   ///
   /// - Complexity: O(1): for an enum, a mirror of the state and one of the action; for a
   ///   struct, one lookup by type.
   @usableFromInline
-  static func closingCase<State, Action>(_ state: UnsafePointer<State?>, on action: Action)
-    -> String?
+  static func closing<State, Action>(_ state: UnsafePointer<State?>, on action: Action)
+    -> (closing: String?, mismatch: (shown: String, action: String)?)
   {
-    if State.self is any EphemeralState.Type { return state.pointee == nil ? nil : "" }
-    guard let shown = ephemeralCase(state) else { return nil }
-    return Mirror(reflecting: action).children.first?.label == shown ? shown : nil
-  }
-
-  /// For a state that shows an ``EphemeralState`` case when an action of a case with another
-  /// name arrives: the two names. Such a state does not close on the action; when no reducer
-  /// refused the action either, the case names may not match by mistake (`alert` in the state,
-  /// `alertButton` in the actions), and the alert would never close.
-  @usableFromInline
-  static func mismatch<State, Action>(_ state: UnsafePointer<State?>, _ action: Action)
-    -> (shown: String, action: String)?
-  {
-    guard let shown = ephemeralCase(state),
-      let name = Mirror(reflecting: action).children.first?.label, name != shown
-    else { return nil }
-    return (shown, name)
+    if State.self is any EphemeralState.Type { return (state.pointee == nil ? nil : "", nil) }
+    guard let shown = ephemeralCase(state) else { return (nil, nil) }
+    guard let name = Mirror(reflecting: action).children.first?.label else { return (nil, nil) }
+    return name == shown ? (shown, nil) : (nil, (shown, name))
   }
 
   /// Whether the state at `state` still closes as `closingCase` said, after the child's step

@@ -271,16 +271,16 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         // Decided on the child as the action found it (the child may switch itself into an
         // alert case), and through its address: a copy would reserve stack for a whole child
         // here, in every `ifLet`'s frame, whether or not it checks.
-        let closingCase =
+        // Also: an enum destination showing an alert, and an action of a case with another name.
+        let (closingCase, mismatch) =
           closesEphemeralState
-          ? withUnsafePointer(to: &presented) { Ephemerality.closingCase($0, on: childAction) }
-          : nil
-        // An enum destination showing an alert, and an action of a case with another name.
-        let mismatch =
-          closesEphemeralState && closingCase == nil
-          ? withUnsafePointer(to: &presented) { Ephemerality.mismatch($0, childAction) } : nil
+          ? withUnsafePointer(to: &presented) { Ephemerality.closing($0, on: childAction) }
+          : (nil, nil)
         effect = child.reduce(into: &presented!, action: childAction)
-        if let mismatch, !effect.isForMissingChild {
+        // Unless a reducer refused the action, or handled it by showing something else.
+        if let mismatch, !effect.isForMissingChild,
+          withUnsafePointer(to: &presented, { Ephemerality.stillCloses($0, as: mismatch.shown) })
+        {
           effect = .merge(effect, ephemeralMismatch(mismatch, action: action, identity: identity))
         }
         if let closingCase,
