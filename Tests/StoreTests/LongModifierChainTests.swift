@@ -115,6 +115,40 @@ import Testing
     }
   }
 
+  /// A chain of 12 `ifCaseLet`s, every other one without a reducer: the two forms differ in
+  /// arity, and the chain type-checks as quickly as one of a single form.
+  struct Deck: Reducer {
+    enum State: Equatable, Sendable {
+      case counter(Counter.State)
+      case alert(Alert)
+    }
+    enum Action: Sendable {
+      case counter(Counter.Action)
+      case alert(Alert)
+    }
+    var body: some Reducer<State, Action> {
+      EmptyReducer()
+        .ifCaseLet(.deckCounter, action: .deckCounter) { Counter() }
+        .ifCaseLet(.deckAlert, action: .deckAlert)
+        .ifCaseLet(.deckCounter, action: .deckCounter) { Counter() }
+        .ifCaseLet(.deckAlert, action: .deckAlert)
+        .ifCaseLet(.deckCounter, action: .deckCounter) { Counter() }
+        .ifCaseLet(.deckAlert, action: .deckAlert)
+        .ifCaseLet(.deckCounter, action: .deckCounter) { Counter() }
+        .ifCaseLet(.deckAlert, action: .deckAlert)
+        .ifCaseLet(.deckCounter, action: .deckCounter) { Counter() }
+        .ifCaseLet(.deckAlert, action: .deckAlert)
+        .ifCaseLet(.deckCounter, action: .deckCounter) { Counter() }
+        .ifCaseLet(.deckAlert, action: .deckAlert)
+    }
+  }
+
+  @Test func aChainOfBothIfCaseLetFormsRunsEachLink() {
+    let store = Store(initialState: Deck.State.counter(Counter.State())) { Deck() }
+    store.send(.counter(.increment))
+    #expect(store.state == .counter(Counter.State(count: 6)))
+  }
+
   @Test func anActionReachesEachOfTheChainsChildren() {
     let store = Store(initialState: Hub.State()) { Hub() }
     store.send(.c0(.increment))
@@ -339,5 +373,33 @@ extension CaseKey<
 > {
   fileprivate static var c23: Self {
     Self(LongModifierChainTests.Hub.Action.c23) { if case .c23(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<LongModifierChainTests.Deck.State, LongModifierChainTests.Counter.State> {
+  static var deckCounter: Self {
+    Self(LongModifierChainTests.Deck.State.counter) {
+      if case .counter(let s) = $0 { s } else { nil }
+    }
+  }
+}
+
+extension CaseKey<LongModifierChainTests.Deck.State, LongModifierChainTests.Alert> {
+  static var deckAlert: Self {
+    Self(LongModifierChainTests.Deck.State.alert) { if case .alert(let s) = $0 { s } else { nil } }
+  }
+}
+
+extension CaseKey<LongModifierChainTests.Deck.Action, LongModifierChainTests.Counter.Action> {
+  static var deckCounter: Self {
+    Self(LongModifierChainTests.Deck.Action.counter) {
+      if case .counter(let a) = $0 { a } else { nil }
+    }
+  }
+}
+
+extension CaseKey<LongModifierChainTests.Deck.Action, LongModifierChainTests.Alert> {
+  static var deckAlert: Self {
+    Self(LongModifierChainTests.Deck.Action.alert) { if case .alert(let a) = $0 { a } else { nil } }
   }
 }
