@@ -1,0 +1,112 @@
+/// The error an `unimplemented(_:)` dependency throws, after it failed the test.
+public struct UnimplementedError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The name the dependency was given.
+  public let name: String
+
+  /// Says which dependency was called.
+  public var description: String {
+    "\(name) is not implemented in this test"
+  }
+}
+
+/// A dependency that a test does not expect to be called: calling it fails the test, naming
+/// the dependency and the line that made it, then throws ``UnimplementedError``.
+///
+/// Pass it for each dependency a test should not reach, so that reaching one is a failure
+/// rather than a call to the live service or a silent default:
+///
+/// ```swift
+/// let store = TestStore(initialState: Search.State()) {
+///   Search(search: unimplemented("search"), clock: clock)
+/// }
+/// ```
+///
+/// - Parameters:
+///   - name: The dependency's name, for the failure message.
+///   - fileID: The file of the call, where the failure is reported.
+///   - filePath: The path of the file of the call.
+///   - line: The line of the call.
+///   - column: The column of the call.
+/// - Returns: A closure that fails the test and throws when called.
+public func unimplemented<Output>(
+  _ name: String,
+  fileID: StaticString = #fileID,
+  filePath: StaticString = #filePath,
+  line: UInt = #line,
+  column: UInt = #column
+) -> @Sendable () async throws -> Output {
+  let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+  return {
+    reportUnimplemented(name, at: location)
+    throw UnimplementedError(name: name)
+  }
+}
+
+/// A dependency of one argument that a test does not expect to be called: calling it fails the
+/// test, naming the dependency and the line that made it, then throws ``UnimplementedError``.
+///
+/// ```swift
+/// Search(search: unimplemented("search"), clock: clock)  // search: (String) async throws -> [Item]
+/// ```
+///
+/// - Parameters:
+///   - name: The dependency's name, for the failure message.
+///   - fileID: The file of the call, where the failure is reported.
+///   - filePath: The path of the file of the call.
+///   - line: The line of the call.
+///   - column: The column of the call.
+/// - Returns: A closure that fails the test and throws when called.
+public func unimplemented<Input, Output>(
+  _ name: String,
+  fileID: StaticString = #fileID,
+  filePath: StaticString = #filePath,
+  line: UInt = #line,
+  column: UInt = #column
+) -> @Sendable (Input) async throws -> Output {
+  let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+  return { _ in
+    reportUnimplemented(name, at: location)
+    throw UnimplementedError(name: name)
+  }
+}
+
+/// A dependency that cannot throw, which a test does not expect to be called: calling it fails
+/// the test, naming the dependency and the line that made it, then returns `placeholder`.
+///
+/// ```swift
+/// Feature(now: unimplemented("now", placeholder: Date(timeIntervalSince1970: 0)))
+/// ```
+///
+/// - Parameters:
+///   - name: The dependency's name, for the failure message.
+///   - placeholder: What the closure returns once it has failed the test.
+///   - fileID: The file of the call, where the failure is reported.
+///   - filePath: The path of the file of the call.
+///   - line: The line of the call.
+///   - column: The column of the call.
+/// - Returns: A closure that fails the test when called.
+public func unimplemented<Output: Sendable>(
+  _ name: String,
+  placeholder: Output,
+  fileID: StaticString = #fileID,
+  filePath: StaticString = #filePath,
+  line: UInt = #line,
+  column: UInt = #column
+) -> @Sendable () -> Output {
+  let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+  return {
+    reportUnimplemented(name, at: location)
+    return placeholder
+  }
+}
+
+/// Fails the test: `name` was called.
+private func reportUnimplemented(_ name: String, at location: TestLocation) {
+  reportFailure(
+    """
+    \(name) was called, but this test does not expect it: it was made with \
+    unimplemented("\(name)"). Give the feature an implementation of \(name) if the test should \
+    reach it.
+    """,
+    at: location)
+}

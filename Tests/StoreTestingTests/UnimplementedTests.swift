@@ -1,0 +1,60 @@
+import Effects
+import Store
+import Testing
+
+@testable import StoreTesting
+
+@MainActor
+@Suite struct UnimplementedTests {
+  let clock = TestClock()
+  let messages = Messages()
+
+  /// A dependency the test does not expect fails the test when the feature calls it, naming
+  /// it, and throws: the feature's `catch:` turns the error into its action.
+  @Test func callingAnUnimplementedDependencyFailsTheTestNamingIt() async {
+    let store = TestStore(initialState: Profile.State()) {
+      Profile(load: unimplemented("load"), clock: clock)
+    }
+    await withKnownIssue {
+      await store.send(.refreshTapped) { $0.isLoading = true }
+      await store.receive(.failed("load is not implemented in this test")) {
+        $0.isLoading = false
+        $0.error = "load is not implemented in this test"
+      }
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.all.count == 1)
+    #expect(
+      messages.last.hasPrefix(
+        "load was called, but this test does not expect it: it was made with unimplemented(\"load\")."
+      ), "\(messages.all)")
+    await store.finish()
+  }
+
+  /// One that is never called costs nothing.
+  @Test func anUnimplementedDependencyThatIsNotCalledPasses() async {
+    let store = TestStore(initialState: Profile.State()) {
+      Profile(load: unimplemented("load"), clock: clock)
+    }
+    await store.send(.startTimer)
+    await clock.advance(by: .seconds(1))
+    await store.receive(.tick) { $0.ticks = 1 }
+    await store.send(.stopTimer)
+    await store.finish()
+  }
+
+  @Test func theOtherFormsFailAndGiveBackTheirPlaceholderOrThrow() async {
+    let now: @Sendable () -> Int = unimplemented("now", placeholder: 7)
+    let search: @Sendable (String) async throws -> [String] = unimplemented("search")
+    await withKnownIssue {
+      #expect(now() == 7)
+      await #expect(throws: UnimplementedError(name: "search")) { try await search("milk") }
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.all.count == 2)
+    #expect(messages.all.first?.hasPrefix("now was called") == true)
+    #expect(messages.all.last?.hasPrefix("search was called") == true)
+  }
+}
