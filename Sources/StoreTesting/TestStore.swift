@@ -85,6 +85,18 @@ public final class TestStore<State: Equatable, Action: Sendable> {
 
   /// Creates a test store that runs `reducer` on `initialState`.
   ///
+  /// Failures found when the store is released (effects still running, actions not
+  /// received) are reported where it was created. A helper that makes stores for several
+  /// tests can pass its caller's place on, so those failures point at the test:
+  ///
+  /// ```swift
+  /// func makeStore(fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+  ///                line: UInt = #line, column: UInt = #column) -> TestStoreOf<Search> {
+  ///   TestStore(initialState: Search.State(), reducer: { Search(clock: clock) },
+  ///             fileID: fileID, filePath: filePath, line: line, column: column)
+  /// }
+  /// ```
+  ///
   /// - Parameters:
   ///   - initialState: The state to start from.
   ///   - reducer: The feature's reducer, with test dependencies injected.
