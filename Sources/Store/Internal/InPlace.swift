@@ -16,6 +16,26 @@ func read<Root, Value>(_ keyPath: KeyPath<Root, Value>, in root: inout Root) -> 
   withUnsafePointer(to: &root) { $0.pointee[keyPath: keyPath] }
 }
 
+/// Reads `part` of the value at `keyPath` of `root`, where the value lies when `offset` (the
+/// key path's `MemoryLayout<Root>.offset(of:)`, found once by the caller) is known: no copy of
+/// the value, which would retain every buffer it holds, and no look-up of the key path's types
+/// at run time, which generic key path code makes at each read. Without an offset (a computed
+/// property), reads as ``read(_:in:)`` does.
+@inlinable
+func read<Root, Value, Part>(
+  _ part: (Value) -> Part, of keyPath: KeyPath<Root, Value>, at offset: Int?,
+  in root: inout Root
+) -> Part {
+  guard let offset else {
+    return withUnsafePointer(to: &root) { part($0.pointee[keyPath: keyPath]) }
+  }
+  return withUnsafeBytes(of: &root) { bytes in
+    part(
+      bytes.baseAddress.unsafelyUnwrapped.advanced(by: offset)
+        .assumingMemoryBound(to: Value.self).pointee)
+  }
+}
+
 /// Whether the optional at `keyPath` of `root` holds a value, read as ``read(_:in:)`` reads,
 /// with no copy of the value outside the read.
 @inlinable

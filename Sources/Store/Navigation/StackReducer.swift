@@ -65,15 +65,8 @@ extension Reducer {
       toElementAction: entryAction,
       element: StackEntryReducer(destination: destination()),
       site: site,
-      lineage: { state in
-        // Read in place when the stack lies in stored properties: through the key path, the
-        // read copied the stack out, twice an action.
-        guard let stackOffset else { return read(toStack, in: &state).lineage }
-        return withUnsafeBytes(of: &state) { bytes in
-          bytes.baseAddress.unsafelyUnwrapped.advanced(by: stackOffset)
-            .assumingMemoryBound(to: StackState<DestinationState>.self).pointee.lineage
-        }
-      },
+      // Read in place: through the key path, the read copied the stack out, twice an action.
+      lineage: { read({ $0.lineage }, of: toStack, at: stackOffset, in: &$0) },
       token: { $0.birth },
       dismiss: { toStackAction.embed(.popFrom(id: $0)) },
       stack: toStack

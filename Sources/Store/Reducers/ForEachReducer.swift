@@ -154,11 +154,7 @@ where Element.State: Identifiable, Element.State.ID == ID {
   /// The collection's structure stamp, read in place when the collection's offset is known.
   @inlinable
   func structure(in state: inout Parent.State) -> UInt64 {
-    guard let elementsOffset else { return read(toElements, in: &state).structure }
-    return withUnsafeBytes(of: &state) { bytes in
-      bytes.baseAddress.unsafelyUnwrapped.advanced(by: elementsOffset)
-        .assumingMemoryBound(to: IdentifiedArray<ID, Element.State>.self).pointee.structure
-    }
+    read({ $0.structure }, of: toElements, at: elementsOffset, in: &state)
   }
 
   /// Ends the lifetime of every element of `collection` that has effects: for a stack

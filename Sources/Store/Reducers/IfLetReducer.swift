@@ -344,13 +344,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   /// a parent's action cost 8.6 times what it does beside a `Scope`; read in place, 1.6).
   @inlinable
   func presentID<ID>(in state: inout Parent.State, _ id: (Child.State) -> ID) -> ID? {
-    guard let childOffset else {
-      return withUnsafePointer(to: &state) { $0.pointee[keyPath: toChild].map(id) }
-    }
-    return withUnsafeBytes(of: &state) { bytes in
-      bytes.baseAddress.unsafelyUnwrapped.advanced(by: childOffset)
-        .assumingMemoryBound(to: Child.State?.self).pointee.map(id)
-    }
+    read({ $0.map(id) }, of: toChild, at: childOffset, in: &state)
   }
 
   /// What is left of a child's effect when the child closed itself (``EphemeralState``): its
