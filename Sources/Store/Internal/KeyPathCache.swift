@@ -71,6 +71,12 @@ final class KeyPathCache: Sendable {
     return path
   }
 
+  /// The key path made for `key` before, or the one `make` makes now, kept.
+  func path<Path: AnyKeyPath>(_ key: Key, from source: AnyObject?, _ make: () -> Path) -> Path {
+    guard let cached = cached(key) else { return keep(make(), for: key, from: source) }
+    return unsafeDowncast(cached, to: Path.self)
+  }
+
   /// How many key paths the cache holds now.
   var count: Int { cache.withLock { $0.paths.count } }
 
@@ -105,21 +111,16 @@ func entriesPath<Root, Screen>(
 func readOnlyEntriesPath<Root, Screen>(
   of toStack: KeyPath<Root, StackState<Screen>>
 ) -> KeyPath<Root, IdentifiedArray<StackElementID, StackState<Screen>.Entry>> {
-  let key = KeyPathCache.Key.readOnlyStackEntries(ObjectIdentifier(toStack))
-  guard let cached = KeyPathCache.shared.cached(key) else {
-    return KeyPathCache.shared.keep(toStack.appending(path: \.entries), for: key, from: toStack)
+  KeyPathCache.shared.path(.readOnlyStackEntries(ObjectIdentifier(toStack)), from: toStack) {
+    toStack.appending(path: \.entries)
   }
-  return unsafeDowncast(
-    cached, to: KeyPath<Root, IdentifiedArray<StackElementID, StackState<Screen>.Entry>>.self)
 }
 
 extension StackState {
   /// The key path from an entry to its screen's state, made once per screen type.
   static var entryElement: KeyPath<Entry, Element> {
-    let key = KeyPathCache.Key.entryElement(ObjectIdentifier(Entry.self))
-    guard let cached = KeyPathCache.shared.cached(key) else {
-      return KeyPathCache.shared.keep(\Entry.element, for: key, from: nil)
+    KeyPathCache.shared.path(.entryElement(ObjectIdentifier(Entry.self)), from: nil) {
+      \Entry.element
     }
-    return unsafeDowncast(cached, to: KeyPath<Entry, Element>.self)
   }
 }
