@@ -132,17 +132,12 @@ extension TestStore {
         Expected to receive \(description()), but nothing arrived, and no effect is running, so \
         none can arrive.
         """
-        : Task.isCancelled
-          ? """
-          Expected to receive \(description()), but the test's task was cancelled, and the \
-          store stopped waiting before it arrived. Effects still running:
-          \(Messages.bulleted(Messages.describeRunning(running)))
-          """
-          : """
-          Expected to receive \(description()), but nothing arrived within \(timeout). Effects \
-          still running:
-          \(Messages.bulleted(Messages.describeRunning(running)))
-          """
+        : """
+        Expected to receive \(description()), but \(Task.isCancelled
+          ? "the test's task was cancelled, and the store stopped waiting before it arrived"
+          : "nothing arrived within \(timeout)"). Effects still running:
+        \(Messages.bulleted(Messages.describeRunning(running)))
+        """
       let skipped =
         isExhaustive || received.isEmpty
         ? ""
