@@ -202,6 +202,24 @@ extension Deep1.Action {
   }
 }
 
+/// A navigation stack of `Deep8` screens, under a root with a payload of its own.
+struct DeepStack<P: Payload>: Reducer {
+  struct State: Equatable {
+    var payload = P()
+    var path = StackState([Deep8<P>.State(), Deep8<P>.State()])
+  }
+  enum Action: Sendable, Equatable { case path(StackActionOf<Deep8<P>>) }
+  var body: some Reducer<State, Action> {
+    EmptyReducer().navigationStack(\.path, action: Action.pathKey) { Deep8<P>() }
+  }
+}
+
+extension DeepStack.Action {
+  static var pathKey: CaseKey<Self, StackActionOf<Deep8<P>>> {
+    CaseKey(Self.path) { if case .path(let a) = $0 { a } else { nil } }
+  }
+}
+
 @MainActor
 @Suite struct LargeStateStackTests {
   /// The stack a send through the eight levels uses to reach the leaf.
@@ -234,5 +252,26 @@ extension Deep1.Action {
     #expect(
       large.bytes - empty.bytes < 4_096,
       "\(large.bytes) bytes of stack with 16 KiB per level, \(empty.bytes) with none")
+  }
+
+  /// The stack a send to the top screen of a navigation stack uses to reach the leaf.
+  func stackUsedThroughAStack<P: Payload>(_: P.Type) -> (bytes: Int, probes: Int) {
+    let store = Store(initialState: DeepStack<P>.State()) { DeepStack<P>() }
+    let top = currentStackAddress()
+    store.send(.path(.element(id: 1, action: .child(.probe))))
+    let leaf = store.state.path[id: 1]!.child
+    return (Int(top) - Int(leaf.marker), leaf.probes)
+  }
+
+  /// The same through `navigationStack`, whose screens hold 16 KiB each: no copy of a screen
+  /// or of the root on the way. (A screen's token, read in the element step's own frame,
+  /// reserved stack for a whole screen there in a debug build.)
+  @Test func aSendToAStackScreenCopiesNoStateOntoTheStack() {
+    let large = stackUsedThroughAStack(Kilobytes16.self)
+    let empty = stackUsedThroughAStack(NoPayload.self)
+    #expect(large.probes == 1 && empty.probes == 1)
+    #expect(
+      large.bytes - empty.bytes < 4_096,
+      "\(large.bytes) bytes of stack with 16 KiB screens, \(empty.bytes) with none")
   }
 }

@@ -43,36 +43,131 @@ extension Reducer {
     // the work of checking the chain. `Reducer+Renamed.swift` keeps the old spelling as
     // unavailable, for its error message.
     let site = SourceSite(fileID: fileID, line: line)
-    let stackOffset = MemoryLayout<State>.offset(of: toStack)
-    let operations = Reduce<State, Action> { state, action in
-      switch toStackAction.extract(action) {
-      case .element?, nil:
-        return .none
-      case let operation?:
-        return Self.applyStackOperation(operation, of: action, to: &state, toStack, site: site)
-      }
-    }
-    let entryAction = CaseKey<Action, IdentifiedAction<StackElementID, DestinationAction>>(
-      { toStackAction.embed(.element(id: $0.id, action: $0.action)) },
-      extract: {
-        guard case .element(let id, let action)? = toStackAction.extract($0) else { return nil }
-        return .element(id: id, action: action)
-      }
-    )
-    return ForEachReducer(
-      parent: CombinedReducer(operations, self),
-      toElements: entriesPath(of: toStack),
-      toElementAction: entryAction,
+    // No capturing closures here: each was a heap allocation at every action.
+    return ElementsReducer(
+      parent: CombinedReducer(
+        StackOperations<Self, DestinationState, DestinationAction>(
+          toStack: toStack, toStackAction: toStackAction, site: site),
+        self),
+      routing: StackRouting(toStack: toStack, toStackAction: toStackAction),
       element: StackEntryReducer(destination: destination()),
-      site: site,
-      // Read in place: through the key path, the read copied the stack out, twice an action.
-      lineage: { read({ $0.lineage }, of: toStack, at: stackOffset, in: &$0) },
-      token: { $0.birth },
-      dismiss: { toStackAction.embed(.popFrom(id: $0)) },
-      stack: toStack
+      site: site
     )
   }
+}
 
+/// Pushes and pops a navigation stack for its `.push` and `.popFrom` actions: the part of
+/// `navigationStack` that runs before the parent's reducer.
+@usableFromInline
+struct StackOperations<Base: Reducer, Screen: Sendable, ScreenAction: Sendable>: Reducer {
+  @usableFromInline let toStack: WritableKeyPath<Base.State, StackState<Screen>>
+  @usableFromInline let toStackAction: CaseKey<Base.Action, StackAction<Screen, ScreenAction>>
+  @usableFromInline let site: SourceSite
+
+  @inlinable
+  init(
+    toStack: WritableKeyPath<Base.State, StackState<Screen>>,
+    toStackAction: CaseKey<Base.Action, StackAction<Screen, ScreenAction>>,
+    site: SourceSite
+  ) {
+    self.toStack = toStack
+    self.toStackAction = toStackAction
+    self.site = site
+  }
+
+  @inlinable
+  func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
+    switch toStackAction.extract(action) {
+    case .element?, nil:
+      return .none
+    case let operation?:
+      return Base.applyStackOperation(operation, of: action, to: &state, toStack, site: site)
+    }
+  }
+}
+
+/// The routing of `navigationStack`: a stack's entries, its screens' actions in a case, and
+/// what a stack adds (a lineage, screens' tokens, pops for `.dismiss`).
+@usableFromInline
+struct StackRouting<Root, Action: Sendable, Screen: Sendable, ScreenAction: Sendable>:
+  ElementRouting
+{
+  @usableFromInline typealias ID = StackElementID
+  @usableFromInline typealias ElementState = StackState<Screen>.Entry
+
+  @usableFromInline let toStack: WritableKeyPath<Root, StackState<Screen>>
+  @usableFromInline let toStackAction: CaseKey<Action, StackAction<Screen, ScreenAction>>
+  /// Where the stack lies in the parent's state, if the key path is a chain of stored
+  /// properties: its lineage and structure are then read in place (through the key path,
+  /// each read copied the stack out).
+  @usableFromInline let stackOffset: Int?
+
+  @inlinable
+  init(
+    toStack: WritableKeyPath<Root, StackState<Screen>>,
+    toStackAction: CaseKey<Action, StackAction<Screen, ScreenAction>>
+  ) {
+    self.toStack = toStack
+    self.toStackAction = toStackAction
+    self.stackOffset = MemoryLayout<Root>.offset(of: toStack)
+  }
+
+  @inlinable
+  var toElements: WritableKeyPath<Root, IdentifiedArray<StackElementID, ElementState>> {
+    entriesPath(of: toStack)
+  }
+
+  @inlinable
+  func modifyElements<Result>(
+    in state: inout Root, _ body: (inout IdentifiedArray<StackElementID, ElementState>) -> Result
+  ) -> Result {
+    body(&state[keyPath: toStack].entries)
+  }
+
+  @inlinable
+  func structure(in state: inout Root) -> UInt64 {
+    read({ $0.entries.structure }, of: toStack, at: stackOffset, in: &state)
+  }
+
+  @inlinable
+  func elementAction(_ action: Action) -> (id: StackElementID, action: ScreenAction)? {
+    guard case .element(let id, let action)? = toStackAction.extract(action) else { return nil }
+    return (id, action)
+  }
+
+  @inlinable
+  func embedding(_ id: StackElementID) -> @Sendable (ScreenAction) -> Action {
+    let embed = toStackAction.embed
+    return { embed(.element(id: id, action: $0)) }
+  }
+
+  @inlinable
+  func lineage(in state: inout Root) -> UInt64? {
+    read({ $0.lineage }, of: toStack, at: stackOffset, in: &state)
+  }
+
+  @inlinable
+  var hasTokens: Bool { true }
+
+  @inlinable
+  func token(of element: ElementState) -> UInt64? { element.birth }
+
+  @inlinable
+  func token(
+    ofElementWithID id: StackElementID,
+    in elements: IdentifiedArray<StackElementID, ElementState>
+  ) -> UInt64? {
+    elements[id: id]?.birth
+  }
+
+  @inlinable
+  func dismissal(of id: StackElementID) -> Action? { toStackAction.embed(.popFrom(id: id)) }
+
+  @inlinable
+  var stack: AnyKeyPath? { toStack }
+}
+
+extension Reducer {
   /// Pushes or pops for a `.push` or `.popFrom` action. Out of line: not for a screen's
   /// actions, which most are.
   @usableFromInline

@@ -33,7 +33,7 @@ public struct StackState<Element> {
     var lifetimeToken: UInt64 { birth }
   }
 
-  var entries: IdentifiedArray<StackElementID, Entry>
+  @usableFromInline var entries: IdentifiedArray<StackElementID, Entry>
   var nextID: Int
   /// Unique to each stack made (copies share it): a stack that replaces another numbers its
   /// screens from 0 again, and this tells its screens from the old ones. Not part of the

@@ -59,57 +59,25 @@ extension Reducer {
 /// ``Reducer/forEach(_:action:fileID:line:element:)``.
 public struct ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element: Reducer>: Reducer
 where Element.State: Identifiable, Element.State.ID == ID {
-  @usableFromInline let parent: Parent
-  @usableFromInline let toElements:
-    WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>>
-  @usableFromInline let toElementAction:
-    CaseKey<Parent.Action, IdentifiedAction<ID, Element.Action>>
-  @usableFromInline let element: Element
-  @usableFromInline let site: SourceSite
-  /// For a navigation stack: the stack's lineage, which changes when the stack is replaced by
-  /// another. Its ids restart from 0, so a screen with an old id is a new screen: when the
-  /// lineage changes, every screen's lifetime from before the step ends. `nil` for an
-  /// identified array, where an id that is still present keeps its lifetime.
-  @usableFromInline let lineage: ((inout Parent.State) -> UInt64)?
-  /// For a navigation stack: a screen's token, unique to its push, which its effects carry
-  /// (see ``LifetimeStateCarrier``). `nil` for an identified array.
-  @usableFromInline let token: ((Element.State) -> UInt64)?
-  /// For a navigation stack: the action that pops the screen with an id, which a screen's
-  /// `.dismiss` becomes.
-  @usableFromInline let dismiss: (@Sendable (ID) -> Parent.Action)?
-  /// For a navigation stack: the key path to the stack, which warnings name (the elements
-  /// are the stack's entries, a detail of `StackState`).
-  @usableFromInline let stack: AnyKeyPath?
-  /// Where the collection lies in the parent's state, when the key path is a chain of stored
-  /// properties (`nil` otherwise): its structure stamp is then read in place after each
-  /// action. Read through the key path, the read looked up the key path's types at run time
-  /// and copied the collection out: about 45 ns of a row action's 260.
-  @usableFromInline let elementsOffset: Int?
+  @usableFromInline let base:
+    ElementsReducer<
+      Parent, Element,
+      IdentifiedRouting<Parent.State, Parent.Action, Element.State, Element.Action>
+    >
 
-  // Inlinable, so that it is specialized where `forEach` is written: unspecialized, finding
-  // the collection's offset looks up the state types at run time.
   @inlinable
   init(
     parent: Parent,
     toElements: WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>>,
     toElementAction: CaseKey<Parent.Action, IdentifiedAction<ID, Element.Action>>,
     element: Element,
-    site: SourceSite,
-    lineage: ((inout Parent.State) -> UInt64)? = nil,
-    token: ((Element.State) -> UInt64)? = nil,
-    dismiss: (@Sendable (ID) -> Parent.Action)? = nil,
-    stack: AnyKeyPath? = nil
+    site: SourceSite
   ) {
-    self.parent = parent
-    self.toElements = toElements
-    self.toElementAction = toElementAction
-    self.element = element
-    self.site = site
-    self.lineage = lineage
-    self.token = token
-    self.dismiss = dismiss
-    self.stack = stack
-    self.elementsOffset = MemoryLayout<Parent.State>.offset(of: toElements)
+    base = ElementsReducer(
+      parent: parent,
+      routing: IdentifiedRouting(toElements: toElements, toElementAction: toElementAction),
+      element: element,
+      site: site)
   }
 
   /// Runs the element reducer for an element action, then the parent, then ends the
@@ -125,36 +93,202 @@ where Element.State: Identifiable, Element.State.ID == ID {
     into state: inout Parent.State,
     action: Parent.Action
   ) -> Effect<Parent.Action> {
-    let lineageBefore = lineage?(&state)
+    base.reduce(into: &state, action: action)
+  }
+}
+
+/// Where an ``ElementsReducer``'s collection lies in the parent's state, which of the
+/// parent's actions are for an element, and, for a navigation stack, what else a stack has.
+///
+/// A protocol rather than closures: `navigationStack` and `forEach` are rebuilt with the body
+/// at every action, and each capturing closure was a heap allocation then, and its context a
+/// retain and a release at every copy of the reducer.
+@usableFromInline
+protocol ElementRouting {
+  /// The parent's state.
+  associatedtype Root
+  /// The parent's action.
+  associatedtype Action: Sendable
+  /// The elements' id.
+  associatedtype ID: Hashable & Sendable
+  /// An element's state.
+  associatedtype ElementState: Identifiable where ElementState.ID == ID
+  /// An element's action.
+  associatedtype ElementAction: Sendable
+
+  /// The key path to the collection: its identity names the elements' lifetimes. Read only
+  /// off the hot path (for a stack, it is looked up in ``KeyPathCache``).
+  var toElements: WritableKeyPath<Root, IdentifiedArray<ID, ElementState>> { get }
+
+  /// Runs `body` on the collection, in place.
+  func modifyElements<Result>(
+    in state: inout Root, _ body: (inout IdentifiedArray<ID, ElementState>) -> Result
+  ) -> Result
+
+  /// The collection's structure stamp, read in place where the layout allows.
+  func structure(in state: inout Root) -> UInt64
+
+  /// The element's id and action, if `action` is for an element.
+  func elementAction(_ action: Action) -> (id: ID, action: ElementAction)?
+
+  /// The parent's action for the element with `id` sending `action`.
+  func embedding(_ id: ID) -> @Sendable (ElementAction) -> Action
+
+  /// For a navigation stack: the stack's lineage, which changes when the stack is replaced
+  /// by another. Its ids restart from 0, so a screen with an old id is a new screen: when
+  /// the lineage changes, every screen's lifetime from before the step ends. `nil` for an
+  /// identified array, where an id that is still present keeps its lifetime.
+  func lineage(in state: inout Root) -> UInt64?
+
+  /// For a navigation stack: whether screens have tokens (``token(of:)``).
+  var hasTokens: Bool { get }
+
+  /// For a navigation stack: a screen's token, unique to its push, which its effects carry
+  /// (see ``LifetimeStateCarrier``). `nil` for an identified array.
+  func token(of element: ElementState) -> UInt64?
+
+  /// For a navigation stack: the token of the screen with `id`. A function of its own: a
+  /// debug build reserves stack for the copy of an element that reading one makes, for the
+  /// whole call of the function that reads it, even when the read does not run; in the
+  /// element reducer's step, 64 KiB for 16 KiB elements (`LargeStateStackTests`).
+  func token(
+    ofElementWithID id: ID, in elements: IdentifiedArray<ID, ElementState>
+  ) -> UInt64?
+
+  /// For a navigation stack: the action that pops the screen with `id`, which a screen's
+  /// `.dismiss` becomes. `nil` for an identified array.
+  func dismissal(of id: ID) -> Action?
+
+  /// For a navigation stack: the key path to the stack, which warnings name (the elements
+  /// are the stack's entries, a detail of `StackState`).
+  var stack: AnyKeyPath? { get }
+}
+
+/// The routing of `forEach`: an identified array at a key path, its actions in a case.
+@usableFromInline
+struct IdentifiedRouting<
+  Root, Action: Sendable, ElementState: Identifiable, ElementAction: Sendable
+>:
+  ElementRouting
+where ElementState.ID: Sendable {
+  @usableFromInline typealias ID = ElementState.ID
+
+  @usableFromInline let toElements: WritableKeyPath<Root, IdentifiedArray<ID, ElementState>>
+  @usableFromInline let toElementAction: CaseKey<Action, IdentifiedAction<ID, ElementAction>>
+  /// Where the collection lies in the parent's state, when the key path is a chain of stored
+  /// properties (`nil` otherwise): its structure stamp is then read in place after each
+  /// action. Read through the key path, the read looked up the key path's types at run time
+  /// and copied the collection out: about 45 ns of a row action's 260.
+  @usableFromInline let elementsOffset: Int?
+
+  // Inlinable, so that it is specialized where `forEach` is written: unspecialized, finding
+  // the collection's offset looks up the state types at run time.
+  @inlinable
+  init(
+    toElements: WritableKeyPath<Root, IdentifiedArray<ID, ElementState>>,
+    toElementAction: CaseKey<Action, IdentifiedAction<ID, ElementAction>>
+  ) {
+    self.toElements = toElements
+    self.toElementAction = toElementAction
+    self.elementsOffset = MemoryLayout<Root>.offset(of: toElements)
+  }
+
+  @inlinable
+  func modifyElements<Result>(
+    in state: inout Root, _ body: (inout IdentifiedArray<ID, ElementState>) -> Result
+  ) -> Result {
+    body(&state[keyPath: toElements])
+  }
+
+  @inlinable
+  func structure(in state: inout Root) -> UInt64 {
+    read({ $0.structure }, of: toElements, at: elementsOffset, in: &state)
+  }
+
+  @inlinable
+  func elementAction(_ action: Action) -> (id: ID, action: ElementAction)? {
+    guard case .element(let id, let action)? = toElementAction.extract(action) else { return nil }
+    return (id, action)
+  }
+
+  @inlinable
+  func embedding(_ id: ID) -> @Sendable (ElementAction) -> Action {
+    let embed = toElementAction.embed
+    return { embed(.element(id: id, action: $0)) }
+  }
+
+  @inlinable
+  func lineage(in state: inout Root) -> UInt64? { nil }
+
+  @inlinable
+  var hasTokens: Bool { false }
+
+  @inlinable
+  func token(of element: ElementState) -> UInt64? { nil }
+
+  @inlinable
+  func token(
+    ofElementWithID id: ID, in elements: IdentifiedArray<ID, ElementState>
+  ) -> UInt64? { nil }
+
+  @inlinable
+  func dismissal(of id: ID) -> Action? { nil }
+
+  @inlinable
+  var stack: AnyKeyPath? { nil }
+}
+
+/// Runs an element reducer on the elements of a collection its routing finds: the body of
+/// `forEach` and of `navigationStack`.
+@usableFromInline
+struct ElementsReducer<Parent: Reducer, Element: Reducer, Routing: ElementRouting>: Reducer
+where
+  Routing.Root == Parent.State, Routing.Action == Parent.Action,
+  Routing.ElementState == Element.State, Routing.ElementAction == Element.Action
+{
+  @usableFromInline typealias ID = Routing.ID
+
+  @usableFromInline let parent: Parent
+  @usableFromInline let routing: Routing
+  @usableFromInline let element: Element
+  @usableFromInline let site: SourceSite
+
+  @inlinable
+  init(parent: Parent, routing: Routing, element: Element, site: SourceSite) {
+    self.parent = parent
+    self.routing = routing
+    self.element = element
+    self.site = site
+  }
+
+  @inlinable
+  func reduce(
+    into state: inout Parent.State,
+    action: Parent.Action
+  ) -> Effect<Parent.Action> {
+    let lineageBefore = routing.lineage(in: &state)
     var structureBefore: UInt64 = 0
     var elementEffect = Effect<Parent.Action>.none
     // One access to the collection for the element's step, however many operations.
-    let isForMissingChild = reduceElement(
-      &state[keyPath: toElements], action, &structureBefore, &elementEffect)
+    let isForMissingChild = routing.modifyElements(in: &state) {
+      reduceElement(&$0, action, &structureBefore, &elementEffect)
+    }
     // An action for an element that is not there, or for a child of the element that is not
     // there, changes nothing: the parent does not see it either (it would act for a child
     // that no longer exists).
     let parentEffect =
       isForMissingChild ? Effect.none : parent.reduce(into: &state, action: action)
-    guard structure(in: &state) != structureBefore else {
-      if elementEffect.isNone { return parentEffect }
-      if parentEffect.isNone { return elementEffect }
-      return .merge(elementEffect, parentEffect)
+    guard routing.structure(in: &state) != structureBefore else {
+      return merged(elementEffect, parentEffect)
     }
-    let elements = read(toElements, in: &state)
-    let collection = KeyPathIdentity(keyPath: toElements)
-    if let lineage, lineage(&state) != lineageBefore {
+    let elements = read(routing.toElements, in: &state)
+    let collection = KeyPathIdentity(keyPath: routing.toElements)
+    if let lineageBefore, routing.lineage(in: &state) != lineageBefore {
       return .merge(elementEffect, parentEffect, Self.endAllLifetimes(in: collection))
     }
     return .merge(
       elementEffect, parentEffect,
       endLifetimes(removedFrom: elements, since: structureBefore, collection: collection))
-  }
-
-  /// The collection's structure stamp, read in place when the collection's offset is known.
-  @inlinable
-  func structure(in state: inout Parent.State) -> UInt64 {
-    read({ $0.structure }, of: toElements, at: elementsOffset, in: &state)
   }
 
   /// Ends the lifetime of every element of `collection` that has effects: for a stack
@@ -182,29 +316,9 @@ where Element.State: Identifiable, Element.State.ID == ID {
     _ elementEffect: inout Effect<Parent.Action>
   ) -> Bool {
     structureBefore = elements.structure
-    guard case .element(let id, let elementAction)? = toElementAction.extract(action) else {
-      return false
-    }
+    guard let (id, elementAction) = routing.elementAction(action) else { return false }
     guard let slot = elements.slot(of: id) else {
-      // An effect of the element may still be running, if the element was removed where this
-      // reducer could not see it (by an ancestor, say): it ends here.
-      let collection = KeyPathIdentity(keyPath: toElements)
-      let message =
-        if let stack {
-          """
-          \(describe(action)) was sent to the screen with id \(id) of the stack at \
-          \(stack), but no screen has that id: it was popped, or never pushed. No screen's \
-          reducer ran for it, nor the parent's: nothing changed.
-          """
-        } else {
-          """
-          \(describe(action)) was sent to the element with id \(id) of \
-          \(collection), but no element has that id: it was removed, or never added. No \
-          element's reducer ran for it, nor the parent's: nothing changed.
-          """
-        }
-      elementEffect = .missingChild(
-        message, site: site, lifetime: ElementIdentity(collection: collection, id: id))
+      elementEffect = missingElement(id, action)
       return true
     }
     let effect = elements.modifyElement(inSlot: slot) {
@@ -212,15 +326,41 @@ where Element.State: Identifiable, Element.State.ID == ID {
     }
     guard !effect.isNone else { return false }
     let isForMissingChild = effect.isForMissingChild
-    let embed = toElementAction.embed
-    var embedded = effect.map { embed(.element(id: id, action: $0)) }
-    if let dismiss { embedded = embedded.resolvingDismiss(with: dismiss(id)) }
+    var embedded = effect.map(routing.embedding(id))
+    if let dismissal = routing.dismissal(of: id) {
+      embedded = embedded.resolvingDismiss(with: dismissal)
+    }
     elementEffect =
       embedded
       .scoped(
-        to: ElementIdentity(collection: KeyPathIdentity(keyPath: toElements), id: id),
-        token: token.flatMap { token in elements[id: id].map(token) })
+        to: ElementIdentity(collection: KeyPathIdentity(keyPath: routing.toElements), id: id),
+        token: routing.token(ofElementWithID: id, in: elements))
     return isForMissingChild
+  }
+
+  /// The warning for an action to the element with `id`, which is not there, and the end of
+  /// that element's lifetime: an effect of the element may still be running, if the element
+  /// was removed where this reducer could not see it (by an ancestor, say). Out of line: off
+  /// the hot path.
+  @usableFromInline
+  func missingElement(_ id: ID, _ action: Parent.Action) -> Effect<Parent.Action> {
+    let collection = KeyPathIdentity(keyPath: routing.toElements)
+    let message =
+      if let stack = routing.stack {
+        """
+        \(describe(action)) was sent to the screen with id \(id) of the stack at \
+        \(stack), but no screen has that id: it was popped, or never pushed. No screen's \
+        reducer ran for it, nor the parent's: nothing changed.
+        """
+      } else {
+        """
+        \(describe(action)) was sent to the element with id \(id) of \
+        \(collection), but no element has that id: it was removed, or never added. No \
+        element's reducer ran for it, nor the parent's: nothing changed.
+        """
+      }
+    return .missingChild(
+      message, site: site, lifetime: ElementIdentity(collection: collection, id: id))
   }
 
   /// Ends the lifetimes of the elements removed since `stamp`: each one by id when the
@@ -246,15 +386,16 @@ where Element.State: Identifiable, Element.State.ID == ID {
       else { return true }
       return isPresent.value(element.id)
     }
-    guard let token else { return removed }
+    guard routing.hasTokens else { return removed }
     // A stack set to a copy of itself from before a push, then pushed onto: a screen may
     // have the id of a screen pushed since the copy was made, whose effects end here (the
     // token tells the two pushes apart). A stack holds few screens.
     return .merge(
       [removed]
-        + zip(elements.ids, elements).map { id, element in
-          .endLifetime(
-            of: ElementIdentity(collection: collection, id: id), exceptOccupant: token(element))
+        + zip(elements.ids, elements).compactMap { id, element in
+          routing.token(of: element).map {
+            .endLifetime(of: ElementIdentity(collection: collection, id: id), exceptOccupant: $0)
+          }
         }
     )
   }
