@@ -121,6 +121,30 @@ import Testing
         == true, "\(warnings.messages)")
   }
 
+  /// A list drawn from a filtered view of a collection (a computed property, built anew at
+  /// each read) is notified when the view's ids change, not after every action: the view's
+  /// structure stamp is new at each read, though its ids are not. (A list reading
+  /// `scope(state: \.titledRows, ...)` was notified after every action, even one that
+  /// changed nothing it showed.)
+  @Test func aListOfAFilteredViewIsNotifiedOnlyWhenItsIDsChange() {
+    var state = Todos.State()
+    state.rows = [Row.State(id: 1, title: "a"), Row.State(id: 2, title: "")]
+    let harness = Harness(initialState: state, reducer: Todos(clock: clock))
+    let store = harness.store
+    let list = Tracker { _ = store.scope(state: \.titledRows, action: .rows).ids }
+    store.send(.savePath)  // changes nothing the list shows
+    store.send(.rows(.element(id: 1, action: .renamed("b"))))  // a row, not the ids
+    #expect(list.firings == 0)
+    store.send(.rows(.element(id: 2, action: .renamed("c"))))  // row 2 enters the view
+    #expect(list.firings == 1)
+    list.observe()
+    store.send(.addRow(3))  // untitled: not in the view
+    #expect(list.firings == 1)
+    store.send(.removeRow(1))
+    #expect(list.firings == 2)
+    #expect(store.scope(state: \.titledRows, action: .rows).ids == [2])
+  }
+
   @Test func aRemovedElementsStoreNeitherReadsNorDrivesAnElementAddedLaterWithItsID() {
     let warnings = WarningLog()
     var state = Todos.State()

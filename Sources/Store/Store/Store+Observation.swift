@@ -56,6 +56,37 @@ extension Store {
     }
   }
 
+  /// The ids of a collection: followed by its structure stamp, and compared when the stamp
+  /// moved. A computed view of a collection (a filter) is built anew at each read, with a new
+  /// stamp each time, though its ids may be the same.
+  final class TrackedIDs<ID: Hashable, Element: Identifiable>: Tracked where Element.ID == ID {
+    let keyPath: KeyPath<State, IdentifiedArray<ID, Element>>
+    var stamp: UInt64
+    /// The ids last seen, or `nil` to count any new stamp as a change.
+    var ids: [ID]?
+
+    init(
+      keyPath: KeyPath<State, IdentifiedArray<ID, Element>>, stamp: UInt64, ids: [ID]?,
+      token: KeyPath<Store, Int>
+    ) {
+      self.keyPath = keyPath
+      self.stamp = stamp
+      self.ids = ids
+      super.init(token: token)
+    }
+
+    override func update(from state: State) -> Bool {
+      let elements = state[keyPath: keyPath]
+      guard elements.structure != stamp else { return false }
+      stamp = elements.structure
+      guard let ids else { return true }
+      let now = elements.ids
+      guard now != ids else { return false }
+      self.ids = now
+      return true
+    }
+  }
+
   /// A registrar key: never read, only compared and hashed. Its argument is a number this
   /// store gave one ``TrackKey``: the registrar hashes the key path at every access and
   /// change, and a number hashes faster than a key path inside a key path.
@@ -85,9 +116,21 @@ extension Store {
     watch()
   }
 
-  /// Registers that the ids of the collection at `keyPath` were read.
-  func trackIDs<ID: Hashable, Element>(_ keyPath: KeyPath<State, IdentifiedArray<ID, Element>>) {
-    trackDerived(.ids(keyPath)) { $0[keyPath: keyPath].structure }
+  /// Registers that the ids of the collection at `keyPath` were read: its structure stamp
+  /// now, `stamp`, and its ids, `ids`, to compare when the stamp moves (or `nil`, for a
+  /// collection any new stamp of which is news to its readers).
+  func trackIDs<ID: Hashable, Element: Identifiable>(
+    _ keyPath: KeyPath<State, IdentifiedArray<ID, Element>>, stamp: UInt64, ids: [ID]?
+  ) {
+    hasBeenRead = true
+    if let entry = tracked[.ids(keyPath)] {
+      observation.access(self, keyPath: entry.token)
+      return
+    }
+    let token = self.token(for: .ids(keyPath))
+    observation.access(self, keyPath: token)
+    tracked[.ids(keyPath)] = TrackedIDs(keyPath: keyPath, stamp: stamp, ids: ids, token: token)
+    watch()
   }
 
   /// Registers that something derived from the state was read, under `key`.

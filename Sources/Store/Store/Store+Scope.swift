@@ -171,8 +171,12 @@ extension Store {
         parent: core, toElements: toElements, toState: toState, embed: embed, token: token)
       children[key] = cache
     }
-    trackIDs(toElements)
-    return IdentifiedStores(ids: core.state[keyPath: toElements].ids, cache: cache)
+    let elements = core.state[keyPath: toElements]
+    let ids = elements.ids
+    // A stack's screens are told apart by their pushes, not their ids alone: a stack replaced
+    // by one with the same ids shows new screens.
+    trackIDs(toElements, stamp: elements.structure, ids: token == nil ? ids : nil)
+    return IdentifiedStores(ids: ids, cache: cache)
   }
 
   /// A store for one case of an enum state, or `nil` while the state is another case.
