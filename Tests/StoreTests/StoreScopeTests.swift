@@ -145,6 +145,28 @@ import Testing
     #expect(store.scope(state: \.titledRows, action: .rows).ids == [2])
   }
 
+  /// A filtered view of a collection read through the store (`store.titledRows`, as
+  /// `ForEach(store.titledRows)` does) is compared by value, not followed by its stamps, which
+  /// are new at each read: its readers are notified when it changes, not after every action.
+  @Test func aFilteredViewReadThroughTheStoreIsNotifiedOnlyWhenItChanges() {
+    var state = Todos.State()
+    state.rows = [Row.State(id: 1, title: "a"), Row.State(id: 2, title: "")]
+    let harness = Harness(initialState: state, reducer: Todos(clock: clock))
+    let store = harness.store
+    let view = Tracker { _ = store.titledRows }
+    store.send(.savePath)  // changes nothing the view shows
+    store.send(.addRow(3))  // untitled: not in the view
+    #expect(view.firings == 0)
+    store.send(.rows(.element(id: 1, action: .renamed("b"))))
+    #expect(view.firings == 1)
+    // A stored collection is still followed by its stamps.
+    let rows = Tracker { _ = store.rows }
+    store.send(.savePath)
+    #expect(rows.firings == 0)
+    store.send(.rows(.element(id: 2, action: .renamed("c"))))
+    #expect(rows.firings == 1)
+  }
+
   @Test func aRemovedElementsStoreNeitherReadsNorDrivesAnElementAddedLaterWithItsID() {
     let warnings = WarningLog()
     var state = Todos.State()

@@ -107,8 +107,13 @@ extension Store {
     // By the static type: a cast of the value would also match an optional holding a stamped
     // value, whose key path is not one to the stamped type.
     if let stamped = Value.self as? any VersionStamped.Type {
-      trackDerived(.value(keyPath), stampReader(keyPath, stamped))
-      return
+      let read = stampReader(keyPath, stamped)
+      // A computed collection, such as a filtered view, is built anew at each read, with new
+      // stamps each time: it shares no buffer with the state, and is compared as any value.
+      if read(core.state) == (value as! any VersionStamped).versionStamp {
+        trackDerived(.value(keyPath), read)
+        return
+      }
     }
     let token = self.token(for: .value(keyPath))
     observation.access(self, keyPath: token)

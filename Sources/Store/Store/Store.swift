@@ -122,7 +122,9 @@ public final class Store<State, Action: Sendable>: Observable {
   /// `Equatable`, by identity for a class, by the bytes it is stored in otherwise), so it
   /// keeps a copy: for a plain `Array` or `Dictionary` that copy shares the buffer, and the
   /// next change copies the collection. An ``IdentifiedArray`` or ``StackState`` is followed
-  /// by its version stamps instead, with no copy (any write to an element counts as a change).
+  /// by its version stamps instead, with no copy (any write to an element counts as a change);
+  /// one that a computed property builds anew at each read, a filtered view, is compared as
+  /// above.
   ///
   /// Once the value has changed and its observers were notified (observation fires once per
   /// read), the store forgets it until it is read again, as a view does when it renders
