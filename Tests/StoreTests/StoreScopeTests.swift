@@ -167,6 +167,19 @@ import Testing
     #expect(rows.firings == 1)
   }
 
+  /// A stack replaced by one with the same ids shows new screens, with new stores: a list of
+  /// the stack's screens is notified, though the ids did not change.
+  @Test func aListOfAStackReplacedWithTheSameIDsIsNotified() {
+    let harness = Harness(initialState: Todos.State(), reducer: Todos(clock: clock))
+    let store = harness.store
+    store.send(.deepLink([1]))
+    let before = store.scope(state: \.path, action: .path)[id: 0]!
+    let list = Tracker { _ = store.scope(state: \.path, action: .path).ids }
+    store.send(.deepLink([2]))
+    #expect(list.firings == 1)
+    #expect(store.scope(state: \.path, action: .path)[id: 0]! !== before)
+  }
+
   @Test func aRemovedElementsStoreNeitherReadsNorDrivesAnElementAddedLaterWithItsID() {
     let warnings = WarningLog()
     var state = Todos.State()
