@@ -1,0 +1,89 @@
+import Effects
+
+extension Reducer {
+  /// Runs `observer` after this reducer whenever an action changes the value `toValue` reads:
+  /// the observer pattern, for a value several features can change.
+  ///
+  /// Attach it to the reducer that runs the features that change the value, so that it sees
+  /// their changes: here the profile tab and the settings sheet both edit the shared
+  /// settings, and the app saves them after either does. A `Reduce` placed after the features
+  /// would not see what changed: the features have changed the state by the time it runs.
+  ///
+  /// ```swift
+  /// var body: some Reducer<State, Action> {
+  ///   CombineReducers {
+  ///     Scope(state: \.profile, action: .profile) { Profile() }
+  ///     Reduce { state, action in ... }
+  ///       .presents(\.settingsSheet, action: .settingsSheet) { SettingsEditor() }
+  ///   }
+  ///   .onChange(of: \.settings) { _, settings in
+  ///     Reduce { _, _ in .run { _ in try await settingsClient.save(settings) } }
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// The observer runs for the action that made the change, after this reducer, on the state
+  /// as this reducer left it; it may change the state further, and its effects are merged
+  /// after this reducer's. It does not run for an action that left the value equal to what it
+  /// was, nor for one addressed to a child that is gone (which changes nothing).
+  ///
+  /// - Parameters:
+  ///   - toValue: Reads the value to watch from the state; a key path such as `\.settings`
+  ///     will do.
+  ///   - observer: Given the value before and after the action, the reducer to run.
+  /// - Returns: A reducer that runs this one, then `observer` when the value changed.
+  /// - Complexity: Two reads of the value and one comparison per action, beyond the
+  ///   reducers' own work: keep the value small, or compare something that stands for it.
+  @inlinable
+  public func onChange<Value: Equatable, Observer: Reducer>(
+    of toValue: @escaping (State) -> Value,
+    @ReducerBuilder<State, Action> _ observer:
+      @escaping (
+        _ oldValue: Value, _ newValue: Value
+      ) -> Observer
+  ) -> OnChangeReducer<Self, Value, Observer>
+  where Observer.State == State, Observer.Action == Action {
+    OnChangeReducer(base: self, toValue: toValue, observer: observer)
+  }
+}
+
+/// A reducer that runs an observer when an action changes a value; see
+/// ``Reducer/onChange(of:_:)``.
+public struct OnChangeReducer<Base: Reducer, Value: Equatable, Observer: Reducer>: Reducer
+where Observer.State == Base.State, Observer.Action == Base.Action {
+  @usableFromInline let base: Base
+  @usableFromInline let toValue: (Base.State) -> Value
+  @usableFromInline let observer: (Value, Value) -> Observer
+
+  @inlinable
+  init(
+    base: Base, toValue: @escaping (Base.State) -> Value,
+    observer: @escaping (Value, Value) -> Observer
+  ) {
+    self.base = base
+    self.toValue = toValue
+    self.observer = observer
+  }
+
+  /// Runs the base reducer, then the observer if the value changed.
+  ///
+  /// - Parameters:
+  ///   - state: The state to change in place.
+  ///   - action: The action to handle.
+  /// - Returns: The base reducer's effects, then the observer's.
+  @inlinable
+  public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
+    let oldValue = value(in: &state)
+    let effect = base.reduce(into: &state, action: action)
+    let newValue = value(in: &state)
+    guard oldValue != newValue else { return effect }
+    return merged(effect, observer(oldValue, newValue).reduce(into: &state, action: action))
+  }
+
+  /// The value, read where the state lies: passed by value, a large state would be copied
+  /// onto the stack first in a debug build.
+  @inlinable
+  func value(in state: inout Base.State) -> Value {
+    withUnsafePointer(to: &state) { toValue($0.pointee) }
+  }
+}
