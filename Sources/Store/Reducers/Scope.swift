@@ -22,27 +22,55 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
   @usableFromInline let toChildState: () -> WritableKeyPath<ParentState, Child.State>
   @usableFromInline let toChildAction: CaseKey<ParentAction, Child.Action>
   @usableFromInline let child: Child
+  /// Whether the store may read the key path between actions though it goes through a
+  /// computed property.
+  @usableFromInline let computedStateIsSafeToRead: Bool
 
   /// Creates a scope.
   ///
   /// Write the key path as a literal (`\.cart`). It is taken as an expression, evaluated each
   /// time the scope runs, so that a literal compiles to a plain field access.
   ///
+  /// After an action that may have removed a child where its own reducer could not see (a
+  /// row removed by an ancestor of the `forEach` that runs it), the store looks for the
+  /// places of running effects in its state, following the key path, and ends the effects of
+  /// the children that are gone. It follows a key path through stored properties only,
+  /// unless `computedStateIsSafeToRead` says otherwise: a computed property could trap, or
+  /// build a costly value, when read out of turn. Behind a computed property it does not
+  /// follow, such an effect runs on until it sends, and what it sends is refused with a
+  /// runtime warning (see "Identity and navigation").
+  ///
+  /// A child given shared state through a computed property, as below, where the root can
+  /// remove items the shelf's rows run effects for (signing out, say), passes `true`:
+  ///
+  /// ```swift
+  /// var shelf: Shelf.State {
+  ///   get { Shelf.State(items: items, isCompact: shelfIsCompact) }
+  ///   set { (items, shelfIsCompact) = (newValue.items, newValue.isCompact) }
+  /// }
+  /// ...
+  /// Scope(state: \.shelf, action: .shelf, computedStateIsSafeToRead: true) { Shelf() }
+  /// ```
+  ///
   /// - Parameters:
-  ///   - state: The key path from the parent's state to the child's, to the stored property
-  ///     that holds it: the store finds the places of the child's effects in its state by
-  ///     following it, which it does not do through computed properties.
+  ///   - state: The key path from the parent's state to the child's.
   ///   - action: The parent action case that carries child actions.
+  ///   - computedStateIsSafeToRead: Whether reading `state` at any time is cheap and cannot
+  ///     trap, when it goes through a computed property: the store then follows it between
+  ///     actions. Ignored for a key path through stored properties only, which the store
+  ///     always follows. `false` by default.
   ///   - child: The child reducer.
   @inlinable
   public init<ChildState, ChildAction>(
     state: @autoclosure @escaping () -> WritableKeyPath<ParentState, ChildState>,
     action: CaseKey<ParentAction, ChildAction>,
+    computedStateIsSafeToRead: Bool = false,
     @ReducerBuilder<ChildState, ChildAction> child: () -> Child
   ) where ChildState == Child.State, ChildAction == Child.Action {
     self.toChildState = state
     self.toChildAction = action
     self.child = child()
+    self.computedStateIsSafeToRead = computedStateIsSafeToRead
   }
 
   /// Runs the child reducer if `action` carries a child action; otherwise does nothing.
@@ -58,7 +86,8 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
     let effect = child.reduce(into: &state[keyPath: toChildState()], action: childAction)
     if effect.isNone { return .none }
     return Self.embed(
-      effect, toChildAction.embed, caseKey: toChildAction.identity, state: toChildState())
+      effect, toChildAction.embed, caseKey: toChildAction.identity, state: toChildState(),
+      isSafeToRead: computedStateIsSafeToRead)
   }
 
   /// The child's effect in the parent's actions, in the scope's own namespace: two sibling
@@ -75,10 +104,13 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
     _ effect: Effect<Child.Action>,
     _ embed: @escaping @Sendable (Child.Action) -> ParentAction,
     caseKey: CaseKeyIdentity,
-    state: KeyPath<ParentState, Child.State>
+    state: KeyPath<ParentState, Child.State>,
+    isSafeToRead: Bool
   ) -> Effect<ParentAction> {
     effect.map(embed).scoped(
-      to: ScopeIdentity(parent: ObjectIdentifier(ParentAction.self), caseKey: caseKey, state: state)
+      to: ScopeIdentity(
+        parent: ObjectIdentifier(ParentAction.self), caseKey: caseKey, state: state,
+        isSafeToRead: isSafeToRead)
     )
   }
 }
@@ -91,10 +123,12 @@ struct ScopeIdentity<ParentState, ChildState>: Hashable, @unchecked Sendable, Li
   let parent: ObjectIdentifier
   let caseKey: CaseKeyIdentity
   let state: KeyPath<ParentState, ChildState>
+  /// Whether the scope said its key path may be read at any time, computed or not.
+  let isSafeToRead: Bool
 
   var canBeGone: Bool { false }
 
-  var isReadable: Bool { MemoryLayout<ParentState>.offset(of: state) != nil }
+  var isReadable: Bool { isSafeToRead || MemoryLayout<ParentState>.offset(of: state) != nil }
 
   func locate(inLevel state: Any, wantsState: Bool) -> PlaceLookup {
     guard let parent = state as? ParentState else { return .unknown }
