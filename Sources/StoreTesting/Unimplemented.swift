@@ -16,8 +16,8 @@ public struct UnimplementedError: Error, Equatable, Sendable, CustomStringConver
 /// rather than a call to the live service or a silent default:
 ///
 /// ```swift
-/// let store = TestStore(initialState: Search.State()) {
-///   Search(search: unimplemented("search"), clock: clock)
+/// let store = TestStore(initialState: Profile.State()) {
+///   Profile(load: unimplemented("load"), clock: clock)  // load: () async throws -> String
 /// }
 /// ```
 ///
