@@ -47,7 +47,7 @@ public struct RuntimeWarning: Sendable, Hashable, CustomStringConvertible {
 /// Receives the runtime warnings of the stores created while it is installed.
 ///
 /// ```swift
-/// let warnings = Mutex<[RuntimeWarning]>([])
+/// let warnings = Mutex<[RuntimeWarning]>([])  // import Synchronization
 /// let handler = RuntimeWarningHandler { warning in warnings.withLock { $0.append(warning) } }
 /// let store = RuntimeWarningHandler.$current.withValue(handler) {
 ///   Store(initialState: Feature.State()) { Feature() }
