@@ -329,6 +329,22 @@ struct Bench {
         "the same screen through Scope", throughScope, 6.0)
     }
 
+    // 18. An action to a presented child (`presents`, a sheet), against the same child
+    // always there (`Scope`). `presents` is `ifLet` with its actions wrapped in a
+    // `PresentationAction`; it used to make three closures from its case key at every action
+    // (the reducer is built again with the body).
+    if runs(18) {
+      let sheet = Store(initialState: SheetHost.State()) { SheetHost(usesSheet: true) }
+      let scoped = Store(initialState: SheetHost.State()) { SheetHost(usesSheet: false) }
+      let (toSheet, throughScope) = measure.alternating(
+        iterations: 100_000,
+        { sheet.send(.sheet(.presented(.increment))) },
+        { scoped.send(.inline(.increment)) })
+      table.add(
+        "action to a presented child (presents)", toSheet,
+        "the same child through Scope", throughScope, 5.0)
+    }
+
     // 7. Replaying a 1,000,000-action log, against decoding its lines alone.
     if runs(7) { try await ReplayBench.run(into: &table) }
 
@@ -361,7 +377,7 @@ func format(_ value: Double) -> String {
 
 /// The bench's command line.
 struct Options {
-  static let scenarios = 1...17
+  static let scenarios = 1...18
   static let usage = """
     USAGE: bench [--check] [--only N]
 

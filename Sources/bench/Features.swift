@@ -122,6 +122,38 @@ extension CaseKey<Presenter.Action, Row.Action> {
   }
 }
 
+/// A sheet (`presents`) holding a row, and the same row always there (`Scope`).
+struct SheetHost: Reducer {
+  struct State {
+    var sheet: Row.State? = Row.State(id: 1)
+    var inline = Row.State(id: 1)
+  }
+  enum Action: Equatable, Sendable {
+    case sheet(PresentationAction<Row.Action>)
+    case inline(Row.Action)
+  }
+  let usesSheet: Bool
+  var body: some Reducer<State, Action> {
+    if usesSheet {
+      EmptyReducer().presents(\.sheet, action: .sheet) { Row() }
+    } else {
+      Scope(state: \.inline, action: .inline) { Row() }
+    }
+  }
+}
+
+extension CaseKey<SheetHost.Action, PresentationAction<Row.Action>> {
+  static var sheet: Self {
+    Self(SheetHost.Action.sheet) { if case .sheet(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<SheetHost.Action, Row.Action> {
+  static var inline: Self {
+    Self(SheetHost.Action.inline) { if case .inline(let a) = $0 { a } else { nil } }
+  }
+}
+
 /// A form of 16 text fields, each a string too long to be stored inline: a copy of its state
 /// retains 16 buffers, and releases them.
 struct Form: Reducer {

@@ -38,9 +38,8 @@ extension Reducer {
     IfLetReducer(
       parent: self,
       toChild: toChild,
-      extract: toChildAction.extract,
-      embed: toChildAction.embed,
-      dismissAction: nil,
+      toChildAction: toChildAction,
+      toPresentationAction: nil,
       site: SourceSite(fileID: fileID, line: line)
     ) {
       child()
@@ -124,16 +123,8 @@ extension Reducer {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> some Reducer<State, Action> {
-    let parent = Reduce<State, Action> { state, action in
-      if toPresentationAction.extract(action)?.presented != nil {
-        // Nothing presented (a second tap on a button): the warning says so, and this
-        // reducer never sees the action. Otherwise the destination closes before this
-        // reducer runs, so that it can present another in answer.
-        guard state[keyPath: toChild] != nil else { return .none }
-        IfLetReducer<Self, EmptyReducer<ChildState, ChildAction>>.clear(&state[keyPath: toChild])
-      }
-      return self.reduce(into: &state, action: action)
-    }
+    let parent = ClosingOnEachAction<Self, ChildState, ChildAction>(
+      base: self, toChild: toChild, toPresentationAction: toPresentationAction)
     // Not `parent.presents { EmptyReducer() }`: that would close an `EphemeralState` child in
     // its own step, before `parent` could tell a tap on a shown alert from a second tap.
     return IfLetReducer(
@@ -145,6 +136,38 @@ extension Reducer {
   }
 }
 
+/// The parent of a `presents` without a child reducer: closes the destination on each of its
+/// actions, before `base` runs. A type rather than a `Reduce`, whose closure, capturing, was
+/// a heap allocation at every action (the reducer is built again with the body).
+@usableFromInline
+struct ClosingOnEachAction<Base: Reducer, ChildState, ChildAction: Sendable>: Reducer {
+  @usableFromInline let base: Base
+  @usableFromInline let toChild: WritableKeyPath<Base.State, ChildState?>
+  @usableFromInline let toPresentationAction: CaseKey<Base.Action, PresentationAction<ChildAction>>
+
+  @inlinable
+  init(
+    base: Base, toChild: WritableKeyPath<Base.State, ChildState?>,
+    toPresentationAction: CaseKey<Base.Action, PresentationAction<ChildAction>>
+  ) {
+    self.base = base
+    self.toChild = toChild
+    self.toPresentationAction = toPresentationAction
+  }
+
+  @inlinable
+  func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
+    if toPresentationAction.extract(action)?.presented != nil {
+      // Nothing presented (a second tap on a button): the warning says so, and this
+      // reducer never sees the action. Otherwise the destination closes before this
+      // reducer runs, so that it can present another in answer.
+      guard isPresent(toChild, in: &state) else { return .none }
+      IfLetReducer<Base, EmptyReducer<ChildState, ChildAction>>.clear(&state[keyPath: toChild])
+    }
+    return base.reduce(into: &state, action: action)
+  }
+}
+
 /// A reducer that runs a child reducer on optional child state; see
 /// ``Reducer/ifLet(_:action:fileID:line:child:)`` and
 /// ``Reducer/presents(_:action:fileID:line:child:)``.
@@ -152,10 +175,15 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   @usableFromInline let parent: Parent
   @usableFromInline let child: Child
   @usableFromInline let toChild: WritableKeyPath<Parent.State, Child.State?>
-  @usableFromInline let extract: @Sendable (Parent.Action) -> Child.Action?
-  @usableFromInline let embed: @Sendable (Child.Action) -> Parent.Action
-  @usableFromInline let isDismissAction: (@Sendable (Parent.Action) -> Bool)?
-  @usableFromInline let dismiss: Parent.Action?
+  /// The case that carries the child's actions, for `ifLet`; `nil` for `presents`.
+  ///
+  /// Case keys, not closures made from them: the reducer is built again with the body at
+  /// every action, and each capturing closure was a heap allocation then.
+  @usableFromInline let toChildAction: CaseKey<Parent.Action, Child.Action>?
+  /// The case that carries the child's presentation actions, for `presents`; `nil` for
+  /// `ifLet`.
+  @usableFromInline let toPresentationAction:
+    CaseKey<Parent.Action, PresentationAction<Child.Action>>?
   @usableFromInline let site: SourceSite
   /// Where the child lies in the parent's state, when the key path is a chain of stored
   /// properties (`nil` otherwise): its id is then read in place, where reading it through the
@@ -173,10 +201,8 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   init(
     parent: Parent,
     toChild: WritableKeyPath<Parent.State, Child.State?>,
-    extract: @escaping @Sendable (Parent.Action) -> Child.Action?,
-    embed: @escaping @Sendable (Child.Action) -> Parent.Action,
-    dismissAction: (@Sendable (Parent.Action) -> Bool)?,
-    dismiss: Parent.Action? = nil,
+    toChildAction: CaseKey<Parent.Action, Child.Action>?,
+    toPresentationAction: CaseKey<Parent.Action, PresentationAction<Child.Action>>?,
     closesEphemeralState: Bool = false,
     site: SourceSite,
     child: () -> Child
@@ -184,12 +210,10 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     self.parent = parent
     self.child = child()
     self.toChild = toChild
-    self.extract = extract
-    self.embed = embed
-    self.isDismissAction = dismissAction
+    self.toChildAction = toChildAction
+    self.toPresentationAction = toPresentationAction
     self.childOffset = MemoryLayout<Parent.State>.offset(of: toChild)
     self.closesEphemeralState = closesEphemeralState
-    self.dismiss = dismiss
     self.site = site
   }
 
@@ -207,10 +231,8 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     self.init(
       parent: parent,
       toChild: toChild,
-      extract: { presentation.extract($0)?.presented },
-      embed: { presentation.embed(.presented($0)) },
-      dismissAction: { presentation.extract($0)?.isDismiss == true },
-      dismiss: presentation.embed(.dismiss),
+      toChildAction: nil,
+      toPresentationAction: presentation,
       closesEphemeralState: closesEphemeralState,
       site: site,
       child: child
@@ -325,7 +347,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
           """,
           site: site, lifetime: identity)
       }
-    } else if wasPresent, isDismissAction?(action) == true {
+    } else if wasPresent, isDismissAction(action) {
       Self.clear(&state[keyPath: toChild])
       wasDismissed = true
     }
@@ -400,9 +422,27 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   )
     -> Effect<Parent.Action>
   {
-    var embedded = effect.map(embed)
-    if let dismiss { embedded = embedded.resolvingDismiss(with: dismiss) }
-    return embedded.scoped(to: identity, token: token)
+    guard let toPresentationAction else {
+      guard let toChildAction else { return .none }
+      return effect.map(toChildAction.embed).scoped(to: identity, token: token)
+    }
+    let embed = toPresentationAction.embed
+    return effect.map { embed(.presented($0)) }
+      .resolvingDismiss(with: embed(.dismiss))
+      .scoped(to: identity, token: token)
+  }
+
+  /// The child's action, if `action` carries one.
+  @inlinable
+  func extract(_ action: Parent.Action) -> Child.Action? {
+    if let toChildAction { return toChildAction.extract(action) }
+    return toPresentationAction?.extract(action)?.presented
+  }
+
+  /// Whether `action` is a presented child's `.dismiss`.
+  @inlinable
+  func isDismissAction(_ action: Parent.Action) -> Bool {
+    toPresentationAction?.extract(action)?.isDismiss == true
   }
 
   // The child is looked at through its address (`withUnsafePointer`) and cleared in place
