@@ -14,20 +14,46 @@ import Effects
 /// rather than reading and driving the newcomer.
 @MainActor
 package final class DerivedCore<State, Action: Sendable>: StoreCore {
-  private let read: @MainActor () -> State?
+  /// What a look at the viewed state finds: the state (`nil` while it is gone), or, once
+  /// another identity has taken it over, what this core's store was for and what happened
+  /// (for the warning: "the store of …").
+  package enum Look {
+    case state(State?)
+    case takenOver(String)
+  }
+
+  /// Reads the viewed state and whether it was taken over, reading the parent once: a read
+  /// for each would read every ancestor twice, doubling the cost at each level of nesting.
+  private let look: @MainActor () -> Look
   private let embed: @MainActor (Action) -> StoreTask
   private let register: @MainActor (@escaping @MainActor () -> Bool) -> Void
   private let report: @MainActor (RuntimeWarning) -> Void
-  private let takenOver: (@MainActor () -> String?)?
   private let parentIsPresent: (@MainActor () -> Bool)?
   private var lastState: State
+
+  /// Creates a core that looks at its state with `look`.
+  package init(
+    initial: State,
+    look: @escaping @MainActor () -> Look,
+    send: @escaping @MainActor (Action) -> StoreTask,
+    afterDispatch: @escaping @MainActor (@escaping @MainActor () -> Bool) -> Void,
+    warn: @escaping @MainActor (RuntimeWarning) -> Void,
+    parentIsPresent: (@MainActor () -> Bool)? = nil
+  ) {
+    self.lastState = initial
+    self.look = look
+    self.embed = send
+    self.register = afterDispatch
+    self.report = warn
+    self.parentIsPresent = parentIsPresent
+  }
 
   /// Creates a core.
   ///
   /// - Parameter takenOver: When another identity has taken the viewed state over, what this
   ///   core's store was for and what happened (for the warning: "the store of …"); otherwise
-  ///   `nil`.
-  package init(
+  ///   `nil`. It is asked before `read`, which is not called once it answers.
+  package convenience init(
     initial: State,
     read: @escaping @MainActor () -> State?,
     send: @escaping @MainActor (Action) -> StoreTask,
@@ -36,22 +62,26 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     takenOver: (@MainActor () -> String?)? = nil,
     parentIsPresent: (@MainActor () -> Bool)? = nil
   ) {
-    self.lastState = initial
-    self.read = read
-    self.embed = send
-    self.register = afterDispatch
-    self.report = warn
-    self.takenOver = takenOver
-    self.parentIsPresent = parentIsPresent
+    self.init(
+      initial: initial,
+      look: {
+        if let takenOver = takenOver?() { return .takenOver(takenOver) }
+        return .state(read())
+      },
+      send: send,
+      afterDispatch: afterDispatch,
+      warn: warn,
+      parentIsPresent: parentIsPresent
+    )
   }
 
   package var state: State {
-    if takenOver?() == nil, let current = read() { lastState = current }
+    if case .state(let current?) = look() { lastState = current }
     return lastState
   }
 
   package func send(_ action: Action) -> StoreTask {
-    guard let takenOver = takenOver?() else { return embed(action) }
+    guard case .takenOver(let takenOver) = look() else { return embed(action) }
     report(
       RuntimeWarning(
         message: """
@@ -67,7 +97,8 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
 
   package var isPresent: Bool {
     // A derived parent that is gone keeps returning its last state: ask it first.
-    (parentIsPresent?() ?? true) && takenOver?() == nil && read() != nil
+    guard parentIsPresent?() ?? true, case .state(_?) = look() else { return false }
+    return true
   }
 
   package func afterDispatch(_ hook: @escaping @MainActor () -> Bool) {
@@ -82,22 +113,22 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     state toChild: KeyPath<State, ChildState>,
     action: CaseKey<Action, ChildAction>
   ) -> any StoreCore<ChildState, ChildAction> {
-    let read = self.read
+    let look = self.look
     let send = self.embed
     let embedChild = action.embed
     // A part of a state another identity took over is that identity's: the part's store
     // keeps its last value and ignores sends, as this one does.
-    var partTakenOver: (@MainActor () -> String?)?
-    if let takenOver = self.takenOver {
-      partTakenOver = { takenOver().map { "a part of \($0)" } }
-    }
     return DerivedCore<ChildState, ChildAction>(
       initial: state[keyPath: toChild],
-      read: { read()?[keyPath: toChild] },
+      look: {
+        switch look() {
+        case .state(let state): .state(state?[keyPath: toChild])
+        case .takenOver(let takenOver): .takenOver("a part of \(takenOver)")
+        }
+      },
       send: { send(embedChild($0)) },
       afterDispatch: register,
       warn: report,
-      takenOver: partTakenOver,
       parentIsPresent: { self.isPresent }
     )
   }

@@ -255,30 +255,31 @@ extension Store {
     // another child is there (another id, or a later presentation), this store neither reads
     // nor drives it.
     let dismissal = GoneFlag()
-    let takenOver: @MainActor () -> String? = {
-      // (Only a child with an id, or one since dismissed, can have been taken over: most
-      // reads do not read the child again.)
-      guard currentID != nil || dismissal.isGone, let now = toChild(parent.state) else {
-        return nil
-      }
+    // The parent's state is read once per look, for both the child and whether it was
+    // taken over: reading it for each would read every ancestor twice, so that the cost of a
+    // read doubled with each level of nested children with ids.
+    let look: @MainActor () -> DerivedCore<ChildState, ChildAction>.Look = {
+      let now = toChild(parent.state)
+      // (Only a child with an id, or one since dismissed, can have been taken over.)
+      guard currentID != nil || dismissal.isGone, let now else { return .state(now) }
       if let currentID, !isOwn(now) {
-        return """
+        return .takenOver(
+          """
           the child with id \(currentID), but the child there now has another id: it was \
           replaced, or changed its id
-          """
+          """)
       }
-      guard dismissal.isGone else { return nil }
+      guard dismissal.isGone else { return .state(now) }
       // Another presentation, or the last state of a parent that is gone itself.
-      return "a child that has since been dismissed"
+      return .takenOver("a child that has since been dismissed")
     }
     let child = Store<ChildState, ChildAction>(
       core: DerivedCore(
         initial: current,
-        read: { toChild(parent.state) },
+        look: look,
         send: { parent.send(embed($0)) },
         afterDispatch: { parent.afterDispatch($0) },
         warn: { parent.warn($0) },
-        takenOver: takenOver,
         parentIsPresent: { parent.isPresent }
       )
     )
