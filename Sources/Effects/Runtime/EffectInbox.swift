@@ -11,8 +11,12 @@ package final class EffectInbox<Action: Sendable>: Sendable {
   }
 
   private struct State {
+    /// The queued events from `head` on; those before it were taken.
     var events: [Event] = []
+    var head = 0
     var wake: (@Sendable () -> Void)?
+    /// Whether a drain is due: woken for, and not yet found the inbox empty.
+    var isDrainDue = false
   }
   private let state = Locked(State())
 
@@ -27,21 +31,41 @@ package final class EffectInbox<Action: Sendable>: Sendable {
   package func push(_ event: Event) {
     let wake = state.withLock { state -> (@Sendable () -> Void)? in
       state.events.append(event)
-      return state.events.count == 1 ? state.wake : nil
+      // One wake until a drain empties the inbox: a drain that leaves events queued asks for
+      // the next one itself.
+      guard !state.isDrainDue, let wake = state.wake else { return nil }
+      state.isDrainDue = true
+      return wake
     }
     wake?()
   }
 
-  /// Removes and returns every queued event, oldest first.
-  package func takeAll() -> [Event] {
+  /// Removes and returns the oldest queued events, up to `limit` of them, oldest first, and
+  /// whether events are left. While some are, no push wakes the inbox: the caller drains
+  /// again.
+  ///
+  /// - Complexity: O(*k*) amortized for the *k* events returned.
+  package func take(upTo limit: Int = .max) -> (events: [Event], more: Bool) {
     state.withLock { state in
-      defer { state.events = [] }
-      return state.events
+      let end = state.head + min(limit, state.events.count - state.head)
+      let taken = Array(state.events[state.head..<end])
+      state.head = end
+      if state.head == state.events.count {
+        state.events.removeAll(keepingCapacity: state.events.capacity <= 4_096)
+        state.head = 0
+        state.isDrainDue = false
+        return (taken, false)
+      }
+      if state.head >= 4_096 && state.head * 2 >= state.events.count {
+        state.events.removeFirst(state.head)
+        state.head = 0
+      }
+      return (taken, true)
     }
   }
 
   /// Whether no event is queued.
   package var isEmpty: Bool {
-    state.withLock { $0.events.isEmpty }
+    state.withLock { $0.head == $0.events.count }
   }
 }

@@ -226,20 +226,29 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
 
   /// Reduces what effects reported since the last drain: their actions, in order, and their
   /// completions.
+  ///
+  /// One batch: what is queued when it starts, up to `limit` events. What is left, or
+  /// arrives meanwhile, a live store drains in a job of its own, after what else the main
+  /// actor has to do. (Draining until the inbox stayed empty, effects that sent without
+  /// pause from other threads kept the main actor in one drain for seconds, or for good:
+  /// nothing else on it ran, not even the code that would cancel them.)
+  ///
+  /// - Parameter limit: The most events to reduce.
+  /// - Returns: Whether there was anything to drain, and whether events are left (the
+  ///   caller is then to drain again: the inbox does not wake for them).
   @MainActor
-  package func drain() {
-    while true {
-      let events = inbox.takeAll()
-      if events.isEmpty { return }
-      for event in events {
-        switch event {
-        case .action(let action, let record):
-          deliver(action, from: record)
-        case .finished(let record, let error):
-          finish(record, error: error)
-        }
+  @discardableResult
+  package func drain(upTo limit: Int = .max) -> (drained: Bool, more: Bool) {
+    let (events, more) = inbox.take(upTo: limit)
+    for event in events {
+      switch event {
+      case .action(let action, let record):
+        deliver(action, from: record)
+      case .finished(let record, let error):
+        finish(record, error: error)
       }
     }
+    return (!events.isEmpty, more)
   }
 
   // MARK: - Interpreting effects

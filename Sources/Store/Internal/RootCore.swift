@@ -89,9 +89,20 @@ package final class RootCore<R: Reducer>: RootStoreCore {
         // A job on the main queue, which is the main actor's executor, costs less than a
         // task; `assumeIsolated` checks that this holds.
         DispatchQueue.main.async {
-          MainActor.assumeIsolated { self?.runtime.drain() }
+          MainActor.assumeIsolated { self?.drainBatch() }
         }
       }
+    }
+  }
+
+  /// Reduces up to 1,024 of the actions and completions effects reported, then, if more are
+  /// queued, leaves the rest to a later job on the main queue: between the two, the main
+  /// actor does what else it has to (drawing, the user's events, code that would cancel the
+  /// effects), however fast effects send from other threads.
+  func drainBatch() {
+    guard runtime.drain(upTo: 1_024).more else { return }
+    DispatchQueue.main.async { [weak self] in
+      MainActor.assumeIsolated { self?.drainBatch() }
     }
   }
 
@@ -101,8 +112,7 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     guard let executor = runtime.executor else { return }
     while true {
       let ran = executor.runUntilIdle()
-      let hadEvents = !runtime.inbox.isEmpty
-      runtime.drain()
+      let hadEvents = runtime.drain().drained
       if ran == 0 && !hadEvents { return }
     }
   }
