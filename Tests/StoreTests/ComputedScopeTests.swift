@@ -31,6 +31,12 @@ struct ShelfApp: Reducer {
       get { Shelf.State(rows: rows, isCompact: shelfIsCompact) }
       set { (rows, shelfIsCompact) = (newValue.rows, newValue.isCompact) }
     }
+    /// The same, for the scope that does not mark it: a key path marked safe to read is
+    /// followed wherever a scope uses it.
+    var unmarkedShelf: Shelf.State {
+      get { shelf }
+      set { shelf = newValue }
+    }
   }
   enum Action: Sendable, Equatable {
     case shelf(Shelf.Action)
@@ -39,10 +45,13 @@ struct ShelfApp: Reducer {
   let clock: TestClock
   let computedStateIsSafeToRead: Bool
   var body: some Reducer<State, Action> {
-    Scope(
-      state: \.shelf, action: Action.shelfKey,
-      computedStateIsSafeToRead: computedStateIsSafeToRead
-    ) { Shelf(clock: clock) }
+    if computedStateIsSafeToRead {
+      Scope(state: \.shelf, action: Action.shelfKey, computedStateIsSafeToRead: true) {
+        Shelf(clock: clock)
+      }
+    } else {
+      Scope(state: \.unmarkedShelf, action: Action.shelfKey) { Shelf(clock: clock) }
+    }
     Reduce { state, action in
       if case .signOut = action { state.rows.removeAll(where: { $0.id == 1 }) }
       return .none

@@ -21,6 +21,9 @@ final class KeyPathCache: Sendable {
     case readOnlyStackEntries(ObjectIdentifier)
     /// The key path from a stack entry to its screen's state, by the entry's type.
     case entryElement(ObjectIdentifier)
+    /// A scope's key path through a computed property that its `Scope` said is safe to read
+    /// at any time: the store follows it between actions (the entry is the key path itself).
+    case safeToRead(ObjectIdentifier)
   }
 
   /// A cached key path, with the key path object it was derived from. Keeping that object

@@ -22,9 +22,6 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
   @usableFromInline let toChildState: () -> WritableKeyPath<ParentState, Child.State>
   @usableFromInline let toChildAction: CaseKey<ParentAction, Child.Action>
   @usableFromInline let child: Child
-  /// Whether the store may read the key path between actions though it goes through a
-  /// computed property.
-  @usableFromInline let computedStateIsSafeToRead: Bool
 
   /// Creates a scope.
   ///
@@ -34,14 +31,33 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
   /// After an action that may have removed a child where its own reducer could not see (a
   /// row removed by an ancestor of the `forEach` that runs it), the store looks for the
   /// places of running effects in its state, following the key path, and ends the effects of
-  /// the children that are gone. It follows a key path through stored properties only,
-  /// unless `computedStateIsSafeToRead` says otherwise: a computed property could trap, or
-  /// build a costly value, when read out of turn. Behind a computed property it does not
-  /// follow, such an effect runs on until it sends, and what it sends is refused with a
-  /// runtime warning (see "Identity and navigation").
+  /// the children that are gone. It follows a key path through stored properties only: a
+  /// computed property could trap, or build a costly value, when read out of turn. Behind a
+  /// computed property, such an effect runs on until it sends, and what it sends is refused
+  /// with a runtime warning (see "Identity and navigation"), unless the scope says the
+  /// property is safe to read with ``init(state:action:computedStateIsSafeToRead:child:)``.
+  ///
+  /// - Parameters:
+  ///   - state: The key path from the parent's state to the child's.
+  ///   - action: The parent action case that carries child actions.
+  ///   - child: The child reducer.
+  @inlinable
+  public init<ChildState, ChildAction>(
+    state: @autoclosure @escaping () -> WritableKeyPath<ParentState, ChildState>,
+    action: CaseKey<ParentAction, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child
+  ) where ChildState == Child.State, ChildAction == Child.Action {
+    self.toChildState = state
+    self.toChildAction = action
+    self.child = child()
+  }
+
+  /// Creates a scope whose key path goes through a computed property, and says whether the
+  /// store may read it at any time, to follow it between actions.
   ///
   /// A child given shared state through a computed property, as below, where the root can
-  /// remove items the shelf's rows run effects for (signing out, say), passes `true`:
+  /// remove items the shelf's rows run effects for (signing out, say), passes `true`: the
+  /// store then finds the removed rows after the action and ends their effects.
   ///
   /// ```swift
   /// var shelf: Shelf.State {
@@ -52,25 +68,26 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
   /// Scope(state: \.shelf, action: .shelf, computedStateIsSafeToRead: true) { Shelf() }
   /// ```
   ///
+  /// A key path through stored properties only is always followed, whatever the flag says.
+  /// (An initializer of its own, so that a scope without it stays as small as it was: with
+  /// one more stored property, a scope's key path was built at every action, not compiled
+  /// to a field access, and ten nested scopes cost seven times as much.)
+  ///
   /// - Parameters:
   ///   - state: The key path from the parent's state to the child's.
   ///   - action: The parent action case that carries child actions.
   ///   - computedStateIsSafeToRead: Whether reading `state` at any time is cheap and cannot
-  ///     trap, when it goes through a computed property: the store then follows it between
-  ///     actions. Ignored for a key path through stored properties only, which the store
-  ///     always follows. `false` by default.
+  ///     trap. The key path, once marked so, is followed wherever a scope uses it.
   ///   - child: The child reducer.
   @inlinable
   public init<ChildState, ChildAction>(
     state: @autoclosure @escaping () -> WritableKeyPath<ParentState, ChildState>,
     action: CaseKey<ParentAction, ChildAction>,
-    computedStateIsSafeToRead: Bool = false,
+    computedStateIsSafeToRead: Bool,
     @ReducerBuilder<ChildState, ChildAction> child: () -> Child
   ) where ChildState == Child.State, ChildAction == Child.Action {
-    self.toChildState = state
-    self.toChildAction = action
-    self.child = child()
-    self.computedStateIsSafeToRead = computedStateIsSafeToRead
+    self.init(state: state(), action: action, child: child)
+    if computedStateIsSafeToRead { ScopeIdentity<ParentState, ChildState>.markSafeToRead(state()) }
   }
 
   /// Runs the child reducer if `action` carries a child action; otherwise does nothing.
@@ -86,8 +103,7 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
     let effect = child.reduce(into: &state[keyPath: toChildState()], action: childAction)
     if effect.isNone { return .none }
     return Self.embed(
-      effect, toChildAction.embed, caseKey: toChildAction.identity, state: toChildState(),
-      isSafeToRead: computedStateIsSafeToRead)
+      effect, toChildAction.embed, caseKey: toChildAction.identity, state: toChildState())
   }
 
   /// The child's effect in the parent's actions, in the scope's own namespace: two sibling
@@ -104,13 +120,10 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
     _ effect: Effect<Child.Action>,
     _ embed: @escaping @Sendable (Child.Action) -> ParentAction,
     caseKey: CaseKeyIdentity,
-    state: KeyPath<ParentState, Child.State>,
-    isSafeToRead: Bool
+    state: KeyPath<ParentState, Child.State>
   ) -> Effect<ParentAction> {
     effect.map(embed).scoped(
-      to: ScopeIdentity(
-        parent: ObjectIdentifier(ParentAction.self), caseKey: caseKey, state: state,
-        isSafeToRead: isSafeToRead)
+      to: ScopeIdentity(parent: ObjectIdentifier(ParentAction.self), caseKey: caseKey, state: state)
     )
   }
 }
@@ -119,16 +132,28 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
 /// child's actions, and the key path to the child's state.
 ///
 /// `@unchecked Sendable`: key paths are immutable once created.
+@usableFromInline
 struct ScopeIdentity<ParentState, ChildState>: Hashable, @unchecked Sendable, LifetimePlace {
   let parent: ObjectIdentifier
   let caseKey: CaseKeyIdentity
   let state: KeyPath<ParentState, ChildState>
-  /// Whether the scope said its key path may be read at any time, computed or not.
-  let isSafeToRead: Bool
 
   var canBeGone: Bool { false }
 
-  var isReadable: Bool { isSafeToRead || MemoryLayout<ParentState>.offset(of: state) != nil }
+  /// Through stored properties only, or marked safe to read by its scope.
+  var isReadable: Bool {
+    MemoryLayout<ParentState>.offset(of: state) != nil
+      || KeyPathCache.shared.cached(.safeToRead(ObjectIdentifier(state))) != nil
+  }
+
+  /// Marks `state` safe to read at any time, for as long as the cache keeps it (a scope
+  /// marks it again each time it is built, at every action).
+  @usableFromInline
+  static func markSafeToRead(_ state: KeyPath<ParentState, ChildState>) {
+    let key = KeyPathCache.Key.safeToRead(ObjectIdentifier(state))
+    guard KeyPathCache.shared.cached(key) == nil else { return }
+    _ = KeyPathCache.shared.keep(state, for: key, from: state)
+  }
 
   func locate(inLevel state: Any, wantsState: Bool) -> PlaceLookup {
     guard let parent = state as? ParentState else { return .unknown }
