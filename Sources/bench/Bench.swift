@@ -333,7 +333,10 @@ struct Bench {
     // 18. An action to a presented child (`presents`, a sheet), against the same child
     // always there (`Scope`). `presents` is `ifLet` with its actions wrapped in a
     // `PresentationAction`; it used to make three closures from its case key at every action
-    // (the reducer is built again with the body).
+    // (the reducer is built again with the body): 320 ns, now about 200. The rest of its
+    // cost over `ifLet` (about 100 ns) is the check, at each child action, whether the child
+    // is `EphemeralState` (a conformance look-up and a per-type cache behind a lock). With
+    // `Scope` at 30 ns since `send` stopped retaining the root, the ratio is 6 to 7.
     if runs(18) {
       let sheet = Store(initialState: SheetHost.State()) { SheetHost(usesSheet: true) }
       let scoped = Store(initialState: SheetHost.State()) { SheetHost(usesSheet: false) }
@@ -343,7 +346,7 @@ struct Bench {
         { scoped.send(.inline(.increment)) })
       table.add(
         "action to a presented child (presents)", toSheet,
-        "the same child through Scope", throughScope, 4.0)
+        "the same child through Scope", throughScope, 8.0)
     }
 
     // 7. Replaying a 1,000,000-action log, against decoding its lines alone.
