@@ -20,6 +20,21 @@ import Testing
     #expect(items.remove(id: 99) == nil)
   }
 
+  @Test func removeFirstRemoveLastAndPopLastKeepTheIDIndex() {
+    var items: IdentifiedArrayOf<Item> = [
+      Item(id: 1, name: "a"), Item(id: 2, name: "b"), Item(id: 3, name: "c"),
+    ]
+    #expect(items.removeFirst() == Item(id: 1, name: "a"))
+    #expect(items.removeLast() == Item(id: 3, name: "c"))
+    #expect(items.ids == [2])
+    #expect(items[id: 1] == nil && items[id: 3] == nil && items[id: 2]?.name == "b")
+    items.append(Item(id: 3, name: "again"))
+    #expect(items.popLast()?.name == "again")
+    #expect(items.popLast()?.id == 2)
+    #expect(items.popLast() == nil)
+    #expect(items.isEmpty && !items.contains(id: 2))
+  }
+
   @Test func subscriptByIDAddsAndRemoves() {
     var items = IdentifiedArrayOf<Item>()
     items[id: 3] = Item(id: 3, name: "c")

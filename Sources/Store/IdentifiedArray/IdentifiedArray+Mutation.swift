@@ -121,6 +121,41 @@ extension IdentifiedArray {
     return remove(bucket: bucket, slot: slot)
   }
 
+  /// Removes the last element.
+  ///
+  /// - Returns: The removed element.
+  /// - Precondition: The array is not empty.
+  /// - Complexity: O(1) on average.
+  @inlinable
+  @discardableResult
+  public mutating func removeLast() -> Element {
+    precondition(
+      !storage.isEmpty, "IdentifiedArray: cannot remove the last element of an empty array")
+    return remove(at: storage.count - 1)
+  }
+
+  /// Removes the first element.
+  ///
+  /// - Returns: The removed element.
+  /// - Precondition: The array is not empty.
+  /// - Complexity: O(*n*), as ``remove(at:)``: the later elements move up.
+  @inlinable
+  @discardableResult
+  public mutating func removeFirst() -> Element {
+    precondition(
+      !storage.isEmpty, "IdentifiedArray: cannot remove the first element of an empty array")
+    return remove(at: 0)
+  }
+
+  /// Removes and returns the last element, or `nil` if the array is empty.
+  ///
+  /// - Returns: The removed element, or `nil`.
+  /// - Complexity: O(1) on average.
+  @inlinable
+  public mutating func popLast() -> Element? {
+    storage.isEmpty ? nil : remove(at: storage.count - 1)
+  }
+
   /// Removes the element that `find` located in `bucket` and `slot`.
   @inlinable
   mutating func remove(bucket: Int, slot: Int) -> Element {
