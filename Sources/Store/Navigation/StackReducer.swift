@@ -147,9 +147,6 @@ struct StackRouting<Root, Action: Sendable, Screen: Sendable, ScreenAction: Send
   }
 
   @inlinable
-  var hasTokens: Bool { true }
-
-  @inlinable
   func token(of element: ElementState) -> UInt64? { element.birth }
 
   @inlinable

@@ -140,9 +140,6 @@ protocol ElementRouting {
   /// identified array, where an id that is still present keeps its lifetime.
   func lineage(in state: inout Root) -> UInt64?
 
-  /// For a navigation stack: whether screens have tokens (``token(of:)``).
-  var hasTokens: Bool { get }
-
   /// For a navigation stack: a screen's token, unique to its push, which its effects carry
   /// (see ``LifetimeStateCarrier``). `nil` for an identified array.
   func token(of element: ElementState) -> UInt64?
@@ -219,9 +216,6 @@ where ElementState.ID: Sendable {
 
   @inlinable
   func lineage(in state: inout Root) -> UInt64? { nil }
-
-  @inlinable
-  var hasTokens: Bool { false }
 
   @inlinable
   func token(of element: ElementState) -> UInt64? { nil }
@@ -386,7 +380,8 @@ where
       else { return true }
       return isPresent.value(element.id)
     }
-    guard routing.hasTokens else { return removed }
+    // Screens have tokens; an identified array's elements have none (and may be many).
+    guard routing.stack != nil else { return removed }
     // A stack set to a copy of itself from before a push, then pushed onto: a screen may
     // have the id of a screen pushed since the copy was made, whose effects end here (the
     // token tells the two pushes apart). A stack holds few screens.

@@ -99,47 +99,49 @@ extension Store {
   /// remembered copy would share the collection's buffers, so the next change to one element
   /// would copy the whole collection, at every action, for as long as a view shows it.
   func track<Value>(_ keyPath: KeyPath<State, Value>, _ value: Value) {
-    hasBeenRead = true
-    if let entry = tracked[.value(keyPath)] {
-      observation.access(self, keyPath: entry.token)
-      return
-    }
-    // By the static type: a cast of the value would also match an optional holding a stamped
-    // value, whose key path is not one to the stamped type.
-    if let stamped = Value.self as? any VersionStamped.Type {
-      let read = stampReader(keyPath, stamped)
-      // A computed collection, such as a filtered view, is built anew at each read, with new
-      // stamps each time: it shares no buffer with the state, and is compared as any value.
-      if read(core.state) == (value as! any VersionStamped).versionStamp {
-        trackDerived(.value(keyPath), read)
-        return
+    register(.value(keyPath)) { token in
+      // By the static type: a cast of the value would also match an optional holding a
+      // stamped value, whose key path is not one to the stamped type.
+      if let stamped = Value.self as? any VersionStamped.Type {
+        let read = stampReader(keyPath, stamped)
+        // A computed collection, such as a filtered view, is built anew at each read, with
+        // new stamps each time: it shares no buffer with the state, and is compared as any
+        // value.
+        let stamp = read(core.state)
+        if stamp == (value as! any VersionStamped).versionStamp {
+          return TrackedDerived(read: read, last: stamp, token: token)
+        }
       }
+      return TrackedValue(keyPath: keyPath, last: value, token: token)
     }
-    let token = self.token(for: .value(keyPath))
-    observation.access(self, keyPath: token)
-    tracked[.value(keyPath)] = TrackedValue(keyPath: keyPath, last: value, token: token)
-    watch()
   }
 
-  /// Registers that the ids of the collection at `keyPath` were read: its structure stamp
-  /// now, `stamp`, and its ids, `ids`, to compare when the stamp moves (or `nil`, for a
-  /// collection any new stamp of which is news to its readers).
+  /// Registers that the ids of the collection at `keyPath`, now `elements` with `ids`, were
+  /// read. A stored collection is followed by its structure stamp. A computed view of one (a
+  /// filter) is built anew at each read, with a new stamp each time: its ids are kept too,
+  /// and compared when the stamp moves, when `comparesIDs` allows (not for a stack, whose
+  /// screens are told apart by their pushes: one replaced by a stack with the same ids shows
+  /// new screens).
   func trackIDs<ID: Hashable, Element: Identifiable>(
-    _ keyPath: KeyPath<State, IdentifiedArray<ID, Element>>, stamp: UInt64, ids: [ID]?
+    _ keyPath: KeyPath<State, IdentifiedArray<ID, Element>>,
+    _ elements: IdentifiedArray<ID, Element>, ids: [ID], comparesIDs: Bool
   ) {
-    hasBeenRead = true
-    if let entry = tracked[.ids(keyPath)] {
-      observation.access(self, keyPath: entry.token)
-      return
+    register(.ids(keyPath)) { token in
+      let isComputed = core.state[keyPath: keyPath].structure != elements.structure
+      return TrackedIDs(
+        keyPath: keyPath, stamp: elements.structure, ids: isComputed && comparesIDs ? ids : nil,
+        token: token)
     }
-    let token = self.token(for: .ids(keyPath))
-    observation.access(self, keyPath: token)
-    tracked[.ids(keyPath)] = TrackedIDs(keyPath: keyPath, stamp: stamp, ids: ids, token: token)
-    watch()
   }
 
   /// Registers that something derived from the state was read, under `key`.
   func trackDerived<Value: Equatable>(_ key: TrackKey, _ read: @escaping (State) -> Value) {
+    register(key) { TrackedDerived(read: read, last: read(core.state), token: $0) }
+  }
+
+  /// Registers a read under `key`: with the registrar, and, the first time, with what `make`
+  /// makes to compare after each action.
+  private func register(_ key: TrackKey, _ make: (KeyPath<Store, Int>) -> Tracked) {
     hasBeenRead = true
     if let entry = tracked[key] {
       observation.access(self, keyPath: entry.token)
@@ -147,7 +149,7 @@ extension Store {
     }
     let token = self.token(for: key)
     observation.access(self, keyPath: token)
-    tracked[key] = TrackedDerived(read: read, last: read(core.state), token: token)
+    tracked[key] = make(token)
     watch()
   }
 

@@ -173,13 +173,7 @@ extension Store {
     }
     let elements = core.state[keyPath: toElements]
     let ids = elements.ids
-    // A computed view (a filter) is built anew at each read, with a new stamp each time: its
-    // list is told of a change of its ids, not of each new stamp. A stored collection is
-    // followed by its stamp alone (no copy of its ids to keep and compare). A stack's screens
-    // are told apart by their pushes, not their ids alone: a stack replaced by one with the
-    // same ids shows new screens.
-    let isComputed = core.state[keyPath: toElements].structure != elements.structure
-    trackIDs(toElements, stamp: elements.structure, ids: isComputed && token == nil ? ids : nil)
+    trackIDs(toElements, elements, ids: ids, comparesIDs: token == nil)
     return IdentifiedStores(ids: ids, cache: cache)
   }
 
