@@ -90,6 +90,11 @@ extension List.State {
   init(count: Int) {
     rows = try! IdentifiedArrayOf(uniqueElements: (0..<count).map { Row.State(id: $0) })
   }
+
+  /// The rows with an even id: a filtered view, built anew at each read.
+  var visibleRows: IdentifiedArrayOf<Row.State> {
+    rows.filter { $0.id.isMultiple(of: 2) }
+  }
 }
 
 /// A row shown some of the time (an optional detail), run by `ifLet`; and the same row always

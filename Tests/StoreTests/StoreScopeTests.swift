@@ -275,7 +275,8 @@ import Testing
       send: { _ in StoreTask(group: nil) },
       afterDispatch: { _ in },
       warn: warnings.handler.callAsFunction,
-      takenOver: { source.isTakenOver ? "the pair" : nil }
+      takenOver: { source.isTakenOver ? "the pair" : nil },
+      version: { 0 }
     )
     let part = core.scope(state: \.left, action: .left)
     source.state.left.count = 5

@@ -142,7 +142,16 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
   ///
   /// - Complexity: O(*n*).
   public var ids: [ID] {
-    storage.map(\.id)
+    storage.map { $0.id }
+  }
+
+  /// Whether the ids are `ids`, in order: without making an array of them.
+  ///
+  /// - Complexity: O(*n*).
+  func hasIDs(_ ids: [ID]) -> Bool {
+    guard storage.count == ids.count else { return false }
+    for index in ids.indices where storage[index].id != ids[index] { return false }
+    return true
   }
 
   /// The elements, in order, as a plain array.

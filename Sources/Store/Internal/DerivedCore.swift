@@ -29,6 +29,7 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
   private let register: @MainActor (@escaping @MainActor () -> Bool) -> Void
   private let report: @MainActor (RuntimeWarning) -> Void
   private let parentIsPresent: (@MainActor () -> Bool)?
+  private let version: @MainActor () -> Int
   private var lastState: State
 
   /// Creates a core that looks at its state with `look`.
@@ -38,9 +39,11 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     send: @escaping @MainActor (Action) -> StoreTask,
     afterDispatch: @escaping @MainActor (@escaping @MainActor () -> Bool) -> Void,
     warn: @escaping @MainActor (RuntimeWarning) -> Void,
-    parentIsPresent: (@MainActor () -> Bool)? = nil
+    parentIsPresent: (@MainActor () -> Bool)? = nil,
+    version: @escaping @MainActor () -> Int
   ) {
     self.lastState = initial
+    self.version = version
     self.look = look
     self.embed = send
     self.register = afterDispatch
@@ -60,7 +63,8 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     afterDispatch: @escaping @MainActor (@escaping @MainActor () -> Bool) -> Void,
     warn: @escaping @MainActor (RuntimeWarning) -> Void,
     takenOver: (@MainActor () -> String?)? = nil,
-    parentIsPresent: (@MainActor () -> Bool)? = nil
+    parentIsPresent: (@MainActor () -> Bool)? = nil,
+    version: @escaping @MainActor () -> Int
   ) {
     self.init(
       initial: initial,
@@ -71,7 +75,8 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
       send: send,
       afterDispatch: afterDispatch,
       warn: warn,
-      parentIsPresent: parentIsPresent
+      parentIsPresent: parentIsPresent,
+      version: version
     )
   }
 
@@ -99,6 +104,10 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     // A derived parent that is gone keeps returning its last state: ask it first.
     guard parentIsPresent?() ?? true, case .state(_?) = look() else { return false }
     return true
+  }
+
+  package var stateVersion: Int {
+    version()
   }
 
   package func afterDispatch(_ hook: @escaping @MainActor () -> Bool) {
@@ -129,7 +138,8 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
       send: { send(embedChild($0)) },
       afterDispatch: register,
       warn: report,
-      parentIsPresent: { self.isPresent }
+      parentIsPresent: { self.isPresent },
+      version: version
     )
   }
 }

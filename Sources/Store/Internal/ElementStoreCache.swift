@@ -18,6 +18,8 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   /// Whether the collection is a stored one (the key path goes through stored properties), as
   /// opposed to a computed view of one, such as a filter.
   private let isStored: Bool
+  /// The `CollectionReader` of the collection.
+  let reader: AnyObject
   /// The content stamp now, and the ids of elements changed since a stamp (`nil` when
   /// unknown).
   private let changedSince: @MainActor (UInt64) -> (stamp: UInt64, changed: [ID]?)
@@ -27,6 +29,8 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   private let warn: @MainActor (RuntimeWarning) -> Void
   /// Whether the store that holds the collection is itself still there.
   private let parentIsPresent: @MainActor () -> Bool
+  /// The parent's ``StoreCore/stateVersion``.
+  private let version: @MainActor () -> Int
   private var stores: [ID: Store<ElementState, ElementAction>] = [:]
   /// For each store in `stores`, the flag its core reads once the store is let go.
   private var retirements: [ID: GoneFlag] = [:]
@@ -47,38 +51,42 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
 
   init<ParentState, ParentAction, Element>(
     parent: any StoreCore<ParentState, ParentAction>,
-    toElements: KeyPath<ParentState, IdentifiedArray<ID, Element>>,
+    elements reader: CollectionReader<ParentState, ID, Element>,
     toState: KeyPath<Element, ElementState>,
     embed: @escaping @Sendable (ID, ElementAction) -> ParentAction,
     token: (@MainActor (ID) -> UInt64?)? = nil
   ) {
     self.token = token
-    lookup = { parent.state[keyPath: toElements][id: $0]?[keyPath: toState] }
-    structure = { parent.state[keyPath: toElements].structure }
-    contains = { parent.state[keyPath: toElements].contains(id: $0) }
+    self.reader = reader
+    let elements = reader.read
+    lookup = { elements()[id: $0]?[keyPath: toState] }
+    structure = { elements().structure }
+    contains = { elements().contains(id: $0) }
     removedSince = { stamp in
-      let elements = parent.state[keyPath: toElements]
+      let elements = elements()
       guard elements.structure != stamp else { return nil }
       // `nil` when too much changed to list: the stores whose element is gone are found.
       return (
         elements.structure, elements.removedIDs(since: stamp), { elements.contains(id: $0) }
       )
     }
-    isStored = MemoryLayout<ParentState>.offset(of: toElements) != nil
+    isStored = reader.isStored
     send = { id, action in parent.send(embed(id, action)) }
     register = { parent.afterDispatch($0) }
     warn = { parent.warn($0) }
     parentIsPresent = { parent.isPresent }
+    version = { parent.stateVersion }
     changedSince = { stamp in
-      let elements = parent.state[keyPath: toElements]
+      let elements = elements()
       return (elements.content, elements.changedIDs(since: stamp))
     }
-    knownStructure = parent.state[keyPath: toElements].structure
-    knownContent = parent.state[keyPath: toElements].content
+    let now = elements()
+    knownStructure = now.structure
+    knownContent = now.content
     parent.afterDispatch { [weak self] in
       guard let self else { return false }
-      self.prune()
-      self.notifyChangedElements()
+      let checkedAll = self.prune()
+      self.notifyChangedElements(checkedAll: checkedAll)
       return true
     }
   }
@@ -152,7 +160,8 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
         afterDispatch: register,
         warn: warn,
         takenOver: takenOver,
-        parentIsPresent: parentIsPresent
+        parentIsPresent: parentIsPresent,
+        version: version
       )
     )
     store.isCheckedByOwner = true
@@ -167,11 +176,13 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   ///
   /// - Complexity: O(*c*) for the *c* elements changed since the last check; O(*k*) for the
   ///   *k* stores held when too much changed to list.
-  private func notifyChangedElements() {
+  ///
+  /// - Parameter checkedAll: Whether ``prune()`` just had every store check.
+  private func notifyChangedElements(checkedAll: Bool) {
     let (current, changed) = changedSince(knownContent)
     guard current != knownContent else { return }
     knownContent = current
-    guard !stores.isEmpty else { return }
+    guard !stores.isEmpty, !checkedAll else { return }
     if let changed {
       for id in Set(changed) { stores[id]?.checkObservations() }
     } else {
@@ -179,14 +190,19 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     }
   }
 
-  private func prune() {
-    guard let (current, removed, contains) = removedSince(knownStructure) else { return }
+  /// Lets go of the stores of removed elements; the others check their observations when
+  /// their element may be another by now.
+  ///
+  /// - Returns: Whether every store still held checked its observations (the removed ids
+  ///   were not known, as for a computed view built anew).
+  private func prune() -> Bool {
+    guard let (current, removed, contains) = removedSince(knownStructure) else { return false }
     retired = retired.compactMapValues { stores in
       let held = stores.filter { $0.store != nil }
       return held.isEmpty ? nil : held
     }
     knownStructure = current
-    guard !stores.isEmpty else { return }
+    guard !stores.isEmpty else { return false }
     if let token {
       // A stack's screens whose ids other screens took (see `token`): a stack holds few.
       for (id, tokenThen) in storeTokens where token(id).map({ $0 != tokenThen }) ?? false {
@@ -208,7 +224,9 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
       for (id, store) in stores {
         if contains(id) { store.checkObservations() } else { retire(id) }
       }
+      return true
     }
+    return false
   }
 
   /// Lets go of the store for `id`, whose element was removed; something may still hold it.

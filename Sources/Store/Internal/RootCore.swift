@@ -27,6 +27,9 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   @exclusivity(unchecked) @usableFromInline var dispatchHooks: [@MainActor () -> Bool] = []
   /// Counts dispatches, so that running the hooks can tell that one of them sent an action.
   @exclusivity(unchecked) @usableFromInline var dispatchCount = 0
+  /// Counts the times the reducer ran: the state changes nowhere else, so a value computed
+  /// from it (a filtered view of a collection) holds while the count does.
+  @exclusivity(unchecked) @usableFromInline package var stateVersion = 0
   /// `send`, specialized for `R` by the module that created the store; scoped stores send
   /// through it.
   @usableFromInline var specializedSend: (@MainActor (Action) -> StoreTask)?
@@ -243,6 +246,7 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     // that runs it could not see (the walk after each action has not run for it yet): it
     // never reaches a reducer, and its effect is cancelled.
     if let placement, isGone(placement) { return }
+    stateVersion &+= 1
     let effect = reducer.reduce(into: &currentState, action: action)
     if hasReduceObservers {
       recordAction?(action, origin)

@@ -31,6 +31,10 @@ package final class ScopedCore<R: Reducer, State, Action: Sendable>: StoreCore {
     return root.send(embed(action))
   }
 
+  package var stateVersion: Int {
+    root.stateVersion
+  }
+
   package func afterDispatch(_ hook: @escaping @MainActor () -> Bool) {
     root.afterDispatch(hook)
   }

@@ -29,6 +29,10 @@ package protocol StoreCore<State, Action>: AnyObject {
   /// Whether the state this core views is still there, held by the identity it was made for
   /// (a removed element, a dismissed child, or one another identity took over is not).
   var isPresent: Bool { get }
+
+  /// A number that changes whenever the root's reducer runs, and so whenever the state this
+  /// core views may have changed: what is computed from the state holds while it does not.
+  var stateVersion: Int { get }
 }
 
 extension StoreCore {

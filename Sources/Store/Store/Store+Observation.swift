@@ -3,6 +3,7 @@ import Observation
 extension Store {
   /// One value an observer read through this store: where it is, what it was, and how to tell
   /// that it changed.
+  @MainActor
   class Tracked {
     /// The registrar's key for this value.
     let token: KeyPath<Store, Int>
@@ -60,29 +61,30 @@ extension Store {
   /// moved. A computed view of a collection (a filter) is built anew at each read, with a new
   /// stamp each time, though its ids may be the same.
   final class TrackedIDs<ID: Hashable, Element: Identifiable>: Tracked where Element.ID == ID {
-    let keyPath: KeyPath<State, IdentifiedArray<ID, Element>>
+    let reader: CollectionReader<State, ID, Element>
     var stamp: UInt64
     /// The ids last seen, or `nil` to count any new stamp as a change.
     var ids: [ID]?
 
     init(
-      keyPath: KeyPath<State, IdentifiedArray<ID, Element>>, stamp: UInt64, ids: [ID]?,
+      reader: CollectionReader<State, ID, Element>, stamp: UInt64, ids: [ID]?,
       token: KeyPath<Store, Int>
     ) {
-      self.keyPath = keyPath
+      self.reader = reader
       self.stamp = stamp
       self.ids = ids
       super.init(token: token)
     }
 
     override func update(from state: State) -> Bool {
-      let elements = state[keyPath: keyPath]
+      // Through the reader, which a computed view's element stores share: one build of the
+      // view serves them all.
+      let elements = reader.read()
       guard elements.structure != stamp else { return false }
       stamp = elements.structure
       guard let ids else { return true }
-      let now = elements.ids
-      guard now != ids else { return false }
-      self.ids = now
+      guard !elements.hasIDs(ids) else { return false }
+      self.ids = elements.ids
       return true
     }
   }
@@ -127,10 +129,10 @@ extension Store {
     _ elements: IdentifiedArray<ID, Element>, ids: [ID], comparesIDs: Bool
   ) {
     register(.ids(keyPath)) { token in
-      let isComputed = core.state[keyPath: keyPath].structure != elements.structure
+      let reader = collectionReader(keyPath)
       return TrackedIDs(
-        keyPath: keyPath, stamp: elements.structure, ids: isComputed && comparesIDs ? ids : nil,
-        token: token)
+        reader: reader, stamp: elements.structure,
+        ids: reader.builtAnew && comparesIDs ? ids : nil, token: token)
     }
   }
 

@@ -153,6 +153,20 @@ extension Store {
     }
   }
 
+  /// The reader of the collection at `keyPath`, which the stores of its elements and the
+  /// observers of its ids share: one build of a computed view serves them all until the
+  /// state changes.
+  func collectionReader<ID, Element>(
+    _ keyPath: KeyPath<State, IdentifiedArray<ID, Element>>
+  ) -> CollectionReader<State, ID, Element> {
+    if let made = collectionReaders[keyPath] as? CollectionReader<State, ID, Element> {
+      return made
+    }
+    let made = CollectionReader(core, keyPath)
+    collectionReaders[keyPath] = made
+    return made
+  }
+
   private func elementStores<ID: Hashable & Sendable, Element, ElementState, ElementAction>(
     _ toElements: KeyPath<State, IdentifiedArray<ID, Element>>,
     toState: KeyPath<Element, ElementState>,
@@ -168,10 +182,13 @@ extension Store {
       cache = cached
     } else {
       cache = ElementStoreCache(
-        parent: core, toElements: toElements, toState: toState, embed: embed, token: token)
+        parent: core, elements: collectionReader(toElements), toState: toState, embed: embed,
+        token: token)
       children[key] = cache
     }
-    let elements = core.state[keyPath: toElements]
+    // The cache's reader: made for this key path, whose type gives the element's.
+    let reader = unsafeDowncast(cache.reader, to: CollectionReader<State, ID, Element>.self)
+    let elements = reader.read()
     let ids = elements.ids
     trackIDs(toElements, elements, ids: ids, comparesIDs: token == nil)
     return IdentifiedStores(ids: ids, cache: cache)
@@ -274,7 +291,8 @@ extension Store {
         send: { parent.send(embed($0)) },
         afterDispatch: { parent.afterDispatch($0) },
         warn: { parent.warn($0) },
-        parentIsPresent: { parent.isPresent }
+        parentIsPresent: { parent.isPresent },
+        version: { parent.stateVersion }
       )
     )
     children[key] = child

@@ -41,6 +41,9 @@ public final class Store<State, Action: Sendable>: Observable {
   var children: [ScopeKey: AnyObject] = [:]
   /// The id of the `Identifiable` child each optional or enum-case child store was made for.
   var childIDs: [ScopeKey: AnyHashable] = [:]
+  /// The readers of the identified collections scoped into, by key path; see
+  /// `CollectionReader`.
+  var collectionReaders: [AnyKeyPath: AnyObject] = [:]
   /// What observers have read through this store; see `Store+Observation.swift`.
   let observation = ObservationRegistrar()
   var tracked: [TrackKey: Tracked] = [:]

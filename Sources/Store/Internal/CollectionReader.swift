@@ -1,0 +1,50 @@
+/// Reads an identified collection from a store's state, for the stores of its elements and
+/// for the observers of its ids.
+///
+/// A stored collection is read afresh each time: a copy shares its buffers, at no cost. A
+/// computed view of one (a filter, such as `\.visibleRows`) is built anew at each read, so
+/// that each of *k* row stores reading its row through the view, as they do after every
+/// action, would build it again: *k* builds per action. The view built is kept instead, and
+/// read again while the state has not changed.
+///
+/// Only a view built during the read is kept. A computed property that hands out a stored
+/// collection shares its buffers, which a kept copy would make the next change to the
+/// collection copy whole.
+@MainActor
+final class CollectionReader<State, ID: Hashable, Element: Identifiable> where Element.ID == ID {
+  private let state: @MainActor () -> State
+  private let version: @MainActor () -> Int
+  private let keyPath: KeyPath<State, IdentifiedArray<ID, Element>>
+  /// Whether the key path goes through stored properties only.
+  let isStored: Bool
+  /// The view last built, and the ``StoreCore/stateVersion`` it was built at.
+  private var kept: (elements: IdentifiedArray<ID, Element>, version: Int)?
+  /// Whether the last read that reached the state built the collection anew.
+  private(set) var builtAnew = false
+
+  init<Action>(
+    _ core: any StoreCore<State, Action>, _ keyPath: KeyPath<State, IdentifiedArray<ID, Element>>
+  ) {
+    state = { core.state }
+    version = { core.stateVersion }
+    self.keyPath = keyPath
+    isStored = MemoryLayout<State>.offset(of: keyPath) != nil
+  }
+
+  /// The collection as the state has it now.
+  ///
+  /// - Complexity: O(1) for a stored collection, and for a view while the state has not
+  ///   changed since it was built; otherwise what the view costs to build.
+  func read() -> IdentifiedArray<ID, Element> {
+    if isStored { return state()[keyPath: keyPath] }
+    let version = self.version()
+    if let kept, kept.version == version { return kept.elements }
+    let before = structureStamps.load(ordering: .relaxed)
+    let elements = state()[keyPath: keyPath]
+    // A collection built during the read took its structure stamp then: the stamps of those
+    // in the state were all taken before.
+    builtAnew = elements.structure > before
+    kept = builtAnew ? (elements, version) : nil
+    return elements
+  }
+}
