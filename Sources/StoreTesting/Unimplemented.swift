@@ -13,40 +13,15 @@ public struct UnimplementedError: Error, Equatable, Sendable, CustomStringConver
 /// the dependency and the line that made it, then throws ``UnimplementedError``.
 ///
 /// Pass it for each dependency a test should not reach, so that reaching one is a failure
-/// rather than a call to the live service or a silent default:
+/// rather than a call to the live service or a silent default. It takes the shape of the
+/// closure it stands in for, whatever its arguments:
 ///
 /// ```swift
 /// let store = TestStore(initialState: Profile.State()) {
 ///   Profile(load: unimplemented("load"), clock: clock)  // load: () async throws -> String
 /// }
-/// ```
-///
-/// - Parameters:
-///   - name: The dependency's name, for the failure message.
-///   - fileID: The file of the call, where the failure is reported.
-///   - filePath: The path of the file of the call.
-///   - line: The line of the call.
-///   - column: The column of the call.
-/// - Returns: A closure that fails the test and throws when called.
-public func unimplemented<Output>(
-  _ name: String,
-  fileID: StaticString = #fileID,
-  filePath: StaticString = #filePath,
-  line: UInt = #line,
-  column: UInt = #column
-) -> @Sendable () async throws -> Output {
-  let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-  return {
-    reportUnimplemented(name, at: location)
-    throw UnimplementedError(name: name)
-  }
-}
-
-/// A dependency of one argument that a test does not expect to be called: calling it fails the
-/// test, naming the dependency and the line that made it, then throws ``UnimplementedError``.
-///
-/// ```swift
 /// Search(search: unimplemented("search"), clock: clock)  // search: (String) async throws -> [Item]
+/// NotesClient(save: unimplemented("save"))  // save: (UUID, String) async throws -> Void
 /// ```
 ///
 /// - Parameters:
@@ -56,15 +31,15 @@ public func unimplemented<Output>(
 ///   - line: The line of the call.
 ///   - column: The column of the call.
 /// - Returns: A closure that fails the test and throws when called.
-public func unimplemented<Input, Output>(
+public func unimplemented<each Input, Output>(
   _ name: String,
   fileID: StaticString = #fileID,
   filePath: StaticString = #filePath,
   line: UInt = #line,
   column: UInt = #column
-) -> @Sendable (Input) async throws -> Output {
+) -> @Sendable (repeat each Input) async throws -> Output {
   let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-  return { _ in
+  return { (_: repeat each Input) in
     reportUnimplemented(name, at: location)
     throw UnimplementedError(name: name)
   }
@@ -73,8 +48,11 @@ public func unimplemented<Input, Output>(
 /// A dependency that cannot throw, which a test does not expect to be called: calling it fails
 /// the test, naming the dependency and the line that made it, then returns `placeholder`.
 ///
+/// It takes the shape of the closure it stands in for, whatever its arguments:
+///
 /// ```swift
 /// Feature(now: unimplemented("now", placeholder: Date(timeIntervalSince1970: 0)))
+/// Feature(format: unimplemented("format", placeholder: ""))  // format: (Int, Locale) -> String
 /// ```
 ///
 /// - Parameters:
@@ -85,16 +63,16 @@ public func unimplemented<Input, Output>(
 ///   - line: The line of the call.
 ///   - column: The column of the call.
 /// - Returns: A closure that fails the test when called.
-public func unimplemented<Output: Sendable>(
+public func unimplemented<each Input, Output: Sendable>(
   _ name: String,
   placeholder: Output,
   fileID: StaticString = #fileID,
   filePath: StaticString = #filePath,
   line: UInt = #line,
   column: UInt = #column
-) -> @Sendable () -> Output {
+) -> @Sendable (repeat each Input) -> Output {
   let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-  return {
+  return { (_: repeat each Input) in
     reportUnimplemented(name, at: location)
     return placeholder
   }

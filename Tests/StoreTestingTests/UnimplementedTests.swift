@@ -57,4 +57,21 @@ import Testing
     #expect(messages.all.first?.hasPrefix("now was called") == true)
     #expect(messages.all.last?.hasPrefix("search was called") == true)
   }
+
+  /// A dependency of several arguments takes the same call: `unimplemented` used to come in
+  /// forms of no argument and of one, and a `save: (UUID, String) async throws -> Void` took
+  /// a closure written out around it (the compiler's error named the no-argument form, then
+  /// every action of the file).
+  @Test func aDependencyOfSeveralArgumentsTakesTheSameCall() async {
+    let save: @Sendable (Int, String) async throws -> Void = unimplemented("save")
+    let format: @Sendable (Int, String, Bool) -> String = unimplemented(
+      "format", placeholder: "-")
+    await withKnownIssue {
+      await #expect(throws: UnimplementedError(name: "save")) { try await save(1, "milk") }
+      #expect(format(1, "milk", true) == "-")
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.all.map { $0.prefix(16) } == ["save was called,", "format was calle"])
+  }
 }
