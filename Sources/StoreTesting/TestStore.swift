@@ -77,6 +77,8 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// which keep the ledger's copy of the actions in step.
   private(set) var received: [(action: Action, state: State)] = []
   private var isSending = false
+  /// Whether effect work that never pauses was reported: once per store.
+  private var reportedEndlessWork = false
   private var sentState: State?
   /// In non-exhaustive mode, the received actions each `send` dropped since the last
   /// `receive`, with the action that send sent (the last 16 sends): a `receive` that then
@@ -251,9 +253,32 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   }
 
   /// Runs ready effect work and reduces what it sends, until neither is left.
-  func settle() {
-    root.runEffectsUntilIdle()
+  ///
+  /// An effect that never pauses on anything the test controls (a loop on `Task.yield()`,
+  /// polling a flag) always has work ready: after ``jobLimit`` jobs in one go the store stops
+  /// running it and reports it, once, so that the test goes on (and can cancel it) rather
+  /// than hanging with no message.
+  ///
+  /// - Returns: Whether the work came to a pause.
+  @discardableResult
+  func settle() -> Bool {
+    if root.runEffects(jobLimit: Self.jobLimit) { return true }
+    if !reportedEndlessWork {
+      reportedEndlessWork = true
+      ledger.record(
+        RuntimeWarning(
+          message: Messages.endlessWork(
+            jobs: Self.jobLimit, running: Self.stillRunning(runtime, ledger)),
+          fileID: "StoreTesting",
+          line: 0))
+    }
+    return false
   }
+
+  /// How many jobs of effect work one settling runs at most: far more than a test's effects
+  /// run between two pauses (a job runs an effect from one suspension to the next), and a
+  /// fifth of a second of a loop on `Task.yield()` in a debug build.
+  static var jobLimit: Int { 200_000 }
 
   /// Settles, and lets the work of effects isolated to the main actor run too, until a round
   /// leaves nothing new to do.
@@ -262,13 +287,14 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// The store yields the main actor, which runs what was queued before the yield (in order),
   /// then settles what that work started or sent, and goes on while there was any.
   func settleIncludingMainActor() async {
-    settle()
+    // Work that never pauses was stopped: running it 64 more times would only take longer.
+    guard settle() else { return }
     // With no effect running, nothing can be queued on the main actor for this store.
     guard runtime.runningCount > 0 else { return }
     for _ in 0..<64 {
       await Task.yield()
       let progressed = executor.hasWork || !runtime.inbox.isEmpty
-      settle()
+      guard settle() else { return }
       if !progressed { return }
     }
   }

@@ -56,14 +56,16 @@ package final class ManualTaskExecutor: TaskExecutor, Sendable {
     state.withLock { $0.head < $0.jobs.count }
   }
 
-  /// Runs ready jobs, including those they enqueue, until none is left.
+  /// Runs ready jobs, including those they enqueue, until none is left, or until `limit` have
+  /// run: an effect that loops on `Task.yield()` always has a job ready.
   ///
   /// Re-entrant calls (a job that advances a test clock, say) return at once: the outer call
   /// runs the jobs.
   ///
+  /// - Parameter limit: How many jobs to run at most; the others stay queued.
   /// - Returns: How many jobs ran.
   @discardableResult
-  package func runUntilIdle() -> Int {
+  package func runUntilIdle(limit: Int = .max) -> Int {
     let owns = state.withLock { state -> Bool in
       if state.isRunning { return false }
       state.isRunning = true
@@ -71,10 +73,11 @@ package final class ManualTaskExecutor: TaskExecutor, Sendable {
     }
     guard owns else { return 0 }
     var count = 0
-    while let job = next() {
+    while count < limit, let job = next() {
       job.runSynchronously(on: asUnownedTaskExecutor())
       count += 1
     }
+    if count == limit { state.withLock { $0.isRunning = false } }
     return count
   }
 

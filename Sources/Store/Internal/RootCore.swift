@@ -112,11 +112,23 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   /// Runs effect work on the test executor and reduces what it reports, until neither is
   /// left. Only meaningful for a core created with an executor.
   package func runEffectsUntilIdle() {
-    guard let executor = runtime.executor else { return }
+    _ = runEffects(jobLimit: .max)
+  }
+
+  /// Runs effect work on the test executor and reduces what it reports, until neither is
+  /// left, or until `jobLimit` jobs ran without a pause: an effect that loops on
+  /// `Task.yield()` (or polls) always has a job ready, and would keep the caller forever.
+  ///
+  /// - Returns: Whether the work came to a pause (`false`: it was stopped at the limit).
+  package func runEffects(jobLimit: Int) -> Bool {
+    guard let executor = runtime.executor else { return true }
+    var ran = 0
     while true {
-      let ran = executor.runUntilIdle()
+      let batch = executor.runUntilIdle(limit: jobLimit - ran)
+      ran += batch
       let hadEvents = runtime.drain().drained
-      if ran == 0 && !hadEvents { return }
+      if batch == 0 && !hadEvents { return true }
+      if ran >= jobLimit { return false }
     }
   }
 

@@ -54,4 +54,7 @@ package protocol RootStoreCore<State, Action>: StoreCore {
   var recording: AnyObject? { get set }
   /// Runs effect work on the test executor and reduces what it reports, until neither is left.
   func runEffectsUntilIdle()
+  /// Runs effect work on the test executor and reduces what it reports, until neither is left
+  /// or `jobLimit` jobs ran; returns whether the work came to a pause.
+  func runEffects(jobLimit: Int) -> Bool
 }

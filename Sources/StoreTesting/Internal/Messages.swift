@@ -66,6 +66,21 @@ enum Messages {
     return "\nThe test's task was cancelled, so the store stopped waiting for \(what)."
   }
 
+  /// Effect work that ran `jobs` jobs without a pause, while `running` ran.
+  static func endlessWork(jobs: Int, running: [EffectRecord]) -> String {
+    // The effect that spins is awake: those asleep on a test clock are not it.
+    let awake = running.filter { $0.testClockWaits.isEmpty }
+    let lines = describeRunning(awake.isEmpty ? running : awake)
+    return """
+      Effects ran \(jobs) jobs without coming to a pause, so the store stopped running them \
+      for now. Running:
+      \(bulleted(lines))
+      An effect that loops on `Task.yield()`, or polls something, never waits on anything \
+      the test controls. Make it wait (on a test clock's sleep, or an `AsyncStream` the test \
+      feeds), or cancel it: the store runs it again at the next step.
+      """
+  }
+
   static func stillRunning(_ records: [EffectRecord]) -> String {
     let lines = describeRunning(records)
     return """
