@@ -78,16 +78,27 @@ import Testing
     #expect(text.count < 600)
   }
 
-  @Test func theDefaultHandlerPrintsEachSiteOnce() {
+  /// The default handler printed each site's first warning only: a feature's second thrown
+  /// error, or its second action for a missing row, never showed, though the documentation
+  /// says they are not dropped silently. Each site now prints its first eight, then one each
+  /// time its count doubles, with the count: a loop does not flood the output.
+  @Test func theDefaultHandlerPrintsEachSitesFirstWarningsThenCountsTheRest() {
     let lines = Collected<String>()
-    let handler = RuntimeWarningHandler.printingOncePerSite { lines.append($0) }
-    for _ in 0..<3 {
-      handler(RuntimeWarning(message: "looped", fileID: "App/A.swift", line: 1))
+    let handler = RuntimeWarningHandler.printingPerSite(limit: 3) { lines.append($0) }
+    for number in 1...17 {
+      handler(RuntimeWarning(message: "failure #\(number)", fileID: "App/A.swift", line: 1))
     }
     handler(RuntimeWarning(message: "elsewhere", fileID: "App/A.swift", line: 2))
+    let counted = "warnings from here so far; past the first 3, one is printed each time the"
     #expect(
       lines.values == [
-        "App/A.swift:1: runtime warning: looped\n", "App/A.swift:2: runtime warning: elsewhere\n",
+        "App/A.swift:1: runtime warning: failure #1\n",
+        "App/A.swift:1: runtime warning: failure #2\n",
+        "App/A.swift:1: runtime warning: failure #3\n",
+        "App/A.swift:1: runtime warning: failure #4 (4 \(counted) count doubles)\n",
+        "App/A.swift:1: runtime warning: failure #8 (8 \(counted) count doubles)\n",
+        "App/A.swift:1: runtime warning: failure #16 (16 \(counted) count doubles)\n",
+        "App/A.swift:2: runtime warning: elsewhere\n",
       ]
     )
   }

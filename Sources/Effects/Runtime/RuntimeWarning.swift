@@ -11,9 +11,11 @@ import Synchronization
 /// A problem the library found at run time that does not stop the app: an action sent to a
 /// child that is gone, an effect error nobody handles, and the like.
 ///
-/// Warnings name the problem and the source location it comes from. By default each site's
-/// first warning is printed to standard error; a ``RuntimeWarningHandler`` replaces that, which
-/// is how a test store turns warnings into test failures.
+/// Warnings name the problem and the source location it comes from. By default they are
+/// printed to standard error, the first eight of each site in full and then, so that a loop
+/// cannot flood the output, one each time the site's count doubles, with the count; a
+/// ``RuntimeWarningHandler`` replaces that, which is how a test store turns warnings into test
+/// failures.
 public struct RuntimeWarning: Sendable, Hashable, CustomStringConvertible {
   /// What went wrong, naming the action, id or effect involved.
   public var message: String
@@ -71,8 +73,9 @@ public struct RuntimeWarningHandler: Sendable {
     handle(warning)
   }
 
-  /// The default handler: prints each site's first warning to standard error.
-  public static let standardError = printingOncePerSite { text in
+  /// The default handler: prints warnings to standard error, the first eight of each site
+  /// (file and line) in full, then one each time the site's count doubles, with the count.
+  public static let standardError = printingPerSite { text in
     var text = text
     text.withUTF8 { bytes in
       var offset = 0
@@ -84,18 +87,33 @@ public struct RuntimeWarningHandler: Sendable {
     }
   }
 
-  /// A handler that writes the first warning of each site (file and line) as one line, and
-  /// drops repeats, so a warning raised in a loop prints once.
-  package static func printingOncePerSite(
-    _ write: @escaping @Sendable (String) -> Void
+  /// A handler that writes each warning as one line, up to `limit` per site (file and line);
+  /// past that, the warnings whose number from that site is a power of two, saying how many
+  /// there were. A warning raised in a loop cannot flood the output, and none goes
+  /// uncounted: each thrown error, each action for a missing child, is either printed or
+  /// counted in a line that is.
+  package static func printingPerSite(
+    limit: Int = 8, _ write: @escaping @Sendable (String) -> Void
   ) -> RuntimeWarningHandler {
-    let printedSites = Locked<Set<String>>([])
+    let counts = Locked<[String: Int]>([:])
     return RuntimeWarningHandler { warning in
       // A warning without a source line is keyed by its text, so distinct problems all print.
       let site =
         warning.line == 0 ? warning.description : "\(warning.fileID):\(warning.line)"
-      guard printedSites.withLock({ $0.insert(site).inserted }) else { return }
-      write(warning.description + "\n")
+      let count = counts.withLock { counts in
+        counts[site, default: 0] += 1
+        return counts[site]!
+      }
+      if count <= limit {
+        write(warning.description + "\n")
+      } else if count & (count - 1) == 0 {
+        write(
+          """
+          \(warning.description) (\(count) warnings from here so far; past the first \(limit), \
+          one is printed each time the count doubles)
+
+          """)
+      }
     }
   }
 
