@@ -123,6 +123,37 @@ import Testing
     }
   }
 
+  /// An insert out of range stopped the program with the standard library's message about
+  /// `ContiguousArray`, and a `combine` that changed an id with "combine must keep the id 1":
+  /// the messages now name the array, the position or both ids.
+  @Test func trapsNameTheArrayAndWhatWasWrong() async throws {
+    let insert = try await #require(
+      processExitsWith: .failure, observing: [\.standardErrorContent]
+    ) {
+      var items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a")]
+      items.insert(Item(id: 2, name: "b"), at: 3)
+    }
+    #expect(
+      String(decoding: insert.standardErrorContent, as: UTF8.self).contains(
+        """
+        IdentifiedArray: cannot insert the element with id 2 at position 3 of 1 elements \
+        (positions 0 through 1 are valid).
+        """))
+    let combine = try await #require(
+      processExitsWith: .failure, observing: [\.standardErrorContent]
+    ) {
+      _ = IdentifiedArrayOf<Item>([Item(id: 1, name: "a"), Item(id: 1, name: "b")]) { _, _ in
+        Item(id: 9, name: "c")
+      }
+    }
+    #expect(
+      String(decoding: combine.standardErrorContent, as: UTF8.self).contains(
+        """
+        IdentifiedArray(_:uniquingIDsWith:): combine returned an element with id 9 for the \
+        elements with id 1; it must keep the id.
+        """))
+  }
+
   @Test func updateOrAppendReplacesByID() {
     var items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a")]
     #expect(items.updateOrAppend(Item(id: 1, name: "A")) == Item(id: 1, name: "a"))

@@ -55,7 +55,7 @@ extension IdentifiedArray {
   /// - Parameters:
   ///   - element: The element. Its id must not be present.
   ///   - position: Where to insert, from 0 through ``count``.
-  /// - Precondition: No element with the same id is present.
+  /// - Precondition: No element with the same id is present, and `position` is in `0...count`.
   /// - Complexity: O(*n*).
   @inlinable
   public mutating func insert(_ element: Element, at position: Int) {
@@ -66,6 +66,12 @@ extension IdentifiedArray {
       position \(index(id: element.id) ?? -1). Ids must be unique.
       """
     )
+    precondition(
+      (0...storage.count).contains(position),
+      """
+      IdentifiedArray: cannot insert the element with id \(element.id) at position \(position) \
+      of \(storage.count) elements (positions 0 through \(storage.count) are valid).
+      """)
     storage.insert(element, at: position)
     rebuildIndex()
     restructure(removed: [])

@@ -130,7 +130,12 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
     for element in elements {
       if let existing = slot(of: element.id) {
         let merged = try combine(storage[existing], element)
-        precondition(merged.id == element.id, "combine must keep the id \(element.id)")
+        precondition(
+          merged.id == element.id,
+          """
+          IdentifiedArray(_:uniquingIDsWith:): combine returned an element with id \(merged.id) \
+          for the elements with id \(element.id); it must keep the id.
+          """)
         storage[existing] = merged
       } else {
         appendIndexed(element)

@@ -113,6 +113,12 @@ public struct StackState<Element> {
   /// The state of the screen with `id`, or `nil`; setting `nil` pops it and the screens
   /// above it.
   ///
+  /// Setting a value for an id no screen has changes nothing: a stack's ids come from its
+  /// pushes, so a screen cannot be added at an id of the caller's choosing (push it with
+  /// ``append(_:)``). That is what a late write wants, too, such as an effect's answer for a
+  /// screen the user popped meanwhile: as with `path[id: id]?.title = title`, there is no
+  /// screen left to change.
+  ///
   /// - Parameter id: The screen's id.
   /// - Complexity: O(1) on average to read or update.
   public subscript(id id: StackElementID) -> Element? {
