@@ -78,7 +78,7 @@ public struct CaseKey<Root, Value>: Sendable {
     self.identity = CaseKeyIdentity(fileID: fileID, line: line, column: column)
   }
 
-  private init(
+  init(
     embed: @escaping @Sendable (Value) -> Root,
     extract: @escaping @Sendable (Root) -> Value?,
     identity: CaseKeyIdentity
@@ -126,6 +126,13 @@ package struct CaseKeyIdentity: Hashable, Sendable {
   private init(file: UInt, position: UInt64) {
     self.file = file
     self.position = position
+  }
+
+  /// The identity of a key the library makes for one child: an element's or a screen's id,
+  /// the presented child, a dismissal. Keys for two ids differ (as far as their hashes do),
+  /// so that scoping through them never hands out one child's store for the other.
+  init(child: some Hashable) {
+    self.init(file: UInt(bitPattern: child.hashValue), position: 0x0C_417D)
   }
 
   /// The identity of this key with `other` appended: this key's position, and a digest of

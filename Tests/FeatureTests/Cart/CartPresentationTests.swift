@@ -52,6 +52,22 @@ import Testing
     await store.finish()
   }
 
+  /// The same flow matched by case, as a test that does not care for the payloads does:
+  /// through the library's keys into a presented child's actions and its dismissal.
+  @Test func savingIsMatchedByCaseThroughThePresentedAndDismissKeys() async {
+    let store = makeCartStore(clock: clock)
+    await store.send(.editTitleTapped) {
+      $0.titleEditor = TitleEditor.State(title: "Groceries")
+    }
+    await store.send(.titleEditor(.presented(.draftChanged("Weekend")))) {
+      $0.titleEditor?.draft = "Weekend"
+    }
+    await store.send(.titleEditor(.presented(.saveTapped)))
+    await store.receive(CaseKey.titleEditor.presented) { $0.title = "Weekend" }
+    await store.receive(CaseKey.titleEditor.dismiss) { $0.titleEditor = nil }
+    await store.finish()
+  }
+
   @Test func swipingTheSheetAwayDismissesWithoutAReport() async {
     let store = makeCartStore(clock: clock)
     await store.send(.editTitleTapped) {

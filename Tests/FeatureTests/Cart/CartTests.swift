@@ -113,6 +113,16 @@ import Testing
     await store.finish()
   }
 
+  /// The same, with the row's report matched by its element, through the library's key into
+  /// one element's actions: another row's report would not match.
+  @Test func aRowsReportIsMatchedThroughItsElementsKey() async {
+    let store = makeCartStore(clock: clock)
+    let tea = CartItem.tea.id
+    await store.send(.items(.element(id: tea, action: .removeTapped)))
+    await store.receive(CaseKey.items[id: tea]) { $0.items.remove(id: tea) }
+    await store.finish()
+  }
+
   @Test func anActionForAnItemThatIsGoneIsCaughtAsAWarning() async {
     let store = makeCartStore(clock: clock)
     let gone = UUID(counting: 999)
