@@ -34,15 +34,20 @@ final class Timeline {
   }
 
   /// An action as a short path, such as `cart.items.element(id: …, action: .noteChanged("x"))`.
+  ///
+  /// The action comes from the log, so its strings are written as Swift string literals
+  /// (`"Tea\u{1B}[31m"`, `"a\nb"`): a control character in one cannot reach the terminal, nor
+  /// a newline print a line of its own.
   func describe(_ action: AppFeature.Action) -> String {
     guard let data = try? encoder.encode(action),
       let json = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-    else { return "\(action)" }
+    else { return LogText.escaped("\(action)") }
     return render(json, isTopLevel: true)
   }
 
   private func render(_ value: Any, isTopLevel: Bool = false) -> String {
-    if let object = value as? [String: Any], object.count == 1, let (name, payload) = object.first {
+    if let object = value as? [String: Any], object.count == 1, let (key, payload) = object.first {
+      let name = LogText.escaped(key)
       let prefix = isTopLevel ? "" : "."
       guard let fields = payload as? [String: Any] else { return "\(prefix)\(name)" }
       if fields.isEmpty { return "\(prefix)\(name)" }
@@ -52,17 +57,18 @@ final class Timeline {
       }
       // Ids first, so a line says which element before what happened to it.
       let keys = fields.keys.sorted { ($0 == "id" ? 0 : 1, $0) < ($1 == "id" ? 0 : 1, $1) }
-      let arguments = keys.map { key in
-        key.hasPrefix("_") ? render(fields[key]!) : "\(key): \(render(fields[key]!))"
+      let arguments = keys.map { label in
+        label.hasPrefix("_")
+          ? render(fields[label]!) : "\(LogText.escaped(label)): \(render(fields[label]!))"
       }
       return "\(prefix)\(name)(\(arguments.joined(separator: ", ")))"
     }
     switch value {
-    case let string as String: return "\"\(string)\""
+    case let string as String: return LogText.quoted(string)
     case let array as [Any]: return "[" + array.map { render($0) }.joined(separator: ", ") + "]"
     case let object as [String: Any]:
       return "{"
-        + object.keys.sorted().map { "\($0): \(render(object[$0]!))" }
+        + object.keys.sorted().map { "\(LogText.escaped($0)): \(render(object[$0]!))" }
         .joined(separator: ", ") + "}"
     case is NSNull: return "nil"
     default: return "\(value)"

@@ -133,6 +133,40 @@ import Testing
     #expect(await run(["verify", file]) == 2)
   }
 
+  /// A log is input: text in it that a terminal would act on (escape sequences, a carriage
+  /// return, a newline that starts a fake line of the timeline) is printed escaped.
+  @Test func textFromTheLogIsPrintedEscapedInTheTimelineAndInErrors() async throws {
+    let header = try String(contentsOfFile: Self.samplePath, encoding: .utf8)
+      .split(separator: "\n")[0]
+    func log(_ name: String, action: String) throws -> String {
+      let file = path(name)
+      let line = #"{"action":{"cart":{"_0":\#(action)}},"kind":"action","origin":"user","seq":1}"#
+      try Data("\(header)\n\(line)\n".utf8).write(to: URL(fileURLWithPath: file))
+      return file
+    }
+    func hasControlCharacters(_ lines: [String]) -> Bool {
+      lines.joined().unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+    let name = #"Tea\u001b[31mRED\u001b]0;pwned\u0007\r\nfake line #99 user\u0085\u007f\"\\"#
+    let output = Output(capturing: true)
+    let tea = try log("tea.jsonl", action: #"{"addItemTapped":{"name":"\#(name)"}}"#)
+    #expect(await Demo.run(["replay", tea], output: output) == 0)
+    #expect(
+      output.captured?.first
+        == #"#    1  user    cart.addItemTapped(name: "Tea\u{1B}[31mRED\u{1B}]0;pwned\u{7}\r\nfake line #99 user\u{85}\u{7F}\"\\")"#
+    )
+    #expect(!hasControlCharacters(output.captured ?? []))
+
+    let errors = Output(capturing: true)
+    let unknown = try log("unknown.jsonl", action: #"{"expl\u001b[31mode\nLine 9: fake":{}}"#)
+    #expect(await Demo.run(["replay", unknown], output: errors) == 2)
+    #expect(
+      errors.captured
+        == [
+          #"demo: \#(unknown): Line 2: "expl\u{1B}[31mode\nLine 9: fake" is not a case of Action at action.cart._0."#
+        ])
+  }
+
   // MARK: - Record
 
   @Test func aRecordedLogVerifies() async {

@@ -112,4 +112,74 @@ import Testing
     #expect(
       explain(Float.self, "Something else.") == "expected a number at x: Something else.")
   }
+
+  // MARK: - Text from the log
+
+  @Test(arguments: [
+    (
+      add.replacingOccurrences(of: #""add""#, with: #""ex\u001bp\nLine 9: fake""#),
+      #"Line 2: "ex\u{1B}p\nLine 9: fake" is not a case of Action at action."#
+    ),
+    (
+      add.replacingOccurrences(of: #"{"add":{"_0":1}}"#, with: #"{"a\u0007":{},"b\r":{}}"#),
+      #"Line 2: expected one case of Action at action, found "a\u{7}", "b\r"."#
+    ),
+    (
+      add.replacingOccurrences(of: #""origin":"user""#, with: #""origin":"us\u001b[2Jer""#),
+      #"Line 2: invalid value at origin: "us\u{1B}[2Jer" is not an origin: expected "user" or "effect"."#
+    ),
+    (
+      #"{"kind":"x\u0007\"y","seq":1}"#,
+      #"Line 2: invalid value at kind: Unknown line kind "x\u{7}\"y"; expected "action", "checkpoint" or "stopped"."#
+    ),
+    (
+      #"{"digest":"\u001b[0m\u0085","kind":"checkpoint","seq":0}"#,
+      #"Line 2: invalid value at digest: "\u{1B}[0m\u{85}" is not a digest: expected 16 lowercase hexadecimal digits."#
+    ),
+    (
+      add.replacingOccurrences(of: #""seq":1"#, with: #""seq":"1\u001b[8m""#),
+      #"Line 2: expected an integer at seq, found the string "1\u{1B}[8m"."#
+    ),
+    (
+      add.replacingOccurrences(of: #"{"_0":1}"#, with: #"{"_0":1,"\u001b":1,"\u001b":2}"#),
+      #"Line 2: the key "\u{1B}" appears twice in the object at action.add (readers disagree on which one counts)."#
+    ),
+    (
+      add.replacingOccurrences(of: #""kind""#, with: #""x\u0085y":{"a":1,"a":2},"kind""#),
+      #"Line 2: the key "a" appears twice in the object at x\u{85}y (readers disagree on which one counts)."#
+    ),
+  ])
+  func textFromTheLogIsEscapedInTheMessageThatQuotesIt(line: String, message: String) throws {
+    #expect(try error(replaying: [try header(), line]) == message)
+  }
+
+  @Test func aFeatureNameFromTheLogIsEscaped() throws {
+    let header = try header().replacingOccurrences(
+      of: #""feature":"Tally""#, with: #""feature":"T\u001b[31m\nLine 2: ok""#)
+    #expect(
+      try error(replaying: [header])
+        == #"Line 1: the log was recorded for feature T\u{1B}[31m\nLine 2: ok, not Tally."#)
+  }
+
+  @Test func aStopReasonAndADivergenceFromTheLogAreEscaped() throws {
+    let stop = #"{"kind":"stopped","reason":"disk\u001b[2J full\nLine 9: ok","seq":0}"#
+    try Data("\(try header())\n\(stop)\n".utf8).write(to: URL(fileURLWithPath: file))
+    let report = try ActionLogReplayer(feature: "Tally") { Tally() }.replay(path: file)
+    #expect(
+      report.warnings == [
+        #"Line 2: the recording stopped after action 0: disk\u{1B}[2J full\nLine 9: ok"#
+      ])
+
+    let named =
+      #"{"action":{"named":{"_0":"a\u001b"}},"kind":"action","origin":"user","seq":1,"time":0}"#
+    let checkpoint =
+      #"{"digest":"0000000000000000","kind":"checkpoint","seq":1,"state":{"count":0,"names":["b\u0007"],"pin":"<redacted>"}}"#
+    #expect(
+      try error(replaying: [try header(), named, checkpoint])
+        == #"""
+        Line 3: the replay diverged at checkpoint 1:
+          recorded → replayed: names[0]: "b\u{7}" → "a\u{1B}"
+        """#)
+  }
+
 }

@@ -27,22 +27,34 @@ public enum ActionLogError: Error, Equatable, Sendable, CustomStringConvertible 
   case diverged(sequence: Int, line: Int, differences: [String])
 
   /// The error, naming the line and the problem.
+  ///
+  /// Text from the log is escaped as in a Swift string literal (`\u{1B}`, `\n`): the values
+  /// a reason quotes are escaped where it quotes them, and whatever else a reason holds, such
+  /// as a `Codable` conformance's own error naming a value, is escaped here, so that a log
+  /// cannot send escape sequences to a terminal or start a line of the message.
   public var description: String {
     switch self {
-    case .cannotWrite(let path, let reason): "Cannot write the log at \(path): \(reason)."
-    case .cannotRead(let path, let reason): "Cannot read the log at \(path): \(reason)."
+    case .cannotWrite(let path, let reason):
+      "Cannot write the log at \(LogText.escaped(path)): \(LogText.escaped(reason))."
+    case .cannotRead(let path, let reason):
+      "Cannot read the log at \(LogText.escaped(path)): \(LogText.escaped(reason))."
     case .empty: "The log is empty: expected a header line."
-    case .badHeader(let line, let reason): "Line \(line): not a valid log header: \(reason)"
+    case .badHeader(let line, let reason):
+      "Line \(line): not a valid log header: \(LogText.escaped(reason))"
     case .unsupportedVersion(let line, let found, let supported):
       "Line \(line): the log's format version is \(found); this reader supports version \(supported)."
     case .featureMismatch(let line, let log, let expected):
-      "Line \(line): the log was recorded for feature \(log), not \(expected)."
+      """
+      Line \(line): the log was recorded for feature \(LogText.escaped(log)), not \
+      \(LogText.escaped(expected)).
+      """
     case .schemaMismatch(let line, let log, let current):
       """
-      Line \(line): the log's schema fingerprint \(log) does not match the current types' \
-      fingerprint \(current): the state or action types changed since it was recorded.
+      Line \(line): the log's schema fingerprint \(LogText.escaped(log)) does not match the \
+      current types' fingerprint \(current): the state or action types changed since it was \
+      recorded.
       """
-    case .malformedLine(let line, let reason): "Line \(line): \(reason)"
+    case .malformedLine(let line, let reason): "Line \(line): \(LogText.escaped(reason))"
     case .lineTooLong(let line, let limit):
       "Line \(line): longer than the limit of \(limit) bytes; the log was not read past it."
     case .sequenceOutOfOrder(let line, let found, let expected):
@@ -50,7 +62,7 @@ public enum ActionLogError: Error, Equatable, Sendable, CustomStringConvertible 
     case .diverged(let sequence, let line, let differences):
       """
       Line \(line): the replay diverged at checkpoint \(sequence):
-      \(differences.map { "  \($0)" }.joined(separator: "\n"))
+      \(differences.map { "  \(LogText.escaped($0))" }.joined(separator: "\n"))
       """
     }
   }

@@ -72,7 +72,7 @@ struct ActionLogLine<Action: Decodable>: Decodable {
           forKey: .digest,
           in: container,
           debugDescription:
-            "\"\(digest)\" is not a digest: expected 16 lowercase hexadecimal digits."
+            "\(LogText.quoted(digest)) is not a digest: expected 16 lowercase hexadecimal digits."
         )
       }
       sequence = try container.decode(Int.self, forKey: .seq)
@@ -90,7 +90,7 @@ struct ActionLogLine<Action: Decodable>: Decodable {
         forKey: .kind,
         in: container,
         debugDescription: """
-          Unknown line kind "\(kind)"; expected "action", "checkpoint" or "stopped".
+          Unknown line kind \(LogText.quoted(kind)); expected "action", "checkpoint" or "stopped".
           """
       )
     }
@@ -109,7 +109,7 @@ extension ActionLogLine {
         forKey: .origin,
         in: container,
         debugDescription: """
-          "\(text)" is not an origin: expected "user" or "effect".
+          \(LogText.quoted(text)) is not an origin: expected "user" or "effect".
           """
       )
     }

@@ -44,9 +44,9 @@ extension ActionLogReplayer {
           .value(at: context.codingPath)
       {
         if object.count == 1, let key = object.keys.first {
-          return "\"\(key)\" is not a case of \(type)\(path(context))."
+          return "\(LogText.quoted(key)) is not a case of \(type)\(path(context))."
         }
-        let keys = object.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+        let keys = object.keys.sorted().map(LogText.quoted).joined(separator: ", ")
         return
           "expected one case of \(type)\(path(context)), found \(object.isEmpty ? "none" : keys)."
       }

@@ -214,7 +214,8 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         // Effects do not run in a replay (the actions they fed back are in the log), but the
         // warnings they carry, such as an action for a child that is not there, are reported.
         reducer.reduce(into: &state, action: action).forEachWarning { message, site in
-          report.warnings.append("Line \(number) (action \(sequence)): \(message) (\(site))")
+          report.warnings.append(
+            "Line \(number) (action \(sequence)): \(LogText.escaped(message)) (\(site))")
         }
         report.actionCount = sequence
         try step(
@@ -253,7 +254,8 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         }
         stopLine = number
         report.warnings.append(
-          "Line \(number): the recording stopped after action \(sequence): \(reason)")
+          "Line \(number): the recording stopped after action \(sequence): \(LogText.escaped(reason))"
+        )
       }
     }
     if !report.isComplete, stopLine == nil {

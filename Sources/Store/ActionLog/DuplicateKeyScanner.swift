@@ -32,23 +32,27 @@ struct DuplicateKeyScanner {
 
     /// The problem, as part of a sentence naming the line.
     var description: String {
-      let place = path.isEmpty ? "the line's object" : "the object at \(path)"
+      let place = path.isEmpty ? "the line's object" : "the object at \(LogText.escaped(path))"
       guard let firstSpelling else {
         return """
-          the key "\(key)" appears twice in \(place) (readers disagree on which one counts).
+          the key \(LogText.quoted(key)) appears twice in \(place) (readers disagree on which \
+          one counts).
           """
       }
       return """
-        the key "\(key)" appears twice in \(place), written "\(Self.escaped(firstSpelling))" \
-        and "\(Self.escaped(key))": Swift reads them as one key, other readers as two.
+        the key \(LogText.quoted(key)) appears twice in \(place), written \
+        "\(Self.escaped(firstSpelling))" and "\(Self.escaped(key))": Swift reads them as one \
+        key, other readers as two.
         """
     }
 
-    /// `text` with every scalar outside ASCII written as a JSON `\u` escape, so that two
-    /// spellings of one character look different.
+    /// `text` as a JSON string's contents: every scalar outside printable ASCII written as a
+    /// `\u` escape, so that two spellings of one character look different (and a control
+    /// character cannot reach the terminal), a quote or a backslash escaped.
     private static func escaped(_ text: String) -> String {
       text.unicodeScalars.map { scalar in
-        guard !scalar.isASCII else { return String(scalar) }
+        if scalar == "\"" || scalar == "\\" { return "\\" + String(scalar) }
+        guard !(" "..."~").contains(scalar) else { return String(scalar) }
         return String(scalar).utf16.map { unit in
           let hex = String(unit, radix: 16, uppercase: true)
           return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex

@@ -56,7 +56,7 @@ enum JSONValue: Decodable, Equatable {
     case .bool(let value): text = "\(value)"
     case .number(let value):
       text = value == value.rounded() && abs(value) < 1e15 ? "\(Int(value))" : "\(value)"
-    case .string(let value): text = "\"\(value)\""
+    case .string(let value): text = LogText.quoted(value)
     case .array(let values):
       text = "[" + values.map { $0.rendered(limit: limit) }.joined(separator: ", ") + "]"
     case .object(let fields):
@@ -68,15 +68,20 @@ enum JSONValue: Decodable, Equatable {
   /// An object; enum cases, which encode as one-key objects, show as `.case` or
   /// `.case(payload)`.
   private static func render(_ fields: [String: JSONValue], limit: Int) -> String {
-    if fields.count == 1, let (name, payload) = fields.first, case .object(let inner) = payload {
+    if fields.count == 1, let (key, payload) = fields.first, case .object(let inner) = payload {
+      let name = LogText.escaped(key)
       if inner.isEmpty { return ".\(name)" }
       if inner.count == 1, let only = inner["_0"] {
         return ".\(name)(\(only.rendered(limit: limit)))"
       }
-      let arguments = inner.keys.sorted().map { "\($0): \(inner[$0]!.rendered(limit: limit))" }
+      let arguments = inner.keys.sorted().map {
+        "\(LogText.escaped($0)): \(inner[$0]!.rendered(limit: limit))"
+      }
       return ".\(name)(\(arguments.joined(separator: ", ")))"
     }
-    let members = fields.keys.sorted().map { "\($0): \(fields[$0]!.rendered(limit: limit))" }
+    let members = fields.keys.sorted().map {
+      "\(LogText.escaped($0)): \(fields[$0]!.rendered(limit: limit))"
+    }
     return "{" + members.joined(separator: ", ") + "}"
   }
 
@@ -90,7 +95,8 @@ enum JSONValue: Decodable, Equatable {
       return ["\(path.isEmpty ? "state" : path): \(rendered()) → \(other.rendered())"]
     case (.object(let old), .object(let new)):
       return Set(old.keys).union(new.keys).sorted().flatMap { key -> [String] in
-        let childPath = path.isEmpty ? key : "\(path).\(key)"
+        let name = LogText.escaped(key)
+        let childPath = path.isEmpty ? name : "\(path).\(name)"
         switch (old[key], new[key]) {
         case (let before?, let after?): return before.differences(to: after, at: childPath)
         case (let before?, nil): return ["\(childPath): \(before.rendered()) → (absent)"]

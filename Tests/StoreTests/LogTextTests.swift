@@ -1,0 +1,39 @@
+import Testing
+
+@testable import Store
+
+/// Text from a log is printed as a Swift string literal writes it: a control character in it
+/// cannot act on a terminal, nor a newline start a line.
+@Suite struct LogTextTests {
+  @Test func quotedEscapesQuotesBackslashesAndEveryControlCharacter() {
+    #expect(LogText.quoted("Tea") == #""Tea""#)
+    #expect(LogText.quoted("a\"b\\c") == #""a\"b\\c""#)
+    #expect(
+      LogText.quoted("\u{1B}[31m\u{1B}]0;t\u{7}\r\n\t\0\u{7F}\u{85}\u{9B}\u{1F}")
+        == #""\u{1B}[31m\u{1B}]0;t\u{7}\r\n\t\0\u{7F}\u{85}\u{9B}\u{1F}""#)
+    // Printable text outside ASCII is left as it is.
+    #expect(LogText.quoted("é e\u{301} 😀 \u{A0}") == "\"é e\u{301} 😀 \u{A0}\"")
+  }
+
+  @Test func escapedLeavesAllButControlCharactersAsTheyAre() {
+    #expect(LogText.escaped(#"the key "k" at a\b"#) == #"the key "k" at a\b"#)
+    #expect(LogText.escaped("a\u{1B}b\nc\u{85}é") == #"a\u{1B}b\nc\u{85}é"#)
+  }
+
+  @Test func anErrorEscapesWhatItsReasonHolds() {
+    // Such as a `Codable` conformance's own error, quoting a value from the log.
+    let error = ActionLogError.malformedLine(
+      line: 2,
+      reason: "invalid value: Cannot initialize Phase from invalid String value \u{1B}[2J\nx")
+    #expect(
+      error.description
+        == #"Line 2: invalid value: Cannot initialize Phase from invalid String value \u{1B}[2J\nx"#
+    )
+    #expect(
+      ActionLogError.featureMismatch(line: 1, log: "App\r\nLine 2: ok", expected: "App")
+        .description == #"Line 1: the log was recorded for feature App\r\nLine 2: ok, not App."#)
+    #expect(
+      ActionLogError.diverged(sequence: 3, line: 4, differences: ["a: \"x\u{7}\" → \"y\""])
+        .description == "Line 4: the replay diverged at checkpoint 3:\n  a: \"x\\u{7}\" → \"y\"")
+  }
+}
