@@ -255,6 +255,21 @@ import Testing
     #expect(try replayer().replay(path: headerOnly).warnings.first?.hasPrefix("Line 3:") == true)
   }
 
+  /// Blank is any mix of the JSON whitespace a line can hold, not only spaces.
+  @Test func aLineOfTabsSpacesAndCarriageReturnsIsBlankWhereverItIs() throws {
+    let (file, final) = try record([.add(1), .add(2)])
+    let text = try lines(file)
+    for blank in ["\t", "\t  ", " \t\r", "\r"] {
+      let padded = try write(
+        "\(blank)\n\(text[0])\n\(blank)\n\(text[1...].joined(separator: "\n"))\n\(blank)",
+        to: "whitespace-\(UUID().uuidString).jsonl")
+      let report = try replayer().replay(path: padded)
+      #expect(report.isComplete, "\(blank.debugDescription)")
+      #expect(report.finalState == final)
+      #expect(report.warnings.isEmpty)
+    }
+  }
+
   @Test func headerErrorsNameTheHeadersLineAfterBlankLines() throws {
     let (file, _) = try record([])
     let head = try lines(file)[0]

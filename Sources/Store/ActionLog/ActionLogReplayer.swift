@@ -279,7 +279,9 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
   private static func isBlank(_ line: Data) -> Bool {
     // Through the bytes: `Data`'s own iteration costs more than the test, on every line.
     line.withUnsafeBytes { bytes in
-      bytes.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }
+      bytes.allSatisfy {
+        $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r")
+      }
     }
   }
 
