@@ -413,6 +413,34 @@ import Testing
     }
   }
 
+  /// `JSONDecoder` on Linux reads `[1,]` and `{"a":1,}`; JSON, and other readers, do not.
+  @Test func aTrailingCommaIsRefusedNamingItsLineAndColumn() throws {
+    let head = try header()
+    let add = #"{"action":{"add":{"_0":1}},"kind":"action","origin":"user","seq":1,"time":0}"#
+    func column(of text: String, in line: String) -> Int {
+      line.utf8.distance(from: line.utf8.startIndex, to: line.range(of: text)!.lowerBound) + 1
+    }
+    let end = add.replacingOccurrences(of: #""time":0}"#, with: #""time":0,}"#)
+    try expectFailure(
+      head + "\n" + end + "\n",
+      """
+      Line 2: invalid JSON: a trailing comma, at column \(column(of: ",}", in: end)): JSON \
+      allows no comma after the last element of an object or array.
+      """)
+    let nested = add.replacingOccurrences(of: #"{"_0":1}"#, with: #"{"_0":1 , }"#)
+    try expectFailure(
+      head + "\n" + nested + "\n",
+      "Line 2: invalid JSON: a trailing comma at action.add, at column \(column(of: ", }", in: nested)):"
+    )
+    let names = head.replacingOccurrences(of: #""names":[]"#, with: #""names":["a",\#t]"#)
+    try expectFailure(
+      names + "\n",
+      """
+      Line 1: not a valid log header: invalid JSON: a trailing comma at initialState.names, at \
+      column \(column(of: ",\t]", in: names)):
+      """)
+  }
+
   @Test func aLineThatRepeatsAKeyIsRefusedNamingTheKeyAndTheLine() throws {
     let head = try header()
     let add = #"{"action":{"add":{"_0":1}},"kind":"action","origin":"user","seq":1,"time":0}"#
@@ -439,7 +467,10 @@ import Testing
   @Test func theDuplicateKeyScannerFindsRepeatsInLargeObjectsAndNotAcrossObjects() {
     var scanner = DuplicateKeyScanner()
     func duplicate(_ json: String) -> DuplicateKeyScanner.Duplicate? {
-      scanner.firstDuplicate(in: Data(json.utf8))
+      guard case .duplicate(let found)? = scanner.firstProblem(in: Data(json.utf8)) else {
+        return nil
+      }
+      return found
     }
     // Equal keys in different objects, or as values, are not repeats.
     #expect(duplicate(#"{"a":{"a":1},"b":[{"a":"a"},{"a":2}],"c":"a","d":{}}"#) == nil)

@@ -9,7 +9,10 @@ import Testing
 @Suite struct DuplicateKeyScannerTests {
   func duplicate(_ json: String) -> DuplicateKeyScanner.Duplicate? {
     var scanner = DuplicateKeyScanner()
-    return scanner.firstDuplicate(in: Data(json.utf8))
+    guard case .duplicate(let found)? = scanner.firstProblem(in: Data(json.utf8)) else {
+      return nil
+    }
+    return found
   }
 
   @Test func composedAndDecomposedSpellingsOfAKeyAreARepeat() {
@@ -64,5 +67,30 @@ import Testing
         #"in the object at initialState.readings, written "\u00E9" and "e\u0301": Swift reads them as one key, other readers as two."#
       )
     }
+  }
+
+  @Test func aTrailingCommaIsFoundWithItsColumnAndPlace() {
+    func problem(_ json: String) -> DuplicateKeyScanner.Problem? {
+      var scanner = DuplicateKeyScanner()
+      return scanner.firstProblem(in: Data(json.utf8))
+    }
+    #expect(problem(#"{"a":1,}"#) == .trailingComma(column: 7, path: ""))
+    #expect(problem("{\"a\":[1, 2 ,\t\r\n ]}") == .trailingComma(column: 12, path: "a"))
+    #expect(problem(#"[{"a":[{},{"b":{},}]}]"#) == .trailingComma(column: 18, path: "[0].a[1]"))
+    // Commas in strings, and between elements, are not trailing.
+    #expect(problem(#"{"a,":"x,","b":[",",{}],"c":{"d":[1,2]}}"#) == nil)
+    // Whichever comes first: a repeated key, or a trailing comma.
+    #expect(problem(#"{"a":1,"a":2,}"#) == .duplicate(.init(key: "a", path: "")))
+  }
+
+  /// The strict check, which explains a line the decoder refuses, says the same.
+  @Test func theStrictCheckNamesATrailingComma() {
+    #expect(
+      JSONCheck.check(Data(#"{"a":[1,2, ]}"#.utf8)).problem
+        == "a trailing comma at a, at column 10: JSON allows no comma after the last element of an object or array"
+    )
+    #expect(
+      JSONCheck.check(Data(#"{"a":1,}"#.utf8)).problem?.hasPrefix("a trailing comma, at column 7")
+        == true)
   }
 }

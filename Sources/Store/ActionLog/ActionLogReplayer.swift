@@ -106,7 +106,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     var lastLine = headerLine
     // The line marking the recording as stopped: nothing may follow it.
     var stopLine: Int?
-    var duplicates = DuplicateKeyScanner()
+    var scanner = DuplicateKeyScanner()
     while let next = try reader.next() {
       let bytes: Data
       let number: Int
@@ -180,8 +180,8 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
             log was damaged after it was written.
             """)
       }
-      if let duplicate = duplicates.firstDuplicate(in: bytes) {
-        throw ActionLogError.malformedLine(line: number, reason: "\(duplicate)")
+      if let problem = scanner.firstProblem(in: bytes) {
+        throw ActionLogError.malformedLine(line: number, reason: "\(problem)")
       }
       let line: ActionLogLine<R.Action>
       do {
@@ -311,9 +311,9 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         throw ActionLogError.lineTooLong(line: number, limit: ActionLogFormat.maximumLineLength)
       }
     } while Self.isBlank(bytes)
-    var duplicates = DuplicateKeyScanner()
-    if let duplicate = duplicates.firstDuplicate(in: bytes) {
-      throw ActionLogError.badHeader(line: headerLine, reason: "\(duplicate)")
+    var scanner = DuplicateKeyScanner()
+    if let problem = scanner.firstProblem(in: bytes) {
+      throw ActionLogError.badHeader(line: headerLine, reason: "\(problem)")
     }
     // What the format and version are first: another version's other fields may differ.
     let version: VersionProbe

@@ -11,15 +11,37 @@
   import Darwin
 #endif
 
-/// Finds a key repeated in one JSON object of a line.
+/// Finds a key repeated in one JSON object of a line, or a trailing comma.
 ///
 /// `JSONDecoder` keeps the first of two equal keys, where other readers (Python, `jq`) keep
 /// the last, so a line with one means different things to different tools: the replay
 /// refuses it. Keys are equal as Swift strings are: `"\u00E9"` and `"e\u0301"` (both "é",
 /// composed and not) are one key to `JSONDecoder`, which compares them so, though their bytes
-/// differ. One pass over the bytes, reusing its buffers from line to line; it does not
-/// validate the JSON (the decoder does), and gives up quietly on text that is not.
+/// differ. `JSONDecoder` on Linux also reads a comma before a closing bracket (`[1,]`), which
+/// JSON does not allow and other readers refuse, so the replay refuses it too. One pass over
+/// the bytes, reusing its buffers from line to line; it does not otherwise validate the JSON
+/// (the decoder does), and gives up quietly on text that is not.
 struct DuplicateKeyScanner {
+  /// What the scan found.
+  enum Problem: Equatable, CustomStringConvertible {
+    /// A key repeated in one object.
+    case duplicate(Duplicate)
+    /// A comma at `column` (counted in bytes from 1) right before the bracket that closes the
+    /// object or array at `path` (empty for the line's own).
+    case trailingComma(column: Int, path: String)
+
+    /// The problem, as part of a sentence naming the line.
+    var description: String {
+      switch self {
+      case .duplicate(let duplicate):
+        return duplicate.description
+      case .trailingComma(let column, let path):
+        let place = path.isEmpty ? "" : " at \(LogText.escaped(path))"
+        return "invalid JSON: \(JSONCheck.trailingComma(at: column, place: place))."
+      }
+    }
+  }
+
   /// A key repeated in one object, and where that object is.
   struct Duplicate: Equatable, CustomStringConvertible {
     /// The key, its escapes decoded.
@@ -88,14 +110,15 @@ struct DuplicateKeyScanner {
   private var frames: [Frame] = []
   private var keys: [Key] = []
 
-  /// The first repeated key in `line`, or `nil` when there is none (or the line is not JSON).
-  mutating func firstDuplicate(in line: Data) -> Duplicate? {
+  /// The first repeated key or trailing comma in `line`, or `nil` when there is none (or the
+  /// line is not JSON).
+  mutating func firstProblem(in line: Data) -> Problem? {
     frames.removeAll(keepingCapacity: true)
     keys.removeAll(keepingCapacity: true)
     return line.withUnsafeBytes { scan($0) }
   }
 
-  private mutating func scan(_ bytes: UnsafeRawBufferPointer) -> Duplicate? {
+  private mutating func scan(_ bytes: UnsafeRawBufferPointer) -> Problem? {
     let count = bytes.count
     var index = 0
     while index < count {
@@ -119,7 +142,9 @@ struct DuplicateKeyScanner {
           // By index: a slice of `keys` would retain its buffer at every key.
           var other = frames[top].keyStart
           while other < keys.count {
-            if Self.equal(keys[other], key, bytes) { return duplicate(keys[other], key, bytes) }
+            if Self.equal(keys[other], key, bytes) {
+              return .duplicate(duplicate(keys[other], key, bytes))
+            }
             other += 1
           }
         }
@@ -132,10 +157,17 @@ struct DuplicateKeyScanner {
         index += 1
       case UInt8(ascii: "}"), UInt8(ascii: "]"):
         guard let frame = frames.last else { return nil }
+        // What comes before the bracket: in the compact lines the recorder writes, the byte
+        // right before it, so this costs one comparison.
+        var before = index - 1
+        while before > 0, Self.isSpace(bytes[before]) { before -= 1 }
+        if bytes[before] == UInt8(ascii: ",") {
+          return .trailingComma(column: before + 1, path: path(of: frames.count - 1, bytes))
+        }
         if keys.count - frame.keyStart > Self.linearLimit,
           let (first, repeated) = repeatedKey(in: frame.keyStart..<keys.count, bytes)
         {
-          return duplicate(first, repeated, bytes)
+          return .duplicate(duplicate(first, repeated, bytes))
         }
         keys.removeLast(keys.count - frame.keyStart)
         frames.removeLast()
@@ -217,11 +249,27 @@ struct DuplicateKeyScanner {
     return Array(decoded.utf8)
   }
 
+  /// Whether `byte` is JSON whitespace.
+  private static func isSpace(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
+      || byte == UInt8(ascii: "\n")
+  }
+
   /// The duplicate `key` of the innermost open object, equal to its `first` key, with that
   /// object's place.
   private func duplicate(_ first: Key, _ key: Key, _ bytes: UnsafeRawBufferPointer) -> Duplicate {
+    let text = Self.string(of: key, bytes)
+    let firstText = Self.string(of: first, bytes)
+    return Duplicate(
+      key: text, path: path(of: frames.count - 1, bytes),
+      firstSpelling: firstText.unicodeScalars.elementsEqual(text.unicodeScalars) ? nil : firstText)
+  }
+
+  /// The place of the open object or array `frames[depth]`, such as `action.cart._0`, or
+  /// empty for the line's own.
+  private func path(of depth: Int, _ bytes: UnsafeRawBufferPointer) -> String {
     var path = ""
-    for (index, frame) in frames.enumerated().dropLast() {
+    for (index, frame) in frames.enumerated().prefix(depth) {
       if frame.isObject {
         // The last key read in an object is the one the next frame sits under (none in text
         // that is not JSON, such as `{{`).
@@ -234,10 +282,6 @@ struct DuplicateKeyScanner {
         path += "[\(frame.position)]"
       }
     }
-    let text = Self.string(of: key, bytes)
-    let firstText = Self.string(of: first, bytes)
-    return Duplicate(
-      key: text, path: path,
-      firstSpelling: firstText.unicodeScalars.elementsEqual(text.unicodeScalars) ? nil : firstText)
+    return path
   }
 }

@@ -144,7 +144,23 @@ struct JSONCheck {
       }
       index += 1
       if bytes[index - 1] == close { return }
+      // Said as such: "expected a value, found "]"" would not name the comma.
+      let comma = index - 1
+      skipSpace()
+      if index < bytes.count, bytes[index] == close {
+        throw Failure(Self.trailingComma(at: comma + 1, place: place))
+      }
     }
+  }
+
+  /// A comma before a closing bracket at `column`, in the object or array at `place` (` at
+  /// action`, or nothing for the line's own), which `JSONDecoder` on Linux reads and JSON
+  /// does not allow.
+  static func trailingComma(at column: Int, place: String) -> String {
+    """
+    a trailing comma\(place), at column \(column): JSON allows no comma after the last \
+    element of an object or array
+    """
   }
 
   /// Reads a string, returning its text (escapes left as written: it only names places).
