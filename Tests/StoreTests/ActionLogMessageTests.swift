@@ -14,7 +14,12 @@ import Testing
 
   /// The replay's error for a log of `lines`.
   func error(replaying lines: [String]) throws -> String {
-    try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: file))
+    try error(replayingText: lines.map { $0 + "\n" }.joined())
+  }
+
+  /// The replay's error for a log that holds `text`.
+  func error(replayingText text: String) throws -> String {
+    try Data(text.utf8).write(to: URL(fileURLWithPath: file))
     do {
       _ = try ActionLogReplayer(feature: "Tally") { Tally() }.replay(path: file)
       return "no error"
@@ -182,4 +187,60 @@ import Testing
         """#)
   }
 
+  // MARK: - The header
+
+  @Test func aLogWhoseHeaderIsMissingSaysSo() throws {
+    #expect(
+      try error(replaying: [Self.add])
+        == """
+        Line 1: not a valid log header: the first line is an action line, and the header is \
+        missing: a log starts with a header line (kind "header"), which holds its format, \
+        feature and initial state.
+        """)
+    #expect(
+      try error(replaying: ["", #"{"digest":"0000000000000000","kind":"checkpoint","seq":0}"#])
+        .hasPrefix("Line 2: not a valid log header: the first line is a checkpoint line, and"))
+  }
+
+  @Test func aHeaderOfAnotherKindOrFormatNamesWhatItFound() throws {
+    let format = try header().replacingOccurrences(
+      of: #""format":"swift-unidirectional-store.action-log""#,
+      with: #""format":"other\u001b.log""#)
+    #expect(
+      try error(replaying: [format])
+        == """
+        Line 1: not a valid log header: expected format "swift-unidirectional-store.action-log", \
+        found "other\\u{1B}.log": not an action log, or one of another library.
+        """)
+    let kind = try header().replacingOccurrences(
+      of: #""kind":"header""#, with: #""kind":"hedaer""#)
+    #expect(
+      try error(replaying: [kind])
+        == #"Line 1: not a valid log header: expected kind "header", found "hedaer"."#)
+  }
+
+  @Test func aSecondHeaderSaysALogHoldsOneAtItsFirstLine() throws {
+    let header = try header()
+    #expect(
+      try error(replaying: ["", header, Self.add, header])
+        == """
+        Line 4: a second header: a log holds one header, at its first line (line 2 here). Two \
+        logs joined into one file do not replay as one.
+        """)
+  }
+
+  @Test func aHeaderCutOffWhileBeingWrittenSaysTheRecordingMayHaveStoppedThere() throws {
+    let header = try header()
+    let cut = String(header.prefix(header.count / 2))
+    let message = try error(replayingText: cut)
+    #expect(message.hasPrefix("Line 1: not a valid log header: invalid JSON: "), "\(message)")
+    #expect(
+      message.hasSuffix(
+        """
+        The line has no newline at its end: the recording may have been cut off while writing \
+        its header.
+        """), "\(message)")
+    // With its newline, the line was written whole: damage, not a recording cut off.
+    #expect(!(try error(replayingText: cut + "\n")).contains("cut off"))
+  }
 }

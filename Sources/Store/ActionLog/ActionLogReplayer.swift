@@ -187,6 +187,14 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       do {
         line = try decoder.decode(ActionLogLine<R.Action>.self, from: bytes)
       } catch {
+        if (try? decoder.decode(LineProbe.self, from: bytes))?.kind == "header" {
+          throw ActionLogError.malformedLine(
+            line: number,
+            reason: """
+              a second header: a log holds one header, at its first line (line \(headerLine) \
+              here). Two logs joined into one file do not replay as one.
+              """)
+        }
         throw ActionLogError.malformedLine(
           line: number,
           reason: Self.explain(error, in: bytes) {
@@ -297,16 +305,34 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     return probe.kind == "checkpoint" && probe.seq == sequence ? .checkpointOfThisAction : .other
   }
 
+  /// Why a first line that is not a header is not one, when it is a line of another kind:
+  /// the header is missing (deleted, or the file holds only the end of a log).
+  private static func missingHeader(_ line: Data, _ decoder: JSONDecoder) -> String? {
+    let names = [
+      "action": "an action line", "checkpoint": "a checkpoint line", "stopped": "a stop line",
+    ]
+    guard let probe = try? decoder.decode(LineProbe.self, from: line), let name = names[probe.kind]
+    else { return nil }
+    return """
+      the first line is \(name), and the header is missing: a log starts with a header line \
+      (kind "header"), which holds its format, feature and initial state.
+      """
+  }
+
   /// The initial state, and the number of the header's line.
   private func readHeader(_ reader: LineReader, _ decoder: JSONDecoder) throws -> (R.State, Int) {
     // Blank lines before the header are skipped, as they are everywhere else.
     var bytes = Data()
     var headerLine = 0
+    // Whether the header has no newline: the last line of the file, maybe cut off.
+    var isUnended = false
     repeat {
       guard let next = try reader.next() else { throw ActionLogError.empty }
       switch next {
-      case .complete(let line, let number), .truncated(let line, let number):
-        (bytes, headerLine) = (line, number)
+      case .complete(let line, let number):
+        (bytes, headerLine, isUnended) = (line, number, false)
+      case .truncated(let line, let number):
+        (bytes, headerLine, isUnended) = (line, number, true)
       case .tooLong(let number):
         throw ActionLogError.lineTooLong(line: number, limit: ActionLogFormat.maximumLineLength)
       }
@@ -320,16 +346,34 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     do {
       version = try decoder.decode(VersionProbe.self, from: bytes)
     } catch {
-      throw ActionLogError.badHeader(
-        line: headerLine,
-        reason: Self.explain(error, in: bytes) {
-          _ = try decoder.decode(VersionProbe.self, from: $0)
-        })
+      if let missing = Self.missingHeader(bytes, decoder) {
+        throw ActionLogError.badHeader(line: headerLine, reason: missing)
+      }
+      var reason = Self.explain(error, in: bytes) {
+        _ = try decoder.decode(VersionProbe.self, from: $0)
+      }
+      if isUnended, JSONCheck.check(bytes).problem != nil {
+        reason += """
+           The line has no newline at its end: the recording may have been cut off while \
+          writing its header.
+          """
+      }
+      throw ActionLogError.badHeader(line: headerLine, reason: reason)
     }
-    guard version.kind == "header", version.format == ActionLogFormat.name else {
+    guard version.kind == "header" else {
       throw ActionLogError.badHeader(
         line: headerLine,
-        reason: "expected kind \"header\" and format \"\(ActionLogFormat.name)\"."
+        reason: Self.missingHeader(bytes, decoder)
+          ?? "expected kind \"header\", found \(LogText.quoted(version.kind))."
+      )
+    }
+    guard version.format == ActionLogFormat.name else {
+      throw ActionLogError.badHeader(
+        line: headerLine,
+        reason: """
+          expected format "\(ActionLogFormat.name)", found \(LogText.quoted(version.format)): \
+          not an action log, or one of another library.
+          """
       )
     }
     guard version.version == ActionLogFormat.version else {
