@@ -81,6 +81,27 @@ struct SeenOptions {
   }
 }
 
+/// The value an option is given.
+enum OptionValue {
+  /// `value` read as a whole number of at least `minimum`, or a usage error that says what is
+  /// wrong with it: `problem` when it is missing, not a number, or too small; that it is too
+  /// large, with the largest there is, when it is all digits but does not fit an `Int` (which
+  /// `Int(_:)` does not tell apart from text that is not a number).
+  static func number(
+    _ value: String?, for option: String, atLeast minimum: Int, else problem: String,
+    usage: String
+  ) throws(UsageError) -> Int {
+    guard let value, let number = Int(value), number >= minimum else {
+      if let value, !value.isEmpty, value.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
+        throw UsageError(
+          message: "\(option) \(value) is too large: the largest is \(Int.max).", usage: usage)
+      }
+      throw UsageError(message: problem, usage: usage)
+    }
+    return number
+  }
+}
+
 enum Usage {
   static let main = """
     USAGE: demo [<command>]

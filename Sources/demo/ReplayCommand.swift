@@ -14,18 +14,28 @@ struct ReplayCommand {
     var isQuiet = false
     var remaining = arguments[...]
     var seen = SeenOptions(usage: Usage.replay)
+    // After `--`, every argument is FILE, even one that starts with "-".
+    var isOptionsEnd = false
     while let argument = remaining.popFirst() {
+      if isOptionsEnd {
+        guard path == nil else {
+          throw UsageError(message: "unexpected argument \"\(argument)\".", usage: Usage.replay)
+        }
+        path = argument
+        continue
+      }
       try seen.note(argument)
       switch argument {
+      case "--":
+        isOptionsEnd = true
       case "-h", "--help":
         throw HelpRequested(text: Usage.replay)
       case "--quiet":
         isQuiet = true
       case "--until":
-        guard let value = remaining.popFirst(), let number = Int(value), number >= 0 else {
-          throw UsageError(message: "--until needs a sequence number.", usage: Usage.replay)
-        }
-        until = number
+        until = try OptionValue.number(
+          remaining.popFirst(), for: argument, atLeast: 0,
+          else: "--until needs a sequence number.", usage: Usage.replay)
       default:
         guard !argument.hasPrefix("-"), path == nil else {
           throw UsageError(message: "unexpected argument \"\(argument)\".", usage: Usage.replay)
@@ -71,10 +81,14 @@ struct VerifyCommand {
   var path: String
 
   static func parse(_ arguments: [String]) throws -> VerifyCommand {
-    if arguments.contains("-h") || arguments.contains("--help") {
+    // After `--`, every argument is FILE, even one that starts with "-".
+    let end = arguments.firstIndex(of: "--") ?? arguments.endIndex
+    let (options, files) = (arguments[..<end], arguments[end...].dropFirst())
+    if options.contains("-h") || options.contains("--help") {
       throw HelpRequested(text: Usage.verify)
     }
-    guard arguments.count == 1, let path = arguments.first, !path.hasPrefix("-") else {
+    let paths = options + files
+    guard paths.count == 1, let path = paths.first, options.isEmpty || !path.hasPrefix("-") else {
       throw UsageError(message: "expected exactly one FILE.", usage: Usage.verify)
     }
     return VerifyCommand(path: path)

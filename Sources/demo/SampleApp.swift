@@ -63,10 +63,9 @@ struct RecordCommand {
         }
         command.path = value
       case "--sessions":
-        guard let value = remaining.popFirst(), let count = Int(value), count > 0 else {
-          throw UsageError(message: "--sessions needs a positive count.", usage: Usage.record)
-        }
-        command.sessions = count
+        command.sessions = try OptionValue.number(
+          remaining.popFirst(), for: argument, atLeast: 1,
+          else: "--sessions needs a positive count.", usage: Usage.record)
       default:
         throw UsageError(message: "unexpected argument \"\(argument)\".", usage: Usage.record)
       }

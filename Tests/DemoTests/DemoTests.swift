@@ -76,6 +76,33 @@ import Testing
     #expect(output.captured?.first?.hasPrefix("demo: --until is given twice.") == true)
   }
 
+  @Test(arguments: [
+    (["record", "--sessions", "99999999999999999999"], "--sessions 99999999999999999999"),
+    (["replay", "a.jsonl", "--until", "99999999999999999999"], "--until 99999999999999999999"),
+  ])
+  func aNumberTooLargeForAnOptionIsRefusedNamingTheLargest(arguments: [String], option: String)
+    async
+  {
+    let output = Output(capturing: true)
+    #expect(await Demo.run(arguments, output: output) == 2)
+    #expect(
+      output.captured?.first?.hasPrefix(
+        "demo: \(option) is too large: the largest is 9223372036854775807.") == true,
+      "\(output.captured ?? [])")
+  }
+
+  @Test func doubleDashEndsTheOptionsOfReplayAndVerify() async throws {
+    #expect(await run(["replay", "--", Self.samplePath]) == 0)
+    #expect(await run(["replay", "--quiet", "--", Self.samplePath]) == 0)
+    #expect(await run(["verify", "--", Self.samplePath]) == 0)
+    // After it, a name that starts with "-" is FILE, not an option, and there is one FILE.
+    #expect(try ReplayCommand.parse(["--until", "3", "--", "-h"]).path == "-h")
+    #expect(try ReplayCommand.parse(["--", "--quiet"]).isQuiet == false)
+    #expect(try VerifyCommand.parse(["--", "--help"]).path == "--help")
+    #expect(await run(["replay", "--", Self.samplePath, "--quiet"]) == 2)
+    #expect(await run(["verify", Self.samplePath, "--", Self.samplePath]) == 2)
+  }
+
   @Test func replayOfAMissingFileExitsWithTwo() async {
     #expect(await run(["replay", path("missing.jsonl")]) == 2)
   }
