@@ -61,20 +61,36 @@ private struct Metronome: Reducer {
     await store.finish()
   }
 
-  /// A consumer that falls behind gets the ticks it missed at once, due when they were due:
-  /// the later ticks are not pushed back.
-  @Test func aSlowConsumerGetsTheMissedTicksAtOnceWithoutDrift() async {
+  /// A consumer that falls behind skips the ticks it missed, and gets the next one due, on
+  /// the same schedule: ticks at 1 s, then (busy until 3.5 s) at 4 s and 5 s.
+  @Test func aSlowConsumerSkipsTheMissedTicksWithoutDrift() async {
     let store = TestStore(initialState: Metronome.State()) { Metronome(clock: clock) }
     await store.send(.started(dawdle: .milliseconds(2_500)))
     await clock.advance(by: .seconds(1))
     await store.receive(.ticked(at(1))) { $0.ticks = [at(1)] }
     await clock.advance(by: .milliseconds(2_500))
-    await store.receive(.ticked(at(2))) { $0.ticks.append(at(2)) }
-    await store.receive(.ticked(at(3))) { $0.ticks.append(at(3)) }
     await clock.advance(by: .milliseconds(500))
     await store.receive(.ticked(at(4))) { $0.ticks.append(at(4)) }
+    await clock.advance(by: .seconds(1))
+    await store.receive(.ticked(at(5))) { $0.ticks.append(at(5)) }
     await store.send(.stopped)
     await store.finish()
+  }
+
+  /// A sequence whose task was cancelled stays ended: the next call returns `nil` too, without
+  /// sleeping.
+  @Test func aCancelledTimerStaysEnded() async {
+    let clock = ImmediateClock()
+    let (first, iterator) = await Task {
+      var iterator = clock.timer(interval: .seconds(1)).makeAsyncIterator()
+      withUnsafeCurrentTask { $0?.cancel() }
+      return (await iterator.next(), iterator)
+    }.value
+    #expect(first == nil)
+    // Asked again from a task that is not cancelled: still ended.
+    var ended = iterator
+    #expect(await ended.next() == nil)
+    #expect(clock.now.offset == .zero)
   }
 
   @Test func anImmediateClocksTimerTicksWithoutWaiting() async {

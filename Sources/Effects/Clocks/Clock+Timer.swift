@@ -9,11 +9,12 @@ extension Clock {
   /// ```
   ///
   /// The ticks fall at fixed times, `interval`, twice `interval` and so on after the first
-  /// ``ClockTimer/Iterator/next()``: a slow consumer does not push the later ones back, and
-  /// one that falls behind gets the ticks it missed at once, one per call, so that a count of
-  /// ticks is a measure of time. With a ``TestClock``, advancing it by five intervals under a
-  /// test store delivers five ticks. The sequence ends when the task iterating it is
-  /// cancelled, so the loop above ends with its effect.
+  /// ``ClockTimer/Iterator/next()``: a slow consumer does not push the later ones back. One
+  /// that falls behind skips the ticks it missed, and gets the next one due: an app that comes
+  /// back after ten minutes in the background gets one tick, not six hundred at once. With a
+  /// ``TestClock``, advancing it by five intervals under a test store delivers five ticks
+  /// (the clock wakes each sleeper at its deadline, so none is missed). The sequence ends when
+  /// the task iterating it is cancelled, so the loop above ends with its effect.
   ///
   /// - Parameters:
   ///   - interval: The time between two ticks; it must be positive.
@@ -52,15 +53,26 @@ public struct ClockTimer<C: Clock>: AsyncSequence, Sendable {
     let timer: ClockTimer
     /// When the last tick was due; `nil` before the first call to ``next()``.
     var deadline: C.Instant?
+    /// Whether the sequence ended (its task was cancelled): it stays ended.
+    var isFinished = false
 
     /// Waits for the next tick and returns the instant it was due, or `nil` once the task is
     /// cancelled.
     public mutating func next() async -> C.Instant? {
-      let due = (deadline ?? timer.clock.now).advanced(by: timer.interval)
+      guard !isFinished else { return nil }
+      let now = timer.clock.now
+      var due = (deadline ?? now).advanced(by: timer.interval)
+      if due < now {
+        // Ticks missed while the consumer was busy, or the app suspended: skipped, to the
+        // next one due from now on, counted in whole intervals so as not to drift.
+        let missed = (due.duration(to: now) / timer.interval).rounded(.up)
+        due = due.advanced(by: timer.interval * Int(missed))
+      }
       do {
         try await timer.clock.sleep(until: due, tolerance: timer.tolerance)
       } catch {
         // Only cancellation stops a clock's sleep.
+        isFinished = true
         return nil
       }
       deadline = due
