@@ -15,6 +15,11 @@
 extension CaseKey {
   /// A key into the actions of the element with `id`, through this key's identified actions.
   ///
+  /// The key is known by the key it continues and the id's hash: two ids of a type whose
+  /// `hash(into:)` leaves out some of what `==` compares (an id and a version, hashed by the id
+  /// alone) can give one key, which a store's `scope` then takes for one and the same child.
+  /// Scope such ids by keys of their own.
+  ///
   /// - Parameter id: The element's id.
   /// - Returns: A key from `Root` to the element's actions; it extracts nothing from another
   ///   element's.
@@ -57,8 +62,8 @@ extension CaseKey where Value: _PresentationActionProtocol {
         identity: CaseKeyIdentity(child: "presented")))
   }
 
-  /// A key to the dismissal, through this key's presentation actions: `receive(.editor.dismiss)`
-  /// asserts that an effect dismissed the child.
+  /// A key to the dismissal, through this key's presentation actions:
+  /// `receive(CaseKey.editor.dismiss)` asserts that an effect dismissed the child.
   public var dismiss: CaseKey<Root, Void> {
     appending(
       CaseKey<Value, Void>(

@@ -255,14 +255,18 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// Runs ready effect work and reduces what it sends, until neither is left.
   ///
   /// An effect that never pauses on anything the test controls (a loop on `Task.yield()`,
-  /// polling a flag) always has work ready: after ``jobLimit`` jobs in one go the store stops
-  /// running it and reports it, once, so that the test goes on (and can cancel it) rather
-  /// than hanging with no message.
+  /// polling a flag) always has work ready: after ``jobLimit`` jobs without a pause the store
+  /// stops running it and reports it, once, so that the test goes on (and can cancel it)
+  /// rather than hanging with no message. From then on each step runs at most
+  /// ``jobLimitOnceReported`` jobs: enough for the effect to see a cancellation and end, and
+  /// little enough that a test clock waking sleepers a thousand times does not run it for
+  /// minutes.
   ///
   /// - Returns: Whether the work came to a pause.
   @discardableResult
   func settle() -> Bool {
-    if root.runEffects(jobLimit: Self.jobLimit) { return true }
+    let limit = reportedEndlessWork ? Self.jobLimitOnceReported : Self.jobLimit
+    if root.runEffects(jobLimit: limit) { return true }
     if !reportedEndlessWork {
       reportedEndlessWork = true
       ledger.record(
@@ -275,10 +279,13 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     return false
   }
 
-  /// How many jobs of effect work one settling runs at most: far more than a test's effects
-  /// run between two pauses (a job runs an effect from one suspension to the next), and a
-  /// fifth of a second of a loop on `Task.yield()` in a debug build.
+  /// How many jobs of effect work one settling runs without a pause at most: far more than a
+  /// test's effects run between two pauses (a job runs an effect from one suspension to the
+  /// next), and a fifth of a second of a loop on `Task.yield()` in a debug build.
   static var jobLimit: Int { 200_000 }
+
+  /// The same, once work that never pauses was reported.
+  static var jobLimitOnceReported: Int { 1_000 }
 
   /// Settles, and lets the work of effects isolated to the main actor run too, until a round
   /// leaves nothing new to do.

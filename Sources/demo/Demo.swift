@@ -92,7 +92,9 @@ enum OptionValue {
     usage: String
   ) throws(UsageError) -> Int {
     guard let value, let number = Int(value), number >= minimum else {
-      if let value, !value.isEmpty, value.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
+      if let value, Int(value) == nil, !value.isEmpty,
+        value.utf8.allSatisfy({ (0x30...0x39).contains($0) })
+      {
         throw UsageError(
           message: "\(option) \(value) is too large: the largest is \(Int.max).", usage: usage)
       }

@@ -91,6 +91,15 @@ import Testing
       "\(output.captured ?? [])")
   }
 
+  /// A number that fits but is below the least was called too large (review).
+  @Test func aNumberTooSmallForAnOptionSaysWhatItNeeds() async {
+    let output = Output(capturing: true)
+    #expect(await Demo.run(["record", "--sessions", "0"], output: output) == 2)
+    #expect(
+      output.captured?.first?.hasPrefix("demo: --sessions needs a positive count.") == true,
+      "\(output.captured ?? [])")
+  }
+
   @Test func doubleDashEndsTheOptionsOfReplayAndVerify() async throws {
     #expect(await run(["replay", "--", Self.samplePath]) == 0)
     #expect(await run(["replay", "--quiet", "--", Self.samplePath]) == 0)

@@ -103,6 +103,18 @@ import Testing
     )
   }
 
+  /// The default: eight in full, then the 16th, 32nd and so on.
+  @Test func theDefaultLimitIsEightPerSite() {
+    let lines = Collected<String>()
+    let handler = RuntimeWarningHandler.printingPerSite { lines.append($0) }
+    for number in 1...40 {
+      handler(RuntimeWarning(message: "#\(number)", fileID: "App/A.swift", line: 1))
+    }
+    #expect(
+      lines.values.map { $0.split(separator: " ")[3] }
+        == ["#1\n", "#2\n", "#3\n", "#4\n", "#5\n", "#6\n", "#7\n", "#8\n", "#16", "#32"])
+  }
+
   @Test func theCurrentHandlerCanBeReplacedForAScope() {
     let log = WarningLog()
     RuntimeWarningHandler.$current.withValue(log.handler) {

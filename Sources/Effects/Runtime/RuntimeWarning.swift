@@ -89,9 +89,9 @@ public struct RuntimeWarningHandler: Sendable {
 
   /// A handler that writes each warning as one line, up to `limit` per site (file and line);
   /// past that, the warnings whose number from that site is a power of two, saying how many
-  /// there were. A warning raised in a loop cannot flood the output, and none goes
-  /// uncounted: each thrown error, each action for a missing child, is either printed or
-  /// counted in a line that is.
+  /// there were. A warning raised in a loop cannot flood the output, and its count shows how
+  /// often it was raised (to within a factor of two: after 1,000, the last line says 512).
+  /// Install a handler of your own to see every one.
   package static func printingPerSite(
     limit: Int = 8, _ write: @escaping @Sendable (String) -> Void
   ) -> RuntimeWarningHandler {

@@ -36,11 +36,22 @@ final class CollectionReader<State, ID: Hashable, Element: Identifiable> where E
   /// - Complexity: O(1) for a stored collection, and for a view while the state has not
   ///   changed since it was built; otherwise what the view costs to build.
   func read() -> IdentifiedArray<ID, Element> {
-    if isStored { return state()[keyPath: keyPath] }
+    isStored ? state()[keyPath: keyPath] : readView(from: nil)
+  }
+
+  /// The collection as `state`, the state now, has it: a stored collection is read from it
+  /// rather than from the store again.
+  func read(given state: State) -> IdentifiedArray<ID, Element> {
+    isStored ? state[keyPath: keyPath] : readView(from: state)
+  }
+
+  /// A computed view: the one kept, while the state has not changed since it was built; else
+  /// built from `state`, or from the state read now.
+  private func readView(from state: State?) -> IdentifiedArray<ID, Element> {
     let version = self.version()
     if let kept, kept.version == version { return kept.elements }
     let before = structureStamps.load(ordering: .relaxed)
-    let elements = state()[keyPath: keyPath]
+    let elements = (state ?? self.state())[keyPath: keyPath]
     // A collection built during the read took its structure stamp then: the stamps of those
     // in the state were all taken before.
     builtAnew = elements.structure > before

@@ -11,8 +11,8 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   private let structure: @MainActor () -> UInt64
   private let contains: @MainActor (ID) -> Bool
   /// When the stamp is not the one given: the stamp now, the ids removed since (`nil` when
-  /// unknown), and whether an id is there now, all from one read of the collection, which a
-  /// computed view (a filter) makes anew at each read.
+  /// unknown), and whether an id is there now, all from one read of the collection (a computed
+  /// view, such as a filter, is built once per state, by the `CollectionReader`).
   private let removedSince:
     @MainActor (UInt64) -> (stamp: UInt64, removed: [ID]?, contains: (ID) -> Bool)?
   /// Whether the collection is a stored one (the key path goes through stored properties), as
@@ -58,7 +58,7 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   ) {
     self.token = token
     self.reader = reader
-    let elements = reader.read
+    let elements: @MainActor () -> IdentifiedArray<ID, Element> = reader.read
     lookup = { elements()[id: $0]?[keyPath: toState] }
     structure = { elements().structure }
     contains = { elements().contains(id: $0) }

@@ -116,19 +116,19 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   }
 
   /// Runs effect work on the test executor and reduces what it reports, until neither is
-  /// left, or until `jobLimit` jobs ran without a pause: an effect that loops on
-  /// `Task.yield()` (or polls) always has a job ready, and would keep the caller forever.
+  /// left, or until `jobLimit` jobs ran without a pause (the executor running out of jobs):
+  /// an effect that loops on `Task.yield()` (or polls) always has a job ready, and would keep
+  /// the caller forever.
   ///
   /// - Returns: Whether the work came to a pause (`false`: it was stopped at the limit).
   package func runEffects(jobLimit: Int) -> Bool {
     guard let executor = runtime.executor else { return true }
-    var ran = 0
     while true {
-      let batch = executor.runUntilIdle(limit: jobLimit - ran)
-      ran += batch
+      let ran = executor.runUntilIdle(limit: jobLimit)
+      // What the jobs sent is reduced either way.
       let hadEvents = runtime.drain().drained
-      if batch == 0 && !hadEvents { return true }
-      if ran >= jobLimit { return false }
+      if ran == jobLimit { return false }
+      if ran == 0 && !hadEvents { return true }
     }
   }
 

@@ -79,7 +79,7 @@ extension Store {
     override func update(from state: State) -> Bool {
       // Through the reader, which a computed view's element stores share: one build of the
       // view serves them all.
-      let elements = reader.read()
+      let elements = reader.read(given: state)
       guard elements.structure != stamp else { return false }
       stamp = elements.structure
       guard let ids else { return true }

@@ -77,7 +77,8 @@ enum Messages {
       \(bulleted(lines))
       An effect that loops on `Task.yield()`, or polls something, never waits on anything \
       the test controls. Make it wait (on a test clock's sleep, or an `AsyncStream` the test \
-      feeds), or cancel it: the store runs it again at the next step.
+      feeds), or cancel it: the store runs it for a while at each later step, so that it can \
+      see a cancellation and end.
       """
   }
 

@@ -114,7 +114,7 @@ import Testing
   }
 
   /// The same, with the row's report matched by its element, through the library's key into
-  /// one element's actions: another row's report would not match.
+  /// one element's actions (that it matches no other row's is `CaseKeyChildActionsTests`').
   @Test func aRowsReportIsMatchedThroughItsElementsKey() async {
     let store = makeCartStore(clock: clock)
     let tea = CartItem.tea.id
