@@ -384,6 +384,35 @@ struct Bench {
         "the same rows of the stored list, and the filter run once", stored, 3.0)
     }
 
+    // 20. An action that changes no row, with 10,000 observed row stores that each have an
+    // observed store scoped from them (a row view's subview), against the same with the row
+    // stores alone. Stores scoped from a row's store were checked after every action (14 ms
+    // here); they are checked with their row, when it may have changed.
+    if runs(20) {
+      func untouchedRows(withChildren: Bool) -> () -> Void {
+        let store = Store(initialState: List.State(count: 10_000)) { List() }
+        let rows = Array(store.scope(state: \.rows, action: .rows))
+        let fired = Counted()
+        for row in rows { observe(row, fired) }
+        if withChildren {
+          for row in rows {
+            let count = row.scope(state: \.count, action: .whole)
+            withObservationTracking {
+              _ = count.state
+            } onChange: {
+              fired.increment()
+            }
+          }
+        }
+        return { store.send(.tick) }
+      }
+      let (children, alone) = measure.alternating(
+        iterations: 20_000, untouchedRows(withChildren: true), untouchedRows(withChildren: false))
+      table.add(
+        "action beside 10,000 rows with a child store each", children,
+        "the same rows without child stores", alone, 2.0)
+    }
+
     // 7. Replaying a 1,000,000-action log, against decoding its lines alone.
     if runs(7) { try await ReplayBench.run(into: &table) }
 
@@ -416,7 +445,7 @@ func format(_ value: Double) -> String {
 
 /// The bench's command line.
 struct Options {
-  static let scenarios = 1...19
+  static let scenarios = 1...20
   static let usage = """
     USAGE: bench [--check] [--only N]
 

@@ -62,11 +62,14 @@ struct Row: Reducer, Sendable {
 struct List: Reducer {
   struct State: Equatable {
     var rows: IdentifiedArrayOf<Row.State> = []
+    var ticks = 0
   }
   enum Action: Equatable, Sendable {
     case rows(IdentifiedAction<Int, Row.Action>)
     /// Removes the row in the middle and appends a new one with `newID`, keeping the size.
     case replaceMiddleRow(newID: Int)
+    /// Changes something beside the rows.
+    case tick
   }
   var body: some Reducer<State, Action> {
     Reduce { state, action in
@@ -74,9 +77,17 @@ struct List: Reducer {
         state.rows.remove(id: state.rows[state.rows.count / 2].id)
         state.rows.append(Row.State(id: newID))
       }
+      if case .tick = action { state.ticks += 1 }
       return .none
     }
     .forEach(\.rows, action: .rows) { Row() }
+  }
+}
+
+extension CaseKey<Row.Action, Row.Action> {
+  /// A row's actions, for a store scoped to a part of the row.
+  static var whole: Self {
+    Self({ $0 }) { $0 }
   }
 }
 

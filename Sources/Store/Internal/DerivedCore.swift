@@ -31,6 +31,12 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
   private let parentIsPresent: (@MainActor () -> Bool)?
   private let version: @MainActor () -> Int
   private var lastState: State
+  /// For an element's store, whose owner checks it only when the element may have changed:
+  /// the hooks of what was scoped from it (its child stores' checks, a nested collection's
+  /// cache), run then too, rather than after every action the root dispatches. With a
+  /// thousand rows that each had a child store scoped, every action, even one that changed no
+  /// row, checked the thousand. `nil` for other cores, whose hooks go to the parent's.
+  private var ownedHooks: [@MainActor () -> Bool]?
 
   /// Creates a core that looks at its state with `look`.
   package init(
@@ -40,10 +46,12 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     afterDispatch: @escaping @MainActor (@escaping @MainActor () -> Bool) -> Void,
     warn: @escaping @MainActor (RuntimeWarning) -> Void,
     parentIsPresent: (@MainActor () -> Bool)? = nil,
-    version: @escaping @MainActor () -> Int
+    version: @escaping @MainActor () -> Int,
+    ownsHooks: Bool = false
   ) {
     self.lastState = initial
     self.version = version
+    self.ownedHooks = ownsHooks ? [] : nil
     self.look = look
     self.embed = send
     self.register = afterDispatch
@@ -53,9 +61,12 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
 
   /// Creates a core.
   ///
-  /// - Parameter takenOver: When another identity has taken the viewed state over, what this
-  ///   core's store was for and what happened (for the warning: "the store of …"); otherwise
-  ///   `nil`. It is asked before `read`, which is not called once it answers.
+  /// - Parameters:
+  ///   - takenOver: When another identity has taken the viewed state over, what this core's
+  ///     store was for and what happened (for the warning: "the store of …"); otherwise `nil`.
+  ///     It is asked before `read`, which is not called once it answers.
+  ///   - ownsHooks: Whether the hooks of what is scoped from this core run when its owner
+  ///     checks it (see ``runOwnedHooks()``), rather than after every action.
   package convenience init(
     initial: State,
     read: @escaping @MainActor () -> State?,
@@ -64,7 +75,8 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     warn: @escaping @MainActor (RuntimeWarning) -> Void,
     takenOver: (@MainActor () -> String?)? = nil,
     parentIsPresent: (@MainActor () -> Bool)? = nil,
-    version: @escaping @MainActor () -> Int
+    version: @escaping @MainActor () -> Int,
+    ownsHooks: Bool = false
   ) {
     self.init(
       initial: initial,
@@ -76,7 +88,8 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
       afterDispatch: afterDispatch,
       warn: warn,
       parentIsPresent: parentIsPresent,
-      version: version
+      version: version,
+      ownsHooks: ownsHooks
     )
   }
 
@@ -111,7 +124,20 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
   }
 
   package func afterDispatch(_ hook: @escaping @MainActor () -> Bool) {
-    register(hook)
+    if ownedHooks != nil {
+      ownedHooks!.append(hook)
+    } else {
+      register(hook)
+    }
+  }
+
+  /// Runs the hooks this core owns, if it owns them: its owner checked it, as the state it
+  /// views may have changed. A hook that returns `false` is dropped; one may register more.
+  package func runOwnedHooks() {
+    guard let hooks = ownedHooks, !hooks.isEmpty else { return }
+    ownedHooks = []
+    let kept = hooks.filter { $0() }
+    ownedHooks = kept + (ownedHooks ?? [])
   }
 
   package func warn(_ warning: RuntimeWarning) {
@@ -136,7 +162,8 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
         }
       },
       send: { send(embedChild($0)) },
-      afterDispatch: register,
+      // Through this core: an element's core runs them when its element may have changed.
+      afterDispatch: { self.afterDispatch($0) },
       warn: report,
       parentIsPresent: { self.isPresent },
       version: version

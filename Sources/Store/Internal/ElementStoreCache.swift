@@ -161,7 +161,8 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
         warn: warn,
         takenOver: takenOver,
         parentIsPresent: parentIsPresent,
-        version: version
+        version: version,
+        ownsHooks: true
       )
     )
     store.isCheckedByOwner = true

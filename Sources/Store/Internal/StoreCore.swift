@@ -33,10 +33,18 @@ package protocol StoreCore<State, Action>: AnyObject {
   /// A number that changes whenever the root's reducer runs, and so whenever the state this
   /// core views may have changed: what is computed from the state holds while it does not.
   var stateVersion: Int { get }
+
+  /// Runs the hooks this core keeps to itself, if any; see `DerivedCore`.
+  func runOwnedHooks()
 }
 
 extension StoreCore {
   package var isPresent: Bool { true }
+
+  /// Runs the hooks registered with this core that it keeps to itself, rather than passing
+  /// them to the root: an element's core does, and its owner checks it only when the element
+  /// may have changed. Other cores keep none.
+  package func runOwnedHooks() {}
 }
 
 /// The root of a store tree, as a test store drives it.

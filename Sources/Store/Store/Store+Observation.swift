@@ -176,6 +176,8 @@ extension Store {
   ///
   /// - Complexity: O(*k*) for the *k* values read through this store since they last changed.
   func checkObservations() {
+    // What was scoped from an element's store is checked with it (see `DerivedCore`).
+    core.runOwnedHooks()
     // Read even with nothing left to compare: a derived store follows its state after each
     // action once anything was read through it (a row view playing its removal reads it).
     guard hasBeenRead else { return }
