@@ -154,6 +154,65 @@ import Testing
         """))
   }
 
+  /// Inserting moves the later elements' index entries back in one pass (it re-indexed every
+  /// element): lookups must agree with a plain array through inserts of one and of many, at
+  /// any position, mixed with removals (whose pending slots take the re-index path) and
+  /// appends that grow the table.
+  // A broken index can send a lookup round its table for good: the limit makes that a failure.
+  @Test(.timeLimit(.minutes(1)), arguments: [1, 2, 3])
+  func insertsKeepEveryLookupRight(seed: UInt64) {
+    var generator = SeededGenerator(state: seed)
+    var items = IdentifiedArrayOf<Item>()
+    var model: [Item] = []
+    var nextID = 0
+    func make(_ count: Int) -> [Item] {
+      defer { nextID += count }
+      return (nextID..<nextID + count).map { Item(id: $0, name: "\($0)") }
+    }
+    for _ in 0..<600 {
+      switch Int.random(in: 0..<10, using: &generator) {
+      case 0..<4:
+        let position = Int.random(in: 0...model.count, using: &generator)
+        let item = make(1)[0]
+        items.insert(item, at: position)
+        model.insert(item, at: position)
+      case 4..<6:
+        let position = Int.random(in: 0...model.count, using: &generator)
+        let batch = make(Int.random(in: 0...20, using: &generator))
+        items.insert(contentsOf: batch, at: position)
+        model.insert(contentsOf: batch, at: position)
+      case 6..<8 where !model.isEmpty:
+        let position = Int.random(in: 0..<model.count, using: &generator)
+        items.remove(id: model.remove(at: position).id)
+      default:
+        let item = make(1)[0]
+        items.append(item)
+        model.append(item)
+      }
+    }
+    #expect(items.elements == model)
+    for (position, item) in model.enumerated() {
+      #expect(items.index(id: item.id) == position)
+    }
+    #expect(items[id: nextID] == nil)
+  }
+
+  @Test func insertingManyWithARepeatedOrPresentIDStopsTheProgram() async throws {
+    let repeated = try await #require(
+      processExitsWith: .failure, observing: [\.standardErrorContent]
+    ) {
+      var items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a")]
+      items.insert(contentsOf: [Item(id: 2, name: "b"), Item(id: 2, name: "c")], at: 0)
+    }
+    #expect(
+      String(decoding: repeated.standardErrorContent, as: UTF8.self).contains(
+        "IdentifiedArray: cannot insert the id 2 twice. Ids must be unique."))
+    await #expect(processExitsWith: .failure) {
+      var items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a")]
+      items.insert(contentsOf: [Item(id: 1, name: "b")], at: 1)
+    }
+  }
+
   @Test func updateOrAppendReplacesByID() {
     var items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a")]
     #expect(items.updateOrAppend(Item(id: 1, name: "A")) == Item(id: 1, name: "a"))

@@ -72,8 +72,39 @@ extension IdentifiedArray {
       IdentifiedArray: cannot insert the element with id \(element.id) at position \(position) \
       of \(storage.count) elements (positions 0 through \(storage.count) are valid).
       """)
-    storage.insert(element, at: position)
-    rebuildIndex()
+    insertIndexed(CollectionOfOne(element), at: position)
+    restructure(removed: [])
+  }
+
+  /// Inserts elements at a position, moving later elements back: one move of the later
+  /// elements for all of them, where inserting them one by one moves them once each.
+  ///
+  /// - Parameters:
+  ///   - elements: The elements, in order. None of their ids may be present, or repeat.
+  ///   - position: Where to insert, from 0 through ``count``.
+  /// - Precondition: Every id is new, and `position` is in `0...count`.
+  /// - Complexity: O(*n* + *m*), for *m* new elements.
+  public mutating func insert(contentsOf elements: some Collection<Element>, at position: Int) {
+    precondition(
+      (0...storage.count).contains(position),
+      """
+      IdentifiedArray: cannot insert \(elements.count) elements at position \(position) of \
+      \(storage.count) elements (positions 0 through \(storage.count) are valid).
+      """)
+    var newIDs = Set<ID>(minimumCapacity: elements.count)
+    for element in elements {
+      precondition(
+        find(element.id) == nil,
+        """
+        IdentifiedArray: cannot insert an element with id \(element.id), which is already at \
+        position \(index(id: element.id) ?? -1). Ids must be unique.
+        """)
+      precondition(
+        newIDs.insert(element.id).inserted,
+        "IdentifiedArray: cannot insert the id \(element.id) twice. Ids must be unique.")
+    }
+    guard !elements.isEmpty else { return }
+    insertIndexed(elements, at: position)
     restructure(removed: [])
   }
 

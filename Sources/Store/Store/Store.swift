@@ -141,6 +141,10 @@ public final class Store<State, Action: Sendable>: Observable {
   ///
   /// Only the first step of a chain is read through the store: `store.header.title` tracks
   /// the whole `header`. To track `title` alone, read it through a store scoped to `header`.
+  /// That matters most when the struct holds a large collection: `store.list.title`, with
+  /// `list` holding the rows, keeps a copy of `list` that shares the rows' buffer, so the next
+  /// change to a row copies all the rows while a view shows the title (about 1 ms an action
+  /// at 100,000 rows). `store.scope(state: \.list, action: .list).title` keeps the title.
   ///
   /// - Parameter keyPath: The path to the value.
   /// - Returns: The value.
