@@ -67,25 +67,36 @@ struct StructureHistory<ID: Hashable> {
 
   /// The ids recorded between stamps `from` and `to`, in order, or `nil` if the history
   /// cannot tell.
-  @usableFromInline
+  ///
+  /// Inlinable, so that it is specialized for the id type where it is called: in generic code
+  /// it looked up the types of its arrays at every structural change (a third of an append's
+  /// cost through `forEach`).
+  ///
+  /// - Complexity: O(*c* + *r*) for the *c* changes between the stamps and the *r* ids.
+  @inlinable
   func removed(from: UInt64, to: UInt64) -> [ID]? {
+    // Back from `to` to `from`, checking that the changes link up; then forward, collecting.
     var stamp = to
-    var segments: [[ID]] = []
     var index = next
-    for _ in 0..<changes.count {
-      if stamp == from { break }
-      index = (index - 1 + changes.count) % changes.count
+    var steps = 0
+    while stamp != from {
+      guard steps < changes.count else { return nil }
+      index = (index &- 1 &+ changes.count) % changes.count
       let change = changes[index]
       guard change.to == stamp else { return nil }
-      switch change.ids {
-      case .none: segments.append([])
-      case .one(let id): segments.append([id])
-      case .many(let ids): segments.append(ids)
-      case .unknown: return nil
-      }
+      if case .unknown = change.ids { return nil }
       stamp = change.from
+      steps &+= 1
     }
-    return stamp == from ? segments.reversed().flatMap { $0 } : nil
+    var removed: [ID] = []
+    for step in 0..<steps {
+      switch changes[(index &+ step) % changes.count].ids {
+      case .none, .unknown: break
+      case .one(let id): removed.append(id)
+      case .many(let ids): removed.append(contentsOf: ids)
+      }
+    }
+    return removed
   }
 }
 
@@ -106,7 +117,7 @@ extension IdentifiedArray {
   /// be told cheaply (the stamp is too old, or belongs to another array).
   ///
   /// - Complexity: O(*c* + *r*) for the *c* recent changes and *r* removed ids.
-  @usableFromInline
+  @inlinable
   func removedIDs(since stamp: UInt64) -> [ID]? {
     stamp == structure ? [] : history.removed(from: stamp, to: structure)
   }

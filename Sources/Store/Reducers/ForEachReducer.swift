@@ -368,6 +368,8 @@ where
     collection: KeyPathIdentity
   ) -> Effect<Parent.Action> {
     if let removed = elements.removedIDs(since: stamp) {
+      // An append removed nothing: no effect to merge, and none to start.
+      if removed.isEmpty { return .none }
       return .merge(
         removed.filter { !elements.contains(id: $0) }.map {
           .endLifetime(of: ElementIdentity(collection: collection, id: $0))
