@@ -361,7 +361,7 @@ where
   /// array's history knows them, otherwise every identity with effects that is not in the
   /// array any more, and, for a stack, the effects of screens whose id another push has now.
   /// An id removed and added back since keeps its lifetime.
-  @usableFromInline
+  @inlinable
   func endLifetimes(
     removedFrom elements: IdentifiedArray<ID, Element.State>,
     since stamp: UInt64,
@@ -376,6 +376,15 @@ where
         }
       )
     }
+    return endLifetimesOfAbsent(from: elements, collection: collection)
+  }
+
+  /// Ends the lifetimes of the elements that are not in `elements`, when its history does
+  /// not say which were removed; see ``endLifetimes(removedFrom:since:collection:)``.
+  @usableFromInline
+  func endLifetimesOfAbsent(
+    from elements: IdentifiedArray<ID, Element.State>, collection: KeyPathIdentity
+  ) -> Effect<Parent.Action> {
     let isPresent = MainActorLoan<(ID) -> Bool>(value: { elements.contains(id: $0) })
     let removed = Effect<Parent.Action>.retainLifetimes { identity in
       guard let element = identity.base as? ElementIdentity<ID>, element.collection == collection
