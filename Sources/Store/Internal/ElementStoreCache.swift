@@ -83,8 +83,15 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     let now = elements()
     knownStructure = now.structure
     knownContent = now.content
+    let stamps: @MainActor () -> CollectionStamps = {
+      let elements = elements()
+      return CollectionStamps(structure: elements.structure, content: elements.content)
+    }
     parent.afterDispatch { [weak self] in
       guard let self else { return false }
+      // Most actions change neither the ids nor an element: one read, two comparisons.
+      let now = stamps()
+      if now.structure == self.knownStructure, now.content == self.knownContent { return true }
       let checkedAll = self.prune()
       self.notifyChangedElements(checkedAll: checkedAll)
       return true
@@ -270,4 +277,11 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     }
   }
 
+}
+
+/// A collection's structure and content stamps, as one value of a type known before run time:
+/// a tuple's type, or a type nested in a generic one, would be looked up at each check.
+struct CollectionStamps {
+  var structure: UInt64
+  var content: UInt64
 }
