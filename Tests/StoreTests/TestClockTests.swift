@@ -39,6 +39,33 @@ import Testing
     #expect(clock.sleeperCount == 0)
   }
 
+  /// A live store's effect that never ends (a timer) cannot be awaited to settle: after
+  /// each `advance`, waiting for its next sleep is what tells the test it sent its tick and
+  /// went back to sleep, and the tick is reduced by then (its drain was queued on the main
+  /// actor before the wait's own resumption). A trial's test that read the state right after
+  /// `advance` saw no tick in one run of twelve.
+  @Test(.timeLimit(.minutes(10))) func aLiveStoresTimerIsSeenAfterWaitingForItsNextSleep()
+    async
+  {
+    let store = Store(initialState: LogFeature.State()) {
+      LogFeature { [clock] _ in
+        .run { send in
+          for await instant in clock.timer(interval: .seconds(1)) {
+            send(.record("tick at \(instant)"))
+          }
+        }
+      }
+    }
+    let task = store.send(.start("timer"))
+    #expect(await clock.waitForSleepers())
+    for second in 1...200 {
+      await clock.advance(by: .seconds(1))
+      #expect(await clock.waitForSleepers())
+      #expect(store.log.count == second + 1, "tick \(second)")
+    }
+    task.cancel()
+  }
+
   @Test func timeMovesOnlyWhenTold() async {
     #expect(clock.now == TestClock.Instant())
     await clock.advance(by: .seconds(3))
