@@ -197,6 +197,23 @@ import Testing
     #expect(items[id: nextID] == nil)
   }
 
+  /// A lazy collection may give other elements at each pass (an id generator called in its
+  /// `map`): the elements were checked in one pass, stored from another and indexed from a
+  /// third, so lookups missed them (review).
+  @Test func insertingALazyCollectionIndexesWhatItStored() {
+    var items: IdentifiedArrayOf<Item> = [Item(id: 0, name: "a")]
+    var next = 100
+    let fresh = (0..<2).lazy.map { _ -> Item in
+      next += 1
+      return Item(id: next, name: "n")
+    }
+    items.insert(contentsOf: fresh, at: 0)
+    #expect(items.count == 3)
+    for (position, item) in items.enumerated() {
+      #expect(items.index(id: item.id) == position)
+    }
+  }
+
   @Test func insertingManyWithARepeatedOrPresentIDStopsTheProgram() async throws {
     let repeated = try await #require(
       processExitsWith: .failure, observing: [\.standardErrorContent]

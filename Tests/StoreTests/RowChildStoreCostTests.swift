@@ -24,6 +24,12 @@ private struct Shelves: Reducer {
     var note: Part?
     let reads: ReadCount
 
+    init(id: Int, note: Part? = nil, reads: ReadCount) {
+      self.id = id
+      self.note = note
+      self.reads = reads
+    }
+
     /// The part, counting its reads.
     var part: Part {
       reads.increment()
@@ -43,6 +49,7 @@ private struct Shelves: Reducer {
   enum Action: Sendable {
     case rows(IdentifiedAction<Int, RowAction>)
     case unrelatedChanged
+    case removeRow(Int)
   }
 
   enum RowAction: Sendable {
@@ -58,6 +65,7 @@ private struct Shelves: Reducer {
   var body: some Reducer<State, Action> {
     Reduce { state, action in
       if case .unrelatedChanged = action { state.unrelated += 1 }
+      if case .removeRow(let id) = action { state.rows.remove(id: id) }
       return .none
     }
     .forEach(\.rows, action: .rows) {
@@ -136,5 +144,24 @@ extension CaseKey<Shelves.RowAction, Shelves.PartAction> {
     let next = row.scope(state: \.note, action: .note)
     #expect(next != nil)
     #expect(next !== note)
+  }
+
+  /// A row's optional child store, held past the row's removal, learns that it is gone, as
+  /// when it is dismissed: its sends are ignored with that warning (its hooks run once more
+  /// when the row's store is let go; otherwise they would never run again).
+  @Test func aRemovedRowsChildStoreKnowsItIsGone() {
+    let warnings = WarningLog()
+    let rows = (0..<2).map { Shelves.Row(id: $0, note: Shelves.Part(), reads: reads) }
+    let store = RuntimeWarningHandler.$current.withValue(warnings.handler) {
+      Store(initialState: Shelves.State(rows: IdentifiedArray(rows))) { Shelves() }
+    }
+    let note = try! #require(
+      store.scope(state: \.rows, action: .rows)[1].scope(state: \.note, action: .note))
+    store.send(.removeRow(1))
+    note.send(.relabelled("late"))
+    #expect(warnings.messages.count == 1)
+    #expect(
+      warnings.messages.first?.contains("a child that has since been dismissed") == true,
+      "\(warnings.messages)")
   }
 }

@@ -91,7 +91,7 @@ extension IdentifiedArray {
 
   /// Inserts `elements`, whose ids must be new, at `position` in `storage`, and indexes them.
   ///
-  /// The elements after `position` move back: with no removal pending, their slots are their
+  /// The elements at and after `position` move back: with no removal pending, their slots are their
   /// positions, and each of their buckets is raised by the count inserted, in one pass over
   /// the table with no hashing (rebuilding the index hashed and placed every id again: 34
   /// times the cost of the array's own insert at 100,000 elements).
@@ -117,8 +117,9 @@ extension IdentifiedArray {
       }
     }
     storage.insert(contentsOf: elements, at: position)
-    for (offset, element) in elements.enumerated() {
-      place(element.id.hashValue, slot: position + offset, bucketCount: buckets.count)
+    // The ids as stored, not read from `elements` again.
+    for slot in position..<position + count {
+      place(id(at: slot).hashValue, slot: slot, bucketCount: buckets.count)
     }
   }
 

@@ -85,6 +85,8 @@ extension IdentifiedArray {
   /// - Precondition: Every id is new, and `position` is in `0...count`.
   /// - Complexity: O(*n* + *m*), for *m* new elements.
   public mutating func insert(contentsOf elements: some Collection<Element>, at position: Int) {
+    // Read once: a lazy collection may give other elements (other ids) at each pass.
+    let elements = ContiguousArray(elements)
     precondition(
       (0...storage.count).contains(position),
       """

@@ -2,7 +2,8 @@ import Effects
 
 /// The element stores handed out for one identified collection of a store, keyed by id.
 ///
-/// After each action the root dispatches, the cache checks whether the collection's set of
+/// After each action the root dispatches (for a collection inside an element, after each action
+/// that may have changed that element), the cache checks whether the collection's set of
 /// ids changed (an O(1) comparison of structure stamps) and, if it did, lets go of the stores
 /// of removed elements.
 @MainActor
@@ -241,6 +242,9 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   private func retire(_ id: ID) {
     guard let store = stores.removeValue(forKey: id) else { return }
     retirements.removeValue(forKey: id)?.isGone = true
+    // Once more, for what was scoped from it: its children learn that they are gone (an
+    // optional child's store stops driving the parent, as when it is dismissed).
+    store.core.runOwnedHooks()
     storeTokens[id] = nil
     retirementCount += 1
     retired[id, default: []].append(Retired(store: store, retiredAt: retirementCount))

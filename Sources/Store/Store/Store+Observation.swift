@@ -172,9 +172,11 @@ extension Store {
   static var tokenCacheLimit: Int { 256 }
 
   /// Notifies the observers of every value read through this store that changed since it was
-  /// last seen.
+  /// last seen; for an element's store, first checks what was scoped from it (see
+  /// `DerivedCore`).
   ///
-  /// - Complexity: O(*k*) for the *k* values read through this store since they last changed.
+  /// - Complexity: O(*k*) for the *k* values read through this store since they last changed,
+  ///   plus the checks of the stores scoped from an element's store.
   func checkObservations() {
     // What was scoped from an element's store is checked with it (see `DerivedCore`).
     core.runOwnedHooks()
@@ -198,7 +200,9 @@ extension Store {
     }
   }
 
-  /// Starts checking after each action the root dispatches, unless an owner does it.
+  /// Starts checking after each action the root dispatches (for a store scoped under an
+  /// element's store, after each action that may have changed the element), unless an owner
+  /// does it.
   private func watch() {
     guard !isWatching, !isCheckedByOwner else { return }
     isWatching = true
