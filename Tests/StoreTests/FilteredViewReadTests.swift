@@ -1,15 +1,7 @@
 import Effects
-import Synchronization
 import Testing
 
 @testable import Store
-
-/// Counts the builds of a computed view.
-private final class BuildCount: Sendable {
-  private let count = Mutex(0)
-  var value: Int { count.withLock { $0 } }
-  func increment() { count.withLock { $0 += 1 } }
-}
 
 /// A list with a filtered view of its rows, and a computed property that hands out the rows
 /// themselves.
@@ -21,7 +13,7 @@ private struct Pantry: Reducer {
 
   struct State {
     var items: IdentifiedArrayOf<Item>
-    let builds = BuildCount()
+    let builds = FiringCount()
 
     init(count: Int) {
       items = try! IdentifiedArray(uniqueElements: (0..<count).map { Item(id: $0) })

@@ -1,15 +1,7 @@
 import Effects
-import Synchronization
 import Testing
 
 @testable import Store
-
-/// Counts reads of a row's part.
-private final class ReadCount: Sendable {
-  private let count = Mutex(0)
-  var value: Int { count.withLock { $0 } }
-  func increment() { count.withLock { $0 += 1 } }
-}
 
 /// A list of rows, each with a part a row's view scopes a store to, and an optional note;
 /// the parts count their reads.
@@ -22,9 +14,9 @@ private struct Shelves: Reducer {
     let id: Int
     var storedPart = Part()
     var note: Part?
-    let reads: ReadCount
+    let reads: FiringCount
 
-    init(id: Int, note: Part? = nil, reads: ReadCount) {
+    init(id: Int, note: Part? = nil, reads: FiringCount) {
       self.id = id
       self.note = note
       self.reads = reads
@@ -98,7 +90,7 @@ extension CaseKey<Shelves.RowAction, Shelves.PartAction> {
 
 @MainActor
 @Suite struct RowChildStoreCostTests {
-  fileprivate let reads = ReadCount()
+  let reads = FiringCount()
 
   fileprivate func store(rows count: Int) -> StoreOf<Shelves> {
     let rows = (0..<count).map { Shelves.Row(id: $0, reads: reads) }
