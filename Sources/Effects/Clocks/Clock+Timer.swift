@@ -8,6 +8,8 @@ extension Clock {
   /// .cancellable(id: CancelID.timer, cancelInFlight: true)
   /// ```
   ///
+  /// It takes a clock of any type, `any Clock<Duration>` included, as a feature stores it.
+  ///
   /// The ticks fall at fixed times, `interval`, twice `interval` and so on after the first
   /// ``ClockTimer/Iterator/next()``: a slow consumer does not push the later ones back. One
   /// that falls behind skips the ticks it missed, and gets the next one due: an app that comes
@@ -19,29 +21,34 @@ extension Clock {
   /// - Parameters:
   ///   - interval: The time between two ticks; it must be positive.
   ///   - tolerance: The leeway each sleep allows the clock, as in `sleep(until:tolerance:)`.
-  /// - Returns: The ticks: each one the instant it was due.
-  public func timer(interval: Duration, tolerance: Duration? = nil) -> ClockTimer<Self> {
-    ClockTimer(clock: self, interval: interval, tolerance: tolerance)
+  /// - Returns: The ticks: each one how long after the first `next()` it was due (`interval`,
+  ///   twice `interval`, ...).
+  public func timer(interval: Duration, tolerance: Duration? = nil) -> ClockTimer<Duration> {
+    precondition(interval > .zero, "Clock.timer(interval:): the interval must be positive.")
+    // Times are kept as offsets from one instant of this clock, so that the sequence's type
+    // names the clock's duration alone: a method whose result named the clock's own type
+    // could not be called on `any Clock<Duration>`.
+    let origin = now
+    return ClockTimer(
+      interval: interval,
+      elapsed: { origin.duration(to: self.now) },
+      sleep: { try await self.sleep(until: origin.advanced(by: $0), tolerance: tolerance) }
+    )
   }
 }
 
 /// The ticks of a clock, at a fixed interval: made by `Clock.timer(interval:tolerance:)`.
-public struct ClockTimer<C: Clock>: AsyncSequence, Sendable {
-  /// The instant a tick was due.
-  public typealias Element = C.Instant
+public struct ClockTimer<Duration: DurationProtocol>: AsyncSequence, Sendable {
+  /// How long after the first `next()` a tick was due.
+  public typealias Element = Duration
   /// The sequence ends, rather than throws, when its task is cancelled.
   public typealias Failure = Never
 
-  let clock: C
-  let interval: C.Duration
-  let tolerance: C.Duration?
-
-  init(clock: C, interval: C.Duration, tolerance: C.Duration?) {
-    precondition(interval > .zero, "Clock.timer(interval:): the interval must be positive.")
-    self.clock = clock
-    self.interval = interval
-    self.tolerance = tolerance
-  }
+  let interval: Duration
+  /// The time since the clock's instant the offsets count from.
+  let elapsed: @Sendable () -> Duration
+  /// Sleeps until that offset from the instant.
+  let sleep: @Sendable (Duration) async throws -> Void
 
   /// Starts the ticks: the first is due `interval` after the first call to `next()`.
   public func makeAsyncIterator() -> Iterator {
@@ -51,36 +58,39 @@ public struct ClockTimer<C: Clock>: AsyncSequence, Sendable {
   /// Waits for each tick in turn.
   public struct Iterator: AsyncIteratorProtocol, Sendable {
     let timer: ClockTimer
-    /// When the last tick was due; `nil` before the first call to ``next()``.
-    var deadline: C.Instant?
+    /// When the first call to ``next()`` was made, and when the last tick was due.
+    var start: Duration?
+    var deadline: Duration?
     /// Whether the sequence ended (its task was cancelled): it stays ended.
     var isFinished = false
 
-    /// Waits for the next tick and returns the instant it was due, or `nil` once the task is
-    /// cancelled.
-    public mutating func next() async -> C.Instant? {
+    /// Waits for the next tick and returns how long after the first call it was due, or
+    /// `nil` once the task is cancelled.
+    public mutating func next() async -> Duration? {
       guard !isFinished else { return nil }
-      let now = timer.clock.now
-      var due = (deadline ?? now).advanced(by: timer.interval)
+      let now = timer.elapsed()
+      let start = self.start ?? now
+      self.start = start
+      var due = (deadline ?? start) + timer.interval
       if due < now {
         // Ticks missed while the consumer was busy, or the app suspended: skipped, to the
         // next one due from now on, counted in whole intervals so as not to drift.
-        let missed = (due.duration(to: now) / timer.interval).rounded(.up)
-        due = due.advanced(by: timer.interval * Int(missed))
+        let missed = ((now - due) / timer.interval).rounded(.up)
+        due += timer.interval * Int(missed)
       }
       do {
-        try await timer.clock.sleep(until: due, tolerance: timer.tolerance)
+        try await timer.sleep(due)
       } catch {
         // Only cancellation stops a clock's sleep.
         isFinished = true
         return nil
       }
       deadline = due
-      return due
+      return due - start
     }
 
     /// Waits for the next tick; the sequence never throws.
-    public mutating func next(isolation actor: isolated (any Actor)?) async -> C.Instant? {
+    public mutating func next(isolation actor: isolated (any Actor)?) async -> Duration? {
       await next()
     }
   }

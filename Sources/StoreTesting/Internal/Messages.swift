@@ -70,7 +70,9 @@ enum Messages {
   static func endlessWork(jobs: Int, running: [EffectRecord]) -> String {
     // The effect that spins is awake: those asleep on a test clock are not it.
     let awake = running.filter { $0.testClockWaits.isEmpty }
-    let lines = describeRunning(awake.isEmpty ? running : awake)
+    var lines = describeRunning(awake.isEmpty ? running : awake)
+    // Its record may be between two states when the limit is hit (seen once in a loaded run).
+    if lines.isEmpty { lines = ["an effect the store could not name at that moment"] }
     return """
       Effects ran \(jobs) jobs without coming to a pause, so the store stopped running them \
       for now. Running:
