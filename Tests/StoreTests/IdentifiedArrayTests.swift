@@ -230,6 +230,24 @@ import Testing
     }
   }
 
+  /// Every element changed through its position, with no look-up by id (a bulk change had to
+  /// go through `[id:]` for each element); lookups and the content stamp follow.
+  @Test func elementsChangeInPlaceThroughTheirPositions() async {
+    var items = IdentifiedArrayOf<Item>((0..<50).map { Item(id: $0, name: "") })
+    let content = items.content
+    for position in items.indices { items[position].name = "n\(position)" }
+    #expect(items.map(\.name) == (0..<50).map { "n\($0)" })
+    #expect(items[id: 7]?.name == "n7")
+    #expect(items.index(id: 49) == 49)
+    #expect(items.content != content)
+    // Fifty changes are more than the content history lists: stores check every row.
+    #expect(items.changedIDs(since: content) == nil)
+    await #expect(processExitsWith: .failure) {
+      var items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a")]
+      items[0].id = 2
+    }
+  }
+
   @Test func updateOrAppendReplacesByID() {
     var items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a")]
     #expect(items.updateOrAppend(Item(id: 1, name: "A")) == Item(id: 1, name: "a"))

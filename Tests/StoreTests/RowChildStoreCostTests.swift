@@ -42,6 +42,7 @@ private struct Shelves: Reducer {
     case rows(IdentifiedAction<Int, RowAction>)
     case unrelatedChanged
     case removeRow(Int)
+    case relabelAll(String)
   }
 
   enum RowAction: Sendable {
@@ -58,6 +59,9 @@ private struct Shelves: Reducer {
     Reduce { state, action in
       if case .unrelatedChanged = action { state.unrelated += 1 }
       if case .removeRow(let id) = action { state.rows.remove(id: id) }
+      if case .relabelAll(let label) = action {
+        for position in state.rows.indices { state.rows[position].storedPart.label = label }
+      }
       return .none
     }
     .forEach(\.rows, action: .rows) {
@@ -136,6 +140,18 @@ extension CaseKey<Shelves.RowAction, Shelves.PartAction> {
     let next = row.scope(state: \.note, action: .note)
     #expect(next != nil)
     #expect(next !== note)
+  }
+
+  /// A change to every row through its position reaches every row's child store.
+  @Test func aChangeThroughPositionsReachesEveryRowsChildStore() {
+    let store = store(rows: 20)
+    let parts = store.scope(state: \.rows, action: .rows).map {
+      $0.scope(state: \.part, action: .part)
+    }
+    let observers = parts.map { part in Tracker { _ = part.label } }
+    store.send(.relabelAll("all"))
+    #expect(observers.allSatisfy { $0.firings == 1 })
+    #expect(parts.allSatisfy { $0.label == "all" })
   }
 
   /// A row's optional child store, held past the row's removal, learns that it is gone, as

@@ -9,13 +9,32 @@ extension IdentifiedArray: RandomAccessCollection {
   /// - Complexity: O(1).
   @inlinable public var endIndex: Int { storage.count }
 
-  /// The element at `position`.
+  /// The element at `position`; a change through it is made in place.
+  ///
+  /// For changing every element, or many, without looking each one up by id:
+  ///
+  /// ```swift
+  /// for position in state.items.indices { state.items[position].isSelected = false }
+  /// ```
+  ///
+  /// The array is not a `MutableCollection`: its elements cannot be swapped or reordered
+  /// through positions (use ``move(fromOffsets:toOffset:)`` or ``sort(by:)``), only changed.
   ///
   /// - Parameter position: A valid position.
+  /// - Precondition: A change must not change the element's id; it stops the program, naming
+  ///   both ids.
   /// - Complexity: O(1).
   @inlinable
   public subscript(position: Int) -> Element {
-    storage[position]
+    get { storage[position] }
+    _modify {
+      let id = self.id(at: position)
+      defer {
+        Self.checkID(self.id(at: position), is: id)
+        touch(id)
+      }
+      yield &storage[position]
+    }
   }
 
   /// The number of elements.
