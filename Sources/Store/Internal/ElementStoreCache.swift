@@ -90,11 +90,11 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     }
     parent.afterDispatch { [weak self] in
       guard let self else { return false }
-      // Most actions change neither the ids nor an element: one read, two comparisons.
+      // Most actions change neither the ids nor an element: one read, two comparisons, which
+      // also say which of the two checks is due.
       let now = stamps()
-      if now.structure == self.knownStructure, now.content == self.knownContent { return true }
-      let checkedAll = self.prune()
-      self.notifyChangedElements(checkedAll: checkedAll)
+      let checkedAll = now.structure != self.knownStructure && self.prune()
+      if now.content != self.knownContent { self.notifyChangedElements(checkedAll: checkedAll) }
       return true
     }
   }
