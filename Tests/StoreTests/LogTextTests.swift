@@ -20,6 +20,17 @@ import Testing
     #expect(LogText.escaped("a\u{1B}b\nc\u{85}é") == #"a\u{1B}b\nc\u{85}é"#)
   }
 
+  @Test func bidirectionalFormattingAndSeparatorsAreEscaped() {
+    // A right-to-left override would show the rest of the line reversed ("Trojan Source"); a
+    // line separator breaks the line in some terminals.
+    #expect(
+      LogText.quoted("a\u{202E}gnp.exe\u{202C}b\u{2066}c\u{2069}\u{200F}\u{061C}\u{2028}\u{2029}")
+        == #""a\u{202E}gnp.exe\u{202C}b\u{2066}c\u{2069}\u{200F}\u{61C}\u{2028}\u{2029}""#)
+    #expect(LogText.escaped("key\u{202D}x\u{200E}") == #"key\u{202D}x\u{200E}"#)
+    // Characters that share those first bytes are left as they are: quotes, dashes, Arabic.
+    #expect(LogText.escaped("“a” – b … ؛ \u{2065}") == "“a” – b … ؛ \u{2065}")
+  }
+
   @Test func anErrorEscapesWhatItsReasonHolds() {
     // Such as a `Codable` conformance's own error, quoting a value from the log.
     let error = ActionLogError.malformedLine(

@@ -2,14 +2,17 @@
 ///
 /// A log is input: a string in it may hold any character, its JSON escapes decoded, such as
 /// an escape sequence that recolours a terminal, retitles its window, or (with a carriage
-/// return or a newline) prints a line that looks like the replay's own. Every value a message
-/// or a timeline quotes from a log goes through here, and comes out with such characters
-/// written as a Swift string literal writes them.
+/// return or a newline) prints a line that looks like the replay's own, or a bidirectional
+/// override that makes the terminal show the rest of the line in another order than it is
+/// stored. Every value a message or a timeline quotes from a log goes through here, and comes
+/// out with such characters written as a Swift string literal writes them.
 package enum LogText {
   /// `text` in double quotes, escaped as in a Swift string literal: `"Tea\u{1B}[31m\n"`.
   ///
-  /// A quote, a backslash and every control character (C0, DEL and C1) are escaped, so the
-  /// result is one line that shows where the value ends.
+  /// A quote, a backslash, every control character (C0, DEL and C1), every bidirectional
+  /// formatting character (embeddings, overrides, isolates and marks) and the line and
+  /// paragraph separators are escaped, so the result is one line, shown in the order it is
+  /// stored, that shows where the value ends.
   package static func quoted(_ text: some StringProtocol) -> String {
     var result = "\""
     for scalar in text.unicodeScalars {
@@ -22,14 +25,19 @@ package enum LogText {
     return result + "\""
   }
 
-  /// `text` with every control character (C0, DEL and C1) escaped as in a Swift string
-  /// literal, and the rest left as it is: for text that is not quoted, such as a key in a
-  /// path, or a message that quotes values of its own.
+  /// `text` with every control character (C0, DEL and C1), bidirectional formatting
+  /// character and line or paragraph separator escaped as in a Swift string literal, and the
+  /// rest left as it is: for text that is not quoted, such as a key in a path, or a message
+  /// that quotes values of its own.
   package static func escaped(_ text: some StringProtocol) -> String {
     // Nearly every text has nothing to escape: checked on its bytes first. A C1 control is
-    // encoded as 0xC2 followed by 0x80...0x9F.
+    // encoded as 0xC2 followed by 0x80...0x9F, U+061C as 0xD8 0x9C, and the other
+    // bidirectional formatting characters and the separators as 0xE2 0x80 or 0xE2 0x81
+    // followed by a third byte.
     let utf8 = text.utf8
-    guard utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) else {
+    guard
+      utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE2 })
+    else {
       return String(text)
     }
     var result = ""
@@ -37,14 +45,17 @@ package enum LogText {
     return result
   }
 
-  /// Appends `scalar`, escaped if it is a control character.
+  /// Appends `scalar`, escaped if it is a control character, a bidirectional formatting
+  /// character (U+061C, U+200E, U+200F, U+202A...U+202E, U+2066...U+2069) or a line or
+  /// paragraph separator (U+2028, U+2029).
   private static func append(_ scalar: Unicode.Scalar, to result: inout String) {
     switch scalar {
     case "\0": result += "\\0"
     case "\t": result += "\\t"
     case "\n": result += "\\n"
     case "\r": result += "\\r"
-    case "\u{00}"..."\u{1F}", "\u{7F}"..."\u{9F}":
+    case "\u{00}"..."\u{1F}", "\u{7F}"..."\u{9F}", "\u{061C}", "\u{200E}", "\u{200F}",
+      "\u{2028}"..."\u{202E}", "\u{2066}"..."\u{2069}":
       result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
     default: result.unicodeScalars.append(scalar)
     }
