@@ -650,7 +650,15 @@ struct EMModel {
   }
 
   static func concat(_ effects: [MEff]) -> MEff {
-    let parts = effects.filter { !$0.isNone }
+    // As `Effect.concatenate` does: nested concatenations are spliced in.
+    var parts: [MEff] = []
+    for effect in effects {
+      switch effect {
+      case .none: continue
+      case .concat(let nested): parts += nested
+      default: parts.append(effect)
+      }
+    }
     switch parts.count {
     case 0: return .none
     case 1: return parts[0]

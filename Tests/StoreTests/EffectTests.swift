@@ -77,6 +77,49 @@ import Testing
     #expect(clock.now == TestClock.Instant(offset: .seconds(2)))
   }
 
+  /// A concatenation grown one part at a time, from either end, is one flat sequence: its
+  /// parts start in a loop. Nested, each level started the next recursively, and a few
+  /// thousand levels overflowed the stack.
+  @Test(arguments: [false, true])
+  func aConcatenationGrownInALoopIsFlatAndRunsInOrder(prepending: Bool) async {
+    let count = 3_000
+    let grown = { @Sendable [clock] () -> Effect<LogFeature.Action> in
+      var effect = Effect<LogFeature.Action>.none
+      for index in 0..<count {
+        let part: Effect<LogFeature.Action> =
+          index.isMultiple(of: 2)
+          ? .send(.record("\(index)"))
+          : .run { send in
+            try await clock.sleep(for: .seconds(1))
+            send(.record("\(index)"))
+          }
+        effect = prepending ? .concatenate(part, effect) : effect.concatenate(with: part)
+      }
+      return effect
+    }
+    guard case .concatenate(let parts) = grown().operation else {
+      Issue.record("not a concatenation")
+      return
+    }
+    #expect(parts.count == count)
+    let harness = Harness(initialState: LogFeature.State(), reducer: LogFeature { _ in grown() })
+    harness.send(.start("x"))
+    await clock.advance(by: .seconds(count))
+    let order = prepending ? Array((0..<count).reversed()) : Array(0..<count)
+    #expect(harness.state.log == ["start x"] + order.map(String.init))
+  }
+
+  /// Merging onto a merge gives one flat merge, whose parts start in a loop.
+  @Test func aMergeGrownInALoopIsFlat() {
+    var effect = Effect<LogFeature.Action>.none
+    for index in 0..<100 { effect = effect.merge(with: .send(.record("\(index)"))) }
+    guard case .merge(let parts) = effect.operation else {
+      Issue.record("not a merge")
+      return
+    }
+    #expect(parts.count == 100)
+  }
+
   /// A later part of a concatenation starts all its effects before reducing what its
   /// `.send`s deliver, as the part would had it been returned directly: sends in order, a
   /// sibling started before a sent action cancels it.

@@ -32,8 +32,13 @@ extension Effect {
 
   /// An effect that runs this effect and `other` at the same time.
   ///
+  /// Merging onto a merge adds to its parts: the result is one flat merge.
+  ///
   /// - Parameter other: The effect to run alongside this one.
   /// - Returns: The merged effect.
+  /// - Complexity: O(*n*) in the number of parts of both effects, as it copies them: growing
+  ///   an effect one part at a time in a loop takes quadratic time. To merge many effects,
+  ///   collect them in an array and merge that (`.merge(effects)`), in O(*n*).
   public func merge(with other: Self) -> Self {
     .merge([self, other])
   }
@@ -73,7 +78,17 @@ extension Effect {
   /// - Returns: The concatenated effect.
   /// - Complexity: O(*n*) in the number of effects.
   public static func concatenate(_ effects: some Sequence<Self>) -> Self {
-    let parts = effects.filter { !$0.isNone }
+    // Nested concatenations are spliced in: running one after another is associative, and
+    // a flat sequence starts its parts in a loop, where nested ones would start each other
+    // recursively, a stack frame per level.
+    var parts: [Self] = []
+    for effect in effects {
+      switch effect.operation {
+      case .none: continue
+      case .concatenate(let nested): parts.append(contentsOf: nested)
+      default: parts.append(effect)
+      }
+    }
     switch parts.count {
     case 0: return .none
     case 1: return parts[0]
@@ -83,8 +98,15 @@ extension Effect {
 
   /// An effect that runs this effect, then `other` once this one has finished.
   ///
+  /// Concatenating onto a concatenation adds to its parts: the result is one flat sequence,
+  /// however many times it is extended (`effect = effect.concatenate(with: next)` in a loop).
+  ///
   /// - Parameter other: The effect to run afterwards.
   /// - Returns: The concatenated effect.
+  /// - Complexity: O(*n*) in the number of parts of both effects, as it copies them: growing
+  ///   an effect one part at a time in a loop takes quadratic time. To concatenate many
+  ///   effects, collect them in an array and concatenate that (`.concatenate(effects)`), in
+  ///   O(*n*).
   public func concatenate(with other: Self) -> Self {
     .concatenate([self, other])
   }
