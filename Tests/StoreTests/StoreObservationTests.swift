@@ -148,6 +148,39 @@ final class FiringCount: Sendable {
     #expect(rightTracker.firings == 0)
   }
 
+  /// A value read through the store whose bytes did not change is equal without a call to
+  /// its `==`: the state read whole is compared after every action, and the `==` the
+  /// compiler writes for a large nested state can take many times its size in stack. (So a
+  /// `Double` that stays NaN, unequal to itself, no longer fires at every action.)
+  @Test func aValueWhoseBytesDidNotChangeIsNotComparedWithEquals() {
+    struct Tripwire: Equatable {
+      static func == (lhs: Self, rhs: Self) -> Bool {
+        Issue.record("== was called on a value whose bytes did not change")
+        return true
+      }
+    }
+    struct Gauge: Reducer {
+      struct State: Equatable {
+        var count = 0
+        var reading = Double.nan
+        var tripwire = Tripwire()
+      }
+      enum Action: Sendable { case noChange, tick }
+      func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        if case .tick = action { state.count += 1 }
+        return .none
+      }
+    }
+    let store = Store(initialState: Gauge.State()) { Gauge() }
+    let whole = Tracker { _ = store.state }
+    let reading = Tracker { _ = store.reading }
+    store.send(.noChange)
+    #expect(whole.firings == 0)
+    store.send(.tick)
+    #expect(whole.firings == 1)
+    #expect(reading.firings == 0, "NaN, before and after")
+  }
+
   @Test func readingTheWholeStateFiresWhenAnyPartChanges() {
     let store = Store(initialState: Pair.State()) { Pair() }
     let tracker = Tracker { _ = store.state.left }

@@ -20,7 +20,7 @@ extension Store {
   final class TrackedValue<Value>: Tracked {
     let keyPath: KeyPath<State, Value>
     var last: Value
-    let isEqual: (Value, Value) -> Bool
+    let isEqual: ValueEquality<Value>
 
     init(keyPath: KeyPath<State, Value>, last: Value, token: KeyPath<Store, Int>) {
       self.keyPath = keyPath
@@ -30,8 +30,12 @@ extension Store {
     }
 
     override func update(from state: State) -> Bool {
-      let value = state[keyPath: keyPath]
-      if isEqual(last, value) { return false }
+      var value = state[keyPath: keyPath]
+      // Compared where they are: see `equality(of:)`.
+      let equal = withUnsafeMutablePointer(to: &last) { last in
+        withUnsafeMutablePointer(to: &value) { value in isEqual(last, value) }
+      }
+      if equal { return false }
       last = value
       return true
     }
@@ -266,19 +270,59 @@ enum TrackKey: Hashable {
 /// identity, as a class in state does: a change inside it, or a weak reference to it that
 /// became `nil`, is not seen. Bytes that changed count as a change, even when the value is
 /// equal (the same array, built again).
-private func equality<Value>(of type: Value.Type) -> (Value, Value) -> Bool {
+///
+/// An `Equatable` value whose bytes did not change is equal without calling `==`, and `==`
+/// gets the two values where they are, not copies: a large state read whole (`store.state`)
+/// is compared after every action, and the `==` the compiler writes for nested structures
+/// and enums can take many times the value's size in stack already.
+func equality<Value>(of type: Value.Type) -> ValueEquality<Value> {
   guard let equatable = type as? any Equatable.Type else {
     if type is AnyObject.Type {
-      return { ($0 as AnyObject) === ($1 as AnyObject) }
-    }
-    return { first, second in
-      withUnsafeBytes(of: first) { first in
-        withUnsafeBytes(of: second) { second in first.elementsEqual(second) }
+      return { first, second in
+        (first.pointee as AnyObject) === (second.pointee as AnyObject)
       }
     }
+    return { first, second in haveSameBytes(first, second) }
   }
-  func compare<E: Equatable>(_: E.Type) -> (Value, Value) -> Bool {
-    { ($0 as! E) == ($1 as! E) }
+  func compare<E: Equatable>(_: E.Type) -> ValueEquality<Value> {
+    { first, second in haveSameBytes(first, second) || areEqual(first, second, as: E.self) }
   }
   return compare(equatable)
+}
+
+/// Whether two values, given where they are stored, are equal (see `equality(of:)`).
+typealias ValueEquality<Value> = (UnsafeMutablePointer<Value>, UnsafeMutablePointer<Value>)
+  -> Bool
+
+/// Whether the values at `first` and `second` are stored in the same bytes.
+private func haveSameBytes<Value>(_ first: UnsafePointer<Value>, _ second: UnsafePointer<Value>)
+  -> Bool
+{
+  let first = UnsafeRawPointer(first)
+  let second = UnsafeRawPointer(second)
+  let count = MemoryLayout<Value>.size
+  var offset = 0
+  while offset + 8 <= count {
+    guard
+      first.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        == second.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+    else { return false }
+    offset += 8
+  }
+  while offset < count {
+    guard
+      first.load(fromByteOffset: offset, as: UInt8.self)
+        == second.load(fromByteOffset: offset, as: UInt8.self)
+    else { return false }
+    offset += 1
+  }
+  return true
+}
+
+/// `==` on the values at `first` and `second`, whose type is `E`, read in place.
+private func areEqual<Value, E: Equatable>(
+  _ first: UnsafePointer<Value>, _ second: UnsafePointer<Value>, as _: E.Type
+) -> Bool {
+  UnsafeRawPointer(first).assumingMemoryBound(to: E.self).pointee
+    == UnsafeRawPointer(second).assumingMemoryBound(to: E.self).pointee
 }
