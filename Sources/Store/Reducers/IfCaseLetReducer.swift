@@ -127,10 +127,15 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     // child: its id is compared, typed, before and after. Other payloads compare as the case
     // or not.
     guard let identifiable = Child.State.self as? any Identifiable.Type else {
-      return reduce(into: &state, action: action, hasToken: false) { _ in true }
+      let present: (inout Child.State) -> Bool = { _ in true }
+      return reduce(into: &state, action: action, hasToken: false, id: present)
     }
     func byID<I: Identifiable>(_: I.Type) -> Effect<Parent.Action> {
-      reduce(into: &state, action: action, hasToken: true) { unsafeBitCast($0, to: I.self).id }
+      reduce(into: &state, action: action, hasToken: true) { (childState: inout Child.State) in
+        withUnsafePointer(to: &childState) {
+          UnsafeRawPointer($0).assumingMemoryBound(to: I.self).pointee.id
+        }
+      }
     }
     return byID(identifiable)
   }
@@ -142,7 +147,7 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     into state: inout Parent.State,
     action: Parent.Action,
     hasToken: Bool,
-    id: (Child.State) -> ID
+    id: (inout Child.State) -> ID
   ) -> Effect<Parent.Action> {
     let identity = CaseIdentity(site: site, toCase: toCase)
     let before: ID?
@@ -153,46 +158,80 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       // An enum's payload cannot be changed in place. Take it out and let go of the enum
       // before the child runs, so that the payload's buffers (a case's list of rows, say)
       // are referenced once and change in place, instead of being copied whole at every
-      // child action; then put the changed payload back.
-      let whole = consume state
-      if var childState = toCase.extract(whole) {
-        _ = consume whole
-        before = id(childState)
-        let effect = child.reduce(into: &childState, action: childAction)
-        if !effect.isNone {
-          isForMissingChild = effect.isForMissingChild
-          let token = hasToken ? lifetimeToken(ofID: id(childState)) : nil
-          childEffect = effect.map(toChildAction.embed).scoped(to: identity, token: token)
-        }
-        // The id the child left itself with, when it changed it and started effects: those
-        // go on under it, if it keeps it.
-        if !childEffect.isNone, id(childState) != before { idLeftByChild = id(childState) }
-        state = toCase.embed(childState)
-      } else {
-        state = whole
+      // child action; then put the changed payload back. The child runs on the extracted
+      // optional itself, and what is only needed before or after it (a message, the
+      // payload put back) is made in functions of its own: in a build without
+      // optimization every temporary of a function has a stack slot of its own for the
+      // whole call, and a copy of the payload made here would sit under the child's
+      // reducer.
+      var extracted = toCase.extract(state)
+      guard isPresent(&extracted) else {
         // An effect of the case may still be running, if the state left it where this
         // reducer could not see it (in an ancestor, say): it ends here. The action changes
         // nothing: the parent does not see it either (it would act for a case not there).
-        return .missingChild(
-          """
-          \(describe(action)) was sent to the case holding \
-          \(String(reflecting: Child.State.self)), but the state is another case: .\(Mirror(reflecting: state).children.first?.label ?? "\(state)"). \
-          Neither the case's reducer nor the parent's ran for it: nothing changed.
-          """,
-          site: site, lifetime: identity)
+        return missingCase(action, state: state, identity: identity)
       }
+      _ = consume state
+      before = id(&extracted!)
+      let effect = child.reduce(into: &extracted!, action: childAction)
+      if !effect.isNone {
+        isForMissingChild = effect.isForMissingChild
+        let token = hasToken ? lifetimeToken(ofID: id(&extracted!)) : nil
+        childEffect = effect.map(toChildAction.embed).scoped(to: identity, token: token)
+      }
+      // The id the child left itself with, when it changed it and started effects: those
+      // go on under it, if it keeps it.
+      if !childEffect.isNone, id(&extracted!) != before { idLeftByChild = id(&extracted!) }
+      state = embedded(&extracted)
     } else {
       // (The extracted copy is let go at once: a child that runs later must find its buffers
       // unshared.)
-      before = toCase.extract(state).map(id)
+      before = caseID(of: state, id)
     }
     // An action for a child of the case that is not there changes nothing: the parent does
     // not see it either.
     let parentEffect =
       isForMissingChild ? Effect.none : parent.reduce(into: &state, action: action)
-    let after = toCase.extract(state).map(id)
+    let after = caseID(of: state, id)
     return childStepEffect(
       before: before, after: after, idLeftByChild: idLeftByChild,
       childEffect: childEffect, parentEffect: parentEffect, identity: identity)
+  }
+
+  // Apart from `reduce`, which the child runs under (see there).
+
+  /// The id of the case's payload in `state`, or `nil` when the state is another case.
+  @usableFromInline
+  func caseID<ID>(of state: Parent.State, _ id: (inout Child.State) -> ID) -> ID? {
+    guard var childState = toCase.extract(state) else { return nil }
+    return id(&childState)
+  }
+
+  /// Whether the state was the case (without a copy of the payload).
+  @usableFromInline
+  func isPresent(_ extracted: inout Child.State?) -> Bool {
+    extracted != nil
+  }
+
+  /// The state of the case with the changed payload, which it takes out of `extracted`.
+  @usableFromInline
+  func embedded(_ extracted: inout Child.State?) -> Parent.State {
+    toCase.embed(extracted.take()!)
+  }
+
+  /// The effect for a child action while the state is another case: a warning, and the end
+  /// of the case's lifetime.
+  @usableFromInline
+  func missingCase(
+    _ action: Parent.Action, state: Parent.State,
+    identity: CaseIdentity<Parent.State, Child.State>
+  ) -> Effect<Parent.Action> {
+    .missingChild(
+      """
+      \(describe(action)) was sent to the case holding \
+      \(String(reflecting: Child.State.self)), but the state is another case: .\(Mirror(reflecting: state).children.first?.label ?? "\(state)"). \
+      Neither the case's reducer nor the parent's ran for it: nothing changed.
+      """,
+      site: site, lifetime: identity)
   }
 }
