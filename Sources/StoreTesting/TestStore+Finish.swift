@@ -51,7 +51,8 @@ extension TestStore {
         // clock stop it too, and the list says how far to advance for each.
         let note =
           isWaitingOnlyForTestClocks ? "" : Messages.cancellationNote(waitingFor: "them")
-        reportFailure(Messages.stillRunning(running) + note, at: location)
+        let offTestExecutors = Messages.sleepsOffTestExecutors(on: testClocks, running: running)
+        reportFailure(Messages.stillRunning(running) + note + offTestExecutors, at: location)
       }
       if !received.isEmpty {
         reportFailure(

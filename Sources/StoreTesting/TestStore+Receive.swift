@@ -136,7 +136,8 @@ extension TestStore {
         Expected to receive \(description()), but \(Task.isCancelled
           ? "the test's task was cancelled, and the store stopped waiting before it arrived"
           : "nothing arrived within \(timeout)"). Effects still running:
-        \(Messages.bulleted(Messages.describeRunning(running)))
+        \(Messages.bulleted(Messages.describeRunning(running)))\(
+          Messages.sleepsOffTestExecutors(on: testClocks, running: running))
         """
       let skipped =
         isExhaustive || received.isEmpty

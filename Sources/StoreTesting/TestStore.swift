@@ -31,8 +31,10 @@ import Store
 /// is left. Effects therefore run in one reproducible order, with no real sleeps and no yield
 /// counting, however loaded the machine. The code of effects isolated to the main actor runs
 /// there, in the order it was queued: the store yields the main actor until such work has
-/// nothing new to do. Only work on other threads (a callback from a system API) is waited
-/// for, up to ``timeout``.
+/// nothing new to do. Only work on other threads (a callback from a system API, or a
+/// `Task {}` or `Task.detached` that an effect or a dependency starts, which leaves the test
+/// executor) is waited for, up to ``timeout``. When such a task sleeps on a `TestClock`, wait
+/// for its sleep (`await clock.waitForSleepers()`) before advancing the clock.
 @MainActor
 public final class TestStore<State: Equatable, Action: Sendable> {
   /// How strictly the store checks the test. ``Exhaustivity/on`` by default.
@@ -69,6 +71,9 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   let signal = EventSignal()
   let ledger: Ledger
   let origin: TestLocation
+  /// The test clocks the feature holds in its stored properties, whose sleepers a failure
+  /// message names when they belong to no effect.
+  let testClocks: [TestClock]
 
   /// The state as of the last assertion, which the next one starts from.
   var baseline: State
@@ -116,9 +121,10 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   ) where R.State == State, R.Action == Action {
     let executor = ManualTaskExecutor()
     let ledger = Ledger()
+    let feature = reducer()
     let core = RootCore(
       initialState: initialState,
-      reducer: reducer(),
+      reducer: feature,
       executor: executor,
       warnings: RuntimeWarningHandler { ledger.record($0) },
       // Effects of elements an ancestor removed end with the action, whatever other tests do.
@@ -130,6 +136,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     self.ledger = ledger
     self.baseline = initialState
     self.origin = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    self.testClocks = TestClockFinder.clocks(in: feature)
     core.didReduce = { [unowned self] action, origin in
       self.didReduce(action, origin: origin)
     }

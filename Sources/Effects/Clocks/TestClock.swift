@@ -17,6 +17,11 @@
 /// within one `advance` wakes twice, and a concatenation's next part starts and sleeps from
 /// the right time, deterministically. That holds for effects isolated to the main actor too:
 /// the clock waits for the woken task to resume before it moves on.
+///
+/// It does not hold for a task the store does not run: a `Task {}` or `Task.detached` that an
+/// effect or a dependency starts runs on the global executor, and may reach its sleep after
+/// the test advanced the clock. Wait for that sleep with ``waitForSleepers(_:)`` before each
+/// advance.
 public final class TestClock: Clock, Sendable {
   /// A point in a test clock's time: an offset from the moment the clock was created.
   public struct Instant: InstantProtocol, Hashable, Sendable, CustomStringConvertible {
@@ -62,6 +67,10 @@ public final class TestClock: Clock, Sendable {
     var executor: ManualTaskExecutor?
     /// Where the sleeping task reports warnings: an effect's, its store's.
     var warnings: RuntimeWarningHandler
+    /// Whether the sleeping task runs on a test store's executor. One that does not (a
+    /// `Task.detached`, or a `Task {}` that left the executor) may reach its next sleep only
+    /// after the test has advanced the clock.
+    var isOnTestExecutor: Bool
   }
 
   private struct State {
@@ -116,6 +125,7 @@ public final class TestClock: Clock, Sendable {
       return state.nextID
     }
     let executor = ManualTaskExecutor.current
+    let isOnTestExecutor = executor.map(Self.currentTaskPrefers) ?? false
     let warnings = RuntimeWarningHandler.current
     // Inside an effect: a test store that waits in vain names what the effect sleeps on.
     let record = EffectRecord.current
@@ -133,7 +143,7 @@ public final class TestClock: Clock, Sendable {
           state.sleepers.append(
             Sleeper(
               id: id, deadline: deadline, continuation: continuation, executor: executor,
-              warnings: warnings)
+              warnings: warnings, isOnTestExecutor: isOnTestExecutor)
           )
           return (nil, state.takeSatisfiedWaiters())
         }
@@ -151,6 +161,24 @@ public final class TestClock: Clock, Sendable {
     }
   }
 
+  /// The deadlines of the sleeps whose tasks no test store runs, soonest first, for a test
+  /// store's failure message.
+  ///
+  /// Such a task (a `Task.detached` a dependency starts, say) runs on the global executor,
+  /// so the test store cannot run it to its sleep before the test advances the clock.
+  package var sleepsOffTestExecutors: [Instant] {
+    state.withLock { $0.sleepers.filter { !$0.isOnTestExecutor }.map(\.deadline) }.sorted()
+  }
+
+  /// Whether the current task prefers `executor`: the test store started it, or it is a
+  /// child task of one it started. A task-local such as ``ManualTaskExecutor/current`` is
+  /// inherited by a `Task {}` too, but the preference is not.
+  private static func currentTaskPrefers(_ executor: ManualTaskExecutor) -> Bool {
+    withUnsafeCurrentTask { task in
+      task?.unownedTaskExecutor == executor.asUnownedTaskExecutor()
+    }
+  }
+
   /// Suspends until at least `count` sleeps wait on this clock, or the calling task is
   /// cancelled.
   ///
@@ -164,8 +192,24 @@ public final class TestClock: Clock, Sendable {
   /// await clock.advance(by: .seconds(1))
   /// ```
   ///
-  /// Under a test store there is no need: its effects run until they suspend before `send`
-  /// returns.
+  /// Under a test store there is no need for the effects themselves: the store runs them
+  /// until they suspend before `send` returns, and a woken effect until it sleeps again before
+  /// `advance` returns. A task the store does not run is the exception: an unstructured
+  /// `Task {}` or a `Task.detached` started inside an effect or a dependency (a client that
+  /// polls on a task of its own) escapes the test store's executor and runs on the global
+  /// one, where it may reach its sleep only after the test advanced the clock, and that
+  /// advance wakes nothing. Wait for its sleep before each advance:
+  ///
+  /// ```swift
+  /// await store.send(.onAppear)  // subscribes to a client that polls on `Task.detached`
+  /// for _ in 1...3 {
+  ///   await clock.waitForSleepers()
+  ///   await clock.advance(by: .seconds(1))
+  ///   await store.receive(.updateReceived) { $0.updateCount += 1 }
+  /// }
+  /// ```
+  ///
+  /// A test store whose `receive` waits in vain names such sleeps on a clock the feature holds.
   ///
   /// - Parameter count: How many sleepers to wait for.
   /// - Returns: Whether they are there: `false` when the task was cancelled first (by a

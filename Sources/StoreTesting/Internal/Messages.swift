@@ -95,6 +95,44 @@ enum Messages {
       """
   }
 
+  /// For a wait in vain while effects run: the sleeps on `clocks` (the test clocks the feature
+  /// holds) of tasks that no test store runs, which the test may have advanced the clock
+  /// before. When no such clock is known, a line saying what to look for, as long as an effect
+  /// waits on something other than a test clock. Empty when neither applies.
+  static func sleepsOffTestExecutors(on clocks: [TestClock], running: [EffectRecord]) -> String {
+    let offTestExecutors = clocks.compactMap { clock -> (now: String, until: [String])? in
+      let deadlines = clock.sleepsOffTestExecutors
+      return deadlines.isEmpty ? nil : ("\(clock.now)", deadlines.map(\.description))
+    }
+    let advice = """
+      reach its sleep after the test advanced the clock, and that advance wakes nothing. Wait \
+      for its sleep before each advance: `await clock.waitForSleepers()`, then \
+      `await clock.advance(by: ...)`.
+      """
+    guard offTestExecutors.isEmpty else {
+      let count = offTestExecutors.reduce(0) { $0 + $1.until.count }
+      let lines = offTestExecutors.map {
+        "until \($0.until.joined(separator: ", ")) (the clock is at \($0.now))"
+      }
+      return """
+
+        \(counted(count, "sleep")) on a TestClock of the feature \(count == 1 ? "is" : "are") in \
+        a task the test store does not run (a `Task {}` or `Task.detached` in an effect or a \
+        dependency), asleep
+        \(bulleted(lines))
+        Such a task runs on the global executor, not the test store's, so it can \(advice)
+        """
+    }
+    let waitsElsewhere = running.contains { $0.kind == .task && $0.testClockWaits.isEmpty }
+    guard clocks.isEmpty, waitsElsewhere else { return "" }
+    return """
+
+      If an effect waits for a task the test store does not run (a `Task {}` or \
+      `Task.detached` in an effect or a dependency) that sleeps on a TestClock, that task can \
+      \(advice)
+      """
+  }
+
   /// In non-exhaustive mode: the sends that dropped actions a `receive` was waiting for.
   static func dropped(by sends: [(send: String, matches: [String])]) -> String {
     """

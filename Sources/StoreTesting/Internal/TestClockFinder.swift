@@ -1,0 +1,33 @@
+import Effects
+
+/// Finds the test clocks a feature holds, so that a test store can look at their sleepers
+/// when a `receive` waits in vain.
+///
+/// A test store is not given the clock: the feature is. The clock is usually one of the
+/// reducer's stored properties (`Search(clock: clock)`, an `any Clock<Duration>` included), or
+/// a child reducer's, which a mirror of the reducer reaches. A clock captured only in a
+/// closure (a dependency's) is out of a mirror's sight, and is not found.
+enum TestClockFinder {
+  /// The distinct test clocks in `value`'s stored properties, looked for through at most
+  /// `depth` levels and `limit` values, so that a reducer holding a large value costs little.
+  ///
+  /// - Complexity: O(`limit`).
+  static func clocks(in value: Any, depth: Int = 6, limit: Int = 256) -> [TestClock] {
+    var found: [TestClock] = []
+    var pending: [(value: Any, depth: Int)] = [(value, 0)]
+    var visited = 0
+    while !pending.isEmpty, visited < limit {
+      let (next, level) = pending.removeFirst()
+      visited += 1
+      if let clock = next as? TestClock {
+        if !found.contains(where: { $0 === clock }) { found.append(clock) }
+        continue
+      }
+      guard level < depth else { continue }
+      for child in Mirror(reflecting: next).children {
+        pending.append((child.value, level + 1))
+      }
+    }
+    return found
+  }
+}

@@ -1,0 +1,158 @@
+import Effects
+import Store
+import Testing
+
+@testable import StoreTesting
+
+/// A task that an effect or a dependency starts itself (`Task {}`, `Task.detached`) runs on the
+/// global executor, not the test store's: an advance can come before it sleeps, and wake
+/// nothing. A `receive` that then waits in vain, and `finish()`, say so.
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct SleepOffTestExecutorTests {
+  let clock = TestClock()
+  let messages = Messages()
+
+  /// A feature that subscribes to updates a dependency polls for on its own task.
+  struct Poller: Reducer {
+    struct State: Equatable {
+      var updates: [Int] = []
+    }
+    enum Action: Equatable, Sendable {
+      case onAppear, onDisappear, updated(Int), nap, spawnNap
+    }
+    enum CancelID { case updates }
+    let updates: @Sendable () -> AsyncStream<Int>
+    let clock: TestClock?
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      switch action {
+      case .onAppear:
+        return .run { send in
+          for await update in updates() { send(.updated(update)) }
+        }
+        .cancellable(id: CancelID.updates)
+      case .onDisappear:
+        return .cancel(id: CancelID.updates)
+      case .updated(let update):
+        state.updates.append(update)
+        return .none
+      case .nap:
+        return .run { [clock] _ in try await clock?.sleep(for: .seconds(1)) }
+      case .spawnNap:
+        return .run { [clock] _ in Task { try? await clock?.sleep(for: .seconds(1)) } }
+      }
+    }
+  }
+
+  /// Updates each second, polled for on a detached task: the test store does not run it.
+  nonisolated static func polling(on clock: TestClock) -> @Sendable () -> AsyncStream<Int> {
+    {
+      AsyncStream { continuation in
+        let task = Task.detached {
+          var count = 0
+          while (try? await clock.sleep(for: .seconds(1))) != nil {
+            count += 1
+            continuation.yield(count)
+          }
+          continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+      }
+    }
+  }
+
+  func makeStore(holdsClock: Bool = true) -> TestStore<Poller.State, Poller.Action> {
+    let store = TestStore(initialState: Poller.State()) {
+      Poller(updates: Self.polling(on: clock), clock: holdsClock ? clock : nil)
+    }
+    store.timeout = .milliseconds(50)
+    return store
+  }
+
+  @Test func onlySleepsOfTasksTheStoreDoesNotRunAreOffItsExecutor() async {
+    let store = makeStore()
+    await store.send(.nap)
+    #expect(clock.sleeperCount == 1)
+    #expect(clock.sleepsOffTestExecutors.isEmpty)
+    // A `Task {}` inherits the effect's task locals, not its executor.
+    await store.send(.spawnNap)
+    await clock.waitForSleepers(2)
+    #expect(clock.sleepsOffTestExecutors == [TestClock.Instant(offset: .seconds(1))])
+    await clock.advance(by: .seconds(1))
+    await store.finish()
+  }
+
+  @Test func waitingForTheSleepBeforeEachAdvanceReceivesEveryUpdate() async {
+    let store = makeStore()
+    await store.send(.onAppear)
+    for update in 1...5 {
+      await clock.waitForSleepers()
+      await clock.advance(by: .seconds(1))
+      await store.receive(.updated(update)) { $0.updates.append(update) }
+    }
+    await store.send(.onDisappear)
+    await store.finish()
+  }
+
+  @Test func aReceiveThatWaitsInVainNamesASleepNoEffectOwns() async {
+    let store = makeStore()
+    // The advance comes before the poll's first sleep, as it can when the machine is loaded.
+    await clock.advance(by: .seconds(1))
+    await store.send(.onAppear)
+    await clock.waitForSleepers()
+    await withKnownIssue {
+      await store.receive(.updated(1)) { $0.updates = [1] }
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(
+      messages.last.contains(
+        """
+        1 sleep on a TestClock of the feature is in a task the test store does not run (a \
+        `Task {}` or `Task.detached` in an effect or a dependency), asleep
+          • until 2.0 seconds (the clock is at 1.0 seconds)
+        """))
+    #expect(messages.last.contains("`await clock.waitForSleepers()`, then `await clock.advance"))
+    await store.send(.onDisappear)
+    await store.finish()
+  }
+
+  @Test func finishNamesASleepNoEffectOwns() async {
+    let store = makeStore()
+    await store.send(.onAppear)
+    await clock.waitForSleepers()
+    await withKnownIssue {
+      await store.finish()
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(
+      messages.last.hasPrefix(
+        """
+        1 effect still running at the end of the test:
+          • an effect started by Action.onAppear
+        """))
+    #expect(messages.last.contains("• until 1.0 seconds (the clock is at 0.0 seconds)"))
+  }
+
+  @Test func aStoreThatDoesNotSeeTheClockSaysWhatToLookFor() async {
+    let store = makeStore(holdsClock: false)
+    await clock.advance(by: .seconds(1))
+    await store.send(.onAppear)
+    await clock.waitForSleepers()
+    await withKnownIssue {
+      await store.receive(.updated(1)) { $0.updates = [1] }
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(
+      messages.last.contains(
+        """
+        If an effect waits for a task the test store does not run (a `Task {}` or \
+        `Task.detached` in an effect or a dependency) that sleeps on a TestClock, that task can \
+        reach its sleep after the test advanced the clock
+        """))
+    await store.send(.onDisappear)
+    await store.finish()
+  }
+}
