@@ -116,8 +116,10 @@ extension TestStore {
   ) async {
     let timeout = timeout ?? self.timeout
     let isExhaustive = exhaustivity == .on
-    // Whether it matches or fails, this receive settles what earlier sends dropped.
-    defer { droppedBySends = [] }
+    // Whether it matches or fails, this receive settles what earlier sends dropped; what
+    // earlier receives skipped is kept until a receive fails, which names it if it matches.
+    let earlierDrops = droppedBy
+    droppedBy = earlierDrops.filter(\.isReceive)
     let arrived = await settle(
       until: { isExhaustive ? !received.isEmpty : received.contains { matching($0.action) } },
       timeout: timeout
@@ -143,10 +145,14 @@ extension TestStore {
         isExhaustive || received.isEmpty
         ? ""
         : "\nReceived but not matching:\n\(Messages.bulleted(received.map { describe($0.action) }))"
-      // The sends that dropped an action this receive would have matched.
-      let droppers = droppedBySends.compactMap { drop -> (send: String, matches: [String])? in
-        let matches = drop.dropped.filter(matching)
-        return matches.isEmpty ? nil : (describe(drop.send), matches.map { describe($0) })
+      // The steps that dropped an action this receive would have matched.
+      droppedBy = []
+      let droppers = earlierDrops.compactMap { drop -> Messages.Dropper? in
+        let matches = drop.actions.filter(matching)
+        return matches.isEmpty
+          ? nil
+          : Messages.Dropper(
+            step: drop.step, isReceive: drop.isReceive, matches: matches.map { describe($0) })
       }
       let dropped = isExhaustive || droppers.isEmpty ? "" : "\n" + Messages.dropped(by: droppers)
       reportFailure(
@@ -159,7 +165,11 @@ extension TestStore {
     if !isExhaustive {
       // The actions before the first match are dropped unasserted.
       let match = received.firstIndex { matching($0.action) }!
-      for _ in 0..<match { removeReceived(at: 0) }
+      let skipped = (0..<match).map { _ in removeReceived(at: 0).action }
+      if !skipped.isEmpty {
+        let step = "`receive` of \(description()) at \(location.fileID):\(location.line)"
+        noteDrop(Drop(step: step, isReceive: true, actions: skipped))
+      }
     }
     let next = removeReceived(at: 0)
     guard matching(next.action) else {

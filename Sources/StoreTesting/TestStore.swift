@@ -41,7 +41,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   public var exhaustivity: Exhaustivity = .on {
     didSet {
       ledger.exhaustivity = exhaustivity
-      droppedBySends = []
+      droppedBy = []
     }
   }
 
@@ -85,10 +85,20 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// Whether effect work that never pauses was reported: once per store.
   private var reportedEndlessWork = false
   private var sentState: State?
-  /// In non-exhaustive mode, the received actions each `send` dropped since the last
-  /// `receive`, with the action that send sent (the last 16 sends): a `receive` that then
-  /// finds nothing names the sends that dropped what it expected.
-  var droppedBySends: [(send: Action, dropped: [Action])] = []
+  /// In non-exhaustive mode, the received actions that steps dropped unasserted (the last 16
+  /// such steps): each `send` since the last `receive`, and each `receive` that skipped actions
+  /// to reach its match since the last failing one. A `receive` that then finds nothing names
+  /// the steps that dropped what it expected.
+  var droppedBy: [Drop] = []
+
+  /// Received actions that one step dropped unasserted, in non-exhaustive mode.
+  struct Drop {
+    /// The step, such as `` `send(Action.noop)` ``.
+    var step: String
+    /// Whether the step is a `receive`, which skipped the actions before its match.
+    var isReceive: Bool
+    var actions: [Action]
+  }
 
   /// Creates a test store that runs `reducer` on `initialState`.
   ///
@@ -234,8 +244,9 @@ public final class TestStore<State: Equatable, Action: Sendable> {
           at: location
         )
       } else {
-        droppedBySends.append((action, received.map(\.action)))
-        if droppedBySends.count > 16 { droppedBySends.removeFirst() }
+        noteDrop(
+          Drop(
+            step: "`send(\(describe(action)))`", isReceive: false, actions: received.map(\.action)))
       }
       removeAllReceived()
       baseline = root.untrackedState
@@ -326,6 +337,12 @@ public final class TestStore<State: Equatable, Action: Sendable> {
       received.append((action, root.untrackedState))
       ledger.received(action)
     }
+  }
+
+  /// Notes received actions a step dropped unasserted, keeping the last 16 such steps.
+  func noteDrop(_ drop: Drop) {
+    droppedBy.append(drop)
+    if droppedBy.count > 16 { droppedBy.removeFirst() }
   }
 
   /// Drops the received action at `position`: asserted, or skipped.

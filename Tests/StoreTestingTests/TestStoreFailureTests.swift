@@ -238,6 +238,33 @@ import Testing
     #expect(!messages.last.contains("dropped"))
   }
 
+  @Test func aNonExhaustiveReceiveOfAnActionAnEarlierReceiveSkippedSaysWhichReceive() async {
+    let store = makeStore()
+    store.exhaustivity = .off
+    await store.send(.echo(["a", "b"]))
+    await store.receive(.loaded("b"))
+    await withKnownIssue {
+      await store.receive(.loaded("a"))
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.last.contains("nothing arrived"))
+    #expect(
+      messages.last.contains(
+        #"• `receive` of Action.loaded("b") at StoreTestingTests/TestStoreFailureTests.swift:"#))
+    #expect(messages.last.contains(#", which skipped Action.loaded("a")"#))
+    #expect(messages.last.contains("each `receive` skips those that arrived before the one"))
+    // A failure forgets it; a receive that skips nothing matching is not named.
+    await store.send(.echo(["a", "b"]))
+    await store.receive(.loaded("b"))
+    await withKnownIssue {
+      await store.receive(.loaded("c"))
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(!messages.last.contains("dropped by"))
+  }
+
   @Test func aDebouncedEffectStillWaitingIsNamedOnceAtTheLineThatDebouncedIt() async {
     let store = makeStore()
     await store.send(.searchTyped("Ada"))

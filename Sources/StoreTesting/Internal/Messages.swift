@@ -133,14 +133,39 @@ enum Messages {
       """
   }
 
-  /// In non-exhaustive mode: the sends that dropped actions a `receive` was waiting for.
-  static func dropped(by sends: [(send: String, matches: [String])]) -> String {
-    """
-    In non-exhaustive mode, each `send` drops the received actions not yet asserted; matching \
-    ones were dropped by:
-    \(bulleted(sends.map { "`send(\($0.send))`, which dropped " + $0.matches.joined(separator: ", ") }))
-    Receive them before sending the next action.
-    """
+  /// A step that dropped received actions a `receive` was waiting for, in non-exhaustive mode.
+  struct Dropper {
+    /// The step, such as `` `send(Action.noop)` ``.
+    var step: String
+    /// Whether the step is a `receive`, which skipped actions before its match.
+    var isReceive: Bool
+    /// The dropped actions that the `receive` would have matched, described.
+    var matches: [String]
+  }
+
+  /// In non-exhaustive mode: the steps that dropped actions a `receive` was waiting for.
+  static func dropped(by steps: [Dropper]) -> String {
+    let hasReceives = steps.contains(where: \.isReceive)
+    let rule =
+      hasReceives
+      ? """
+      each `send` drops the received actions not yet asserted, and each `receive` skips those \
+      that arrived before the one it matches
+      """
+      : "each `send` drops the received actions not yet asserted"
+    let lines = steps.map {
+      "\($0.step), which \($0.isReceive ? "skipped" : "dropped") "
+        + $0.matches.joined(separator: ", ")
+    }
+    let advice =
+      hasReceives
+      ? "Receive them in the order they arrive, and before sending the next action."
+      : "Receive them before sending the next action."
+    return """
+      In non-exhaustive mode, \(rule); matching ones were dropped by:
+      \(bulleted(lines))
+      \(advice)
+      """
   }
 
   static func unreceived(_ actions: [String], context: String) -> String {
