@@ -99,7 +99,7 @@ extension TestStore {
     await receive(
       description: CaseName.expectedAction(actionCase),
       matching: { actionCase.extract($0) != nil },
-      mismatch: { "Received \(describe($0)), not \(CaseName.expectedAction(actionCase))." },
+      mismatch: { CaseName.mismatch(received: describe($0), key: actionCase) },
       timeout: timeout,
       assert: assert,
       at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)

@@ -173,8 +173,9 @@ extension CaseKey<Ledger.Action, (from: Int, to: Int)> {
     #expect(
       messages.last
         == """
-        Received Action.logged("opened"), not an action of the case Ledger.Action.select \
-        (carrying Optional<Int>).
+        Received an action of another case than the key passed to `receive`.
+          Expected: an action of the case Ledger.Action.select (carrying Optional<Int>)
+          Received: Action.logged("opened")
         """)
   }
 
@@ -193,6 +194,26 @@ extension CaseKey<Ledger.Action, (from: Int, to: Int)> {
         """))
   }
 
+  @Test func receivingTheWrongCaseOfAKeyThatCannotBeNamedSaysWhy() async {
+    let store = makeStore()
+    await store.send(.logTapped)
+    await withKnownIssue {
+      await store.receive(.moved)
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(
+      messages.last
+        == """
+        Received an action of another case than the key passed to `receive`.
+          Expected: an action of Ledger.Action whose case carries (from: Int, to: Int)
+          Received: Action.logged("opened")
+        The expected case cannot be named: a CaseKey holds no name, and the store reads one \
+        only from an action the key makes, which takes a payload the store can create (none, \
+        `nil`, a string, a number, a Boolean or a collection).
+        """)
+  }
+
   @Test func aCaseThatCannotBeNamedNamesWhatItCarries() async {
     let store = makeStore()
     await withKnownIssue {
@@ -203,7 +224,7 @@ extension CaseKey<Ledger.Action, (from: Int, to: Int)> {
     #expect(
       messages.last.hasPrefix(
         """
-        Expected to receive an action of Ledger.Action, of the case carrying \
+        Expected to receive an action of Ledger.Action whose case carries \
         (from: Int, to: Int), but nothing arrived
         """))
   }

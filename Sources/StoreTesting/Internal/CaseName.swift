@@ -12,14 +12,34 @@ import Store
 enum CaseName {
   /// What a test expected to receive through `key`, for a failure message: "an action of the
   /// case Inventory.Action.step (carrying String)", or, when the case cannot be named, "an
-  /// action of Inventory.Action, of the case carrying Cart.Action".
+  /// action of Inventory.Action whose case carries Cart.Action".
   static func expectedAction<Root, Value>(_ key: CaseKey<Root, Value>) -> String {
     let root = DumpTypeName.name(of: Root.self)
     let carrying = Value.self == Void.self ? "" : " (carrying \(DumpTypeName.name(of: Value.self)))"
     guard let path = casePath(of: key) else {
-      return "an action of \(root), of the case carrying \(DumpTypeName.name(of: Value.self))"
+      return "an action of \(root) whose case carries \(DumpTypeName.name(of: Value.self))"
     }
     return "an action of the case \(root)\(path)\(carrying)"
+  }
+
+  /// The failure for a `receive` through `key` that got `received`, an action of another case:
+  /// what was expected and what came, a line each, and why the case has no name when it has
+  /// none.
+  static func mismatch<Root, Value>(received: String, key: CaseKey<Root, Value>) -> String {
+    let unnamed =
+      casePath(of: key) != nil
+      ? ""
+      : """
+
+      The expected case cannot be named: a CaseKey holds no name, and the store reads one \
+      only from an action the key makes, which takes a payload the store can create (none, \
+      `nil`, a string, a number, a Boolean or a collection).
+      """
+    return """
+      Received an action of another case than the key passed to `receive`.
+        Expected: \(expectedAction(key))
+        Received: \(received)\(unnamed)
+      """
   }
 
   /// The case's path below the root type, such as `.step` or `.cart(.checkout)`; `nil` when
