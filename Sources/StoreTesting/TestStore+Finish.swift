@@ -56,7 +56,8 @@ extension TestStore {
       }
       if !received.isEmpty {
         reportFailure(
-          Messages.unreceived(received.map { describe($0.action) }, context: "The test ended with"),
+          Messages.unreceived(
+            received.map { Messages.action($0.action) }, context: "The test ended with"),
           at: location
         )
       }

@@ -26,7 +26,7 @@ extension TestStore where Action: Equatable {
     column: UInt = #column
   ) async {
     await receive(
-      description: describe(expected),
+      description: Messages.action(expected),
       matching: { $0 == expected },
       mismatch: { actual in
         """
@@ -65,7 +65,7 @@ extension TestStore {
     await receive(
       description: "an action matching the predicate",
       matching: isMatching,
-      mismatch: { "Received \(describe($0)), which does not match the predicate." },
+      mismatch: { "Received \(Messages.action($0)), which does not match the predicate." },
       timeout: timeout,
       assert: assert,
       at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -99,7 +99,7 @@ extension TestStore {
     await receive(
       description: CaseName.expectedAction(actionCase),
       matching: { actionCase.extract($0) != nil },
-      mismatch: { CaseName.mismatch(received: describe($0), key: actionCase) },
+      mismatch: { CaseName.mismatch(received: Messages.action($0), key: actionCase) },
       timeout: timeout,
       assert: assert,
       at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -144,7 +144,7 @@ extension TestStore {
       let skipped =
         isExhaustive || received.isEmpty
         ? ""
-        : "\nReceived but not matching:\n\(Messages.bulleted(received.map { describe($0.action) }))"
+        : "\nReceived but not matching:\n\(Messages.bulleted(received.map { Messages.action($0.action) }))"
       // The steps that dropped an action this receive would have matched.
       droppedBy = []
       let droppers = earlierDrops.compactMap { drop -> Messages.Dropper? in
@@ -152,7 +152,8 @@ extension TestStore {
         return matches.isEmpty
           ? nil
           : Messages.Dropper(
-            step: drop.step, isReceive: drop.isReceive, matches: matches.map { describe($0) })
+            step: drop.step, isReceive: drop.isReceive, matches: matches.map { Messages.action($0) }
+          )
       }
       let dropped = isExhaustive || droppers.isEmpty ? "" : "\n" + Messages.dropped(by: droppers)
       reportFailure(

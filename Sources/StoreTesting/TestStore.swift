@@ -57,7 +57,10 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// A change is a value that differs, or an element, entry or line of text removed or
   /// inserted. Past the limit (or past eight lines a change), the diff ends with a line
   /// counting the changes left out, so that a collection that changed throughout gives a
-  /// short message, quickly. Set it to `nil` in a test to see a whole diff:
+  /// short message, quickly. A line longer than 240 characters (a long string) shows only
+  /// the region that changed, with 40 characters around it, or its start, and counts the
+  /// characters left out: `…[999960 characters]…`. Set it to `nil` in a test to see a whole
+  /// diff, long strings whole:
   ///
   /// ```swift
   /// store.diffChangeLimit = nil
@@ -178,7 +181,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
       if !unreceived.isEmpty {
         problems.append(
           Messages.unreceived(
-            unreceived.map(describe), context: "The test store was released with"))
+            unreceived.map(Messages.action), context: "The test store was released with"))
       }
     }
     for problem in problems { reportFailure(problem, at: origin) }
@@ -238,15 +241,16 @@ public final class TestStore<State: Equatable, Action: Sendable> {
       if exhaustivity == .on {
         reportFailure(
           Messages.unreceived(
-            received.map { describe($0.action) },
-            context: "Must assert received actions before sending \(describe(action)):"
+            received.map { Messages.action($0.action) },
+            context: "Must assert received actions before sending \(Messages.action(action)):"
           ),
           at: location
         )
       } else {
         noteDrop(
           Drop(
-            step: "`send(\(describe(action)))`", isReceive: false, actions: received.map(\.action)))
+            step: "`send(\(Messages.action(action)))`", isReceive: false,
+            actions: received.map(\.action)))
       }
       removeAllReceived()
       baseline = root.untrackedState

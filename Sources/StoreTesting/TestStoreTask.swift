@@ -16,7 +16,7 @@ public struct TestStoreTask: Sendable {
 
   init<State, Action>(task: StoreTask, store: TestStore<State, Action>, action: Action) {
     self.task = task
-    self.describeAction = { describe(action) }
+    self.describeAction = { Messages.action(action) }
     self.waitUntil = { [weak store] isDone, timeout in
       guard let store else { return isDone() }
       // Effects asleep on a test clock stay asleep however long the store waits: only the

@@ -18,6 +18,10 @@
 ///       line three
 ///       """
 /// ```
+///
+/// With a limit, a long line is shortened (see ``TextElision``): two strings on one line, or
+/// two lines of text that replace one another, show the region that changed with some context,
+/// and other lines their start, each with a count of the characters left out.
 struct DiffWriter {
   /// How many unchanged lines of a string are shown on each side of a change.
   static let textContext = 2
@@ -29,11 +33,14 @@ struct DiffWriter {
   private var omittedChanges = 0
   /// The index of the line that counts the changes left out, once the limit is reached.
   private var cutLine: Int?
+  /// Whether long lines are shortened: only when there is a limit.
+  private let shortensLines: Bool
 
-  /// A writer that prints up to `limit`, or everything when it is `nil`.
+  /// A writer that prints up to `limit`, or everything, long lines whole, when it is `nil`.
   init(limit: TreeDiffer.Limit?) {
     changesLeft = limit?.changes ?? .max
     linesLeft = limit?.lines ?? .max
+    shortensLines = limit != nil
   }
 
   /// The lines written, with the count of changes left out filled in.
@@ -59,6 +66,17 @@ struct DiffWriter {
   mutating func write(_ expected: DumpNode, _ actual: DumpNode, label: String?, depth: Int) {
     if let old = expected.textLines, let new = actual.textLines {
       writeText(old, new, label: label, depth: depth)
+      return
+    }
+    // Two one-line leaves (a description that spans lines prints as it is).
+    if shortensLines, expected.kind == .leaf, actual.kind == .leaf,
+      !expected.name.contains("\n"), !actual.name.contains("\n")
+    {
+      guard startChange(depth: depth) else { return }
+      let prefix = label.map { "\($0): " } ?? ""
+      let (old, new) = TextElision.pair(expected.name, actual.name)
+      append(.removed, depth: depth, prefix + old)
+      append(.inserted, depth: depth, prefix + new)
       return
     }
     guard expected.isComparable(to: actual) else {
@@ -96,6 +114,8 @@ struct DiffWriter {
   private mutating func writeText(_ old: [String], _ new: [String], label: String?, depth: Int) {
     let isOpen = open(label.map { "\($0): " } ?? "", "\"\"\"", depth: depth)
     let steps = SequenceAlignment.steps(from: old, to: new)
+    let partners = shortensLines ? Self.replacedLines(steps) : [:]
+    let newPartners = Dictionary(uniqueKeysWithValues: partners.map { ($1, $0) })
     var unchanged = 0
     var index = 0
     while index < steps.count {
@@ -104,11 +124,15 @@ struct DiffWriter {
         switch steps[index] {
         case .removal(let line):
           if startChange(depth: depth + 1) {
-            append(.removed, depth: depth + 1, Self.visible(old[line]))
+            let text = Self.visible(old[line])
+            let shown = partners[line].map { TextElision.pair(text, Self.visible(new[$0])).old }
+            append(.removed, depth: depth + 1, shown ?? shortened(text))
           }
         case .insertion(let line):
           if startChange(depth: depth + 1) {
-            append(.inserted, depth: depth + 1, Self.visible(new[line]))
+            let text = Self.visible(new[line])
+            let shown = newPartners[line].map { TextElision.pair(Self.visible(old[$0]), text).new }
+            append(.inserted, depth: depth + 1, shown ?? shortened(text))
           }
         case .match:
           break
@@ -128,7 +152,7 @@ struct DiffWriter {
           hidden <= 1 || position < index + shownBefore || position >= end - shownAfter
         if isShown {
           flush(&unchanged, noun: "line", depth: depth + 1)
-          if !isCut { append(.context, depth: depth + 1, Self.visible(old[line])) }
+          if !isCut { append(.context, depth: depth + 1, shortened(Self.visible(old[line]))) }
         } else {
           unchanged += 1
         }
@@ -137,6 +161,30 @@ struct DiffWriter {
     }
     flush(&unchanged, noun: "line", depth: depth + 1)
     if isOpen { append(.context, depth: depth + 1, "\"\"\"") }
+  }
+
+  /// The lines of text that replace one another, old line to new: in each gap between
+  /// unchanged lines, the removals and the insertions paired in order.
+  private static func replacedLines(_ steps: [SequenceAlignment.Step]) -> [Int: Int] {
+    var partners: [Int: Int] = [:]
+    var removals: [Int] = []
+    var insertions: [Int] = []
+    for step in steps + [.match(-1, -1)] {
+      switch step {
+      case .removal(let line): removals.append(line)
+      case .insertion(let line): insertions.append(line)
+      case .match:
+        for (removal, insertion) in zip(removals, insertions) { partners[removal] = insertion }
+        removals = []
+        insertions = []
+      }
+    }
+    return partners
+  }
+
+  /// `text` shortened when long lines are.
+  private func shortened(_ text: String) -> String {
+    shortensLines ? TextElision.single(text) : text
   }
 
   /// A line of a string with a space at its end made visible, as a literal could write it.
@@ -201,7 +249,7 @@ struct DiffWriter {
     let made = node.lines(label: label, depth: depth, limit: room == .max ? .max : room + 1)
     let isCutShort = made.count > room
     lines += made.prefix(isCutShort ? room - 1 : room).map {
-      TreeDiffer.Line(marker: marker, line: $0)
+      TreeDiffer.Line(marker: marker, line: .init(depth: $0.depth, text: shortened($0.text)))
     }
     linesLeft -= made.count
     if isCutShort {

@@ -11,6 +11,12 @@ enum Messages {
     "\(count) \(noun)\(count == 1 ? "" : "s")"
   }
 
+  /// An action described for a failure message, with a description longer than a few lines
+  /// worth (a long string in its payload) cut short, saying how many characters were left out.
+  static func action(_ action: any Sendable) -> String {
+    TextElision.single(Effects.describe(action), limit: 1_000)
+  }
+
   /// A step's name for a headline, such as `send(Action.rows(.element(id: 3, action:
   /// .toggled)))`, with an action longer than a line cut short: the diff below the headline
   /// shows what changed, and the test's source the whole action.
