@@ -42,7 +42,8 @@ public struct TestStoreTask: Sendable {
   ///
   /// Effects asleep on a `TestClock` are not waited for once nothing else is left to run:
   /// only the test can wake them, by advancing the clock, so the test fails at once, naming
-  /// them and how far the clock must advance.
+  /// them and how far the clock must advance. Effects named in such a failure are not named
+  /// again by the test store's `finish()` when still running then: it cancels them.
   ///
   /// - Parameters:
   ///   - timeout: How long to wait; the test store's ``TestStore/timeout`` by default.
@@ -69,6 +70,8 @@ public struct TestStoreTask: Sendable {
         "The effects started by \(describeAction()) \(ending)\(listed)",
         at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
       )
+      // Reported here: the store's `finish()` (or its release) does not list them again.
+      excuse(task.group)
       return
     }
   }

@@ -163,6 +163,19 @@ import Testing
     await store.finish()
   }
 
+  @Test func anEffectATasksFinishReportedIsNotReportedAgainAtTheEnd() async {
+    let store = makeStore()
+    let nap = await store.send(.nap)
+    await withKnownIssue {
+      await nap.finish()
+      await store.finish()
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.all.count == 1)
+    #expect(messages.last.hasPrefix("The effects started by Action.nap did not finish in time."))
+  }
+
   @Test func anEffectWorkingElsewhereKeepsTheStoreWaitingThoughAnotherSleepsOnATestClock() async {
     let gate = Gate()
     let store = TestStore(initialState: Napper.State()) { Napper(clock: clock, gate: gate) }
