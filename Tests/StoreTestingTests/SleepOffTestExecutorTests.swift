@@ -156,3 +156,30 @@ import Testing
     await store.finish()
   }
 }
+
+/// The test store finds the clocks a feature holds, without reading all of a large value.
+@Suite struct TestClockFinderTests {
+  struct Holder {
+    var rows = Array(0..<100_000)
+    var clock: any Clock<Duration>
+  }
+
+  @Test func findsAClockBehindAnExistentialOnce() {
+    let clock = TestClock()
+    let found = TestClockFinder.clocks(in: (Holder(clock: clock), clock))
+    #expect(found.count == 1)
+    #expect(found.first === clock)
+  }
+
+  @Test func stopsAtItsLimitInALargeValue() {
+    struct Nested {
+      var rows = Array(0..<100_000)
+      var holder: Holder
+    }
+    let clock = TestClock()
+    // The rows fill the limit before the holder's clock is queued.
+    #expect(TestClockFinder.clocks(in: Nested(holder: Holder(clock: clock)), limit: 64).isEmpty)
+    #expect(TestClockFinder.clocks(in: Nested(holder: Holder(clock: clock))).isEmpty)
+    #expect(TestClockFinder.clocks(in: Holder(clock: clock), limit: 64).count == 1)
+  }
+}

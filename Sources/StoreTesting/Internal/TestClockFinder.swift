@@ -10,22 +10,27 @@ import Effects
 enum TestClockFinder {
   /// The distinct test clocks in `value`'s stored properties, looked for through at most
   /// `depth` levels and `limit` values, so that a reducer holding a large value costs little.
+  /// A clock past the limit is not found; then the store's failure message only says what
+  /// to look for.
   ///
   /// - Complexity: O(`limit`).
   static func clocks(in value: Any, depth: Int = 6, limit: Int = 256) -> [TestClock] {
     var found: [TestClock] = []
-    var pending: [(value: Any, depth: Int)] = [(value, 0)]
-    var visited = 0
-    while !pending.isEmpty, visited < limit {
-      let (next, level) = pending.removeFirst()
-      visited += 1
+    // Breadth first, so a reducer's own properties come before what they hold; at most
+    // `limit` values are ever queued, however large a collection among them.
+    var queue: [(value: Any, depth: Int)] = [(value, 0)]
+    var position = 0
+    while position < queue.count {
+      let (next, level) = queue[position]
+      position += 1
       if let clock = next as? TestClock {
         if !found.contains(where: { $0 === clock }) { found.append(clock) }
         continue
       }
       guard level < depth else { continue }
       for child in Mirror(reflecting: next).children {
-        pending.append((child.value, level + 1))
+        guard queue.count < limit else { break }
+        queue.append((child.value, level + 1))
       }
     }
     return found
