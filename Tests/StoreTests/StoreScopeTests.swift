@@ -263,9 +263,12 @@ import Testing
   }
 
   @Test func aPartOfAStoreWhoseStateWasTakenOverKeepsItsLastValue() {
+    // As a store's state, whose version moves at each change: what a core finds on a look
+    // holds until it does.
     final class Source {
-      var state = Pair.State()
-      var isTakenOver = false
+      var state = Pair.State() { didSet { version += 1 } }
+      var isTakenOver = false { didSet { version += 1 } }
+      var version = 0
     }
     let source = Source()
     let warnings = WarningLog()
@@ -276,7 +279,7 @@ import Testing
       afterDispatch: { _ in },
       warn: warnings.handler.callAsFunction,
       takenOver: { source.isTakenOver ? "the pair" : nil },
-      version: { 0 }
+      version: { source.version }
     )
     let part = core.scope(state: \.left, action: .left)
     source.state.left.count = 5

@@ -22,6 +22,19 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     case takenOver(String)
   }
 
+  /// A look's finding, without the state.
+  private enum Presence {
+    case present
+    case absent
+    case takenOver(String)
+  }
+
+  /// When a look was made: what it finds holds while both stay the same.
+  private struct LookKey: Equatable {
+    var version: Int
+    var flagChanges: Int
+  }
+
   /// Reads the viewed state and whether it was taken over, reading the parent once: a read
   /// for each would read every ancestor twice, doubling the cost at each level of nesting.
   private let look: @MainActor () -> Look
@@ -31,6 +44,12 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
   private let parentIsPresent: (@MainActor () -> Bool)?
   private let version: @MainActor () -> Int
   private var lastState: State
+  /// When `lastState` was last looked for: what a look finds holds until the state version
+  /// moves or a gone flag changes (a hook found a child dismissed, a row removed).
+  private var stateKey: LookKey?
+  /// What the last look found, without the state (which only a read of ``state`` keeps).
+  private var presence = Presence.absent
+  private var presenceKey: LookKey?
   /// For an element's store, whose owner checks it only when the element may have changed:
   /// the hooks of what was scoped from it (its child stores' checks, a nested collection's
   /// cache), run then too, rather than after every action the root dispatches. With a
@@ -94,12 +113,37 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
   }
 
   package var state: State {
-    if case .state(let current?) = look() { lastState = current }
+    // Once per state version (and change of a gone flag): a look reads the parent's state,
+    // which, for a store scoped under other optional children, looks at its parent's, up to
+    // the root. Without it, the hooks that each level of nested children runs after an
+    // action, and each send, read every level above again, each time copying it.
+    let key = LookKey(version: version(), flagChanges: GoneFlag.changes)
+    guard key != stateKey else { return lastState }
+    let found = look()
+    if case .state(let current?) = found { lastState = current }
+    stateKey = key
+    remember(found, at: key)
     return lastState
   }
 
+  /// What a look finds now, from the last look while it holds.
+  private func currentPresence() -> Presence {
+    let key = LookKey(version: version(), flagChanges: GoneFlag.changes)
+    if key != presenceKey { remember(look(), at: key) }
+    return presence
+  }
+
+  private func remember(_ found: Look, at key: LookKey) {
+    switch found {
+    case .state(.some): presence = .present
+    case .state(.none): presence = .absent
+    case .takenOver(let takenOver): presence = .takenOver(takenOver)
+    }
+    presenceKey = key
+  }
+
   package func send(_ action: Action) -> StoreTask {
-    guard case .takenOver(let takenOver) = look() else { return embed(action) }
+    guard case .takenOver(let takenOver) = currentPresence() else { return embed(action) }
     report(
       RuntimeWarning(
         message: """
@@ -115,7 +159,7 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
 
   package var isPresent: Bool {
     // A derived parent that is gone keeps returning its last state: ask it first.
-    guard parentIsPresent?() ?? true, case .state(_?) = look() else { return false }
+    guard parentIsPresent?() ?? true, case .present = currentPresence() else { return false }
     return true
   }
 
@@ -175,5 +219,11 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
 /// dismissed), as that store's core sees it: set by the owner that lets the store go.
 @MainActor
 final class GoneFlag {
-  var isGone = false
+  var isGone = false {
+    didSet { if isGone != oldValue { Self.changes &+= 1 } }
+  }
+
+  /// How many flags have changed: what a derived core found on a look holds while neither
+  /// this nor the state version moves.
+  static private(set) var changes = 0
 }

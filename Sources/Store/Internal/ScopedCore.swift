@@ -23,7 +23,9 @@ package final class ScopedCore<R: Reducer, State, Action: Sendable>: StoreCore {
   }
 
   package var state: State {
-    root.state[keyPath: toState]
+    // Projected from the root's stored state in place: through `root.state`, the whole
+    // root state would be copied first at every read.
+    root.currentState[keyPath: toState]
   }
 
   package func send(_ action: Action) -> StoreTask {
