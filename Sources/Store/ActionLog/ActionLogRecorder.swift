@@ -21,8 +21,10 @@ import Effects
 /// ## When recording stops
 ///
 /// An action or a state that cannot be written stops the recording: one that does not encode
-/// (a `Double` that is NaN or infinite has no JSON form), an action whose line would be
-/// longer than the limit, or a write that fails (a full disk). Then the recorder:
+/// (a `Double` that is NaN or infinite has no JSON form), or encodes as text that is not
+/// JSON (a `Decimal` that is NaN, which `JSONEncoder` writes as a bare `NaN`), an action
+/// whose line would be longer than the limit, or a write that fails (a full disk). Then the
+/// recorder:
 ///
 /// - reports a runtime warning at once, naming the action's sequence number and value, the
 ///   place in it that could not be written, and what to do;
@@ -191,6 +193,9 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
     } catch {
       throw .unencodable(error, encoding: state, at: "state")
     }
+    if let offset = NonJSONToken.firstOffset(in: json) {
+      throw .notJSON(json, at: offset, prefix: "state")
+    }
     var line = CheckpointLine(
       seq: sequence,
       digest: StateDigest.of(CanonicalJSON.canonical(json, of: state, encoder: encoder)),
@@ -214,11 +219,18 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
   }
 
   private func encode(_ line: some Encodable) throws(LineFailure) -> Data {
+    let bytes: Data
     do {
-      return try encoder.encode(line)
+      bytes = try encoder.encode(line)
     } catch {
       throw .unencodable(error, encoding: line)
     }
+    // What JSONEncoder writes but no reader takes (a Decimal NaN) would make the log
+    // unreadable from this line on: refused like a Double NaN, which JSONEncoder refuses.
+    if let offset = NonJSONToken.firstOffset(in: bytes) {
+      throw .notJSON(bytes, at: offset)
+    }
+    return bytes
   }
 
   private func write(bytes: Data) throws(LineFailure) {
@@ -262,8 +274,8 @@ extension Store where State: Codable, Action: Codable {
   ///   processes reports a runtime warning saying so.
   /// - Throws: ``ActionLogError`` if this is a scoped store, the store already records to
   ///   another log (finish that recorder first), `checkpointInterval` is below 1,
-  ///   the initial state cannot be encoded or its line is too long, or the file cannot be
-  ///   written.
+  ///   the initial state cannot be encoded as JSON (nor can a `Decimal` that is NaN) or its
+  ///   line is too long, or the file cannot be written.
   public func recordActions(
     to path: String,
     feature: String,

@@ -27,6 +27,9 @@ struct JSONCheck {
     var problem: String?
     /// The numbers read before the problem (all of them when there is none), in order.
     var numbers: [Number]
+    /// Where the problem is, such as `state.items[2].quantity`; empty at the top level or
+    /// when there is none.
+    var path = ""
   }
 
   /// How deep `JSONDecoder` nests arrays and objects; one level more is refused.
@@ -43,7 +46,10 @@ struct JSONCheck {
       }
       return Result(problem: nil, numbers: check.numbers)
     } catch {
-      return Result(problem: error.message, numbers: check.numbers)
+      let joined = check.path.joined()
+      return Result(
+        problem: error.message, numbers: check.numbers,
+        path: joined.hasPrefix(".") ? String(joined.dropFirst()) : joined)
     }
   }
 

@@ -41,6 +41,27 @@ struct LineFailure: Error {
     }
   }
 
+  /// `JSONEncoder` wrote text that is not JSON (a `Decimal` that is NaN, written as a bare
+  /// `NaN`) at `offset` in `json`, which is at `prefix` in the line (such as `state`, or
+  /// nothing when `json` is the line itself).
+  static func notJSON(_ json: Data, at offset: Int, prefix: String = "") -> LineFailure {
+    let token = NonJSONToken.token(at: offset, in: json)
+    var path = prefix
+    let inner = JSONCheck.check(json).path
+    if !inner.isEmpty { path += path.isEmpty ? inner : "." + inner }
+    let place = path.isEmpty ? "" : " at \(path)"
+    let cause =
+      token == "NaN"
+      ? "JSONEncoder writes a Decimal that is NaN so, though JSON has no NaN"
+      : "JSONEncoder wrote it so, though it is not a JSON value"
+    return LineFailure(
+      reason: """
+        the value\(place) was encoded as \(LogText.escaped(token)), which is not JSON \
+        (\(cause)): keep such numbers out of actions and state, or encode them another way \
+        (as nil, or as a string)
+        """)
+  }
+
   /// An encoded line of `bytes` bytes is longer than `limit`.
   static func tooLong(bytes: Int, limit: Int) -> LineFailure {
     LineFailure(
