@@ -40,8 +40,7 @@ extension ActionLogReplayer {
     case .typeMismatch(let type, let context):
       // An enum case this type does not have decodes as an object with no key it knows.
       if context.debugDescription.hasPrefix("Invalid number of keys"), let line,
-        case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: line)
-          .value(at: context.codingPath)
+        case .object(let object)? = JSONValue(parsing: line)?.value(at: context.codingPath)
       {
         if object.count == 1, let key = object.keys.first {
           return "\(LogText.quoted(key)) is not a case of \(type)\(path(context))."

@@ -18,7 +18,7 @@ enum JSONMismatch {
       ? " (one record per line)" : path
     let expected = "expected \(jsonName(of: type))\(place)"
     let found =
-      line.flatMap { try? JSONDecoder().decode(JSONValue.self, from: $0) }?
+      line.flatMap { JSONValue(parsing: $0) }?
       .value(at: context.codingPath).map { describe($0) }
       ?? foundInDescription(context.debugDescription)
     guard let found else { return "\(expected): \(context.debugDescription)" }

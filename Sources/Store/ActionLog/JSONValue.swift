@@ -4,31 +4,15 @@
   import Foundation
 #endif
 
-/// Any JSON value, for comparing encoded states field by field.
-enum JSONValue: Decodable, Equatable {
+/// Any JSON value, for comparing encoded states field by field; read with
+/// ``init(parsing:)``, which keeps numbers exact.
+enum JSONValue: Equatable {
   case null
   case bool(Bool)
-  case number(Double)
+  case number(JSONNumber)
   case string(String)
   case array([JSONValue])
   case object([String: JSONValue])
-
-  init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    if container.decodeNil() {
-      self = .null
-    } else if let value = try? container.decode(Bool.self) {
-      self = .bool(value)
-    } else if let value = try? container.decode(Double.self) {
-      self = .number(value)
-    } else if let value = try? container.decode(String.self) {
-      self = .string(value)
-    } else if let value = try? container.decode([JSONValue].self) {
-      self = .array(value)
-    } else {
-      self = .object(try container.decode([String: JSONValue].self))
-    }
-  }
 
   /// The value found by following `path` (object keys and array positions), or `nil`.
   func value(at path: [any CodingKey]) -> JSONValue? {
@@ -54,8 +38,7 @@ enum JSONValue: Decodable, Equatable {
     switch self {
     case .null: text = "null"
     case .bool(let value): text = "\(value)"
-    case .number(let value):
-      text = value == value.rounded() && abs(value) < 1e15 ? "\(Int(value))" : "\(value)"
+    case .number(let value): text = value.text
     case .string(let value): text = LogText.quoted(value)
     case .array(let values):
       text = "[" + values.map { $0.rendered(limit: limit) }.joined(separator: ", ") + "]"
@@ -145,9 +128,7 @@ public func stateChanges<State: Encodable>(from old: State, to new: State) -> [S
   let oldJSON = CanonicalJSON.canonical(oldPlain, of: old, encoder: encoder)
   let newJSON = CanonicalJSON.canonical(newPlain, of: new, encoder: encoder)
   if oldJSON == newJSON { return [] }
-  let decoder = JSONDecoder()
-  guard let before = try? decoder.decode(JSONValue.self, from: oldJSON),
-    let after = try? decoder.decode(JSONValue.self, from: newJSON)
+  guard let before = JSONValue(parsing: oldJSON), let after = JSONValue(parsing: newJSON)
   else { return ["(the state could not be compared)"] }
   // A set (or a dictionary written as a list) that only iterates in another order is not a
   // change.

@@ -1,0 +1,64 @@
+/// A JSON number as written, compared by its exact value.
+///
+/// Read into a `Double`, integers past 2^53, a `UInt64` near its maximum or a precise
+/// `Decimal` would lose their last digits, so that two states that differ there would
+/// compare equal, and `123456789012345678` would show as `1.2345678901234568e+17`. The text
+/// is kept instead, and two numbers are equal when their digits and exponents say the same
+/// value, however written (`1.50` and `15e-1`). `-0` and `0` differ, as their encodings do.
+struct JSONNumber: Equatable, Sendable {
+  /// The number as written.
+  let text: String
+  /// The value in one spelling: the sign, the significant digits without leading or
+  /// trailing zeros, and the power of ten of the last one; the text itself when it is not
+  /// a JSON number or its exponent does not fit an `Int`.
+  private let value: String
+
+  /// A number of JSON text `text`.
+  init(_ text: String) {
+    self.text = text
+    self.value = Self.normalized(text) ?? text
+  }
+
+  static func == (lhs: JSONNumber, rhs: JSONNumber) -> Bool {
+    lhs.value == rhs.value
+  }
+
+  private static func normalized(_ text: String) -> String? {
+    var bytes = Substring(text).utf8[...]
+    let isNegative = bytes.first == UInt8(ascii: "-")
+    if isNegative { bytes = bytes.dropFirst() }
+    var digits: [UInt8] = []
+    var exponent = 0
+    var isFraction = false
+    var isDigitSeen = false
+    while let byte = bytes.first {
+      if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+        isDigitSeen = true
+        // Leading zeros say nothing; a zero after the point still moves the exponent.
+        if !(digits.isEmpty && byte == UInt8(ascii: "0")) { digits.append(byte) }
+        if isFraction { exponent -= 1 }
+      } else if byte == UInt8(ascii: "."), !isFraction {
+        isFraction = true
+      } else {
+        break
+      }
+      bytes = bytes.dropFirst()
+    }
+    guard isDigitSeen else { return nil }
+    if let marker = bytes.first {
+      guard marker == UInt8(ascii: "e") || marker == UInt8(ascii: "E"),
+        let written = Int(String(decoding: bytes.dropFirst(), as: UTF8.self))
+      else { return nil }
+      let (sum, overflow) = exponent.addingReportingOverflow(written)
+      guard !overflow else { return nil }
+      exponent = sum
+    }
+    while digits.last == UInt8(ascii: "0") {
+      digits.removeLast()
+      exponent += 1
+    }
+    let sign = isNegative ? "-" : ""
+    guard !digits.isEmpty else { return sign + "0" }
+    return "\(sign)\(String(decoding: digits, as: UTF8.self))e\(exponent)"
+  }
+}

@@ -1,0 +1,77 @@
+import Effects
+import Foundation
+import Testing
+
+@testable import Store
+
+/// Numbers in state diffs and divergences are compared and shown exactly, as written, not
+/// through a `Double`.
+@MainActor
+@Suite struct JSONNumberTests {
+  @Test func numbersAreEqualWhenTheirValuesAreWhateverTheSpelling() {
+    #expect(JSONNumber("1.50") == JSONNumber("15e-1"))
+    #expect(JSONNumber("100") == JSONNumber("1E+2"))
+    #expect(JSONNumber("0.000") == JSONNumber("0"))
+    #expect(JSONNumber("-0") != JSONNumber("0"))
+    #expect(JSONNumber("9007199254740992") != JSONNumber("9007199254740993"))
+    #expect(JSONNumber("18446744073709551615") != JSONNumber("18446744073709551614"))
+    #expect(JSONNumber("0.10000000000000000001") != JSONNumber("0.10000000000000000002"))
+  }
+
+  @Test func parsingKeepsNumbersAndDecodesStrings() {
+    let value = JSONValue(
+      parsing: Data(#"{"a":[123456789012345678,1e+308],"b":"x\n\u00e9\ud83d\ude00"}"#.utf8))
+    #expect(
+      value
+        == .object([
+          "a": .array([.number(JSONNumber("123456789012345678")), .number(JSONNumber("1e308"))]),
+          "b": .string("x\né😀"),
+        ]))
+    #expect(JSONValue(parsing: Data(#"{"a":NaN}"#.utf8)) == nil)
+    #expect(JSONValue(parsing: Data(#"[1,]"#.utf8)) == nil)
+    #expect(JSONValue(parsing: Data(#"[01]"#.utf8)) == nil)
+    // Past a Double's range, still a number, shown as written.
+    #expect(JSONValue(parsing: Data("1e400".utf8))?.rendered() == "1e400")
+  }
+
+  @Test func stateChangesSeeEveryDigit() {
+    var old = Ledger.State()
+    old.big = 9_007_199_254_740_992
+    var new = old
+    new.big = 9_007_199_254_740_993
+    #expect(stateChanges(from: old, to: new) == ["big: 9007199254740992 → 9007199254740993"])
+    old.u64 = .max
+    new = old
+    new.u64 = .max - 1
+    #expect(
+      stateChanges(from: old, to: new) == ["u64: 18446744073709551615 → 18446744073709551614"])
+    new = old
+    old.amount = Decimal(string: "0.10000000000000000001")!
+    new.amount = Decimal(string: "0.10000000000000000002")!
+    #expect(
+      stateChanges(from: old, to: new)
+        == ["amount: 0.10000000000000000001 → 0.10000000000000000002"])
+    new = Ledger.State()
+    new.big = 123_456_789_012_345_678
+    #expect(stateChanges(from: Ledger.State(), to: new) == ["big: 0 → 123456789012345678"])
+  }
+
+  @Test func aDivergenceInTheLastDigitsOfAnIntegerIsNamed() throws {
+    let file = FileManager.default.temporaryDirectory
+      .appendingPathComponent("json-number-\(UUID().uuidString).jsonl").path
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    let store = Store(initialState: Ledger.State()) { Ledger() }
+    let recorder = try store.recordActions(
+      to: file, feature: "Ledger", checkpointInterval: 1, time: { 0 })
+    store.send(.setBig(9_007_199_254_740_992))
+    try recorder.finish()
+    #expect {
+      try ActionLogReplayer(feature: "Ledger") { Ledger(offset: 1) }.replay(path: file)
+    } throws: { error in
+      guard case .diverged(1, 3, let differences) = error as? ActionLogError else {
+        return false
+      }
+      return differences.contains("recorded → replayed: big: 9007199254740992 → 9007199254740993")
+    }
+  }
+}
