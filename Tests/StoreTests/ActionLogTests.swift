@@ -138,9 +138,19 @@ import Testing
     #expect {
       try replayer(factor: 10).replay(path: file)
     } throws: { error in
-      guard case .diverged(let sequence, let line, let differences) = error as? ActionLogError
+      guard
+        case .diverged(let sequence, let line, let differences, let warnings) = error
+          as? ActionLogError
       else { return false }
-      return sequence == 6 && line == 9 && differences == ["recorded → replayed: count: 3 → 30"]
+      return sequence == 6 && line == 9 && warnings.isEmpty
+        && differences == [
+          "recorded → replayed: count: 3 → 30",
+          """
+          since the last matching checkpoint (after action 3, line 5), actions 4 to 6 were \
+          replayed (lines 6 to 8), and each decodes to what was recorded: look at what the \
+          reducer (or a dependency) does with them
+          """,
+        ]
     }
   }
 
@@ -153,7 +163,9 @@ import Testing
     #expect {
       try replayer().replay(path: damaged)
     } throws: { error in
-      guard case .diverged(1, 3, let differences) = error as? ActionLogError else { return false }
+      guard case .diverged(1, 3, let differences, _) = error as? ActionLogError else {
+        return false
+      }
       return differences.first == "recorded → replayed: count: 1e400 → 1"
     }
   }

@@ -68,7 +68,7 @@ import Testing
     #expect {
       try ActionLogReplayer(feature: "Ledger") { Ledger(offset: 1) }.replay(path: file)
     } throws: { error in
-      guard case .diverged(1, 3, let differences) = error as? ActionLogError else {
+      guard case .diverged(1, 3, let differences, _) = error as? ActionLogError else {
         return false
       }
       return differences.contains("recorded → replayed: big: 9007199254740992 → 9007199254740993")

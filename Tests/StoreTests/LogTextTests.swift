@@ -44,7 +44,11 @@ import Testing
       ActionLogError.featureMismatch(line: 1, log: "App\r\nLine 2: ok", expected: "App")
         .description == #"Line 1: the log was recorded for feature App\r\nLine 2: ok, not App."#)
     #expect(
-      ActionLogError.diverged(sequence: 3, line: 4, differences: ["a: \"x\u{7}\" → \"y\""])
-        .description == "Line 4: the replay diverged at checkpoint 3:\n  a: \"x\\u{7}\" → \"y\"")
+      ActionLogError.diverged(
+        sequence: 3, line: 4, differences: ["a: \"x\u{7}\" → \"y\""], warnings: ["w\u{1B}"]
+      )
+      .description
+        == "Line 4: the replay diverged at checkpoint 3:\n  a: \"x\\u{7}\" → \"y\"\n"
+        + "Warnings before it:\n  w\\u{1B}")
   }
 }

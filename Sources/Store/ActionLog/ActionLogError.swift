@@ -24,7 +24,15 @@ public enum ActionLogError: Error, Equatable, Sendable, CustomStringConvertible 
   /// action's, a checkpoint's the same as the last action's.
   case sequenceOutOfOrder(line: Int, found: Int, expected: Int)
   /// A checkpoint does not match the replayed state.
-  case diverged(sequence: Int, line: Int, differences: [String])
+  ///
+  /// `differences` says how: what differs between the checkpoint's state and the replayed
+  /// one, the actions since the last matching checkpoint that do not decode to what was
+  /// recorded (a value that does not round-trip through its `Codable` conformance, such as
+  /// `.some(nil)` of an `Int??`), and which actions were replayed since that checkpoint.
+  /// `warnings` holds what the replay noted before it diverged, as
+  /// ``ReplayReport/warnings`` would have (an action for a child that was not there, say),
+  /// which often explains the divergence.
+  case diverged(sequence: Int, line: Int, differences: [String], warnings: [String])
 
   /// The error, naming the line and the problem.
   ///
@@ -59,11 +67,15 @@ public enum ActionLogError: Error, Equatable, Sendable, CustomStringConvertible 
       "Line \(line): longer than the limit of \(limit) bytes; the log was not read past it."
     case .sequenceOutOfOrder(let line, let found, let expected):
       "Line \(line): sequence number \(found) where \(expected) was expected."
-    case .diverged(let sequence, let line, let differences):
+    case .diverged(let sequence, let line, let differences, let warnings):
       """
       Line \(line): the replay diverged at checkpoint \(sequence):
       \(differences.map { "  \(LogText.escaped($0))" }.joined(separator: "\n"))
       """
+        + (warnings.isEmpty
+          ? ""
+          : "\nWarnings before it:\n"
+            + warnings.map { "  \(LogText.escaped($0))" }.joined(separator: "\n"))
     }
   }
 }

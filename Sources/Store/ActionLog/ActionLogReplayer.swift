@@ -104,6 +104,9 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     )
     var sequence = 0
     var lastLine = headerLine
+    // The last checkpoint that matched (the header before any), where a divergence's
+    // explanation starts.
+    var lastMatch = (sequence: 0, line: headerLine)
     // The line marking the recording as stopped: nothing may follow it.
     var stopLine: Int?
     var scanner = DuplicateKeyScanner()
@@ -239,16 +242,31 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         guard found == sequence else {
           throw ActionLogError.sequenceOutOfOrder(line: number, found: found, expected: sequence)
         }
-        let json = try encoder.encode(state)
+        let since = Divergence(
+          path: path, checkpoint: found, line: number, lastMatch: lastMatch,
+          warnings: report.warnings)
+        let json: Data
+        do {
+          json = try encoder.encode(state)
+        } catch {
+          // The recording encoded its state here, or it would have stopped: the replay
+          // reached another one.
+          throw since.error(
+            [
+              """
+              the replayed state cannot be encoded: \
+              \(LineFailure.unencodable(error, encoding: state, at: "state").reason)
+              """
+            ], replayer: self)
+        }
         let canonical = CanonicalJSON.canonical(json, of: state, encoder: encoder)
         guard StateDigest.of(canonical) == digest else {
-          throw ActionLogError.diverged(
-            sequence: found,
-            line: number,
-            differences: Self.differences(
-              recordedLine: bytes, replayed: canonical, encoder: encoder)
-          )
+          throw since.error(
+            Self.differences(
+              recordedLine: bytes, replayed: canonical, of: state, encoder: encoder),
+            replayer: self)
         }
+        lastMatch = (found, number)
         report.checkpointsVerified += 1
         if isFinal { report.isComplete = true }
       case .stopped(let reason):
@@ -446,38 +464,44 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
   }
 
   /// What differs between the recorded checkpoint's state and the replayed one (`replayed`,
-  /// in canonical form), field by field. The recorded state is put in canonical form too when
-  /// it still decodes, so that sets compare whatever their order.
-  private static func differences(recordedLine: Data, replayed: Data, encoder: JSONEncoder)
-    -> [String]
-  {
-    let decoder = JSONDecoder()
-    let recordedJSON = (try? decoder.decode(RecordedState<R.State>.self, from: recordedLine))?
-      .state.flatMap { state in
-        (try? encoder.encode(state)).map {
-          CanonicalJSON.canonical($0, of: state, encoder: encoder)
-        }
-      }
-    let recorded: JSONValue?
-    if let recordedJSON {
-      recorded = JSONValue(parsing: recordedJSON)
-    } else {
-      guard case .object(let fields)? = JSONValue(parsing: recordedLine) else {
-        return [
-          """
-          the state's digest differs; the checkpoint's state is present but could not be read \
-          to compare: \(JSONCheck.check(recordedLine).problem.map { "invalid JSON: \($0)." } ?? "")
-          """
-        ]
-      }
-      recorded = fields["state"]
+  /// in canonical form, the encoding of `state`), field by field, read from the JSON as
+  /// recorded: decoding it first would hide a value that does not round-trip. The recorded
+  /// state is put in canonical order where the replayed state has its sets.
+  private static func differences(
+    recordedLine: Data, replayed: Data, of state: R.State, encoder: JSONEncoder
+  ) -> [String] {
+    if let offset = NonJSONToken.firstOffset(in: replayed) {
+      return [
+        """
+        the replayed state cannot be encoded: \
+        \(LineFailure.notJSON(replayed, at: offset, prefix: "state").reason)
+        """
+      ]
     }
-    guard let recorded, let current = JSONValue(parsing: replayed) else {
+    guard let recordedJSON = JSONField.bytes(of: "state", in: recordedLine) else {
       return ["the state's digest differs (the checkpoint has no state to compare)"]
+    }
+    let canonical = CanonicalJSON.canonical(recordedJSON, of: state, encoder: encoder)
+    guard let recorded = JSONValue(parsing: canonical) else {
+      let problem = JSONCheck.check(recordedJSON).problem.map { ": invalid JSON: \($0)" } ?? ""
+      return [
+        """
+        the state's digest differs; the checkpoint's state is present but could not be read \
+        to compare\(problem).
+        """
+      ]
+    }
+    guard let current = JSONValue(parsing: replayed) else {
+      return ["the state's digest differs; the replayed state could not be read to compare."]
     }
     let changes = recorded.differences(to: current)
     return changes.isEmpty
-      ? ["the digest differs, but the states are equal: the digest itself is wrong"]
+      ? [
+        """
+        the checkpoint's state is the replayed state, but its digest is not that state's: \
+        the checkpoint was changed after it was recorded, or written by another encoder
+        """
+      ]
       : changes.map { "recorded → replayed: \($0)" }
   }
 }
@@ -501,9 +525,4 @@ private struct HeaderProbe: Decodable {
 private struct LineProbe: Decodable {
   var kind: String
   var seq: Int?
-}
-
-/// A checkpoint line's recorded state, as the feature's state.
-private struct RecordedState<State: Decodable>: Decodable {
-  var state: State?
 }

@@ -5,7 +5,7 @@ import Store
 /// A feature whose state and actions hold the values JSON has trouble with: decimals that
 /// may be NaN, integers past 2^53, nested optionals, sets. `offset` changes what `setBig`
 /// stores, so that a replay through `Ledger(offset: 1)` diverges from a recording through
-/// `Ledger()`.
+/// `Ledger()`, and `scale` overflow ten times sooner.
 struct Ledger: Reducer {
   var offset = 0
 
@@ -36,7 +36,7 @@ struct Ledger: Reducer {
     case .poison: state.amount = .nan
     case .setBig(let value): state.big = value + offset
     case .setU64(let value): state.u64 = value
-    case .scale(let factor): state.ratio *= factor
+    case .scale(let factor): state.ratio *= offset == 0 ? factor : factor * 10
     case .setMaybe(let value): state.maybe = value
     case .tag(let tag): state.tags.insert(tag)
     case .rename(let name): state.name = name
