@@ -139,13 +139,13 @@ struct ActionLine<Action: Encodable>: Encodable {
   var action: Action
 }
 
-/// A checkpoint line, as written.
-struct CheckpointLine<State: Encodable>: Encodable {
+/// A checkpoint line, as written, without its state: the recorder adds the state's
+/// canonical JSON (see ``CanonicalJSON``) as the last field, `state`.
+struct CheckpointLine: Encodable {
   var kind = "checkpoint"
   var seq: Int
   var digest: String
   var final: Bool?
-  var state: State?
 }
 
 /// The line that ends a recording the recorder could not go on with, as written.

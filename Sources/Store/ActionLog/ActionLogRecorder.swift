@@ -196,20 +196,21 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
     if let offset = NonJSONToken.firstOffset(in: json) {
       throw .notJSON(json, at: offset, prefix: "state")
     }
-    var line = CheckpointLine(
-      seq: sequence,
-      digest: StateDigest.of(CanonicalJSON.canonical(json, of: state, encoder: encoder)),
-      final: isFinal ? true : nil,
-      state: Optional(state)
-    )
+    let canonical = CanonicalJSON.canonical(json, of: state, encoder: encoder)
+    var bytes = try encode(
+      CheckpointLine(
+        seq: sequence, digest: StateDigest.of(canonical), final: isFinal ? true : nil))
+    // The state goes in as the canonical bytes the digest was taken of, so that the line
+    // shows sets and dictionaries in the order the digest sees them, not in their iteration
+    // order, and is not encoded twice. `state` sorts after every other key: it goes last.
     // A state too large for one line is left out: the digest alone still verifies the replay
-    // (only the list of differing fields is lost). The state's own encoding, already made for
-    // the digest, tells most of the time without encoding the line twice.
-    if json.count >= lineLimit { line.state = nil }
-    var bytes = try encode(line)
-    if bytes.count > lineLimit, line.state != nil {
-      line.state = nil
-      bytes = try encode(line)
+    // (only the list of differing fields is lost).
+    let field = Data(#","state":"#.utf8)
+    if bytes.count + field.count + canonical.count <= lineLimit {
+      bytes.removeLast()  // the closing brace
+      bytes += field
+      bytes += canonical
+      bytes.append(UInt8(ascii: "}"))
     }
     try write(bytes: bytes)
   }
