@@ -133,6 +133,8 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
     guard !isFinished else { return }
     isFinished = true
     link.isFinished = true
+    // Nothing is written after this call: another recorder may take the file.
+    defer { file.release() }
     if let error { throw error }
     do {
       try writeCheckpoint(isFinal: true)
@@ -264,7 +266,8 @@ extension Store where State: Codable, Action: Codable {
   /// - Parameters:
   ///   - path: Where to create the log, owner-only. An existing file is truncated and
   ///     written in place, keeping its mode; it is never deleted, even if the header cannot
-  ///     be written.
+  ///     be written. A file another recorder in this process is writing (by any path) is
+  ///     refused, untouched, until that recorder finishes or goes away.
   ///   - feature: The root feature's name, written in the header and checked on replay.
   ///   - schemaVersion: Mixed into the schema fingerprint: change it when the action types
   ///     change shape, since the fingerprint cannot see enum cases.
@@ -274,7 +277,7 @@ extension Store where State: Codable, Action: Codable {
   ///   recorder released before `finish()` stops recording, and the next action the store
   ///   processes reports a runtime warning saying so.
   /// - Throws: ``ActionLogError`` if this is a scoped store, the store already records to
-  ///   another log (finish that recorder first), `checkpointInterval` is below 1,
+  ///   another log (finish that recorder first), another recorder writes this file, `checkpointInterval` is below 1,
   ///   the initial state cannot be encoded as JSON (nor can a `Decimal` that is NaN) or its
   ///   line is too long, or the file cannot be written.
   public func recordActions(

@@ -1,8 +1,11 @@
+import Synchronization
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
   import Foundation
 #endif
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -18,30 +21,66 @@
 /// changes the permissions of, or deletes, a file it did not create. It is opened with
 /// `O_APPEND`, and each line goes out in a single call with nothing buffered in the process,
 /// so a crash loses at most the line being written.
+///
+/// A regular file is held by one `LogFile` at a time in a process: a second one for the same
+/// file (by any path to it) is refused, before it truncates anything, until the first is
+/// released or goes away. Two recorders writing one file would truncate each other's log and
+/// interleave their lines.
 final class LogFile {
   private let descriptor: Int32
   let path: String
   /// Whether this object created the file, and so may delete it.
   let isCreated: Bool
+  /// The file this object holds, if it is a regular file and not released yet.
+  private var held: FileIdentity?
+
+  /// The regular files held by `LogFile`s in this process.
+  private static let heldFiles = Mutex<Set<FileIdentity>>([])
 
   init(creating path: String) throws(ActionLogError) {
     let flags = O_WRONLY | O_APPEND | O_CLOEXEC
     // Creating it exclusively tells whether the file is this log's own; if something is
     // there already, it is opened as it is (O_CREAT still covers a file removed in between,
-    // or a symbolic link to a file not there yet, both created 0600 by the call).
+    // or a symbolic link to a file not there yet, both created 0600 by the call), and
+    // truncated only once it is known that no other log in this process holds it.
     var descriptor = open(path, flags | O_CREAT | O_EXCL, 0o600)
     isCreated = descriptor >= 0
     if descriptor < 0, errno == EEXIST {
-      descriptor = open(path, flags | O_CREAT | O_TRUNC, 0o600)
+      descriptor = open(path, flags | O_CREAT, 0o600)
     }
     guard descriptor >= 0 else {
       throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
     }
+    var info = stat()
+    var identity: FileIdentity?
+    if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
+      let file = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+      guard Self.heldFiles.withLock({ $0.insert(file).inserted }) else {
+        close(descriptor)
+        throw .cannotWrite(
+          path: path,
+          reason: """
+            another ActionLogRecorder in this process is writing this file; finish that \
+            recorder first, or record to another path
+            """)
+      }
+      identity = file
+      if !isCreated { _ = ftruncate(descriptor, 0) }
+    }
     self.descriptor = descriptor
     self.path = path
+    self.held = identity
+  }
+
+  /// Lets another log write the file: called when nothing more will be written.
+  func release() {
+    guard let file = held else { return }
+    held = nil
+    _ = Self.heldFiles.withLock { $0.remove(file) }
   }
 
   deinit {
+    release()
     close(descriptor)
   }
 
@@ -87,6 +126,12 @@ final class LogFile {
     guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return }
     _ = ftruncate(descriptor, info.st_size - off_t(count))
   }
+}
+
+/// A file, whatever the path to it.
+private struct FileIdentity: Hashable, Sendable {
+  var device: UInt64
+  var inode: UInt64
 }
 
 /// Reads a file line by line through a fixed buffer: memory stays constant however long the

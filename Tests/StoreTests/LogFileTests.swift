@@ -1,0 +1,63 @@
+import Effects
+import Foundation
+import Testing
+
+@testable import Store
+
+/// A file one recorder writes is not another's in the same process.
+@MainActor
+@Suite final class LogFileTests {
+  let directory: URL = {
+    let url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("log-file-tests-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }()
+
+  deinit { try? FileManager.default.removeItem(at: directory) }
+
+  @Test func aSecondRecorderForTheSameFileIsRefusedUntilTheFirstFinishes() throws {
+    let file = directory.appendingPathComponent("shared.jsonl").path
+    let alias = directory.appendingPathComponent("alias.jsonl").path
+    try FileManager.default.createSymbolicLink(atPath: alias, withDestinationPath: file)
+    let first = Store(initialState: Ledger.State()) { Ledger() }
+    let second = Store(initialState: Ledger.State()) { Ledger() }
+    let recorder = try first.recordActions(to: file, feature: "Ledger", time: { 0 })
+    first.send(.setBig(1))
+    for path in [file, alias] {
+      #expect {
+        try second.recordActions(to: path, feature: "Ledger")
+      } throws: { error in
+        error as? ActionLogError
+          == .cannotWrite(
+            path: path,
+            reason: """
+              another ActionLogRecorder in this process is writing this file; finish that \
+              recorder first, or record to another path
+              """)
+      }
+    }
+    first.send(.setBig(2))
+    try recorder.finish()
+    // The first log is whole: refusing did not truncate it.
+    let report = try ActionLogReplayer(feature: "Ledger") { Ledger() }.replay(path: file)
+    #expect(report.isComplete && report.actionCount == 2)
+    // Finished, the file may be recorded again.
+    let again = try second.recordActions(to: alias, feature: "Ledger", time: { 0 })
+    second.send(.setBig(3))
+    try again.finish()
+    #expect(
+      try ActionLogReplayer(feature: "Ledger") { Ledger() }.replay(path: file).actionCount == 1)
+  }
+
+  @Test func aRecorderReleasedWithoutFinishingLetsTheFileGo() throws {
+    let file = directory.appendingPathComponent("released.jsonl").path
+    let store = Store(initialState: Ledger.State()) { Ledger() }
+    do {
+      _ = try store.recordActions(to: file, feature: "Ledger")
+    }
+    let other = Store(initialState: Ledger.State()) { Ledger() }
+    let recorder = try other.recordActions(to: file, feature: "Ledger")
+    try recorder.finish()
+  }
+}
