@@ -163,7 +163,7 @@ import Testing
       of: #""feature":"Tally""#, with: #""feature":"T\u001b[31m\nLine 2: ok""#)
     #expect(
       try error(replaying: [header])
-        == #"Line 1: the log was recorded for feature T\u{1B}[31m\nLine 2: ok, not Tally."#)
+        == #"Line 1: the log was recorded for feature "T\u{1B}[31m\nLine 2: ok", not "Tally"."#)
   }
 
   @Test func aStopReasonAndADivergenceFromTheLogAreEscaped() throws {

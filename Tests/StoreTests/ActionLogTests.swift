@@ -285,11 +285,11 @@ import Testing
     let (file, _) = try record([])
     let head = try lines(file)[0]
     let cases = [
-      (try header(schema: "0000000000000000"), "schema fingerprint 0000000000000000"),
+      (try header(schema: "0000000000000000"), "schema fingerprint \"0000000000000000\""),
       (try header(version: 7), "format version is 7"),
       (
         head.replacingOccurrences(of: #""feature":"Tally""#, with: #""feature":"Other""#),
-        "recorded for feature Other"
+        "recorded for feature \"Other\""
       ),
       (
         head.replacingOccurrences(of: #""kind":"header""#, with: #""kind":"action""#),

@@ -42,7 +42,8 @@ import Testing
     )
     #expect(
       ActionLogError.featureMismatch(line: 1, log: "App\r\nLine 2: ok", expected: "App")
-        .description == #"Line 1: the log was recorded for feature App\r\nLine 2: ok, not App."#)
+        .description == #"Line 1: the log was recorded for feature "App\r\nLine 2: ok", not "App"."#
+    )
     #expect(
       ActionLogError.diverged(
         sequence: 3, line: 4, differences: ["a: \"x\u{7}\" → \"y\""], warnings: ["w\u{1B}"]

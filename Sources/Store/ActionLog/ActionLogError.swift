@@ -53,14 +53,14 @@ public enum ActionLogError: Error, Equatable, Sendable, CustomStringConvertible 
       "Line \(line): the log's format version is \(found); this reader supports version \(supported)."
     case .featureMismatch(let line, let log, let expected):
       """
-      Line \(line): the log was recorded for feature \(LogText.escaped(log)), not \
-      \(LogText.escaped(expected)).
+      Line \(line): the log was recorded for feature \(LogText.quoted(log)), not \
+      \(LogText.quoted(expected)).
       """
     case .schemaMismatch(let line, let log, let current):
       """
-      Line \(line): the log's schema fingerprint \(LogText.escaped(log)) does not match the \
-      current types' fingerprint \(current): the state or action types changed since it was \
-      recorded.
+      Line \(line): the log's schema fingerprint \(LogText.quoted(log)) does not match the \
+      current types' fingerprint \(LogText.quoted(current)): the state or action types changed \
+      since it was recorded.
       """
     case .malformedLine(let line, let reason): "Line \(line): \(LogText.escaped(reason))"
     case .lineTooLong(let line, let limit):

@@ -49,6 +49,8 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
   private let time: () -> Double
   private let readState: @MainActor () -> State
   private var sequence = 0
+  /// The last checkpoint written: the action it follows, and its digest.
+  private var lastCheckpoint: (sequence: Int, digest: String)?
   /// The longest line to write: ``ActionLogFormat/maximumLineLength``, lowered by tests.
   var lineLimit = ActionLogFormat.maximumLineLength
   private var isFinished = false
@@ -106,8 +108,11 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
   func record(_ action: Action, origin: ActionOrigin) {
     guard !isFinished, error == nil else { return }
     let next = sequence + 1
-    do {
-      try write(ActionLine(seq: next, time: time(), origin: origin, action: action))
+    do throws(LineFailure) {
+      let now = time()
+      // Named as the time closure's doing: the action is not to blame.
+      guard now.isFinite else { throw LineFailure.unwritableTime(now) }
+      try write(ActionLine(seq: next, time: now, origin: origin, action: action))
     } catch {
       stop(because: "action \(next), \(Self.describe(action)), could not be written", error)
       return
@@ -137,7 +142,13 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
     defer { file.release() }
     if let error { throw error }
     do {
-      try writeCheckpoint(isFinal: true)
+      if let last = lastCheckpoint, last.sequence == sequence {
+        // The checkpoint of the last action was just written, state and all: the final one
+        // repeats only its digest (the state has not changed since, as no action came).
+        try write(CheckpointLine(seq: sequence, digest: last.digest, final: true))
+      } else {
+        try writeCheckpoint(isFinal: true)
+      }
     } catch {
       // Thrown to the caller, who asked: no runtime warning.
       throw stop(
@@ -199,9 +210,9 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
       throw .notJSON(json, at: offset, prefix: "state")
     }
     let canonical = CanonicalJSON.canonical(json, of: state, encoder: encoder)
+    let digest = StateDigest.of(canonical)
     var bytes = try encode(
-      CheckpointLine(
-        seq: sequence, digest: StateDigest.of(canonical), final: isFinal ? true : nil))
+      CheckpointLine(seq: sequence, digest: digest, final: isFinal ? true : nil))
     // The state goes in as the canonical bytes the digest was taken of, so that the line
     // shows sets and dictionaries in the order the digest sees them, not in their iteration
     // order, and is not encoded twice. `state` sorts after every other key: it goes last.
@@ -215,6 +226,7 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
       bytes.append(UInt8(ascii: "}"))
     }
     try write(bytes: bytes)
+    lastCheckpoint = (sequence, digest)
   }
 
   private func write(_ line: some Encodable) throws(LineFailure) {

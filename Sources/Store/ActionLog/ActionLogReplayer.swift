@@ -36,6 +36,10 @@ public struct ReplayReport<State> {
   /// The sequence number the replay stopped after, when it stopped before the end of the
   /// log because of `until`.
   public var stoppedAfter: Int?
+  /// The last action the recording wrote, when the log ends with a line marking the
+  /// recording as stopped (an action or a state it could not write; see
+  /// ``ActionLogRecorder``): the session went on, but the log holds nothing after it.
+  public var recordingStoppedAfter: Int?
   /// Problems that did not stop the replay, each naming its line: a last line cut short; a
   /// log that ends without its final checkpoint; a recording that stopped, with its reason
   /// (see ``ActionLogRecorder``); with `until`, a damaged line after the
@@ -100,6 +104,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       checkpointsVerified: 0,
       isComplete: false,
       stoppedAfter: nil,
+      recordingStoppedAfter: nil,
       warnings: []
     )
     var sequence = 0
@@ -279,6 +284,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
             line: number, reason: "a recording marked as stopped after its final checkpoint.")
         }
         stopLine = number
+        report.recordingStoppedAfter = sequence
         report.warnings.append(
           "Line \(number): the recording stopped after action \(sequence): \(LogText.escaped(reason))"
         )

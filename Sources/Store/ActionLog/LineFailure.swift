@@ -34,8 +34,26 @@ struct LineFailure: Error {
             another way (as nil, or as a string)
             """)
       }
+      var detail = context.debugDescription
+      while detail.hasSuffix(".") { detail.removeLast() }
+      let cause = context.underlyingError.map { "\($0)" } ?? ""
+      // JSONEncoder's writer refuses arrays and objects nested past its limit with only this
+      // (on Linux, with no underlying error); its other refusals come with a place.
+      if detail.lowercased().contains("nest") || cause.lowercased().contains("nest")
+        || (context.codingPath.isEmpty && detail.hasPrefix("Unable to encode the given top-level"))
+      {
+        return LineFailure(
+          reason: """
+            the value\(place) is nested too deep to be written as JSON (JSONEncoder writes at \
+            most \(JSONCheck.maximumDepth) levels of arrays and objects, and says only \
+            "\(cause.isEmpty ? detail : cause)"): keep deeply nested values (a long linked list, \
+            a deep tree) out of actions and state, or encode them flat
+            """)
+      }
       return LineFailure(
-        reason: "the value\(place) cannot be written as JSON: \(context.debugDescription)")
+        reason:
+          "the value\(place) cannot be written as JSON: \(detail)\(cause.isEmpty ? "" : " (\(cause))")"
+      )
     @unknown default:
       return LineFailure(reason: "it could not be encoded: \(error)")
     }
@@ -59,6 +77,15 @@ struct LineFailure: Error {
         the value\(place) was encoded as \(LogText.escaped(token)), which is not JSON \
         (\(cause)): keep such numbers out of actions and state, or encode them another way \
         (as nil, or as a string)
+        """)
+  }
+
+  /// The recorder's `time` closure returned `time`, which is NaN or infinite.
+  static func unwritableTime(_ time: Double) -> LineFailure {
+    LineFailure(
+      reason: """
+        the recorder's time closure returned \(time), which JSON cannot hold: the time closure \
+        given to recordActions must return a finite number of seconds
         """)
   }
 

@@ -1,0 +1,96 @@
+import Effects
+import Foundation
+import Testing
+
+@testable import Store
+
+/// What the recorder says when it stops for a reason that is not the action's value, or for
+/// a value nested too deep, and what it writes at the end.
+@MainActor
+@Suite final class ActionLogRecorderMessageTests {
+  let directory: URL = {
+    let url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("action-log-recorder-message-tests-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }()
+
+  deinit { try? FileManager.default.removeItem(at: directory) }
+
+  func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+  func lines(_ file: String) throws -> [String] {
+    try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").map(String.init)
+  }
+
+  @Test func aTimeThatIsNotFiniteBlamesTheTimeClosure() throws {
+    let warnings = WarningLog()
+    let store = RuntimeWarningHandler.$current.withValue(warnings.handler) {
+      Store(initialState: Ledger.State()) { Ledger() }
+    }
+    let recorder = try store.recordActions(
+      to: path("time.jsonl"), feature: "Ledger", time: { .nan })
+    store.send(.setBig(1))
+    #expect(recorder.actionCount == 0)
+    #expect(
+      warnings.messages.first?.contains(
+        """
+        action 1, Action.setBig(1), could not be written: the recorder's time closure returned \
+        nan, which JSON cannot hold: the time closure given to recordActions must return a \
+        finite number of seconds.
+        """) == true, "\(warnings.messages)")
+  }
+
+  @Test func aValueNestedTooDeepSaysSo() throws {
+    let warnings = WarningLog()
+    let store = RuntimeWarningHandler.$current.withValue(warnings.handler) {
+      Store(initialState: Nest.State()) { Nest() }
+    }
+    let recorder = try store.recordActions(to: path("deep.jsonl"), feature: "Nest", time: { 0 })
+    var tree = Nest.Tree.leaf
+    for _ in 0..<600 { tree = .node([tree]) }
+    store.send(.set(tree))
+    #expect(recorder.actionCount == 0)
+    let message = try #require(warnings.messages.first)
+    #expect(message.contains("is nested too deep to be written as JSON"), "\(message)")
+    #expect(!message.contains(".."), "\(message)")
+  }
+
+  @Test func theFinalCheckpointAfterAPeriodicOneRepeatsOnlyItsDigest() throws {
+    let store = Store(initialState: Ledger.State()) { Ledger() }
+    let file = path("final.jsonl")
+    let recorder = try store.recordActions(
+      to: file, feature: "Ledger", checkpointInterval: 2, time: { 0 })
+    store.send(.setBig(1))
+    store.send(.setBig(2))
+    try recorder.finish()
+    let written = try lines(file)
+    #expect(written.count == 5)
+    let digest = try #require(written[3].firstRange(of: #""digest":""#)).upperBound
+    let value = written[3][digest...].prefix(16)
+    #expect(written[3].contains(#""state":{"#))
+    #expect(written[4] == #"{"digest":"\#(value)","final":true,"kind":"checkpoint","seq":2}"#)
+    let report = try ActionLogReplayer(feature: "Ledger") { Ledger() }.replay(path: file)
+    #expect(report.isComplete && report.checkpointsVerified == 2)
+  }
+}
+
+/// A feature whose state can nest as deep as an action says.
+struct Nest: Reducer {
+  indirect enum Tree: Equatable, Codable, Sendable {
+    case leaf
+    case node([Tree])
+  }
+  struct State: Equatable, Codable {
+    var tree = Tree.leaf
+  }
+  enum Action: Equatable, Codable, Sendable {
+    case set(Tree)
+  }
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .set(let tree): state.tree = tree
+    }
+    return .none
+  }
+}
