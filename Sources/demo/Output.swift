@@ -25,7 +25,8 @@ final class Output {
       try FileHandle.standardOutput.write(contentsOf: Data((text + "\n").utf8))
     } catch {
       lostReport = true
-      self.error("demo: cannot write to standard output (\(error)); the report is lost.")
+      self.error(
+        "demo: cannot write to standard output (\(Self.reason(error))); the report is lost.")
     }
   }
 
@@ -46,6 +47,19 @@ final class Output {
     guard hasProgress else { return }
     hasProgress = false
     write("\r\u{1B}[2K", to: .standardError)
+  }
+
+  /// Why a write failed, in words: the system's message for a POSIX error (`No space left
+  /// on device`), not the error's whole dump.
+  static func reason(_ error: any Error) -> String {
+    let error = error as NSError
+    if error.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(error.code))) }
+    if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError,
+      underlying.domain == NSPOSIXErrorDomain
+    {
+      return String(cString: strerror(Int32(underlying.code)))
+    }
+    return error.localizedDescription
   }
 
   // `FileHandle.write(_:)` stops the program when the write fails; this throwing form does not.

@@ -100,19 +100,34 @@ struct VerifyCommand {
       let report = try SampleApp.replayer.replay(path: path) { timeline.show($0) }
       output.clearProgress()
       for warning in report.warnings { output.error("warning: \(path): \(warning)") }
+      // How the log ends, when it does not end with its final checkpoint.
+      let end: String
+      if let stop = report.recordingStoppedAfter {
+        end = """
+           The recording stopped after action \(stop) (see the warning above): the log holds \
+          nothing after it, so the rest of the session is not verified.
+          """
+      } else if report.isComplete {
+        end = ""
+      } else {
+        end = """
+           The log has no final checkpoint: the recording was cut short (or is still being \
+          written)\(report.actionCount == 0
+            ? "" : ", and the actions after its last checkpoint are not verified").
+          """
+      }
       guard report.checkpointsVerified > 0 else {
-        output.line(
-          """
-          OK, but nothing was verified: the log has no checkpoint to compare; replayed \
-          \(report.actionCount) action(s).
-          """
-        )
+        let what =
+          report.actionCount == 0
+          ? "the log holds only its header (no action, no checkpoint)"
+          : "the log has no checkpoint to compare; replayed \(report.actionCount) action(s)"
+        output.line("OK, but nothing was verified: \(what).\(end)")
         return 0
       }
       output.line(
         """
         OK: all \(report.checkpointsVerified) checkpoint(s) matched over \(report.actionCount) \
-        action(s)\(report.isComplete ? "" : " (the log has no final checkpoint)").
+        action(s).\(end)
         """
       )
       return 0

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+@testable import demo
+
+/// What `demo verify` says of a log that does not end with its final checkpoint, and of
+/// standard output that cannot be written.
+@MainActor
+@Suite final class VerifySummaryTests {
+  let directory: URL = {
+    let url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("verify-summary-tests-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }()
+
+  deinit { try? FileManager.default.removeItem(at: directory) }
+
+  /// The first `count` lines of the bundled sample, then `extra`, as a new log.
+  func log(_ name: String, firstLines count: Int, then extra: [String] = []) throws -> String {
+    let text = try String(contentsOfFile: DemoTests.samplePath, encoding: .utf8)
+    let lines = text.split(separator: "\n").prefix(count).map(String.init) + extra
+    let file = directory.appendingPathComponent(name).path
+    try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: file))
+    return file
+  }
+
+  @Test func aStoppedRecordingIsSaidToHaveStoppedNotJustToLackItsFinalCheckpoint() async throws {
+    // Line 12 is the checkpoint after action 10.
+    let file = try log(
+      "stopped.jsonl", firstLines: 12,
+      then: [#"{"kind":"stopped","reason":"a disk full","seq":10}"#])
+    let output = Output(capturing: true)
+    #expect(await Demo.run(["verify", file], output: output) == 0)
+    #expect(
+      output.captured?.last
+        == """
+        OK: all 1 checkpoint(s) matched over 10 action(s). The recording stopped after action 10 \
+        (see the warning above): the log holds nothing after it, so the rest of the session is \
+        not verified.
+        """)
+  }
+
+  @Test func aLogOfOnlyAHeaderSaysSo() async throws {
+    let file = try log("header.jsonl", firstLines: 1)
+    let output = Output(capturing: true)
+    #expect(await Demo.run(["verify", file], output: output) == 0)
+    #expect(
+      output.captured?.last
+        == """
+        OK, but nothing was verified: the log holds only its header (no action, no checkpoint). \
+        The log has no final checkpoint: the recording was cut short (or is still being written).
+        """)
+  }
+
+  @Test func aWriteErrorIsNamedInWordsNotDumped() {
+    let underlying = NSError(domain: NSPOSIXErrorDomain, code: Int(ENOSPC))
+    let error = NSError(
+      domain: NSCocoaErrorDomain, code: 640, userInfo: [NSUnderlyingErrorKey: underlying])
+    #expect(Output.reason(error) == String(cString: strerror(ENOSPC)))
+    #expect(Output.reason(underlying) == String(cString: strerror(ENOSPC)))
+  }
+}
