@@ -22,19 +22,6 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     case takenOver(String)
   }
 
-  /// A look's finding, without the state.
-  private enum Presence {
-    case present
-    case absent
-    case takenOver(String)
-  }
-
-  /// When a look was made: what it finds holds while both stay the same.
-  private struct LookKey: Equatable {
-    var version: Int
-    var flagChanges: Int
-  }
-
   /// Reads the viewed state and whether it was taken over, reading the parent once: a read
   /// for each would read every ancestor twice, doubling the cost at each level of nesting.
   private let look: @MainActor () -> Look
@@ -48,7 +35,7 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
   /// moves or a gone flag changes (a hook found a child dismissed, a row removed).
   private var stateKey: LookKey?
   /// What the last look found, without the state (which only a read of ``state`` keeps).
-  private var presence = Presence.absent
+  private var presence = LookPresence.absent
   private var presenceKey: LookKey?
   /// For an element's store, whose owner checks it only when the element may have changed:
   /// the hooks of what was scoped from it (its child stores' checks, a nested collection's
@@ -119,27 +106,30 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     // action, and each send, read every level above again, each time copying it.
     let key = LookKey(version: version(), flagChanges: GoneFlag.changes)
     guard key != stateKey else { return lastState }
-    let found = look()
-    if case .state(let current?) = found { lastState = current }
+    // Switched on as it comes, not kept: a copy of the look is a copy of the state.
+    switch look() {
+    case .state(let current?):
+      lastState = current
+      presence = .present
+    case .state(.none): presence = .absent
+    case .takenOver(let takenOver): presence = .takenOver(takenOver)
+    }
     stateKey = key
-    remember(found, at: key)
+    presenceKey = key
     return lastState
   }
 
   /// What a look finds now, from the last look while it holds.
-  private func currentPresence() -> Presence {
+  private func currentPresence() -> LookPresence {
     let key = LookKey(version: version(), flagChanges: GoneFlag.changes)
-    if key != presenceKey { remember(look(), at: key) }
-    return presence
-  }
-
-  private func remember(_ found: Look, at key: LookKey) {
-    switch found {
+    guard key != presenceKey else { return presence }
+    switch look() {
     case .state(.some): presence = .present
     case .state(.none): presence = .absent
     case .takenOver(let takenOver): presence = .takenOver(takenOver)
     }
     presenceKey = key
+    return presence
   }
 
   package func send(_ action: Action) -> StoreTask {
@@ -213,6 +203,22 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
       version: version
     )
   }
+}
+
+// Outside `DerivedCore`: nested in the generic class, each would be generic too, and its
+// every use would look up its metadata at run time.
+
+/// What a derived core's look found, without the state.
+private enum LookPresence {
+  case present
+  case absent
+  case takenOver(String)
+}
+
+/// When a derived core looked: what it found holds while both stay the same.
+private struct LookKey: Equatable {
+  var version: Int
+  var flagChanges: Int
 }
 
 /// Whether the identity a derived store was made for is gone (a row removed, a child
