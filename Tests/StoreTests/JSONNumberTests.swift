@@ -18,6 +18,19 @@ import Testing
     #expect(JSONNumber("0.10000000000000000001") != JSONNumber("0.10000000000000000002"))
   }
 
+  /// An exponent at the edge of an `Int`, with trailing zeros that move it further, is kept
+  /// as written instead of overflowing (a damaged log's last line is parsed this way before
+  /// anything else checks it: it stopped the replay with an arithmetic overflow).
+  @Test func anExponentPastAnIntIsKeptAsWritten() {
+    let edge = "10e9223372036854775807"
+    #expect(JSONNumber(edge).text == edge)
+    #expect(JSONNumber(edge) != JSONNumber("1e9223372036854775807"))
+    #expect(JSONNumber("1000e-9223372036854775808") == JSONNumber("1e-9223372036854775805"))
+    #expect(
+      JSONValue(parsing: Data(#"{"a":\#(edge)}"#.utf8)) == .object(["a": .number(JSONNumber(edge))])
+    )
+  }
+
   @Test func parsingKeepsNumbersAndDecodesStrings() {
     let value = JSONValue(
       parsing: Data(#"{"a":[123456789012345678,1e+308],"b":"x\n\u00e9\ud83d\ude00"}"#.utf8))

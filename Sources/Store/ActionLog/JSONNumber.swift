@@ -45,6 +45,12 @@ struct JSONNumber: Equatable, Sendable {
       bytes = bytes.dropFirst()
     }
     guard isDigitSeen else { return nil }
+    // Trailing zeros moved into the exponent before the written one is added, which may be
+    // as large as an `Int` goes: every step that can overflow is the checked addition.
+    while digits.last == UInt8(ascii: "0") {
+      digits.removeLast()
+      exponent += 1
+    }
     if let marker = bytes.first {
       guard marker == UInt8(ascii: "e") || marker == UInt8(ascii: "E"),
         let written = Int(String(decoding: bytes.dropFirst(), as: UTF8.self))
@@ -52,10 +58,6 @@ struct JSONNumber: Equatable, Sendable {
       let (sum, overflow) = exponent.addingReportingOverflow(written)
       guard !overflow else { return nil }
       exponent = sum
-    }
-    while digits.last == UInt8(ascii: "0") {
-      digits.removeLast()
-      exponent += 1
     }
     let sign = isNegative ? "-" : ""
     guard !digits.isEmpty else { return sign + "0" }
