@@ -94,3 +94,46 @@ struct Nest: Reducer {
     return .none
   }
 }
+
+/// An action is in the log before its reducer runs: one that crashes the reducer is the
+/// log's last line, and replaying the log reproduces the crash. Checked from inside the
+/// reducer, which reads the log as it runs.
+@MainActor
+@Suite final class WriteAheadRecordingTests {
+  struct Probe: Reducer {
+    struct State: Codable, Equatable {
+      var linesSeen: [Int] = []
+    }
+    enum Action: Codable, Equatable, Sendable { case look }
+    let log: String
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+      state.linesSeen.append(text.split(separator: "\n").count)
+      return .none
+    }
+  }
+
+  let log = FileManager.default.temporaryDirectory
+    .appendingPathComponent("write-ahead-\(UUID().uuidString).jsonl").path
+
+  deinit { try? FileManager.default.removeItem(atPath: log) }
+
+  @Test func theActionIsWrittenBeforeItsReducerRunsAndTheCheckpointAfter() throws {
+    let store = Store(initialState: Probe.State()) { Probe(log: log) }
+    let recorder = try store.recordActions(
+      to: log, feature: "Probe", checkpointInterval: 2, time: { 0 })
+    store.send(.look)
+    store.send(.look)
+    store.send(.look)
+    // The header and the action itself; then the second action after the first; the third
+    // after the second and the checkpoint that followed it.
+    #expect(store.state.linesSeen == [2, 3, 5])
+    try recorder.finish()
+    let kinds = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map {
+      line -> String in
+      let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+      return object?["kind"] as? String ?? "?"
+    }
+    #expect(kinds == ["header", "action", "action", "checkpoint", "action", "checkpoint"])
+  }
+}

@@ -9,9 +9,10 @@ import Effects
 /// Writes every action a store processes to a JSON Lines log, as it happens.
 ///
 /// Start one with ``Store/recordActions(to:feature:schemaVersion:checkpointInterval:time:)``.
-/// Each action is written as soon as it has been reduced, in order, with its origin; a
-/// checkpoint (a digest of the state, and the state itself) follows every
-/// `checkpointInterval` actions, and ``finish()`` writes the last one. The file is
+/// Each action is written just before it is reduced, in order, with its origin (so an action
+/// that crashes the reducer is the log's last line); a checkpoint (a digest of the state, and
+/// the state itself) follows every `checkpointInterval` actions, once the last of them is
+/// reduced, and ``finish()`` writes the last one. The file is
 /// append-only and written a whole line at a time, so a crash loses at most the line being
 /// written. A new file is created owner-only; an existing one is truncated and keeps its mode.
 ///
@@ -49,6 +50,8 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
   private let time: () -> Double
   private let readState: @MainActor () -> State
   private var sequence = 0
+  /// The action recorded last, while the checkpoint due after it is not written yet.
+  private var checkpointAction: Action?
   /// The last checkpoint written: the action it follows, and its digest.
   private var lastCheckpoint: (sequence: Int, digest: String)?
   /// The longest line to write: ``ActionLogFormat/maximumLineLength``, lowered by tests.
@@ -104,9 +107,15 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
     }
   }
 
-  /// Records one reduced action; called by the store.
-  func record(_ action: Action, origin: ActionOrigin) {
-    guard !isFinished, error == nil else { return }
+  /// Records one action about to be reduced; called by the store, which then calls
+  /// ``writeDueCheckpoint()`` once the action is reduced, when this returns `true`.
+  ///
+  /// Written before the reducer runs, so that an action that crashes it is the log's last
+  /// line, and its replay crashes the same way.
+  ///
+  /// - Returns: Whether a checkpoint is due after this action.
+  func record(_ action: Action, origin: ActionOrigin) -> Bool {
+    guard !isFinished, error == nil else { return false }
     let next = sequence + 1
     do throws(LineFailure) {
       let now = time()
@@ -115,10 +124,18 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
       try write(ActionLine(seq: next, time: now, origin: origin, action: action))
     } catch {
       stop(because: "action \(next), \(Self.describe(action)), could not be written", error)
-      return
+      return false
     }
     sequence = next
-    guard sequence % checkpointInterval == 0 else { return }
+    guard sequence % checkpointInterval == 0 else { return false }
+    checkpointAction = action
+    return true
+  }
+
+  /// Writes the checkpoint due after the action just reduced; called by the store.
+  func writeDueCheckpoint() {
+    guard !isFinished, error == nil, let action = checkpointAction else { return }
+    checkpointAction = nil
     do {
       try writeCheckpoint(isFinal: false)
     } catch {
@@ -334,9 +351,10 @@ extension Store where State: Codable, Action: Codable {
     link.recorder = recorder
     root.recording = link
     let warnings = root.runtime.warnings
+    root.recordCheckpoint = { [weak recorder] in recorder?.writeDueCheckpoint() }
     root.recordAction = { [weak recorder] action, origin in
       if let recorder {
-        recorder.record(action, origin: origin)
+        return recorder.record(action, origin: origin)
       } else if !link.isFinished, !link.reportedRelease {
         link.reportedRelease = true
         warnings(
@@ -349,6 +367,7 @@ extension Store where State: Codable, Action: Codable {
               """,
             fileID: "Store", line: 0))
       }
+      return false
     }
     return recorder
   }

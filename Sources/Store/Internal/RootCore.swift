@@ -39,10 +39,14 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   @usableFromInline package var didReduce: ((Action, ActionOrigin) -> Void)? {
     didSet { hasReduceObservers = didReduce != nil || recordAction != nil }
   }
-  /// Called after each action is reduced, for an action log.
-  @usableFromInline package var recordAction: ((Action, ActionOrigin) -> Void)? {
+  /// Called before each action is reduced, for an action log (so that the log holds an action
+  /// that crashes the reducer); returns whether ``recordCheckpoint`` is due once the action is
+  /// reduced.
+  @usableFromInline package var recordAction: ((Action, ActionOrigin) -> Bool)? {
     didSet { hasReduceObservers = didReduce != nil || recordAction != nil }
   }
+  /// Called after an action is reduced when ``recordAction`` said a checkpoint is due.
+  @usableFromInline package var recordCheckpoint: (() -> Void)?
   /// The action log this store records to, if any (a `RecordingLink`).
   package var recording: AnyObject?
   /// Whether either hook above is set: one check per action instead of two.
@@ -259,9 +263,10 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     // never reaches a reducer, and its effect is cancelled.
     if let placement, isGone(placement) { return }
     stateVersion &+= 1
+    let checkpointIsDue = hasReduceObservers && recordAction?(action, origin) == true
     let effect = reducer.reduce(into: &currentState, action: action)
     if hasReduceObservers {
-      recordAction?(action, origin)
+      if checkpointIsDue { recordCheckpoint?() }
       didReduce?(action, origin)
     }
     if !effect.isNone {

@@ -56,8 +56,11 @@ package protocol RootStoreCore<State, Action>: StoreCore {
   var runtime: EffectRuntime<Action> { get }
   /// Called after each action is reduced, with where it came from.
   var didReduce: ((Action, ActionOrigin) -> Void)? { get set }
-  /// Called after each action is reduced, for an action log.
-  var recordAction: ((Action, ActionOrigin) -> Void)? { get set }
+  /// Called before each action is reduced, for an action log; returns whether
+  /// `recordCheckpoint` is due once it is reduced.
+  var recordAction: ((Action, ActionOrigin) -> Bool)? { get set }
+  /// Called after an action is reduced when `recordAction` said a checkpoint is due.
+  var recordCheckpoint: (() -> Void)? { get set }
   /// The action log this store records to, if any (a `RecordingLink`).
   var recording: AnyObject? { get set }
   /// Runs effect work on the test executor and reduces what it reports, until neither is left.
