@@ -6,7 +6,8 @@ import Effects
 /// A test store is not given the clock: the feature is. The clock is usually one of the
 /// reducer's stored properties (`Search(clock: clock)`, an `any Clock<Duration>` included), or
 /// a child reducer's, which a mirror of the reducer reaches. A clock captured only in a
-/// closure (a dependency's) is out of a mirror's sight, and is not found.
+/// closure (a dependency's), or held by an object, is out of the search's sight, and is not
+/// found.
 enum TestClockFinder {
   /// The distinct test clocks in `value`'s stored properties, looked for through at most
   /// `depth` levels and `limit` values, so that a reducer holding a large value costs little.
@@ -27,7 +28,9 @@ enum TestClockFinder {
         if !found.contains(where: { $0 === clock }) { found.append(clock) }
         continue
       }
-      guard level < depth else { continue }
+      // Not into objects: another thread may be changing what one holds (a client's cache,
+      // an actor's state), and a mirror would read it unsynchronized.
+      guard level < depth, !(type(of: next) is AnyObject.Type) else { continue }
       for child in Mirror(reflecting: next).children {
         guard queue.count < limit else { break }
         queue.append((child.value, level + 1))
