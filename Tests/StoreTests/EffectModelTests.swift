@@ -650,12 +650,12 @@ struct EMModel {
   }
 
   static func concat(_ effects: [MEff]) -> MEff {
-    // As `Effect.concatenate` does: nested concatenations are spliced in.
+    // As `Effect.concatenate` does: a concatenation that comes first is spliced in.
     var parts: [MEff] = []
     for effect in effects {
       switch effect {
       case .none: continue
-      case .concat(let nested): parts += nested
+      case .concat(let nested) where parts.isEmpty: parts += nested
       default: parts.append(effect)
       }
     }

@@ -77,11 +77,10 @@ import Testing
     #expect(clock.now == TestClock.Instant(offset: .seconds(2)))
   }
 
-  /// A concatenation grown one part at a time, from either end, is one flat sequence: its
-  /// parts start in a loop. Nested, each level started the next recursively, and a few
-  /// thousand levels overflowed the stack.
-  @Test(arguments: [false, true])
-  func aConcatenationGrownInALoopIsFlatAndRunsInOrder(prepending: Bool) async {
+  /// A concatenation grown one part at a time is one flat sequence: its parts start in a
+  /// loop. Nested, each level started the next recursively, and a few thousand levels
+  /// overflowed the stack.
+  @Test func aConcatenationGrownInALoopIsFlatAndRunsInOrder() async {
     let count = 3_000
     let grown = { @Sendable [clock] () -> Effect<LogFeature.Action> in
       var effect = Effect<LogFeature.Action>.none
@@ -93,7 +92,7 @@ import Testing
             try await clock.sleep(for: .seconds(1))
             send(.record("\(index)"))
           }
-        effect = prepending ? .concatenate(part, effect) : effect.concatenate(with: part)
+        effect = effect.concatenate(with: part)
       }
       return effect
     }
@@ -105,8 +104,29 @@ import Testing
     let harness = Harness(initialState: LogFeature.State(), reducer: LogFeature { _ in grown() })
     harness.send(.start("x"))
     await clock.advance(by: .seconds(count))
-    let order = prepending ? Array((0..<count).reversed()) : Array(0..<count)
-    #expect(harness.state.log == ["start x"] + order.map(String.init))
+    #expect(harness.state.log == ["start x"] + (0..<count).map(String.init))
+  }
+
+  /// A concatenation after another part is one part: its leading sends are reduced
+  /// together, so one cannot stop the next by cancelling the whole, as when it is returned
+  /// directly (and as `debounce` runs it, after its wait); so it is not spliced in.
+  @Test func aConcatenationAfterAnotherPartIsOnePart() async {
+    let harness = Harness(
+      initialState: LogFeature.State(),
+      reducer: LogFeature { name in
+        switch name {
+        case "x":
+          return Effect.concatenate(
+            .run { _ in }, .concatenate(.send(.stop("all")), .send(.record("b")))
+          )
+          .cancellable(id: "all")
+        default: return .none
+        }
+      }
+    )
+    harness.send(.start("x"))
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.log == ["start x", "stop all", "b"])
   }
 
   /// Merging onto a merge gives one flat merge, whose parts start in a loop.

@@ -78,14 +78,18 @@ extension Effect {
   /// - Returns: The concatenated effect.
   /// - Complexity: O(*n*) in the number of effects.
   public static func concatenate(_ effects: some Sequence<Self>) -> Self {
-    // Nested concatenations are spliced in: running one after another is associative, and
-    // a flat sequence starts its parts in a loop, where nested ones would start each other
-    // recursively, a stack frame per level.
+    // A concatenation that comes first is spliced in, so that one grown in a loop
+    // (`effect = effect.concatenate(with: next)`) is flat: its parts start in a loop, where
+    // nested ones would start each other recursively, a stack frame per level. Only first:
+    // there it starts as its own parts would, but later, started after its action was
+    // reduced, a concatenation is one part, whose leading `.send`s are reduced together
+    // (`debounce` runs its effect so, after the wait); spliced in, each would be a part of
+    // its own, reduced before the next starts.
     var parts: [Self] = []
     for effect in effects {
       switch effect.operation {
       case .none: continue
-      case .concatenate(let nested): parts.append(contentsOf: nested)
+      case .concatenate(let nested) where parts.isEmpty: parts.append(contentsOf: nested)
       default: parts.append(effect)
       }
     }
@@ -100,6 +104,8 @@ extension Effect {
   ///
   /// Concatenating onto a concatenation adds to its parts: the result is one flat sequence,
   /// however many times it is extended (`effect = effect.concatenate(with: next)` in a loop).
+  /// Prepending (`effect = .concatenate(next, effect)`) nests instead, as a concatenation
+  /// after another part runs as one part; thousands of levels of that overflow the stack.
   ///
   /// - Parameter other: The effect to run afterwards.
   /// - Returns: The concatenated effect.
