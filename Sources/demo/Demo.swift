@@ -114,10 +114,11 @@ enum Usage {
       record [--out FILE] [--sessions N]   Run a scripted session against simulated
                                            services and record its action log.
       replay FILE [--until N] [--quiet]    Replay a log and print its timeline.
-      verify FILE                          Replay a log and check every checkpoint.
+      verify FILE [--complete]             Replay a log and check every checkpoint.
 
     Run `demo <command> --help` for a command's options.
-    Exit codes: 0 success, 1 a replay diverged from a checkpoint, 2 bad input or usage.
+    Exit codes: 0 success, 1 a replay diverged from a checkpoint, 2 bad input or usage,
+    3 (verify --complete) a log that does not end with its final checkpoint.
     """
 
   static let record = """
@@ -145,12 +146,15 @@ enum Usage {
     """
 
   static let verify = """
-    USAGE: demo verify FILE
+    USAGE: demo verify FILE [--complete]
 
     Replays an action log and reports whether every checkpoint matched.
     Exits with 1 at the first checkpoint that differs, naming it and what differs.
 
     OPTIONS:
+      --complete    Also exit with 3 when the log does not end with its final checkpoint
+                    (the recording stopped or was cut short) or has no checkpoint to check:
+                    for a script that must see the whole session verified.
       -h, --help    Show this help.
     """
 }

@@ -76,22 +76,33 @@ struct ReplayCommand {
   }
 }
 
-/// `demo verify FILE`.
+/// `demo verify FILE [--complete]`.
 struct VerifyCommand {
   var path: String
+  /// Whether a log that does not end with its final checkpoint (a recording that stopped or
+  /// was cut short), or that verified nothing, fails with exit code 3.
+  var requiresComplete = false
 
   static func parse(_ arguments: [String]) throws -> VerifyCommand {
     // After `--`, every argument is FILE, even one that starts with "-".
     let end = arguments.firstIndex(of: "--") ?? arguments.endIndex
-    let (options, files) = (arguments[..<end], arguments[end...].dropFirst())
+    var (options, files) = (arguments[..<end], arguments[end...].dropFirst())
     if options.contains("-h") || options.contains("--help") {
       throw HelpRequested(text: Usage.verify)
     }
+    let requiresComplete = options.contains("--complete")
+    options.removeAll { $0 == "--complete" }
     let paths = options + files
     guard paths.count == 1, let path = paths.first, options.isEmpty || !path.hasPrefix("-") else {
       throw UsageError(message: "expected exactly one FILE.", usage: Usage.verify)
     }
-    return VerifyCommand(path: path)
+    return VerifyCommand(path: path, requiresComplete: requiresComplete)
+  }
+
+  /// The exit code of a log that replayed without a mismatch: 3 when it is incomplete and
+  /// `--complete` asked for a whole log, 0 otherwise.
+  private func success(isWhole: Bool) -> Int32 {
+    requiresComplete && !isWhole ? 3 : 0
   }
 
   func run(output: Output) -> Int32 {
@@ -122,7 +133,7 @@ struct VerifyCommand {
           ? "the log holds only its header (no action, no checkpoint)"
           : "the log has no checkpoint to compare; replayed \(report.actionCount) action(s)"
         output.line("OK, but nothing was verified: \(what).\(end)")
-        return 0
+        return success(isWhole: false)
       }
       output.line(
         """
@@ -130,7 +141,7 @@ struct VerifyCommand {
         action(s).\(end)
         """
       )
-      return 0
+      return success(isWhole: report.isComplete)
     } catch {
       return Failure.report(error, in: path, output: output)
     }

@@ -53,6 +53,22 @@ import Testing
         """)
   }
 
+  /// With `--complete`, a log that does not end with its final checkpoint fails with 3, as a
+  /// script checking a whole session needs; a whole log still passes.
+  @Test func completeFailsAnIncompleteLogWithThree() async throws {
+    let stopped = try log(
+      "stopped-complete.jsonl", firstLines: 12,
+      then: [#"{"kind":"stopped","reason":"a disk full","seq":10}"#])
+    let header = try log("header-complete.jsonl", firstLines: 1)
+    #expect(
+      await Demo.run(["verify", "--complete", stopped], output: Output(capturing: true)) == 3)
+    #expect(await Demo.run(["verify", header, "--complete"], output: Output(capturing: true)) == 3)
+    #expect(await Demo.run(["verify", stopped], output: Output(capturing: true)) == 0)
+    #expect(
+      await Demo.run(
+        ["verify", "--complete", DemoTests.samplePath], output: Output(capturing: true)) == 0)
+  }
+
   @Test func aWriteErrorIsNamedInWordsNotDumped() {
     let underlying = NSError(domain: NSPOSIXErrorDomain, code: Int(ENOSPC))
     let error = NSError(
