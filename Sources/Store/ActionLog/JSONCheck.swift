@@ -224,43 +224,24 @@ struct JSONCheck {
   private mutating func hex() throws(Failure) -> Int {
     let start = index - 1
     index += 1
-    // Four hexadecimal digits exactly: `Int(_:radix:)` alone would take a sign (`\u-041`).
-    guard index + 4 <= bytes.count,
-      bytes[index..<(index + 4)].allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }),
-      let unit = Int(String(decoding: bytes[index..<(index + 4)], as: UTF8.self), radix: 16)
-    else {
+    guard let unit = JSONGrammar.hexUnit(in: bytes, at: index) else {
       throw Failure("an invalid \\u escape in a string\(place), at column \(start + 1)")
     }
     index += 4
-    return unit
+    return Int(unit)
   }
 
   private mutating func number() throws(Failure) {
     let start = index
-    func digits() -> Int {
-      let first = index
-      while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
-        index += 1
-      }
-      return index - first
-    }
-    if bytes[index] == UInt8(ascii: "-") { index += 1 }
-    let integer = digits()
-    guard integer > 0 else { throw unexpected("a digit") }
-    if integer > 1, bytes[index - integer] == UInt8(ascii: "0") {
+    let scan = JSONGrammar.scanNumber(in: bytes, from: start)
+    index = scan.end
+    switch scan.problem {
+    case nil: break
+    case .leadingZero?:
       throw Failure("a number with a leading zero\(place), at column \(start + 1)")
-    }
-    if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-      index += 1
-      guard digits() > 0 else { throw unexpected("a digit after the decimal point") }
-    }
-    if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
-      index += 1
-      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")
-      {
-        index += 1
-      }
-      guard digits() > 0 else { throw unexpected("a digit in the exponent") }
+    case .noDigit?: throw unexpected("a digit")
+    case .noDigitAfterPoint?: throw unexpected("a digit after the decimal point")
+    case .noDigitInExponent?: throw unexpected("a digit in the exponent")
     }
     let text = String(decoding: bytes[start..<index], as: UTF8.self)
     let joined = path.joined()

@@ -154,10 +154,7 @@ private struct JSONValueParser {
 
   /// The four hexadecimal digits of a `\u` escape.
   private mutating func hex() -> UInt32? {
-    guard index + 4 <= bytes.count,
-      let unit = UInt32(String(decoding: bytes[index..<(index + 4)], as: UTF8.self), radix: 16),
-      bytes[index..<(index + 4)].allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit })
-    else { return nil }
+    guard let unit = JSONGrammar.hexUnit(in: bytes, at: index) else { return nil }
     index += 4
     return unit
   }
@@ -165,30 +162,9 @@ private struct JSONValueParser {
   /// A number, checked against JSON's grammar and kept as written.
   private mutating func number() -> JSONValue? {
     let start = index
-    func digits() -> Int {
-      let first = index
-      while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
-        index += 1
-      }
-      return index - first
-    }
-    if bytes[index] == UInt8(ascii: "-") { index += 1 }
-    let integer = digits()
-    guard integer > 0, integer == 1 || bytes[index - integer] != UInt8(ascii: "0") else {
-      return nil
-    }
-    if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-      index += 1
-      guard digits() > 0 else { return nil }
-    }
-    if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
-      index += 1
-      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")
-      {
-        index += 1
-      }
-      guard digits() > 0 else { return nil }
-    }
+    let scan = JSONGrammar.scanNumber(in: bytes, from: start)
+    guard scan.problem == nil else { return nil }
+    index = scan.end
     return .number(JSONNumber(String(decoding: bytes[start..<index], as: UTF8.self)))
   }
 }

@@ -1,0 +1,55 @@
+/// The parts of JSON's grammar that both of the module's scanners of a line read the same
+/// way: `JSONCheck`, which names what is wrong, and the `JSONValue` parser, which keeps
+/// numbers as written.
+enum JSONGrammar {
+  /// What keeps bytes from being a JSON number.
+  enum NumberProblem {
+    case noDigit
+    case leadingZero
+    case noDigitAfterPoint
+    case noDigitInExponent
+  }
+
+  /// Where the number that starts at `start` (a `-` or a digit) ends, with no problem; or
+  /// what is wrong with it, and where the scan stopped (the byte a digit was expected at).
+  ///
+  /// - Complexity: O(*n*) in the number's length.
+  static func scanNumber(in bytes: [UInt8], from start: Int) -> (
+    end: Int, problem: NumberProblem?
+  ) {
+    var index = start
+    func digits() -> Int {
+      let first = index
+      while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
+        index += 1
+      }
+      return index - first
+    }
+    if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+    let integer = digits()
+    guard integer > 0 else { return (index, .noDigit) }
+    if integer > 1, bytes[index - integer] == UInt8(ascii: "0") { return (index, .leadingZero) }
+    if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+      index += 1
+      guard digits() > 0 else { return (index, .noDigitAfterPoint) }
+    }
+    if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+      index += 1
+      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")
+      {
+        index += 1
+      }
+      guard digits() > 0 else { return (index, .noDigitInExponent) }
+    }
+    return (index, nil)
+  }
+
+  /// The UTF-16 code unit of the four hexadecimal digits at `start`, if there are four.
+  /// (Four exactly: `Int(_:radix:)` alone would take a sign, as in `\u-041`.)
+  static func hexUnit(in bytes: [UInt8], at start: Int) -> UInt32? {
+    guard start + 4 <= bytes.count else { return nil }
+    let digits = bytes[start..<(start + 4)]
+    guard digits.allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }) else { return nil }
+    return UInt32(String(decoding: digits, as: UTF8.self), radix: 16)
+  }
+}
