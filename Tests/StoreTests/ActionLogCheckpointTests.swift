@@ -7,18 +7,7 @@ import Testing
 /// What the recorder writes in a checkpoint line.
 @MainActor
 @Suite final class ActionLogCheckpointTests {
-  let directory: URL = {
-    let url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("action-log-checkpoint-tests-\(UUID().uuidString)")
-    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-  }()
-
-  deinit { try? FileManager.default.removeItem(at: directory) }
-
-  func lines(_ file: String) throws -> [String] {
-    try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").map(String.init)
-  }
+  let directory = TemporaryDirectory("action-log-checkpoint-tests")
 
   @Test func aCheckpointsStateIsTheCanonicalEncodingItsDigestIsTakenOf() throws {
     let tags = (0..<24).map { "tag\($0)" }
@@ -29,7 +18,7 @@ import Testing
       to: file, feature: "Ledger", checkpointInterval: 1, time: { 0 })
     for tag in tags.reversed() { store.send(.tag(tag)) }
     try recorder.finish()
-    let checkpoint = try lines(file)[48]
+    let checkpoint = try directory.lines(file)[48]
     let encoder = makeLogEncoder()
     let canonical = CanonicalJSON.canonical(
       try encoder.encode(state), of: state, encoder: encoder)

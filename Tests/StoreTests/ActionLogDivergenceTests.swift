@@ -9,14 +9,7 @@ import Testing
 /// were, and the warnings the replay noted before.
 @MainActor
 @Suite final class ActionLogDivergenceTests {
-  let directory: URL = {
-    let url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("action-log-divergence-tests-\(UUID().uuidString)")
-    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-  }()
-
-  deinit { try? FileManager.default.removeItem(at: directory) }
+  let directory = TemporaryDirectory("action-log-divergence-tests")
 
   /// Records `actions` through `Ledger()`, returning the log's path.
   func record(_ actions: [Ledger.Action], interval: Int = 100) throws -> String {

@@ -8,20 +8,7 @@ import Testing
 /// a value nested too deep, and what it writes at the end.
 @MainActor
 @Suite final class ActionLogRecorderMessageTests {
-  let directory: URL = {
-    let url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("action-log-recorder-message-tests-\(UUID().uuidString)")
-    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-  }()
-
-  deinit { try? FileManager.default.removeItem(at: directory) }
-
-  func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
-
-  func lines(_ file: String) throws -> [String] {
-    try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").map(String.init)
-  }
+  let directory = TemporaryDirectory("action-log-recorder-message-tests")
 
   @Test func aTimeThatIsNotFiniteBlamesTheTimeClosure() throws {
     let warnings = WarningLog()
@@ -29,7 +16,7 @@ import Testing
       Store(initialState: Ledger.State()) { Ledger() }
     }
     let recorder = try store.recordActions(
-      to: path("time.jsonl"), feature: "Ledger", time: { .nan })
+      to: directory.path("time.jsonl"), feature: "Ledger", time: { .nan })
     store.send(.setBig(1))
     #expect(recorder.actionCount == 0)
     #expect(
@@ -46,7 +33,8 @@ import Testing
     let store = RuntimeWarningHandler.$current.withValue(warnings.handler) {
       Store(initialState: Nest.State()) { Nest() }
     }
-    let recorder = try store.recordActions(to: path("deep.jsonl"), feature: "Nest", time: { 0 })
+    let recorder = try store.recordActions(
+      to: directory.path("deep.jsonl"), feature: "Nest", time: { 0 })
     var tree = Nest.Tree.leaf
     for _ in 0..<600 { tree = .node([tree]) }
     store.send(.set(tree))
@@ -58,13 +46,13 @@ import Testing
 
   @Test func theFinalCheckpointAfterAPeriodicOneRepeatsOnlyItsDigest() throws {
     let store = Store(initialState: Ledger.State()) { Ledger() }
-    let file = path("final.jsonl")
+    let file = directory.path("final.jsonl")
     let recorder = try store.recordActions(
       to: file, feature: "Ledger", checkpointInterval: 2, time: { 0 })
     store.send(.setBig(1))
     store.send(.setBig(2))
     try recorder.finish()
-    let written = try lines(file)
+    let written = try directory.lines(file)
     #expect(written.count == 5)
     let digest = try #require(written[3].firstRange(of: #""digest":""#)).upperBound
     let value = written[3][digest...].prefix(16)

@@ -8,20 +8,7 @@ import Testing
 /// marks the log as stopped, and a replay gives that reason rather than a log cut short.
 @MainActor
 @Suite final class ActionLogStopTests {
-  let directory: URL = {
-    let url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("action-log-stop-tests-\(UUID().uuidString)")
-    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-  }()
-
-  deinit { try? FileManager.default.removeItem(at: directory) }
-
-  func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
-
-  func lines(_ file: String) throws -> [String] {
-    try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").map(String.init)
-  }
+  let directory = TemporaryDirectory("action-log-stop-tests")
 
   let replayer = ActionLogReplayer(feature: "Gauge") { Gauge() }
 
@@ -34,7 +21,7 @@ import Testing
     let store = RuntimeWarningHandler.$current.withValue(warnings.handler) {
       Store(initialState: Gauge.State()) { Gauge() }
     }
-    let file = path("\(UUID().uuidString).jsonl")
+    let file = directory.path("\(UUID().uuidString).jsonl")
     let recorder = try store.recordActions(
       to: file, feature: "Gauge", checkpointInterval: interval, time: { 0 })
     for action in actions { store.send(action) }
@@ -59,7 +46,7 @@ import Testing
       ])
     // Later actions are not counted as recorded, nor written.
     #expect(recorder.actionCount == 1)
-    let written = try lines(file)
+    let written = try directory.lines(file)
     #expect(written.count == 3)
     #expect(written.last == #"{"kind":"stopped","reason":"\#(reason)","seq":1}"#)
     let expected = ActionLogError.cannotWrite(
@@ -122,7 +109,7 @@ import Testing
     #expect(warnings.messages.first?.contains(" at action.read._1 cannot") == true)
     let store = Store(initialState: Gauge.State(readings: ["k": .infinity])) { Gauge() }
     #expect {
-      try store.recordActions(to: self.path("header.jsonl"), feature: "Gauge")
+      try store.recordActions(to: self.directory.path("header.jsonl"), feature: "Gauge")
     } throws: { error in
       "\(error)".contains(
         """
@@ -158,7 +145,7 @@ import Testing
   func log(_ lines: [String]) throws -> String {
     let (recorder, _, file) = try record([])
     _ = recorder
-    let header = try self.lines(file)[0]
+    let header = try self.directory.lines(file)[0]
     try Data(([header] + lines).map { $0 + "\n" }.joined().utf8)
       .write(to: URL(fileURLWithPath: file))
     return file
@@ -202,7 +189,7 @@ import Testing
     // The final checkpoint of a one-action log, taken from a real recording.
     let (recorder, _, file) = try record([.set(1)])
     try recorder.finish()
-    let final = try lines(file)[2]
+    let final = try directory.lines(file)[2]
     #expect(
       throws: ActionLogError.malformedLine(
         line: 4, reason: "a recording marked as stopped after its final checkpoint.")

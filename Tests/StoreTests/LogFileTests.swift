@@ -7,14 +7,7 @@ import Testing
 /// A file one recorder writes is not another's in the same process.
 @MainActor
 @Suite final class LogFileTests {
-  let directory: URL = {
-    let url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("log-file-tests-\(UUID().uuidString)")
-    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-  }()
-
-  deinit { try? FileManager.default.removeItem(at: directory) }
+  let directory = TemporaryDirectory("log-file-tests")
 
   @Test func aSecondRecorderForTheSameFileIsRefusedUntilTheFirstFinishes() throws {
     let file = directory.appendingPathComponent("shared.jsonl").path

@@ -8,20 +8,7 @@ import Testing
 /// as a `Double` NaN does, instead of writing a line no reader takes.
 @MainActor
 @Suite final class NonJSONTokenTests {
-  let directory: URL = {
-    let url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("non-json-token-tests-\(UUID().uuidString)")
-    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-  }()
-
-  deinit { try? FileManager.default.removeItem(at: directory) }
-
-  func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
-
-  func lines(_ file: String) throws -> [String] {
-    try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").map(String.init)
-  }
+  let directory = TemporaryDirectory("non-json-token-tests")
 
   @Test func onlyTokensOutsideStringsCount() {
     #expect(NonJSONToken.firstOffset(in: Data(#"{"a":[1,-2.5e+3,true,false,null]}"#.utf8)) == nil)
@@ -36,7 +23,7 @@ import Testing
     let store = RuntimeWarningHandler.$current.withValue(warnings.handler) {
       Store(initialState: Ledger.State()) { Ledger() }
     }
-    let file = path("action.jsonl")
+    let file = directory.path("action.jsonl")
     let recorder = try store.recordActions(to: file, feature: "Ledger", time: { 0 })
     store.send(.setAmount(1))
     store.send(.setAmount(.nan))
@@ -53,7 +40,7 @@ import Testing
         """), "\(message)")
     #expect(throws: ActionLogError.self) { try recorder.finish() }
     // Every line is JSON, and the replay gives the reason.
-    for line in try lines(file) {
+    for line in try directory.lines(file) {
       #expect(JSONCheck.check(Data(line.utf8)).problem == nil, "\(line)")
     }
     let report = try ActionLogReplayer(feature: "Ledger") { Ledger() }.replay(path: file)
@@ -67,7 +54,7 @@ import Testing
     let store = RuntimeWarningHandler.$current.withValue(warnings.handler) {
       Store(initialState: Ledger.State()) { Ledger() }
     }
-    let file = path("state.jsonl")
+    let file = directory.path("state.jsonl")
     let recorder = try store.recordActions(
       to: file, feature: "Ledger", checkpointInterval: 2, time: { 0 })
     store.send(.setAmount(1))
@@ -78,14 +65,14 @@ import Testing
       warnings.messages.first?.contains(
         "the checkpoint after action 2, Action.poison, could not be written: the value at "
           + "state.amount was encoded as NaN") == true, "\(warnings.messages)")
-    for line in try lines(file) {
+    for line in try directory.lines(file) {
       #expect(JSONCheck.check(Data(line.utf8)).problem == nil, "\(line)")
     }
   }
 
   @Test func aDecimalNaNInTheInitialStateIsRefusedByRecordActions() throws {
     let store = Store(initialState: Ledger.State(amount: .nan)) { Ledger() }
-    let file = path("header.jsonl")
+    let file = directory.path("header.jsonl")
     #expect {
       try store.recordActions(to: file, feature: "Ledger")
     } throws: { error in
