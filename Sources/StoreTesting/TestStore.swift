@@ -110,6 +110,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// tests can pass its caller's place on, so those failures point at the test:
   ///
   /// ```swift
+  /// @MainActor
   /// func makeStore(fileID: StaticString = #fileID, filePath: StaticString = #filePath,
   ///                line: UInt = #line, column: UInt = #column) -> TestStoreOf<Search> {
   ///   TestStore(initialState: Search.State(), reducer: { Search(clock: clock) },
