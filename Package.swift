@@ -1,6 +1,13 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
+/// Swift Testing's exit tests (`#expect(processExitsWith:)`, which check that a program stops)
+/// run where a test can start a process: not on iOS, tvOS, watchOS or visionOS, where they do
+/// not compile. Tests that use them are inside `#if EXIT_TESTS`.
+let exitTestSettings: [SwiftSetting] = [
+  .define("EXIT_TESTS", .when(platforms: [.macOS, .linux, .windows]))
+]
+
 let package = Package(
   name: "swift-unidirectional-store",
   platforms: [
@@ -41,14 +48,17 @@ let package = Package(
         .target(name: "StoreTesting", condition: .when(platforms: [.linux])),
       ]
     ),
-    .testTarget(name: "StoreTests", dependencies: ["Store", "Effects"]),
+    .testTarget(
+      name: "StoreTests", dependencies: ["Store", "Effects"], swiftSettings: exitTestSettings),
     .testTarget(
       name: "FeatureTests",
       dependencies: [
         "AppFeature", "CartFeature", "AccountFeature", "StoreTesting", "Store", "Effects",
       ]
     ),
-    .testTarget(name: "StoreTestingTests", dependencies: ["StoreTesting", "Store", "Effects"]),
+    .testTarget(
+      name: "StoreTestingTests", dependencies: ["StoreTesting", "Store", "Effects"],
+      swiftSettings: exitTestSettings),
     .testTarget(name: "DemoTests", dependencies: ["demo"]),
   ],
   swiftLanguageModes: [.v6]

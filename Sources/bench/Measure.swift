@@ -62,11 +62,6 @@ struct Measure {
 
 /// Memory figures from the C library and the kernel, where available.
 enum Memory {
-  /// The resident size now, in bytes: a coarse measure, good for allocations of megabytes.
-  static var residentBytes: Int? {
-    residentPeakAndCurrent?.current
-  }
-
   /// Resets the peak resident size the kernel reports, so the next peak is this phase's.
   static func resetPeak() {
     #if os(Linux)
@@ -74,7 +69,8 @@ enum Memory {
     #endif
   }
 
-  /// The peak resident size since the last reset, and the current one, in bytes.
+  /// The peak resident size since the last reset, and the current one, in bytes; `nil` where
+  /// the platform does not give them (only Linux's `/proc` is read).
   static var residentPeakAndCurrent: (peak: Int, current: Int)? {
     #if os(Linux)
       guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {

@@ -9,8 +9,11 @@ import Testing
 @Suite struct KilledRecordingTests {
   /// The `demo` executable, built beside this test bundle.
   static var demoExecutable: URL? {
-    let built = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    for candidate in [built, built.deletingLastPathComponent()] {
+    // On Linux the test bundle is the program; on macOS a runner from the toolchain loads it,
+    // so its place is asked of a class it holds.
+    let program = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    let bundle = Bundle(for: BundleMarker.self).bundleURL.deletingLastPathComponent()
+    for candidate in [program, program.deletingLastPathComponent(), bundle] {
       let url = candidate.appendingPathComponent("demo")
       if FileManager.default.isExecutableFile(atPath: url.path) { return url }
     }
@@ -49,3 +52,6 @@ import Testing
     #expect(!report.isComplete, "a killed recording has no final checkpoint")
   }
 }
+
+/// A class of this test bundle's, for `Bundle(for:)`.
+private final class BundleMarker {}

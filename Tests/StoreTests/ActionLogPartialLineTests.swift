@@ -1,4 +1,4 @@
-#if os(Linux)
+#if os(Linux) && EXIT_TESTS
   import Effects
   import Foundation
   import Glibc

@@ -112,47 +112,51 @@ import Testing
     #expect(items.count == 3)
   }
 
-  @Test func movingOutOfRangeOrRemovingPastTheEndStopsTheProgram() async {
-    await #expect(processExitsWith: .failure) {
-      var items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a"), Item(id: 2, name: "b")]
-      items.move(fromOffsets: [0], toOffset: 5)
-    }
-    await #expect(processExitsWith: .failure) {
-      var items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a")]
-      items.remove(at: 1)
-    }
-  }
-
-  /// An insert out of range stopped the program with the standard library's message about
-  /// `ContiguousArray`, and a `combine` that changed an id with "combine must keep the id 1":
-  /// the messages now name the array, the position or both ids.
-  @Test func trapsNameTheArrayAndWhatWasWrong() async throws {
-    let insert = try await #require(
-      processExitsWith: .failure, observing: [\.standardErrorContent]
-    ) {
-      var items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a")]
-      items.insert(Item(id: 2, name: "b"), at: 3)
-    }
-    #expect(
-      String(decoding: insert.standardErrorContent, as: UTF8.self).contains(
-        """
-        IdentifiedArray: cannot insert the element with id 2 at position 3 of 1 elements \
-        (positions 0 through 1 are valid).
-        """))
-    let combine = try await #require(
-      processExitsWith: .failure, observing: [\.standardErrorContent]
-    ) {
-      _ = IdentifiedArrayOf<Item>([Item(id: 1, name: "a"), Item(id: 1, name: "b")]) { _, _ in
-        Item(id: 9, name: "c")
+  #if EXIT_TESTS
+    @Test func movingOutOfRangeOrRemovingPastTheEndStopsTheProgram() async {
+      await #expect(processExitsWith: .failure) {
+        var items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a"), Item(id: 2, name: "b")]
+        items.move(fromOffsets: [0], toOffset: 5)
+      }
+      await #expect(processExitsWith: .failure) {
+        var items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a")]
+        items.remove(at: 1)
       }
     }
-    #expect(
-      String(decoding: combine.standardErrorContent, as: UTF8.self).contains(
-        """
-        IdentifiedArray(_:uniquingIDsWith:): combine returned an element with id 9 for the \
-        elements with id 1; it must keep the id.
-        """))
-  }
+  #endif
+
+  #if EXIT_TESTS
+    /// An insert out of range stopped the program with the standard library's message about
+    /// `ContiguousArray`, and a `combine` that changed an id with "combine must keep the id 1":
+    /// the messages now name the array, the position or both ids.
+    @Test func trapsNameTheArrayAndWhatWasWrong() async throws {
+      let insert = try await #require(
+        processExitsWith: .failure, observing: [\.standardErrorContent]
+      ) {
+        var items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a")]
+        items.insert(Item(id: 2, name: "b"), at: 3)
+      }
+      #expect(
+        String(decoding: insert.standardErrorContent, as: UTF8.self).contains(
+          """
+          IdentifiedArray: cannot insert the element with id 2 at position 3 of 1 elements \
+          (positions 0 through 1 are valid).
+          """))
+      let combine = try await #require(
+        processExitsWith: .failure, observing: [\.standardErrorContent]
+      ) {
+        _ = IdentifiedArrayOf<Item>([Item(id: 1, name: "a"), Item(id: 1, name: "b")]) { _, _ in
+          Item(id: 9, name: "c")
+        }
+      }
+      #expect(
+        String(decoding: combine.standardErrorContent, as: UTF8.self).contains(
+          """
+          IdentifiedArray(_:uniquingIDsWith:): combine returned an element with id 9 for the \
+          elements with id 1; it must keep the id.
+          """))
+    }
+  #endif
 
   /// Inserting moves the later elements' index entries back in one pass (it re-indexed every
   /// element): lookups must agree with a plain array through inserts of one and of many, at
@@ -214,21 +218,23 @@ import Testing
     }
   }
 
-  @Test func insertingManyWithARepeatedOrPresentIDStopsTheProgram() async throws {
-    let repeated = try await #require(
-      processExitsWith: .failure, observing: [\.standardErrorContent]
-    ) {
-      var items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a")]
-      items.insert(contentsOf: [Item(id: 2, name: "b"), Item(id: 2, name: "c")], at: 0)
+  #if EXIT_TESTS
+    @Test func insertingManyWithARepeatedOrPresentIDStopsTheProgram() async throws {
+      let repeated = try await #require(
+        processExitsWith: .failure, observing: [\.standardErrorContent]
+      ) {
+        var items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a")]
+        items.insert(contentsOf: [Item(id: 2, name: "b"), Item(id: 2, name: "c")], at: 0)
+      }
+      #expect(
+        String(decoding: repeated.standardErrorContent, as: UTF8.self).contains(
+          "IdentifiedArray: cannot insert the id 2 twice. Ids must be unique."))
+      await #expect(processExitsWith: .failure) {
+        var items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a")]
+        items.insert(contentsOf: [Item(id: 1, name: "b")], at: 1)
+      }
     }
-    #expect(
-      String(decoding: repeated.standardErrorContent, as: UTF8.self).contains(
-        "IdentifiedArray: cannot insert the id 2 twice. Ids must be unique."))
-    await #expect(processExitsWith: .failure) {
-      var items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a")]
-      items.insert(contentsOf: [Item(id: 1, name: "b")], at: 1)
-    }
-  }
+  #endif
 
   /// Every element changed through its position, with no look-up by id (a bulk change had to
   /// go through `[id:]` for each element); lookups and the content stamp follow.
@@ -242,10 +248,12 @@ import Testing
     #expect(items.content != content)
     // Fifty changes are more than the content history lists: stores check every row.
     #expect(items.changedIDs(since: content) == nil)
-    await #expect(processExitsWith: .failure) {
-      var items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a")]
-      items[0].id = 2
-    }
+    #if EXIT_TESTS
+      await #expect(processExitsWith: .failure) {
+        var items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a")]
+        items[0].id = 2
+      }
+    #endif
   }
 
   @Test func updateOrAppendReplacesByID() {
@@ -281,22 +289,28 @@ import Testing
     let items = IdentifiedArrayOf<Item>((0..<3).map { Item(id: $0, name: "\($0)") })
     #expect(items.ids == [0, 1, 2])
     #expect(items[id: 2]?.name == "2")
-    await #expect(processExitsWith: .failure) {
-      _ = IdentifiedArrayOf<Item>([Item(id: 1, name: "a"), Item(id: 1, name: "b")])
-    }
+    #if EXIT_TESTS
+      await #expect(processExitsWith: .failure) {
+        _ = IdentifiedArrayOf<Item>([Item(id: 1, name: "a"), Item(id: 1, name: "b")])
+      }
+    #endif
   }
 
-  @Test func appendingADuplicateIDStopsTheProgram() async {
-    await #expect(processExitsWith: .failure) {
-      IdentifiedArrayTests.appendDuplicate()
+  #if EXIT_TESTS
+    @Test func appendingADuplicateIDStopsTheProgram() async {
+      await #expect(processExitsWith: .failure) {
+        IdentifiedArrayTests.appendDuplicate()
+      }
     }
-  }
+  #endif
 
-  @Test func changingAnIDThroughAMutationStopsTheProgram() async {
-    await #expect(processExitsWith: .failure) {
-      IdentifiedArrayTests.changeID()
+  #if EXIT_TESTS
+    @Test func changingAnIDThroughAMutationStopsTheProgram() async {
+      await #expect(processExitsWith: .failure) {
+        IdentifiedArrayTests.changeID()
+      }
     }
-  }
+  #endif
 
   static func appendDuplicate() {
     var items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a")]

@@ -1,5 +1,21 @@
-import Testing
-import XCTest
+// Either framework can be missing: on a Mac with only the Command Line Tools, XCTest (and,
+// with older tools, Swift Testing) comes only with Xcode. Failures then go to whichever is
+// there, or to standard error, rather than the module failing to build.
+#if canImport(Testing)
+  import Testing
+#endif
+#if canImport(XCTest)
+  import XCTest
+#endif
+#if !canImport(XCTest)
+  #if canImport(Glibc)
+    import Glibc
+  #elseif canImport(Musl)
+    import Musl
+  #elseif canImport(Darwin)
+    import Darwin
+  #endif
+#endif
 
 /// Where in a test a failure belongs: the call site of a ``TestStore`` method.
 package struct TestLocation: Sendable {
@@ -22,17 +38,24 @@ package struct TestLocation: Sendable {
 /// `XCTestCase` on Linux), and `XCTFail` means nothing to Swift Testing; so this checks
 /// `Test.current` and reports through the right one.
 package func reportFailure(_ message: String, at location: TestLocation) {
-  if Test.current != nil {
-    Issue.record(
-      Comment(rawValue: message),
-      sourceLocation: SourceLocation(
-        fileID: "\(location.fileID)",
-        filePath: "\(location.filePath)",
-        line: Int(location.line),
-        column: Int(location.column)
+  #if canImport(Testing)
+    if Test.current != nil {
+      Issue.record(
+        Comment(rawValue: message),
+        sourceLocation: SourceLocation(
+          fileID: "\(location.fileID)",
+          filePath: "\(location.filePath)",
+          line: Int(location.line),
+          column: Int(location.column)
+        )
       )
-    )
-  } else {
+      return
+    }
+  #endif
+  #if canImport(XCTest)
     XCTFail(message, file: location.filePath, line: location.line)
-  }
+  #else
+    var text = "\(location.filePath):\(location.line): error: \(message)\n"
+    text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+  #endif
 }
