@@ -81,6 +81,15 @@ public struct Account: Reducer {
 
   let client: AuthenticationClient
 
+  /// The message an action carries for `error`: an ``AuthenticationError``'s own words, and
+  /// for any other error only a fixed sentence. Another error's description can hold what the
+  /// client sent (a `URLError` names the URL, with any token in its query), and the message
+  /// goes into state, the action log and its checkpoints.
+  static func message(for error: any Error) -> String {
+    (error as? AuthenticationError)?.description
+      ?? "Something went wrong while talking to the server. Try again."
+  }
+
   /// Creates the reducer.
   ///
   /// - Parameter client: Signs in and out; holds the credentials.
@@ -117,7 +126,7 @@ public struct Account: Reducer {
         .run { [client] send in
           send(.signInSucceeded(try await client.signIn(username, password.value)))
         } catch: { error in
-          .signInFailed("\(error)")
+          .signInFailed(Self.message(for: error))
         }
         .cancellable(id: CancelID.signIn)
       )
@@ -146,7 +155,7 @@ public struct Account: Reducer {
         .run { [client] _ in
           try await client.signOut()
         } catch: { error in
-          .signOutFailed("\(error)")
+          .signOutFailed(Self.message(for: error))
         }
       )
 
@@ -173,7 +182,7 @@ public struct Account: Reducer {
       return .run { [client] send in
         send(.sessionRestored(try await client.restoreSession()))
       } catch: { error in
-        .profileRefreshFailed("\(error)")
+        .profileRefreshFailed(Self.message(for: error))
       }
       .cancellable(id: CancelID.restore)
 
@@ -182,7 +191,7 @@ public struct Account: Reducer {
       return .run { [client] send in
         send(.profileRefreshed(try await client.refreshProfile()))
       } catch: { error in
-        .profileRefreshFailed("\(error)")
+        .profileRefreshFailed(Self.message(for: error))
       }
       .cancellable(id: CancelID.refresh, cancelInFlight: true)
 

@@ -1,3 +1,4 @@
+import Store
 import Synchronization
 
 /// Secure storage for a session's token, outside any state: the place a real app would put
@@ -9,8 +10,9 @@ import Synchronization
 public final class CredentialStore: Sendable {
   /// A saved session: the token and whose it is.
   public struct Session: Sendable {
-    /// The bearer token. Never copied into state, actions or logs.
-    public var token: String
+    /// The bearer token. Never copied into state, actions or logs; a `Secret`, so printing or
+    /// dumping a session does not show it either.
+    public var token: Secret<String>
     /// The profile the token belongs to.
     public var profile: AccountProfile
 
@@ -20,7 +22,7 @@ public final class CredentialStore: Sendable {
     ///   - token: The bearer token.
     ///   - profile: The profile the token belongs to.
     public init(token: String, profile: AccountProfile) {
-      self.token = token
+      self.token = Secret(token)
       self.profile = profile
     }
   }

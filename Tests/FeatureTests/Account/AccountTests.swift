@@ -61,6 +61,34 @@ import Testing
     await store.finish()
   }
 
+  /// An error another client throws can describe what was sent (a `URLError` names its URL,
+  /// token and all): the action, the state and so the log got `"\(error)"`; now a fixed
+  /// sentence.
+  @Test func anErrorsDescriptionNeverReachesTheActionOrTheState() async {
+    struct RequestFailed: Error { var url = "https://auth.example/sign-in?password=hunter2" }
+    let server = AccountTestClient(clock: clock) { _, _ in throw RequestFailed() }
+    var state = Account.State()
+    state.form.username = "ada"
+    let store = makeStore(server, state: state)
+    await store.send(.signInTapped) { $0.isSigningIn = true }
+    await clock.advance(by: .seconds(1))
+    let message = "Something went wrong while talking to the server. Try again."
+    await store.receive(.signInFailed(message)) {
+      $0.isSigningIn = false
+      $0.errorMessage = message
+    }
+    await store.finish()
+  }
+
+  @Test func aSavedSessionDoesNotPrintItsToken() {
+    let session = CredentialStore.Session(token: "token-ada", profile: ada)
+    var dumped = ""
+    dump(session, to: &dumped)
+    #expect(!"\(session)".contains("token-ada"))
+    #expect(!dumped.contains("token-ada"))
+    #expect(session.token.value == "token-ada")
+  }
+
   @Test func aSecondSubmitWhileSigningInIsIgnored() async {
     let server = AccountTestClient(clock: clock)
     var state = Account.State()
