@@ -20,13 +20,22 @@ struct Divergence {
   /// The replay's warnings so far.
   var warnings: [String]
 
+  /// `numbers` as a list for a message: the first five, then how many more.
+  static func list(_ numbers: [Int]) -> String {
+    let shown = numbers.prefix(5).map(String.init)
+    let rest = numbers.count - shown.count
+    guard rest == 0 else { return shown.joined(separator: ", ") + " and \(rest) more" }
+    guard shown.count > 1 else { return shown.joined() }
+    return shown.dropLast().joined(separator: ", ") + " and " + shown.last!
+  }
+
   /// The error for the divergence: `differences` (what differs in the state), then the
   /// actions since the last matching checkpoint that do not round-trip, and which actions
   /// those were.
   func error<Feature>(_ differences: [String], replayer: ActionLogReplayer<Feature>)
     -> ActionLogError
   {
-    let (problems, actions) = ActionLogReplayer<Feature>.roundTripProblems(
+    let (problems, actions, withSecrets) = ActionLogReplayer<Feature>.roundTripProblems(
       path: path, lines: (lastMatch.line + 1)..<line)
     let start =
       lastMatch.sequence == 0
@@ -45,6 +54,16 @@ struct Divergence {
           look at what the reducer (or a dependency) does with \(actions.count == 1 ? "it" : "them")
           """
       }
+      if let first = withSecrets.first {
+        let named =
+          withSecrets.count == 1
+          ? "action \(first) carried" : "actions \(Self.list(withSecrets)) carried"
+        range += """
+          ; \(named) a Secret, which a log holds only as "\(Secret<String>.placeholder)" and a \
+          replay decodes as empty: a reducer that reads a secret's value (rather than passing \
+          it to an effect) replays differently
+          """
+      }
     } else {
       range = "no action was replayed since \(start)"
     }
@@ -58,14 +77,17 @@ extension ActionLogReplayer {
   /// The actions on `lines` of the log whose recorded JSON is not what the action they
   /// decode to encodes as (in canonical form): the replay reduced another action than was
   /// recorded. At most five are named. Also the first and last sequence numbers of the
-  /// actions on those lines.
+  /// actions on those lines, and those of the actions that carried a ``Secret`` (whose
+  /// placeholder decodes as an empty secret).
   ///
   /// The log is read again from its start: only a divergence pays for this.
   static func roundTripProblems(path: String, lines: Range<Int>) -> (
-    problems: [String], actions: ClosedRange<Int>?
+    problems: [String], actions: ClosedRange<Int>?, withSecrets: [Int]
   ) {
     guard let reader = try? LineReader(path: path, limit: ActionLogFormat.maximumLineLength)
-    else { return ([], nil) }
+    else { return ([], nil, []) }
+    let placeholder = Array("\"\(Secret<String>.placeholder)\"".utf8)
+    var withSecrets: [Int] = []
     let decoder = JSONDecoder()
     let encoder = makeLogEncoder()
     var problems: [String] = []
@@ -79,7 +101,11 @@ extension ActionLogReplayer {
       else { continue }
       first = first ?? line.sequence
       last = line.sequence
-      guard let recordedJSON = JSONField.bytes(of: "action", in: bytes),
+      guard let recordedJSON = JSONField.bytes(of: "action", in: bytes) else { continue }
+      if [UInt8](recordedJSON).firstRange(of: placeholder) != nil {
+        withSecrets.append(line.sequence)
+      }
+      guard
         let encoded = try? encoder.encode(action),
         let decoded = JSONValue(
           parsing: CanonicalJSON.canonical(encoded, of: action, encoder: encoder)),
@@ -103,8 +129,8 @@ extension ActionLogReplayer {
     if unnamed > 0 {
       problems.append("and \(unnamed) more action(s) that do not round-trip")
     }
-    guard let first, let last else { return (problems, nil) }
-    return (problems, first...last)
+    guard let first, let last else { return (problems, nil, withSecrets) }
+    return (problems, first...last, withSecrets)
   }
 
   /// An action as a message names it, shortened.

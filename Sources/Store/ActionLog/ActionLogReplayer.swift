@@ -95,6 +95,9 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
   ) throws -> ReplayReport<R.State> {
     let reader = try LineReader(path: path, limit: ActionLogFormat.maximumLineLength)
     let decoder = JSONDecoder()
+    // Told of every secret that decodes from a value instead of the placeholder.
+    let plainTextSecrets = PlainTextSecrets()
+    decoder.userInfo[PlainTextSecrets.key] = plainTextSecrets
     let encoder = makeLogEncoder()
     var (state, headerLine) = try readHeader(reader, decoder)
     let reducer = makeReducer()
@@ -107,6 +110,8 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       recordingStoppedAfter: nil,
       warnings: []
     )
+    Self.warnOfPlainTextSecrets(
+      plainTextSecrets, in: "Line \(headerLine) (the header's initial state)", &report.warnings)
     var sequence = 0
     var lastLine = headerLine
     // The last checkpoint that matched (the header before any), where a divergence's
@@ -209,6 +214,8 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
             _ = try decoder.decode(ActionLogLine<R.Action>.self, from: $0)
           })
       }
+      Self.warnOfPlainTextSecrets(
+        plainTextSecrets, in: "Line \(number) (action \(line.sequence))", &report.warnings)
       switch line.kind {
       case .action(let time, let origin):
         guard let action = line.action else {
@@ -341,6 +348,26 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       the first line is \(name), and the header is missing: a log starts with a header line \
       (kind "header"), which holds its format, feature and initial state.
       """
+  }
+
+  /// Adds a warning for the secrets `secrets` was told of since it was last asked: `place`
+  /// holds them in plain text. The replay goes on with the values; the log should not have
+  /// them.
+  private static func warnOfPlainTextSecrets(
+    _ secrets: PlainTextSecrets, in place: String, _ warnings: inout [String]
+  ) {
+    let paths = secrets.takeFound()
+    guard !paths.isEmpty else { return }
+    let named =
+      paths.prefix(3).map { $0.isEmpty ? "the value" : "`\($0)`" }
+      .joined(separator: ", ") + (paths.count > 3 ? " and \(paths.count - 3) more" : "")
+    warnings.append(
+      """
+      \(place): a Secret holds a value instead of the placeholder \
+      "\(Secret<String>.placeholder)" (\(LogText.escaped(named))): the log holds a secret in \
+      plain text, which the recorder never writes (a line written or edited by hand?). The \
+      replay used the value.
+      """)
   }
 
   /// The initial state, and the number of the header's line.

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A value that must never reach a log, a dump or a test failure message: a password typed
 /// into a form, say.
 ///
@@ -8,6 +10,19 @@
 /// placeholder gives an empty secret: a replay cannot recover what was never written. Compare
 /// secrets with `==` in tests; read ``value`` only where the secret is used, such as the call
 /// that sends it.
+///
+/// What follows from the value never being written:
+/// - A reducer that branches on a secret's value (`guard !state.pin.value.isEmpty`) replays
+///   differently from the recording, since the replay has an empty secret: pass the value to
+///   an effect, and let the reducer act on what the effect sends back.
+/// - Secrets in a `Set`, or as dictionary keys, all decode to one empty secret, so such a
+///   collection shrinks in a replay: keep secrets out of hashed collections in recorded state.
+/// - A log still shows that an action carrying a secret happened, and when: an action per
+///   keystroke in a password field tells the password's length and typing rhythm. Send the
+///   secret once, when it is used (a submit), where that matters.
+/// - Only values that can be made from a string literal (`String`, say) are `Codable` as a
+///   secret: a decoded placeholder must give an empty value. Wrap a PIN or a card number as a
+///   `Secret<String>`.
 ///
 /// Tokens and other credentials should not be in state at all: keep them inside the client
 /// that uses them.
@@ -59,10 +74,20 @@ extension Secret: Codable where Value: Codable & ExpressibleByStringLiteral {
     try container.encode(Self.placeholder)
   }
 
-  /// Decodes an empty secret: what was encoded is only the placeholder.
+  /// Decodes the placeholder as an empty secret: what was encoded is only the placeholder.
+  ///
+  /// Any other value (written by hand, or by an encoder other than this type's) is kept
+  /// rather than dropped, and an action-log replay warns that its log holds a secret in plain
+  /// text.
   public init(from decoder: any Decoder) throws {
-    _ = try decoder.singleValueContainer().decode(String.self)
-    self.init("")
+    let container = try decoder.singleValueContainer()
+    if let text = try? container.decode(String.self), text == Self.placeholder {
+      self.init("")
+      return
+    }
+    let value = try container.decode(Value.self)
+    (decoder.userInfo[PlainTextSecrets.key] as? PlainTextSecrets)?.found(at: decoder.codingPath)
+    self.init(value)
   }
 
   /// What a secret encodes as.
@@ -77,5 +102,31 @@ where Value == String {
   /// - Parameter value: The secret.
   public init(stringLiteral value: String) {
     self.init(value)
+  }
+}
+
+/// Where a decoder (a replay's) is told of secrets that decoded from a value other than the
+/// placeholder: a log that holds a secret in plain text.
+package final class PlainTextSecrets: Sendable {
+  /// The key under which a decoder's `userInfo` holds the collector.
+  package static let key = CodingUserInfoKey(
+    rawValue: "org.swift-unidirectional-store.plainTextSecrets")!
+
+  private let paths = Mutex<[String]>([])
+
+  package init() {}
+
+  /// Notes a secret found in plain text at `codingPath`.
+  func found(at codingPath: [any CodingKey]) {
+    let path = codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+    paths.withLock { $0.append(path.hasPrefix(".") ? String(path.dropFirst()) : path) }
+  }
+
+  /// The paths noted since the last call, emptied.
+  package func takeFound() -> [String] {
+    paths.withLock { found in
+      defer { found = [] }
+      return found
+    }
   }
 }
