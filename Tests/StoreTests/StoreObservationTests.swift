@@ -248,6 +248,23 @@ final class FiringCount: Sendable {
     #expect(tracker.firings == 2)
   }
 
+  /// A change that moves the array's structure stamp but leaves its ids as they were (a
+  /// refresh that replaces the rows with equal ones, or empties and refills them) notified a
+  /// list showing the rows, which had nothing new to draw (observation trial).
+  @Test func aListIsNotNotifiedWhenItsIDsStayTheSame() {
+    let harness = todos(rows: 0..<3)
+    let tracker = Tracker { _ = harness.store.scope(state: \.rows, action: .rows) }
+    harness.send(.replaceRows((0..<3).map { Row.State(id: $0, title: "row \($0)") }))
+    harness.send(.refreshRows([0, 1, 2]))
+    harness.send(.replaceRows((0..<3).map { Row.State(id: $0, title: "reloaded") }))
+    #expect(tracker.firings == 0)
+    harness.send(.replaceRows([2, 1, 0].map { Row.State(id: $0) }))
+    #expect(tracker.firings == 1)
+    tracker.observe()
+    harness.send(.refreshRows([2, 1]))
+    #expect(tracker.firings == 2)
+  }
+
   @Test func optionalChildrenFireWhenTheyComeAndGoAndForTheirOwnChanges() {
     var state = Todos.State()
     state.rows.append(Row.State(id: 1, title: "Milk"))

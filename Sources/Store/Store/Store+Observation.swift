@@ -62,13 +62,15 @@ extension Store {
   }
 
   /// The ids of a collection: followed by its structure stamp, and compared when the stamp
-  /// moved. A computed view of a collection (a filter) is built anew at each read, with a new
-  /// stamp each time, though its ids may be the same.
+  /// moved. A sort that changed no order, an array replaced by an equal one (a refresh), a
+  /// row removed and added back all move the stamp and keep the ids; and a computed view of
+  /// a collection (a filter) is built anew at each read, with a new stamp each time, though
+  /// its ids may be the same.
   final class TrackedIDs<ID: Hashable, Element: Identifiable>: Tracked where Element.ID == ID {
     let reader: CollectionReader<State, ID, Element>
     var stamp: UInt64
     /// The ids last seen, or `nil` to count any new stamp as a change.
-    var ids: [ID]?
+    let ids: [ID]?
 
     init(
       reader: CollectionReader<State, ID, Element>, stamp: UInt64, ids: [ID]?,
@@ -86,10 +88,10 @@ extension Store {
       let elements = reader.read(given: state)
       guard elements.structure != stamp else { return false }
       stamp = elements.structure
+      // O(1) when the count changed; otherwise O(n), after a change that cost as much. A
+      // change is reported once: the entry is dropped then (see `checkObservations`).
       guard let ids else { return true }
-      guard !elements.hasIDs(ids) else { return false }
-      self.ids = elements.ids
-      return true
+      return !elements.hasIDs(ids)
     }
   }
 
@@ -123,11 +125,10 @@ extension Store {
   }
 
   /// Registers that the ids of the collection at `keyPath`, now `elements` with `ids`, were
-  /// read. A stored collection is followed by its structure stamp. A computed view of one (a
-  /// filter) is built anew at each read, with a new stamp each time: its ids are kept too,
-  /// and compared when the stamp moves, when `comparesIDs` allows (not for a stack, whose
-  /// screens are told apart by their pushes: one replaced by a stack with the same ids shows
-  /// new screens).
+  /// read. The collection is followed by its structure stamp, and its ids (the array the
+  /// collection of stores holds, not a copy) are compared when the stamp moves, when
+  /// `comparesIDs` allows (not for a stack, whose screens are told apart by their pushes: one
+  /// replaced by a stack with the same ids shows new screens).
   func trackIDs<ID: Hashable, Element: Identifiable>(
     _ keyPath: KeyPath<State, IdentifiedArray<ID, Element>>,
     _ elements: IdentifiedArray<ID, Element>, ids: [ID], comparesIDs: Bool
@@ -136,7 +137,7 @@ extension Store {
       let reader = collectionReader(keyPath)
       return TrackedIDs(
         reader: reader, stamp: elements.structure,
-        ids: reader.builtAnew && comparesIDs ? ids : nil, token: token)
+        ids: comparesIDs ? ids : nil, token: token)
     }
   }
 
