@@ -27,6 +27,14 @@ private struct Pantry: Reducer {
 
     /// The stored items, through a computed property.
     var allItems: IdentifiedArrayOf<Item> { items }
+
+    /// A child state a computed property makes, whose stored `items` are the even ones:
+    /// built anew at each read, as the filtered view is.
+    var evenShelf: Shelf { Shelf(items: evenItems) }
+  }
+
+  struct Shelf {
+    var items: IdentifiedArrayOf<Item>
   }
 
   enum Action: Sendable {
@@ -46,6 +54,11 @@ private struct Pantry: Reducer {
         }
       }
   }
+}
+
+extension CaseKey<Pantry.Action, Pantry.Action> {
+  /// The shelf's actions are the pantry's.
+  fileprivate static var shelf: Self { Self({ $0 }) { $0 } }
 }
 
 extension CaseKey<Pantry.Action, IdentifiedAction<Int, Pantry.ItemAction>> {
@@ -83,6 +96,26 @@ extension CaseKey<Pantry.Action, IdentifiedAction<Int, Pantry.ItemAction>> {
     rows[3].send(.increment)
     #expect(rows[3].count == 2)
     #expect(builds.value - before == 2)
+  }
+
+  /// A stored collection of a child state that a computed property makes is built anew with
+  /// the child: it was read as a stored one, built again by each observed row's check, *k*
+  /// builds of O(*n*) per action, even an action no row saw (observation trial: 204 builds for
+  /// 200 rows). It is kept as a filtered view is now.
+  @Test func theRowsOfACollectionInAComputedChildStateShareOneBuild() {
+    let store = Store(initialState: Pantry.State(count: 200)) { Pantry() }
+    let builds = store.core.state.builds
+    let shelf = store.scope(state: \.evenShelf, action: .shelf)
+    let rows = Array(shelf.scope(state: \.items, action: .items))
+    #expect(rows.count == 100)
+    let list = Tracker { _ = shelf.scope(state: \.items, action: .items).ids }
+    let observers = rows.map { row in Tracker { _ = row.count } }
+    let before = builds.value
+    rows[3].send(.increment)
+    #expect(builds.value - before <= 2)
+    #expect(observers.map(\.firings) == (0..<100).map { $0 == 3 ? 1 : 0 })
+    #expect(list.firings == 0)
+    #expect(rows[3].count == 1)
   }
 
   /// A computed property that hands out the stored collection shares its buffers: were the

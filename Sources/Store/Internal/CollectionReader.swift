@@ -9,13 +9,16 @@
 ///
 /// Only a view built during the read is kept. A computed property that hands out a stored
 /// collection shares its buffers, which a kept copy would make the next change to the
-/// collection copy whole.
+/// collection copy whole. Whether the read built it is told by its stamp, not by the key path:
+/// a stored property of a store's state is built anew too when that state is (a child state
+/// that a computed property makes, scoped with `computedStateIsSafeToRead`).
 @MainActor
 final class CollectionReader<State, ID: Hashable, Element: Identifiable> where Element.ID == ID {
   private let state: @MainActor () -> State
   private let version: @MainActor () -> Int
   private let keyPath: KeyPath<State, IdentifiedArray<ID, Element>>
-  /// Whether the key path goes through stored properties only.
+  /// Whether the key path goes through stored properties only (of the store's state, which
+  /// may itself be computed).
   let isStored: Bool
   /// The view last built, and the ``StoreCore/stateVersion`` it was built at.
   private var kept: (elements: IdentifiedArray<ID, Element>, version: Int)?
@@ -36,18 +39,18 @@ final class CollectionReader<State, ID: Hashable, Element: Identifiable> where E
   /// - Complexity: O(1) for a stored collection, and for a view while the state has not
   ///   changed since it was built; otherwise what the view costs to build.
   func read() -> IdentifiedArray<ID, Element> {
-    isStored ? state()[keyPath: keyPath] : readView(from: nil)
+    read(from: nil)
   }
 
-  /// The collection as `state`, the state now, has it: a stored collection is read from it
-  /// rather than from the store again.
+  /// The collection as `state`, the state now, has it: read from it rather than from the
+  /// store again.
   func read(given state: State) -> IdentifiedArray<ID, Element> {
-    isStored ? state[keyPath: keyPath] : readView(from: state)
+    read(from: state)
   }
 
-  /// A computed view: the one kept, while the state has not changed since it was built; else
-  /// built from `state`, or from the state read now.
-  private func readView(from state: State?) -> IdentifiedArray<ID, Element> {
+  /// The view kept, while the state has not changed since it was built; else the collection
+  /// read from `state`, or from the state read now, and kept if the read built it.
+  private func read(from state: State?) -> IdentifiedArray<ID, Element> {
     let version = self.version()
     if let kept, kept.version == version { return kept.elements }
     let before = structureStamps.load(ordering: .relaxed)
