@@ -7,6 +7,9 @@ extension Store {
   class Tracked {
     /// The registrar's key for this value.
     let token: KeyPath<Store, Int>
+    /// The ``StoreCore/stateVersion`` of the state last compared, or that the value was read
+    /// from when it was made.
+    var checkedAt = 0
 
     init(token: KeyPath<Store, Int>) {
       self.token = token
@@ -148,15 +151,34 @@ extension Store {
 
   /// Registers a read under `key`: with the registrar, and, the first time, with what `make`
   /// makes to compare after each action.
+  ///
+  /// A value read again before this store's check of an action (by an observer that renders
+  /// in `onChange`, told of another store's change first) is compared first: were this reader
+  /// added to the readers of the value as it was before the action, the check would tell it of
+  /// the change it has already drawn, or, if an observer's action turned the value back
+  /// meanwhile, of nothing, leaving it showing a value the state no longer holds. So the
+  /// earlier readers are told of the change now, and this one reads anew.
   private func register(_ key: TrackKey, _ make: (KeyPath<Store, Int>) -> Tracked) {
     hasBeenRead = true
     if let entry = tracked[key] {
-      observation.access(self, keyPath: entry.token)
-      return
+      let version = core.stateVersion
+      guard entry.checkedAt != version else {
+        observation.access(self, keyPath: entry.token)
+        return
+      }
+      entry.checkedAt = version
+      guard entry.update(from: core.state) else {
+        observation.access(self, keyPath: entry.token)
+        return
+      }
+      tracked[key] = nil
+      observation.withMutation(of: self, keyPath: entry.token) {}
     }
     let token = self.token(for: key)
     observation.access(self, keyPath: token)
-    tracked[key] = make(token)
+    let entry = make(token)
+    entry.checkedAt = core.stateVersion
+    tracked[key] = entry
     watch()
   }
 
@@ -190,8 +212,12 @@ extension Store {
     guard hasBeenRead else { return }
     let state = core.state
     guard !tracked.isEmpty else { return }
+    let version = core.stateVersion
     var changed: [TrackKey] = []
-    for (key, entry) in tracked where entry.update(from: state) { changed.append(key) }
+    for (key, entry) in tracked {
+      entry.checkedAt = version
+      if entry.update(from: state) { changed.append(key) }
+    }
     for key in changed {
       // Observation tracking is one-shot: the observers of a value are let go once they are
       // notified, and register again when they read it again (a view renders). So forget the

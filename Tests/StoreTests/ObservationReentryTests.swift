@@ -1,0 +1,127 @@
+import Effects
+import Observation
+import Testing
+
+@testable import Store
+
+/// A board whose only real action changes its state with a closure.
+private struct Board: Reducer {
+  struct Card: Equatable, Identifiable, Sendable {
+    let id: Int
+    var title = ""
+  }
+
+  struct Profile: Equatable, Sendable {
+    var name = ""
+  }
+
+  struct State: Equatable {
+    var count = 0
+    var profile = Profile()
+    var cards: IdentifiedArrayOf<Card> = [Card(id: 1, title: "r1"), Card(id: 2)]
+  }
+
+  enum Action: Sendable {
+    case set(@Sendable (inout State) -> Void)
+    case cards(IdentifiedAction<Int, CardAction>)
+    case profile(ProfileAction)
+  }
+
+  enum CardAction: Sendable { case tapped }
+  enum ProfileAction: Sendable { case tapped }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    if case .set(let change) = action { change(&state) }
+    return .none
+  }
+}
+
+extension CaseKey<Board.Action, Board.ProfileAction> {
+  fileprivate static var profile: Self {
+    Self(Board.Action.profile) { if case .profile(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<Board.Action, IdentifiedAction<Int, Board.CardAction>> {
+  fileprivate static var cards: Self {
+    Self(Board.Action.cards) { if case .cards(let a) = $0 { a } else { nil } }
+  }
+}
+
+/// A view that draws again at once, in `onChange`, as a UIKit-style observer can.
+@MainActor
+private final class EagerView {
+  private(set) var shown: [String] = []
+  private(set) var renders = 0
+  private let read: @MainActor () -> [String]
+
+  init(_ read: @escaping @MainActor () -> [String]) {
+    self.read = read
+    render()
+  }
+
+  func render() {
+    renders += 1
+    withObservationTracking {
+      shown = read()
+    } onChange: { [weak self] in
+      MainActor.assumeIsolated { self?.render() }
+    }
+  }
+}
+
+/// Values read again while the stores are being checked after an action.
+@MainActor
+@Suite struct ObservationReentryTests {
+  /// A view drew again when told of the root's change, reading a row's title before the row
+  /// store's check: it joined the readers of the title as it was before the action. An
+  /// observer of another store, checked before the row's, then turned the title back, so the
+  /// row's check saw no change, and the view kept showing a title the state no longer held
+  /// (observation trial).
+  @Test func aViewThatDrawsInOnChangeIsToldWhenAnObserverTurnsAValueBack() {
+    let store = Store(initialState: Board.State()) { Board() }
+    let profile = store.scope(state: \.profile, action: .profile)
+    // Stores are checked in the order they were first read: the root, the profile, the rows.
+    _ = store.count
+    _ = profile.name
+    let row = store.scope(state: \.cards, action: .cards)[id: 1]!
+    let view = EagerView { ["\(store.count)", row.title] }
+    var turnedBack = false
+    withObservationTracking {
+      _ = profile.name
+    } onChange: {
+      MainActor.assumeIsolated {
+        guard !turnedBack else { return }
+        turnedBack = true
+        store.send(.set { $0.cards[id: 1]?.title = "r1" })
+      }
+    }
+    store.send(
+      .set {
+        $0.count = 1
+        $0.profile.name = "Grace"
+        $0.cards[id: 1]?.title = "changed"
+      })
+    #expect(turnedBack)
+    #expect(store.cards[id: 1]?.title == "r1")
+    #expect(view.shown == ["1", "r1"])
+    store.send(.set { $0.cards[id: 2]?.title = "other" })
+    #expect(view.shown == ["1", "r1"])
+  }
+
+  /// The rows a view reads are compared when it reads them again mid-check, not only by their
+  /// store's check: the view is told of each change once it drew it, and of nothing after.
+  @Test func aValueReadAgainMidCheckIsNotReportedAgainOnceDrawn() {
+    let store = Store(initialState: Board.State()) { Board() }
+    let row = store.scope(state: \.cards, action: .cards)[id: 1]!
+    let view = EagerView { ["\(store.count)", row.title] }
+    store.send(.set { $0.count = 1 })
+    #expect(view.shown == ["1", "r1"])
+    let renders = view.renders
+    store.send(.set { $0.cards[id: 2]?.title = "sibling" })
+    #expect(view.renders == renders)
+    store.send(.set { $0.cards[id: 1]?.title = "mine" })
+    #expect(view.shown == ["1", "mine"])
+    #expect(view.renders == renders + 1)
+  }
+}
