@@ -253,8 +253,10 @@ extension CaseKey<Screen.Action, ScreenLifecycleAction> {
   }
 
   /// Scene phases that run each step when the driver asks for the next phase.
-  nonisolated func scripted(_ steps: [@MainActor @Sendable () async -> ScenePhase?])
-    -> AsyncStream<ScenePhase>
+  nonisolated func scripted(
+    _ steps: [@MainActor @Sendable () async -> ScreenLifecycleAction.ScenePhase?]
+  )
+    -> AsyncStream<ScreenLifecycleAction.ScenePhase>
   {
     let calls = Locked(0)
     return AsyncStream {
@@ -294,7 +296,7 @@ extension CaseKey<Screen.Action, ScreenLifecycleAction> {
 
   @Test func aScreenWhoseTaskIsCancelledBeforeItRunsNeverStarts() async {
     let harness = makeHarness()
-    let (phases, _) = AsyncStream.makeStream(of: ScenePhase.self)
+    let (phases, _) = AsyncStream.makeStream(of: ScreenLifecycleAction.ScenePhase.self)
     let task = Task {
       await harness.store.runScreen(
         lifecycle: .lifecycle, currentPhase: .active, scenePhases: phases)
@@ -321,7 +323,7 @@ extension CaseKey<Screen.Action, ScreenLifecycleAction> {
 
   @Test func aStreamThatEndsAtOnceStartsTheScreenAndEndsIt() async {
     let harness = makeHarness()
-    let (phases, continuation) = AsyncStream.makeStream(of: ScenePhase.self)
+    let (phases, continuation) = AsyncStream.makeStream(of: ScreenLifecycleAction.ScenePhase.self)
     continuation.finish()
     await harness.store.runScreen(lifecycle: .lifecycle, currentPhase: .active, scenePhases: phases)
     harness.settle()
@@ -404,7 +406,7 @@ extension CaseKey<Screen.Action, ScreenLifecycleAction> {
 
   @Test func theDriverSendsTheLifecycleFromTheScreensTask() async {
     let harness = makeHarness()
-    let (phases, continuation) = AsyncStream.makeStream(of: ScenePhase.self)
+    let (phases, continuation) = AsyncStream.makeStream(of: ScreenLifecycleAction.ScenePhase.self)
     continuation.yield(.active)  // a stream that repeats the current phase changes nothing
     continuation.yield(.background)
     continuation.finish()

@@ -44,14 +44,20 @@ public enum ScreenLifecycleAction: Sendable, Hashable, Codable {
   case hookFinished
 }
 
-/// Whether the app's scene is in front and taking input.
-public enum ScenePhase: String, Sendable, Hashable, Codable {
-  /// In front and taking input.
-  case active
-  /// Visible but not taking input, such as during a system alert.
-  case inactive
-  /// Not visible.
-  case background
+extension ScreenLifecycleAction {
+  /// Whether the app's scene is in front and taking input.
+  ///
+  /// Nested in ``ScreenLifecycleAction`` so that a file importing SwiftUI too, whose
+  /// `ScenePhase` has the same cases, can name both: SwiftUI's as `ScenePhase`, this one as
+  /// `ScreenLifecycleAction.ScenePhase`.
+  public enum ScenePhase: String, Sendable, Hashable, Codable {
+    /// In front and taking input.
+    case active
+    /// Visible but not taking input, such as during a system alert.
+    case inactive
+    /// Not visible.
+    case background
+  }
 }
 
 /// Where a screen is in its lifecycle: kept in the feature's state, changed only by
@@ -70,7 +76,7 @@ public struct ScreenLifecycleState: Sendable, Hashable, Codable {
   /// Whether the screen has had focus before, so the next focus is a regained one.
   public var hasGainedFocus = false
   /// The last scene phase the driver reported.
-  public var scenePhase = ScenePhase.active
+  public var scenePhase = ScreenLifecycleAction.ScenePhase.active
   /// Hooks waiting to run, in order.
   public var pendingHooks: [ScreenLifecycleAction] = []
   /// The serial hook whose effect is running.

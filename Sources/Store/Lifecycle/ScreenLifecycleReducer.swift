@@ -156,7 +156,7 @@ extension ScreenLifecycleState {
   }
 
   /// Records the scene's phase, and queues the focus hook it calls for while the task runs.
-  mutating func changePhase(to phase: ScenePhase) {
+  mutating func changePhase(to phase: ScreenLifecycleAction.ScenePhase) {
     scenePhase = phase
     if isTaskRunning { enqueueFocus() }
   }

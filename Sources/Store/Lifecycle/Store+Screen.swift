@@ -24,8 +24,8 @@ extension Store {
   ///     changes nothing, so a stream that starts with the current phase is fine too.
   public func runScreen(
     lifecycle: CaseKey<Action, ScreenLifecycleAction>,
-    currentPhase: ScenePhase,
-    scenePhases: some AsyncSequence<ScenePhase, Never>
+    currentPhase: ScreenLifecycleAction.ScenePhase,
+    scenePhases: some AsyncSequence<ScreenLifecycleAction.ScenePhase, Never>
   ) async {
     guard !Task.isCancelled else { return }
     send(lifecycle.embed(.scenePhaseChanged(currentPhase)))
