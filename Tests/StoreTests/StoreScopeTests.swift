@@ -420,3 +420,27 @@ extension CaseKey<TodosByHand.Action, Todos.Action> {
     #expect(warnings.messages.count == 1)
   }
 }
+
+/// Stores of identifiable state can be listed and presented by what identifies them.
+@MainActor
+@Suite struct StoreIdentityTests {
+  /// Ids of a list of identifiable values, as a list view takes them (SwiftUI's `ForEach`
+  /// requires `Identifiable` elements).
+  func listedIDs<C: RandomAccessCollection>(_ items: C) -> [C.Element.ID]
+  where C.Element: Identifiable {
+    items.map(\.id)
+  }
+
+  @Test func rowStoresAreIdentifiedByTheirRowsIDs() {
+    var state = Todos.State()
+    for id in [3, 1, 2] { state.rows.append(Row.State(id: id)) }
+    let harness = Harness(initialState: state, reducer: Todos(clock: TestClock()))
+    let rows = harness.store.scope(state: \.rows, action: .rows)
+    #expect(listedIDs(rows) == [3, 1, 2])
+    let row = rows[id: 1]!
+    harness.send(.removeRow(1))
+    // A removed row's store keeps its id.
+    #expect(row.id == 1)
+    #expect(listedIDs(harness.store.scope(state: \.rows, action: .rows)) == [3, 2])
+  }
+}

@@ -1,0 +1,15 @@
+/// A store of identifiable state is identified as its state is: a row's store by its row's
+/// id. So a list can show a collection of row stores as it comes,
+/// `ForEach(store.scope(state: \.rows, action: .rows)) { RowView(store: $0) }` in SwiftUI,
+/// and an optional child's store can drive a presentation that takes an `Identifiable` item.
+///
+/// Each element's store is the same while its id lives (see ``IdentifiedStores``), so the id
+/// names one store at a time. The conformance is isolated to the main actor, as the store is.
+extension Store: @MainActor Identifiable where State: Identifiable {
+  /// The id of the state: for an element's store, the element's id; for a store whose
+  /// state is gone (a removed row), the id of its last state. Reading it does not register
+  /// an observation: a view is told of ids changing through the collection it lists.
+  public var id: State.ID {
+    core.state.id
+  }
+}
