@@ -38,6 +38,8 @@ public struct ActionLogHeader<State: Codable>: Codable {
   public var initialState: State
 }
 
+extension ActionLogHeader: Sendable where State: Sendable {}
+
 /// One line after the header: an action, a checkpoint, or the mark of a recording stopped.
 ///
 /// A struct rather than an enum with the action as a payload: taking a generic payload out

@@ -48,6 +48,10 @@ public struct ReplayReport<State> {
   public var warnings: [String]
 }
 
+extension ReplayStep: Sendable where State: Sendable, Action: Sendable {}
+
+extension ReplayReport: Sendable where State: Sendable {}
+
 /// Replays an action log through a feature's reducer, without running effects (their
 /// results are in the log), and checks every checkpoint.
 ///
@@ -83,11 +87,12 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
   ///   - path: The log.
   ///   - until: The last sequence number to replay: the replay stops before the first action
   ///     after it (its checkpoints are still checked), and the rest of the log is not read.
-  ///   - step: Called after each action, in order.
+  ///   - step: Called after each action, in order. An error it throws stops the replay and
+  ///     is thrown on as it is.
   /// - Returns: What the replay found.
   /// - Throws: ``ActionLogError`` naming the line and the problem: a bad header, a schema
   ///   that does not match, a malformed line, a sequence out of order, or a checkpoint that
-  ///   does not match.
+  ///   does not match; or what `step` threw.
   public func replay(
     path: String,
     until: Int? = nil,

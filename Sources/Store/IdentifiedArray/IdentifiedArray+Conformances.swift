@@ -36,6 +36,7 @@ extension IdentifiedArray: Encodable where Element: Encodable {
   /// Encodes the elements as a JSON-style array, in order.
   ///
   /// - Parameter encoder: The encoder.
+  /// - Throws: What the encoder throws, for the array or an element.
   /// - Complexity: O(*n*).
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.unkeyedContainer()

@@ -246,11 +246,8 @@ public typealias IdentifiedArrayOf<Element: Identifiable> = IdentifiedArray<Elem
 
 /// Why building an ``IdentifiedArray`` failed.
 public enum IdentifiedArrayError: Error, Hashable, Sendable, CustomStringConvertible {
-  /// Two elements have the same id.
-  ///
-  /// - Parameters:
-  ///   - id: The repeated id, described.
-  ///   - positions: The positions of the first element with the id and of its repeat.
+  /// Two elements have the same id: the repeated id, described, and the positions of the
+  /// first element with the id and of its repeat.
   case duplicateID(String, positions: [Int])
 
   /// The error, naming the id and positions.

@@ -289,6 +289,7 @@ extension StackState.Entry: Codable where Element: Codable {
   /// Decodes an entry: a screen pushed anew.
   ///
   /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError` when the id or the state is missing or malformed.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
@@ -299,6 +300,7 @@ extension StackState.Entry: Codable where Element: Codable {
   /// Encodes the id and the state.
   ///
   /// - Parameter encoder: The encoder.
+  /// - Throws: What the encoder throws, for the entry or its state.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(id, forKey: .id)
@@ -381,6 +383,7 @@ extension StackState: Codable where Element: Codable {
   /// Encodes the screens with their ids, and the next id.
   ///
   /// - Parameter encoder: The encoder.
+  /// - Throws: What the encoder throws, for the stack or a screen's state.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(entries, forKey: .entries)
@@ -409,12 +412,18 @@ public struct StackElementID: Hashable, Comparable, Sendable, Codable, CustomStr
   public var description: String { "#\(rawValue)" }
 
   /// Encodes the id as a bare number.
+  ///
+  /// - Parameter encoder: The encoder.
+  /// - Throws: What the encoder throws.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(rawValue)
   }
 
   /// Decodes an id from a bare number.
+  ///
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError` when the value is not an integer.
   public init(from decoder: any Decoder) throws {
     rawValue = try decoder.singleValueContainer().decode(Int.self)
   }

@@ -69,6 +69,9 @@ extension Secret: CustomStringConvertible, CustomDebugStringConvertible, CustomR
 
 extension Secret: Codable where Value: Codable & ExpressibleByStringLiteral {
   /// Encodes the placeholder `"<redacted>"`, never the value.
+  ///
+  /// - Parameter encoder: The encoder.
+  /// - Throws: What the encoder throws.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(Self.placeholder)
@@ -79,6 +82,9 @@ extension Secret: Codable where Value: Codable & ExpressibleByStringLiteral {
   /// Any other value (written by hand, or by an encoder other than this type's) is kept
   /// rather than dropped, and an action-log replay warns that its log holds a secret in plain
   /// text.
+  ///
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError` when the value is neither the placeholder nor a `Value`.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
     if let text = try? container.decode(String.self), text == Self.placeholder {

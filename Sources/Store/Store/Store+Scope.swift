@@ -3,9 +3,9 @@ import Effects
 extension Store {
   /// A store for a part of this store's state and actions.
   ///
-  /// The child store holds no copy of the state: it reads its slice from this store, and sends
-  /// its actions through this store, embedded with `action`. Scoping again with the same key
-  /// path and action case returns the same child store.
+  /// The child store reads its slice from this store, and sends its actions through this
+  /// store, embedded with `action`. Scoping again with the same key path and action case
+  /// returns the same child store.
   ///
   /// ```swift
   /// let cartStore = appStore.scope(state: \.cart, action: .cart)
@@ -16,8 +16,11 @@ extension Store {
   ///   - state: The path from this store's state to the child's.
   ///   - action: The case of this store's actions that carries the child's.
   /// - Returns: The child store.
-  /// - Complexity: O(1). Reading the child's state costs one key-path read from the root,
-  ///   however deep the scope.
+  /// - Complexity: O(1). Under the root, or under stores scoped by key path only, the child
+  ///   holds no copy of the state, and reading it costs one key-path read from the root,
+  ///   however deep the scope. Under the store of an element, an optional child or an enum
+  ///   case, it reads from that store, which keeps a copy of its own state, brought up to
+  ///   date once per action.
   @inlinable
   public func scope<ChildState, ChildAction: Sendable>(
     state: KeyPath<State, ChildState>,
