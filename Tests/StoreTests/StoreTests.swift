@@ -211,6 +211,36 @@ import Testing
     }
   }
 
+  /// Scoping a store into a collection or a stack made its core keep a hook that held, through
+  /// what reads the collection, the core itself: released, the store left its core and its
+  /// effects running for good, and `finish()` on their tasks never returned (lifetime trial).
+  @Test(arguments: ["rows", "stack", "rows of a row"])
+  func releasingAStoreWhoseCollectionWasScopedEndsItsEffects(scoped: String) async {
+    let clock = TestClock()
+    var state = Todos.State()
+    state.rows.append(Row.State(id: 1))
+    var store: StoreOf<Todos>? = Store(initialState: state) { Todos(clock: clock) }
+    var row: StoreOf<Row>?
+    switch scoped {
+    case "rows": _ = store?.scope(state: \.rows, action: .rows)
+    case "stack": _ = store?.scope(state: \.path, action: .path)
+    default: row = store?.scope(state: \.rows, action: .rows)[id: 1]
+    }
+    let task = store?.send(.rows(.element(id: 1, action: .loadTapped)))
+    #expect(task?.isRunning == true)
+    weak let released = store
+    store = nil
+    #expect(released == nil)
+    if row != nil {
+      // The row's store keeps the root: the effect runs until it is let go too.
+      #expect(task?.isRunning == true)
+      row = nil
+    }
+    #expect(task?.isCancelled == true)
+    // (Only when cancelled, so that a regression fails here rather than hangs.)
+    if task?.isCancelled == true { await task?.finish() }
+  }
+
   @Test func aThrownErrorBecomesTheCatchAction() {
     let harness = Harness(
       initialState: LogFeature.State(),

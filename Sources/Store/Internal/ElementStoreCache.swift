@@ -43,6 +43,8 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   /// element it listed among the retired ones (the first let go after the listing).
   private(set) var retirementCount = 0
   private var knownStructure: UInt64
+  /// The collection's structure and content stamps now.
+  private let stamps: @MainActor () -> CollectionStamps
   /// For a navigation stack: the token of the screen with an id now (see
   /// `LifetimeStateCarrier`, unique to each push), and the token each store's screen had. A
   /// stack that replaced another, or was set back to a copy saved before a push and pushed
@@ -84,15 +86,18 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     let now = elements()
     knownStructure = now.structure
     knownContent = now.content
-    let stamps: @MainActor () -> CollectionStamps = {
+    stamps = {
       let elements = elements()
       return CollectionStamps(structure: elements.structure, content: elements.content)
     }
+    // The parent's core keeps the hook for as long as it lives, so the hook holds nothing but
+    // this cache, weakly: what reads the elements holds the core, and a hook holding that
+    // would keep the core, and the effects it runs, alive after every store was let go.
     parent.afterDispatch { [weak self] in
       guard let self else { return false }
       // Most actions change neither the ids nor an element: one read, two comparisons, which
       // also say which of the two checks is due.
-      let now = stamps()
+      let now = self.stamps()
       let checkedAll = now.structure != self.knownStructure && self.prune()
       if now.content != self.knownContent { self.notifyChangedElements(checkedAll: checkedAll) }
       return true
