@@ -427,3 +427,70 @@ extension CaseKey<Screen.Action, ScreenLifecycleAction> {
     #expect(clock.sleeperCount == 0)
   }
 }
+
+/// A screen whose `subscribe` hook and whose own action throttle under one id.
+private struct ThrottledScreen: Reducer {
+  struct State: Equatable {
+    var lifecycle = ScreenLifecycleState()
+    var log: [String] = []
+  }
+
+  enum Action: Sendable, Equatable {
+    case lifecycle(ScreenLifecycleAction)
+    case ping
+    case record(String)
+  }
+
+  let clock: TestClock
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .lifecycle(.subscribe):
+        return Effect.send(.record("subscribed"))
+          .throttle(id: "t", for: .seconds(1), clock: clock, latest: true)
+      case .ping:
+        return Effect.send(.record("pinged"))
+          .throttle(id: "t", for: .seconds(1), clock: clock, latest: true)
+      case .record(let entry):
+        state.log.append(entry)
+        return .none
+      case .lifecycle:
+        return .none
+      }
+    }
+    .screenLifecycle(\.lifecycle, action: .throttledScreenLifecycle)
+  }
+}
+
+extension CaseKey<ThrottledScreen.Action, ScreenLifecycleAction> {
+  fileprivate static var throttledScreenLifecycle: Self {
+    Self(ThrottledScreen.Action.lifecycle) { if case .lifecycle(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension ScreenLifecycleTests {
+  /// A throttle window a hook opened belonged to the screen task's lifetime, though hooks
+  /// share the screen's ids: the task's end closed it, dropping the screen's own effect that
+  /// waited in it (lifetime trial). The window now belongs to its id's namespace.
+  @Test func theEndOfTheScreensTaskLeavesTheScreensOwnThrottledEffectWaiting() async {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: ThrottledScreen.State(), warnings: warnings.handler,
+      reducer: ThrottledScreen(clock: clock))
+    harness.send(.lifecycle(.scenePhaseChanged(.active)))
+    harness.send(.lifecycle(.taskStarted))
+    #expect(harness.state.log == ["subscribed"])
+    let ping = harness.send(.ping)
+    #expect(ping.isRunning)
+    harness.send(.lifecycle(.taskEnded))
+    await clock.advance(by: .seconds(1))
+    harness.settle()
+    #expect(harness.state.log == ["subscribed", "pinged"])
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+    await clock.advance(by: .seconds(1))
+    harness.settle()
+    #expect(clock.sleeperCount == 0)
+    #expect(!ping.isRunning)
+  }
+}
