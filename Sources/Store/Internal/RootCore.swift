@@ -165,6 +165,8 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   /// reported as a runtime warning).
   @usableFromInline
   func runDispatchHooks() {
+    hookPassesRunning += 1
+    defer { hookPassesRunning -= 1 }
     for _ in 0..<16 {
       let generation = dispatchCount
       let hooks = dispatchHooks
@@ -323,3 +325,9 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     runtime.endLifetimesOfGonePlaces(in: currentState)
   }
 }
+
+/// How many roots are running their after-dispatch hooks (checking what observers read) now:
+/// while one is, a store whose check of the last action has not run yet may be read (by an
+/// observer that draws in `onChange`), and compares what is read first (see
+/// `Store.register`). Between actions, every store has checked what changed.
+@MainActor var hookPassesRunning = 0

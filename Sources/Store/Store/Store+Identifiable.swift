@@ -7,9 +7,9 @@
 /// names one store at a time. The conformance is isolated to the main actor, as the store is.
 extension Store: @MainActor Identifiable where State: Identifiable {
   /// The id of the state: for an element's store, the element's id; for a store whose
-  /// state is gone (a removed row), the id of its last state. Reading it does not register
-  /// an observation: a view is told of ids changing through the collection it lists.
+  /// state is gone (a removed row), the id of its last state. Read as any value through the
+  /// store, so an observer is told when it changes (for the root's state, or a child's).
   public var id: State.ID {
-    core.state.id
+    self[dynamicMember: \.id]
   }
 }

@@ -152,8 +152,9 @@ extension Store {
   /// Registers a read under `key`: with the registrar, and, the first time, with what `make`
   /// makes to compare after each action.
   ///
-  /// A value read again before this store's check of an action (by an observer that renders
-  /// in `onChange`, told of another store's change first) is compared first: were this reader
+  /// A value read again while the stores are checked after an action, before this store's
+  /// check (by an observer that renders in `onChange`, told of another store's change first),
+  /// is compared first: were this reader
   /// added to the readers of the value as it was before the action, the check would tell it of
   /// the change it has already drawn, or, if an observer's action turned the value back
   /// meanwhile, of nothing, leaving it showing a value the state no longer holds. So the
@@ -161,6 +162,13 @@ extension Store {
   private func register(_ key: TrackKey, _ make: (KeyPath<Store, Int>) -> Tracked) {
     hasBeenRead = true
     if let entry = tracked[key] {
+      // Between actions every store has checked what changed (an element store whose element
+      // did not change has nothing to compare), and a value that never equals itself (a new
+      // object at each read) would be reported at every read.
+      guard hookPassesRunning > 0 else {
+        observation.access(self, keyPath: entry.token)
+        return
+      }
       let version = core.stateVersion
       guard entry.checkedAt != version else {
         observation.access(self, keyPath: entry.token)
