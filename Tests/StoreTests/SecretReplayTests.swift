@@ -84,6 +84,29 @@ import Testing
       ])
   }
 
+  /// A divergence lists the actions that do not round-trip, quoting them as recorded: one
+  /// whose secret the log held in plain text was listed, with the secret (review).
+  @Test func aDivergenceDoesNotQuoteASecretTheLogHoldsInPlainText() throws {
+    let file = try record([.pinChanged("1111"), .pinChanged("2222"), .unlockTapped])
+    // The first PIN written in by hand; the second stays a placeholder, so the replay diverges.
+    var text = try String(contentsOfFile: file, encoding: .utf8)
+    let range = try #require(text.range(of: #"{"_0":"<redacted>"}"#))
+    text.replaceSubrange(range, with: #"{"_0":"hunter2"}"#)
+    try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+    do {
+      _ = try ActionLogReplayer(feature: "Lock") { Lock() }.replay(path: file)
+      Issue.record("the replay should diverge")
+    } catch {
+      #expect(!"\(error)".contains("hunter2"), "\(error)")
+      guard case ActionLogError.diverged(_, _, let differences, _) = error else {
+        Issue.record("\(error)")
+        return
+      }
+      #expect(!differences.contains { $0.contains("does not round-trip") }, "\(differences)")
+      #expect(differences.last?.hasSuffix("replays differently") == true, "\(differences)")
+    }
+  }
+
   @Test func aSecretInPlainTextInTheHeaderIsNamedThere() throws {
     var state = Lock.State()
     state.pin = "1234"

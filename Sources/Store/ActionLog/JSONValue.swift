@@ -14,6 +14,27 @@ enum JSONValue: Equatable {
   case array([JSONValue])
   case object([String: JSONValue])
 
+  /// This value with the placeholder of a ``Secret`` wherever `reencoded` (the same value
+  /// decoded and encoded again) has one: what a log held there in plain text must not be
+  /// quoted in a message, and is not a difference the replay made.
+  func maskingSecrets(as reencoded: JSONValue) -> JSONValue {
+    switch (self, reencoded) {
+    case (_, .string(let text)) where text == Secret<String>.placeholder:
+      return reencoded
+    case (.array(let values), .array(let others)) where values.count == others.count:
+      return .array(zip(values, others).map { $0.maskingSecrets(as: $1) })
+    case (.object(let fields), .object(let others)):
+      return .object(
+        fields.reduce(into: [:]) { masked, field in
+          masked[field.key] =
+            others[field.key].map { field.value.maskingSecrets(as: $0) }
+            ?? field.value
+        })
+    default:
+      return self
+    }
+  }
+
   /// The value found by following `path` (object keys and array positions), or `nil`.
   func value(at path: [any CodingKey]) -> JSONValue? {
     var value = self
