@@ -40,7 +40,10 @@ public enum ScreenLifecycleAction: Sendable, Hashable, Codable {
   /// Hook: the screen's task ended; its work has been cancelled.
   case teardown
 
-  /// Internal: the effect of a serial hook finished, so the next may run.
+  /// Sent by the lifecycle reducer itself when the effect of a serial hook finished, so the
+  /// next may run: never send it (the hooks would run out of order), and leave it to a
+  /// `default:` in a switch. Public only because the lifecycle's actions travel in the
+  /// feature's action, and so through action logs.
   case hookFinished
 }
 
