@@ -154,11 +154,11 @@ extension Store {
   ///
   /// A value read again while the stores are checked after an action, before this store's
   /// check (by an observer that renders in `onChange`, told of another store's change first),
-  /// is compared first: were this reader
-  /// added to the readers of the value as it was before the action, the check would tell it of
-  /// the change it has already drawn, or, if an observer's action turned the value back
-  /// meanwhile, of nothing, leaving it showing a value the state no longer holds. So the
-  /// earlier readers are told of the change now, and this one reads anew.
+  /// is compared first: were this reader added to the readers of the value as it was before
+  /// the action, the check would tell it of the change it has already drawn, or, if an
+  /// observer's action turned the value back meanwhile, of nothing, leaving it showing a value
+  /// the state no longer holds. So the earlier readers are told of the change now, and this
+  /// one reads anew.
   private func register(_ key: TrackKey, _ make: (KeyPath<Store, Int>) -> Tracked) {
     hasBeenRead = true
     if let entry = tracked[key] {
