@@ -52,4 +52,12 @@ import Testing
         == "Line 4: the replay diverged at checkpoint 3:\n  a: \"x\\u{7}\" → \"y\"\n"
         + "Warnings before it:\n  w\\u{1B}")
   }
+
+  @Test func listsNameTheFirstFewAndCountTheRest() {
+    #expect(LogText.list([], limit: 3) == "")
+    #expect(LogText.list(["a"], limit: 3) == "a")
+    #expect(LogText.list(["a", "b"], limit: 3) == "a and b")
+    #expect(LogText.list(["a", "b", "c"], limit: 3) == "a, b and c")
+    #expect(LogText.list(["a", "b", "c", "d", "e"], limit: 3) == "a, b, c and 2 more")
+  }
 }

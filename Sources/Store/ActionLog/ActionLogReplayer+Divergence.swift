@@ -20,15 +20,6 @@ struct Divergence {
   /// The replay's warnings so far.
   var warnings: [String]
 
-  /// `numbers` as a list for a message: the first five, then how many more.
-  static func list(_ numbers: [Int]) -> String {
-    let shown = numbers.prefix(5).map(String.init)
-    let rest = numbers.count - shown.count
-    guard rest == 0 else { return shown.joined(separator: ", ") + " and \(rest) more" }
-    guard shown.count > 1 else { return shown.joined() }
-    return shown.dropLast().joined(separator: ", ") + " and " + shown.last!
-  }
-
   /// The error for the divergence: `differences` (what differs in the state), then the
   /// actions since the last matching checkpoint that do not round-trip, and which actions
   /// those were.
@@ -54,10 +45,10 @@ struct Divergence {
           look at what the reducer (or a dependency) does with \(actions.count == 1 ? "it" : "them")
           """
       }
-      if let first = withSecrets.first {
+      if !withSecrets.isEmpty {
+        let numbers = LogText.list(withSecrets.map(String.init), limit: 5)
         let named =
-          withSecrets.count == 1
-          ? "action \(first) carried" : "actions \(Self.list(withSecrets)) carried"
+          withSecrets.count == 1 ? "action \(numbers) carried" : "actions \(numbers) carried"
         range += """
           ; \(named) a Secret, which a log holds only as "\(Secret<String>.placeholder)" and a \
           replay decodes as empty: a reducer that reads a secret's value (rather than passing \

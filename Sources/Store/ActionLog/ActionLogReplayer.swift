@@ -363,9 +363,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
   ) {
     let paths = secrets.takeFound()
     guard !paths.isEmpty else { return }
-    let named =
-      paths.prefix(3).map { $0.isEmpty ? "the value" : "`\($0)`" }
-      .joined(separator: ", ") + (paths.count > 3 ? " and \(paths.count - 3) more" : "")
+    let named = LogText.list(paths.map { $0.isEmpty ? "the value" : "`\($0)`" }, limit: 3)
     warnings.append(
       """
       \(place): a Secret holds a value instead of the placeholder \

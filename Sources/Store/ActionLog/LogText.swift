@@ -25,6 +25,16 @@ package enum LogText {
     return result + "\""
   }
 
+  /// `items` as a list in a sentence, the first `limit` named: "a", "a and b", "a, b and c",
+  /// or "a, b, c and 4 more".
+  package static func list(_ items: [String], limit: Int) -> String {
+    let shown = Array(items.prefix(limit))
+    let rest = items.count - shown.count
+    if rest > 0 { return shown.joined(separator: ", ") + " and \(rest) more" }
+    guard let last = shown.last, shown.count > 1 else { return shown.joined() }
+    return shown.dropLast().joined(separator: ", ") + " and " + last
+  }
+
   /// `text` with every control character (C0, DEL and C1), bidirectional formatting
   /// character and line or paragraph separator escaped as in a Swift string literal, and the
   /// rest left as it is: for text that is not quoted, such as a key in a path, or a message
