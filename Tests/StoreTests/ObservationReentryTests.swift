@@ -7,8 +7,12 @@ import Testing
 /// A board whose only real action changes its state with a closure.
 private struct Board: Reducer {
   struct Card: Equatable, Identifiable, Sendable {
+    /// A value that is not `Equatable`, built anew at each read.
+    struct Tags { var list: [String] }
+
     let id: Int
     var title = ""
+    var tags: Tags { Tags(list: [title]) }
   }
 
   struct Profile: Equatable, Sendable {
@@ -123,5 +127,21 @@ private final class EagerView {
     store.send(.set { $0.cards[id: 1]?.title = "mine" })
     #expect(view.shown == ["1", "mine"])
     #expect(view.renders == renders + 1)
+  }
+
+  /// A non-Equatable value a computed property builds anew at each read is compared by its
+  /// bytes, which differ at every build: when a read compared a row store's values whenever
+  /// the store had not checked since the last action, a second reader reading it after an
+  /// action that changed nothing of the row notified the first (review). Reads compare only
+  /// while stores are being checked after an action.
+  @Test func readingAnUnchangedRowValueAgainNotifiesNobody() {
+    let store = Store(initialState: Board.State()) { Board() }
+    let row = store.scope(state: \.cards, action: .cards)[id: 1]!
+    let first = Tracker { _ = row.tags }
+    store.send(.set { $0.count += 1 })
+    #expect(first.firings == 0)
+    let second = Tracker { _ = row.tags }
+    #expect(first.firings == 0, "nothing of the row changed")
+    #expect(second.firings == 0)
   }
 }

@@ -421,6 +421,40 @@ extension CaseKey<TodosByHand.Action, Todos.Action> {
   }
 }
 
+/// A feature whose state is identified, and whose id changes.
+private struct IDPicker: Reducer {
+  struct Item: Equatable, Identifiable, Sendable {
+    var id: Int
+    var name = ""
+  }
+
+  struct State: Equatable, Identifiable {
+    var id = 0
+    var selected = Item(id: 0)
+  }
+
+  enum Action: Sendable {
+    case pick(Int)
+    case selected(ItemAction)
+  }
+
+  enum ItemAction: Sendable { case noop }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    if case .pick(let id) = action {
+      state.id = id
+      state.selected = Item(id: id)
+    }
+    return .none
+  }
+}
+
+extension CaseKey<IDPicker.Action, IDPicker.ItemAction> {
+  fileprivate static var selected: Self {
+    Self(IDPicker.Action.selected) { if case .selected(let a) = $0 { a } else { nil } }
+  }
+}
+
 /// Stores of identifiable state can be listed and presented by what identifies them.
 @MainActor
 @Suite struct StoreIdentityTests {
@@ -442,5 +476,20 @@ extension CaseKey<TodosByHand.Action, Todos.Action> {
     // A removed row's store keeps its id.
     #expect(row.id == 1)
     #expect(listedIDs(harness.store.scope(state: \.rows, action: .rows)) == [3, 2])
+  }
+
+  /// The `Identifiable` conformance's `id` wins over the dynamic member `store.id` went
+  /// through, and read the state untracked: a view showing the id of a store whose state's id
+  /// changes (a root, or a plain scope to an identified child) was never told (review).
+  @Test func readingTheIDOfAStoreWhoseIDChangesIsTracked() {
+    let store = Store(initialState: IDPicker.State()) { IDPicker() }
+    let selected = store.scope(state: \.selected, action: .selected)
+    let root = Tracker { _ = store.id }
+    let child = Tracker { _ = selected.id }
+    store.send(.pick(1))
+    #expect(store.id == 1)
+    #expect(selected.id == 1)
+    #expect(root.firings == 1)
+    #expect(child.firings == 1)
   }
 }
