@@ -75,17 +75,7 @@ public struct RuntimeWarningHandler: Sendable {
 
   /// The default handler: prints warnings to standard error, the first eight of each site
   /// (file and line) in full, then one each time the site's count doubles, with the count.
-  public static let standardError = printingPerSite { text in
-    var text = text
-    text.withUTF8 { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let written = write(2, bytes.baseAddress! + offset, bytes.count - offset)
-        if written <= 0 { break }
-        offset += written
-      }
-    }
-  }
+  public static let standardError = printingPerSite(writeToStandardError)
 
   /// A handler that writes each warning as one line, up to `limit` per site (file and line);
   /// past that, the warnings whose number from that site is a power of two, saying how many
@@ -123,4 +113,17 @@ public struct RuntimeWarningHandler: Sendable {
   /// Stores keep the handler they captured for their whole life, so warnings raised later by
   /// their effects still reach it.
   @TaskLocal public static var current: RuntimeWarningHandler = .standardError
+}
+
+/// Writes `text` to standard error whole (a write may take only part of it), unbuffered.
+package func writeToStandardError(_ text: String) {
+  var text = text
+  text.withUTF8 { bytes in
+    var offset = 0
+    while offset < bytes.count {
+      let written = write(2, bytes.baseAddress! + offset, bytes.count - offset)
+      if written <= 0 { break }
+      offset += written
+    }
+  }
 }

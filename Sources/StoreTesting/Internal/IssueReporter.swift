@@ -8,13 +8,7 @@
   import XCTest
 #endif
 #if !canImport(XCTest)
-  #if canImport(Glibc)
-    import Glibc
-  #elseif canImport(Musl)
-    import Musl
-  #elseif canImport(Darwin)
-    import Darwin
-  #endif
+  import Effects
 #endif
 
 /// Where in a test a failure belongs: the call site of a ``TestStore`` method.
@@ -55,7 +49,6 @@ package func reportFailure(_ message: String, at location: TestLocation) {
   #if canImport(XCTest)
     XCTFail(message, file: location.filePath, line: location.line)
   #else
-    var text = "\(location.filePath):\(location.line): error: \(message)\n"
-    text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    writeToStandardError("\(location.filePath):\(location.line): error: \(message)\n")
   #endif
 }
