@@ -60,6 +60,12 @@ let package = Package(
       name: "StoreTestingTests", dependencies: ["StoreTesting", "Store", "Effects"],
       swiftSettings: exitTestSettings),
     .testTarget(name: "DemoTests", dependencies: ["demo"]),
+    // Features written for, and tests run in, a module isolated to the main actor by default,
+    // as Xcode 26 makes app targets: the Store documentation's "Modules Isolated to the Main
+    // Actor" article is checked here.
+    .testTarget(
+      name: "MainActorDefaultTests", dependencies: ["StoreTesting", "Store", "Effects"],
+      swiftSettings: [.defaultIsolation(MainActor.self)]),
   ],
   swiftLanguageModes: [.v6]
 )
