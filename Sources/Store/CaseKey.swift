@@ -19,6 +19,18 @@
 /// store.send(.cart(.checkoutTapped))           // the case
 /// ```
 ///
+/// A case without a payload has a key whose value is `Void`, for a test to receive it by key
+/// (`receive(CaseKey.rows[id: 3].appending(.saved))`):
+///
+/// ```swift
+/// extension CaseKey<Row.Action, Void> {
+///   static var saved: Self { Self({ .saved }) { if case .saved = $0 { () } else { nil } } }
+/// }
+/// ```
+///
+/// A key declared `internal` in a feature's module is seen by its tests through
+/// `@testable import`; declare it `public` for other modules.
+///
 /// Extraction is a plain `if case`: no reflection, no allocation. A key is known by where it
 /// is created, so two cases with the same payload types (an `add` and an `edit` of one form)
 /// have distinct keys, and scoped stores of their own.

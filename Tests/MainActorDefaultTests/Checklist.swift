@@ -179,6 +179,6 @@ nonisolated extension CaseKey<Checklist.Action, StackActionOf<Detail>> {
 
 nonisolated extension CaseKey<Item.Action, Void> {
   static var saved: Self {
-    Self({ _ in .saved }) { if case .saved = $0 { () } else { nil } }
+    Self({ .saved }) { if case .saved = $0 { () } else { nil } }
   }
 }

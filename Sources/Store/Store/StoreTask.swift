@@ -42,7 +42,10 @@ public struct StoreTask: Hashable, Sendable {
   /// Whether the effects were cancelled: through ``cancel()`` or the awaiting task, or
   /// because the store that started them was released.
   ///
-  /// An action that started no effect has nothing to cancel, and reports `false`.
+  /// An action that started no effect has nothing to cancel, and reports `false`. Effects
+  /// that end with their identity (a row removed, a sheet dismissed, a screen popped) or by
+  /// `Effect.cancel(id:)` do not make this `true`: the handle stays uncancelled, and
+  /// ``isRunning`` turns `false` once they have wound down, as ``finish()`` returns.
   public var isCancelled: Bool {
     group?.isCancelled ?? false
   }
