@@ -165,3 +165,90 @@ import Testing
     #expect(EffectID(EffectID("a")) == EffectID("a"))
   }
 }
+
+/// Rows whose effects note that their operation started: what the work of a removed row must
+/// never do.
+struct Starts: Reducer {
+  struct State: Equatable {
+    var rows: IdentifiedArrayOf<Item> = []
+  }
+  struct Item: Equatable, Identifiable, Sendable {
+    let id: Int
+  }
+  enum Action: Sendable, Equatable {
+    case rows(IdentifiedAction<Int, ItemAction>)
+    case remove(Int)
+  }
+  enum ItemAction: Sendable, Equatable {
+    case work
+    /// Reports to the parent, which removes the row, then works.
+    case reportThenWork
+    case done
+    case deleteMe
+  }
+
+  let started: Collected<String>
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .remove(let id), .rows(.element(let id, .deleteMe)):
+        state.rows.remove(id: id)
+      case .rows:
+        break
+      }
+      return .none
+    }
+    .forEach(\.rows, action: .startsRows) {
+      Reduce<Item, ItemAction> { [started] state, action in
+        let work = Effect<ItemAction>.run { [id = state.id] send in
+          started.append("row \(id)")
+          send(.done)
+        }
+        switch action {
+        case .work: return work
+        case .reportThenWork: return .concatenate(.send(.deleteMe), work)
+        case .done, .deleteMe: return .none
+        }
+      }
+    }
+  }
+}
+
+extension CaseKey<Starts.Action, IdentifiedAction<Int, Starts.ItemAction>> {
+  static var startsRows: Self {
+    Self(Starts.Action.rows) { if case .rows(let a) = $0 { a } else { nil } }
+  }
+}
+
+/// An effect whose lifetime ended before its task first ran (identity trial).
+@MainActor
+@Suite struct CancelledBeforeStartTests {
+  /// The work of a row removed by the next action started all the same, up to its first
+  /// check for cancellation: a request for a row that was gone.
+  @Test func aRowRemovedBeforeItsEffectStartsNeverRunsIt() {
+    let started = Collected<String>()
+    let harness = Harness(
+      initialState: Starts.State(rows: [Starts.Item(id: 1), Starts.Item(id: 2)]),
+      reducer: Starts(started: started))
+    harness.store.send(.rows(.element(id: 1, action: .work)))
+    harness.store.send(.rows(.element(id: 2, action: .work)))
+    harness.store.send(.remove(1))
+    harness.settle()
+    #expect(started.values == ["row 2"])
+    #expect(harness.core.runtime.runningCount == 0)
+  }
+
+  /// A row that reports to its parent and then works: the parent removed it in answer to the
+  /// report, and the work, queued behind the report, started anyway.
+  @Test func workQueuedBehindARowsReportDoesNotStartOnceTheParentRemovedTheRow() {
+    let started = Collected<String>()
+    let harness = Harness(
+      initialState: Starts.State(rows: [Starts.Item(id: 1), Starts.Item(id: 2)]),
+      reducer: Starts(started: started))
+    harness.send(.rows(.element(id: 1, action: .reportThenWork)))
+    #expect(harness.state.rows.ids == [2])
+    #expect(started.values == [])
+    #expect(harness.core.runtime.runningCount == 0)
+  }
+}

@@ -49,7 +49,9 @@ public struct Effect<Action: Sendable>: Sendable {
   ///
   /// The operation runs in a task that belongs to the lifetime of whatever started it (the
   /// store, an identified element, or the task awaiting the store's `send(_:)`), and is cancelled when
-  /// that lifetime ends. Actions sent after cancellation never reach a reducer.
+  /// that lifetime ends. Actions sent after cancellation never reach a reducer, and an effect
+  /// cancelled before its task first runs (its row removed by the next action) never starts
+  /// `operation`.
   ///
   /// An error thrown by `operation` is never dropped silently: when `catch` is given, the error
   /// becomes the action it returns; otherwise the store reports a runtime warning naming the

@@ -524,6 +524,13 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     let warnings = self.warnings
     let isUnderTest = executor != nil
     let operation: @Sendable () async -> Void = {
+      // Cancelled before its task first ran (its row removed by the next action, or by the
+      // action its first part sent): the operation does nothing, rather than run up to its
+      // first check for cancellation. Nothing is reported to `catch`.
+      if record.isCancelled {
+        inbox.push(.finished(record, nil))
+        return
+      }
       if isUnderTest { record.beginOwnTask() }
       let send = Send<Action> { action in
         guard !record.isCancelled else { return }
