@@ -108,6 +108,55 @@ extension List.State {
   }
 }
 
+/// A row that can show a sheet: an optional child, run by `ifLet`.
+struct SheetRow: Reducer {
+  struct State: Equatable, Identifiable, Sendable {
+    let id: Int
+    var count = 0
+    var sheet: Row.State? = Row.State(id: 0)
+  }
+  enum Action: Equatable, Sendable {
+    case increment
+    case sheet(Row.Action)
+  }
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      if case .increment = action { state.count += 1 }
+      return .none
+    }
+    .ifLet(\.sheet, action: .sheet) { Row() }
+  }
+}
+
+/// A list of rows that can each show a sheet.
+struct SheetList: Reducer {
+  struct State: Equatable {
+    var rows: IdentifiedArrayOf<SheetRow.State>
+
+    init(count: Int) {
+      rows = try! IdentifiedArrayOf(uniqueElements: (0..<count).map { SheetRow.State(id: $0) })
+    }
+  }
+  enum Action: Equatable, Sendable {
+    case rows(IdentifiedAction<Int, SheetRow.Action>)
+  }
+  var body: some Reducer<State, Action> {
+    EmptyReducer().forEach(\.rows, action: .rows) { SheetRow() }
+  }
+}
+
+extension CaseKey<SheetRow.Action, Row.Action> {
+  static var sheet: Self {
+    Self(SheetRow.Action.sheet) { if case .sheet(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<SheetList.Action, IdentifiedAction<Int, SheetRow.Action>> {
+  static var rows: Self {
+    Self(SheetList.Action.rows) { if case .rows(let a) = $0 { a } else { nil } }
+  }
+}
+
 /// A row shown some of the time (an optional detail), run by `ifLet`; and the same row always
 /// there, run by `Scope`: what presence and identity bookkeeping add to an action.
 struct Presenter: Reducer {

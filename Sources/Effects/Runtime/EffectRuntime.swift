@@ -144,6 +144,13 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     for record in records { record.cancel() }
   }
 
+  /// How many places the store looked up the last time it looked for gone ones (see
+  /// ``endLifetimesOfGonePlaces(in:)``): for tests of what that costs.
+  @MainActor
+  package var placesLookedUpByLastWalk: Int {
+    places.placesLookedUpByLastWalk
+  }
+
   /// Whether some running effect is inside a place that can be gone: an element, an optional
   /// child, an enum case.
   package var hasRemovablePlaces: Bool {

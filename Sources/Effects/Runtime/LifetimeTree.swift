@@ -43,6 +43,10 @@ package protocol LifetimePlace: Sendable {
   /// The identities of the sibling places removed from `container` since it had structure
   /// stamp `stamp`, or `nil` when the container cannot tell.
   func removedSiblings(in container: Any, since stamp: UInt64) -> [EffectID]?
+
+  /// The identities of the sibling places whose state may have changed in `container` since
+  /// it had content stamp `stamp`, or `nil` when the container cannot tell.
+  func changedSiblings(in container: Any, since stamp: UInt64) -> [EffectID]?
 }
 
 extension LifetimePlace {
@@ -60,6 +64,10 @@ extension LifetimePlace {
   }
 
   package func removedSiblings(in container: Any, since stamp: UInt64) -> [EffectID]? {
+    nil
+  }
+
+  package func changedSiblings(in container: Any, since stamp: UInt64) -> [EffectID]? {
     nil
   }
 }
@@ -95,6 +103,8 @@ extension PlaceLookup {
 package protocol StampedContainer {
   /// Changes whenever an id is added or removed; a new container gets a new stamp.
   var structureStamp: UInt64 { get }
+  /// Changes whenever an element may have changed; a new container gets a new stamp.
+  var contentStamp: UInt64 { get }
 }
 
 /// The running effects, arranged by the lifetime identities they are scoped to.
@@ -163,6 +173,10 @@ struct LifetimeTree {
     var unchecked: [ObjectIdentifier: Node] = [:]
     /// The container's stamp when the last walk found every member it did not end.
     var stamp: UInt64?
+    /// The container's content stamp when the last walk looked below every branch: while
+    /// the container can tell which elements changed since, only their branches are looked
+    /// below again (an optional child inside an element goes only with a change to it).
+    var contentStamp: UInt64?
 
     init(container: AnyKeyPath, isReadable: Bool) {
       self.container = container
@@ -200,6 +214,15 @@ struct LifetimeTree {
   }
 
   let root = Node(id: nil, depth: 0)
+  /// How many places the last walk looked up: what its cost is proportional to.
+  private let walkCount = WalkCount()
+
+  final class WalkCount {
+    var places = 0
+  }
+
+  /// How many places the last ``collectGone(from:)`` looked up.
+  var placesLookedUpByLastWalk: Int { walkCount.places }
   /// The tokens each record was scoped with, for the records scoped with any.
   private let tokenTable = TokenTable()
 
@@ -379,11 +402,12 @@ struct LifetimeTree {
   /// - Complexity: O(*v*) for the *v* nodes visited: every scope, optional child and case
   ///   with effects that can end, and of a collection's elements with effects only those
   ///   added since the last walk, those removed from the collection since (as its history
-  ///   tells), and those with optional children, cases or collections of their own with
-  ///   effects. (All of them when the history cannot tell: the collection was replaced by
-  ///   another.)
+  ///   tells), and those changed since (as its content history tells) with optional
+  ///   children, cases or collections of their own with effects. (All of them when a history
+  ///   cannot tell: the collection was replaced by another, or changed more than it holds.)
   func collectGone(from state: Any) -> [Int] {
     var gone: [Int] = []
+    walkCount.places = 0
     walk(root, state: state, gone: &gone)
     return gone
   }
@@ -396,17 +420,23 @@ struct LifetimeTree {
     for group in node.groups.values where group.isReadable {
       // A container that is not there, or a state of another type: nothing is known.
       guard let container = state[keyPath: group.container] else { continue }
-      let stamp = (container as? any StampedContainer)?.structureStamp
+      let stamped = container as? any StampedContainer
+      let stamp = stamped?.structureStamp
       if let stamp, let seen = group.stamp,
         let removed = removedMembers(of: node, group, in: container, since: seen, now: stamp)
       {
         for child in removed { visit(child, in: container, gone: &gone) }
         for child in group.unchecked.values { visit(child, in: container, gone: &gone) }
-        for child in group.branches.values { visit(child, in: container, gone: &gone) }
+        if let changed = changedBranches(of: node, group, in: container, now: stamped) {
+          for child in changed { visit(child, in: container, gone: &gone) }
+        } else {
+          for child in group.branches.values { visit(child, in: container, gone: &gone) }
+        }
       } else {
         for child in group.members.values { visit(child, in: container, gone: &gone) }
       }
       group.stamp = stamp
+      group.contentStamp = stamped?.contentStamp
       group.unchecked.removeAll(keepingCapacity: true)
     }
   }
@@ -423,6 +453,23 @@ struct LifetimeTree {
     return removed.compactMap { node.children[$0] }
   }
 
+  /// The branches of `group` (members with removable places below them) whose elements may
+  /// have changed since the last walk, if the container can tell; none when its content stamp
+  /// is unchanged. A walk after an action to one row of many, each with a sheet whose effects
+  /// run, looks below that row alone.
+  private func changedBranches(
+    of node: Node, _ group: Group, in container: Any, now stamped: (any StampedContainer)?
+  ) -> [Node]? {
+    guard let seen = group.contentStamp, let now = stamped?.contentStamp else { return nil }
+    if now == seen || group.branches.isEmpty { return [] }
+    guard let sample = group.members.values.first?.place,
+      let changed = sample.changedSiblings(in: container, since: seen)
+    else { return nil }
+    return changed.compactMap { id in
+      node.children[id].flatMap { group.branches[ObjectIdentifier($0)] }
+    }
+  }
+
   private func visit(_ child: Node, in container: Any, gone: inout [Int]) {
     guard child.needsVisit else { return }
     let lookup = child.place!.locate(inContainer: container, wantsState: child.removableBelow > 0)
@@ -430,6 +477,7 @@ struct LifetimeTree {
   }
 
   private func resolve(_ child: Node, _ lookup: PlaceLookup, gone: inout [Int]) {
+    walkCount.places += 1
     switch lookup {
     case .present(let state, let token):
       if let token, child.tokenCounts.contains(where: { $0.key != token }) {

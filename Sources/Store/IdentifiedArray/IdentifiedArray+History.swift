@@ -134,6 +134,8 @@ extension IdentifiedArray {
 extension IdentifiedArray: StampedContainer, IdentifiedLookup {
   package var structureStamp: UInt64 { structure }
 
+  package var contentStamp: UInt64 { content }
+
   func lifetimeState(forID id: any Hashable, wantsState: Bool) -> PlaceLookup {
     guard let id = id as? ID else { return .unknown }
     // A stack's screen has a token of its own, which a screen pushed later with its id does
@@ -152,5 +154,9 @@ extension IdentifiedArray: StampedContainer, IdentifiedLookup {
 
   func removedLifetimeIDs(since stamp: UInt64) -> [any Hashable]? {
     removedIDs(since: stamp)
+  }
+
+  func changedLifetimeIDs(since stamp: UInt64) -> [any Hashable]? {
+    changedIDs(since: stamp)
   }
 }

@@ -90,6 +90,15 @@ extension ElementIdentity: LifetimePlace {
       (id as? ID).map { EffectID(ElementIdentity(collection: collection, id: $0)) }
     }
   }
+
+  func changedSiblings(in container: Any, since stamp: UInt64) -> [EffectID]? {
+    guard let elements = container as? any IdentifiedLookup,
+      let changed = elements.changedLifetimeIDs(since: stamp)
+    else { return nil }
+    return changed.compactMap { id in
+      (id as? ID).map { EffectID(ElementIdentity(collection: collection, id: $0)) }
+    }
+  }
 }
 
 /// The lifetime identity of an optional child: the key path to it.
@@ -246,6 +255,10 @@ protocol IdentifiedLookup {
   /// The ids removed since the collection had structure stamp `stamp`, or `nil` when it
   /// cannot tell.
   func removedLifetimeIDs(since stamp: UInt64) -> [any Hashable]?
+
+  /// The ids of the elements that may have changed since the collection had content stamp
+  /// `stamp`, or `nil` when it cannot tell.
+  func changedLifetimeIDs(since stamp: UInt64) -> [any Hashable]?
 }
 
 /// An element whose lifetime state is a part of it: a stack entry, whose screen's reducer runs
