@@ -317,17 +317,38 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// The store yields the main actor, which runs what was queued before the yield (in order),
   /// then settles what that work started or sent, and goes on while there was any.
   func settleIncludingMainActor() async {
-    // Work that never pauses was stopped: running it 64 more times would only take longer.
+    // Work that never pauses was stopped: running it more rounds would only take longer.
     guard settle() else { return }
     // With no effect running, nothing can be queued on the main actor for this store.
     guard runtime.runningCount > 0 else { return }
-    for _ in 0..<64 {
+    let limit = reportedEndlessWork ? Self.roundLimitOnceReported : Self.roundLimit
+    for _ in 0..<limit {
       await Task.yield()
       let progressed = executor.hasWork || !runtime.inbox.isEmpty
       guard settle() else { return }
       if !progressed { return }
     }
+    // Still going: an effect on the main actor that never waits on anything the test
+    // controls. Reported once, as work that never pauses on the test executor is.
+    guard !reportedEndlessWork else { return }
+    reportedEndlessWork = true
+    ledger.record(
+      RuntimeWarning(
+        message: Messages.endlessMainActorWork(
+          rounds: limit, running: Self.stillRunning(runtime, ledger)),
+        fileID: "StoreTesting",
+        line: 0))
   }
+
+  /// How many times one settling yields the main actor at most, while effects isolated to
+  /// it keep making progress: far more than a test's effects hop between two pauses (a
+  /// `@MainActor` effect that awaits a client once per page of a list hops twice a page; 64
+  /// rounds once stopped such an effect at its 32nd page, silently), and about a tenth of a
+  /// second of a loop that never pauses, in a debug build.
+  static var roundLimit: Int { 10_000 }
+
+  /// The same, once work that never pauses was reported.
+  static var roundLimitOnceReported: Int { 64 }
 
   func reportWarnings(at location: TestLocation) {
     for warning in ledger.takeWarnings() {

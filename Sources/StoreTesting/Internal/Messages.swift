@@ -90,6 +90,20 @@ enum Messages {
       """
   }
 
+  static func endlessMainActorWork(rounds: Int, running: [EffectRecord]) -> String {
+    let awake = running.filter { $0.testClockWaits.isEmpty }
+    var lines = describeRunning(awake.isEmpty ? running : awake)
+    if lines.isEmpty { lines = ["an effect the store could not name at that moment"] }
+    return """
+      Effects on the main actor kept working through \(rounds) turns of the main actor \
+      without coming to a pause, so the store stopped waiting for them for now. Running:
+      \(bulleted(lines))
+      An effect that loops on the main actor (awaiting a client, or `Task.yield()`, at each \
+      turn) never waits on anything the test controls. Make it wait (on a test clock's \
+      sleep, or an `AsyncStream` the test feeds), or cancel it.
+      """
+  }
+
   static func stillRunning(_ records: [EffectRecord]) -> String {
     let lines = describeRunning(records)
     return """
