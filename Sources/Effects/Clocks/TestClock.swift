@@ -80,15 +80,15 @@ public final class TestClock: Clock, Sendable {
     /// For each sleeper being woken, what its task signals once it has resumed.
     var wakeUps: [Int: WakeUp] = [:]
     /// Tasks in ``waitForSleepers(_:)``, with the count each waits for.
-    var sleeperWaiters: [Int: (count: Int, continuation: UnsafeContinuation<Bool, Never>)] = [:]
+    var sleeperWaiters: [Int: (count: Int, resume: @Sendable () -> Void)] = [:]
 
     /// Removes and returns the waiters of ``TestClock/waitForSleepers(_:)`` whose count the
     /// sleepers now reach.
-    mutating func takeSatisfiedWaiters() -> [UnsafeContinuation<Bool, Never>] {
+    mutating func takeSatisfiedWaiters() -> [@Sendable () -> Void] {
       guard !sleeperWaiters.isEmpty else { return [] }
       let ready = sleeperWaiters.filter { $0.value.count <= sleepers.count }
       for id in ready.keys { sleeperWaiters[id] = nil }
-      return ready.values.map(\.continuation)
+      return ready.values.map(\.resume)
     }
   }
   private let state = Locked(State())
@@ -137,7 +137,7 @@ public final class TestClock: Clock, Sendable {
         // Checking cancellation under the lock pairs with the handler below: either it sees
         // this sleeper and removes it, or this check sees the cancellation.
         let (outcome, satisfied) = state.withLock {
-          state -> (Result<Void, any Error>?, [UnsafeContinuation<Bool, Never>]) in
+          state -> (Result<Void, any Error>?, [@Sendable () -> Void]) in
           if Task.isCancelled { return (.failure(CancellationError()), []) }
           if deadline <= state.now { return (.success(()), []) }
           state.sleepers.append(
@@ -148,7 +148,7 @@ public final class TestClock: Clock, Sendable {
           return (nil, state.takeSatisfiedWaiters())
         }
         if let outcome { continuation.resume(with: outcome) }
-        for waiter in satisfied { waiter.resume(returning: true) }
+        for resume in satisfied { resume() }
       }
       // Resumed by `wake`: tell it this task runs again (see `wake`).
       state.withLock { $0.wakeUps.removeValue(forKey: id) }?.signal()
@@ -211,28 +211,68 @@ public final class TestClock: Clock, Sendable {
   ///
   /// A test store whose `receive` waits in vain names such sleeps on a clock the feature holds.
   ///
+  /// An effect the store runs can also be resumed from outside it: by a stream the test feeds
+  /// from another task, or by a client whose answer takes real time. It then waits for the
+  /// store to run it. Called from the task that made the test store (the test's own), this
+  /// method runs the store's effects as they are resumed, until the sleepers are there.
+  ///
   /// - Parameter count: How many sleepers to wait for.
   /// - Returns: Whether they are there: `false` when the task was cancelled first (by a
   ///   test's time limit, say).
   @discardableResult
   public func waitForSleepers(_ count: Int = 1) async -> Bool {
+    while true {
+      // Effects of this test's stores that resumed from outside (a stream the test fed, a
+      // dependency's own latency) run to their next suspension: perhaps this sleep.
+      let executors = TestStoreExecutors.ofCurrentTask()
+      for executor in executors { await executor.settle() }
+      switch await waitForSleepersOrWork(count, on: executors) {
+      case .sleepers: return true
+      case .cancelled: return false
+      case .work: continue
+      }
+    }
+  }
+
+  private enum Wait {
+    case sleepers
+    case work
+    case cancelled
+  }
+
+  /// Suspends until at least `count` sleeps wait on this clock, a job is enqueued on one of
+  /// `executors`, or the calling task is cancelled.
+  private func waitForSleepersOrWork(_ count: Int, on executors: [ManualTaskExecutor]) async
+    -> Wait
+  {
     let id = state.withLock { state in
       state.nextID += 1
       return state.nextID
     }
+    let once = ResumeOnce<Wait>()
     return await withTaskCancellationHandler {
-      await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
-        let outcome = state.withLock { state -> Bool? in
-          if state.sleepers.count >= count { return true }
-          if Task.isCancelled { return false }
-          state.sleeperWaiters[id] = (count, continuation)
+      await withUnsafeContinuation { (continuation: UnsafeContinuation<Wait, Never>) in
+        once.set(continuation)
+        let ready = state.withLock { state -> Wait? in
+          if state.sleepers.count >= count { return .sleepers }
+          if Task.isCancelled { return .cancelled }
+          state.sleeperWaiters[id] = (count, { once.resume(returning: .sleepers) })
           return nil
         }
-        if let outcome { continuation.resume(returning: outcome) }
+        if let ready {
+          once.resume(returning: ready)
+          return
+        }
+        for executor in executors {
+          executor.onNextEnqueue {
+            self.state.withLock { _ = $0.sleeperWaiters.removeValue(forKey: id) }
+            once.resume(returning: .work)
+          }
+        }
       }
     } onCancel: {
-      let waiter = state.withLock { $0.sleeperWaiters.removeValue(forKey: id) }
-      waiter?.continuation.resume(returning: false)
+      state.withLock { _ = $0.sleeperWaiters.removeValue(forKey: id) }
+      once.resume(returning: .cancelled)
     }
   }
 
@@ -245,12 +285,19 @@ public final class TestClock: Clock, Sendable {
 
   /// Moves time forward to `deadline`, waking every sleeper whose deadline is not after it.
   ///
+  /// Called from the task that made a test store (the test's own), it first runs that store's
+  /// effects that were resumed from outside it since its last step (by a stream the test fed,
+  /// say), so that one on its way to a sleep reaches it before time moves.
+  ///
   /// Sleepers wake one at a time in deadline order, with ``now`` set to each one's deadline
   /// as it wakes, so a woken task that sleeps again measures from the right time. When
   /// `deadline` is before ``now``, time does not move.
   ///
   /// - Parameter deadline: The time to move to.
   public func advance(to deadline: Instant) async {
+    // Effects of this test's stores that resumed from outside (a stream the test fed) run to
+    // their next suspension first: perhaps a sleep that this advance then wakes.
+    for executor in TestStoreExecutors.ofCurrentTask() { await executor.settle() }
     while let sleeper = popFirstSleeper(notAfter: deadline) {
       await wake(sleeper)
     }
@@ -320,6 +367,44 @@ public final class TestClock: Clock, Sendable {
     await sleeper.executor?.settle()
     guard await wakeUp.wait() else { return }
     await sleeper.executor?.settle()
+  }
+}
+
+/// Resumes a continuation with the first value it is given, even one given before the
+/// continuation (by a cancellation handler that ran first), and ignores the later ones.
+private final class ResumeOnce<Value: Sendable>: Sendable {
+  private struct State {
+    var continuation: UnsafeContinuation<Value, Never>?
+    var value: Value?
+    var isResumed = false
+  }
+  private let state = Locked(State())
+
+  init() {}
+
+  func set(_ continuation: UnsafeContinuation<Value, Never>) {
+    let value = state.withLock { state -> Value? in
+      guard let value = state.value, !state.isResumed else {
+        state.continuation = continuation
+        return nil
+      }
+      state.isResumed = true
+      return value
+    }
+    if let value { continuation.resume(returning: value) }
+  }
+
+  func resume(returning value: Value) {
+    let continuation = state.withLock { state -> UnsafeContinuation<Value, Never>? in
+      guard !state.isResumed, state.value == nil else { return nil }
+      guard let continuation = state.continuation else {
+        state.value = value
+        return nil
+      }
+      state.isResumed = true
+      return continuation
+    }
+    continuation?.resume(returning: value)
   }
 }
 

@@ -13,6 +13,7 @@ package final class ManualTaskExecutor: TaskExecutor, Sendable {
     var head = 0
     var isRunning = false
     var onEnqueue: (@Sendable () -> Void)?
+    var nextEnqueue: [@Sendable () -> Void] = []
     var settle: (@Sendable () async -> Bool)?
   }
   private let state = Locked(State())
@@ -27,14 +28,27 @@ package final class ManualTaskExecutor: TaskExecutor, Sendable {
     state.withLock { $0.onEnqueue = handler }
   }
 
+  /// Calls `handler` once, at the next enqueued job; at once if a job is waiting already.
+  package func onNextEnqueue(_ handler: @escaping @Sendable () -> Void) {
+    let waiting = state.withLock { state in
+      if state.head < state.jobs.count { return true }
+      state.nextEnqueue.append(handler)
+      return false
+    }
+    if waiting { handler() }
+  }
+
   @usableFromInline
   package func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
-    let handler = state.withLock { state in
+    let (handler, next) = state.withLock { state in
       state.jobs.append(job)
-      return state.onEnqueue
+      let next = state.nextEnqueue
+      if !next.isEmpty { state.nextEnqueue = [] }
+      return (state.onEnqueue, next)
     }
     handler?()
+    for handler in next { handler() }
   }
 
   /// Sets what ``settle()`` does: a test store runs jobs and reduces what they reported, until
@@ -99,6 +113,44 @@ package final class ManualTaskExecutor: TaskExecutor, Sendable {
         }
       }
       return state.jobs[state.head]
+    }
+  }
+}
+
+/// The executors of the test stores each task made: what a ``TestClock`` settles before it
+/// moves time, or while it waits for sleepers, for the task that asks.
+///
+/// An effect resumed from outside its store (by a stream the test feeds, or a dependency's own
+/// latency) waits on its store's executor until something runs it: without this, a test that
+/// fed a stream and then advanced the clock moved time before the effect reached its sleep,
+/// and ``TestClock/waitForSleepers(_:)`` waited for a sleep that could never begin.
+package enum TestStoreExecutors {
+  private struct Entry {
+    let task: Int
+    weak var executor: ManualTaskExecutor?
+  }
+  private static let entries = Locked<[Entry]>([])
+
+  private static var currentTask: Int? {
+    withUnsafeCurrentTask { $0?.hashValue }
+  }
+
+  /// Notes that the current task made a test store that runs its effects on `executor`.
+  package static func register(_ executor: ManualTaskExecutor) {
+    guard let task = currentTask else { return }
+    entries.withLock { entries in
+      entries.removeAll { $0.executor == nil }
+      entries.append(Entry(task: task, executor: executor))
+    }
+  }
+
+  /// The executors of the live test stores the current task made.
+  ///
+  /// - Complexity: O(*n*) for the *n* live test stores of the process.
+  package static func ofCurrentTask() -> [ManualTaskExecutor] {
+    guard let task = currentTask else { return [] }
+    return entries.withLock { entries in
+      entries.compactMap { $0.task == task ? $0.executor : nil }
     }
   }
 }
