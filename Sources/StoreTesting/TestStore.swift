@@ -156,8 +156,8 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     }
     let signal = self.signal
     executor.onEnqueue { signal.fire() }
-    // A test clock advanced by this task runs the store's effects first.
-    TestStoreExecutors.register(executor)
+    // A test clock the feature holds runs the store's effects before it moves time.
+    for clock in testClocks { clock.attach(executor) }
     core.runtime.inbox.onWake { signal.fire() }
     executor.onSettle { @MainActor [weak self] in
       guard let self else { return false }

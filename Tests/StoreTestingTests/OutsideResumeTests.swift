@@ -39,8 +39,8 @@ private struct Listener: Reducer {
 /// call ran it (flakiness trial): a test that fed a stream and advanced the clock moved time
 /// before the effect reached its sleep, and failed every time; and `waitForSleepers()`, the
 /// remedy the clock's documentation gives for work the store does not run, never returned.
-/// A clock advanced by the test that made the store now runs the store's effects first, and
-/// `waitForSleepers()` runs them as they are resumed.
+/// A clock the feature holds now runs the store's effects first, and `waitForSleepers()` runs
+/// them as they are resumed.
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct OutsideResumeTests {
   let clock = TestClock()
@@ -79,17 +79,37 @@ private struct Listener: Reducer {
     await store.finish()
   }
 
-  /// A clock advanced from another task (not the one that made the store) still wakes what
-  /// sleeps, as before; it does not run the store's other work.
-  @Test func aClockAdvancedFromAnotherTaskWakesTheSleeper() async {
+  /// Whatever task moves the clock (a child task of the test's, or another), and however
+  /// (`advance`, `run()`).
+  @Test func aClockMovedFromAnotherTaskOrByRunAlsoRunsTheStoresEffectsFirst() async {
     let (messages, input) = AsyncStream.makeStream(of: Int.self)
     let store = TestStore(initialState: Listener.State()) {
       Listener(clock: clock, messages: messages)
     }
     await store.send(.listen)
     input.yield(1)
-    #expect(await clock.waitForSleepers())
-    await Task { [clock] in await clock.advance(by: .seconds(1)) }.value
+    async let advanced: Void = clock.advance(by: .seconds(1))
+    await advanced
+    await store.receive(.processed(1)) { $0.processed = [1] }
+    input.yield(2)
+    await Task { [clock] in await clock.run() }.value
+    await store.receive(.processed(2)) { $0.processed = [1, 2] }
+    input.finish()
+    await store.finish()
+  }
+
+  /// A store whose feature does not hold the clock is left alone: another test's store, say.
+  @Test func aClockRunsOnlyTheStoresWhoseFeaturesHoldIt() async {
+    let (messages, input) = AsyncStream.makeStream(of: Int.self)
+    let other = TestClock()
+    let store = TestStore(initialState: Listener.State()) {
+      Listener(clock: other, messages: messages)
+    }
+    await store.send(.listen)
+    input.yield(1)
+    await clock.advance(by: .seconds(1))
+    #expect(other.sleeperCount == 0, "the store's effect ran when an unrelated clock moved")
+    await other.advance(by: .seconds(1))
     await store.receive(.processed(1)) { $0.processed = [1] }
     input.finish()
     await store.finish()

@@ -79,7 +79,9 @@ public final class TestClock: Clock, Sendable {
     var sleepers: [Sleeper] = []
     /// For each sleeper being woken, what its task signals once it has resumed.
     var wakeUps: [Int: WakeUp] = [:]
-    /// Tasks in ``waitForSleepers(_:)``, with the count each waits for.
+    /// The executors of the test stores whose features hold this clock.
+    var stores: [WeakExecutor] = []
+    /// Tasks in ``waitForSleepers(_:)``, with the count each waits for, and what resumes each.
     var sleeperWaiters: [Int: (count: Int, resume: @Sendable () -> Void)] = [:]
 
     /// Removes and returns the waiters of ``TestClock/waitForSleepers(_:)`` whose count the
@@ -213,8 +215,9 @@ public final class TestClock: Clock, Sendable {
   ///
   /// An effect the store runs can also be resumed from outside it: by a stream the test feeds
   /// from another task, or by a client whose answer takes real time. It then waits for the
-  /// store to run it. Called from the task that made the test store (the test's own), this
-  /// method runs the store's effects as they are resumed, until the sleepers are there.
+  /// store to run it. When the test store's feature holds this clock (as a stored property of
+  /// its reducer), this method runs the store's effects as they are resumed, until the
+  /// sleepers are there.
   ///
   /// - Parameter count: How many sleepers to wait for.
   /// - Returns: Whether they are there: `false` when the task was cancelled first (by a
@@ -224,7 +227,7 @@ public final class TestClock: Clock, Sendable {
     while true {
       // Effects of this test's stores that resumed from outside (a stream the test fed, a
       // dependency's own latency) run to their next suspension: perhaps this sleep.
-      let executors = TestStoreExecutors.ofCurrentTask()
+      let executors = storeExecutors
       for executor in executors { await executor.settle() }
       switch await waitForSleepersOrWork(count, on: executors) {
       case .sleepers: return true
@@ -264,10 +267,11 @@ public final class TestClock: Clock, Sendable {
           return
         }
         for executor in executors {
-          executor.onNextEnqueue {
+          let handler = executor.onNextEnqueue {
             self.state.withLock { _ = $0.sleeperWaiters.removeValue(forKey: id) }
             once.resume(returning: .work)
           }
+          if let handler { once.onFinish { executor.removeNextEnqueueHandler(handler) } }
         }
       }
     } onCancel: {
@@ -285,9 +289,10 @@ public final class TestClock: Clock, Sendable {
 
   /// Moves time forward to `deadline`, waking every sleeper whose deadline is not after it.
   ///
-  /// Called from the task that made a test store (the test's own), it first runs that store's
-  /// effects that were resumed from outside it since its last step (by a stream the test fed,
-  /// say), so that one on its way to a sleep reaches it before time moves.
+  /// It first runs the effects of the test stores whose features hold this clock (as a stored
+  /// property of their reducers) that were resumed from outside the store since its last step
+  /// (by a stream the test fed, say), so that one on its way to a sleep reaches it before time
+  /// moves.
   ///
   /// Sleepers wake one at a time in deadline order, with ``now`` set to each one's deadline
   /// as it wakes, so a woken task that sleeps again measures from the right time. When
@@ -297,7 +302,7 @@ public final class TestClock: Clock, Sendable {
   public func advance(to deadline: Instant) async {
     // Effects of this test's stores that resumed from outside (a stream the test fed) run to
     // their next suspension first: perhaps a sleep that this advance then wakes.
-    for executor in TestStoreExecutors.ofCurrentTask() { await executor.settle() }
+    for executor in storeExecutors { await executor.settle() }
     while let sleeper = popFirstSleeper(notAfter: deadline) {
       await wake(sleeper)
     }
@@ -317,6 +322,7 @@ public final class TestClock: Clock, Sendable {
   public func run(maxSteps: Int = 100_000, fileID: StaticString = #fileID, line: UInt = #line)
     async
   {
+    for executor in storeExecutors { await executor.settle() }
     var steps = 0
     while steps < maxSteps, let sleeper = popFirstSleeper(notAfter: nil) {
       await wake(sleeper)
@@ -334,6 +340,21 @@ public final class TestClock: Clock, Sendable {
         line: line
       )
     )
+  }
+
+  /// Notes that a test store whose feature holds this clock runs its effects on `executor`:
+  /// ``advance(to:)``, ``run(maxSteps:fileID:line:)`` and ``waitForSleepers(_:)`` run that
+  /// store's effects first.
+  package func attach(_ executor: ManualTaskExecutor) {
+    state.withLock { state in
+      state.stores.removeAll { $0.executor == nil }
+      state.stores.append(WeakExecutor(executor: executor))
+    }
+  }
+
+  /// The executors of the live test stores whose features hold this clock.
+  private var storeExecutors: [ManualTaskExecutor] {
+    state.withLock { $0.stores.compactMap(\.executor) }
   }
 
   private func popFirstSleeper(notAfter limit: Instant?) -> Sleeper? {
@@ -377,10 +398,20 @@ private final class ResumeOnce<Value: Sendable>: Sendable {
     var continuation: UnsafeContinuation<Value, Never>?
     var value: Value?
     var isResumed = false
+    var onFinish: [@Sendable () -> Void] = []
   }
   private let state = Locked(State())
 
   init() {}
+
+  /// Runs `cleanup` once the continuation is resumed (at once if it was).
+  func onFinish(_ cleanup: @escaping @Sendable () -> Void) {
+    let resumed = state.withLock { state in
+      if !state.isResumed { state.onFinish.append(cleanup) }
+      return state.isResumed
+    }
+    if resumed { cleanup() }
+  }
 
   func set(_ continuation: UnsafeContinuation<Value, Never>) {
     let value = state.withLock { state -> Value? in
@@ -391,7 +422,16 @@ private final class ResumeOnce<Value: Sendable>: Sendable {
       state.isResumed = true
       return value
     }
-    if let value { continuation.resume(returning: value) }
+    if let value { finish(continuation, value) }
+  }
+
+  private func finish(_ continuation: UnsafeContinuation<Value, Never>, _ value: Value) {
+    let cleanups = state.withLock { state in
+      defer { state.onFinish = [] }
+      return state.onFinish
+    }
+    for cleanup in cleanups { cleanup() }
+    continuation.resume(returning: value)
   }
 
   func resume(returning value: Value) {
@@ -404,8 +444,13 @@ private final class ResumeOnce<Value: Sendable>: Sendable {
       state.isResumed = true
       return continuation
     }
-    continuation?.resume(returning: value)
+    if let continuation { finish(continuation, value) }
   }
+}
+
+/// A test store's executor, held weakly: the clock does not keep the store's work alive.
+private struct WeakExecutor {
+  weak var executor: ManualTaskExecutor?
 }
 
 /// A one-shot signal from a woken sleeper to the clock that woke it.

@@ -49,9 +49,11 @@ public struct Effect<Action: Sendable>: Sendable {
   ///
   /// The operation runs in a task that belongs to the lifetime of whatever started it (the
   /// store, an identified element, or the task awaiting the store's `send(_:)`), and is cancelled when
-  /// that lifetime ends. Actions sent after cancellation never reach a reducer, and an effect
-  /// cancelled before its task first runs (its row removed by the next action) never starts
-  /// `operation`.
+  /// that lifetime ends. Actions sent after cancellation never reach a reducer. An effect
+  /// cancelled before its task first runs does not start `operation` at all: under a test
+  /// store that is always so for one whose row the same step removed; in a running app its
+  /// task may have started first, and then sees the cancellation at its first check. Work
+  /// that must happen whatever becomes of its row belongs to the parent's own effects.
   ///
   /// An error thrown by `operation` is never dropped silently: when `catch` is given, the error
   /// becomes the action it returns; otherwise the store reports a runtime warning naming the

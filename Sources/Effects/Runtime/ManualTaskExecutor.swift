@@ -13,7 +13,8 @@ package final class ManualTaskExecutor: TaskExecutor, Sendable {
     var head = 0
     var isRunning = false
     var onEnqueue: (@Sendable () -> Void)?
-    var nextEnqueue: [@Sendable () -> Void] = []
+    var nextEnqueue: [Int: @Sendable () -> Void] = [:]
+    var nextHandlerID = 0
     var settle: (@Sendable () async -> Bool)?
   }
   private let state = Locked(State())
@@ -29,13 +30,24 @@ package final class ManualTaskExecutor: TaskExecutor, Sendable {
   }
 
   /// Calls `handler` once, at the next enqueued job; at once if a job is waiting already.
-  package func onNextEnqueue(_ handler: @escaping @Sendable () -> Void) {
-    let waiting = state.withLock { state in
-      if state.head < state.jobs.count { return true }
-      state.nextEnqueue.append(handler)
-      return false
+  ///
+  /// - Returns: What ``removeNextEnqueueHandler(_:)`` takes to drop the handler unused, or
+  ///   `nil` when it was called at once.
+  @discardableResult
+  package func onNextEnqueue(_ handler: @escaping @Sendable () -> Void) -> Int? {
+    let id = state.withLock { state -> Int? in
+      if state.head < state.jobs.count { return nil }
+      state.nextHandlerID += 1
+      state.nextEnqueue[state.nextHandlerID] = handler
+      return state.nextHandlerID
     }
-    if waiting { handler() }
+    if id == nil { handler() }
+    return id
+  }
+
+  /// Drops a handler ``onNextEnqueue(_:)`` registered, if it has not been called.
+  package func removeNextEnqueueHandler(_ id: Int) {
+    state.withLock { _ = $0.nextEnqueue.removeValue(forKey: id) }
   }
 
   @usableFromInline
@@ -44,11 +56,11 @@ package final class ManualTaskExecutor: TaskExecutor, Sendable {
     let (handler, next) = state.withLock { state in
       state.jobs.append(job)
       let next = state.nextEnqueue
-      if !next.isEmpty { state.nextEnqueue = [] }
+      if !next.isEmpty { state.nextEnqueue = [:] }
       return (state.onEnqueue, next)
     }
     handler?()
-    for handler in next { handler() }
+    for handler in next.values { handler() }
   }
 
   /// Sets what ``settle()`` does: a test store runs jobs and reduces what they reported, until
@@ -113,44 +125,6 @@ package final class ManualTaskExecutor: TaskExecutor, Sendable {
         }
       }
       return state.jobs[state.head]
-    }
-  }
-}
-
-/// The executors of the test stores each task made: what a ``TestClock`` settles before it
-/// moves time, or while it waits for sleepers, for the task that asks.
-///
-/// An effect resumed from outside its store (by a stream the test feeds, or a dependency's own
-/// latency) waits on its store's executor until something runs it: without this, a test that
-/// fed a stream and then advanced the clock moved time before the effect reached its sleep,
-/// and ``TestClock/waitForSleepers(_:)`` waited for a sleep that could never begin.
-package enum TestStoreExecutors {
-  private struct Entry {
-    let task: Int
-    weak var executor: ManualTaskExecutor?
-  }
-  private static let entries = Locked<[Entry]>([])
-
-  private static var currentTask: Int? {
-    withUnsafeCurrentTask { $0?.hashValue }
-  }
-
-  /// Notes that the current task made a test store that runs its effects on `executor`.
-  package static func register(_ executor: ManualTaskExecutor) {
-    guard let task = currentTask else { return }
-    entries.withLock { entries in
-      entries.removeAll { $0.executor == nil }
-      entries.append(Entry(task: task, executor: executor))
-    }
-  }
-
-  /// The executors of the live test stores the current task made.
-  ///
-  /// - Complexity: O(*n*) for the *n* live test stores of the process.
-  package static func ofCurrentTask() -> [ManualTaskExecutor] {
-    guard let task = currentTask else { return [] }
-    return entries.withLock { entries in
-      entries.compactMap { $0.task == task ? $0.executor : nil }
     }
   }
 }
