@@ -83,19 +83,16 @@ extension ElementIdentity: LifetimePlace {
   }
 
   func removedSiblings(in container: Any, since stamp: UInt64) -> [EffectID]? {
-    guard let elements = container as? any IdentifiedLookup,
-      let removed = elements.removedLifetimeIDs(since: stamp)
-    else { return nil }
-    return removed.compactMap { id in
-      (id as? ID).map { EffectID(ElementIdentity(collection: collection, id: $0)) }
-    }
+    siblings(withIDs: (container as? any IdentifiedLookup)?.removedLifetimeIDs(since: stamp))
   }
 
   func changedSiblings(in container: Any, since stamp: UInt64) -> [EffectID]? {
-    guard let elements = container as? any IdentifiedLookup,
-      let changed = elements.changedLifetimeIDs(since: stamp)
-    else { return nil }
-    return changed.compactMap { id in
+    siblings(withIDs: (container as? any IdentifiedLookup)?.changedLifetimeIDs(since: stamp))
+  }
+
+  /// The identities of the elements of this collection with `ids`, or `nil` for `nil`.
+  private func siblings(withIDs ids: [any Hashable]?) -> [EffectID]? {
+    ids?.compactMap { id in
       (id as? ID).map { EffectID(ElementIdentity(collection: collection, id: $0)) }
     }
   }
