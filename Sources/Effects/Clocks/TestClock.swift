@@ -225,8 +225,9 @@ public final class TestClock: Clock, Sendable {
   @discardableResult
   public func waitForSleepers(_ count: Int = 1) async -> Bool {
     while true {
-      // Effects of this test's stores that resumed from outside (a stream the test fed, a
-      // dependency's own latency) run to their next suspension: perhaps this sleep.
+      // Effects of the stores whose features hold this clock that resumed from outside (a
+      // stream the test fed, a dependency's own latency) run to their next suspension:
+      // perhaps this sleep.
       let executors = storeExecutors
       for executor in executors { await executor.settle() }
       // One with work still ready after settling runs something that never pauses (its store
@@ -303,8 +304,9 @@ public final class TestClock: Clock, Sendable {
   ///
   /// - Parameter deadline: The time to move to.
   public func advance(to deadline: Instant) async {
-    // Effects of this test's stores that resumed from outside (a stream the test fed) run to
-    // their next suspension first: perhaps a sleep that this advance then wakes.
+    // Effects of the stores whose features hold this clock that resumed from outside (a
+    // stream the test fed) run to their next suspension first: perhaps a sleep that this
+    // advance then wakes.
     for executor in storeExecutors { await executor.settle() }
     while let sleeper = popFirstSleeper(notAfter: deadline) {
       await wake(sleeper)
