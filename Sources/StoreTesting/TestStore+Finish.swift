@@ -52,12 +52,16 @@ extension TestStore {
         let note =
           isWaitingOnlyForTestClocks ? "" : Messages.cancellationNote(waitingFor: "them")
         let offTestExecutors = Messages.sleepsOffTestExecutors(on: testClocks, running: running)
-        reportFailure(Messages.stillRunning(running) + note + offTestExecutors, at: location)
+        reportFailure(
+          Messages.stillRunning(running) + note + offTestExecutors
+            + Messages.sharedClocks(testClocks),
+          at: location)
       }
       if !received.isEmpty {
         reportFailure(
           Messages.unreceived(
-            received.map { Messages.action($0.action) }, context: "The test ended with"),
+            received.map { Messages.action($0.action) }, context: "The test ended with")
+            + Messages.sharedClocks(testClocks),
           at: location
         )
       }

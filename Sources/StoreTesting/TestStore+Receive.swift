@@ -139,7 +139,8 @@ extension TestStore {
           ? "the test's task was cancelled, and the store stopped waiting before it arrived"
           : "nothing arrived within \(timeout)"). Effects still running:
         \(Messages.bulleted(Messages.describeRunning(running)))\(
-          Messages.sleepsOffTestExecutors(on: testClocks, running: running))
+          Messages.sleepsOffTestExecutors(on: testClocks, running: running))\(
+          Messages.sharedClocks(testClocks))
         """
       let skipped =
         isExhaustive || received.isEmpty

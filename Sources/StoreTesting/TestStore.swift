@@ -157,7 +157,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     let signal = self.signal
     executor.onEnqueue { signal.fire() }
     // A test clock the feature holds runs the store's effects before it moves time.
-    for clock in testClocks { clock.attach(executor) }
+    for clock in testClocks { clock.attach(executor, owner: self) }
     core.runtime.inbox.onWake { signal.fire() }
     executor.onSettle { @MainActor [weak self] in
       guard let self else { return false }
@@ -246,7 +246,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
           Messages.unreceived(
             received.map { Messages.action($0.action) },
             context: "Must assert received actions before sending \(Messages.action(action)):"
-          ),
+          ) + Messages.sharedClocks(testClocks),
           at: location
         )
       } else {

@@ -276,3 +276,59 @@ import Testing
     gate.open()
   }
 }
+
+/// A test clock shared between tests that run at the same time (a global, a `static let`):
+/// one test's advance woke another's effect, whose action then failed that test with no hint
+/// that the clock was shared (flakiness trial: 20 of 20 runs).
+@MainActor
+@Suite struct SharedClockTests {
+  let messages = Messages()
+
+  @Test func aFailureCausedByAClockHeldByAnotherStoreSaysTheClockIsShared() async {
+    let shared = TestClock()
+    let store = TestStore(initialState: TestClockWaitTests.Napper.State()) {
+      TestClockWaitTests.Napper(clock: shared, gate: Gate())
+    }
+    // Another test's store, holding the same clock, and its advance.
+    let other = TestStore(initialState: TestClockWaitTests.Napper.State()) {
+      TestClockWaitTests.Napper(clock: shared, gate: Gate())
+    }
+    await store.send(.nap)
+    await shared.advance(by: .seconds(2))
+    await withKnownIssue {
+      await store.send(.scrolled(1))
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.all.count == 1, "\(messages.all)")
+    #expect(
+      messages.last.hasSuffix(
+        "The feature's TestClock is held by 1 other live test store too. A clock shared "
+          + "between tests that run at the same time (a global, or a `static let`) moves for "
+          + "every store that holds it: each test's advances wake the others' effects. Give "
+          + "each test a clock of its own."),
+      "\(messages.all)")
+    store.skipReceivedActions()
+    await store.finish()
+    await other.finish()
+  }
+
+  /// A clock no other store holds adds nothing to a failure.
+  @Test func aFailureWithAClockOfItsOwnSaysNothingOfSharing() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: TestClockWaitTests.Napper.State()) {
+      TestClockWaitTests.Napper(clock: clock, gate: Gate())
+    }
+    await store.send(.nap)
+    await clock.advance(by: .seconds(2))
+    await withKnownIssue {
+      await store.send(.scrolled(1))
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.all.count == 1, "\(messages.all)")
+    #expect(!messages.last.contains("TestClock is held by"), "\(messages.all)")
+    store.skipReceivedActions()
+    await store.finish()
+  }
+}

@@ -347,14 +347,19 @@ public final class TestClock: Clock, Sendable {
     )
   }
 
-  /// Notes that a test store whose feature holds this clock runs its effects on `executor`:
-  /// ``advance(to:)``, ``run(maxSteps:fileID:line:)`` and ``waitForSleepers(_:)`` run that
-  /// store's effects first.
-  package func attach(_ executor: ManualTaskExecutor) {
+  /// Notes that a test store (`owner`) whose feature holds this clock runs its effects on
+  /// `executor`: ``advance(to:)``, ``run(maxSteps:fileID:line:)`` and ``waitForSleepers(_:)``
+  /// run that store's effects first.
+  package func attach(_ executor: ManualTaskExecutor, owner: AnyObject & Sendable) {
     state.withLock { state in
       state.stores.removeAll { $0.executor == nil }
-      state.stores.append(WeakExecutor(executor: executor))
+      state.stores.append(WeakExecutor(executor: executor, owner: owner))
     }
+  }
+
+  /// How many live test stores have features that hold this clock.
+  package var storeCount: Int {
+    state.withLock { $0.stores.count { $0.owner != nil } }
   }
 
   /// The executors of the live test stores whose features hold this clock.
@@ -453,9 +458,11 @@ private final class ResumeOnce<Value: Sendable>: Sendable {
   }
 }
 
-/// A test store's executor, held weakly: the clock does not keep the store's work alive.
+/// A test store and its executor, held weakly: the clock keeps neither alive. The executor
+/// can outlive its store while the store's cancelled effects wind down.
 private struct WeakExecutor {
   weak var executor: ManualTaskExecutor?
+  weak var owner: (AnyObject & Sendable)?
 }
 
 /// A one-shot signal from a woken sleeper to the clock that woke it.
