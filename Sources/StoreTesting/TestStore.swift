@@ -158,6 +158,8 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     executor.onEnqueue { signal.fire() }
     // A test clock the feature holds runs the store's effects before it moves time.
     for clock in testClocks { clock.attach(executor, owner: self) }
+    // Under XCTest, the checks run when the test ends, even if a property keeps the store.
+    XCTestEnd.onEndOfCurrentTest { [weak self] in self?.endOfTestChecks() }
     core.runtime.inbox.onWake { signal.fire() }
     executor.onSettle { @MainActor [weak self] in
       guard let self else { return false }
@@ -171,6 +173,23 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     // Effects still running end with the store: their sleeps leave a shared test clock, which
     // would otherwise wait on tasks that nobody runs any more.
     defer { runtime.cancelAll() }
+    Self.checkAtEnd(ledger, runtime, origin, context: "The test store was released with")
+  }
+
+  /// The checks of a store that the test did not `finish()`, when its XCTest test ends: the
+  /// test case object, and a store its property holds, live until the whole run ends, long
+  /// after the test whose failures these are.
+  func endOfTestChecks() {
+    Self.checkAtEnd(ledger, runtime, origin, context: "The test ended with")
+    ledger.isFinished = true
+    runtime.cancelAll()
+  }
+
+  /// The checks `finish()` makes, without waiting, for a store the test did not finish:
+  /// reported at the line that created it.
+  private nonisolated static func checkAtEnd(
+    _ ledger: Ledger, _ runtime: EffectRuntime<Action>, _ origin: TestLocation, context: String
+  ) {
     guard !ledger.isFinished else { return }
     // Runtime warnings are failures whenever they were raised.
     var problems = ledger.takeWarnings().map(Messages.warning)
@@ -182,9 +201,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
       if !running.isEmpty { problems.append(Messages.stillRunning(running)) }
       let unreceived = ledger.unreceived
       if !unreceived.isEmpty {
-        problems.append(
-          Messages.unreceived(
-            unreceived.map(Messages.action), context: "The test store was released with"))
+        problems.append(Messages.unreceived(unreceived.map(Messages.action), context: context))
       }
     }
     for problem in problems { reportFailure(problem, at: origin) }

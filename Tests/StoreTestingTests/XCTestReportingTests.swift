@@ -12,7 +12,11 @@ final class XCTestReportingTests: XCTestCase {
   // XCTAssert below) still fails the test.
   private func isTestStoreFailure(_ description: String) -> Bool {
     description.contains("differs from the expected state")
+      || description.contains("still running at the end of the test")
   }
+
+  /// A store kept in a property, as one made in `setUp()` is.
+  private var store: TestStore<Profile.State, Profile.Action>?
 
   #if canImport(Darwin)
     override func record(_ issue: XCTIssue) {
@@ -51,5 +55,23 @@ final class XCTestReportingTests: XCTestCase {
     // The failure was recorded on this test case; swallowing it here keeps the suite green.
     XCTAssertEqual(failures.count, 1)
     XCTAssertTrue(failures.first?.contains("Nice") ?? false)
+  }
+
+  /// A store kept in the test case's property lived until the whole run ended, so a test that
+  /// left its timer running passed (flakiness trial). Its checks now run as its test ends.
+  /// (The first test of a run that makes a test store is not covered: XCTest names the
+  /// running test only to observers, and the first store registers one. This test runs
+  /// after the one above.)
+  @MainActor
+  func testAStoreKeptInAPropertyIsCheckedWhenItsTestEnds() async {
+    // Registered before the store's own, so it runs after it.
+    addTeardownBlock { [unowned self] in
+      XCTAssertEqual(self.failures.count, 1, "\(self.failures)")
+      XCTAssertTrue(self.failures.first?.contains("Action.startTimer") ?? false)
+    }
+    store = TestStore(initialState: Profile.State()) {
+      Profile(load: { "Ada" })
+    }
+    await store?.send(.startTimer)
   }
 }
