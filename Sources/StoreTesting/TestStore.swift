@@ -309,16 +309,18 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   func settle() -> Bool {
     let limit = reportedEndlessWork ? Self.jobLimitOnceReported : Self.jobLimit
     if root.runEffects(jobLimit: limit) { return true }
-    if !reportedEndlessWork {
-      reportedEndlessWork = true
-      ledger.record(
-        RuntimeWarning(
-          message: Messages.endlessWork(
-            jobs: Self.jobLimit, running: Self.stillRunning(runtime, ledger)),
-          fileID: "StoreTesting",
-          line: 0))
-    }
+    reportEndlessWork { Messages.endlessWork(jobs: Self.jobLimit, running: $0) }
     return false
+  }
+
+  /// Reports, once per store, effect work that never pauses, with the message `describe`
+  /// makes from the effects still running.
+  private func reportEndlessWork(_ describe: ([EffectRecord]) -> String) {
+    guard !reportedEndlessWork else { return }
+    reportedEndlessWork = true
+    ledger.record(
+      RuntimeWarning(
+        message: describe(Self.stillRunning(runtime, ledger)), fileID: "StoreTesting", line: 0))
   }
 
   /// How many jobs of effect work one settling runs without a pause at most: far more than a
@@ -349,14 +351,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     }
     // Still going: an effect on the main actor that never waits on anything the test
     // controls. Reported once, as work that never pauses on the test executor is.
-    guard !reportedEndlessWork else { return }
-    reportedEndlessWork = true
-    ledger.record(
-      RuntimeWarning(
-        message: Messages.endlessMainActorWork(
-          rounds: limit, running: Self.stillRunning(runtime, ledger)),
-        fileID: "StoreTesting",
-        line: 0))
+    reportEndlessWork { Messages.endlessMainActorWork(rounds: limit, running: $0) }
   }
 
   /// How many times one settling yields the main actor at most, while effects isolated to

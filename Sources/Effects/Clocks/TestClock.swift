@@ -225,11 +225,7 @@ public final class TestClock: Clock, Sendable {
   @discardableResult
   public func waitForSleepers(_ count: Int = 1) async -> Bool {
     while true {
-      // Effects of the stores whose features hold this clock that resumed from outside (a
-      // stream the test fed, a dependency's own latency) run to their next suspension:
-      // perhaps this sleep.
-      let executors = storeExecutors
-      for executor in executors { await executor.settle() }
+      let executors = await settleStores()
       // One with work still ready after settling runs something that never pauses (its store
       // reported it): waiting for its next job would only spin.
       let quiet = executors.filter { !$0.hasWork }
@@ -304,10 +300,7 @@ public final class TestClock: Clock, Sendable {
   ///
   /// - Parameter deadline: The time to move to.
   public func advance(to deadline: Instant) async {
-    // Effects of the stores whose features hold this clock that resumed from outside (a
-    // stream the test fed) run to their next suspension first: perhaps a sleep that this
-    // advance then wakes.
-    for executor in storeExecutors { await executor.settle() }
+    await settleStores()
     while let sleeper = popFirstSleeper(notAfter: deadline) {
       await wake(sleeper)
     }
@@ -327,7 +320,7 @@ public final class TestClock: Clock, Sendable {
   public func run(maxSteps: Int = 100_000, fileID: StaticString = #fileID, line: UInt = #line)
     async
   {
-    for executor in storeExecutors { await executor.settle() }
+    await settleStores()
     var steps = 0
     while steps < maxSteps, let sleeper = popFirstSleeper(notAfter: nil) {
       await wake(sleeper)
@@ -362,9 +355,16 @@ public final class TestClock: Clock, Sendable {
     state.withLock { $0.stores.count { $0.owner != nil } }
   }
 
-  /// The executors of the live test stores whose features hold this clock.
-  private var storeExecutors: [ManualTaskExecutor] {
-    state.withLock { $0.stores.compactMap(\.executor) }
+  /// Runs the effects of the test stores whose features hold this clock that were resumed
+  /// from outside their store (a stream the test fed, a dependency's own latency) to their
+  /// next suspension: perhaps a sleep on this clock, which the caller then wakes or waits for.
+  ///
+  /// - Returns: The stores' executors.
+  @discardableResult
+  private func settleStores() async -> [ManualTaskExecutor] {
+    let executors = state.withLock { $0.stores.compactMap(\.executor) }
+    for executor in executors { await executor.settle() }
+    return executors
   }
 
   private func popFirstSleeper(notAfter limit: Instant?) -> Sleeper? {

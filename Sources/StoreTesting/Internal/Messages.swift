@@ -74,34 +74,35 @@ enum Messages {
 
   /// Effect work that ran `jobs` jobs without a pause, while `running` ran.
   static func endlessWork(jobs: Int, running: [EffectRecord]) -> String {
+    """
+    Effects ran \(jobs) jobs without coming to a pause, so the store stopped running them \
+    for now. Running:
+    \(bulleted(describeSpinning(running)))
+    An effect that loops on `Task.yield()`, or polls something, never waits on anything \
+    the test controls. Make it wait (on a test clock's sleep, or an `AsyncStream` the test \
+    feeds), or cancel it: the store runs it for a while at each later step, so that it can \
+    see a cancellation and end.
+    """
+  }
+
+  /// The effects among `running` that may be the one that never pauses.
+  private static func describeSpinning(_ running: [EffectRecord]) -> [String] {
     // The effect that spins is awake: those asleep on a test clock are not it.
     let awake = running.filter { $0.testClockWaits.isEmpty }
-    var lines = describeRunning(awake.isEmpty ? running : awake)
+    let lines = describeRunning(awake.isEmpty ? running : awake)
     // Its record may be between two states when the limit is hit (seen once in a loaded run).
-    if lines.isEmpty { lines = ["an effect the store could not name at that moment"] }
-    return """
-      Effects ran \(jobs) jobs without coming to a pause, so the store stopped running them \
-      for now. Running:
-      \(bulleted(lines))
-      An effect that loops on `Task.yield()`, or polls something, never waits on anything \
-      the test controls. Make it wait (on a test clock's sleep, or an `AsyncStream` the test \
-      feeds), or cancel it: the store runs it for a while at each later step, so that it can \
-      see a cancellation and end.
-      """
+    return lines.isEmpty ? ["an effect the store could not name at that moment"] : lines
   }
 
   static func endlessMainActorWork(rounds: Int, running: [EffectRecord]) -> String {
-    let awake = running.filter { $0.testClockWaits.isEmpty }
-    var lines = describeRunning(awake.isEmpty ? running : awake)
-    if lines.isEmpty { lines = ["an effect the store could not name at that moment"] }
-    return """
-      Effects on the main actor kept working through \(rounds) turns of the main actor \
-      without coming to a pause, so the store stopped waiting for them for now. Running:
-      \(bulleted(lines))
-      An effect that loops on the main actor (awaiting a client, or `Task.yield()`, at each \
-      turn) never waits on anything the test controls. Make it wait (on a test clock's \
-      sleep, or an `AsyncStream` the test feeds), or cancel it.
-      """
+    """
+    Effects on the main actor kept working through \(rounds) turns of the main actor \
+    without coming to a pause, so the store stopped waiting for them for now. Running:
+    \(bulleted(describeSpinning(running)))
+    An effect that loops on the main actor (awaiting a client, or `Task.yield()`, at each \
+    turn) never waits on anything the test controls. Make it wait (on a test clock's \
+    sleep, or an `AsyncStream` the test feeds), or cancel it.
+    """
   }
 
   static func stillRunning(_ records: [EffectRecord]) -> String {
