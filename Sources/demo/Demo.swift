@@ -7,7 +7,23 @@ import Foundation
 @MainActor
 struct Demo {
   static func main() async {
+    prepareStandardStreams()
     exit(await run(Array(CommandLine.arguments.dropFirst()), output: Output()))
+  }
+
+  /// Makes the standard streams safe to write before anything is opened.
+  ///
+  /// A write to a pipe whose reader has gone (`demo replay log | head -1`) fails with `EPIPE`,
+  /// which ``Output`` reports, instead of killing the process with `SIGPIPE`: the exit code
+  /// still tells the outcome. A standard descriptor the caller closed (`demo record >&-`) is
+  /// opened on `/dev/null`: otherwise the first file opened, the log, would take its number,
+  /// and the report printed to it would land in the log.
+  static func prepareStandardStreams() {
+    signal(SIGPIPE, SIG_IGN)
+    for descriptor in STDIN_FILENO...STDERR_FILENO where fcntl(descriptor, F_GETFD) == -1 {
+      // `open` takes the lowest free number: this one, as those below it are open.
+      _ = open("/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)
+    }
   }
 
   /// Runs the command `arguments` name and returns the exit code; tests call it directly.

@@ -36,8 +36,10 @@ struct ReplayCommand {
         until = try OptionValue.number(
           remaining.popFirst(), for: argument, atLeast: 0,
           else: "--until needs a sequence number.", usage: Usage.replay)
+      case _ where argument.hasPrefix("-"):
+        throw UsageError(message: "unknown option \"\(argument)\".", usage: Usage.replay)
       default:
-        guard !argument.hasPrefix("-"), path == nil else {
+        guard path == nil else {
           throw UsageError(message: "unexpected argument \"\(argument)\".", usage: Usage.replay)
         }
         path = argument
@@ -54,7 +56,7 @@ struct ReplayCommand {
         timeline.show(step)
       }
       output.clearProgress()
-      for warning in report.warnings { output.error("warning: \(path): \(warning)") }
+      Failure.show(report.warnings, unlisted: report.unlistedWarningCount, in: path, output: output)
       let end =
         if let stop = report.stoppedAfter {
           "stopped after #\(stop)"
@@ -84,18 +86,36 @@ struct VerifyCommand {
   var requiresComplete = false
 
   static func parse(_ arguments: [String]) throws -> VerifyCommand {
+    var path: String?
+    var requiresComplete = false
+    var remaining = arguments[...]
+    var seen = SeenOptions(usage: Usage.verify)
     // After `--`, every argument is FILE, even one that starts with "-".
-    let end = arguments.firstIndex(of: "--") ?? arguments.endIndex
-    var (options, files) = (arguments[..<end], arguments[end...].dropFirst())
-    if options.contains("-h") || options.contains("--help") {
-      throw HelpRequested(text: Usage.verify)
+    var isOptionsEnd = false
+    while let argument = remaining.popFirst() {
+      if !isOptionsEnd {
+        try seen.note(argument)
+        switch argument {
+        case "--":
+          isOptionsEnd = true
+          continue
+        case "-h", "--help":
+          throw HelpRequested(text: Usage.verify)
+        case "--complete":
+          requiresComplete = true
+          continue
+        case _ where argument.hasPrefix("-"):
+          throw UsageError(message: "unknown option \"\(argument)\".", usage: Usage.verify)
+        default:
+          break
+        }
+      }
+      guard path == nil else {
+        throw UsageError(message: "unexpected argument \"\(argument)\".", usage: Usage.verify)
+      }
+      path = argument
     }
-    let requiresComplete = options.contains("--complete")
-    options.removeAll { $0 == "--complete" }
-    let paths = options + files
-    guard paths.count == 1, let path = paths.first, options.isEmpty || !path.hasPrefix("-") else {
-      throw UsageError(message: "expected exactly one FILE.", usage: Usage.verify)
-    }
+    guard let path else { throw UsageError(message: "missing FILE.", usage: Usage.verify) }
     return VerifyCommand(path: path, requiresComplete: requiresComplete)
   }
 
@@ -110,7 +130,7 @@ struct VerifyCommand {
     do {
       let report = try SampleApp.replayer.replay(path: path) { timeline.show($0) }
       output.clearProgress()
-      for warning in report.warnings { output.error("warning: \(path): \(warning)") }
+      Failure.show(report.warnings, unlisted: report.unlistedWarningCount, in: path, output: output)
       // How the log ends, when it does not end with its final checkpoint.
       let end: String
       if let stop = report.recordingStoppedAfter {
@@ -154,6 +174,15 @@ struct HelpRequested: Error {
 }
 
 enum Failure {
+  /// Prints a replay's warnings, naming the log.
+  static func show(_ warnings: [String], unlisted: Int, in path: String, output: Output) {
+    let path = LogText.escaped(path)
+    for warning in warnings { output.error("warning: \(path): \(warning)") }
+    if unlisted > 0 {
+      output.error("warning: \(path): and \(unlisted) more warning(s) like those, not listed")
+    }
+  }
+
   /// Prints a replay error, naming the log when the error does not; returns 1 for a
   /// divergence, 2 for anything else.
   static func report(_ error: any Error, in path: String, output: Output) -> Int32 {
@@ -164,7 +193,7 @@ enum Failure {
     }
     switch error as? ActionLogError {
     case .cannotRead?, .cannotWrite?: output.error("demo: \(error)")
-    default: output.error("demo: \(path): \(error)")
+    default: output.error("demo: \(LogText.escaped(path)): \(error)")
     }
     if case .diverged? = error as? ActionLogError { return 1 }
     return 2

@@ -66,6 +66,13 @@ struct RecordCommand {
         command.sessions = try OptionValue.number(
           remaining.popFirst(), for: argument, atLeast: 1,
           else: "--sessions needs a positive count.", usage: Usage.record)
+      case "--":
+        // Ends the options, as in the other commands; record takes no FILE after it.
+        if let extra = remaining.first {
+          throw UsageError(message: "unexpected argument \"\(extra)\".", usage: Usage.record)
+        }
+      case _ where argument.hasPrefix("-"):
+        throw UsageError(message: "unknown option \"\(argument)\".", usage: Usage.record)
       default:
         throw UsageError(message: "unexpected argument \"\(argument)\".", usage: Usage.record)
       }
@@ -81,8 +88,18 @@ struct RecordCommand {
       time: { Double(clock.now.offset.components.seconds) })
     for _ in 0..<sessions { try Script.run(store, settle: settle) }
     try recorder.finish()
-    output.line("Recorded \(recorder.actionCount) actions to \(path).")
+    let summary = "Recorded \(recorder.actionCount) actions to \(LogText.escaped(path))."
+    // Recorded to standard output (`--out /dev/stdout`), the summary would end the log.
+    if Self.isStandardOutput(path) { output.error(summary) } else { output.line(summary) }
     return 0
+  }
+
+  /// Whether `path` is the file standard output writes to.
+  private static func isStandardOutput(_ path: String) -> Bool {
+    var file = stat()
+    var standardOutput = stat()
+    return stat(path, &file) == 0 && fstat(STDOUT_FILENO, &standardOutput) == 0
+      && file.st_dev == standardOutput.st_dev && file.st_ino == standardOutput.st_ino
   }
 }
 

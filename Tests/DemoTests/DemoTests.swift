@@ -76,6 +76,22 @@ import Testing
     #expect(output.captured?.first?.hasPrefix("demo: --until is given twice.") == true)
   }
 
+  /// `verify f --until 3` said "expected exactly one FILE"; `verify --complete --complete f`
+  /// was accepted; `record -- ...` refused the `--` (log adversary trial).
+  @Test(arguments: [
+    (["verify", "a.jsonl", "--until", "3"], #"demo: unknown option "--until"."#),
+    (["verify", "a.jsonl", "--quiet"], #"demo: unknown option "--quiet"."#),
+    (["verify", "--complete", "--complete", "a.jsonl"], "demo: --complete is given twice."),
+    (["replay", "a.jsonl", "--complete"], #"demo: unknown option "--complete"."#),
+    (["record", "--until", "3"], #"demo: unknown option "--until"."#),
+    (["record", "--", "x.jsonl"], #"demo: unexpected argument "x.jsonl"."#),
+  ])
+  func aMistakenCommandLineIsNamedForWhatItIs(arguments: [String], message: String) async {
+    let output = Output(capturing: true)
+    #expect(await Demo.run(arguments, output: output) == 2)
+    #expect(output.captured?.first?.hasPrefix(message) == true, "\(output.captured ?? [])")
+  }
+
   @Test(arguments: [
     (["record", "--sessions", "99999999999999999999"], "--sessions 99999999999999999999"),
     (["replay", "a.jsonl", "--until", "99999999999999999999"], "--until 99999999999999999999"),

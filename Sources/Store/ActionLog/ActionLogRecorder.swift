@@ -295,8 +295,9 @@ extension Store where State: Codable, Action: Codable {
   /// - Parameters:
   ///   - path: Where to create the log, owner-only. An existing file is truncated and
   ///     written in place, keeping its mode; it is never deleted, even if the header cannot
-  ///     be written. A file another recorder in this process is writing (by any path) is
-  ///     refused, untouched, until that recorder finishes or goes away.
+  ///     be written. A file another recorder in this process is writing (by any path), or
+  ///     that a recorder in another process holds locked (`flock(2)`), is refused, untouched,
+  ///     until that recorder finishes or goes away.
   ///   - feature: The root feature's name, written in the header and checked on replay.
   ///   - schemaVersion: Mixed into the schema fingerprint: change it when the action types
   ///     change shape, since the fingerprint cannot see enum cases.

@@ -17,27 +17,56 @@ struct Divergence {
   var line: Int
   /// The last checkpoint that matched, or the header (sequence 0) when none did.
   var lastMatch: (sequence: Int, line: Int)
-  /// The replay's warnings so far.
+  /// The replay's warnings so far, as listed.
   var warnings: [String]
+  /// How many more warnings the replay counted without listing them.
+  var unlistedWarnings: Int
+  /// Whether the log can be read again from its start (a regular file; not a pipe or a
+  /// FIFO, whose lines were given once).
+  var canReread: Bool
 
   /// The error for the divergence: `differences` (what differs in the state), then the
   /// actions since the last matching checkpoint that do not round-trip, and which actions
   /// those were.
-  func error<Feature>(_ differences: [String], replayer: ActionLogReplayer<Feature>)
-    -> ActionLogError
-  {
-    let (problems, actions, withSecrets) = ActionLogReplayer<Feature>.roundTripProblems(
-      path: path, lines: (lastMatch.line + 1)..<line)
+  ///
+  /// - Parameter isDigestAlone: Whether the checkpoint's state is the replayed state and
+  ///   only its digest differs: the checkpoint was changed, not the replay, and nothing is
+  ///   said of the actions before it.
+  func error<Feature>(
+    _ differences: [String], replayer: ActionLogReplayer<Feature>, isDigestAlone: Bool = false
+  ) -> ActionLogError {
+    let warnings =
+      unlistedWarnings == 0
+      ? warnings : warnings + ["and \(unlistedWarnings) more warning(s), not listed"]
+    guard !isDigestAlone else {
+      return .diverged(
+        sequence: checkpoint, line: line, differences: differences, warnings: warnings)
+    }
     let start =
       lastMatch.sequence == 0
       ? "the header (line \(lastMatch.line))"
       : "the last matching checkpoint (after action \(lastMatch.sequence), line \(lastMatch.line))"
+    guard canReread else {
+      // Its actions are numbered in order, and were checked to be: they are known without
+      // reading them again.
+      let range =
+        checkpoint == lastMatch.sequence
+        ? "no action was replayed since \(start)"
+        : """
+        since \(start), \(Self.actions(lastMatch.sequence + 1...checkpoint)) replayed (lines \
+        \(lastMatch.line + 1) to \(line - 1)); the log is not a regular file (a pipe, say) and \
+        cannot be read again to check that they decode to what was recorded
+        """
+      return .diverged(
+        sequence: checkpoint, line: line, differences: differences + [range], warnings: warnings)
+    }
+    let (problems, actions, withSecrets) = ActionLogReplayer<Feature>.roundTripProblems(
+      path: path, lines: (lastMatch.line + 1)..<line)
     var range: String
     if let actions {
       range = """
-        since \(start), action\(actions.count == 1
-          ? " \(actions.lowerBound) was" : "s \(actions.lowerBound) to \(actions.upperBound) were") \
-        replayed (lines \(lastMatch.line + 1) to \(line - 1))
+        since \(start), \(Self.actions(actions)) replayed (lines \(lastMatch.line + 1) to \
+        \(line - 1))
         """
       if problems.isEmpty {
         range += """
@@ -61,6 +90,13 @@ struct Divergence {
     return .diverged(
       sequence: checkpoint, line: line, differences: differences + problems + [range],
       warnings: warnings)
+  }
+
+  /// "action 3 was" or "actions 3 to 9 were".
+  private static func actions(_ numbers: ClosedRange<Int>) -> String {
+    numbers.count == 1
+      ? "action \(numbers.lowerBound) was"
+      : "actions \(numbers.lowerBound) to \(numbers.upperBound) were"
   }
 }
 
@@ -112,7 +148,7 @@ extension ActionLogReplayer {
         unnamed += 1
         continue
       }
-      let changes = recorded.differences(to: decoded).joined(separator: "; ")
+      let changes = recorded.differences(to: decoded, limit: 5).lines.joined(separator: "; ")
       problems.append(
         """
         action \(line.sequence) on line \(number) does not round-trip: recorded \

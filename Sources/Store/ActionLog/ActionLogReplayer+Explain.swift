@@ -45,7 +45,7 @@ extension ActionLogReplayer {
         if object.count == 1, let key = object.keys.first {
           return "\(LogText.quoted(key)) is not a case of \(type)\(path(context))."
         }
-        let keys = object.keys.sorted().map(LogText.quoted).joined(separator: ", ")
+        let keys = object.keys.sorted().map { LogText.quoted($0) }.joined(separator: ", ")
         return
           "expected one case of \(type)\(path(context)), found \(object.isEmpty ? "none" : keys)."
       }
@@ -78,7 +78,7 @@ extension ActionLogReplayer {
         continue  // still refused as a whole: another number
       } catch {}
       return """
-        the number \(number.text) at \(number.path) does not fit the integer type expected there \
+        the number \(JSONCheck.Number.shown(number.text)) at \(number.path) does not fit the integer type expected there \
         (\(number.integerProblem ?? "")).
         """
     }

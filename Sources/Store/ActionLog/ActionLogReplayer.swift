@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -45,7 +53,26 @@ public struct ReplayReport<State> {
   /// (see ``ActionLogRecorder``); with `until`, a damaged line after the
   /// stop, which was not read further; or a runtime warning a reducer raised (an action for a
   /// child that is not there, say).
+  ///
+  /// Warnings that can repeat on every line (a reducer's runtime warning, a secret in plain
+  /// text) are listed up to ``maximumListedWarnings`` and then only counted, in
+  /// ``unlistedWarningCount``, so that memory stays bounded however long the log; the others
+  /// happen once and are always listed.
   public var warnings: [String]
+  /// How many warnings past the first ``maximumListedWarnings`` were counted and not listed.
+  public var unlistedWarningCount = 0
+
+  /// How many warnings that can repeat on every line ``warnings`` lists: 100.
+  public static var maximumListedWarnings: Int { 100 }
+
+  /// Lists `warning`, or counts it once ``maximumListedWarnings`` are listed.
+  mutating func noteRepeatable(_ warning: @autoclosure () -> String) {
+    if warnings.count < Self.maximumListedWarnings {
+      warnings.append(warning())
+    } else {
+      unlistedWarningCount += 1
+    }
+  }
 }
 
 extension ReplayStep: Sendable where State: Sendable, Action: Sendable {}
@@ -116,7 +143,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       warnings: []
     )
     Self.warnOfPlainTextSecrets(
-      plainTextSecrets, in: "Line \(headerLine) (the header's initial state)", &report.warnings)
+      plainTextSecrets, in: "Line \(headerLine) (the header's initial state)", &report)
     var sequence = 0
     var lastLine = headerLine
     // The last checkpoint that matched (the header before any), where a divergence's
@@ -198,8 +225,10 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
             log was damaged after it was written.
             """)
       }
-      if let problem = scanner.firstProblem(in: bytes) {
-        throw ActionLogError.malformedLine(line: number, reason: "\(problem)")
+      if let problem = Self.encodingProblem(in: bytes, isFirstLine: false)
+        ?? scanner.firstProblem(in: bytes).map({ "\($0)" })
+      {
+        throw ActionLogError.malformedLine(line: number, reason: problem)
       }
       let line: ActionLogLine<R.Action>
       do {
@@ -220,7 +249,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
           })
       }
       Self.warnOfPlainTextSecrets(
-        plainTextSecrets, in: "Line \(number) (action \(line.sequence))", &report.warnings)
+        plainTextSecrets, in: "Line \(number) (action \(line.sequence))", &report)
       switch line.kind {
       case .action(let time, let origin):
         guard let action = line.action else {
@@ -242,7 +271,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         // Effects do not run in a replay (the actions they fed back are in the log), but the
         // warnings they carry, such as an action for a child that is not there, are reported.
         reducer.reduce(into: &state, action: action).forEachWarning { message, site in
-          report.warnings.append(
+          report.noteRepeatable(
             "Line \(number) (action \(sequence)): \(LogText.escaped(message)) (\(site))")
         }
         report.actionCount = sequence
@@ -261,7 +290,8 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         }
         let since = Divergence(
           path: path, checkpoint: found, line: number, lastMatch: lastMatch,
-          warnings: report.warnings)
+          warnings: report.warnings, unlistedWarnings: report.unlistedWarningCount,
+          canReread: reader.isRegularFile)
         let json: Data
         do {
           json = try encoder.encode(state)
@@ -278,10 +308,9 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         }
         let canonical = CanonicalJSON.canonical(json, of: state, encoder: encoder)
         guard StateDigest.of(canonical) == digest else {
-          throw since.error(
-            Self.differences(
-              recordedLine: bytes, replayed: canonical, of: state, encoder: encoder),
-            replayer: self)
+          let (differences, isDigestAlone) = Self.differences(
+            recordedLine: bytes, replayed: canonical, of: state, encoder: encoder)
+          throw since.error(differences, replayer: self, isDigestAlone: isDigestAlone)
         }
         lastMatch = (found, number)
         report.checkpointsVerified += 1
@@ -298,7 +327,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         stopLine = number
         report.recordingStoppedAfter = sequence
         report.warnings.append(
-          "Line \(number): the recording stopped after action \(sequence): \(LogText.escaped(reason))"
+          "Line \(number): the recording stopped after action \(sequence): \(LogText.escaped(reason, limit: 500))"
         )
       }
     }
@@ -359,18 +388,44 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
   /// holds them in plain text. The replay goes on with the values; the log should not have
   /// them.
   private static func warnOfPlainTextSecrets(
-    _ secrets: PlainTextSecrets, in place: String, _ warnings: inout [String]
+    _ secrets: PlainTextSecrets, in place: String, _ report: inout ReplayReport<R.State>
   ) {
     let paths = secrets.takeFound()
     guard !paths.isEmpty else { return }
     let named = LogText.list(paths.map { $0.isEmpty ? "the value" : "`\($0)`" }, limit: 3)
-    warnings.append(
+    report.noteRepeatable(
       """
       \(place): a Secret holds a value instead of the placeholder \
       "\(Secret<String>.placeholder)" (\(LogText.escaped(named))): the log holds a secret in \
       plain text, which the recorder never writes (a line written or edited by hand?). The \
       replay used the value.
       """)
+  }
+
+  /// Why `line` is not UTF-8 as a log is written, where `JSONDecoder` would read it anyway:
+  /// it takes a line in UTF-16 or UTF-32 (whose ASCII characters each come with NUL bytes)
+  /// for JSON in that encoding, skipping the checks a log's lines get, and skips a byte order
+  /// mark at the start of any line. Only the log's first line may start with one.
+  ///
+  /// - Complexity: O(*n*) for a line of *n* bytes, through `memchr`.
+  static func encodingProblem(in line: Data, isFirstLine: Bool) -> String? {
+    let nul = line.withUnsafeBytes { raw -> Int? in
+      guard let base = raw.baseAddress, let found = memchr(base, 0, raw.count) else { return nil }
+      return base.distance(to: UnsafeRawPointer(found))
+    }
+    if let nul {
+      return """
+        a NUL byte at column \(nul + 1): a log is UTF-8 text, and this line is not (UTF-16 or \
+        UTF-32, whose characters come with NUL bytes, or damaged bytes).
+        """
+    }
+    if !isFirstLine, line.starts(with: [0xEF, 0xBB, 0xBF]) {
+      return """
+        a byte order mark (U+FEFF) at column 1: only a log's first line may start with one (two \
+        files joined into one?).
+        """
+    }
+    return nil
   }
 
   /// The initial state, and the number of the header's line.
@@ -392,8 +447,10 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       }
     } while Self.isBlank(bytes)
     var scanner = DuplicateKeyScanner()
-    if let problem = scanner.firstProblem(in: bytes) {
-      throw ActionLogError.badHeader(line: headerLine, reason: "\(problem)")
+    if let problem = Self.encodingProblem(in: bytes, isFirstLine: true)
+      ?? scanner.firstProblem(in: bytes).map({ "\($0)" })
+    {
+      throw ActionLogError.badHeader(line: headerLine, reason: problem)
     }
     // What the format and version are first: another version's other fields may differ.
     let version: VersionProbe
@@ -502,44 +559,60 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
   /// What differs between the recorded checkpoint's state and the replayed one (`replayed`,
   /// in canonical form, the encoding of `state`), field by field, read from the JSON as
   /// recorded: decoding it first would hide a value that does not round-trip. The recorded
-  /// state is put in canonical order where the replayed state has its sets.
+  /// state is put in canonical order where the replayed state has its sets. At most
+  /// ``maximumDifferences`` are listed, and a last line counts the rest.
+  ///
+  /// `isDigestAlone`: whether the states are the same and only the digest differs.
   private static func differences(
     recordedLine: Data, replayed: Data, of state: R.State, encoder: JSONEncoder
-  ) -> [String] {
+  ) -> (lines: [String], isDigestAlone: Bool) {
     if let offset = NonJSONToken.firstOffset(in: replayed) {
-      return [
-        """
-        the replayed state cannot be encoded: \
-        \(LineFailure.notJSON(replayed, at: offset, prefix: "state").reason)
-        """
-      ]
+      return (
+        [
+          """
+          the replayed state cannot be encoded: \
+          \(LineFailure.notJSON(replayed, at: offset, prefix: "state").reason)
+          """
+        ], false
+      )
     }
     guard let recordedJSON = JSONField.bytes(of: "state", in: recordedLine) else {
-      return ["the state's digest differs (the checkpoint has no state to compare)"]
+      return (["the state's digest differs (the checkpoint has no state to compare)"], false)
     }
     let canonical = CanonicalJSON.canonical(recordedJSON, of: state, encoder: encoder)
     guard let recorded = JSONValue(parsing: canonical) else {
       let problem = JSONCheck.check(recordedJSON).problem.map { ": invalid JSON: \($0)" } ?? ""
-      return [
-        """
-        the state's digest differs; the checkpoint's state is present but could not be read \
-        to compare\(problem).
-        """
-      ]
+      return (
+        [
+          """
+          the state's digest differs; the checkpoint's state is present but could not be read \
+          to compare\(problem).
+          """
+        ], false
+      )
     }
     guard let current = JSONValue(parsing: replayed) else {
-      return ["the state's digest differs; the replayed state could not be read to compare."]
+      return (
+        ["the state's digest differs; the replayed state could not be read to compare."], false
+      )
     }
-    let changes = recorded.differences(to: current)
-    return changes.isEmpty
-      ? [
+    let (changes, unlisted) = recorded.differences(to: current, limit: maximumDifferences)
+    guard changes.isEmpty else {
+      let more = unlisted == 0 ? [] : ["and \(unlisted) more field(s) differ"]
+      return (changes.map { "recorded → replayed: \($0)" } + more, false)
+    }
+    return (
+      [
         """
         the checkpoint's state is the replayed state, but its digest is not that state's: \
         the checkpoint was changed after it was recorded, or written by another encoder
         """
-      ]
-      : changes.map { "recorded → replayed: \($0)" }
+      ], true
+    )
   }
+
+  /// How many of the fields that differ at a checkpoint a divergence names.
+  static var maximumDifferences: Int { 20 }
 }
 
 /// The header's fields that do not depend on the feature's types.

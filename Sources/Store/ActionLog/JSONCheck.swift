@@ -250,12 +250,27 @@ struct JSONCheck {
         range: start..<index, text: text,
         path: joined.hasPrefix(".") ? String(joined.dropFirst()) : joined))
     guard let value = Double(text), value.isFinite else {
-      throw Failure("the number \(text)\(place) is too large for any number type")
+      throw Failure("the number \(Number.shown(text))\(place) is too large for any number type")
+    }
+    // Not zero as written, and zero as a `Double`: `JSONDecoder` refuses it, with no place.
+    let significand = text.prefix { $0 != "e" && $0 != "E" }
+    if value == 0, significand.contains(where: { ("1"..."9").contains($0) }) {
+      throw Failure(
+        """
+        the number \(Number.shown(text))\(place) is too small for any number type (it is not \
+        zero, and the closest Double is)
+        """)
     }
   }
 }
 
 extension JSONCheck.Number {
+  /// A number's text as a message shows it: whole up to 40 characters, else its start and
+  /// its length, so that a number of a million digits does not fill the screen.
+  static func shown(_ text: String) -> String {
+    text.count <= 40 ? text : "\(text.prefix(24))… (\(text.count) characters)"
+  }
+
   /// Why the number may not fit an integer, if it is not a whole number or is out of the
   /// range of a 64-bit integer.
   var integerProblem: String? {

@@ -54,19 +54,34 @@ enum JSONValue: Equatable {
   }
 
   /// The value as compact JSON-like text, shortened past `limit` characters.
+  ///
+  /// - Complexity: O(`limit`) for an array or an object of any size: the text stops once it
+  ///   is long enough to be cut.
   func rendered(limit: Int = 80) -> String {
     let text: String
     switch self {
     case .null: text = "null"
     case .bool(let value): text = "\(value)"
     case .number(let value): text = value.text
-    case .string(let value): text = LogText.quoted(value)
+    case .string(let value): text = LogText.quoted(value, limit: limit)
     case .array(let values):
-      text = "[" + values.map { $0.rendered(limit: limit) }.joined(separator: ", ") + "]"
+      text = "[" + Self.joined(values.lazy.map { $0.rendered(limit: limit) }, limit: limit) + "]"
     case .object(let fields):
       text = Self.render(fields, limit: limit)
     }
     return text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
+  }
+
+  /// `parts` joined by ", ", made only until the text is longer than `limit`: the rest
+  /// would be cut.
+  private static func joined(_ parts: some Sequence<String>, limit: Int) -> String {
+    var text = ""
+    for part in parts {
+      if !text.isEmpty { text += ", " }
+      text += part
+      if text.count > limit { break }
+    }
+    return text
   }
 
   /// An object; enum cases, which encode as one-key objects, show as `.case` or
@@ -78,53 +93,80 @@ enum JSONValue: Equatable {
       if inner.count == 1, let only = inner["_0"] {
         return ".\(name)(\(only.rendered(limit: limit)))"
       }
-      let arguments = inner.keys.sorted().map {
+      let arguments = inner.keys.sorted().lazy.map {
         "\(LogText.escaped($0)): \(inner[$0]!.rendered(limit: limit))"
       }
-      return ".\(name)(\(arguments.joined(separator: ", ")))"
+      return ".\(name)(\(joined(arguments, limit: limit)))"
     }
-    let members = fields.keys.sorted().map {
+    let members = fields.keys.sorted().lazy.map {
       "\(LogText.escaped($0)): \(fields[$0]!.rendered(limit: limit))"
     }
-    return "{" + members.joined(separator: ", ") + "}"
+    return "{" + joined(members, limit: limit) + "}"
   }
 
   /// The paths where `self` and `other` differ, each as `path: old → new`, or as
-  /// `path added: value` and `path removed: value` for an element only one side has.
-  func differences(to other: JSONValue, at path: String = "") -> [String] {
+  /// `path added: value` and `path removed: value` for an element only one side has; past
+  /// `limit` of them, the rest are only counted (`unlisted`).
+  ///
+  /// - Complexity: O(*n*) comparisons for values of *n* nodes, and O(`limit`) lines written.
+  func differences(to other: JSONValue, limit: Int = .max) -> (lines: [String], unlisted: Int) {
+    var list = DifferenceList(limit: limit)
+    differences(to: other, at: "", into: &list)
+    return (list.lines, list.unlisted)
+  }
+
+  private func differences(to other: JSONValue, at path: String, into list: inout DifferenceList) {
     switch (self, other) {
     case (.object(let old), .object(let new))
     where old.count == 1 && new.count == 1 && old.keys.first != new.keys.first:
       // Another enum case: the value changed as a whole.
-      return ["\(path.isEmpty ? "state" : path): \(rendered()) → \(other.rendered())"]
+      list.add("\(path.isEmpty ? "state" : path): \(rendered()) → \(other.rendered())")
     case (.object(let old), .object(let new)):
-      return Set(old.keys).union(new.keys).sorted().flatMap { key -> [String] in
-        let name = LogText.escaped(key)
-        let childPath = path.isEmpty ? name : "\(path).\(name)"
+      for key in Set(old.keys).union(new.keys).sorted() {
+        let childPath = { path.isEmpty ? LogText.escaped(key) : "\(path).\(LogText.escaped(key))" }
         switch (old[key], new[key]) {
-        case (let before?, let after?): return before.differences(to: after, at: childPath)
-        case (let before?, nil): return ["\(childPath): \(before.rendered()) → (absent)"]
-        case (nil, let after?): return ["\(childPath): (absent) → \(after.rendered())"]
-        case (nil, nil): return []
+        case (let before?, let after?): before.differences(to: after, at: childPath(), into: &list)
+        case (let before?, nil): list.add("\(childPath()): \(before.rendered()) → (absent)")
+        case (nil, let after?): list.add("\(childPath()): (absent) → \(after.rendered())")
+        case (nil, nil): break
         }
       }
     case (.array(let old), .array(let new)) where old.count == new.count:
-      return zip(old, new).enumerated().flatMap { index, pair in
-        pair.0.differences(to: pair.1, at: "\(path)[\(index)]")
+      for (index, pair) in zip(old, new).enumerated() {
+        pair.0.differences(to: pair.1, at: "\(path)[\(index)]", into: &list)
       }
     case (.array(let old), .array(let new)):
       // Elements added or removed: name them, after the common prefix and suffix.
       let prefix = zip(old, new).prefix { $0 == $1 }.count
       let suffix = zip(old.reversed(), new.reversed()).prefix { $0 == $1 }.count
       let keep = min(suffix, min(old.count, new.count) - prefix)
-      let removed = old[prefix..<(old.count - keep)]
-      let added = new[prefix..<(new.count - keep)]
-      return removed.enumerated().map { "\(path)[\(prefix + $0)] removed: \($1.rendered())" }
-        + added.enumerated().map { "\(path)[\(prefix + $0)] added: \($1.rendered())" }
+      for (offset, value) in old[prefix..<(old.count - keep)].enumerated() {
+        list.add("\(path)[\(prefix + offset)] removed: \(value.rendered())")
+      }
+      for (offset, value) in new[prefix..<(new.count - keep)].enumerated() {
+        list.add("\(path)[\(prefix + offset)] added: \(value.rendered())")
+      }
     default:
-      return self == other
-        ? [] : ["\(path.isEmpty ? "state" : path): \(rendered()) → \(other.rendered())"]
+      if self != other {
+        list.add("\(path.isEmpty ? "state" : path): \(rendered()) → \(other.rendered())")
+      }
     }
+  }
+}
+
+/// Differences as they are found: the first `limit` written out, the rest only counted.
+private struct DifferenceList {
+  let limit: Int
+  private(set) var lines: [String] = []
+  private(set) var unlisted = 0
+
+  init(limit: Int) {
+    self.limit = limit
+  }
+
+  /// Adds a difference; its line is made only if it is listed.
+  mutating func add(_ line: @autoclosure () -> String) {
+    if lines.count < limit { lines.append(line()) } else { unlisted += 1 }
   }
 }
 
@@ -138,8 +180,13 @@ enum JSONValue: Equatable {
 /// - Parameters:
 ///   - old: The state before.
 ///   - new: The state after.
+///   - limit: How many changes to write out at most; a last line counts the rest ("and 12
+///     more difference(s)"). By default, all.
 /// - Returns: One line per changed field, sorted by path; empty when nothing changed.
-public func stateChanges<State: Encodable>(from old: State, to new: State) -> [String] {
+/// - Complexity: O(*n*) for states that encode to *n* JSON values, and O(`limit`) lines.
+public func stateChanges<State: Encodable>(
+  from old: State, to new: State, limit: Int = .max
+) -> [String] {
   let encoder = makeLogEncoder()
   guard let oldPlain = try? encoder.encode(old), let newPlain = try? encoder.encode(new) else {
     return ["(the state could not be encoded)"]
@@ -151,7 +198,6 @@ public func stateChanges<State: Encodable>(from old: State, to new: State) -> [S
   if oldJSON == newJSON { return [] }
   guard let before = JSONValue(parsing: oldJSON), let after = JSONValue(parsing: newJSON)
   else { return ["(the state could not be compared)"] }
-  // A set (or a dictionary written as a list) that only iterates in another order is not a
-  // change.
-  return before.differences(to: after)
+  let (lines, unlisted) = before.differences(to: after, limit: limit)
+  return unlisted == 0 ? lines : lines + ["and \(unlisted) more difference(s)"]
 }

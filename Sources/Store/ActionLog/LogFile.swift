@@ -25,7 +25,8 @@ import Synchronization
 /// A regular file is held by one `LogFile` at a time in a process: a second one for the same
 /// file (by any path to it) is refused, before it truncates anything, until the first is
 /// released or goes away. Two recorders writing one file would truncate each other's log and
-/// interleave their lines.
+/// interleave their lines. Across processes, the file is locked (`flock(2)`, exclusive) while
+/// it is held: a recorder in another process is refused the same way.
 final class LogFile {
   private let descriptor: Int32
   let path: String
@@ -64,6 +65,18 @@ final class LogFile {
             recorder first, or record to another path
             """)
       }
+      // Another process recording to the file holds a lock on it (advisory: what other
+      // programs write is not stopped). A file system without locks records unguarded.
+      if flock(descriptor, LOCK_EX | LOCK_NB) != 0, errno == EWOULDBLOCK {
+        Self.heldFiles.withLock { _ = $0.remove(file) }
+        close(descriptor)
+        throw .cannotWrite(
+          path: path,
+          reason: """
+            another process is recording to this file (it holds a lock on it); wait for it to \
+            finish, or record to another path
+            """)
+      }
       identity = file
       if !isCreated { _ = ftruncate(descriptor, 0) }
     }
@@ -76,6 +89,7 @@ final class LogFile {
   func release() {
     guard let file = held else { return }
     held = nil
+    _ = flock(descriptor, LOCK_UN)
     _ = Self.heldFiles.withLock { $0.remove(file) }
   }
 
@@ -157,6 +171,10 @@ final class LineReader {
   private var isAtEnd = false
   private var lineNumber = 0
   private let limit: Int
+  /// Whether the file is a regular file, which can be opened and read again from its start;
+  /// a pipe, a FIFO or a terminal gives its lines once (and a FIFO's `open` waits for a
+  /// writer).
+  let isRegularFile: Bool
 
   init(path: String, limit: Int) throws(ActionLogError) {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
@@ -165,10 +183,12 @@ final class LineReader {
     }
     // A directory opens for reading on Linux, and then fails to read: say so at once.
     var status = stat()
-    if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+    let hasStatus = fstat(descriptor, &status) == 0
+    if hasStatus, status.st_mode & S_IFMT == S_IFDIR {
       close(descriptor)
       throw .cannotRead(path: path, reason: "it is a directory, not a log file")
     }
+    self.isRegularFile = hasStatus && status.st_mode & S_IFMT == S_IFREG
     self.descriptor = descriptor
     self.path = path
     self.limit = limit

@@ -12,10 +12,16 @@ package enum LogText {
   /// A quote, a backslash, every control character (C0, DEL and C1), every bidirectional
   /// formatting character (embeddings, overrides, isolates and marks) and the line and
   /// paragraph separators are escaped, so the result is one line, shown in the order it is
-  /// stored, that shows where the value ends.
-  package static func quoted(_ text: some StringProtocol) -> String {
+  /// stored, that shows where the value ends. Past `limit` characters (Unicode scalars), the
+  /// rest is left out and counted: `"Tea, milk"… (8000000 characters)`.
+  package static func quoted(_ text: some StringProtocol, limit: Int = 120) -> String {
     var result = "\""
+    var count = 0
     for scalar in text.unicodeScalars {
+      guard count < limit else {
+        return result + "\"… (\(text.unicodeScalars.count) characters)"
+      }
+      count += 1
       switch scalar {
       case "\"": result += "\\\""
       case "\\": result += "\\\\"
@@ -38,20 +44,29 @@ package enum LogText {
   /// `text` with every control character (C0, DEL and C1), bidirectional formatting
   /// character and line or paragraph separator escaped as in a Swift string literal, and the
   /// rest left as it is: for text that is not quoted, such as a key in a path, or a message
-  /// that quotes values of its own.
-  package static func escaped(_ text: some StringProtocol) -> String {
+  /// that quotes values of its own. Past `limit` characters (Unicode scalars), the rest is
+  /// left out and counted: `too long… (8000000 characters)`.
+  package static func escaped(_ text: some StringProtocol, limit: Int = .max) -> String {
     // Nearly every text has nothing to escape: checked on its bytes first. A C1 control is
     // encoded as 0xC2 followed by 0x80...0x9F, U+061C as 0xD8 0x9C, and the other
     // bidirectional formatting characters and the separators as 0xE2 0x80 or 0xE2 0x81
     // followed by a third byte.
     let utf8 = text.utf8
     guard
-      utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE2 })
+      utf8.count > limit
+        || utf8.contains(where: {
+          $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE2
+        })
     else {
       return String(text)
     }
     var result = ""
-    for scalar in text.unicodeScalars { append(scalar, to: &result) }
+    var count = 0
+    for scalar in text.unicodeScalars {
+      guard count < limit else { return result + "… (\(text.unicodeScalars.count) characters)" }
+      count += 1
+      append(scalar, to: &result)
+    }
     return result
   }
 

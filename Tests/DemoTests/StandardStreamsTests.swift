@@ -1,0 +1,116 @@
+import Foundation
+import Store
+import Testing
+
+@testable import demo
+
+/// The demo run as a program, with its standard streams and its log where a shell can put
+/// them: a pipe whose reader left, a closed descriptor, the log on standard output, and two
+/// recordings of one file (log adversary trial).
+@MainActor
+@Suite final class StandardStreamsTests {
+  let directory = FileManager.default.temporaryDirectory
+    .appendingPathComponent("demo-streams-\(UUID().uuidString)")
+
+  init() throws {
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+  }
+
+  deinit { try? FileManager.default.removeItem(at: directory) }
+
+  func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+  /// `demo replay sample | head -1`: the first write after the reader left killed the demo
+  /// with `SIGPIPE`, so its exit code was lost.
+  @Test func aReaderThatLeavesDoesNotKillTheDemo() throws {
+    let demo = try #require(KilledRecordingTests.demoExecutable, "build the demo first")
+    let output = Pipe()
+    let errors = Pipe()
+    let process = Process()
+    process.executableURL = demo
+    process.arguments = ["replay", DemoTests.samplePath]
+    process.standardOutput = output
+    process.standardError = errors
+    // The only reader goes before the demo writes anything.
+    try output.fileHandleForReading.close()
+    try process.run()
+    let messages = String(
+      decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationReason == .exit)
+    #expect(process.terminationStatus == 0)
+    #expect(messages.contains("cannot write to standard output"), "\(messages)")
+  }
+
+  /// `demo record --out x.jsonl >&-`: the log took descriptor 1, and the summary was written
+  /// into it, after its final checkpoint.
+  @Test func aClosedStandardOutputDoesNotSendTheSummaryIntoTheLog() throws {
+    let demo = try #require(KilledRecordingTests.demoExecutable, "build the demo first")
+    let log = path("closed-stdout.jsonl")
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addclose(&actions, STDOUT_FILENO)
+    let arguments = [demo.path, "record", "--out", log]
+    var argv = arguments.map { strdup($0) } + [nil]
+    defer { for argument in argv { free(argument) } }
+    var pid = pid_t()
+    try #require(posix_spawn(&pid, demo.path, &actions, nil, &argv, environ) == 0)
+    var status: Int32 = 0
+    _ = waitpid(pid, &status, 0)
+    #expect(status == 0, "exit status \(status)")
+    let report = try SampleApp.replayer.replay(path: log)
+    #expect(report.isComplete)
+    #expect(report.actionCount == 36)
+  }
+
+  /// `demo record --out /dev/stdout > x.jsonl`: the summary ended the log.
+  @Test func aLogRecordedToStandardOutputGetsItsSummaryOnStandardError() throws {
+    let demo = try #require(KilledRecordingTests.demoExecutable, "build the demo first")
+    let log = path("stdout.jsonl")
+    try #require(FileManager.default.createFile(atPath: log, contents: nil))
+    let errors = Pipe()
+    let process = Process()
+    process.executableURL = demo
+    process.arguments = ["record", "--out", "/dev/stdout"]
+    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+    process.standardError = errors
+    try process.run()
+    let messages = String(
+      decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    #expect(messages.contains("Recorded 36 actions to /dev/stdout."), "\(messages)")
+    #expect(try SampleApp.replayer.replay(path: log).isComplete)
+  }
+
+  /// Two `demo record` processes writing one file both succeeded, and the log was garbage.
+  @Test func aSecondProcessRecordingTheSameFileIsRefusedAndTruncatesNothing() async throws {
+    let demo = try #require(KilledRecordingTests.demoExecutable, "build the demo first")
+    let log = path("shared.jsonl")
+    let first = Process()
+    first.executableURL = demo
+    first.arguments = ["record", "--out", log, "--sessions", "100000"]
+    first.standardOutput = FileHandle.nullDevice
+    try first.run()
+    defer {
+      if first.isRunning { kill(first.processIdentifier, SIGKILL) }
+      first.waitUntilExit()
+    }
+    // Once lines are there, the first recording holds the file (a condition, not a duration).
+    var size = 0
+    while size < 10_000, first.isRunning {
+      size = (try? FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? 0
+      await Task.yield()
+    }
+    try #require(first.isRunning, "the first recording should still be running")
+    let output = Output(capturing: true)
+    #expect(await Demo.run(["record", "--out", log], output: output) == 2)
+    let message = output.captured?.first ?? ""
+    #expect(message.contains("another process is recording to this file"), "\(message)")
+    kill(first.processIdentifier, SIGKILL)
+    first.waitUntilExit()
+    let report = try SampleApp.replayer.replay(path: log)
+    #expect(report.actionCount > 36, "the second recording truncated the first one's log")
+  }
+}
