@@ -43,10 +43,13 @@ extension Reducer {
     // the work of checking the chain. `Reducer+Renamed.swift` keeps the old spelling as
     // unavailable, for its error message.
     let site = SourceSite(fileID: fileID, line: line)
-    // No capturing closures here: each was a heap allocation at every action.
+    // No capturing closures here: each was a heap allocation at every action. `Self` appears
+    // once in the result's type: the stack's operations are typed by the state and action
+    // alone. Typed by `Self` as well, the type doubled at each link of a chain of stacks, and
+    // 15 links crashed the compiler (large-state adversary trial).
     return ElementsReducer(
       parent: CombinedReducer(
-        StackOperations<Self, DestinationState, DestinationAction>(
+        StackOperations<State, Action, DestinationState, DestinationAction>(
           toStack: toStack, toStackAction: toStackAction, site: site),
         self),
       routing: StackRouting(toStack: toStack, toStackAction: toStackAction),
@@ -59,15 +62,15 @@ extension Reducer {
 /// Pushes and pops a navigation stack for its `.push` and `.popFrom` actions: the part of
 /// `navigationStack` that runs before the parent's reducer.
 @usableFromInline
-struct StackOperations<Base: Reducer, Screen: Sendable, ScreenAction: Sendable>: Reducer {
-  @usableFromInline let toStack: WritableKeyPath<Base.State, StackState<Screen>>
-  @usableFromInline let toStackAction: CaseKey<Base.Action, StackAction<Screen, ScreenAction>>
+struct StackOperations<State, Action: Sendable, Screen: Sendable, ScreenAction: Sendable>: Reducer {
+  @usableFromInline let toStack: WritableKeyPath<State, StackState<Screen>>
+  @usableFromInline let toStackAction: CaseKey<Action, StackAction<Screen, ScreenAction>>
   @usableFromInline let site: SourceSite
 
   @inlinable
   init(
-    toStack: WritableKeyPath<Base.State, StackState<Screen>>,
-    toStackAction: CaseKey<Base.Action, StackAction<Screen, ScreenAction>>,
+    toStack: WritableKeyPath<State, StackState<Screen>>,
+    toStackAction: CaseKey<Action, StackAction<Screen, ScreenAction>>,
     site: SourceSite
   ) {
     self.toStack = toStack
@@ -76,12 +79,12 @@ struct StackOperations<Base: Reducer, Screen: Sendable, ScreenAction: Sendable>:
   }
 
   @inlinable
-  func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch toStackAction.extract(action) {
     case .element?, nil:
       return .none
     case let operation?:
-      return Base.applyStackOperation(operation, of: action, to: &state, toStack, site: site)
+      return Self.apply(operation, of: action, to: &state, toStack, site: site)
     }
   }
 }
@@ -164,15 +167,15 @@ struct StackRouting<Root, Action: Sendable, Screen: Sendable, ScreenAction: Send
   var stack: AnyKeyPath? { toStack }
 }
 
-extension Reducer {
+extension StackOperations {
   /// Pushes or pops for a `.push` or `.popFrom` action. Out of line: not for a screen's
   /// actions, which most are.
   @usableFromInline
-  static func applyStackOperation<DestinationState: Sendable, DestinationAction>(
-    _ operation: StackAction<DestinationState, DestinationAction>,
+  static func apply(
+    _ operation: StackAction<Screen, ScreenAction>,
     of action: Action,
     to state: inout State,
-    _ toStack: WritableKeyPath<State, StackState<DestinationState>>,
+    _ toStack: WritableKeyPath<State, StackState<Screen>>,
     site: SourceSite
   ) -> Effect<Action> {
     switch operation {
@@ -180,7 +183,7 @@ extension Reducer {
       guard state[keyPath: toStack].push(element, id: id) else {
         // The pushed state is left out of the message: it can be a whole screen's.
         let nextID = read(toStack, in: &state).nextElementID
-        let pushed = String(reflecting: DestinationState.self)
+        let pushed = String(reflecting: Screen.self)
         let reason =
           id.rawValue < nextID.rawValue
           ? "the stack's next id is \(nextID), and ids are never reused"
