@@ -20,14 +20,23 @@ public final class ImmediateClock: Clock, Sendable {
   /// The smallest step the clock can measure: any duration.
   public var minimumResolution: Duration { .zero }
 
-  /// Returns at once, moving ``now`` to `deadline` if it is later.
+  /// Moves ``now`` to `deadline` if it is later, and returns after one yield, without waiting.
+  ///
+  /// The yield lets other work run before the caller goes on, as a real sleep does: a loop of
+  /// sleeps (a timer, a polling loop) is a job per turn, not one job that never ends. Without
+  /// it, a timer on an immediate clock under a `TestStore` ran forever in one job, out of the
+  /// store's reach, and the test hung with no message; now a bounded loop runs through, and
+  /// an endless one is stopped and reported.
   ///
   /// - Parameters:
   ///   - deadline: The time the caller wants to wake at.
   ///   - tolerance: Ignored.
-  /// - Throws: `CancellationError` when the calling task is cancelled.
+  /// - Throws: `CancellationError` when the calling task is cancelled, before or during the
+  ///   yield.
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
     try Task.checkCancellation()
     current.withLock { $0 = max($0, deadline) }
+    await Task.yield()
+    try Task.checkCancellation()
   }
 }

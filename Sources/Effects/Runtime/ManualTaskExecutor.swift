@@ -88,10 +88,13 @@ package final class ManualTaskExecutor: TaskExecutor, Sendable {
   /// Re-entrant calls (a job that advances a test clock, say) return at once: the outer call
   /// runs the jobs.
   ///
-  /// - Parameter limit: How many jobs to run at most; the others stay queued.
+  /// - Parameters:
+  ///   - limit: How many jobs to run at most; the others stay queued.
+  ///   - stop: Asked after each job: `true` stops the run there, the others staying queued
+  ///     (a store stops once a job sent an action, to reduce it before the next job runs).
   /// - Returns: How many jobs ran.
   @discardableResult
-  package func runUntilIdle(limit: Int = .max) -> Int {
+  package func runUntilIdle(limit: Int = .max, stopAfterJob stop: () -> Bool = { false }) -> Int {
     let owns = state.withLock { state -> Bool in
       if state.isRunning { return false }
       state.isRunning = true
@@ -102,8 +105,11 @@ package final class ManualTaskExecutor: TaskExecutor, Sendable {
     while count < limit, let job = next() {
       job.runSynchronously(on: asUnownedTaskExecutor())
       count += 1
+      if stop() { break }
     }
-    if count == limit { state.withLock { $0.isRunning = false } }
+    // Stopped before `next()` found the queue empty (at the limit, or asked to), the flag is
+    // still set.
+    state.withLock { $0.isRunning = false }
     return count
   }
 

@@ -127,11 +127,19 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   /// - Returns: Whether the work came to a pause (`false`: it was stopped at the limit).
   package func runEffects(jobLimit: Int) -> Bool {
     guard let executor = runtime.executor else { return true }
+    // Jobs run since the executor last ran out of them.
+    var sincePause = 0
     while true {
-      let ran = executor.runUntilIdle(limit: jobLimit)
+      // A job that sent something is followed by the reduction of what it sent, before the
+      // next job: as a live store's main actor reduces an effect's action while the effect
+      // goes on, so that a loop that sends and then yields (a timer on an immediate clock)
+      // sees the cancellation its action caused. Run until the executor was idle, the loop
+      // never reduced its actions, and never saw it.
+      let ran = executor.runUntilIdle(limit: jobLimit - sincePause) { !runtime.inbox.isEmpty }
+      sincePause = executor.hasWork ? sincePause + ran : 0
       // What the jobs sent is reduced either way.
       let hadEvents = runtime.drain().drained
-      if ran == jobLimit { return false }
+      if sincePause >= jobLimit { return false }
       if ran == 0 && !hadEvents { return true }
     }
   }
