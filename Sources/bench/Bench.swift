@@ -461,6 +461,33 @@ struct Bench {
         "the same while 10 rows' sheets do", few, 2.0)
     }
 
+    // 23. An action that writes 20 rows of 20,000, each with a store something read, against
+    // the same at 1,000 rows. The array remembers which rows changed for as many changes as a
+    // sixteenth of its rows: past 16 changes (its fixed size before), every row store looked
+    // at its row, 20,000 of them here.
+    if runs(23) {
+      func updater(count: Int) -> () -> Void {
+        let store = Store(initialState: List.State(count: count)) { List() }
+        let rows = store.scope(state: \.rows, action: .rows)
+        let held = rows.map { row in
+          _ = row.count
+          return row
+        }
+        var start = 0
+        return {
+          _ = withExtendedLifetime(held) {
+            store.send(.incrementRows(ids: (0..<20).map { (start + $0 * 997) % count }))
+          }
+          start = (start &+ 7919) % count
+        }
+      }
+      let (big, small) = measure.alternating(
+        iterations: 10_000, updater(count: 20_000), updater(count: 1_000))
+      table.add(
+        "write 20 rows of 20,000, each row's store read", big, "the same at 1,000 rows", small,
+        2.0)
+    }
+
     // 7. Replaying a 1,000,000-action log, against decoding its lines alone.
     if runs(7) { try await ReplayBench.run(into: &table) }
 
@@ -493,7 +520,7 @@ func format(_ value: Double) -> String {
 
 /// The bench's command line.
 struct Options {
-  static let scenarios = 1...22
+  static let scenarios = 1...23
   static let usage = """
     USAGE: bench [--check] [--only N]
 

@@ -70,6 +70,8 @@ struct List: Reducer {
     case replaceMiddleRow(newID: Int)
     /// Changes something beside the rows.
     case tick
+    /// Increments the rows with ids `ids`, one write each (a bulk "mark as read").
+    case incrementRows(ids: [Int])
   }
   var body: some Reducer<State, Action> {
     Reduce { state, action in
@@ -78,6 +80,9 @@ struct List: Reducer {
         state.rows.append(Row.State(id: newID))
       }
       if case .tick = action { state.ticks += 1 }
+      if case .incrementRows(let ids) = action {
+        for id in ids { state.rows[id: id]?.count += 1 }
+      }
       return .none
     }
     .forEach(\.rows, action: .rows) { Row() }

@@ -183,7 +183,9 @@ extension IdentifiedArray {
   mutating func touch(_ id: ID) {
     let previous = content
     content = Self.nextContent()
-    contentHistory.record(from: previous, to: content, ids: .one(id))
+    contentHistory.record(
+      from: previous, to: content, ids: .one(id),
+      capacity: StructureHistory<ID>.capacity(forCount: count))
   }
 
 }
