@@ -6,6 +6,10 @@ import Store
 public struct TestStoreTask: Sendable {
   /// The handle the store returned for the action.
   public let task: StoreTask
+
+  /// Whether effects of the action's chain are still at work: started, and neither finished
+  /// nor cancelled, as of the last step the store ran (it runs no work to answer).
+  public var isRunning: Bool { task.isRunning }
   private let waitUntil: @MainActor (_ isDone: () -> Bool, _ timeout: Duration?) async -> Bool
   private let settle: @MainActor () -> Void
   private let excuse: @MainActor (EffectGroup?) -> Void

@@ -28,7 +28,7 @@ import Testing
     }
     let headline = messages.last.prefix { $0 != "\n" }
     #expect(headline.hasPrefix("The state after send(Action.moveTapped(\"Llanfairpwll"))
-    #expect(headline.contains("…) differs from the expected state."))
+    #expect(headline.contains(" characters]…) differs from the expected state."), "\(headline)")
     #expect(headline.count < 200)
     // The diff below still shows the whole value.
     #expect(messages.last.contains("+       city: \"\(city)\""))

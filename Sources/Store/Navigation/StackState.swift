@@ -182,15 +182,19 @@ public struct StackState<Element> {
   /// `Int.max` that no stack decoded with it can be pushed onto until it overflows.
   static var decodedNextIDLimit: Int { idLimit + idLimit / 2 }
 
-  /// Pushes a screen with a given id, as a recorded `.push` action does.
+  /// Pushes a screen with a given id, as a `.push(id:state:)` action does: in a test, the
+  /// state such an action leaves (`$0.path.push(Detail.State(), id: 3)`).
+  ///
+  /// Later ``append(_:)`` calls go on from the id after it.
   ///
   /// - Parameters:
   ///   - element: The screen's state.
-  ///   - id: Its id. It must not be below ``nextElementID``: ids are never reused; nor above
-  ///     ``idLimit``.
-  /// - Returns: Whether it was pushed.
+  ///   - id: Its id. It must not be below ``nextElementID`` (ids are never reused), nor at or
+  ///     above `Int.max / 2`.
+  /// - Returns: Whether it was pushed; a stack given an id it cannot take is left as it was.
+  /// - Complexity: O(1) amortized.
   @discardableResult
-  mutating func push(_ element: Element, id: StackElementID) -> Bool {
+  public mutating func push(_ element: Element, id: StackElementID) -> Bool {
     guard id.rawValue >= nextID, id.rawValue < Self.idLimit else { return false }
     entries.append(Entry(id: id, element: element))
     nextID = id.rawValue + 1

@@ -21,10 +21,9 @@ enum Messages {
   /// .toggled)))`, with an action longer than a line cut short: the diff below the headline
   /// shows what changed, and the test's source the whole action.
   static func step(_ kind: String, _ action: some Sendable) -> String {
-    let text = Effects.describe(action)
-    let limit = 120
-    guard text.count > limit else { return "\(kind)(\(text))" }
-    return "\(kind)(\(text.prefix(limit - 1))…)"
+    // With a count of what was left out, as other messages cut text (a bare "…" read as the
+    // action's own text).
+    "\(kind)(\(TextElision.single(Effects.describe(action), limit: 120)))"
   }
 
   /// A runtime warning as a test failure: where it was raised, and what it says.
