@@ -74,8 +74,10 @@ public struct ScreenLifecycleReducer<Base: Reducer>: Reducer {
         return .warning(
           """
           The screen's task started while it was already running; the second start was \
-          ignored. One screen identity has one task: two views showing this store at once \
-          cannot both drive its lifecycle, and whichever task ends first ends the screen.
+          ignored. One screen identity has one task: two stores driving one screen's lifecycle \
+          (runScreen on each, or taskStarted sent by hand) cannot both drive it, and whichever \
+          task ends first ends the screen. Views showing one screen should share its store, \
+          whose overlapping runScreen calls are one run.
           """,
           site: site
         )

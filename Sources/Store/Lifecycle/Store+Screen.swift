@@ -17,6 +17,13 @@ extension Store {
   /// ``ScreenLifecycleAction/teardown``: its state is gone, and its removal already ended
   /// the effects of its hooks.
   ///
+  /// Calls on one store that overlap drive one run of the screen: the first sends
+  /// `taskStarted`, and the last to end sends `taskEnded`. SwiftUI restarts a `.task(id:)`
+  /// by cancelling the old task and starting the new one at once, and the old one sees its
+  /// cancellation only after the new one started: each sending its own start and end, the
+  /// new start was refused as a second task and the old end ended the screen, which then ran
+  /// with no hooks for as long as the new task did.
+  ///
   /// - Parameters:
   ///   - lifecycle: The case of this store's actions that carries lifecycle actions.
   ///   - currentPhase: The scene's phase as the task starts.
@@ -28,13 +35,17 @@ extension Store {
     scenePhases: some AsyncSequence<ScreenLifecycleAction.ScenePhase, Never>
   ) async {
     guard !Task.isCancelled else { return }
+    let key = lifecycle.identity
+    screenTasks[key, default: 0] += 1
     send(lifecycle.embed(.scenePhaseChanged(currentPhase)))
-    send(lifecycle.embed(.taskStarted))
+    if screenTasks[key] == 1 { send(lifecycle.embed(.taskStarted)) }
     for await phase in scenePhases {
       if Task.isCancelled { break }
       send(lifecycle.embed(.scenePhaseChanged(phase)))
     }
-    guard core.isPresent else { return }
+    let others = screenTasks[key, default: 1] - 1
+    screenTasks[key] = others == 0 ? nil : others
+    guard others == 0, core.isPresent else { return }
     send(lifecycle.embed(.taskEnded))
   }
 }

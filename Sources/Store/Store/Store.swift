@@ -60,6 +60,9 @@ public final class Store<State, Action: Sendable>: Observable {
   /// Whether an owner (the element-store cache) decides when this store re-checks what was
   /// read, so the store does not check after every action itself.
   var isCheckedByOwner = false
+  /// How many `runScreen` calls are running, by lifecycle case: a screen's task restarted
+  /// before the old one wound down overlaps it. See `runScreen`.
+  var screenTasks: [CaseKeyIdentity: Int] = [:]
 
   /// Sends an action; for a root store, specialized for its feature.
   @usableFromInline let sendAction: @MainActor (Action) -> StoreTask
