@@ -1106,7 +1106,12 @@ final class ModelRun {
     // Held stores: live ones follow their element; stale ones keep the value their element
     // had when it left and are not the store handed out now; weak ones are freed once
     // nothing holds them.
-    let strongObjects = held.compactMap { $0.store.map(ObjectIdentifier.init) }
+    // A listing holds the stores it handed out while it lives (for a list animating a
+    // removal): the snapshots kept are listings too.
+    let strongObjects = Set(
+      held.compactMap { $0.store.map(ObjectIdentifier.init) }
+        + rowSnapshots.flatMap { $0.stores.handedOut.stores.values.map(ObjectIdentifier.init) }
+        + pathSnapshots.flatMap { $0.stores.handedOut.stores.values.map(ObjectIdentifier.init) })
     for entry in held {
       let isLive = episodes[entry.place] == entry.episode
       if isLive {

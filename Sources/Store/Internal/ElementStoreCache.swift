@@ -110,22 +110,14 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
 
   /// The store of the element with `id`, as a collection listed when ``retirementCount`` was
   /// `listedAt` sees it: the store of the element there now, or, once the element is gone,
-  /// the store made for it before that something still holds.
-  func store(for id: ID, listedAt: Int) -> Store<ElementState, ElementAction> {
+  /// the store made for it before that something still holds; `nil` when it is gone and no
+  /// such store is held.
+  func store(for id: ID, listedAt: Int) -> Store<ElementState, ElementAction>? {
     // A screen whose id another screen took since the last prune: let go of its store first.
     if let token, let tokenThen = storeTokens[id], token(id) != tokenThen { retire(id) }
     if let store = stores[id] { return store }
     let lookup = self.lookup
-    guard let initial = lookup(id) else {
-      if let store = retiredStore(for: id, listedAt: listedAt) { return store }
-      preconditionFailure(
-        """
-        No element has id \(id) any more, and no store was made for it before it was removed: \
-        an IdentifiedStores lists the ids as of when it was made; scope again after the \
-        collection changes.
-        """
-      )
-    }
+    guard let initial = lookup(id) else { return retiredStore(for: id, listedAt: listedAt) }
     let send = self.send
     // For a stack: the screen pushed with this id. Once another screen has the id (in a
     // stack that replaced this one, or pushed after an undo), the store keeps its screen's

@@ -28,6 +28,11 @@ public struct IdentifiedStores<ID: Hashable & Sendable, ElementState, ElementAct
   let cache: ElementStoreCache<ID, ElementState, ElementAction>
   /// How many element stores the cache had let go when the collection was made.
   let listedAt: Int
+  /// The stores this collection handed out, held while it lives (its copies share them): read
+  /// again by position after its element was removed, it gives the store it gave before,
+  /// even once nothing else holds that store. A list that diffs its old rows against the new
+  /// ones did that, and the program stopped, saying no store had been made.
+  let handedOut = HandedOutStores<ID, ElementState, ElementAction>()
 
   init(ids: [ID], cache: ElementStoreCache<ID, ElementState, ElementAction>) {
     self.ids = ids
@@ -51,13 +56,28 @@ public struct IdentifiedStores<ID: Hashable & Sendable, ElementState, ElementAct
   ///
   /// - Parameter position: A valid position.
   /// - Precondition: The element is still in the collection, or its store was asked for
-  ///   before it was removed and is still held somewhere (failing that, a store still held
-  ///   for an earlier or later element with the same id is handed out). A collection made
-  ///   before a removal and read after it, for an element never shown and an id no held
-  ///   store was made for, has no state to give: the program stops.
+  ///   before it was removed, through this collection or one of its copies, or elsewhere and
+  ///   is still held (failing that, a store still held for an earlier or later element with
+  ///   the same id is handed out). A collection made before a removal and read after it, for
+  ///   an element it never gave a store for and no held store was made for, has no state to
+  ///   give: the program stops.
   /// - Complexity: O(1) on average.
   public subscript(position: Int) -> Store<ElementState, ElementAction> {
-    cache.store(for: ids[position], listedAt: listedAt)
+    let id = ids[position]
+    if let store = cache.store(for: id, listedAt: listedAt) {
+      handedOut.stores[id] = store
+      return store
+    }
+    guard let store = handedOut.stores[id] else {
+      preconditionFailure(
+        """
+        No element has id \(id) any more, and no store was made for it before it was removed \
+        that this collection handed out or that is still held: an IdentifiedStores lists the \
+        ids as of when it was made; scope again after the collection changes.
+        """
+      )
+    }
+    return store
   }
 
   /// The store of the element with `id`, or `nil` if the collection has no such element now
@@ -68,4 +88,10 @@ public struct IdentifiedStores<ID: Hashable & Sendable, ElementState, ElementAct
   public subscript(id id: ID) -> Store<ElementState, ElementAction>? {
     cache.isPresent(id) ? cache.store(for: id, listedAt: listedAt) : nil
   }
+}
+
+/// The stores an ``IdentifiedStores`` handed out, shared by its copies.
+@MainActor
+final class HandedOutStores<ID: Hashable, ElementState, ElementAction: Sendable> {
+  var stores: [ID: Store<ElementState, ElementAction>] = [:]
 }
