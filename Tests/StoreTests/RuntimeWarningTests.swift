@@ -115,6 +115,26 @@ import Testing
         == ["#1\n", "#2\n", "#3\n", "#4\n", "#5\n", "#6\n", "#7\n", "#8\n", "#16", "#32"])
   }
 
+  /// Sends to the store of a removed row whose id a new row took, in a loop, each printed a
+  /// warning: one without a line, counted by its text, which names the action (concurrency
+  /// adversary trial: 1,000 of 1,000 printed). They count as one kind now.
+  @MainActor
+  @Test func sendsToAGoneRowsStoreInALoopDoNotFloodTheOutput() {
+    let lines = Collected<String>()
+    var state = Todos.State()
+    state.rows.append(Row.State(id: 1, title: "Milk"))
+    let harness = Harness(
+      initialState: state,
+      warnings: RuntimeWarningHandler.printingPerSite { lines.append($0) },
+      reducer: Todos(clock: TestClock()))
+    let row = harness.store.scope(state: \.rows, action: .rows)[0]
+    harness.send(.removeRow(1))
+    harness.send(.addRow(1))
+    for number in 1...1_000 { row.send(.renamed("name \(number)")) }
+    #expect(lines.values.count == 8 + 6, "eight, then the 16th, 32nd, 64th, 128th, 256th and 512th")
+    #expect(lines.values.allSatisfy { $0.contains("was sent to the store of element 1") })
+  }
+
   @Test func theCurrentHandlerCanBeReplacedForAScope() {
     let log = WarningLog()
     RuntimeWarningHandler.$current.withValue(log.handler) {

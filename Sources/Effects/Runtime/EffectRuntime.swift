@@ -326,7 +326,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
             stack's screens through `navigationStack`. Nothing was dismissed.
             """,
           fileID: "Effects",
-          line: 0
+          group: "a .dismiss no parent handled"
         )
       )
     case .warning(let message, let site, let isForMissingChild):

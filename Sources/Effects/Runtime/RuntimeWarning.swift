@@ -23,6 +23,10 @@ public struct RuntimeWarning: Sendable, Hashable, CustomStringConvertible {
   public var fileID: String
   /// The line the warning is attributed to.
   public var line: UInt
+  /// For a warning without a line, what the default handler counts it under: its kind, when
+  /// its text names something that varies (the action sent). Without it, each text counts
+  /// alone, and a loop sending to a removed row's store printed every warning.
+  package var group: String?
 
   /// Creates a warning.
   ///
@@ -34,6 +38,13 @@ public struct RuntimeWarning: Sendable, Hashable, CustomStringConvertible {
     self.message = message
     self.fileID = fileID
     self.line = line
+  }
+
+  /// Creates a warning the library raises on its own account, with no line, counted by the
+  /// default handler under `group` whatever its text.
+  package init(message: String, fileID: String, group: String) {
+    self.init(message: message, fileID: fileID, line: 0)
+    self.group = group
   }
 
   /// The warning as printed: `fileID:line: runtime warning: message`, or `fileID: runtime
@@ -87,9 +98,12 @@ public struct RuntimeWarningHandler: Sendable {
   ) -> RuntimeWarningHandler {
     let counts = Locked<[String: Int]>([:])
     return RuntimeWarningHandler { warning in
-      // A warning without a source line is keyed by its text, so distinct problems all print.
+      // A warning without a source line is keyed by its group, or else by its text, so that
+      // distinct problems all print.
       let site =
-        warning.line == 0 ? warning.description : "\(warning.fileID):\(warning.line)"
+        warning.line > 0
+        ? "\(warning.fileID):\(warning.line)"
+        : warning.group.map { "\(warning.fileID) \($0)" } ?? warning.description
       let count = counts.withLock { counts in
         counts[site, default: 0] += 1
         return counts[site]!

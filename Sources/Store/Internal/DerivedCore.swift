@@ -141,7 +141,7 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
           ignored.
           """,
         fileID: "Store",
-        line: 0
+        group: "a send to a store whose element is gone"
       )
     )
     return StoreTask(group: nil)
