@@ -30,7 +30,10 @@ import Testing
     #expect(!task.isCancelled)
   }
 
-  @Test func finishAfterCancelReturnsAtOnce() async {
+  /// After `cancel()`, `finish()` waits for the effects to wind down (it returned at once,
+  /// with the effects still running: `FinishAfterCancelTests`). On the harness's manual
+  /// executor, winding down is a job to run.
+  @Test func finishAfterCancelReturnsOnceTheEffectsHaveWoundDown() async {
     let clock = TestClock()
     let harness = Harness(
       initialState: LogFeature.State(),
@@ -38,7 +41,10 @@ import Testing
     )
     let task = harness.send(.start("a"))
     task.cancel()
+    #expect(task.isRunning)
+    harness.settle()
     await task.finish()
     #expect(task.isCancelled)
+    #expect(!task.isRunning)
   }
 }

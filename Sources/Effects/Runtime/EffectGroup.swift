@@ -9,7 +9,13 @@ package final class EffectGroup: Sendable {
   private struct State {
     var members: [Int: EffectRecord] = [:]
     var isCancelled = false
-    var waiters: [UnsafeContinuation<Void, Never>] = []
+    /// Whether the store that ran the members is gone: nobody reports their completion.
+    var isAbandoned = false
+    /// The tasks waiting for the group to be empty, by a number of each wait's own.
+    var waiters: [Int: UnsafeContinuation<Void, Never>] = [:]
+    var nextWaiter = 0
+    /// Waits whose task was cancelled before they began to wait.
+    var cancelledWaits: Set<Int> = []
     var onEmpty: (@MainActor @Sendable () -> Void)?
   }
   private let state = Locked(State())
@@ -67,29 +73,27 @@ package final class EffectGroup: Sendable {
         return ([], nil)
       }
       defer {
-        state.waiters = []
+        state.waiters = [:]
         state.onEmpty = nil
       }
-      return (state.waiters, state.onEmpty)
+      return (Array(state.waiters.values), state.onEmpty)
     }
     for waiter in waiters { waiter.resume() }
     onEmpty?()
   }
 
-  /// Cancels every member, and every record added later. Wakes waiters at once.
+  /// Cancels every member, and every record added later. Waiters wait on, until the members
+  /// have wound down.
   ///
   /// Members are cancelled oldest first (a concatenation's running part with its driver), as
   /// wherever effects are cancelled together: the order their tasks wake in must not depend on
   /// a hash seed (a test store runs them in that order).
   package func cancel() {
-    let (members, waiters) = state.withLock {
-      state -> ([EffectRecord], [UnsafeContinuation<Void, Never>]) in
+    let members = state.withLock { state -> [EffectRecord] in
       state.isCancelled = true
-      defer { state.waiters = [] }
-      return (state.members.values.sorted { $0.id < $1.id }, state.waiters)
+      return state.members.values.sorted { $0.id < $1.id }
     }
     for member in members { member.cancel() }
-    for waiter in waiters { waiter.resume() }
   }
 
   /// Ends the group for good, when the store that ran its effects is gone: cancels its
@@ -99,31 +103,52 @@ package final class EffectGroup: Sendable {
     let (members, waiters) = state.withLock {
       state -> ([EffectRecord], [UnsafeContinuation<Void, Never>]) in
       state.isCancelled = true
+      state.isAbandoned = true
       defer {
         state.members = [:]
-        state.waiters = []
+        state.waiters = [:]
         state.onEmpty = nil
       }
-      return (state.members.values.sorted { $0.id < $1.id }, state.waiters)
+      return (state.members.values.sorted { $0.id < $1.id }, Array(state.waiters.values))
     }
     for member in members { member.cancel() }
     for waiter in waiters { waiter.resume() }
   }
 
-  /// Suspends until the group is empty, or until it or the calling task is cancelled; the
-  /// calling task's cancellation cancels the group.
+  /// Suspends until the group is empty: its members finished, or, once cancelled, wound
+  /// down. The calling task's cancellation cancels the group and returns at once, without
+  /// waiting for them (other waiters wait on).
   package func wait() async {
+    let wait = state.withLock { state in
+      state.nextWaiter += 1
+      return state.nextWaiter
+    }
     await withTaskCancellationHandler {
       await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
         let done = state.withLock { state in
-          if state.members.isEmpty || state.isCancelled { return true }
-          state.waiters.append(continuation)
+          if state.members.isEmpty || state.isAbandoned
+            || state.cancelledWaits.remove(wait) != nil
+          {
+            return true
+          }
+          state.waiters[wait] = continuation
           return false
         }
         if done { continuation.resume() }
       }
     } onCancel: {
       cancel()
+      // This wait ends now; if it has not begun, it ends as it begins.
+      let waiter = state.withLock { state in
+        guard let waiter = state.waiters.removeValue(forKey: wait) else {
+          state.cancelledWaits.insert(wait)
+          return UnsafeContinuation<Void, Never>?.none
+        }
+        return waiter
+      }
+      waiter?.resume()
     }
+    // A cancellation that came as the wait ended found no waiter, and left its mark.
+    state.withLock { _ = $0.cancelledWaits.remove(wait) }
   }
 }

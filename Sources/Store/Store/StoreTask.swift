@@ -31,7 +31,8 @@ public struct StoreTask: Hashable, Sendable {
     group?.cancel()
   }
 
-  /// Waits until the effects have finished.
+  /// Waits until the effects have finished: after ``cancel()``, until they have wound down
+  /// (an effect that ignores its cancellation keeps it waiting).
   ///
   /// Returns at once when the action started no effect. Cancelling the task that awaits
   /// cancels the effects and returns without waiting for them to wind down.
