@@ -9,6 +9,47 @@ import Testing
     var name: String
   }
 
+  /// A row dragged a few places, or two rows swapped, re-index only the rows they pass: a
+  /// move rebuilt the whole index (8 ms at 100,000 rows against 35 us for an `Array`), and
+  /// there was no `swapAt` (large-state adversary trial). Checked against a plain array, with
+  /// every id looked up after each step.
+  @Test func nearMovesAndSwapsKeepEveryIDsPosition() {
+    var random = SeededGenerator(state: 7)
+    var model = (0..<300).map { Item(id: $0, name: "\($0)") }
+    var items = IdentifiedArray(model)
+    for step in 0..<2_000 {
+      if step % 3 == 0 {
+        let (i, j) = (
+          Int.random(in: 0..<model.count, using: &random),
+          Int.random(in: 0..<model.count, using: &random)
+        )
+        items.swapAt(i, j)
+        model.swapAt(i, j)
+      } else {
+        let source = Int.random(in: 0..<model.count, using: &random)
+        let destination = min(
+          model.count, max(0, source + Int.random(in: -20...20, using: &random)))
+        items.move(fromOffsets: [source], toOffset: destination)
+        let moved = model[source]
+        model.insert(moved, at: destination)
+        model.remove(at: destination <= source ? source + 1 : source)
+      }
+      guard items.elements == model else {
+        Issue.record("step \(step): the elements differ")
+        return
+      }
+    }
+    for (position, item) in model.enumerated() {
+      #expect(items.index(id: item.id) == position)
+    }
+    items.remove(id: model[10].id)
+    model.remove(at: 10)
+    items.swapAt(0, 5)
+    model.swapAt(0, 5)
+    #expect(items.elements == model)
+    #expect(model.enumerated().allSatisfy { items.index(id: $1.id) == $0 })
+  }
+
   @Test func lookupUpdateAndRemovalByID() {
     var items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a"), Item(id: 2, name: "b")]
     #expect(items[id: 2]?.name == "b")
@@ -430,7 +471,7 @@ import Testing
         model[position] = replacement
         items.updateOrAppend(replacement)
       default:
-        switch Int.random(in: 0..<5, using: &random) {
+        switch Int.random(in: 0..<8, using: &random) {
         case 0:
           let position = Int.random(in: 0...model.count, using: &random)
           let item = newItem()
@@ -450,6 +491,22 @@ import Testing
           let modulus = Int.random(in: 5..<40, using: &random)
           items.removeAll { $0.id % modulus == 0 }
           model.removeAll { $0.id % modulus == 0 }
+        case 5, 6:
+          // A row dragged a few places, which re-indexes only the rows it passes.
+          let source = Int.random(in: 0..<model.count, using: &random)
+          let destination = min(
+            model.count, max(0, source + Int.random(in: -3...4, using: &random)))
+          items.move(fromOffsets: [source], toOffset: destination)
+          let moved = model[source]
+          model.insert(moved, at: destination)
+          model.remove(at: destination <= source ? source + 1 : source)
+        case 7:
+          let (i, j) = (
+            Int.random(in: 0..<model.count, using: &random),
+            Int.random(in: 0..<model.count, using: &random)
+          )
+          items.swapAt(i, j)
+          model.swapAt(i, j)
         default:
           items.removeAll()
           model.removeAll()

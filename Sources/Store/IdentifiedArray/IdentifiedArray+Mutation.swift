@@ -275,7 +275,8 @@ extension IdentifiedArray {
   ///   - source: The positions to move.
   ///   - destination: The position to move them in front of, counted before the move.
   /// - Precondition: Every source is in `0..<count`, and `destination` in `0...count`.
-  /// - Complexity: O(*n*).
+  /// - Complexity: O(*k*) on average to move one element across *k* positions (a row
+  ///   dragged to a nearby place) when no removal is waiting to be re-indexed, else O(*n*).
   public mutating func move(fromOffsets source: some Sequence<Int>, toOffset destination: Int) {
     let moving = Set(source)
     precondition(
@@ -284,6 +285,15 @@ extension IdentifiedArray {
     precondition(
       moving.allSatisfy(storage.indices.contains),
       "IdentifiedArray: cannot move from \(moving.sorted()) with \(storage.count) elements")
+    if moving.count == 1, let from = moving.first, removedSlots.isEmpty {
+      let to = destination > from ? destination - 1 : destination
+      // Past half the array, one pass over all of it costs less than a look-up per element.
+      if abs(to - from) <= storage.count / 2 {
+        shift(from: from, to: to)
+        restructure(removed: [])
+        return
+      }
+    }
     let moved = moving.sorted().map { storage[$0] }
     var result = ContiguousArray<Element>()
     result.reserveCapacity(storage.count)
@@ -294,6 +304,54 @@ extension IdentifiedArray {
     storage = result
     rebuildIndex()
     restructure(removed: [])
+  }
+
+  /// Exchanges the elements at two positions.
+  ///
+  /// - Parameters:
+  ///   - i: A valid position.
+  ///   - j: A valid position.
+  /// - Precondition: Both are in `0..<count`.
+  /// - Complexity: O(1) on average when no removal is waiting to be re-indexed, else O(*n*)
+  ///   once.
+  public mutating func swapAt(_ i: Int, _ j: Int) {
+    precondition(
+      storage.indices.contains(i) && storage.indices.contains(j),
+      "IdentifiedArray: cannot swap positions \(i) and \(j) of \(storage.count) elements")
+    guard i != j else { return }
+    if !removedSlots.isEmpty { rebuildIndex() }
+    let (first, second) = (find(id(at: i))!.bucket, find(id(at: j))!.bucket)
+    storage.swapAt(i, j)
+    reindex(bucket: first, as: j)
+    reindex(bucket: second, as: i)
+    restructure(removed: [])
+  }
+
+  /// Moves the element at `from` to `to`, shifting those between by one, and re-indexes just
+  /// those. Slots must be positions (no removal waiting to be re-indexed).
+  ///
+  /// - Complexity: O(*k*) on average for the *k* positions between.
+  mutating func shift(from: Int, to: Int) {
+    guard from != to else { return }
+    let range = from < to ? from...to : to...from
+    // The buckets of the elements that move, found while the index still matches.
+    let found = range.map { find(id(at: $0))!.bucket }
+    let step = from < to ? 1 : -1
+    var position = from
+    while position != to {
+      storage.swapAt(position, position + step)
+      position += step
+    }
+    for (offset, bucket) in found.enumerated() {
+      let old = range.lowerBound + offset
+      reindex(bucket: bucket, as: old == from ? to : old - step)
+    }
+  }
+
+  /// Points the index entry in `bucket` at `position`, where its element now lies.
+  private mutating func reindex(bucket: Int, as position: Int) {
+    buckets[bucket] = Self.entry(
+      slot: position, hash: id(at: position).hashValue, bucketCount: buckets.count)
   }
 
   /// Sorts the elements in place.
