@@ -36,6 +36,32 @@ func read<Root, Value, Part>(
   }
 }
 
+/// Reads `part` of the value at `keyPath` of `root` through the value's address, where the
+/// value lies when `offset` is known (see ``read(_:of:at:in:)``): not even the read passes the
+/// value on by copy. Without an offset (a computed property), the value is made once.
+@inlinable
+func read<Root, Value, Part>(
+  through part: (UnsafePointer<Value>) -> Part, of keyPath: KeyPath<Root, Value>, at offset: Int?,
+  in root: inout Root
+) -> Part {
+  guard let offset else { return readComputed(through: part, of: keyPath, in: &root) }
+  return withUnsafeBytes(of: &root) { bytes in
+    part(
+      bytes.baseAddress.unsafelyUnwrapped.advanced(by: offset).assumingMemoryBound(to: Value.self))
+  }
+}
+
+/// ``read(through:of:at:in:)`` for a computed property, whose value is made. Never inlined:
+/// inlined, the value's stack would be reserved in the caller's frame on the other path too.
+@inlinable @inline(never)
+func readComputed<Root, Value, Part>(
+  through part: (UnsafePointer<Value>) -> Part, of keyPath: KeyPath<Root, Value>,
+  in root: inout Root
+) -> Part {
+  let value = withUnsafePointer(to: &root) { $0.pointee[keyPath: keyPath] }
+  return withUnsafePointer(to: value) { part($0) }
+}
+
 /// Whether the optional at `keyPath` of `root` holds a value, read as ``read(_:in:)`` reads,
 /// with no copy of the value outside the read.
 @inlinable

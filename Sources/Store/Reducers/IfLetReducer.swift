@@ -257,7 +257,9 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       return reduce(into: &state, action: action, hasToken: false) { _ in true }
     }
     func byID<I: Identifiable>(_: I.Type) -> Effect<Parent.Action> {
-      reduce(into: &state, action: action, hasToken: true) { unsafeBitCast($0, to: I.self).id }
+      reduce(into: &state, action: action, hasToken: true) {
+        UnsafeRawPointer($0).assumingMemoryBound(to: I.self).pointee.id
+      }
     }
     return byID(identifiable)
   }
@@ -269,7 +271,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     into state: inout Parent.State,
     action: Parent.Action,
     hasToken: Bool,
-    id: (Child.State) -> ID
+    id: (UnsafePointer<Child.State>) -> ID
   ) -> Effect<Parent.Action> {
     let identity = PresenceIdentity(keyPath: toChild, childOffset: childOffset)
     let childAction = extract(action)
@@ -283,41 +285,12 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     // Whether a presented child closed on its own action (``EphemeralState``).
     var closedItself = false
     if let childAction {
-      // One access to the child: its id before, its step, and its id after the step.
-      // (Ids are read through the child's address, never by copying the child out.)
-      func step(_ presented: inout Child.State?) {
-        guard let idBefore = withUnsafePointer(to: &presented, { $0.pointee.map(id) }) else {
-          return
-        }
-        before = idBefore
-        // Decided on the child as the action found it (the child may switch itself into an
-        // alert case), and through its address: a copy would reserve stack for a whole child
-        // here, in every `ifLet`'s frame, whether or not it checks.
-        // Also: an enum destination showing an alert, and an action of a case with another name.
-        let (closingCase, mismatch) =
-          closesEphemeralState
-          ? withUnsafePointer(to: &presented) { Ephemerality.closing($0, on: childAction) }
-          : (nil, nil)
-        effect = child.reduce(into: &presented!, action: childAction)
-        // Unless a reducer refused the action, or handled it by showing something else.
-        if let mismatch, !effect.isForMissingChild,
-          withUnsafePointer(to: &presented, { Ephemerality.stillCloses($0, as: mismatch.shown) })
-        {
-          effect = .merge(effect, ephemeralMismatch(mismatch, action: action, identity: identity))
-        }
-        if let closingCase,
-          withUnsafePointer(to: &presented, { Ephemerality.stillCloses($0, as: closingCase) })
-        {
-          Self.clear(&presented)
-          closedItself = true
-          return
-        }
-        guard !effect.isNone else { return }
-        let idNow = withUnsafePointer(to: &presented) { $0.pointee.map(id) }
-        idAfterStep = idNow
-        if idNow != idBefore { idLeftByChild = idNow }
-      }
-      step(&state[keyPath: toChild])
+      // In a function of its own, which returns before the parent runs: the access to the
+      // child reserves stack for a whole child (its write-back), and in this frame it would
+      // stay reserved under the parent's reducer, and under every `ifLet` that wraps this one,
+      // whether or not an action came for the child.
+      (before, effect, idLeftByChild, idAfterStep, closedItself) = stepChild(
+        childAction, action: action, in: &state, identity: identity, id: id)
     } else {
       before = presentID(in: &state, id)
     }
@@ -348,7 +321,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
           site: site, lifetime: identity)
       }
     } else if wasPresent, isDismissAction(action) {
-      Self.clear(&state[keyPath: toChild])
+      clearChild(in: &state)
       wasDismissed = true
     }
     // An action for a child of the child that is not there changes nothing: the parent does
@@ -361,12 +334,90 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       childEffect: childEffect, parentEffect: parentEffect, identity: identity)
   }
 
+  /// A child action's step: the child's id before, the step, and the id after it. Never
+  /// inlined: see the caller.
+  @inlinable @inline(never)
+  func stepChild<ID: Hashable>(
+    _ childAction: Child.Action,
+    action: Parent.Action,
+    in state: inout Parent.State,
+    identity: PresenceIdentity<Parent.State, Child.State>,
+    id: (UnsafePointer<Child.State>) -> ID
+  ) -> (
+    before: ID?, effect: Effect<Child.Action>, idLeftByChild: ID??, idAfterStep: ID?,
+    closedItself: Bool
+  ) {
+    var before: ID? = nil
+    var effect = Effect<Child.Action>.none
+    var idLeftByChild: ID?? = nil
+    var idAfterStep: ID? = nil
+    var closedItself = false
+    // One access to the child: its id before, its step, and its id after the step.
+    // (Ids are read through the child's address, never by copying the child out.)
+    func step(_ presented: inout Child.State?) {
+      guard let idBefore = withUnsafePointer(to: &presented, { Self.id(ofPresent: $0, id) })
+      else {
+        return
+      }
+      before = idBefore
+      // Decided on the child as the action found it (the child may switch itself into an
+      // alert case), and through its address: a copy would reserve stack for a whole child
+      // here, in every `ifLet`'s frame, whether or not it checks.
+      // Also: an enum destination showing an alert, and an action of a case with another name.
+      let (closingCase, mismatch) =
+        closesEphemeralState
+        ? withUnsafePointer(to: &presented) { Ephemerality.closing($0, on: childAction) }
+        : (nil, nil)
+      effect = child.reduce(into: &presented!, action: childAction)
+      // Unless a reducer refused the action, or handled it by showing something else.
+      if let mismatch, !effect.isForMissingChild,
+        withUnsafePointer(to: &presented, { Ephemerality.stillCloses($0, as: mismatch.shown) })
+      {
+        effect = .merge(effect, ephemeralMismatch(mismatch, action: action, identity: identity))
+      }
+      if let closingCase,
+        withUnsafePointer(to: &presented, { Ephemerality.stillCloses($0, as: closingCase) })
+      {
+        Self.clear(&presented)
+        closedItself = true
+        return
+      }
+      guard !effect.isNone else { return }
+      let idNow = withUnsafePointer(to: &presented) { Self.id(ofPresent: $0, id) }
+      idAfterStep = idNow
+      if idNow != idBefore { idLeftByChild = idNow }
+    }
+    step(&state[keyPath: toChild])
+    return (before, effect, idLeftByChild, idAfterStep, closedItself)
+  }
+
+  /// Sets the child to `nil`. Never inlined, for the reason `stepChild` is not.
+  @inlinable @inline(never)
+  func clearChild(in state: inout Parent.State) {
+    Self.clear(&state[keyPath: toChild])
+  }
+
   /// The child's id, or `nil` while it is absent. Read in place when the child's offset is
   /// known: a copy of the child retains every buffer it holds (beside a form of 16 strings,
   /// a parent's action cost 8.6 times what it does beside a `Scope`; read in place, 1.6).
   @inlinable
-  func presentID<ID>(in state: inout Parent.State, _ id: (Child.State) -> ID) -> ID? {
-    read({ $0.map(id) }, of: toChild, at: childOffset, in: &state)
+  func presentID<ID>(
+    in state: inout Parent.State, _ id: (UnsafePointer<Child.State>) -> ID
+  ) -> ID? {
+    read(through: { Self.id(ofPresent: $0, id) }, of: toChild, at: childOffset, in: &state)
+  }
+
+  /// The id of the child `optional` points to, read through its address, or `nil` while it
+  /// is absent. Taken out of the optional (`map`), the child was copied, and each copy of a
+  /// large child took stack: three `ifLet`s of 64 KiB children used 692 KiB of stack for one
+  /// action in a release build (large-state adversary trial).
+  @inlinable
+  static func id<ID>(
+    ofPresent optional: UnsafePointer<Child.State?>, _ id: (UnsafePointer<Child.State>) -> ID
+  ) -> ID? {
+    guard optional.pointee != nil else { return nil }
+    // An optional's payload lies at its start (the layout of a single-payload enum).
+    return id(UnsafeRawPointer(optional).assumingMemoryBound(to: Child.State.self))
   }
 
   /// What is left of a child's effect when the child closed itself (``EphemeralState``): its
