@@ -20,9 +20,28 @@ import Testing
 
   func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
+  /// Runs blocking work (waiting for a process) on a thread of its own: on the main actor or
+  /// the cooperative pool (two threads on a 2-core machine), it held up every other test's
+  /// work for as long as the demo ran, seconds under ThreadSanitizer.
+  nonisolated static func offTheCooperativePool<T: Sendable>(
+    _ work: @escaping @Sendable () -> T
+  ) async -> T {
+    await withCheckedContinuation { continuation in
+      Thread { continuation.resume(returning: work()) }.start()
+    }
+  }
+
+  /// What `process` wrote to standard error through `errors`, once it has exited.
+  static func waitForExit(of process: Process, readingErrorsFrom errors: Pipe) async -> String {
+    let handle = errors.fileHandleForReading
+    let data = await offTheCooperativePool { handle.readDataToEndOfFile() }
+    await offTheCooperativePool { process.waitUntilExit() }
+    return String(decoding: data, as: UTF8.self)
+  }
+
   /// `demo replay sample | head -1`: the first write after the reader left killed the demo
   /// with `SIGPIPE`, so its exit code was lost.
-  @Test func aReaderThatLeavesDoesNotKillTheDemo() throws {
+  @Test func aReaderThatLeavesDoesNotKillTheDemo() async throws {
     let demo = try #require(KilledRecordingTests.demoExecutable, "build the demo first")
     let output = Pipe()
     let errors = Pipe()
@@ -34,9 +53,7 @@ import Testing
     // The only reader goes before the demo writes anything.
     try output.fileHandleForReading.close()
     try process.run()
-    let messages = String(
-      decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
+    let messages = await Self.waitForExit(of: process, readingErrorsFrom: errors)
     #expect(process.terminationReason == .exit)
     #expect(process.terminationStatus == 0)
     #expect(messages.contains("cannot write to standard output"), "\(messages)")
@@ -44,7 +61,7 @@ import Testing
 
   /// `demo record --out x.jsonl >&-`: the log took descriptor 1, and the summary was written
   /// into it, after its final checkpoint.
-  @Test func aClosedStandardOutputDoesNotSendTheSummaryIntoTheLog() throws {
+  @Test func aClosedStandardOutputDoesNotSendTheSummaryIntoTheLog() async throws {
     let demo = try #require(KilledRecordingTests.demoExecutable, "build the demo first")
     let log = path("closed-stdout.jsonl")
     var actions = posix_spawn_file_actions_t()
@@ -56,8 +73,11 @@ import Testing
     defer { for argument in argv { free(argument) } }
     var pid = pid_t()
     try #require(posix_spawn(&pid, demo.path, &actions, nil, &argv, environ) == 0)
-    var status: Int32 = 0
-    _ = waitpid(pid, &status, 0)
+    let status = await Self.offTheCooperativePool { [pid] in
+      var status: Int32 = 0
+      _ = waitpid(pid, &status, 0)
+      return status
+    }
     #expect(status == 0, "exit status \(status)")
     let report = try SampleApp.replayer.replay(path: log)
     #expect(report.isComplete)
@@ -65,7 +85,7 @@ import Testing
   }
 
   /// `demo record --out /dev/stdout > x.jsonl`: the summary ended the log.
-  @Test func aLogRecordedToStandardOutputGetsItsSummaryOnStandardError() throws {
+  @Test func aLogRecordedToStandardOutputGetsItsSummaryOnStandardError() async throws {
     let demo = try #require(KilledRecordingTests.demoExecutable, "build the demo first")
     let log = path("stdout.jsonl")
     try #require(FileManager.default.createFile(atPath: log, contents: nil))
@@ -76,9 +96,7 @@ import Testing
     process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
     process.standardError = errors
     try process.run()
-    let messages = String(
-      decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
+    let messages = await Self.waitForExit(of: process, readingErrorsFrom: errors)
     #expect(process.terminationStatus == 0)
     #expect(messages.contains("Recorded 36 actions to /dev/stdout."), "\(messages)")
     #expect(try SampleApp.replayer.replay(path: log).isComplete)

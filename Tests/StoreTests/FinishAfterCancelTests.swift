@@ -66,7 +66,7 @@ private struct Upload: Reducer {
     }
     // The effect is held at its gate: however often the waiting task gets to run, it must
     // still be waiting.
-    for _ in 0..<1_000 { await Task.yield() }
+    for _ in 0..<20 { await Task.yield() }
     #expect(!finished.withLock { $0 }, "finish() returned while the effect was winding down")
     #expect(task.isRunning)
     windDown.open()
