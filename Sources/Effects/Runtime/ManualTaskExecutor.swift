@@ -102,14 +102,24 @@ package final class ManualTaskExecutor: TaskExecutor, Sendable {
     }
     guard owns else { return 0 }
     var count = 0
-    while count < limit, let job = next() {
+    var stoppedEarly = false
+    while true {
+      guard count < limit else {
+        stoppedEarly = true
+        break
+      }
+      // `next()` clears the flag, in its lock, when it finds the queue empty.
+      guard let job = next() else { break }
       job.runSynchronously(on: asUnownedTaskExecutor())
       count += 1
-      if stop() { break }
+      if stop() {
+        stoppedEarly = true
+        break
+      }
     }
-    // Stopped before `next()` found the queue empty (at the limit, or asked to), the flag is
-    // still set.
-    state.withLock { $0.isRunning = false }
+    // Stopped with the flag still set (at the limit, or asked to): cleared here. Cleared
+    // after `next()` did, it could be another caller's, which began in between.
+    if stoppedEarly { state.withLock { $0.isRunning = false } }
     return count
   }
 

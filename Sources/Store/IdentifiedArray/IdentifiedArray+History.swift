@@ -56,13 +56,19 @@ struct StructureHistory<ID: Hashable> {
   /// The changes, written round-robin once full, so recording never shifts the buffer.
   @usableFromInline var changes: [Change] = []
   @usableFromInline var next = 0
+  /// The largest capacity asked for so far: the history never shrinks, so that an array
+  /// whose size goes back and forth across a boundary does not put its history in order
+  /// again at each change.
+  @usableFromInline var largestCapacity = 0
 
   @inlinable init() {}
 
   /// Records a change, in a history of up to `capacity` changes.
   @inlinable
-  mutating func record(from: UInt64, to: UInt64, ids: IDs, capacity: Int) {
+  mutating func record(from: UInt64, to: UInt64, ids: IDs, capacity wanted: Int) {
     let change = Change(from: from, to: to, ids: ids)
+    largestCapacity = max(largestCapacity, wanted)
+    let capacity = largestCapacity
     if changes.count < capacity {
       // Room to grow. A history that went round at a smaller capacity is put oldest first
       // (once per doubling of the capacity).
@@ -72,9 +78,7 @@ struct StructureHistory<ID: Hashable> {
       changes.append(change)
       next = changes.count == capacity ? 0 : changes.count
     } else {
-      // Full (or grown for a larger array than this one is now): the oldest goes. Before
-      // the history first went round, that is the first.
-      if next == changes.count { next = 0 }
+      // Full: the oldest goes.
       changes[next] = change
       next = (next + 1) % changes.count
     }
