@@ -8,7 +8,7 @@ import Testing
 /// global executor, not the test store's: an advance can come before it sleeps, and wake
 /// nothing. A `receive` that then waits in vain, and `finish()`, say so.
 @MainActor
-@Suite(.timeLimit(.minutes(1))) struct SleepOffTestExecutorTests {
+@Suite(.timeLimit(.minutes(10))) struct SleepOffTestExecutorTests {
   let clock = TestClock()
   let messages = Messages()
 
