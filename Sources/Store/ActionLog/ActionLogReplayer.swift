@@ -419,7 +419,8 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         UTF-32, whose characters come with NUL bytes, or damaged bytes).
         """
     }
-    if !isFirstLine, line.starts(with: [0xEF, 0xBB, 0xBF]) {
+    // The first byte alone first: nearly every line starts with "{".
+    if !isFirstLine, line.first == 0xEF, line.starts(with: [0xEF, 0xBB, 0xBF]) {
       return """
         a byte order mark (U+FEFF) at column 1: only a log's first line may start with one (two \
         files joined into one?).

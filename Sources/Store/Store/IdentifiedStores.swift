@@ -65,7 +65,8 @@ public struct IdentifiedStores<ID: Hashable & Sendable, ElementState, ElementAct
   public subscript(position: Int) -> Store<ElementState, ElementAction> {
     let id = ids[position]
     if let store = cache.store(for: id, listedAt: listedAt) {
-      handedOut.stores[id] = store
+      // A view reads its rows again after each action: most reads find the store there.
+      if handedOut.stores[id] !== store { handedOut.stores[id] = store }
       return store
     }
     guard let store = handedOut.stores[id] else {
