@@ -9,43 +9,21 @@ struct ReplayCommand {
   var isQuiet: Bool
 
   static func parse(_ arguments: [String]) throws -> ReplayCommand {
-    var path: String?
     var until: Int?
     var isQuiet = false
-    var remaining = arguments[...]
-    var seen = SeenOptions(usage: Usage.replay)
-    // After `--`, every argument is FILE, even one that starts with "-".
-    var isOptionsEnd = false
-    while let argument = remaining.popFirst() {
-      if isOptionsEnd {
-        guard path == nil else {
-          throw UsageError(message: "unexpected argument \"\(argument)\".", usage: Usage.replay)
-        }
-        path = argument
-        continue
-      }
-      try seen.note(argument)
-      switch argument {
-      case "--":
-        isOptionsEnd = true
-      case "-h", "--help":
-        throw HelpRequested(text: Usage.replay)
+    let path = try FileArguments.parse(arguments, usage: Usage.replay) { option, remaining in
+      switch option {
       case "--quiet":
         isQuiet = true
       case "--until":
         until = try OptionValue.number(
-          remaining.popFirst(), for: argument, atLeast: 0,
+          remaining.popFirst(), for: option, atLeast: 0,
           else: "--until needs a sequence number.", usage: Usage.replay)
-      case _ where argument.hasPrefix("-"):
-        throw UsageError(message: "unknown option \"\(argument)\".", usage: Usage.replay)
       default:
-        guard path == nil else {
-          throw UsageError(message: "unexpected argument \"\(argument)\".", usage: Usage.replay)
-        }
-        path = argument
+        return false
       }
+      return true
     }
-    guard let path else { throw UsageError(message: "missing FILE.", usage: Usage.replay) }
     return ReplayCommand(path: path, until: until, isQuiet: isQuiet)
   }
 
@@ -86,36 +64,12 @@ struct VerifyCommand {
   var requiresComplete = false
 
   static func parse(_ arguments: [String]) throws -> VerifyCommand {
-    var path: String?
     var requiresComplete = false
-    var remaining = arguments[...]
-    var seen = SeenOptions(usage: Usage.verify)
-    // After `--`, every argument is FILE, even one that starts with "-".
-    var isOptionsEnd = false
-    while let argument = remaining.popFirst() {
-      if !isOptionsEnd {
-        try seen.note(argument)
-        switch argument {
-        case "--":
-          isOptionsEnd = true
-          continue
-        case "-h", "--help":
-          throw HelpRequested(text: Usage.verify)
-        case "--complete":
-          requiresComplete = true
-          continue
-        case _ where argument.hasPrefix("-"):
-          throw UsageError(message: "unknown option \"\(argument)\".", usage: Usage.verify)
-        default:
-          break
-        }
-      }
-      guard path == nil else {
-        throw UsageError(message: "unexpected argument \"\(argument)\".", usage: Usage.verify)
-      }
-      path = argument
+    let path = try FileArguments.parse(arguments, usage: Usage.verify) { option, _ in
+      guard option == "--complete" else { return false }
+      requiresComplete = true
+      return true
     }
-    guard let path else { throw UsageError(message: "missing FILE.", usage: Usage.verify) }
     return VerifyCommand(path: path, requiresComplete: requiresComplete)
   }
 
@@ -165,6 +119,43 @@ struct VerifyCommand {
     } catch {
       return Failure.report(error, in: path, output: output)
     }
+  }
+}
+
+/// A command line of options and one FILE, as `replay` and `verify` take it.
+enum FileArguments {
+  /// The FILE `arguments` name. Each option goes to `option` first, with the arguments after
+  /// it (to take a value from): it returns `false` for an option it does not know, which is
+  /// refused by name. An option given twice is refused; `-h` and `--help` ask for `usage`;
+  /// after `--`, every argument is FILE, even one that starts with "-".
+  static func parse(
+    _ arguments: [String], usage: String,
+    option: (String, inout ArraySlice<String>) throws -> Bool
+  ) throws -> String {
+    var path: String?
+    var remaining = arguments[...]
+    var seen = SeenOptions(usage: usage)
+    var isOptionsEnd = false
+    while let argument = remaining.popFirst() {
+      if !isOptionsEnd, argument.hasPrefix("-") {
+        try seen.note(argument)
+        switch argument {
+        case "--": isOptionsEnd = true
+        case "-h", "--help": throw HelpRequested(text: usage)
+        default:
+          guard try option(argument, &remaining) else {
+            throw UsageError(message: "unknown option \"\(argument)\".", usage: usage)
+          }
+        }
+        continue
+      }
+      guard path == nil else {
+        throw UsageError(message: "unexpected argument \"\(argument)\".", usage: usage)
+      }
+      path = argument
+    }
+    guard let path else { throw UsageError(message: "missing FILE.", usage: usage) }
+    return path
   }
 }
 

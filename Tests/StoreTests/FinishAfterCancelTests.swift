@@ -50,7 +50,10 @@ private struct Upload: Reducer {
 /// awaiting task's own cancellation returns at once.
 @MainActor
 @Suite struct FinishAfterCancelTests {
-  @Test func finishAfterCancelWaitsForTheEffectsToWindDown() async {
+  /// A store whose upload has started, the upload's task, and the gate it winds down at.
+  fileprivate func startedUpload() async -> (
+    Store<Upload.State, Upload.Action>, StoreTask, WindDownGate
+  ) {
     let (started, startedContinuation) = AsyncStream.makeStream(of: Void.self)
     let windDown = WindDownGate()
     let store = Store(initialState: Upload.State()) {
@@ -58,6 +61,11 @@ private struct Upload: Reducer {
     }
     let task = store.send(.start)
     for await _ in started { break }
+    return (store, task, windDown)
+  }
+
+  @Test func finishAfterCancelWaitsForTheEffectsToWindDown() async {
+    let (store, task, windDown) = await startedUpload()
     task.cancel()
     let finished = Mutex(false)
     let waiting = Task { @MainActor in
@@ -72,16 +80,12 @@ private struct Upload: Reducer {
     windDown.open()
     await waiting.value
     #expect(!task.isRunning)
+    // The store runs the effects: it must outlive them.
+    withExtendedLifetime(store) {}
   }
 
   @Test func cancellingTheAwaitingTaskReturnsAtOnce() async {
-    let (started, startedContinuation) = AsyncStream.makeStream(of: Void.self)
-    let windDown = WindDownGate()
-    let store = Store(initialState: Upload.State()) {
-      Upload(started: startedContinuation, windDown: windDown)
-    }
-    let task = store.send(.start)
-    for await _ in started { break }
+    let (store, task, windDown) = await startedUpload()
     let waiting = Task { @MainActor in await task.finish() }
     waiting.cancel()
     await waiting.value
@@ -89,5 +93,7 @@ private struct Upload: Reducer {
     windDown.open()
     await task.finish()
     #expect(!task.isRunning)
+    // The store runs the effects: it must outlive them.
+    withExtendedLifetime(store) {}
   }
 }
