@@ -172,8 +172,20 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   deinit {
     // Effects still running end with the store: their sleeps leave a shared test clock, which
     // would otherwise wait on tasks that nobody runs any more.
-    defer { runtime.cancelAll() }
+    defer { Self.endEffects(runtime) }
     Self.checkAtEnd(ledger, runtime, origin, context: "The test store was released with")
+  }
+
+  /// Cancels the effects still running, and lets them wind down: what a cancelled effect
+  /// does next runs on the test executor, which nobody runs once the store is gone, so its
+  /// task, and whatever it holds, would stay in memory for the rest of the run. Its next jobs
+  /// run here (up to 10,000 of them), and any later ones on the global queues (an effect that
+  /// hops to the main actor to wind down comes back to the executor after the store is gone).
+  private nonisolated static func endEffects(_ runtime: EffectRuntime<Action>) {
+    runtime.cancelAll()
+    guard let executor = runtime.executor else { return }
+    executor.runUntilIdle(limit: 10_000)
+    executor.relinquish()
   }
 
   /// The checks of a store that the test did not `finish()`, when its XCTest test ends: the
@@ -182,7 +194,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   func endOfTestChecks() {
     Self.checkAtEnd(ledger, runtime, origin, context: "The test ended with")
     ledger.isFinished = true
-    runtime.cancelAll()
+    Self.endEffects(runtime)
   }
 
   /// The checks `finish()` makes, without waiting, for a store the test did not finish:

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// A task executor whose jobs run only when asked, on the thread that asks.
 ///
 /// Test stores start every effect task with this executor as its preference, so the
@@ -16,8 +18,17 @@ package final class ManualTaskExecutor: TaskExecutor, Sendable {
     var nextEnqueue: [Int: @Sendable () -> Void] = [:]
     var nextHandlerID = 0
     var settle: (@Sendable () async -> Bool)?
+    /// Whether the owner is gone (see ``relinquish()``), and how many jobs went to the global
+    /// queues since.
+    var isRelinquished = false
+    var handedOver = 0
   }
   private let state = Locked(State())
+
+  /// How many jobs a relinquished executor hands to the global queues: a cancelled effect
+  /// winds down in a few; one that ignores cancellation and loops on `Task.yield()` would
+  /// otherwise keep a thread busy for the rest of the test run.
+  static let handOverLimit = 100_000
 
   /// The executor that the current effect task prefers, when it runs under a test store.
   @TaskLocal package static var current: ManualTaskExecutor?
@@ -53,14 +64,48 @@ package final class ManualTaskExecutor: TaskExecutor, Sendable {
   @usableFromInline
   package func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
-    let (handler, next) = state.withLock { state in
+    let taken = state.withLock { state -> Taken in
+      if state.isRelinquished {
+        state.handedOver += 1
+        return Taken(handOver: state.handedOver <= Self.handOverLimit)
+      }
       state.jobs.append(job)
       let next = state.nextEnqueue
       if !next.isEmpty { state.nextEnqueue = [:] }
-      return (state.onEnqueue, next)
+      return Taken(handler: state.onEnqueue, next: Array(next.values))
     }
-    handler?()
-    for handler in next.values { handler() }
+    if taken.handOver { hand(job) }
+    taken.handler?()
+    for handler in taken.next { handler() }
+  }
+
+  /// What ``enqueue(_:)`` does with a job, decided under the lock.
+  private struct Taken {
+    var handOver = false
+    var handler: (@Sendable () -> Void)?
+    var next: [@Sendable () -> Void] = []
+  }
+
+  /// Lets the executor go, once its owner (a test store) is gone: the jobs waiting, and every
+  /// job enqueued later, run on the global queues, since nobody will ask for them any more.
+  /// The effects of a test store released unfinished are cancelled; their tasks must still
+  /// run to their end, or they, and everything they hold, stay in memory for the rest of the
+  /// run. (Up to ``handOverLimit`` jobs; those past it are left, unrun.)
+  package func relinquish() {
+    let waiting = state.withLock { state -> [UnownedJob] in
+      state.isRelinquished = true
+      let waiting = Array(state.jobs[state.head...])
+      state.jobs = []
+      state.head = 0
+      state.handedOver += waiting.count
+      return waiting
+    }
+    for job in waiting { hand(job) }
+  }
+
+  private func hand(_ job: UnownedJob) {
+    let executor = asUnownedTaskExecutor()
+    DispatchQueue.global().async { job.runSynchronously(on: executor) }
   }
 
   /// Sets what ``settle()`` does: a test store runs jobs and reduces what they reported, until
