@@ -488,6 +488,22 @@ struct Bench {
         2.0)
     }
 
+    // 24. An action beside a list whose rows a view has scoped (`ForEach(store.scope(...))`),
+    // against the same list never scoped. After each action the collection of row stores
+    // checks whether the rows changed: two stamps read from the state in place.
+    if runs(24) {
+      func ticker(scoped: Bool) -> () -> Void {
+        let store = Store(initialState: List.State(count: 1_000)) { List() }
+        let rows = scoped ? store.scope(state: \.rows, action: .rows) : nil
+        let held = rows.map { Array($0) }
+        return { withExtendedLifetime(held) { _ = store.send(.tick) } }
+      }
+      let (scoped, unscoped) = measure.alternating(
+        iterations: 100_000, ticker(scoped: true), ticker(scoped: false))
+      table.add(
+        "action beside 1,000 scoped rows", scoped, "the same, rows never scoped", unscoped, 4.0)
+    }
+
     // 7. Replaying a 1,000,000-action log, against decoding its lines alone.
     if runs(7) { try await ReplayBench.run(into: &table) }
 
@@ -520,7 +536,7 @@ func format(_ value: Double) -> String {
 
 /// The bench's command line.
 struct Options {
-  static let scenarios = 1...23
+  static let scenarios = 1...24
   static let usage = """
     USAGE: bench [--check] [--only N]
 

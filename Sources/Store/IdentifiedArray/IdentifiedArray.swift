@@ -53,14 +53,23 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
   /// Invariant: the slots in `buckets` (one per present element) and `removedSlots` together
   /// are exactly `0..<(storage.count + removedSlots.count)`, and slots ascend with positions.
   @usableFromInline var removedSlots: ContiguousArray<Int> = []
+  /// The structure and content stamps, stored side by side, so that a store can read both
+  /// where its state keeps them, in one load.
+  @usableFromInline var stamps: CollectionStamps
   /// Changes whenever the set or order of ids changes (never for element content), so that
   /// reducers can skip looking for removed ids after a step that did not touch structure.
-  @usableFromInline var structure: UInt64
+  @inlinable var structure: UInt64 {
+    get { stamps.structure }
+    set { stamps.structure = newValue }
+  }
   /// Recent structural changes, so removed ids can be found without comparing all ids.
   @usableFromInline var history = StructureHistory<ID>()
   /// Changes whenever an element may have changed through ``subscript(id:)`` or
   /// ``updateOrAppend(_:)``, so element stores can tell which rows to re-check.
-  @usableFromInline var content: UInt64 = 0
+  @inlinable var content: UInt64 {
+    get { stamps.content }
+    set { stamps.content = newValue }
+  }
   /// Recent element changes: which stamp each replaced, and which id it touched.
   @usableFromInline var contentHistory = StructureHistory<ID>()
 
@@ -70,9 +79,8 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
   public init() {
     storage = []
     buckets = []
-    structure = Self.nextStructure()
-    // Unique, like the structure stamp: an array that replaces another never looks unchanged.
-    content = Self.nextContent()
+    // Unique, both: an array that replaces another never looks unchanged.
+    stamps = CollectionStamps(structure: Self.nextStructure(), content: Self.nextContent())
   }
 
   /// Creates an array from elements whose ids must be unique.
@@ -240,6 +248,19 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
 @usableFromInline let structureStamps = Atomic<UInt64>(0)
 /// The content stamps of every identified array.
 @usableFromInline let contentStamps = Atomic<UInt64>(0)
+
+/// An identified array's structure and content stamps.
+@usableFromInline
+package struct CollectionStamps: Equatable, Sendable, BitwiseCopyable {
+  @usableFromInline package var structure: UInt64
+  @usableFromInline package var content: UInt64
+
+  @inlinable
+  package init(structure: UInt64, content: UInt64) {
+    self.structure = structure
+    self.content = content
+  }
+}
 
 /// An identified array of `Element`, keyed by its `id`.
 public typealias IdentifiedArrayOf<Element: Identifiable> = IdentifiedArray<Element.ID, Element>

@@ -24,6 +24,10 @@ final class CollectionReader<State, ID: Hashable, Element: Identifiable> where E
   private var kept: (elements: IdentifiedArray<ID, Element>, version: Int)?
   /// Whether the last read that reached the state built the collection anew.
   private(set) var builtAnew = false
+  /// Reads the stamps of a stored collection where the root stores it, in place: no copy of
+  /// the state or the collection (`nil` when the store's core cannot, or the collection is a
+  /// computed view).
+  let stampsInPlace: (@MainActor () -> CollectionStamps)?
 
   init<Action>(
     _ core: any StoreCore<State, Action>, _ keyPath: KeyPath<State, IdentifiedArray<ID, Element>>
@@ -32,6 +36,16 @@ final class CollectionReader<State, ID: Hashable, Element: Identifiable> where E
     version = { core.stateVersion }
     self.keyPath = keyPath
     isStored = MemoryLayout<State>.offset(of: keyPath) != nil
+    stampsInPlace = isStored ? core.inPlaceReader(keyPath.appending(path: \.stamps)) : nil
+  }
+
+  /// The collection's structure and content stamps now.
+  ///
+  /// - Complexity: O(1) for a stored collection, and for a view while the state has not
+  ///   changed since it was built; otherwise what the view costs to build.
+  func stamps() -> CollectionStamps {
+    if let stampsInPlace { return stampsInPlace() }
+    return read().stamps
   }
 
   /// The collection as the state has it now.

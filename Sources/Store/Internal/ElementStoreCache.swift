@@ -86,10 +86,9 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     let now = elements()
     knownStructure = now.structure
     knownContent = now.content
-    stamps = {
-      let elements = elements()
-      return CollectionStamps(structure: elements.structure, content: elements.content)
-    }
+    // After every action: for a stored collection, two numbers read where the root keeps
+    // them, with no copy of the state or the collection (about 1.4 us an action, copied).
+    stamps = reader.stamps
     // The parent's core keeps the hook for as long as it lives, so the hook holds nothing but
     // this cache, weakly: what reads the elements holds the core, and a hook holding that
     // would keep the core, and the effects it runs, alive after every store was let go.
@@ -278,11 +277,4 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     }
   }
 
-}
-
-/// A collection's structure and content stamps, as one value of a type known before run time:
-/// a tuple's type, or a type nested in a generic one, would be looked up at each check.
-struct CollectionStamps {
-  var structure: UInt64
-  var content: UInt64
 }

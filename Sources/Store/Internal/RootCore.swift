@@ -162,6 +162,24 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     dispatchHooks.append(hook)
   }
 
+  package func inPlaceReader(_ keyPath: KeyPath<State, CollectionStamps>)
+    -> (@MainActor () -> CollectionStamps)?
+  {
+    guard let offset = MemoryLayout<State>.offset(of: keyPath) else { return nil }
+    // Held strongly, as the stores of this root hold it: the root holds no reader. (Unowned,
+    // each read took the slow path of reference counting: the root is weakly referenced.)
+    return { self.loadStored(at: offset) }
+  }
+
+  /// The stamps stored `offset` bytes into the state. (A key path read of them, in code not
+  /// specialized for the state's type, looked up the metadata of each type on the path at
+  /// every read: about 0.4 us.)
+  func loadStored(at offset: Int) -> CollectionStamps {
+    withUnsafeMutablePointer(to: &currentState) {
+      UnsafeRawPointer($0).load(fromByteOffset: offset, as: CollectionStamps.self)
+    }
+  }
+
   package func warn(_ warning: RuntimeWarning) {
     runtime.warnings(warning)
   }
@@ -177,10 +195,18 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     defer { hookPassesRunning -= 1 }
     for _ in 0..<16 {
       let generation = dispatchCount
-      let hooks = dispatchHooks
+      var hooks = dispatchHooks
       dispatchHooks = []
-      let kept = hooks.filter { $0() }
-      dispatchHooks = kept + dispatchHooks
+      // The kept hooks move down in place, in the buffer the list had: no array is made at
+      // each action.
+      var kept = 0
+      for index in hooks.indices where hooks[index]() {
+        if kept != index { hooks.swapAt(kept, index) }
+        kept += 1
+      }
+      hooks.removeSubrange(kept...)
+      hooks.append(contentsOf: dispatchHooks)
+      dispatchHooks = hooks
       if dispatchCount == generation { return }
     }
     runtime.warnings(

@@ -37,6 +37,12 @@ package final class ScopedCore<R: Reducer, State, Action: Sendable>: StoreCore {
     root.stateVersion
   }
 
+  package func inPlaceReader(_ keyPath: KeyPath<State, CollectionStamps>)
+    -> (@MainActor () -> CollectionStamps)?
+  {
+    root.inPlaceReader(toState.appending(path: keyPath))
+  }
+
   package func afterDispatch(_ hook: @escaping @MainActor () -> Bool) {
     root.afterDispatch(hook)
   }

@@ -36,6 +36,13 @@ package protocol StoreCore<State, Action>: AnyObject {
 
   /// Runs the hooks this core keeps to itself, if any; see `DerivedCore`.
   func runOwnedHooks()
+
+  /// A reader of the identified array stamps at `keyPath` that loads them from where the root
+  /// stores them, with no copy of the state and no key path read, or `nil` when there is no
+  /// such place: the path goes through a computed property, an optional or a class, or this
+  /// core's state is kept apart from the root's (an element's, a child's).
+  func inPlaceReader(_ keyPath: KeyPath<State, CollectionStamps>)
+    -> (@MainActor () -> CollectionStamps)?
 }
 
 extension StoreCore {
@@ -45,6 +52,12 @@ extension StoreCore {
   /// them to the root: an element's core does, and its owner checks it only when the element
   /// may have changed. Other cores keep none.
   package func runOwnedHooks() {}
+
+  package func inPlaceReader(_ keyPath: KeyPath<State, CollectionStamps>)
+    -> (@MainActor () -> CollectionStamps)?
+  {
+    nil
+  }
 }
 
 /// The root of a store tree, as a test store drives it.

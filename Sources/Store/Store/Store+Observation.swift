@@ -17,6 +17,11 @@ extension Store {
 
     /// Whether the value in `state` differs from the one last seen; remembers the new one.
     func update(from state: State) -> Bool { true }
+
+    /// Whether the value is known to be the one last seen without reading the state: a stored
+    /// collection's stamp, read where the root keeps it. Most actions change no ids, and a
+    /// copy of the state costs more than the rest of the check.
+    func isUnchangedInPlace() -> Bool { false }
   }
 
   /// A value read through a key path.
@@ -83,6 +88,11 @@ extension Store {
       self.stamp = stamp
       self.ids = ids
       super.init(token: token)
+    }
+
+    override func isUnchangedInPlace() -> Bool {
+      guard let stamps = reader.stampsInPlace else { return false }
+      return stamps().structure == stamp
     }
 
     override func update(from state: State) -> Bool {
@@ -175,7 +185,7 @@ extension Store {
         return
       }
       entry.checkedAt = version
-      guard entry.update(from: core.state) else {
+      guard !entry.isUnchangedInPlace(), entry.update(from: core.state) else {
         observation.access(self, keyPath: entry.token)
         return
       }
@@ -218,13 +228,20 @@ extension Store {
     // Read even with nothing left to compare: a derived store follows its state after each
     // action once anything was read through it (a row view playing its removal reads it).
     guard hasBeenRead else { return }
-    let state = core.state
-    guard !tracked.isEmpty else { return }
+    guard !tracked.isEmpty else {
+      _ = core.state
+      return
+    }
+    // Read when an entry first needs it: a store that only follows a stored collection's ids
+    // never copies its state.
+    var state: State?
     let version = core.stateVersion
     var changed: [TrackKey] = []
     for (key, entry) in tracked {
       entry.checkedAt = version
-      if entry.update(from: state) { changed.append(key) }
+      if entry.isUnchangedInPlace() { continue }
+      if state == nil { state = core.state }
+      if entry.update(from: state!) { changed.append(key) }
     }
     for key in changed {
       // Observation tracking is one-shot: the observers of a value are let go once they are
