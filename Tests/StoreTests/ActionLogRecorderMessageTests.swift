@@ -44,6 +44,30 @@ import Testing
     #expect(!message.contains(".."), "\(message)")
   }
 
+  /// A recorder kept after its store (a debug screen showing the log's path) does not keep
+  /// the store's root, its state or its effects alive; finishing then says the store is gone,
+  /// in the error and on the log's last line. (It kept the root, and the effects ran on.)
+  @Test func aRecorderKeptAfterItsStoreLetsTheStoreGoAndItsFinishSaysSo() throws {
+    let file = directory.path("released.jsonl")
+    weak var root: AnyObject?
+    let recorder: ActionLogRecorder<Ledger.State, Ledger.Action>
+    do {
+      let store = Store(initialState: Ledger.State()) { Ledger() }
+      recorder = try store.recordActions(to: file, feature: "Ledger", time: { 0 })
+      store.send(.setBig(1))
+      root = store.core
+    }
+    #expect(root == nil, "the recorder keeps the store's root alive")
+    #expect(throws: ActionLogError.self) { try recorder.finish() }
+    #expect(
+      recorder.error?.description.contains(
+        "the final checkpoint, after action 1, could not be written: the store was released "
+          + "before it, so its state is gone: keep the store until the recorder finishes") == true,
+      "\(String(describing: recorder.error))")
+    let last = try #require(try directory.lines(file).last)
+    #expect(last.contains(#""kind":"stopped""#) && last.contains("the store was released"), "\(last)")
+  }
+
   @Test func theFinalCheckpointAfterAPeriodicOneRepeatsOnlyItsDigest() throws {
     let store = Store(initialState: Ledger.State()) { Ledger() }
     let file = directory.path("final.jsonl")

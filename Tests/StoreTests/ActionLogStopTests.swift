@@ -11,6 +11,8 @@ import Testing
   let directory = TemporaryDirectory("action-log-stop-tests")
 
   let replayer = ActionLogReplayer(feature: "Gauge") { Gauge() }
+  /// The stores recorded, kept for the test's length: a recorder does not keep its store.
+  var stores: [StoreOf<Gauge>] = []
 
   /// Records `actions` with a checkpoint every `interval`, returning the recorder, the
   /// warnings, and the log's path; it does not finish.
@@ -25,6 +27,7 @@ import Testing
     let recorder = try store.recordActions(
       to: file, feature: "Gauge", checkpointInterval: interval, time: { 0 })
     for action in actions { store.send(action) }
+    stores.append(store)
     return (recorder, warnings, file)
   }
 

@@ -48,7 +48,9 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
   private let encoder = makeLogEncoder()
   private let checkpointInterval: Int
   private let time: () -> Double
-  private let readState: @MainActor () -> State
+  /// The store's state now; `nil` once the store is gone (the recorder does not keep it, or
+  /// its effects, alive).
+  private let readState: @MainActor () -> State?
   private var sequence = 0
   /// The action recorded last, while the checkpoint due after it is not written yet.
   private var checkpointAction: Action?
@@ -77,7 +79,7 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
     checkpointInterval: Int,
     time: @escaping () -> Double,
     warnings: RuntimeWarningHandler,
-    readState: @escaping @MainActor () -> State
+    readState: @escaping @MainActor () -> State?
   ) throws(ActionLogError) {
     guard checkpointInterval > 0 else {
       throw .cannotWrite(
@@ -149,6 +151,10 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
 
   /// Writes the final checkpoint and stops recording.
   ///
+  /// Call it while the store lives: the final checkpoint holds the store's state. The
+  /// recorder does not keep the store alive; once the store is gone, the log ends with a
+  /// line saying the store was released, and this throws.
+  ///
   /// - Throws: The error that stopped the recording earlier, or the one met writing the
   ///   final checkpoint (the log then ends with a line saying so).
   public func finish() throws(ActionLogError) {
@@ -216,7 +222,13 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
   }
 
   private func writeCheckpoint(isFinal: Bool) throws(LineFailure) {
-    let state = readState()
+    guard let state = readState() else {
+      throw LineFailure(
+        reason: """
+          the store was released before it, so its state is gone: keep the store until the \
+          recorder finishes
+          """)
+    }
     let json: Data
     do {
       json = try encoder.encode(state)
@@ -346,7 +358,9 @@ extension Store where State: Codable, Action: Codable {
         return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
       },
       warnings: root.runtime.warnings,
-      readState: { root.untrackedState }
+      // Weakly: a recorder kept after its store (to show the log's path, say) kept the store's
+      // root, its state and its running effects alive (leak adversary trial).
+      readState: { [weak root] in root?.untrackedState }
     )
     let link = recorder.link
     link.recorder = recorder
