@@ -65,7 +65,8 @@ import Testing
           + "before it, so its state is gone: keep the store until the recorder finishes") == true,
       "\(String(describing: recorder.error))")
     let last = try #require(try directory.lines(file).last)
-    #expect(last.contains(#""kind":"stopped""#) && last.contains("the store was released"), "\(last)")
+    #expect(
+      last.contains(#""kind":"stopped""#) && last.contains("the store was released"), "\(last)")
   }
 
   @Test func theFinalCheckpointAfterAPeriodicOneRepeatsOnlyItsDigest() throws {
