@@ -63,4 +63,46 @@ import Testing
     for id in 0..<10 { array[id: id]?.count += 1 }
     #expect(array.changedIDs(since: content) == Array(0..<10))
   }
+
+  /// The ids of removed elements the history holds are bounded by a quarter of the array's
+  /// elements (at least 256): an array of 20,000 emptied 64 rows at a time held all 20,000
+  /// ids, and whatever objects they held, after it was empty (leak adversary trial).
+  @Test func anEmptiedArrayKeepsFewOfTheIDsItRemoved() {
+    var array = rows(20_000)
+    let start = array.structureStamp
+    while !array.isEmpty {
+      let batch = Set(array.prefix(64).map(\.id))
+      array.removeAll { batch.contains($0.id) }
+    }
+    let held = array.history.changes.reduce(0) { $0 + $1.ids.count }
+    #expect(held == array.history.idCount)
+    #expect(held <= 256, "\(held) removed ids held")
+    // Too far back: the history says it cannot tell, rather than leaving ids out.
+    #expect(array.removedIDs(since: start) == nil)
+    // Recent removals are still told.
+    var refilled = rows(1_000)
+    let before = refilled.structureStamp
+    for id in 0..<64 { refilled.remove(id: id) }
+    #expect(refilled.removedIDs(since: before) == Array(0..<64))
+  }
+
+  /// Once ids are forgotten, a question reaching back past them is "unknown", and one that
+  /// does not is answered whole.
+  @Test func forgottenIDsMakeOnlyOlderQuestionsUnknown() {
+    var array = rows(1_000)
+    let oldest = array.structureStamp
+    for id in 0..<5 { array.remove(id: id) }
+    let middle = array.structureStamp
+    // 300 ids in single removals of 60: past the limit of 256, the oldest are forgotten.
+    for batch in 0..<5 {
+      let ids = Set((100 + batch * 60)..<(160 + batch * 60))
+      array.removeAll { ids.contains($0.id) }
+    }
+    #expect(array.history.idCount <= 256)
+    #expect(array.removedIDs(since: oldest) == nil)
+    #expect(array.removedIDs(since: middle) == nil)
+    let recent = array.structureStamp
+    array.remove(id: 900)
+    #expect(array.removedIDs(since: recent) == [900])
+  }
 }

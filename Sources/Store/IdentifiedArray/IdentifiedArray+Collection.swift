@@ -185,7 +185,8 @@ extension IdentifiedArray {
     content = Self.nextContent()
     contentHistory.record(
       from: previous, to: content, ids: .one(id),
-      capacity: StructureHistory<ID>.capacity(forCount: count))
+      capacity: StructureHistory<ID>.capacity(forCount: count),
+      idLimit: StructureHistory<ID>.idLimit(forCount: count))
   }
 
 }

@@ -45,7 +45,8 @@ struct StructureHistory<ID: Hashable> {
   /// action that changed 17 rows of 100,000 look at every one of their stores (32 ms, 4,800
   /// times one that changed 16; large-state adversary trial). Growing in powers of two
   /// keeps the cost of growing constant per change; a history grown for a large array stays
-  /// that size when the array shrinks, at 32 bytes or so per change.
+  /// that size when the array shrinks, at 32 bytes or so per change, plus the ids it holds (at
+  /// most ``idLimit(forCount:)``).
   @inlinable
   static func capacity(forCount count: Int) -> Int {
     let wanted = count / 16
@@ -60,15 +61,30 @@ struct StructureHistory<ID: Hashable> {
   /// whose size goes back and forth across a boundary does not put its history in order
   /// again at each change.
   @usableFromInline var largestCapacity = 0
+  /// How many ids the changes hold in all.
+  @usableFromInline var idCount = 0
 
   @inlinable init() {}
 
-  /// Records a change, in a history of up to `capacity` changes.
+  /// How many ids the history holds at most for an array of `count` elements: a quarter of
+  /// the elements, and at least 256. The ids of removed elements (and whatever objects they
+  /// hold) are let go once past it, the oldest first: with up to 64 ids a change, a history
+  /// that had grown for a large array kept four to eight times its peak count of ids, after
+  /// the array was emptied (leak adversary trial).
   @inlinable
-  mutating func record(from: UInt64, to: UInt64, ids: IDs, capacity wanted: Int) {
+  static func idLimit(forCount count: Int) -> Int {
+    max(256, count / 4)
+  }
+
+  /// Records a change, in a history of up to `capacity` changes holding up to `idLimit` ids.
+  @inlinable
+  mutating func record(
+    from: UInt64, to: UInt64, ids: IDs, capacity wanted: Int, idLimit: Int = .max
+  ) {
     let change = Change(from: from, to: to, ids: ids)
     largestCapacity = max(largestCapacity, wanted)
     let capacity = largestCapacity
+    idCount += change.ids.count
     if changes.count < capacity {
       // Room to grow. A history that went round at a smaller capacity is put oldest first
       // (once per doubling of the capacity).
@@ -79,13 +95,36 @@ struct StructureHistory<ID: Hashable> {
       next = changes.count == capacity ? 0 : changes.count
     } else {
       // Full: the oldest goes.
+      idCount -= changes[next].ids.count
       changes[next] = change
       next = (next + 1) % changes.count
+    }
+    if idCount > idLimit { forgetOldestIDs(downTo: idLimit) }
+  }
+
+  /// Forgets the ids of the oldest changes until at most `limit` are left: those changes say
+  /// they removed too many to keep, so that a question reaching back to them is answered
+  /// "unknown" (the asker then compares ids) rather than wrongly.
+  ///
+  /// - Complexity: O(*c*) for the *c* changes kept; it runs only after changes that removed
+  ///   many ids, each forgotten once.
+  @usableFromInline
+  mutating func forgetOldestIDs(downTo limit: Int) {
+    // Oldest first: from `next` once the ring is full, else from the start.
+    let start = changes.count == largestCapacity ? next : 0
+    for step in 0..<changes.count where idCount > limit {
+      let index = (start + step) % changes.count
+      let count = changes[index].ids.count
+      guard count > 0 else { continue }
+      changes[index].ids = .unknown
+      idCount -= count
     }
   }
 
   @inlinable
-  mutating func record(from: UInt64, to: UInt64, removed: [ID], capacity: Int) {
+  mutating func record(
+    from: UInt64, to: UInt64, removed: [ID], capacity: Int, idLimit: Int = .max
+  ) {
     let ids: IDs =
       switch removed.count {
       case 0: .none
@@ -93,7 +132,7 @@ struct StructureHistory<ID: Hashable> {
       case ...Self.maximumIDsPerChange: .many(removed)
       default: .unknown
       }
-    record(from: from, to: to, ids: ids, capacity: capacity)
+    record(from: from, to: to, ids: ids, capacity: capacity, idLimit: idLimit)
   }
 
   /// The ids recorded between stamps `from` and `to`, in order, or `nil` if the history
@@ -131,6 +170,17 @@ struct StructureHistory<ID: Hashable> {
   }
 }
 
+extension StructureHistory.IDs {
+  /// How many ids this holds.
+  @inlinable var count: Int {
+    switch self {
+    case .none, .unknown: 0
+    case .one: 1
+    case .many(let ids): ids.count
+    }
+  }
+}
+
 extension StructureHistory: Sendable where ID: Sendable {}
 extension StructureHistory.Change: Sendable where ID: Sendable {}
 extension StructureHistory.IDs: Sendable where ID: Sendable {}
@@ -143,7 +193,8 @@ extension IdentifiedArray {
     structure = Self.nextStructure()
     history.record(
       from: previous, to: structure, removed: removed,
-      capacity: StructureHistory<ID>.capacity(forCount: count))
+      capacity: StructureHistory<ID>.capacity(forCount: count),
+      idLimit: StructureHistory<ID>.idLimit(forCount: count))
   }
 
   /// The ids removed since the array had structure stamp `stamp`, or `nil` when that cannot
