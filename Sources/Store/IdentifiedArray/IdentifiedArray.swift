@@ -155,7 +155,12 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
   ///
   /// - Complexity: O(*n*).
   public var ids: [ID] {
-    storage.map { $0.id }
+    // Each id read in place: a `map` over the elements copied each one whole to read its id
+    // (a stack's screens, rows with large state).
+    var ids: [ID] = []
+    ids.reserveCapacity(storage.count)
+    for index in storage.indices { ids.append(storage[index].id) }
+    return ids
   }
 
   /// Whether the ids are `ids`, in order: without making an array of them.

@@ -192,7 +192,7 @@ extension Store {
     // The cache's reader: made for this key path, whose type gives the element's.
     let reader = unsafeDowncast(cache.reader, to: CollectionReader<State, ID, Element>.self)
     let elements = reader.read()
-    let ids = elements.ids
+    let ids = cache.ids(of: elements)
     trackIDs(toElements, elements, ids: ids, comparesIDs: token == nil)
     return IdentifiedStores(ids: ids, cache: cache)
   }
