@@ -491,6 +491,10 @@ import Testing
           let modulus = Int.random(in: 5..<40, using: &random)
           items.removeAll { $0.id % modulus == 0 }
           model.removeAll { $0.id % modulus == 0 }
+        case 4:
+          let batch = (0..<Int.random(in: 0...3, using: &random)).map { _ in newItem() }
+          items.append(contentsOf: batch)
+          model.append(contentsOf: batch)
         case 5, 6:
           // A row dragged a few places, which re-indexes only the rows it passes.
           let source = Int.random(in: 0..<model.count, using: &random)

@@ -88,6 +88,7 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
   /// - Parameter elements: The elements, in order.
   /// - Throws: ``IdentifiedArrayError/duplicateID(_:positions:)`` naming the first repeated id.
   /// - Complexity: O(*n*).
+  @inlinable
   public init(uniqueElements elements: some Sequence<Element>) throws(IdentifiedArrayError) {
     self.init()
     for element in elements {
@@ -112,6 +113,7 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
   /// - Precondition: The ids are unique: a repeated id stops the program, naming the id and
   ///   both positions, as ``append(_:)`` and array literals do.
   /// - Complexity: O(*n*).
+  @inlinable
   public init(_ elements: some Sequence<Element>) {
     do {
       try self.init(uniqueElements: elements)
@@ -157,10 +159,12 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
   public var ids: [ID] {
     // Each id read in place: a `map` over the elements copied each one whole to read its id
     // (a stack's screens, rows with large state).
-    var ids: [ID] = []
-    ids.reserveCapacity(storage.count)
-    for index in storage.indices { ids.append(storage[index].id) }
-    return ids
+    storage.withUnsafeBufferPointer { elements in
+      var ids: [ID] = []
+      ids.reserveCapacity(elements.count)
+      for index in elements.indices { ids.append(elements[index].id) }
+      return ids
+    }
   }
 
   /// Whether the ids are `ids`, in order: without making an array of them.
