@@ -197,6 +197,25 @@ import Testing
     #expect(messages.last.contains("The test ended with 1 received action not yet asserted"))
   }
 
+  /// A list of actions left unreceived shows a run of equal actions once, with its count, and
+  /// names at most 20 entries: a timer advanced by an hour listed 3,600 lines.
+  @Test func aLongListOfUnassertedActionsIsShortened() async {
+    let store = makeStore()
+    await store.send(.echo(Array(repeating: "tick", count: 3_000) + (1...30).map { "w\($0)" }))
+    await withKnownIssue {
+      await store.finish()
+    } matching: {
+      messages.capture($0)
+    }
+    let message = messages.last
+    #expect(message.contains("The test ended with 3030 received actions not yet asserted"))
+    #expect(message.contains(#"  • Action.loaded("tick") (3000 times)"#), "\(message)")
+    #expect(message.contains(#"  • Action.loaded("w19")"#))
+    #expect(!message.contains(#"Action.loaded("w20")"#))
+    #expect(message.contains("  … and 11 more\n"), "\(message)")
+    #expect(message.count < 2_000)
+  }
+
   @Test func aNonExhaustiveReceiveOfAnActionASendDroppedSaysWhichSendDroppedIt() async {
     let store = makeStore()
     store.exhaustivity = .off

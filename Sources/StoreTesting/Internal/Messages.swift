@@ -2,8 +2,26 @@ import Effects
 
 /// The texts of test store failures, kept together so they read alike.
 enum Messages {
-  static func bulleted(_ lines: [String]) -> String {
-    lines.map { "  • \($0)" }.joined(separator: "\n")
+  /// `lines` as a bulleted list, one per line.
+  ///
+  /// A run of equal lines shows once, with its count (`Action.tick (3600 times)`), and past
+  /// `limit` bullets the rest are counted, not listed: a timer left running for an hour of
+  /// test time listed 3,600 lines, and `clock.run()` over one 100,000 (2 MB of failure).
+  static func bulleted(_ lines: [String], limit: Int = 20) -> String {
+    var runs: [(line: String, count: Int)] = []
+    for line in lines {
+      if let last = runs.last, last.line == line {
+        runs[runs.count - 1].count += 1
+      } else {
+        runs.append((line, 1))
+      }
+    }
+    let shown = runs.prefix(limit).map { run in
+      run.count == 1 ? "  • \(run.line)" : "  • \(run.line) (\(run.count) times)"
+    }
+    let rest = runs.dropFirst(limit).reduce(0) { $0 + $1.count }
+    let more = rest == 0 ? [] : ["  … and \(rest) more"]
+    return (shown + more).joined(separator: "\n")
   }
 
   /// `count` and `noun`, made plural unless `count` is 1: "1 effect", "2 effects".
