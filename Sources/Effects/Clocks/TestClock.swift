@@ -128,6 +128,10 @@ public final class TestClock: Clock, Sendable {
     }
     let executor = ManualTaskExecutor.current
     let isOnTestExecutor = executor.map(Self.currentTaskPrefers) ?? false
+    // A test store whose effect sleeps here is one this clock runs from now on, as one whose
+    // feature holds the clock in a stored property: the store cannot find a clock captured in
+    // a closure, or held by an object.
+    if let executor, isOnTestExecutor { attachIfAbsent(executor) }
     let warnings = RuntimeWarningHandler.current
     // Inside an effect: a test store that waits in vain names what the effect sleeps on.
     let record = EffectRecord.current
@@ -290,9 +294,9 @@ public final class TestClock: Clock, Sendable {
   /// Moves time forward to `deadline`, waking every sleeper whose deadline is not after it.
   ///
   /// It first runs the effects of the test stores whose features hold this clock (as a stored
-  /// property of their reducers) that were resumed from outside the store since its last step
-  /// (by a stream the test fed, say), so that one on its way to a sleep reaches it before time
-  /// moves.
+  /// property of their reducers), or whose effects have slept on it, that were resumed from
+  /// outside the store since its last step (by a stream the test fed, say), so that one on its
+  /// way to a sleep reaches it before time moves.
   ///
   /// Sleepers wake one at a time in deadline order, with ``now`` set to each one's deadline
   /// as it wakes, so a woken task that sleeps again measures from the right time. When
@@ -345,8 +349,20 @@ public final class TestClock: Clock, Sendable {
   /// run that store's effects first.
   package func attach(_ executor: ManualTaskExecutor, owner: AnyObject & Sendable) {
     state.withLock { state in
-      state.stores.removeAll { $0.executor == nil }
+      state.stores.removeAll { $0.executor == nil || $0.executor === executor }
       state.stores.append(WeakExecutor(executor: executor, owner: owner))
+    }
+  }
+
+  /// Notes that effects of the test store running on `executor` sleep on this clock, unless
+  /// the store is noted already: from then on, the clock runs the store's effects first, as
+  /// for a store whose feature holds it.
+  private func attachIfAbsent(_ executor: ManualTaskExecutor) {
+    state.withLock { state in
+      guard !state.stores.contains(where: { $0.executor === executor }) else { return }
+      state.stores.removeAll { $0.executor == nil }
+      // The executor stands for its store, which it lives as long as.
+      state.stores.append(WeakExecutor(executor: executor, owner: executor))
     }
   }
 
