@@ -64,7 +64,8 @@ struct Relay: Reducer {
     #expect(await clock.waitForSleepers())
     await clock.advance(by: .seconds(1))
     await store.receive(.relayed(3)) { $0.relayed = [1, 2, 3] }
-    #expect(clock.storeCount == 1)
+    // Not counted among the stores that hold the clock: an executor can outlive its store.
+    #expect(clock.storeCount == 0)
     input.finish()
     await store.finish()
   }

@@ -361,8 +361,10 @@ public final class TestClock: Clock, Sendable {
     state.withLock { state in
       guard !state.stores.contains(where: { $0.executor === executor }) else { return }
       state.stores.removeAll { $0.executor == nil }
-      // The executor stands for its store, which it lives as long as.
-      state.stores.append(WeakExecutor(executor: executor, owner: executor))
+      // With no owner: the store is not known here, and an executor can outlive its store
+      // (winding down effects the store cancelled), so it is not counted among the live
+      // stores that hold the clock (`storeCount`).
+      state.stores.append(WeakExecutor(executor: executor, owner: nil))
     }
   }
 
