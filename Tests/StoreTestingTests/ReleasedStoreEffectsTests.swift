@@ -102,3 +102,22 @@ struct Waiter: Reducer {
     #expect(!executor.hasWork)
   }
 }
+
+/// An effect that ignores cancellation, left running when its test store was released, is
+/// reported once its executor stops handing its jobs on: its task never finishes.
+@Suite struct RelinquishedExecutorLimitTests {
+  @Test func anEffectThatIgnoresCancellationIsReportedWhenItsJobsAreDropped() async {
+    let executor = ManualTaskExecutor(handOverLimit: 10)
+    let (messages, reports) = AsyncStream.makeStream(of: String.self)
+    RuntimeWarningHandler.$current.withValue(RuntimeWarningHandler { reports.yield($0.message) }) {
+      executor.relinquish()
+    }
+    let spinner = Task(executorPreference: executor) {
+      while true { await Task.yield() }
+    }
+    spinner.cancel()
+    var iterator = messages.makeAsyncIterator()
+    let message = await iterator.next()
+    #expect(message?.contains("ran 10 jobs after it was gone without ending") == true)
+  }
+}

@@ -22,18 +22,27 @@ package final class ManualTaskExecutor: TaskExecutor, Sendable {
     /// queues since.
     var isRelinquished = false
     var handedOver = 0
+    /// Where to say that jobs past ``handOverLimit`` were dropped: the handler current when
+    /// the executor was let go.
+    var warnings: RuntimeWarningHandler?
   }
   private let state = Locked(State())
 
   /// How many jobs a relinquished executor hands to the global queues: a cancelled effect
   /// winds down in a few; one that ignores cancellation and loops on `Task.yield()` would
   /// otherwise keep a thread busy for the rest of the test run.
-  static let handOverLimit = 100_000
+  let handOverLimit: Int
 
   /// The executor that the current effect task prefers, when it runs under a test store.
   @TaskLocal package static var current: ManualTaskExecutor?
 
-  package init() {}
+  /// Creates an executor.
+  ///
+  /// - Parameter handOverLimit: How many jobs it hands to the global queues once let go
+  ///   (see ``relinquish()``).
+  package init(handOverLimit: Int = 100_000) {
+    self.handOverLimit = handOverLimit
+  }
 
   /// Sets a handler called after every enqueued job, used to wake a waiting test store.
   package func onEnqueue(_ handler: @escaping @Sendable () -> Void) {
@@ -67,7 +76,10 @@ package final class ManualTaskExecutor: TaskExecutor, Sendable {
     let taken = state.withLock { state -> Taken in
       if state.isRelinquished {
         state.handedOver += 1
-        return Taken(handOver: state.handedOver <= Self.handOverLimit)
+        let isFirstDropped = state.handedOver == handOverLimit + 1
+        return Taken(
+          handOver: state.handedOver <= handOverLimit,
+          dropped: isFirstDropped ? state.warnings : nil)
       }
       state.jobs.append(job)
       let next = state.nextEnqueue
@@ -75,6 +87,17 @@ package final class ManualTaskExecutor: TaskExecutor, Sendable {
       return Taken(handler: state.onEnqueue, next: Array(next.values))
     }
     if taken.handOver { hand(job) }
+    if let warnings = taken.dropped {
+      warnings(
+        RuntimeWarning(
+          message: """
+            Effects of a test store released before they finished ran \(handOverLimit) \
+            jobs after it was gone without ending: an effect that ignores cancellation (a \
+            loop on Task.yield() with no check of Task.isCancelled) keeps running. Its later \
+            jobs are not run, so its task never finishes; check for cancellation in the loop.
+            """,
+          fileID: "StoreTesting", line: 0))
+    }
     taken.handler?()
     for handler in taken.next { handler() }
   }
@@ -82,6 +105,8 @@ package final class ManualTaskExecutor: TaskExecutor, Sendable {
   /// What ``enqueue(_:)`` does with a job, decided under the lock.
   private struct Taken {
     var handOver = false
+    /// Where to report the first job dropped past ``handOverLimit``.
+    var dropped: RuntimeWarningHandler?
     var handler: (@Sendable () -> Void)?
     var next: [@Sendable () -> Void] = []
   }
@@ -90,10 +115,13 @@ package final class ManualTaskExecutor: TaskExecutor, Sendable {
   /// job enqueued later, run on the global queues, since nobody will ask for them any more.
   /// The effects of a test store released unfinished are cancelled; their tasks must still
   /// run to their end, or they, and everything they hold, stay in memory for the rest of the
-  /// run. (Up to ``handOverLimit`` jobs; those past it are left, unrun.)
+  /// run. (Up to ``handOverLimit`` jobs; those past it are left, unrun, and the first one
+  /// left is reported as a runtime warning, through the handler current here.)
   package func relinquish() {
+    let warnings = RuntimeWarningHandler.current
     let waiting = state.withLock { state -> [UnownedJob] in
       state.isRelinquished = true
+      state.warnings = warnings
       let waiting = Array(state.jobs[state.head...])
       state.jobs = []
       state.head = 0
