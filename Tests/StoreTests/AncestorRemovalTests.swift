@@ -301,6 +301,38 @@ import Testing
     #expect(clock.sleeperCount == 0)
   }
 
+  /// Rows set back to a copy saved before a row was added: the copy was made before the
+  /// store last looked, so no new stamp says that the ids changed, yet the added row is gone.
+  /// The store reads the stamps of the arrays it reaches through stored properties after every
+  /// action, and finds it (its effect ran on until it sent).
+  @Test func rowsSetBackToACopyFromBeforeARowWasAddedEndThatRowsEffects() async {
+    let harness = makeHarness { $0.todos.rows = [Row.State(id: 1)] }
+    let before = harness.state.todos.rows
+    harness.send(.ancestor(.addRow(2)))
+    harness.send(.todos(.rows(.element(id: 2, action: .loadTapped))))
+    harness.send(.todos(.rows(.element(id: 1, action: .loadTapped))))
+    #expect(clock.sleeperCount == 2)
+    harness.send(.ancestor(.setRows(before)))
+    #expect(clock.sleeperCount == 1, "row 1's load goes on, row 2's ended")
+    await clock.advance(by: .seconds(1))
+    harness.settle()
+    #expect(harness.state.todos.rows.map(\.loads) == [1])
+  }
+
+  /// Rows set back to a copy that holds the same rows: the stamp moved, the walk looks, and
+  /// every row is still there.
+  @Test func rowsSetBackToACopyWithTheSameRowsEndNothing() async {
+    let harness = makeHarness { $0.todos.rows = [Row.State(id: 1), Row.State(id: 2)] }
+    let before = harness.state.todos.rows
+    harness.send(.todos(.rows(.element(id: 1, action: .loadTapped))))
+    harness.send(.ancestor(.renameRow(2, "renamed")))
+    harness.send(.ancestor(.setRows(before)))
+    #expect(clock.sleeperCount == 1)
+    await clock.advance(by: .seconds(1))
+    harness.settle()
+    #expect(harness.state.todos.rows[id: 1]?.loads == 1)
+  }
+
   @Test func aCaseLeftAboveItsScopeHasItsEffectsEnded() {
     let harness = makeHarness {
       $0.shell = .browsing(Todos.State(rows: [Row.State(id: 1)]))
@@ -544,6 +576,7 @@ import Testing
       case dropNestedRow(section: Int, row: Int)
       case closeSectionEditors([Int])
       case setSections(IdentifiedArrayOf<Section>)
+      case setRows(IdentifiedArrayOf<Row.State>)
       case leave
     }
     enum Action: Sendable, Equatable {
@@ -583,6 +616,7 @@ import Testing
         case .closeSectionEditors(let sections):
           for section in sections { state.sections[id: section]?.todos.editor = nil }
         case .setSections(let sections): state.sections = sections
+        case .setRows(let rows): state.todos.rows = rows
         case .leave: state.shell = .away
         }
         return .none

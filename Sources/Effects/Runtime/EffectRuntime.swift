@@ -153,8 +153,24 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
 
   /// Whether some running effect is inside a place that can be gone: an element, an optional
   /// child, an enum case.
+  @usableFromInline
   package var hasRemovablePlaces: Bool {
     removableRecords.load(ordering: .relaxed) > 0
+  }
+
+  /// A number that moves whenever ``storedContainers()`` may find other containers.
+  @MainActor
+  package var placesShape: Int {
+    places.shape
+  }
+
+  /// The stamped containers (identified arrays) with running effects among their elements
+  /// that the root reaches through stored properties alone, as key paths from the root's
+  /// state, with the structure stamp the last walk saw in each (see
+  /// ``LifetimeTree/storedContainers()``).
+  @MainActor
+  package func storedContainers() -> [(path: AnyKeyPath, seen: UInt64?)] {
+    places.storedContainers()
   }
 
   /// Whether the places of running effects need looking for after an action: when some are
@@ -166,6 +182,11 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   /// shared by the whole process, so whether it moved can depend on tests running in
   /// parallel, and an array set back to an older copy of itself takes no new stamp. Looking
   /// every time makes what a test sees not depend on other tests.
+  ///
+  /// A live store also reads, after every action, the stamps of the containers with effects
+  /// among their elements that its root reaches through stored properties (see
+  /// ``storedContainers()``), where its state keeps them: an ancestor that set one back to an
+  /// older copy of itself took no new stamp, yet removed the elements the copy lacks.
   ///
   /// - Parameter structure: The stamp counter of stamped containers (identified arrays) now:
   ///   it moved since the last action when one changed its ids, or a new one was made.

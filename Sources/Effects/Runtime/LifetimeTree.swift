@@ -24,6 +24,13 @@ package protocol LifetimePlace: Sendable {
   /// up by ``locate(inLevel:wantsState:)``.
   var stampedContainer: AnyKeyPath? { get }
 
+  /// For a place that cannot be gone (a scope's slice): the key path from the state of the
+  /// level above to the place's state, when it goes through stored properties only; `nil`
+  /// otherwise. The store follows the stamped containers it reaches from its root through
+  /// such places alone, in place, after every action (see
+  /// ``LifetimeTree/storedContainers()``).
+  var storedPath: AnyKeyPath? { get }
+
   /// Finds the place in the state of the level above.
   ///
   /// - Parameters:
@@ -51,6 +58,8 @@ package protocol LifetimePlace: Sendable {
 
 extension LifetimePlace {
   package var stampedContainer: AnyKeyPath? { nil }
+
+  package var storedPath: AnyKeyPath? { nil }
 
   package var isReadable: Bool { true }
 
@@ -105,6 +114,9 @@ package protocol StampedContainer {
   var structureStamp: UInt64 { get }
   /// Changes whenever an element may have changed; a new container gets a new stamp.
   var contentStamp: UInt64 { get }
+
+  /// Where ``structureStamp`` is stored in a value of this type, in bytes from its start.
+  static var structureStampOffset: Int { get }
 }
 
 /// The running effects, arranged by the lifetime identities they are scoped to.
@@ -216,6 +228,44 @@ struct LifetimeTree {
   let root = Node(id: nil, depth: 0)
   /// How many places the last walk looked up: what its cost is proportional to.
   private let walkCount = WalkCount()
+  /// Counts the changes to the tree's containers and named places (a member added to a
+  /// container that has one already changes nothing): what ``storedContainers()`` finds
+  /// holds while it does not move.
+  private let shapeCount = WalkCount()
+
+  /// A number that moves whenever what ``storedContainers()`` finds may have changed.
+  var shape: Int { shapeCount.places }
+
+  /// The stamped containers with running effects among their elements that the root reaches
+  /// through stored properties alone (places that cannot be gone, each with a
+  /// ``LifetimePlace/storedPath``), as key paths from the root's state, with the structure
+  /// stamp the last walk saw in each.
+  ///
+  /// An ancestor can set such a container back to an older copy of itself: no stamp is taken
+  /// then, so the counter of stamps does not say that a walk is due. The store reads these
+  /// containers' stamps where its state keeps them after every action, and walks when one
+  /// moved.
+  ///
+  /// - Complexity: O(*p*) for the containers and named places on the way; elements are not
+  ///   visited.
+  func storedContainers() -> [(path: AnyKeyPath, seen: UInt64?)] {
+    var found: [(path: AnyKeyPath, seen: UInt64?)] = []
+    func visit(_ node: Node, below prefix: AnyKeyPath?) {
+      for group in node.groups.values where group.isReadable {
+        if let path = prefix.map({ $0.appending(path: group.container) }) ?? group.container {
+          found.append((path, group.stamp))
+        }
+      }
+      for child in node.singles.values where child.removableBelow > 0 {
+        guard let place = child.place, !place.canBeGone, let step = place.storedPath,
+          let path = prefix.map({ $0.appending(path: step) }) ?? step
+        else { continue }
+        visit(child, below: path)
+      }
+    }
+    visit(root, below: nil)
+    return found
+  }
 
   final class WalkCount {
     var places = 0
@@ -253,7 +303,7 @@ struct LifetimeTree {
         }
       } else {
         child = Node(id: id, depth: index + 1)
-        node.adopt(child)
+        if node.adopt(child) { shapeCount.places += 1 }
       }
       if index < tokens.count, let token = tokens[index] {
         child.tokenCounts[token, default: 0] += 1
@@ -295,7 +345,7 @@ struct LifetimeTree {
       if node.removableBelow == 0, depth > 0 { nodes[depth - 1].noteBranch(node, isBranch: false) }
     }
     for depth in stride(from: nodes.count - 1, to: 0, by: -1) where nodes[depth].count == 0 {
-      nodes[depth - 1].release(nodes[depth])
+      if nodes[depth - 1].release(nodes[depth]) { shapeCount.places += 1 }
     }
     return true
   }
@@ -494,40 +544,53 @@ struct LifetimeTree {
 }
 
 extension LifetimeTree.Node {
-  func adopt(_ child: LifetimeTree.Node) {
-    guard let id = child.id else { return }
+  /// Adds `child`.
+  ///
+  /// - Returns: Whether a container or a named place was added (see
+  ///   ``LifetimeTree/shape``).
+  func adopt(_ child: LifetimeTree.Node) -> Bool {
+    guard let id = child.id else { return false }
     children[id] = child
     let key = ObjectIdentifier(child)
-    guard let place = child.place else { return }
+    guard let place = child.place else { return false }
     guard let container = place.stampedContainer else {
       singles[key] = child
-      return
+      return true
     }
     let group: LifetimeTree.Group
+    var isNew = false
     if let existing = groups[container] {
       group = existing
     } else {
       group = LifetimeTree.Group(container: container, isReadable: child.isReadable)
       groups[container] = group
+      isNew = true
     }
     group.members[key] = child
     group.unchecked[key] = child
+    return isNew
   }
 
-  func release(_ child: LifetimeTree.Node) {
-    guard let id = child.id else { return }
+  /// Removes `child`.
+  ///
+  /// - Returns: Whether a container or a named place was removed (see
+  ///   ``LifetimeTree/shape``).
+  func release(_ child: LifetimeTree.Node) -> Bool {
+    guard let id = child.id else { return false }
     children[id] = nil
     let key = ObjectIdentifier(child)
-    guard let place = child.place else { return }
+    guard let place = child.place else { return false }
     guard let container = place.stampedContainer else {
       singles[key] = nil
-      return
+      return true
     }
-    guard let group = groups[container] else { return }
+    guard let group = groups[container] else { return false }
     group.members[key] = nil
     group.branches[key] = nil
     group.unchecked[key] = nil
-    if group.members.isEmpty { groups[container] = nil }
+    guard group.members.isEmpty else { return false }
+    groups[container] = nil
+    return true
   }
 
   func markUnchecked(_ child: LifetimeTree.Node) {

@@ -218,6 +218,11 @@ extension IdentifiedArray {
 extension IdentifiedArray: StampedContainer, IdentifiedLookup {
   package var structureStamp: UInt64 { structure }
 
+  package static var structureStampOffset: Int {
+    MemoryLayout<Self>.offset(of: \Self.stamps)!
+      + MemoryLayout<CollectionStamps>.offset(of: \CollectionStamps.structure)!
+  }
+
   package var contentStamp: UInt64 { content }
 
   func lifetimeState(forID id: any Hashable, wantsState: Bool) -> PlaceLookup {

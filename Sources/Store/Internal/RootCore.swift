@@ -51,6 +51,11 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   package var recording: AnyObject?
   /// Whether either hook above is set: one check per action instead of two.
   @exclusivity(unchecked) @usableFromInline var hasReduceObservers = false
+  /// The containers with effects among their elements that the state reaches through stored
+  /// properties: where their structure stamps lie, and the stamp last seen (see
+  /// ``storedContainersMoved()``); and the ``EffectRuntime/placesShape`` they were found at.
+  var watchedContainers: [WatchedContainer] = []
+  var watchedShape = -1
 
   @usableFromInline
   struct Queued {
@@ -314,9 +319,13 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     // this action (it sits below a `Scope` for another case): its effects end now. Elements
     // can only have gone if some identified array changed its ids or was made since the last
     // action (every such change takes a stamp from one counter; an array made before `send`,
-    // or in an effect, counts); optional children and cases are looked for after every
-    // action while effects run inside them.
-    if runtime.needsPlaceWalk(structure: structureStamps.load(ordering: .relaxed)) {
+    // or in an effect, counts), or was set back to an older copy of itself (no stamp is
+    // taken: the arrays the state reaches through stored properties are read in place);
+    // optional children and cases are looked for after every action while effects run inside
+    // them.
+    let stampsMoved = runtime.needsPlaceWalk(structure: structureStamps.load(ordering: .relaxed))
+    // Both asked at every action: each notes what it saw.
+    if (runtime.hasRemovablePlaces && storedContainersMoved()) || stampsMoved {
       endLifetimesOfGonePlaces()
     }
   }
@@ -358,6 +367,51 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   func endLifetimesOfGonePlaces() {
     runtime.endLifetimesOfGonePlaces(in: currentState)
   }
+
+  /// Whether the structure stamp of a container with effects among its elements, reached from
+  /// the state through stored properties, moved since the last action: read where the state
+  /// keeps it. An ancestor that set such a container back to an older copy of itself took no
+  /// new stamp, so the stamp counter did not move, yet the elements the copy lacks are gone.
+  ///
+  /// - Complexity: O(*c*) for the *c* such containers; O(*p*) to find them again after the
+  ///   places with running effects changed.
+  @usableFromInline
+  @inline(never)
+  func storedContainersMoved() -> Bool {
+    if watchedShape != runtime.placesShape { watchStoredContainers() }
+    var moved = false
+    var index = 0
+    while index < watchedContainers.count {
+      let stamp = loadStructureStamp(at: watchedContainers[index].offset)
+      if stamp != watchedContainers[index].last {
+        watchedContainers[index].last = stamp
+        moved = true
+      }
+      index += 1
+    }
+    return moved
+  }
+
+  /// Finds the containers ``storedContainersMoved()`` reads, and where the state keeps their
+  /// stamps.
+  func watchStoredContainers() {
+    watchedShape = runtime.placesShape
+    watchedContainers = runtime.storedContainers().compactMap { path, seen in
+      guard let typed = path as? PartialKeyPath<State>,
+        let offset = MemoryLayout<State>.offset(of: typed),
+        let container = type(of: path).valueType as? any StampedContainer.Type
+      else { return nil }
+      let at = offset + container.structureStampOffset
+      return WatchedContainer(offset: at, last: seen ?? loadStructureStamp(at: at))
+    }
+  }
+
+  /// The structure stamp stored `offset` bytes into the state.
+  func loadStructureStamp(at offset: Int) -> UInt64 {
+    withUnsafeMutablePointer(to: &currentState) {
+      UnsafeRawPointer($0).load(fromByteOffset: offset, as: UInt64.self)
+    }
+  }
 }
 
 /// How many roots are running their after-dispatch hooks (checking what observers read) now:
@@ -365,3 +419,11 @@ package final class RootCore<R: Reducer>: RootStoreCore {
 /// observer that draws in `onChange`), and compares what is read first (see
 /// `Store.register`). Between actions, every store has checked what changed.
 @MainActor var hookPassesRunning = 0
+
+/// A container `RootCore.storedContainersMoved()` reads: where its structure stamp lies in
+/// the state, and the stamp last seen. (Outside `RootCore`: nested in the generic class, it
+/// would be generic too, and its array's type looked up at run time at every action.)
+struct WatchedContainer {
+  var offset: Int
+  var last: UInt64
+}

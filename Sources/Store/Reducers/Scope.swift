@@ -140,6 +140,11 @@ struct ScopeIdentity<ParentState, ChildState>: Hashable, @unchecked Sendable, Li
 
   var canBeGone: Bool { false }
 
+  /// The key path to the child, when it goes through stored properties only.
+  var storedPath: AnyKeyPath? {
+    MemoryLayout<ParentState>.offset(of: state) != nil ? state : nil
+  }
+
   /// Through stored properties only, or marked safe to read by its scope.
   var isReadable: Bool {
     MemoryLayout<ParentState>.offset(of: state) != nil
