@@ -108,8 +108,10 @@ import Testing
 
   @Test func anActionFromAReplacedScreenNeverReachesTheScreenThatTookItsID() async {
     // The new stack was made in an earlier action, so no array changes its ids in the action
-    // that sets it, and nothing walks then; but when the old screen's load finishes, its
-    // action is checked against the stack it started in, and dropped.
+    // that sets it; the store reads the stack's stamp where the state keeps it, and walks (a
+    // stack the root reaches through stored properties). Where no walk would see it, the old
+    // screen's action is checked against the stack it started in when its load finishes, and
+    // dropped: either way it never reaches the screen that took its id.
     let warnings = WarningLog()
     let harness = makeHarness(
       { $0.todos.path = StackState([Row.State(id: 7)]) }, warnings: warnings)

@@ -166,6 +166,15 @@ struct LifetimeTree {
       self.isReadable = place?.isReadable ?? false
     }
 
+    /// Whether the containers and places below this node may be among what
+    /// ``LifetimeTree/storedContainers()`` finds: the root's, and a place's that cannot be
+    /// gone (a scope's slice). Those below an element, an optional child or a case are not,
+    /// and an effect that starts or ends there does not make the store find them again.
+    var leadsToStoredContainers: Bool {
+      guard let place else { return id == nil }
+      return !place.canBeGone
+    }
+
     /// Whether a walk that reaches this node's parent looks it up.
     var needsVisit: Bool {
       guard !isEnded, isReadable, let place else { return false }
@@ -303,7 +312,7 @@ struct LifetimeTree {
         }
       } else {
         child = Node(id: id, depth: index + 1)
-        if node.adopt(child) { shapeCount.places += 1 }
+        if node.adopt(child), node.leadsToStoredContainers { shapeCount.places += 1 }
       }
       if index < tokens.count, let token = tokens[index] {
         child.tokenCounts[token, default: 0] += 1
@@ -345,7 +354,9 @@ struct LifetimeTree {
       if node.removableBelow == 0, depth > 0 { nodes[depth - 1].noteBranch(node, isBranch: false) }
     }
     for depth in stride(from: nodes.count - 1, to: 0, by: -1) where nodes[depth].count == 0 {
-      if nodes[depth - 1].release(nodes[depth]) { shapeCount.places += 1 }
+      if nodes[depth - 1].release(nodes[depth]), nodes[depth - 1].leadsToStoredContainers {
+        shapeCount.places += 1
+      }
     }
     return true
   }

@@ -396,13 +396,19 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   /// stamps.
   func watchStoredContainers() {
     watchedShape = runtime.placesShape
+    var previous: [Int: UInt64] = [:]
+    for watched in watchedContainers { previous[watched.offset] = watched.last }
     watchedContainers = runtime.storedContainers().compactMap { path, seen in
       guard let typed = path as? PartialKeyPath<State>,
         let offset = MemoryLayout<State>.offset(of: typed),
         let container = type(of: path).valueType as? any StampedContainer.Type
       else { return nil }
       let at = offset + container.structureStampOffset
-      return WatchedContainer(offset: at, last: seen ?? loadStructureStamp(at: at))
+      // The stamp seen before this action: as watched, or as the last walk saw it. Never the
+      // stamp now, which may be one this action set back: an array no walk has seen yet is
+      // taken as moved, for one walk.
+      return WatchedContainer(
+        offset: at, last: previous[at] ?? seen ?? ~loadStructureStamp(at: at))
     }
   }
 
