@@ -159,7 +159,7 @@ import Testing
     harness.send(.computed(.rows(.element(id: 1, action: .loadTapped))))
     harness.send(.set(.nothing))
     let core = harness.core
-    let read = Set(core.watchedContainers.map { core.loadStructureStamp(at: $0.offset) })
+    let read = Set(core.watchedContainers.map { core.loadStored(UInt64.self, at: $0.offset) })
     let s = harness.state
     let expected: Set<UInt64> = [
       s.mid.todos.rows.structureStamp, s.pair.1.rows.structureStamp,

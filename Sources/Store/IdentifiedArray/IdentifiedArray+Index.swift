@@ -105,17 +105,9 @@ extension IdentifiedArray {
       rebuildIndex()
       return
     }
-    foldRemovedSlots()
-    let fingerprinted = buckets.count <= Self.largestFingerprintedTable
-    let shift = UInt32(truncatingIfNeeded: count)
-    buckets.withUnsafeMutableBufferPointer { table in
-      for bucket in table.indices {
-        let entry = table[bucket]
-        // The slot + 1, as `entry` holds it: above `position` for the elements that move.
-        let stored = fingerprinted ? entry & 0xFF_FFFF : entry
-        if Int(stored) > position { table[bucket] = entry &+ shift }
-      }
-    }
+    // The elements at and after `position` move back by `count`; pending removals are folded
+    // in by the same pass.
+    repositionByScan { $0 >= position ? $0 + count : $0 }
     storage.insert(contentsOf: elements, at: position)
     // The ids as stored, not read from `elements` again.
     for slot in position..<position + count {
@@ -166,24 +158,37 @@ extension IdentifiedArray {
   @inlinable
   mutating func foldRemovedSlots() {
     guard !removedSlots.isEmpty else { return }
+    repositionByScan { $0 }
+  }
+
+  /// Points every bucket at `newPosition` of its element's position now (its slot less the
+  /// freed slots below it), in one pass over the table with no hashing, and forgets the
+  /// pending removals: afterwards each slot is the position `newPosition` gave.
+  ///
+  /// - Complexity: O(*b* log *k*) for the *b* buckets and *k* ≤ 1,024 pending removals.
+  @inlinable
+  mutating func repositionByScan(_ newPosition: (Int) -> Int) {
     let fingerprinted = buckets.count <= Self.largestFingerprintedTable
     let removed = removedSlots
     buckets.withUnsafeMutableBufferPointer { table in
       for bucket in table.indices {
         let entry = table[bucket]
         if entry == 0 { continue }
-        // The slot + 1, as `entry` holds it.
-        let stored = Int(fingerprinted ? entry & 0xFF_FFFF : entry)
-        let below = Self.countBelow(stored &- 1, in: removed)
-        if below > 0 { table[bucket] = entry &- UInt32(truncatingIfNeeded: below) }
+        // The slot + 1, as `entry` holds it, below the hash bits a small table keeps.
+        let slot = Int(fingerprinted ? entry & 0xFF_FFFF : entry) &- 1
+        let moved = newPosition(
+          removed.isEmpty ? slot : slot &- Self.countBelow(slot, in: removed))
+        guard moved != slot else { continue }
+        let bits = fingerprinted ? entry & ~0xFF_FFFF : 0
+        table[bucket] = bits | UInt32(truncatingIfNeeded: moved &+ 1)
       }
     }
     removedSlots.removeAll(keepingCapacity: true)
   }
 
-  /// Moves the element at `from` to `to`, the elements between moving one place, and points
-  /// the index at their new positions in one pass over the table, with no hashing. Slots must
-  /// be positions (no removal pending).
+  /// Moves the element at position `from` to `to`, the elements between moving one place,
+  /// and points the index at their new positions in one pass over the table, with no hashing
+  /// (pending removals folded in by the same pass).
   ///
   /// - Complexity: O(*n*), as the array's own remove and insert; no id is hashed.
   @inlinable
@@ -191,19 +196,11 @@ extension IdentifiedArray {
     guard from != to else { return }
     let element = storage.remove(at: from)
     storage.insert(element, at: to)
-    let fingerprinted = buckets.count <= Self.largestFingerprintedTable
     let (low, high) = (Swift.min(from, to), Swift.max(from, to))
     let step = from < to ? -1 : 1
-    buckets.withUnsafeMutableBufferPointer { table in
-      for bucket in table.indices {
-        let entry = table[bucket]
-        if entry == 0 { continue }
-        let slot = Int(fingerprinted ? entry & 0xFF_FFFF : entry) &- 1
-        guard slot >= low, slot <= high else { continue }
-        let moved = slot == from ? to : slot + step
-        let bits = fingerprinted ? entry & ~0xFF_FFFF : 0
-        table[bucket] = bits | UInt32(truncatingIfNeeded: moved + 1)
-      }
+    repositionByScan { position in
+      guard position >= low, position <= high else { return position }
+      return position == from ? to : position + step
     }
   }
 

@@ -310,11 +310,11 @@ extension IdentifiedArray {
       "IdentifiedArray: cannot move from \(moving.sorted()) with \(storage.count) elements")
     if moving.count == 1, let from = moving.first {
       let to = destination > from ? destination - 1 : destination
-      foldRemovedSlots()
       // Across a few places, a look-up of each element that moves; further, one pass over
       // the index, which hashes nothing (a look-up per element, or hashing every id again,
       // cost 200 to 400 times the array's own remove and insert).
       if abs(to - from) <= 16 {
+        foldRemovedSlots()
         shift(from: from, to: to)
       } else {
         moveByScan(from: from, to: to)

@@ -173,15 +173,16 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     guard let offset = MemoryLayout<State>.offset(of: keyPath) else { return nil }
     // Held strongly, as the stores of this root hold it: the root holds no reader. (Unowned,
     // each read took the slow path of reference counting: the root is weakly referenced.)
-    return { self.loadStored(at: offset) }
+    return { self.loadStored(CollectionStamps.self, at: offset) }
   }
 
-  /// The stamps stored `offset` bytes into the state. (A key path read of them, in code not
-  /// specialized for the state's type, looked up the metadata of each type on the path at
-  /// every read: about 0.4 us.)
-  func loadStored(at offset: Int) -> CollectionStamps {
+  /// The plain value stored `offset` bytes into the state. (A key path read of a stamp, in
+  /// code not specialized for the state's type, looked up the metadata of each type on the
+  /// path at every read: about 0.4 us.) Called with a type known where it is called, so that
+  /// it is compiled for that type.
+  func loadStored<Value: BitwiseCopyable>(_: Value.Type, at offset: Int) -> Value {
     withUnsafeMutablePointer(to: &currentState) {
-      UnsafeRawPointer($0).load(fromByteOffset: offset, as: CollectionStamps.self)
+      UnsafeRawPointer($0).load(fromByteOffset: offset, as: Value.self)
     }
   }
 
@@ -382,7 +383,7 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     var moved = false
     var index = 0
     while index < watchedContainers.count {
-      let stamp = loadStructureStamp(at: watchedContainers[index].offset)
+      let stamp = loadStored(UInt64.self, at: watchedContainers[index].offset)
       if stamp != watchedContainers[index].last {
         watchedContainers[index].last = stamp
         moved = true
@@ -408,16 +409,10 @@ package final class RootCore<R: Reducer>: RootStoreCore {
       // stamp now, which may be one this action set back: an array no walk has seen yet is
       // taken as moved, for one walk.
       return WatchedContainer(
-        offset: at, last: previous[at] ?? seen ?? ~loadStructureStamp(at: at))
+        offset: at, last: previous[at] ?? seen ?? ~loadStored(UInt64.self, at: at))
     }
   }
 
-  /// The structure stamp stored `offset` bytes into the state.
-  func loadStructureStamp(at offset: Int) -> UInt64 {
-    withUnsafeMutablePointer(to: &currentState) {
-      UnsafeRawPointer($0).load(fromByteOffset: offset, as: UInt64.self)
-    }
-  }
 }
 
 /// How many roots are running their after-dispatch hooks (checking what observers read) now:
