@@ -6,7 +6,9 @@ extension TestStore where Action: Equatable {
   /// state.
   ///
   /// Waits for the action when it has not arrived yet: effect work on the test executor runs
-  /// at once, and work elsewhere is waited for up to `timeout`.
+  /// at once, and work elsewhere is waited for up to `timeout`. It fails at once when every
+  /// effect still running is asleep on a `TestClock`: only the test can wake those, by
+  /// advancing the clock, and it is waiting here.
   ///
   /// - Parameters:
   ///   - expected: The action the store should have received.
@@ -120,13 +122,27 @@ extension TestStore {
     // earlier receives skipped is kept until a receive fails, which names it if it matches.
     let earlierDrops = droppedBy
     droppedBy = earlierDrops.filter(\.isReceive)
+    // Effects asleep on a test clock stay asleep however long the store waits: only the test
+    // advances the clock, and it is waiting here.
     let arrived = await settle(
       until: { isExhaustive ? !received.isEmpty : received.contains { matching($0.action) } },
-      timeout: timeout
+      timeout: timeout,
+      stopAtTestClocks: true
     )
     reportWarnings(at: location)
     guard arrived else {
       let running = runtime.runningWork
+      let why =
+        if Task.isCancelled {
+          "the test's task was cancelled, and the store stopped waiting before it arrived"
+        } else if isWaitingOnlyForTestClocks {
+          """
+          nothing arrived, and every effect still running is asleep on a test clock, which \
+          only the test can advance, so none can arrive until it does
+          """
+        } else {
+          "nothing arrived within \(timeout)"
+        }
       // With no effect running, the store did not wait: nothing could arrive.
       let headline =
         running.isEmpty
@@ -135,9 +151,7 @@ extension TestStore {
         none can arrive.
         """
         : """
-        Expected to receive \(description()), but \(Task.isCancelled
-          ? "the test's task was cancelled, and the store stopped waiting before it arrived"
-          : "nothing arrived within \(timeout)"). Effects still running:
+        Expected to receive \(description()), but \(why). Effects still running:
         \(Messages.bulleted(Messages.describeRunning(running)))\(
           Messages.sleepsOffTestExecutors(on: testClocks, running: running))\(
           Messages.sharedClocks(testClocks))

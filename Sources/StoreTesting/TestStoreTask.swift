@@ -12,6 +12,8 @@ public struct TestStoreTask: Sendable {
   public var isRunning: Bool { task.isRunning }
   private let waitUntil: @MainActor (_ isDone: () -> Bool, _ timeout: Duration?) async -> Bool
   private let settle: @MainActor () -> Void
+  /// Whether every effect of the store still at work is asleep on a test clock.
+  private let isAsleepOnTestClocks: @MainActor () -> Bool
   private let excuse: @MainActor (EffectGroup?) -> Void
   /// The effects of the action's chain still at work, a line each, for a failure message.
   private let unfinished: @MainActor (EffectGroup?) -> [String]
@@ -29,6 +31,7 @@ public struct TestStoreTask: Sendable {
         until: isDone, timeout: timeout ?? store.timeout, stopAtTestClocks: true)
     }
     self.settle = { [weak store] in store?.settle() }
+    self.isAsleepOnTestClocks = { [weak store] in store?.isWaitingOnlyForTestClocks ?? false }
     self.excuse = { [weak store] group in
       guard let store, let group else { return }
       // The records the action's chain started, parts of concatenations included.
@@ -67,9 +70,16 @@ public struct TestStoreTask: Sendable {
       let running = unfinished(task.group)
       let listed = running.isEmpty ? "" : " Still running:\n\(Messages.bulleted(running))"
       let ending =
-        Task.isCancelled
-        ? "had not finished when the test's task was cancelled, and the store stopped waiting."
-        : "did not finish in time."
+        if Task.isCancelled {
+          "had not finished when the test's task was cancelled, and the store stopped waiting."
+        } else if isAsleepOnTestClocks() {
+          """
+          have not finished, and every effect still running is asleep on a test clock, which \
+          only the test can advance.
+          """
+        } else {
+          "did not finish in time."
+        }
       reportFailure(
         "The effects started by \(describeAction()) \(ending)\(listed)",
         at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)

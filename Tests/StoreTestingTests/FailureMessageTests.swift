@@ -22,6 +22,7 @@ private struct Ledger: Reducer {
     case logged(String)
     case filter(Filter.Action)
     case moved(from: Int, to: Int)
+    case rows(IdentifiedAction<Int, Row.Action>)
   }
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
@@ -32,7 +33,7 @@ private struct Ledger: Reducer {
       state.rate = rate
     case .select(let id):
       state.selected = id
-    case .noop, .filter, .moved:
+    case .noop, .filter, .moved, .rows:
       break
     case .logTapped:
       return .run { send in send(.logged("opened")) }
@@ -40,6 +41,31 @@ private struct Ledger: Reducer {
       state.log.append(line)
     }
     return .none
+  }
+}
+
+private enum Row {
+  enum Action: Sendable, Equatable {
+    case ticked
+    case renamed(String)
+  }
+}
+
+extension CaseKey<Ledger.Action, IdentifiedAction<Int, Row.Action>> {
+  fileprivate static var rows: Self {
+    Self(Ledger.Action.rows) { if case .rows(let action) = $0 { action } else { nil } }
+  }
+}
+
+extension CaseKey<Row.Action, Void> {
+  fileprivate static var ticked: Self {
+    Self({ .ticked }) { if case .ticked = $0 { () } else { nil } }
+  }
+}
+
+extension CaseKey<Row.Action, String> {
+  fileprivate static var renamed: Self {
+    Self(Row.Action.renamed) { if case .renamed(let title) = $0 { title } else { nil } }
   }
 }
 
@@ -191,6 +217,36 @@ extension CaseKey<Ledger.Action, (from: Int, to: Int)> {
         """
         Expected to receive an action of the case Ledger.Action.filter(.query) (carrying \
         String), but nothing arrived
+        """))
+  }
+
+  /// A key through a row's `.element(id:action:)` (made with `[id:]` and `appending(_:)`)
+  /// names the row's case, with the id, whether the row's case carries something or not.
+  @Test func aKeyThroughARowNamesTheRowsCaseAndItsID() async {
+    let store = makeStore()
+    await store.send(.logTapped)
+    await withKnownIssue {
+      await store.receive(CaseKey.rows[id: 3].appending(.ticked))
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(
+      messages.last
+        == """
+        Received an action of another case than the key passed to `receive`.
+          Expected: an action of the case Ledger.Action.rows(.element(id: 3, action: .ticked))
+          Received: Action.logged("opened")
+        """)
+    await withKnownIssue {
+      await store.receive(CaseKey.rows[id: 4].appending(.renamed))
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(
+      messages.last.hasPrefix(
+        """
+        Expected to receive an action of the case Ledger.Action.rows(.element(id: 4, action: \
+        .renamed)) (carrying String), but nothing arrived
         """))
   }
 

@@ -157,7 +157,10 @@ import Testing
     }
     #expect(
       messages.last.hasPrefix(
-        "The effects started by Action.nap did not finish in time. Still running:"))
+        """
+        The effects started by Action.nap have not finished, and every effect still running is \
+        asleep on a test clock, which only the test can advance. Still running:
+        """))
     #expect(messages.last.contains("asleep until a test clock advances 2.0 seconds"))
     await clock.advance(by: .seconds(2))
     await store.receive(.woke) { $0.isAwake = true }
@@ -175,7 +178,7 @@ import Testing
       messages.capture($0)
     }
     #expect(messages.all.count == 1)
-    #expect(messages.last.hasPrefix("The effects started by Action.nap did not finish in time."))
+    #expect(messages.last.hasPrefix("The effects started by Action.nap have not finished"))
   }
 
   @Test func anEffectWorkingElsewhereKeepsTheStoreWaitingThoughAnotherSleepsOnATestClock() async {

@@ -17,7 +17,9 @@ enum CaseName {
     let root = DumpTypeName.name(of: Root.self)
     let carrying = Value.self == Void.self ? "" : " (carrying \(DumpTypeName.name(of: Value.self)))"
     guard let path = casePath(of: key) else {
-      return "an action of \(root) whose case carries \(DumpTypeName.name(of: Value.self))"
+      let payload =
+        Value.self == Void.self ? "no value" : DumpTypeName.name(of: Value.self)
+      return "an action of \(root) whose case carries \(payload)"
     }
     return "an action of the case \(root)\(path)\(carrying)"
   }
@@ -42,15 +44,18 @@ enum CaseName {
       """
   }
 
-  /// The case's path below the root type, such as `.step` or `.cart(.checkout)`; `nil` when
-  /// it cannot be found out.
+  /// The case's path below the root type, such as `.step`, `.cart(.checkout)` or, through a
+  /// case with several values, `.rows(.element(id: 3, action: .ticked))`; `nil` when it cannot
+  /// be found out.
   static func casePath<Root, Value>(of key: CaseKey<Root, Value>) -> String? {
     guard let sample = sample(of: Value.self) else { return nil }
     let action = key.embed(sample)
     guard key.extract(action) != nil else { return nil }
-    var names: [String] = []
+    var path = ""
+    var levels = 0
     var value: Any = action
-    while names.count < 16 {
+    func closed(_ path: String) -> String { path + String(repeating: ")", count: levels) }
+    while levels < 16 {
       let mirror = Mirror(reflecting: value)
       guard mirror.displayStyle == .enum, !(value is CustomReflectable) else { return nil }
       guard let payload = mirror.children.first, let label = payload.label else {
@@ -58,16 +63,35 @@ enum CaseName {
         guard Value.self == Void.self, !DumpReflector.hasCustomDescription(value) else {
           return nil
         }
-        names.append("\(value)")
-        break
+        return closed(path + ".\(value)")
       }
-      names.append(label)
-      if type(of: payload.value) == Value.self { break }
-      value = payload.value
+      if type(of: payload.value) == Value.self { return closed(path + ".\(label)") }
+      path += ".\(label)("
+      levels += 1
+      let fields = Mirror(reflecting: payload.value)
+      guard fields.displayStyle == .tuple else {
+        value = payload.value
+        continue
+      }
+      // A case with several values, such as a row's `.element(id:action:)`: the key leads on
+      // through the last (as one made by `appending(_:)` does); the others are written out
+      // with the values the key put there.
+      let children = Array(fields.children)
+      guard let last = children.last else { return nil }
+      for field in children.dropLast() {
+        path += Self.argument(field.label, String(reflecting: field.value)) + ", "
+      }
+      path += Self.argument(last.label, "")
+      value = last.value
     }
-    guard let first = names.first else { return nil }
-    let nested = names.dropFirst().map { "(.\($0)" }.joined()
-    return "." + first + nested + String(repeating: ")", count: names.count - 1)
+    return nil
+  }
+
+  /// `label: value`, or the value alone for a tuple element without a label (which a mirror
+  /// labels `.0`, `.1`, …).
+  private static func argument(_ label: String?, _ value: String) -> String {
+    guard let label, !label.hasPrefix(".") else { return value }
+    return "\(label): \(value)"
   }
 
   /// A value of `type` made from a literal, for the types whose literal initializer cannot
