@@ -56,4 +56,49 @@ extension Effect {
   ) -> Self {
     .cancel(id: cancelID, inElement: id, of: entriesPath(of: stack))
   }
+
+  /// An effect that cancels what the child of a ``Scope`` made cancellable under `cancelID`,
+  /// and nothing else.
+  ///
+  /// A scope's child has its cancellation ids to itself, so a parent's own
+  /// ``Effect/cancel(id:)`` never reaches them (two sibling scopes running the same child
+  /// reducer never cancel each other's effects). Return this from a reducer of the body that
+  /// holds the `Scope` (at the same level), naming the scope by the key path and the case key
+  /// it was given, with the key path's root type written out (an effect does not know the
+  /// state type):
+  ///
+  /// ```swift
+  /// var body: some Reducer<State, Action> {
+  ///   Scope(state: \.search, action: .search) { Search() }
+  ///   Reduce { state, action in
+  ///     switch action {
+  ///     case .clearTapped:
+  ///       return .cancel(id: Search.CancelID.query, inScope: \State.search, action: .search)
+  ///     ...
+  ///     }
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// The child's other effects keep running, as do those of other scopes. Actions the
+  /// cancelled effects send afterwards never reach a reducer. Nothing happens when no such
+  /// effect runs. (Sending the child an action that returns its own `.cancel(id:)` does the
+  /// same, and keeps the child's ids its own business.)
+  ///
+  /// - Parameters:
+  ///   - cancelID: The cancellation id the child's reducer used.
+  ///   - state: The key path the `Scope` was given, from the parent's state.
+  ///   - action: The case key the `Scope` was given.
+  /// - Returns: An effect that cancels.
+  public static func cancel<ParentState, ChildState, ChildAction>(
+    id cancelID: some Hashable & Sendable,
+    inScope state: WritableKeyPath<ParentState, ChildState>,
+    action: CaseKey<Action, ChildAction>
+  ) -> Self {
+    .cancel(id: cancelID)
+      .scoped(
+        to: ScopeIdentity(
+          parent: ObjectIdentifier(Action.self), caseKey: action.identity,
+          state: state as KeyPath<ParentState, ChildState>))
+  }
 }

@@ -6,7 +6,8 @@ import Effects
 /// The child sees only its slice, and its effects' actions are embedded back into the parent's
 /// action type. Actions of other cases pass through untouched. The child's effects belong to
 /// the scope: their cancellation ids and lifetimes cannot collide with a sibling scope's, even
-/// one running the same child reducer.
+/// one running the same child reducer. (The parent cancels one of them with
+/// `.cancel(id:inScope:action:)`; its own `.cancel(id:)` does not reach them.)
 ///
 /// ```swift
 /// var body: some Reducer<State, Action> {

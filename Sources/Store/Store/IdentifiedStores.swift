@@ -12,7 +12,9 @@ import Effects
 ///
 /// Each element's store reads that element's current state while it is there. A removed
 /// element's store is not notified of the removal (its state, the row's last, did not
-/// change); observers of the collection's list are, as its ids changed.
+/// change); observers of the collection's list are, as its ids changed. The `scope` call is
+/// what reads the list for observation: a view observes it by scoping in its body, while a
+/// collection made earlier and kept is a snapshot, whose reads register nothing.
 ///
 /// Scoped to a filtered view of a collection (a computed property such as `\.visibleRows`),
 /// an element that leaves the view is removed, as far as its store is concerned: the store
