@@ -57,8 +57,10 @@ public struct Effect<Action: Sendable>: Sendable {
   ///
   /// An error thrown by `operation` is never dropped silently: when `catch` is given, the error
   /// becomes the action it returns; otherwise the store reports a runtime warning naming the
-  /// action that started the effect. A `CancellationError` thrown because the effect was
-  /// cancelled is not an error.
+  /// action that started the effect. Once the effect was cancelled, no action of it reaches a
+  /// reducer, so `catch` is not called: a `CancellationError` (or Foundation's
+  /// `URLError.cancelled`) then ends it quietly, and any other error is reported as a runtime
+  /// warning that says it was thrown after the cancellation.
   ///
   /// - Parameters:
   ///   - priority: The priority of the task that runs the operation.
@@ -100,10 +102,10 @@ extension Effect {
   /// }
   /// ```
   ///
-  /// An error thrown once the effect was cancelled (a `CancellationError`, or any other) is not
-  /// handed to `catch`: the effect ends quietly, as with the other `catch`. Actions `catch`
-  /// sends after the effect was cancelled never reach a reducer, as the operation's own do
-  /// not.
+  /// An error thrown once the effect was cancelled is not handed to `catch`, as with the other
+  /// `catch`: a `CancellationError` (or Foundation's `URLError.cancelled`) ends the effect
+  /// quietly, and any other is reported as a runtime warning. Actions `catch` sends after the
+  /// effect was cancelled never reach a reducer, as the operation's own do not.
   ///
   /// - Parameters:
   ///   - priority: The priority of the task that runs the operation.
@@ -123,8 +125,8 @@ extension Effect {
       do {
         try await operation(send)
       } catch {
-        // Thrown on: the runtime ends a cancelled effect quietly, whatever it threw, as it
-        // does for the other `catch`.
+        // Thrown on: the runtime does not ask a cancelled effect's `catch` for an action, and
+        // reports what it threw unless that means cancellation, as for the other `catch`.
         if Task.isCancelled { throw error }
         await handler(error, send)
       }

@@ -491,7 +491,21 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     if places.remove(record.id, at: path, removability) {
       count(removability, by: -1)
     }
-    if let error {
+    if let late = error as? ThrownAfterCancellation {
+      warnings(
+        RuntimeWarning(
+          message: """
+            An effect started by action \(describe(record.origin)) threw an error after it was \
+            cancelled: \(late.error). No action of a cancelled effect reaches a reducer, so no \
+            `catch` turned it into one. Only `CancellationError` (and `URLError.cancelled`) \
+            end a cancelled effect quietly: catch an error that means the work was stopped \
+            inside the operation, or throw `CancellationError` for it.
+            """,
+          fileID: record.site?.fileID ?? "Effects",
+          line: record.site?.line ?? 0
+        )
+      )
+    } else if let error {
       warnings(
         RuntimeWarning(
           message: """
@@ -577,8 +591,12 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
         }
         inbox.push(.finished(record, nil))
       } catch {
-        if record.isCancelled || (error is CancellationError && Task.isCancelled) {
-          inbox.push(.finished(record, nil))
+        if record.isCancelled || Task.isCancelled {
+          // No action of a cancelled effect reaches a reducer, so `catch` is not asked for
+          // one; an error that says the work was cancelled ends it quietly, and any other is
+          // still reported (a save that failed after its row went away).
+          let late = Self.meansCancellation(error) ? nil : ThrownAfterCancellation(error: error)
+          inbox.push(.finished(record, late))
         } else if let catchAction {
           inbox.push(.action(catchAction(error), record))
           inbox.push(.finished(record, nil))
@@ -600,6 +618,19 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
 }
 
 extension EffectRuntime {
+  /// Whether an error a cancelled effect threw says only that its work was stopped: a
+  /// `CancellationError`, or Foundation's `URLError.cancelled` (what a `URLSession` task
+  /// throws when cancelled), told by its domain and code, as this module does not import
+  /// Foundation.
+  static func meansCancellation(_ error: any Error) -> Bool {
+    error is CancellationError || (error._domain == "NSURLErrorDomain" && error._code == -999)
+  }
+
+  /// An error a cancelled effect threw that does not mean cancellation, for its warning.
+  struct ThrownAfterCancellation: Error {
+    let error: any Error
+  }
+
   package struct CancelKey: Hashable, Sendable {
     var namespace: [EffectID]
     var id: EffectID
