@@ -98,7 +98,8 @@ extension EffectRuntime {
       var context = pending.context
       context.isDeferred = true
       startingLate {
-        start(pending.effect, context)
+        // Always an effect of this runtime's action type: only `startThrottled` keeps one.
+        start(pending.effect as! Effect<Action>, context)
         openWindow(key, throttle, pending.context)
       }
     }
