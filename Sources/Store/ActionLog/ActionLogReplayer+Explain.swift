@@ -67,7 +67,7 @@ extension ActionLogReplayer {
     if let problem = check.problem { return "invalid JSON: \(problem)." }
     guard let decode else { return nil }
     var patched = [UInt8](line)
-    for number in check.numbers.lazy.filter({ $0.integerProblem != nil }).prefix(100) {
+    for number in check.suspectNumbers {
       // The same length, so that the other numbers stay where they were.
       patched.replaceSubrange(
         number.range,
@@ -78,7 +78,8 @@ extension ActionLogReplayer {
         continue  // still refused as a whole: another number
       } catch {}
       return """
-        the number \(JSONCheck.Number.shown(number.text)) at \(number.path) does not fit the integer type expected there \
+        the number \(JSONCheck.Number.shown(number.text)) at \
+        \(JSONCheck.path(at: number.range.lowerBound, in: line)) does not fit the integer type expected there \
         (\(number.integerProblem ?? "")).
         """
     }

@@ -11,22 +11,23 @@
 ///
 /// Only used once decoding has failed, so it favours clear messages over speed.
 struct JSONCheck {
-  /// A number in the line.
+  /// A number in the line. Its place is not kept: a line of many numbers under a long path
+  /// would hold that path once per number. ``path(at:in:)`` finds it when it is named.
   struct Number {
     /// Where its text is in the line.
     var range: Range<Int>
     /// Its text, as written.
     var text: String
-    /// Where it is, such as `seq` or `state.items[2].quantity`.
-    var path: String
   }
 
   /// What the check found.
   struct Result {
     /// The first problem, with its place; `nil` when the line is JSON `JSONDecoder` reads.
     var problem: String?
-    /// The numbers read before the problem (all of them when there is none), in order.
-    var numbers: [Number]
+    /// The first ``maximumSuspectNumbers`` numbers read before the problem (all of the line's
+    /// when there is none) that may not fit an integer type (``Number/integerProblem``), in
+    /// order: the others are not kept.
+    var suspectNumbers: [Number]
     /// Where the problem is, such as `state.items[2].quantity`; empty at the top level or
     /// when there is none.
     var path = ""
@@ -35,20 +36,40 @@ struct JSONCheck {
   /// How deep `JSONDecoder` nests arrays and objects; one level more is refused.
   static let maximumDepth = 512
 
+  /// How many of the numbers that may not fit an integer type a check keeps: 100.
+  static let maximumSuspectNumbers = 100
+
   /// Checks `line`.
+  ///
+  /// - Complexity: O(*n*) in time for a line of *n* bytes, and O(*n*) in memory, whatever
+  ///   its numbers and the length of their paths.
   static func check(_ line: Data) -> Result {
     var check = JSONCheck(bytes: [UInt8](line))
+    return check.run()
+  }
+
+  /// The place of the value that starts at byte `offset` of `line` (a number from
+  /// ``Result/suspectNumbers``), such as `state.items[2].quantity`; empty at the top level.
+  ///
+  /// - Complexity: O(*n*) for a line of *n* bytes: the line is read again up to the value.
+  static func path(at offset: Int, in line: Data) -> String {
+    var check = JSONCheck(bytes: [UInt8](line))
+    check.stopOffset = offset
+    return check.run().path
+  }
+
+  private mutating func run() -> Result {
     do throws(Failure) {
-      try check.value(depth: 0)
-      check.skipSpace()
-      if check.index < check.bytes.count {
-        throw Failure("text after the end of the JSON value, at column \(check.index + 1)")
+      try value(depth: 0)
+      skipSpace()
+      if index < bytes.count {
+        throw Failure("text after the end of the JSON value, at column \(index + 1)")
       }
-      return Result(problem: nil, numbers: check.numbers)
+      return Result(problem: nil, suspectNumbers: suspectNumbers)
     } catch {
-      let joined = check.path.joined()
+      let joined = path.joined()
       return Result(
-        problem: error.message, numbers: check.numbers,
+        problem: error.message, suspectNumbers: suspectNumbers,
         path: joined.hasPrefix(".") ? String(joined.dropFirst()) : joined)
     }
   }
@@ -61,7 +82,9 @@ struct JSONCheck {
   private let bytes: [UInt8]
   private var index = 0
   private var path: [String] = []
-  private var numbers: [Number] = []
+  private var suspectNumbers: [Number] = []
+  /// Where ``path(at:in:)`` stops: the offset of the value whose place it names.
+  private var stopOffset: Int?
 
   private init(bytes: [UInt8]) {
     self.bytes = bytes
@@ -90,6 +113,7 @@ struct JSONCheck {
 
   private mutating func value(depth: Int) throws(Failure) {
     skipSpace()
+    if index == stopOffset { throw Failure("the value asked for") }
     guard index < bytes.count else { throw unexpected("a value") }
     switch bytes[index] {
     case UInt8(ascii: "{"), UInt8(ascii: "["):
@@ -243,12 +267,20 @@ struct JSONCheck {
     case .noDigitAfterPoint?: throw unexpected("a digit after the decimal point")
     case .noDigitInExponent?: throw unexpected("a digit in the exponent")
     }
+    // An integer of up to 18 digits fits every number type and an `Int64`: nothing to
+    // check, or to keep (most numbers; a line may hold a million).
+    if index - start <= 18,
+      !bytes[start..<index].contains(where: {
+        $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e")
+      })
+    {
+      return
+    }
     let text = String(decoding: bytes[start..<index], as: UTF8.self)
-    let joined = path.joined()
-    numbers.append(
-      Number(
-        range: start..<index, text: text,
-        path: joined.hasPrefix(".") ? String(joined.dropFirst()) : joined))
+    let number = Number(range: start..<index, text: text)
+    if suspectNumbers.count < Self.maximumSuspectNumbers, number.integerProblem != nil {
+      suspectNumbers.append(number)
+    }
     guard let value = Double(text), value.isFinite else {
       throw Failure("the number \(Number.shown(text))\(place) is too large for any number type")
     }
