@@ -50,6 +50,24 @@ import Testing
     #expect(found.map { Array($0.key.unicodeScalars) } == ["e", "\u{301}"])
   }
 
+  /// A key with an escape or a character outside ASCII was decoded through a new
+  /// `JSONDecoder` each time it was compared with another key of its object, up to 16
+  /// times: a valid 8 MB line of such keys took 11.7 s in a release build (0.13 s with plain
+  /// keys). Each key is now decoded at most once.
+  @Test(arguments: [true, false])
+  func eachKeyOfALineIsDecodedAtMostOnce(isEscaped: Bool) {
+    let keys = (0..<16).map { isEscaped ? #""\u0061\#($0)":0"# : "\"\u{E9}\($0)\":0" }
+    let object = "{" + keys.joined(separator: ",") + "}"
+    let line = #"{"x":["# + Array(repeating: object, count: 100).joined(separator: ",") + "]}"
+    var scanner = DuplicateKeyScanner()
+    #expect(scanner.firstProblem(in: Data(line.utf8)) == nil)
+    #expect(scanner.decodedKeyCount <= 16 * 100, "\(scanner.decodedKeyCount) keys decoded")
+    // Keys that differ only past an escape are still told apart, and equal ones found.
+    #expect(duplicate(#"{"\u0061b":1,"ab":2}"#) == .init(key: "ab", path: ""))
+    #expect(duplicate(#"{"\u0061b":1,"ac":2,"a\u0063":3}"#) == .init(key: "ac", path: ""))
+    #expect(duplicate(#"{"\u00e9":1,"\u00e8":2}"#) == nil)
+  }
+
   @Test @MainActor func aReplayRefusesAHeaderWithBothSpellingsOfAKey() throws {
     let file = FileManager.default.temporaryDirectory
       .appendingPathComponent("nfc-\(UUID().uuidString).jsonl").path

@@ -98,10 +98,18 @@ struct DuplicateKeyScanner {
     var end: Int
     var hasEscape: Bool
     var isASCII: Bool
+    /// The hash of the key's text as a Swift string, once it is needed (to compare the key
+    /// with one that is not plain): equal strings hash the same, canonically equivalent
+    /// spellings included, so keys whose hashes differ differ.
+    var hash: Int? = nil
     /// Whether the key is ASCII with no escape, so that its bytes are its text: another key
     /// is equal to it exactly when its bytes are the same.
     var isPlain: Bool { isASCII && !hasEscape }
   }
+
+  /// A key's text could not be read (invalid UTF-8, a lone surrogate, a bad escape): the
+  /// line is not JSON that `JSONDecoder` reads, and the scan gives up.
+  private struct Unreadable: Error {}
 
   /// Up to this many keys, each key is compared with the object's others as it is read;
   /// past it, the object's keys are sorted when it closes.
@@ -109,12 +117,16 @@ struct DuplicateKeyScanner {
 
   private var frames: [Frame] = []
   private var keys: [Key] = []
+  /// How many keys the scan of the last line decoded (each at most once): those that are
+  /// not plain, and the plain ones compared with them.
+  private(set) var decodedKeyCount = 0
 
   /// The first repeated key or trailing comma in `line`, or `nil` when there is none (or the
   /// line is not JSON).
   mutating func firstProblem(in line: Data) -> Problem? {
     frames.removeAll(keepingCapacity: true)
     keys.removeAll(keepingCapacity: true)
+    decodedKeyCount = 0
     return line.withUnsafeBytes { scan($0) }
   }
 
@@ -137,18 +149,23 @@ struct DuplicateKeyScanner {
           hasEscape = hasEscape || bytes[offset] == UInt8(ascii: "\\")
           isASCII = isASCII && bytes[offset] < 0x80
         }
-        let key = Key(start: start, end: end, hasEscape: hasEscape, isASCII: isASCII)
-        if keys.count - frames[top].keyStart < Self.linearLimit {
+        let isLinear = keys.count - frames[top].keyStart < Self.linearLimit
+        keys.append(Key(start: start, end: end, hasEscape: hasEscape, isASCII: isASCII))
+        if isLinear {
+          let last = keys.count - 1
           // By index: a slice of `keys` would retain its buffer at every key.
           var other = frames[top].keyStart
-          while other < keys.count {
-            if Self.equal(keys[other], key, bytes) {
-              return .duplicate(duplicate(keys[other], key, bytes))
+          while other < last {
+            do {
+              if try equal(other, last, bytes) {
+                return .duplicate(duplicate(keys[other], keys[last], bytes))
+              }
+            } catch {
+              return nil
             }
             other += 1
           }
         }
-        keys.append(key)
       case UInt8(ascii: "{"):
         frames.append(Frame(isObject: true, keyStart: keys.count, expectsKey: true))
         index += 1
@@ -164,10 +181,14 @@ struct DuplicateKeyScanner {
         if bytes[before] == UInt8(ascii: ",") {
           return .trailingComma(column: before + 1, path: path(of: frames.count - 1, bytes))
         }
-        if keys.count - frame.keyStart > Self.linearLimit,
-          let (first, repeated) = repeatedKey(in: frame.keyStart..<keys.count, bytes)
-        {
-          return .duplicate(duplicate(first, repeated, bytes))
+        if keys.count - frame.keyStart > Self.linearLimit {
+          do {
+            if let (first, repeated) = try repeatedKey(in: frame.keyStart..<keys.count, bytes) {
+              return .duplicate(duplicate(first, repeated, bytes))
+            }
+          } catch {
+            return nil
+          }
         }
         keys.removeLast(keys.count - frame.keyStart)
         frames.removeLast()
@@ -210,7 +231,9 @@ struct DuplicateKeyScanner {
 
   /// Two keys that are equal among `keys[range]`, found by sorting them: by their bytes
   /// when all are plain, or else as Swift strings, whose order keeps equal ones together.
-  private func repeatedKey(in range: Range<Int>, _ bytes: UnsafeRawBufferPointer) -> (Key, Key)? {
+  private mutating func repeatedKey(in range: Range<Int>, _ bytes: UnsafeRawBufferPointer)
+    throws(Unreadable) -> (Key, Key)?
+  {
     if keys[range].allSatisfy(\.isPlain) {
       let sorted = keys[range].map { (key: $0, text: Self.text(of: $0, bytes)) }
         .sorted { $0.text.lexicographicallyPrecedes($1.text) }
@@ -219,34 +242,122 @@ struct DuplicateKeyScanner {
       }
       return nil
     }
-    let sorted = keys[range].map { (key: $0, text: Self.string(of: $0, bytes)) }
-      .sorted { $0.text < $1.text }
+    var texts: [(key: Key, text: String)] = []
+    texts.reserveCapacity(range.count)
+    for index in range { texts.append((keys[index], try decode(index, bytes))) }
+    let sorted = texts.sorted { $0.text < $1.text }
     for (first, second) in zip(sorted, sorted.dropFirst()) where first.text == second.text {
       return (first.key, second.key)
     }
     return nil
   }
 
-  private static func equal(_ a: Key, _ b: Key, _ bytes: UnsafeRawBufferPointer) -> Bool {
-    if _slowPath(!a.isPlain || !b.isPlain) {
-      return string(of: a, bytes) == string(of: b, bytes)
+  /// Whether `keys[a]` and `keys[b]` are equal as Swift strings: by their bytes when both are
+  /// plain, or else by their hashes, then (when those are equal) their text.
+  private mutating func equal(_ a: Int, _ b: Int, _ bytes: UnsafeRawBufferPointer)
+    throws(Unreadable) -> Bool
+  {
+    if _slowPath(!keys[a].isPlain || !keys[b].isPlain) {
+      guard try hash(a, bytes) == hash(b, bytes) else { return false }
+      return try Self.string(of: keys[a], bytes) == Self.string(of: keys[b], bytes)
     }
-    guard a.end - a.start == b.end - b.start else { return false }
-    return memcmp(bytes.baseAddress! + a.start, bytes.baseAddress! + b.start, a.end - a.start) == 0
+    let (first, second) = (keys[a], keys[b])
+    guard first.end - first.start == second.end - second.start else { return false }
+    return memcmp(
+      bytes.baseAddress! + first.start, bytes.baseAddress! + second.start,
+      first.end - first.start) == 0
+  }
+
+  /// The hash of `keys[index]`'s text, decoded once and kept.
+  private mutating func hash(_ index: Int, _ bytes: UnsafeRawBufferPointer) throws(Unreadable)
+    -> Int
+  {
+    if let hash = keys[index].hash { return hash }
+    let hash = try decode(index, bytes).hashValue
+    keys[index].hash = hash
+    return hash
+  }
+
+  /// The text of `keys[index]`, counted in ``decodedKeyCount``.
+  private mutating func decode(_ index: Int, _ bytes: UnsafeRawBufferPointer) throws(Unreadable)
+    -> String
+  {
+    decodedKeyCount += 1
+    return try Self.string(of: keys[index], bytes)
   }
 
   /// A key's text, compared as `JSONDecoder` compares keys: by canonical equivalence.
-  private static func string(of key: Key, _ bytes: UnsafeRawBufferPointer) -> String {
-    String(decoding: text(of: key, bytes), as: UTF8.self)
+  private static func string(of key: Key, _ bytes: UnsafeRawBufferPointer) throws(Unreadable)
+    -> String
+  {
+    let raw = UnsafeRawBufferPointer(rebasing: bytes[key.start..<key.end])
+    if key.isPlain { return String(decoding: raw, as: UTF8.self) }
+    guard let text = String(validating: try decoded(raw), as: UTF8.self) else {
+      throw Unreadable()
+    }
+    return text
   }
 
   /// A key's bytes, with its escapes decoded (`"\u0061"` is `"a"`).
   private static func text(of key: Key, _ bytes: UnsafeRawBufferPointer) -> [UInt8] {
-    let raw = Data(bytes[(key.start - 1)...key.end])
-    guard key.hasEscape, let decoded = try? JSONDecoder().decode(String.self, from: raw) else {
-      return Array(bytes[key.start..<key.end])
+    let raw = UnsafeRawBufferPointer(rebasing: bytes[key.start..<key.end])
+    guard key.hasEscape, let decoded = try? decoded(raw) else { return Array(raw) }
+    return decoded
+  }
+
+  /// `raw`, the text of a JSON string between its quotes, with its escapes decoded; it
+  /// throws on an escape JSON does not have, or a UTF-16 surrogate without its pair.
+  private static func decoded(_ raw: UnsafeRawBufferPointer) throws(Unreadable) -> [UInt8] {
+    var text: [UInt8] = []
+    text.reserveCapacity(raw.count)
+    var index = 0
+    func unit() throws(Unreadable) -> UInt32 {
+      guard index + 4 <= raw.count else { throw Unreadable() }
+      var value: UInt32 = 0
+      for byte in raw[index..<(index + 4)] {
+        guard let digit = Character(Unicode.Scalar(byte)).hexDigitValue else {
+          throw Unreadable()
+        }
+        value = value << 4 | UInt32(digit)
+      }
+      index += 4
+      return value
     }
-    return Array(decoded.utf8)
+    while index < raw.count {
+      let byte = raw[index]
+      index += 1
+      guard byte == UInt8(ascii: "\\") else {
+        text.append(byte)
+        continue
+      }
+      guard index < raw.count else { throw Unreadable() }
+      let escaped = raw[index]
+      index += 1
+      switch escaped {
+      case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(escaped)
+      case UInt8(ascii: "b"): text.append(0x08)
+      case UInt8(ascii: "f"): text.append(0x0C)
+      case UInt8(ascii: "n"): text.append(0x0A)
+      case UInt8(ascii: "r"): text.append(0x0D)
+      case UInt8(ascii: "t"): text.append(0x09)
+      case UInt8(ascii: "u"):
+        var value = try unit()
+        if (0xD800...0xDBFF).contains(value) {
+          guard index + 2 <= raw.count, raw[index] == UInt8(ascii: "\\"),
+            raw[index + 1] == UInt8(ascii: "u")
+          else { throw Unreadable() }
+          index += 2
+          let low = try unit()
+          guard (0xDC00...0xDFFF).contains(low) else { throw Unreadable() }
+          value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+        }
+        guard let scalar = Unicode.Scalar(value) else { throw Unreadable() }
+        UTF8.encode(scalar) { text.append($0) }
+      default:
+        throw Unreadable()
+      }
+    }
+    return text
   }
 
   /// Whether `byte` is JSON whitespace.
@@ -258,8 +369,9 @@ struct DuplicateKeyScanner {
   /// The duplicate `key` of the innermost open object, equal to its `first` key, with that
   /// object's place.
   private func duplicate(_ first: Key, _ key: Key, _ bytes: UnsafeRawBufferPointer) -> Duplicate {
-    let text = Self.string(of: key, bytes)
-    let firstText = Self.string(of: first, bytes)
+    // Both were read to be found equal.
+    let text = (try? Self.string(of: key, bytes)) ?? ""
+    let firstText = (try? Self.string(of: first, bytes)) ?? ""
     return Duplicate(
       key: text, path: path(of: frames.count - 1, bytes),
       firstSpelling: firstText.unicodeScalars.elementsEqual(text.unicodeScalars) ? nil : firstText)
