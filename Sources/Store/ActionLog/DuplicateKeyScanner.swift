@@ -229,27 +229,59 @@ struct DuplicateKeyScanner {
     return nil
   }
 
-  /// Two keys that are equal among `keys[range]`, found by sorting them: by their bytes
-  /// when all are plain, or else as Swift strings, whose order keeps equal ones together.
+  /// Two keys that are equal among `keys[range]`: sorted by their bytes when all are plain;
+  /// or else grouped by the hash of their text as Swift strings, which is consistent with
+  /// `==` (`String.<` is not a total order consistent with it for canonically equivalent
+  /// spellings, so sorting by it can keep two spellings of one key apart). Of several
+  /// repeats, the one read first is named, after the first key equal to it.
+  ///
+  /// - Complexity: O(*k* log *k*) for *k* keys, each decoded at most once.
   private mutating func repeatedKey(in range: Range<Int>, _ bytes: UnsafeRawBufferPointer)
     throws(Unreadable) -> (Key, Key)?
   {
     if keys[range].allSatisfy(\.isPlain) {
       let sorted = keys[range].map { (key: $0, text: Self.text(of: $0, bytes)) }
-        .sorted { $0.text.lexicographicallyPrecedes($1.text) }
-      for (first, second) in zip(sorted, sorted.dropFirst()) where first.text == second.text {
-        return (first.key, second.key)
+        .sorted {
+          $0.text == $1.text
+            ? $0.key.start < $1.key.start : $0.text.lexicographicallyPrecedes($1.text)
+        }
+      var found: (first: Key, repeated: Key)?
+      var runStart = 0
+      for index in sorted.indices.dropFirst() {
+        guard sorted[index].text == sorted[index - 1].text else {
+          runStart = index
+          continue
+        }
+        if found.map({ sorted[index].key.start < $0.repeated.start }) ?? true {
+          found = (sorted[runStart].key, sorted[index].key)
+        }
       }
-      return nil
+      return found
     }
-    var texts: [(key: Key, text: String)] = []
-    texts.reserveCapacity(range.count)
-    for index in range { texts.append((keys[index], try decode(index, bytes))) }
-    let sorted = texts.sorted { $0.text < $1.text }
-    for (first, second) in zip(sorted, sorted.dropFirst()) where first.text == second.text {
-      return (first.key, second.key)
+    var hashed: [(hash: Int, index: Int)] = []
+    hashed.reserveCapacity(range.count)
+    for index in range { hashed.append((try hash(index, bytes), index)) }
+    hashed.sort { ($0.hash, $0.index) < ($1.hash, $1.index) }
+    var found: (first: Int, repeated: Int)?
+    var runStart = 0
+    while runStart < hashed.count {
+      var runEnd = runStart + 1
+      while runEnd < hashed.count, hashed[runEnd].hash == hashed[runStart].hash { runEnd += 1 }
+      // Within a run, in the order the keys were read: the first equal pair found for each
+      // later key has the earliest first key.
+      for later in (runStart + 1)..<runEnd {
+        let text = try Self.string(of: keys[hashed[later].index], bytes)
+        for earlier in runStart..<later {
+          guard try Self.string(of: keys[hashed[earlier].index], bytes) == text else { continue }
+          if found.map({ hashed[later].index < $0.repeated }) ?? true {
+            found = (hashed[earlier].index, hashed[later].index)
+          }
+          break
+        }
+      }
+      runStart = runEnd
     }
-    return nil
+    return found.map { (keys[$0.first], keys[$0.repeated]) }
   }
 
   /// Whether `keys[a]` and `keys[b]` are equal as Swift strings: by their bytes when both are
