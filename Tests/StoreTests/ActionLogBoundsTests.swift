@@ -172,6 +172,62 @@ import Testing
       "\(message)")
   }
 
+  /// The replay's error for a log whose second line is the first recorded action's line
+  /// with `extra` added to its fields, as a message.
+  func failureMessage(addingToTheFirstAction extra: String) throws -> String {
+    var content = try lines(try record([.add(1)]))
+    content[1].removeLast()
+    content[1] += "," + extra + "}"
+    let file = directory.appendingPathComponent("\(UUID().uuidString).jsonl").path
+    try write(Array(content[0...1]), to: file)
+    return failure(replaying: file) { Tally() }.map { "\($0)" } ?? ""
+  }
+
+  /// A quoted value is cut after 120 characters; the place of a problem was not: a bad value
+  /// under a key of 1,000,000 characters made a message of 1,000,000 characters.
+  @Test func aProblemUnderAVeryLongKeyNamesItsPlaceShortened() throws {
+    let key = String(repeating: "k", count: 1_000_000)
+    let message = try failureMessage(addingToTheFirstAction: #""\#(key)":tru"#)
+    #expect(message.count < 1_000, "\(message.count) characters")
+    #expect(
+      message.hasPrefix(
+        "Line 2: invalid JSON: expected a value at \(key.prefix(120))… (1000000 characters), "),
+      "\(message.prefix(300))")
+    let repeated = try failureMessage(addingToTheFirstAction: #""\#(key)":{"a":1,"a":2}"#)
+    #expect(repeated.count < 1_000, "\(repeated.count) characters")
+    #expect(repeated.contains("appears twice in the object at kkk"), "\(repeated.prefix(300))")
+    let spelled = try failureMessage(
+      addingToTheFirstAction: #""\u00e9\#(key)":1,"e\u0301\#(key)":2"#)
+    #expect(spelled.count < 1_000, "\(spelled.count) characters")
+    #expect(spelled.contains(#"written "\u00E9kkk"#), "\(spelled.prefix(300))")
+  }
+
+  /// Under 100,000 nested arrays, a repeated key's place was `x[0][0]…` in full: 600,000
+  /// characters. A long place keeps its start and its end.
+  @Test func aProblemUnderDeepNestingNamesItsPlaceShortened() throws {
+    let depth = 100_000
+    let message = try failureMessage(
+      addingToTheFirstAction: #""x":"# + String(repeating: "[", count: depth)
+        + #"{"k":1,"k":2}"# + String(repeating: "]", count: depth))
+    #expect(message.count < 1_000, "\(message.count) characters")
+    #expect(
+      message.contains(
+        "in the object at x[0][0][0][0][0][0][0][0][0]…[0][0][0][0][0][0][0][0][0][0]"),
+      "\(message.prefix(300))")
+    let comma = try failureMessage(
+      addingToTheFirstAction: #""x":"# + String(repeating: "[", count: depth) + "1,"
+        + String(repeating: "]", count: depth))
+    #expect(comma.count < 1_000, "\(comma.count) characters")
+    #expect(comma.contains("a trailing comma at x[0][0]"), "\(comma.prefix(300))")
+    // Under JSONDecoder's depth limit, the strict check names the place the same way.
+    let deep = try failureMessage(
+      addingToTheFirstAction: #""x":"# + String(repeating: "[", count: 400) + "tru"
+        + String(repeating: "]", count: 400))
+    #expect(deep.count < 1_000, "\(deep.count) characters")
+    #expect(deep.contains("expected a value at x[0][0]"), "\(deep.prefix(300))")
+    #expect(deep.contains("…[0][0]"), "\(deep.prefix(300))")
+  }
+
   // MARK: - Encodings
 
   @Test func aLogInUTF16IsRefusedAsNotUTF8() throws {

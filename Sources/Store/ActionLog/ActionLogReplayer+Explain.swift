@@ -20,9 +20,12 @@ extension ActionLogReplayer {
   ) -> String {
     guard let error = error as? DecodingError else { return "\(error)" }
     func path(_ context: DecodingError.Context) -> String {
-      let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }
-        .joined()
-      return path.isEmpty ? "" : " at \(path.hasPrefix(".") ? String(path.dropFirst()) : path)"
+      let keys = context.codingPath
+      guard !keys.isEmpty else { return "" }
+      return " at "
+        + LogText.place(count: keys.count) {
+          keys[$0].intValue.map { "[\($0)]" } ?? ".\(keys[$0].stringValue)"
+        }
     }
     switch error {
     case .dataCorrupted(let context):

@@ -63,16 +63,26 @@ struct DuplicateKeyScanner {
       }
       return """
         the key \(LogText.quoted(key)) appears twice in \(place), written \
-        "\(Self.escaped(firstSpelling))" and "\(Self.escaped(key))": Swift reads them as one \
+        \(Self.quoted(firstSpelling)) and \(Self.quoted(key)): Swift reads them as one \
         key, other readers as two.
         """
     }
 
-    /// `text` as a JSON string's contents: every scalar outside printable ASCII written as a
+    /// `text` as a JSON string, in quotes: every scalar outside printable ASCII written as a
     /// `\u` escape, so that two spellings of one character look different (and a control
-    /// character cannot reach the terminal), a quote or a backslash escaped.
-    private static func escaped(_ text: String) -> String {
-      text.unicodeScalars.map { scalar in
+    /// character cannot reach the terminal), a quote or a backslash escaped. Past 120
+    /// scalars, the rest is left out and counted, as ``LogText/quoted(_:limit:)`` does.
+    private static func quoted(_ text: String) -> String {
+      let scalars = text.unicodeScalars
+      guard scalars.count <= 120 else {
+        return quoted(String(String.UnicodeScalarView(scalars.prefix(120))))
+          + "… (\(scalars.count) characters)"
+      }
+      return "\"" + escaped(scalars) + "\""
+    }
+
+    private static func escaped(_ scalars: String.UnicodeScalarView) -> String {
+      scalars.map { scalar in
         if scalar == "\"" || scalar == "\\" { return "\\" + String(scalar) }
         guard !(" "..."~").contains(scalar) else { return String(scalar) }
         return String(scalar).utf16.map { unit in
@@ -411,21 +421,17 @@ struct DuplicateKeyScanner {
 
   /// The place of the open object or array `frames[depth]`, such as `action.cart._0`, or
   /// empty for the line's own.
+  /// Shortened as ``LogText/place(count:shown:keyLimit:component:)`` shortens one: only the
+  /// frames it shows are read.
   private func path(of depth: Int, _ bytes: UnsafeRawBufferPointer) -> String {
-    var path = ""
-    for (index, frame) in frames.enumerated().prefix(depth) {
-      if frame.isObject {
-        // The last key read in an object is the one the next frame sits under (none in text
-        // that is not JSON, such as `{{`).
-        let end = frames[index + 1].keyStart
-        let name =
-          end > frame.keyStart
-          ? String(decoding: Self.text(of: keys[end - 1], bytes), as: UTF8.self) : "?"
-        path += (path.isEmpty ? "" : ".") + name
-      } else {
-        path += "[\(frame.position)]"
-      }
+    LogText.place(count: depth) { index in
+      let frame = frames[index]
+      guard frame.isObject else { return "[\(frame.position)]" }
+      // The last key read in an object is the one the next frame sits under (none in text
+      // that is not JSON, such as `{{`).
+      let end = frames[index + 1].keyStart
+      guard end > frame.keyStart else { return ".?" }
+      return "." + String(decoding: Self.text(of: keys[end - 1], bytes), as: UTF8.self)
     }
-    return path
   }
 }

@@ -67,10 +67,7 @@ struct JSONCheck {
       }
       return Result(problem: nil, suspectNumbers: suspectNumbers)
     } catch {
-      let joined = path.joined()
-      return Result(
-        problem: error.message, suspectNumbers: suspectNumbers,
-        path: joined.hasPrefix(".") ? String(joined.dropFirst()) : joined)
+      return Result(problem: error.message, suspectNumbers: suspectNumbers, path: shownPath)
     }
   }
 
@@ -92,9 +89,13 @@ struct JSONCheck {
 
   /// The current place, as ` at seq`, or nothing at the top level.
   private var place: String {
-    let joined = path.joined()
-    guard !joined.isEmpty else { return "" }
-    return " at " + (joined.hasPrefix(".") ? String(joined.dropFirst()) : joined)
+    path.isEmpty ? "" : " at " + shownPath
+  }
+
+  /// The current place, as `seq` or `state.items[2]`, shortened as
+  /// ``LogText/place(count:shown:keyLimit:component:)`` shortens one.
+  private var shownPath: String {
+    LogText.place(count: path.count) { path[$0] }
   }
 
   private mutating func skipSpace() {
@@ -158,7 +159,7 @@ struct JSONCheck {
         let key = try string()
         skipSpace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-          throw unexpected("\":\" after the key \"\(key)\"")
+          throw unexpected("\":\" after the key \(LogText.quoted(key))")
         }
         index += 1
         path.append("." + key)

@@ -31,6 +31,40 @@ package enum LogText {
     return result + "\""
   }
 
+  /// A place in a line as a message names it (`action.cart._0`, `x[2].name`), from its
+  /// components: a key as `.key`, a position as `[2]` (a leading `.` is dropped). Each key is
+  /// cut after `keyLimit` characters (Unicode scalars), as ``quoted(_:limit:)`` cuts a value,
+  /// and a place of more than twice `shown` components keeps its first and last `shown`,
+  /// with `…` between: a key of a million characters, or a million levels of nesting, make a
+  /// short message.
+  ///
+  /// - Parameters:
+  ///   - count: How many components the place has.
+  ///   - shown: How many components are kept at each end of a longer place.
+  ///   - keyLimit: How many characters of a key are kept.
+  ///   - component: The component at an index in `0..<count`; called only for those shown.
+  /// - Complexity: At most 2 × `shown` calls of `component`, and O(*m*) for the *m*
+  ///   characters they return.
+  package static func place(
+    count: Int, shown: Int = 10, keyLimit: Int = 120, component: (Int) -> String
+  ) -> String {
+    let isCut = count > 2 * shown
+    let indices = isCut ? Array(0..<shown) + Array((count - shown)..<count) : Array(0..<count)
+    var result = ""
+    for index in indices {
+      if isCut, index == count - shown { result += "…" }
+      let part = component(index)
+      guard part.hasPrefix("."), part.unicodeScalars.count > keyLimit + 1 else {
+        result += part
+        continue
+      }
+      let scalars = part.unicodeScalars
+      result.unicodeScalars += scalars.prefix(keyLimit + 1)
+      result += "… (\(scalars.count - 1) characters)"
+    }
+    return result.hasPrefix(".") ? String(result.dropFirst()) : result
+  }
+
   /// `items` as a list in a sentence, the first `limit` named: "a", "a and b", "a, b and c",
   /// or "a, b, c and 4 more".
   package static func list(_ items: [String], limit: Int) -> String {
