@@ -271,6 +271,22 @@ import Testing
     #expect(reason.hasPrefix("a byte order mark (U+FEFF) at column 1"), "\(reason)")
   }
 
+  /// A header after a byte order mark, cut off mid-line as a crash leaves it, was explained
+  /// as "expected a value, found byte 239 at column 1": the mark was blamed, and the damage
+  /// not named.
+  @Test func aDamagedHeaderAfterAByteOrderMarkNamesTheDamageNotTheMark() throws {
+    let content = try lines(try record([.add(1)]))
+    let file = directory.appendingPathComponent("bom-cut.jsonl").path
+    let cut = Data([0xEF, 0xBB, 0xBF]) + Data(content[0].utf8.prefix(60))
+    try cut.write(to: URL(fileURLWithPath: file))
+    guard case .badHeader(1, let reason)? = failure(replaying: file, through: Tally.init) else {
+      return
+    }
+    #expect(!reason.contains("byte 239"), "\(reason)")
+    #expect(reason.contains("is not closed"), "\(reason)")
+    #expect(reason.contains("no newline at its end"), "\(reason)")
+  }
+
   // MARK: - Pipes
 
   /// The explanation read the log again: a pipe gave nothing the second time ("no action was
