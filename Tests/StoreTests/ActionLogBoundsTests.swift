@@ -257,6 +257,59 @@ import Testing
     #expect(reason.hasPrefix("a NUL byte at column 2"), "\(reason)")
   }
 
+  /// Invalid UTF-8 in the value of a field no type reads replayed; two different invalid
+  /// keys were reported as one key written twice ("the key "\u{FFFD}" appears twice"), both
+  /// repaired into U+FFFD before they were compared.
+  @Test func invalidUTF8AnywhereInALineIsRefusedWithItsColumn() throws {
+    let content = try lines(try record([.add(1)]))
+    let file = directory.appendingPathComponent("invalid-utf8.jsonl").path
+    func reason(_ extra: [UInt8], onHeader: Bool = false) throws -> String? {
+      var target = Array((onHeader ? content[0] : content[1]).utf8.dropLast())
+      target += Array(",".utf8) + extra + Array("}".utf8)
+      var bytes = onHeader ? target : Array(content[0].utf8)
+      bytes += Array("\n".utf8) + (onHeader ? Array(content[1].utf8) : target) + Array("\n".utf8)
+      try Data(bytes).write(to: URL(fileURLWithPath: file))
+      switch failure(replaying: file, through: Tally.init) {
+      case .malformedLine(2, let reason)?, .badHeader(1, let reason)?: return reason
+      default: return nil
+      }
+    }
+    let column = content[1].utf8.count + 9
+    let note = try reason(Array(#""note":""#.utf8) + [0xFF, 0xFE] + Array(#"""#.utf8))
+    #expect(
+      note
+        == """
+        invalid JSON: invalid UTF-8 in the string at note that starts at column \(column - 1), \
+        at column \(column).
+        """, "\(note ?? "")")
+    let keys = try reason([0x22, 0xFF] + Array(#"":1,""#.utf8) + [0xFE] + Array(#"":2"#.utf8))
+    #expect(
+      keys
+        == "invalid JSON: invalid UTF-8 in the string that starts at column \(column - 8), at column \(column - 7).",
+      "\(keys ?? "")")
+    // Overlong, a surrogate, past U+10FFFF, cut short: each refused at its first byte.
+    for sequence: [UInt8] in [
+      [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82],
+    ] {
+      let found = try reason(Array(#""n":""#.utf8) + sequence + Array(#"""#.utf8))
+      #expect(found?.hasSuffix("at column \(column - 3).") == true, "\(sequence)")
+    }
+    // Outside a string, where the strict check sees something else first.
+    let bare = try reason(Array(#""n":"#.utf8) + [0xFF])
+    #expect(
+      bare?.hasPrefix("invalid UTF-8 at column \(column - 4): a log is UTF-8 text") == true,
+      "\(bare ?? "")")
+    let header = try reason(Array(#""n":""#.utf8) + [0x80] + Array(#"""#.utf8), onHeader: true)
+    #expect(
+      header?.hasPrefix("invalid JSON: invalid UTF-8 in the string at n") == true, "\(header ?? "")"
+    )
+    // Valid UTF-8 of every length still replays.
+    var valid = content
+    valid[1] = valid[1].replacingOccurrences(of: #""kind""#, with: #""n":"é€𝄞","kind""#)
+    try write(valid, to: file)
+    #expect(try ActionLogReplayer(feature: "Tally") { Tally() }.replay(path: file).isComplete)
+  }
+
   @Test func aByteOrderMarkIsAllowedOnTheFirstLineAlone() throws {
     var content = try lines(try record([.add(1), .add(2)]))
     content[0] = "\u{FEFF}" + content[0]

@@ -84,6 +84,15 @@ import Testing
     #expect(duplicate(#"{"\u00e9":1,"\u00e8":2}"#) == nil)
   }
 
+  /// Two different keys of invalid UTF-8 were both repaired into U+FFFD, and called one key
+  /// written twice. The scan now gives up on them (the replay refuses such a line first).
+  @Test func keysOfInvalidUTF8AreNeverCalledARepeat() {
+    var scanner = DuplicateKeyScanner()
+    let line =
+      Data(#"{""#.utf8) + Data([0xFF]) + Data(#"":1,""#.utf8) + Data([0xFE]) + Data(#"":2}"#.utf8)
+    #expect(scanner.firstProblem(in: line) == nil)
+  }
+
   @Test @MainActor func aReplayRefusesAHeaderWithBothSpellingsOfAKey() throws {
     let file = FileManager.default.temporaryDirectory
       .appendingPathComponent("nfc-\(UUID().uuidString).jsonl").path

@@ -404,10 +404,11 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
 
   /// Why `line` is not UTF-8 as a log is written, where `JSONDecoder` would read it anyway:
   /// it takes a line in UTF-16 or UTF-32 (whose ASCII characters each come with NUL bytes)
-  /// for JSON in that encoding, skipping the checks a log's lines get, and skips a byte order
-  /// mark at the start of any line. Only the log's first line may start with one.
+  /// for JSON in that encoding, skipping the checks a log's lines get, reads invalid UTF-8
+  /// in the value of a field no type reads, and skips a byte order mark at the start of any
+  /// line. Only the log's first line may start with one.
   ///
-  /// - Complexity: O(*n*) for a line of *n* bytes, through `memchr`.
+  /// - Complexity: O(*n*) for a line of *n* bytes, through `memchr` and ``UTF8Check``.
   static func encodingProblem(in line: Data, isFirstLine: Bool) -> String? {
     let nul = line.withUnsafeBytes { raw -> Int? in
       guard let base = raw.baseAddress, let found = memchr(base, 0, raw.count) else { return nil }
@@ -417,6 +418,16 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       return """
         a NUL byte at column \(nul + 1): a log is UTF-8 text, and this line is not (UTF-16 or \
         UTF-32, whose characters come with NUL bytes, or damaged bytes).
+        """
+    }
+    if let invalid = line.withUnsafeBytes({ UTF8Check.firstInvalidOffset(in: $0) }) {
+      // In a string, as it nearly always is, the strict check names the string's place.
+      if let problem = JSONCheck.check(line).problem, problem.hasPrefix("invalid UTF-8") {
+        return "invalid JSON: \(problem)."
+      }
+      return """
+        invalid UTF-8 at column \(invalid + 1): a log is UTF-8 text, and this line holds bytes \
+        that are not (damaged bytes, or text in another encoding, such as Latin-1).
         """
     }
     // The first byte alone first: nearly every line starts with "{".

@@ -216,8 +216,12 @@ struct JSONCheck {
     let content = bytes[(start + 1)..<index]
     index += 1
     guard let text = String(validating: content, as: UTF8.self) else {
+      let bad = content.withUnsafeBytes { UTF8Check.firstInvalidOffset(in: $0) } ?? 0
       throw Failure(
-        "invalid UTF-8 in the string\(place) that starts at column \(start + 1)")
+        """
+        invalid UTF-8 in the string\(place) that starts at column \(start + 1), at column \
+        \(start + 2 + bad)
+        """)
     }
     return text
   }
