@@ -37,6 +37,55 @@ import Testing
   nonisolated static let add =
     #"{"action":{"add":{"_0":1}},"kind":"action","origin":"user","seq":1,"time":0}"#
 
+  /// `JSONDecoder` reads a number that is not whole into an integer field as the whole
+  /// number its closest `Double` is: `"seq":0.99999999999999999999` replayed as action 1,
+  /// and `1E-400` was read as 0 (and quoted as "sequence number 0"). `1.5` was refused
+  /// already; these are now refused the same way, quoting the log's text.
+  @Test(arguments: [
+    (#""seq":0.99999999999999999999"#, "0.99999999999999999999 at seq", "1"),
+    (#""seq":1E-400"#, "1E-400 at seq", "0"),
+    (#""_0":12345678901234567.5"#, "12345678901234567.5 at action.add._0", "12345678901234568"),
+  ])
+  func aNumberThatIsNotWholeIsRefusedInAnIntegerField(
+    written: String, named: String, closest: String
+  ) throws {
+    let field = written.hasPrefix(#""seq""#) ? #""seq":1"# : #""_0":1"#
+    #expect(
+      try error(replaying: [header(), Self.add.replacingOccurrences(of: field, with: written)])
+        == """
+        Line 2: the number \(named) does not fit the integer type expected there (it is not a \
+        whole number, though the closest Double, \(closest), is).
+        """)
+  }
+
+  @Test func aNumberThatIsNotWholeIsRefusedInTheHeadersIntegerFields() throws {
+    let head = try header()
+    for (field, written) in [
+      (#""version":1"#, #""version":0.99999999999999999999"#),
+      (#""checkpointInterval":"#, #""checkpointInterval":1E-400,"x":"#),
+    ] {
+      let message = try error(replaying: [head.replacingOccurrences(of: field, with: written)])
+      #expect(
+        message.hasPrefix("Line 1: not a valid log header: the number ")
+          && message.contains("does not fit the integer type expected there (it is not a whole"),
+        "\(message)")
+    }
+  }
+
+  /// Whole numbers written otherwise are read as the integers they are, and a number that
+  /// is not whole still fits a `Double` field, however many digits or whatever exponent.
+  @Test func wholeNumbersInOtherSpellingsAndPreciseDoublesStillReplay() throws {
+    for (field, written) in [
+      (#""seq":1"#, #""seq":1.0"#), (#""seq":1"#, #""seq":1e0"#), (#""_0":1"#, #""_0":10e-1"#),
+      (#""time":0"#, #""time":0.99999999999999999999"#), (#""time":0"#, #""time":1e-5"#),
+    ] {
+      #expect(
+        try error(replaying: [header(), Self.add.replacingOccurrences(of: field, with: written)])
+          == "no error",
+        "\(written)")
+    }
+  }
+
   @Test(arguments: [
     ("[1,2]", "Line 2: expected a JSON object (one record per line), found an array."),
     ("null", "Line 2: expected a JSON object (one record per line), found null."),

@@ -60,6 +60,38 @@ extension ActionLogReplayer {
     }
   }
 
+  /// The number of `line` that `JSONDecoder` read into an integer field as a whole number
+  /// it is not (`"seq":0.99999999999999999999` as action 1, `1E-400` as 0), which `decode`
+  /// (decoding `line` as the replay did, successfully) reads: found by setting each such
+  /// number to `0.5`, which no integer type reads, until `decode` refuses the line as a
+  /// whole. `nil` when there is none.
+  ///
+  /// Only run on a line ``DuplicateKeyScanner/holdsRoundableNumber`` flagged: nearly no
+  /// line pays for it.
+  static func roundedInteger(in line: Data, decoding decode: (Data) throws -> Void) -> String? {
+    let check = JSONCheck.check(line)
+    var patched = [UInt8](line)
+    for number in check.suspectNumbers where number.isRoundedToAWholeNumber {
+      // The same length (a fraction or an exponent takes three bytes at least), so that the
+      // other numbers stay where they were.
+      let original = Array(patched[number.range])
+      patched.replaceSubrange(
+        number.range,
+        with: Array("0.5".utf8) + repeatElement(UInt8(ascii: " "), count: number.range.count - 3))
+      defer { patched.replaceSubrange(number.range, with: original) }
+      do {
+        try decode(Data(patched))
+      } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+        return """
+          the number \(JSONCheck.Number.shown(number.text)) at \
+          \(JSONCheck.path(at: number.range.lowerBound, in: line)) does not fit the integer type \
+          expected there (\(number.integerProblem ?? "it is not a whole number")).
+          """
+      } catch {}
+    }
+    return nil
+  }
+
   /// Why `JSONDecoder` refused `line` as a whole, when it did not say: the JSON problem
   /// ``JSONCheck`` finds, or the number that does not fit the integer expected for it (found by
   /// setting suspect numbers to 0, one after another, until `decode` fails otherwise).

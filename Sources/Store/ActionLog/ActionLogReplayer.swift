@@ -248,6 +248,12 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
             _ = try decoder.decode(ActionLogLine<R.Action>.self, from: $0)
           })
       }
+      if scanner.holdsRoundableNumber,
+        let problem = Self.roundedInteger(
+          in: bytes, decoding: { _ = try decoder.decode(ActionLogLine<R.Action>.self, from: $0) })
+      {
+        throw ActionLogError.malformedLine(line: number, reason: problem)
+      }
       Self.warnOfPlainTextSecrets(
         plainTextSecrets, in: "Line \(number) (action \(line.sequence))", &report)
       switch line.kind {
@@ -483,6 +489,9 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       }
       throw ActionLogError.badHeader(line: headerLine, reason: reason)
     }
+    try Self.refuseRoundedInteger(in: bytes, headerLine, if: scanner.holdsRoundableNumber) {
+      _ = try decoder.decode(VersionProbe.self, from: $0)
+    }
     guard version.kind == "header" else {
       throw ActionLogError.badHeader(
         line: headerLine,
@@ -512,6 +521,9 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         reason: Self.explain(error, in: bytes) {
           _ = try decoder.decode(HeaderProbe.self, from: $0)
         })
+    }
+    try Self.refuseRoundedInteger(in: bytes, headerLine, if: scanner.holdsRoundableNumber) {
+      _ = try decoder.decode(HeaderProbe.self, from: $0)
     }
     guard probe.feature == feature else {
       throw ActionLogError.featureMismatch(
@@ -556,6 +568,9 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
           """
       )
     }
+    try Self.refuseRoundedInteger(in: bytes, headerLine, if: scanner.holdsRoundableNumber) {
+      _ = try decoder.decode(ActionLogHeader<R.State>.self, from: $0)
+    }
     let current = SchemaFingerprint.of(
       state: header.initialState,
       action: R.Action.self,
@@ -566,6 +581,16 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         line: headerLine, log: probe.schema, current: current)
     }
     return (header.initialState, headerLine)
+  }
+
+  /// Throws ``ActionLogError/badHeader(line:reason:)`` when the header `bytes`, on line
+  /// `line`, has a number that `decode` reads into an integer field as a whole number it is
+  /// not; looked for only when `isFlagged` (the repeated-key scan saw a number that may be).
+  private static func refuseRoundedInteger(
+    in bytes: Data, _ line: Int, if isFlagged: Bool, decoding decode: (Data) throws -> Void
+  ) throws {
+    guard isFlagged, let problem = roundedInteger(in: bytes, decoding: decode) else { return }
+    throw ActionLogError.badHeader(line: line, reason: problem)
   }
 
   /// What differs between the recorded checkpoint's state and the replayed one (`replayed`,

@@ -127,6 +127,14 @@ struct DuplicateKeyScanner {
 
   private var frames: [Frame] = []
   private var keys: [Key] = []
+  /// Whether the last line holds a number that a `Double` may round to a whole number it is
+  /// not: one with an exponent, or a fraction among more than 15 digits. `JSONDecoder` reads
+  /// such a number into an integer field as that whole number (`0.99999999999999999999` as
+  /// 1), so the replay checks the fields of such a line (see
+  /// `ActionLogReplayer.roundedInteger(in:decoding:)`). With at most 15 digits and no
+  /// exponent, a number that is not whole is more than half a unit in the last place of its
+  /// `Double` away from any whole number, and is refused as such.
+  private(set) var holdsRoundableNumber = false
   /// How many keys the scan of the last line decoded (each at most once): those that are
   /// not plain, and the plain ones compared with them.
   private(set) var decodedKeyCount = 0
@@ -137,6 +145,7 @@ struct DuplicateKeyScanner {
     frames.removeAll(keepingCapacity: true)
     keys.removeAll(keepingCapacity: true)
     decodedKeyCount = 0
+    holdsRoundableNumber = false
     return line.withUnsafeBytes { scan($0) }
   }
 
@@ -202,6 +211,13 @@ struct DuplicateKeyScanner {
         }
         keys.removeLast(keys.count - frame.keyStart)
         frames.removeLast()
+        index += 1
+      case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
+        // Outside strings, after a digit: in a number (`true` and `false` have none before
+        // their `e`).
+        if !holdsRoundableNumber, index > 0, Self.isDigit(bytes[index - 1]) {
+          holdsRoundableNumber = Self.mayRound(at: index, bytes)
+        }
         index += 1
       case UInt8(ascii: ","):
         if let top = frames.indices.last {
@@ -400,6 +416,22 @@ struct DuplicateKeyScanner {
       }
     }
     return text
+  }
+
+  /// Whether the number whose `.`, `e` or `E` is at `index` has an exponent, or more than 15
+  /// digits.
+  private static func mayRound(at index: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    guard bytes[index] == UInt8(ascii: ".") else { return true }
+    var start = index
+    while start > 0, isDigit(bytes[start - 1]) { start -= 1 }
+    var end = index + 1
+    while end < bytes.count, isDigit(bytes[end]) { end += 1 }
+    return end - start - 1 > 15
+      || (end < bytes.count && (bytes[end] == UInt8(ascii: "e") || bytes[end] == UInt8(ascii: "E")))
+  }
+
+  private static func isDigit(_ byte: UInt8) -> Bool {
+    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
   }
 
   /// Whether `byte` is JSON whitespace.

@@ -305,18 +305,31 @@ struct JSONCheck {
 }
 
 extension JSONCheck.Number {
+  /// Whether `JSONDecoder` reads the number into an integer type as a whole number it is
+  /// not: it is not whole, but the closest `Double` is (`0.99999999999999999999` as 1,
+  /// `1E-400` as 0, `12345678901234567.5` as 12345678901234567).
+  var isRoundedToAWholeNumber: Bool {
+    guard JSONNumber(text).isWhole == false, let value = Double(text) else { return false }
+    return value.rounded() == value
+  }
+
   /// A number's text as a message shows it: whole up to 40 characters, else its start and
   /// its length, so that a number of a million digits does not fill the screen.
   static func shown(_ text: String) -> String {
     text.count <= 40 ? text : "\(text.prefix(24))… (\(text.count) characters)"
   }
 
-  /// Why the number may not fit an integer, if it is not a whole number or is out of the
-  /// range of a 64-bit integer.
+  /// Why the number may not fit an integer, if it is not a whole number (exactly: a
+  /// `Double` rounds `0.99999999999999999999` to one) or is out of the range of a 64-bit
+  /// integer.
   var integerProblem: String? {
     if Int64(text) != nil { return nil }
     guard let value = Double(text) else { return nil }
     if value.rounded() != value { return "it is not a whole number" }
+    if JSONNumber(text).isWhole == false {
+      let shown = Int64(exactly: value).map(String.init) ?? "\(value)"
+      return "it is not a whole number, though the closest Double, \(shown), is"
+    }
     if !text.contains(where: { "eE.".contains($0) }) || abs(value) >= 0x1p63 {
       return "it is outside the range of a 64-bit integer"
     }

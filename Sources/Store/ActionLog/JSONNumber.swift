@@ -23,6 +23,17 @@ struct JSONNumber: Equatable, Sendable {
     lhs.value == rhs.value
   }
 
+  /// Whether the number's exact value is a whole number, however written (`3`, `3.0`,
+  /// `3e2`; not `0.99999999999999999999` or `1E-400`, which a `Double` rounds to one);
+  /// `nil` when the text is not a JSON number, or its exponent does not fit an `Int`.
+  var isWhole: Bool? {
+    if value == "0" || value == "-0" { return true }
+    guard let marker = value.lastIndex(of: "e"), value != text,
+      let exponent = Int(value[value.index(after: marker)...])
+    else { return nil }
+    return exponent >= 0
+  }
+
   private static func normalized(_ text: String) -> String? {
     var bytes = Substring(text).utf8[...]
     let isNegative = bytes.first == UInt8(ascii: "-")
