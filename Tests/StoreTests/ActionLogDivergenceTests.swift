@@ -98,6 +98,34 @@ import Testing
         """)
   }
 
+  /// The explanation looked for the `action` and `state` fields by their bytes: written
+  /// with an escape (`"\u0061ction"`, the same key to JSON and to the replay, which reduced
+  /// the action), the action was skipped and every action said to decode "to what was
+  /// recorded", and the checkpoint's state called absent.
+  @Test func aDivergenceReadsTheActionAndTheStateHoweverTheirKeysAreWritten() throws {
+    let file = try record([.rename("a"), .setBig(1), .rename("b")], interval: 2)
+    var lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
+      .map(String.init)
+    // Line 5 is action 3: an extra value, which decoding drops, under an escaped key.
+    lines[4] = lines[4].replacingOccurrences(of: #"{"_0":"b"}"#, with: #"{"_0":"b","_1":3}"#)
+      .replacingOccurrences(of: #""action""#, with: #""\u0061ction""#)
+    lines[3] = lines[3].replacingOccurrences(of: #""big":1"#, with: #""big":2"#)
+    // The checkpoint after it, with its state under an escaped key.
+    let state = try #require(lines[3].firstRange(of: #""state":"#)).upperBound
+    lines[5] =
+      #"{"digest":"0000000000000000","kind":"checkpoint","seq":3,"st\u0061te":"#
+      + lines[3][state...].replacingOccurrences(of: #""big":2"#, with: #""big":3"#)
+    try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: file))
+    let found = try #require(divergence(replaying: file) { Ledger() })
+    #expect(found.differences.first == "recorded → replayed: big: 3 → 1", "\(found.differences)")
+    #expect(
+      found.differences.contains {
+        $0.hasPrefix(#"action 3 on line 5 does not round-trip: recorded .rename(_0: "b", _1: 3)"#)
+      }, "\(found.differences)")
+    #expect(
+      !found.differences.contains { $0.contains("no state") || $0.contains("what was recorded") })
+  }
+
   @Test func theWarningsBeforeADivergenceAreKept() throws {
     let file = try record([.rename("ghost"), .setBig(1)])
     let found = try #require(divergence(replaying: file) { GhostLedger() })

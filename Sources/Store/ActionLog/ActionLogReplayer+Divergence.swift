@@ -180,10 +180,23 @@ enum JSONField {
     var parser = RawJSONParser(bytes: bytes)
     guard let root = parser.parse(), root.kind == .object else { return nil }
     let quoted = Array("\"\(key)\"".utf8)
-    guard let position = root.keys.firstIndex(where: { bytes[$0].elementsEqual(quoted) }) else {
+    guard let position = root.keys.firstIndex(where: { isKey(bytes[$0], key, spelled: quoted) })
+    else {
       return nil
     }
     let value = root.children[position]
     return Data(bytes[value.start..<value.end])
+  }
+
+  /// Whether the key `written` (with its quotes, as in the line) is `key`, as `JSONDecoder`
+  /// reads keys: its escapes decoded (`"\u0061ction"` is `action`), compared as Swift strings.
+  /// `spelled` is `key` as the log's encoder writes it, with its quotes: a key written so
+  /// matches on its bytes alone, as nearly every key does.
+  static func isKey(_ written: ArraySlice<UInt8>, _ key: String, spelled: [UInt8]) -> Bool {
+    if written.elementsEqual(spelled) { return true }
+    guard written.contains(where: { $0 == UInt8(ascii: "\\") || $0 >= 0x80 }),
+      case .string(let decoded)? = JSONValue(parsing: Data(written))
+    else { return false }
+    return decoded == key
   }
 }

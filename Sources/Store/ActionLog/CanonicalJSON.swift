@@ -54,7 +54,9 @@ enum CanonicalJSON {
               return spelled
             }()
           guard node.kind == .object,
-            let position = node.keys.firstIndex(where: { bytes[$0] == spelled[...] })
+            let position = node.keys.firstIndex(where: {
+              JSONField.isKey(bytes[$0], key, spelled: spelled)
+            })
           else {
             found = false
             break
