@@ -15,11 +15,14 @@ struct Demo {
   ///
   /// A write to a pipe whose reader has gone (`demo replay log | head -1`) fails with `EPIPE`,
   /// which ``Output`` reports, instead of killing the process with `SIGPIPE`: the exit code
-  /// still tells the outcome. A standard descriptor the caller closed (`demo record >&-`) is
+  /// still tells the outcome. Likewise a write past the file-size limit (`ulimit -f`) fails
+  /// with `EFBIG`, which the recorder reports as it reports a full disk, instead of killing
+  /// the process with `SIGXFSZ` mid-line. A standard descriptor the caller closed (`demo record >&-`) is
   /// opened on `/dev/null`: otherwise the first file opened, the log, would take its number,
   /// and the report printed to it would land in the log.
   static func prepareStandardStreams() {
     signal(SIGPIPE, SIG_IGN)
+    signal(SIGXFSZ, SIG_IGN)
     for descriptor in STDIN_FILENO...STDERR_FILENO where fcntl(descriptor, F_GETFD) == -1 {
       // `open` takes the lowest free number: this one, as those below it are open.
       _ = open("/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)

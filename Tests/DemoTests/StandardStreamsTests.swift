@@ -59,6 +59,54 @@ import Testing
     #expect(messages.contains("cannot write to standard output"), "\(messages)")
   }
 
+  /// `(ulimit -f 10; demo record --out x.jsonl --sessions 3)`: the first write past the
+  /// limit killed the demo with `SIGXFSZ` (exit 153, no message, the log cut mid-line). It now
+  /// fails as on a full disk: exit 2, the reason said, whole lines in the log.
+  @Test func aFileSizeLimitFailsTheRecordingWithAMessageNotASignal() async throws {
+    let demo = try #require(KilledRecordingTests.demoExecutable, "build the demo first")
+    let log = path("limited.jsonl")
+    let messages = path("limited-errors.txt")
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(
+      &actions, STDERR_FILENO, messages, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    // `SIGXFSZ` as a shell gets it by default, whatever this process does with it (a test
+    // that runs the demo in this process may ignore it, and an ignored or blocked signal is
+    // inherited).
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var signals = sigset_t()
+    sigemptyset(&signals)
+    posix_spawnattr_setsigmask(&attributes, &signals)
+    sigaddset(&signals, SIGXFSZ)
+    posix_spawnattr_setsigdefault(&attributes, &signals)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+    let arguments = [
+      "/bin/sh", "-c", #"ulimit -f 10 && exec "$0" record --out "$1" --sessions 3"#, demo.path,
+      log,
+    ]
+    var argv = arguments.map { strdup($0) } + [nil]
+    defer { for argument in argv { free(argument) } }
+    var pid = pid_t()
+    try #require(posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, environ) == 0)
+    let status = await Self.offTheCooperativePool { [pid] in
+      var status: Int32 = 0
+      _ = waitpid(pid, &status, 0)
+      return status
+    }
+    // Exited (the low seven bits, the signal, are zero) with 2.
+    #expect(status & 0x7F == 0, "killed by signal \(status & 0x7F)")
+    #expect(status >> 8 == 2, "exit status \(status)")
+    let said = try String(contentsOfFile: messages, encoding: .utf8)
+    #expect(said.contains("demo: Cannot write the log at"), "\(said)")
+    #expect(said.contains("File too large"), "\(said)")
+    let written = try Data(contentsOf: URL(fileURLWithPath: log))
+    #expect(written.last == UInt8(ascii: "\n"), "the log ends mid-line")
+  }
+
   /// `demo record --out x.jsonl >&-`: the log took descriptor 1, and the summary was written
   /// into it, after its final checkpoint.
   @Test func aClosedStandardOutputDoesNotSendTheSummaryIntoTheLog() async throws {
