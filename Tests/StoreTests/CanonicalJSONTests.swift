@@ -32,6 +32,17 @@ import Testing
     [4, 64, 512, 4096].map(make)
   }
 
+  /// The parser that finds a line's fields recurses once per level: past the depth
+  /// `JSONDecoder` reads, it refuses the text instead of overflowing the stack (a million
+  /// levels crashed the process).
+  @Test func aLineNestedPastTheDecodersDepthIsRefusedNotRecursedInto() {
+    let deep = Data(#"{"action":"#.utf8 + Array(repeating: UInt8(ascii: "["), count: 1_000_000))
+    #expect(JSONField.bytes(of: "action", in: deep) == nil)
+    let nested = String(repeating: "[", count: 511) + String(repeating: "]", count: 511)
+    let line = Data(#"{"action":\#(nested)}"#.utf8)
+    #expect(JSONField.bytes(of: "action", in: line) == Data(nested.utf8))
+  }
+
   @Test func equalSetsBuiltDifferentlyDigestAlike() throws {
     let words = (0..<12).map { "word \($0)" }
     let states = variants { capacity in

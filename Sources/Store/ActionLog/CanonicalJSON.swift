@@ -378,10 +378,14 @@ final class RawJSONNode {
   }
 }
 
-/// Reads JSON text into ``RawJSONNode``s, or gives `nil` for text that is not JSON.
+/// Reads JSON text into ``RawJSONNode``s, or gives `nil` for text that is not JSON, or that
+/// nests arrays and objects deeper than `JSONDecoder` reads (``JSONCheck/maximumDepth``): it
+/// recurses once per level, so a line of a million `[` would otherwise overflow the stack.
 struct RawJSONParser {
   let bytes: [UInt8]
   private var position = 0
+  /// How many arrays and objects enclose the value being read.
+  private var depth = 0
 
   init(bytes: [UInt8]) {
     self.bytes = bytes
@@ -440,6 +444,9 @@ struct RawJSONParser {
   }
 
   private mutating func container(_ kind: RawJSONNode.Kind, closer: UInt8) -> RawJSONNode? {
+    guard depth < JSONCheck.maximumDepth else { return nil }
+    depth += 1
+    defer { depth -= 1 }
     let node = RawJSONNode(kind: kind, start: position)
     position += 1
     skipSpace()
