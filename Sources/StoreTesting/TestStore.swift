@@ -47,8 +47,8 @@ public final class TestStore<State: Equatable, Action: Sendable> {
 
   /// How long the `receive` methods and ``finish(timeout:fileID:filePath:line:column:)``
   /// wait for work that runs outside the test executor before failing. Effects that run on
-  /// the executor never wait on it, and `finish()` does not wait on it for effects asleep on
-  /// a `TestClock`.
+  /// the executor never wait on it, and neither `receive` nor `finish()` waits once every
+  /// effect still running is asleep on a `TestClock`: only the test can wake those.
   public var timeout: Duration = .seconds(1)
 
   /// How many changes a diff in a failure message shows (of states, or of an unexpected action
