@@ -484,31 +484,27 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     if places.remove(record.id, at: path, removability) {
       count(removability, by: -1)
     }
-    if let late = error as? ThrownAfterCancellation {
+    if let error {
+      let origin = describe(record.origin)
+      let message =
+        if let late = error as? ThrownAfterCancellation {
+          """
+          An effect started by action \(origin) threw an error after it was cancelled: \
+          \(late.error). No action of a cancelled effect reaches a reducer, so no `catch` turned \
+          it into one. Only `CancellationError` (and `URLError.cancelled`) end a cancelled \
+          effect quietly: catch an error that means the work was stopped inside the operation, \
+          or throw `CancellationError` for it.
+          """
+        } else {
+          """
+          An effect started by action \(origin) threw an error that no catch action handles: \
+          \(error). Pass `catch:` to `.run` to turn it into an action.
+          """
+        }
       warnings(
         RuntimeWarning(
-          message: """
-            An effect started by action \(describe(record.origin)) threw an error after it was \
-            cancelled: \(late.error). No action of a cancelled effect reaches a reducer, so no \
-            `catch` turned it into one. Only `CancellationError` (and `URLError.cancelled`) \
-            end a cancelled effect quietly: catch an error that means the work was stopped \
-            inside the operation, or throw `CancellationError` for it.
-            """,
-          fileID: record.site?.fileID ?? "Effects",
-          line: record.site?.line ?? 0
-        )
-      )
-    } else if let error {
-      warnings(
-        RuntimeWarning(
-          message: """
-            An effect started by action \(describe(record.origin)) threw an error that no \
-            catch action handles: \(error). Pass `catch:` to `.run` to turn it into an action.
-            """,
-          fileID: record.site?.fileID ?? "Effects",
-          line: record.site?.line ?? 0
-        )
-      )
+          message: message, fileID: record.site?.fileID ?? "Effects",
+          line: record.site?.line ?? 0))
     }
     record.owner?.remove(record)
     entry.onFinish?()

@@ -391,29 +391,23 @@ struct DuplicateKeyScanner {
       guard index < raw.count else { throw Unreadable() }
       let escaped = raw[index]
       index += 1
-      switch escaped {
-      case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(escaped)
-      case UInt8(ascii: "b"): text.append(0x08)
-      case UInt8(ascii: "f"): text.append(0x0C)
-      case UInt8(ascii: "n"): text.append(0x0A)
-      case UInt8(ascii: "r"): text.append(0x0D)
-      case UInt8(ascii: "t"): text.append(0x09)
-      case UInt8(ascii: "u"):
-        var value = try unit()
-        if (0xD800...0xDBFF).contains(value) {
-          guard index + 2 <= raw.count, raw[index] == UInt8(ascii: "\\"),
-            raw[index + 1] == UInt8(ascii: "u")
-          else { throw Unreadable() }
-          index += 2
-          let low = try unit()
-          guard (0xDC00...0xDFFF).contains(low) else { throw Unreadable() }
-          value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
-        }
-        guard let scalar = Unicode.Scalar(value) else { throw Unreadable() }
-        UTF8.encode(scalar) { text.append($0) }
-      default:
-        throw Unreadable()
+      if let byte = JSONGrammar.escapedByte(escaped) {
+        text.append(byte)
+        continue
       }
+      guard escaped == UInt8(ascii: "u") else { throw Unreadable() }
+      var value = try unit()
+      if (0xD800...0xDBFF).contains(value) {
+        guard index + 2 <= raw.count, raw[index] == UInt8(ascii: "\\"),
+          raw[index + 1] == UInt8(ascii: "u")
+        else { throw Unreadable() }
+        index += 2
+        let low = try unit()
+        guard (0xDC00...0xDFFF).contains(low) else { throw Unreadable() }
+        value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+      }
+      guard let scalar = Unicode.Scalar(value) else { throw Unreadable() }
+      UTF8.encode(scalar) { text.append($0) }
     }
     return text
   }

@@ -2,6 +2,21 @@
 /// way: `JSONCheck`, which names what is wrong, and the `JSONValue` parser, which keeps
 /// numbers as written.
 enum JSONGrammar {
+  /// The byte a one-character escape after `\` stands for (`n` for a newline, `"` for a
+  /// quote, ...); `nil` for `u`, which four hexadecimal digits follow, and for a byte JSON has
+  /// no escape for.
+  static func escapedByte(_ escape: UInt8) -> UInt8? {
+    switch escape {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): escape
+    case UInt8(ascii: "b"): 0x08
+    case UInt8(ascii: "f"): 0x0C
+    case UInt8(ascii: "n"): 0x0A
+    case UInt8(ascii: "r"): 0x0D
+    case UInt8(ascii: "t"): 0x09
+    default: nil
+    }
+  }
+
   /// What keeps bytes from being a JSON number.
   enum NumberProblem {
     case noDigit

@@ -125,25 +125,18 @@ private struct JSONValueParser {
         guard index < bytes.count else { return nil }
         let escaped = bytes[index]
         index += 1
-        switch escaped {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(escaped)
-        case UInt8(ascii: "b"): text.append(0x08)
-        case UInt8(ascii: "f"): text.append(0x0C)
-        case UInt8(ascii: "n"): text.append(0x0A)
-        case UInt8(ascii: "r"): text.append(0x0D)
-        case UInt8(ascii: "t"): text.append(0x09)
-        case UInt8(ascii: "u"):
-          guard var unit = hex() else { return nil }
-          if (0xD800...0xDBFF).contains(unit), bytes[index...].starts(with: #"\u"#.utf8) {
-            index += 2
-            guard let low = hex(), (0xDC00...0xDFFF).contains(low) else { return nil }
-            unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
-          }
-          // A lone surrogate is no character: shown as the replacement character.
-          text += Array(String(Unicode.Scalar(unit).map(Character.init) ?? "\u{FFFD}").utf8)
-        default:
-          return nil
+        if let byte = JSONGrammar.escapedByte(escaped) {
+          text.append(byte)
+          continue
         }
+        guard escaped == UInt8(ascii: "u"), var unit = hex() else { return nil }
+        if (0xD800...0xDBFF).contains(unit), bytes[index...].starts(with: #"\u"#.utf8) {
+          index += 2
+          guard let low = hex(), (0xDC00...0xDFFF).contains(low) else { return nil }
+          unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+        }
+        // A lone surrogate is no character: shown as the replacement character.
+        text += Array(String(Unicode.Scalar(unit).map(Character.init) ?? "\u{FFFD}").utf8)
       default:
         guard byte >= 0x20 else { return nil }
         text.append(byte)
