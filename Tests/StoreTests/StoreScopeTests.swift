@@ -298,15 +298,17 @@ import Testing
     }
     let source = Source()
     let warnings = WarningLog()
-    let core = DerivedCore<Pair.State, Pair.Action>(
-      initial: source.state,
-      read: { source.state },
-      send: { _ in StoreTask(group: nil) },
-      afterDispatch: { _ in },
-      warn: warnings.handler.callAsFunction,
-      takenOver: { source.isTakenOver ? "the pair" : nil },
-      version: { source.version }
-    )
+    let core = withUnsafePointer(to: source.state) {
+      DerivedCore<Pair.State, Pair.Action>(
+        initial: $0,
+        read: { source.state },
+        send: { _ in StoreTask(group: nil) },
+        afterDispatch: { _ in },
+        warn: warnings.handler.callAsFunction,
+        takenOver: { source.isTakenOver ? "the pair" : nil },
+        version: { source.version }
+      )
+    }
     let part = core.scope(state: \.left, action: .left)
     source.state.left.count = 5
     #expect(part.state.count == 5)

@@ -14,12 +14,18 @@
 /// that a computed property makes, scoped with `computedStateIsSafeToRead`).
 @MainActor
 final class CollectionReader<State, ID: Hashable, Element: Identifiable> where Element.ID == ID {
-  private let state: @MainActor () -> State
+  /// Reads the collection from the state, by address.
+  private let readElements:
+    @MainActor ((UnsafePointer<State>) -> IdentifiedArray<ID, Element>) -> IdentifiedArray<
+      ID, Element
+    >
   private let version: @MainActor () -> Int
   private let keyPath: KeyPath<State, IdentifiedArray<ID, Element>>
   /// Whether the key path goes through stored properties only (of the store's state, which
   /// may itself be computed).
   let isStored: Bool
+  /// Where the collection lies in the state, when it is stored.
+  private let offset: Int?
   /// The view last built, and the ``StoreCore/stateVersion`` it was built at.
   private var kept: (elements: IdentifiedArray<ID, Element>, version: Int)?
   /// Whether the last read that reached the state built the collection anew.
@@ -32,10 +38,11 @@ final class CollectionReader<State, ID: Hashable, Element: Identifiable> where E
   init<Action>(
     _ core: any StoreCore<State, Action>, _ keyPath: KeyPath<State, IdentifiedArray<ID, Element>>
   ) {
-    state = { core.state }
+    readElements = { core.withState($0) }
     version = { core.stateVersion }
     self.keyPath = keyPath
-    isStored = MemoryLayout<State>.offset(of: keyPath) != nil
+    offset = MemoryLayout<State>.offset(of: keyPath)
+    isStored = offset != nil
     stampsInPlace = isStored ? core.inPlaceReader(keyPath.appending(path: \.stamps)) : nil
   }
 
@@ -56,19 +63,24 @@ final class CollectionReader<State, ID: Hashable, Element: Identifiable> where E
     read(from: nil)
   }
 
-  /// The collection as `state`, the state now, has it: read from it rather than from the
-  /// store again.
-  func read(given state: State) -> IdentifiedArray<ID, Element> {
+  /// The collection as the state at `state`, the state now, has it: read from it rather than
+  /// from the store again.
+  func read(given state: UnsafePointer<State>) -> IdentifiedArray<ID, Element> {
     read(from: state)
   }
 
   /// The view kept, while the state has not changed since it was built; else the collection
   /// read from `state`, or from the state read now, and kept if the read built it.
-  private func read(from state: State?) -> IdentifiedArray<ID, Element> {
+  private func read(from state: UnsafePointer<State>?) -> IdentifiedArray<ID, Element> {
     let version = self.version()
     if let kept, kept.version == version { return kept.elements }
     let before = structureStamps.load(ordering: .relaxed)
-    let elements = (state ?? self.state())[keyPath: keyPath]
+    let keyPath = self.keyPath
+    let offset = self.offset
+    let read: (UnsafePointer<State>) -> IdentifiedArray<ID, Element> = {
+      withValue(at: keyPath, offset: offset, in: $0) { $0.pointee }
+    }
+    let elements = state.map(read) ?? readElements(read)
     // A collection built during the read took its structure stamp then: the stamps of those
     // in the state were all taken before.
     builtAnew = elements.structure > before

@@ -14,27 +14,27 @@ import Effects
 /// rather than reading and driving the newcomer.
 @MainActor
 package final class DerivedCore<State, Action: Sendable>: StoreCore {
-  /// What a look at the viewed state finds: the state (`nil` while it is gone), or, once
-  /// another identity has taken it over, what this core's store was for and what happened
-  /// (for the warning: "the store of …").
-  package enum Look {
-    case state(State?)
-    case takenOver(String)
-  }
+  /// Looks at the viewed state, reading the parent once (a read for the state and another for
+  /// whether it was taken over would read every ancestor twice, doubling the cost at each level
+  /// of nesting): says whether it is there, gone, or taken over by another identity, and, when
+  /// it is there and `found` is given, calls `found` with its address, valid during the call
+  /// only. The address, not a copy: see ``StoreCore/withState(_:)``.
+  package typealias Look = @MainActor (_ found: ((UnsafePointer<State>) -> Void)?) -> LookPresence
 
-  /// Reads the viewed state and whether it was taken over, reading the parent once: a read
-  /// for each would read every ancestor twice, doubling the cost at each level of nesting.
-  private let look: @MainActor () -> Look
+  private let look: Look
   private let embed: @MainActor (Action) -> StoreTask
   private let register: @MainActor (@escaping @MainActor () -> Bool) -> Void
   private let report: @MainActor (RuntimeWarning) -> Void
   private let parentIsPresent: (@MainActor () -> Bool)?
   private let version: @MainActor () -> Int
-  private var lastState: State
+  /// The state last found, at an address of its own that never changes: handed out by
+  /// address, never copied onto the stack. (`nonisolated(unsafe)` for `deinit` alone, which
+  /// frees it once nothing else can read it.)
+  private nonisolated(unsafe) let lastState: UnsafeMutablePointer<State>
   /// When `lastState` was last looked for: what a look finds holds until the state version
   /// moves or a gone flag changes (a hook found a child dismissed, a row removed).
   private var stateKey: LookKey?
-  /// What the last look found, without the state (which only a read of ``state`` keeps).
+  /// What the last look found.
   private var presence = LookPresence.absent
   private var presenceKey: LookKey?
   /// For an element's store, whose owner checks it only when the element may have changed:
@@ -44,10 +44,10 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
   /// row, checked the thousand. `nil` for other cores, whose hooks go to the parent's.
   private var ownedHooks: [@MainActor () -> Bool]?
 
-  /// Creates a core that looks at its state with `look`.
+  /// Creates a core that looks at its state with `look`, starting from the state at `initial`.
   package init(
-    initial: State,
-    look: @escaping @MainActor () -> Look,
+    initial: UnsafePointer<State>,
+    look: @escaping Look,
     send: @escaping @MainActor (Action) -> StoreTask,
     afterDispatch: @escaping @MainActor (@escaping @MainActor () -> Bool) -> Void,
     warn: @escaping @MainActor (RuntimeWarning) -> Void,
@@ -55,7 +55,8 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     version: @escaping @MainActor () -> Int,
     ownsHooks: Bool = false
   ) {
-    self.lastState = initial
+    self.lastState = .allocate(capacity: 1)
+    lastState.initialize(from: initial, count: 1)
     self.version = version
     self.ownedHooks = ownsHooks ? [] : nil
     self.look = look
@@ -65,7 +66,7 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     self.parentIsPresent = parentIsPresent
   }
 
-  /// Creates a core.
+  /// Creates a core that reads its state with `read`, starting from `initial`.
   ///
   /// - Parameters:
   ///   - takenOver: When another identity has taken the viewed state over, what this core's
@@ -74,7 +75,7 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
   ///   - ownsHooks: Whether the hooks of what is scoped from this core run when its owner
   ///     checks it (see ``runOwnedHooks()``), rather than after every action.
   package convenience init(
-    initial: State,
+    initial: UnsafePointer<State>,
     read: @escaping @MainActor () -> State?,
     send: @escaping @MainActor (Action) -> StoreTask,
     afterDispatch: @escaping @MainActor (@escaping @MainActor () -> Bool) -> Void,
@@ -86,9 +87,16 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
   ) {
     self.init(
       initial: initial,
-      look: {
+      look: { found in
         if let takenOver = takenOver?() { return .takenOver(takenOver) }
-        return .state(read())
+        var now = read()
+        return withUnsafeMutablePointer(to: &now) {
+          withWrapped(UnsafePointer($0)) { now in
+            guard let now else { return .absent }
+            found?(now)
+            return .present
+          }
+        }
       },
       send: send,
       afterDispatch: afterDispatch,
@@ -99,35 +107,32 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     )
   }
 
-  package var state: State {
+  deinit {
+    lastState.deinitialize(count: 1)
+    lastState.deallocate()
+  }
+
+  package func withState<Result>(_ body: (UnsafePointer<State>) -> Result) -> Result {
     // Once per state version (and change of a gone flag): a look reads the parent's state,
     // which, for a store scoped under other optional children, looks at its parent's, up to
     // the root. Without it, the hooks that each level of nested children runs after an
-    // action, and each send, read every level above again, each time copying it.
+    // action, and each send, read every level above again.
     let key = LookKey(version: version(), flagChanges: GoneFlag.changes)
-    guard key != stateKey else { return lastState }
-    // Switched on as it comes, not kept: a copy of the look is a copy of the state.
-    switch look() {
-    case .state(let current?):
-      lastState = current
-      presence = .present
-    case .state(.none): presence = .absent
-    case .takenOver(let takenOver): presence = .takenOver(takenOver)
+    if key != stateKey {
+      // Copied from where the parent has it to where this core keeps it: no copy between.
+      let lastState = self.lastState
+      presence = look { lastState.update(from: $0, count: 1) }
+      stateKey = key
+      presenceKey = key
     }
-    stateKey = key
-    presenceKey = key
-    return lastState
+    return body(UnsafePointer(lastState))
   }
 
   /// What a look finds now, from the last look while it holds.
   private func currentPresence() -> LookPresence {
     let key = LookKey(version: version(), flagChanges: GoneFlag.changes)
     guard key != presenceKey else { return presence }
-    switch look() {
-    case .state(.some): presence = .present
-    case .state(.none): presence = .absent
-    case .takenOver(let takenOver): presence = .takenOver(takenOver)
-    }
+    presence = look(nil)
     presenceKey = key
     return presence
   }
@@ -185,23 +190,28 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     let look = self.look
     let send = self.embed
     let embedChild = action.embed
-    // A part of a state another identity took over is that identity's: the part's store
-    // keeps its last value and ignores sends, as this one does.
-    return DerivedCore<ChildState, ChildAction>(
-      initial: state[keyPath: toChild],
-      look: {
-        switch look() {
-        case .state(let state): .state(state?[keyPath: toChild])
-        case .takenOver(let takenOver): .takenOver("a part of \(takenOver)")
-        }
-      },
-      send: { send(embedChild($0)) },
-      // Through this core: an element's core runs them when its element may have changed.
-      afterDispatch: { self.afterDispatch($0) },
-      warn: report,
-      parentIsPresent: { self.isPresent },
-      version: version
-    )
+    let offset = MemoryLayout<State>.offset(of: toChild)
+    return withState { state in
+      withValue(at: toChild, offset: offset, in: state) { initial in
+        // A part of a state another identity took over is that identity's: the part's store
+        // keeps its last value and ignores sends, as this one does.
+        DerivedCore<ChildState, ChildAction>(
+          initial: initial,
+          look: { found in
+            let presence = look(
+              found.map { found in { withValue(at: toChild, offset: offset, in: $0, found) } })
+            guard case .takenOver(let takenOver) = presence else { return presence }
+            return .takenOver("a part of \(takenOver)")
+          },
+          send: { send(embedChild($0)) },
+          // Through this core: an element's core runs them when its element may have changed.
+          afterDispatch: { self.afterDispatch($0) },
+          warn: report,
+          parentIsPresent: { self.isPresent },
+          version: version
+        )
+      }
+    }
   }
 }
 
@@ -209,7 +219,7 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
 // every use would look up its metadata at run time.
 
 /// What a derived core's look found, without the state.
-private enum LookPresence {
+package enum LookPresence {
   case present
   case absent
   case takenOver(String)

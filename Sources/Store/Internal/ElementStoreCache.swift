@@ -174,9 +174,9 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
         was scoped to (a computed property; the element left it, or was removed)
         """
     }
-    let store = Store<ElementState, ElementAction>(
-      core: DerivedCore(
-        initial: initial,
+    let core = withUnsafePointer(to: initial) {
+      DerivedCore<ElementState, ElementAction>(
+        initial: $0,
         read: { lookup(id) },
         send: { send(id, $0) },
         afterDispatch: register,
@@ -186,7 +186,8 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
         version: version,
         ownsHooks: true
       )
-    )
+    }
+    let store = Store<ElementState, ElementAction>(core: core)
     store.isCheckedByOwner = true
     stores[id] = store
     retirements[id] = retirement

@@ -69,15 +69,23 @@ func isPresent<Root, Value>(_ keyPath: KeyPath<Root, Value?>, in root: inout Roo
   withUnsafePointer(to: &root) { $0.pointee[keyPath: keyPath] != nil }
 }
 
-/// Reads the id of a `Child` as an `AnyHashable` when the type is `Identifiable`, otherwise
+/// Reads the id of a `Child`, given by address, as an `AnyHashable` when the type is `Identifiable`, otherwise
 /// `nil`. Made once per store, so its reads neither look up the conformance again nor box the
 /// value.
-func identityReader<Child>(_: Child.Type) -> ((Child) -> AnyHashable)? {
+func identityReader<Child>(_: Child.Type) -> ((UnsafePointer<Child>) -> AnyHashable)? {
   guard let identifiable = Child.self as? any Identifiable.Type else { return nil }
-  func reader<I: Identifiable>(_: I.Type) -> (Child) -> AnyHashable {
-    { AnyHashable(unsafeBitCast($0, to: I.self).id) }
+  func reader<I: Identifiable>(_: I.Type) -> (UnsafePointer<Child>) -> AnyHashable {
+    { AnyHashable(identity(of: UnsafeRawPointer($0).assumingMemoryBound(to: I.self))) }
   }
   return reader(identifiable)
+}
+
+/// The id of the value at `value`.
+private func identity<Value: Identifiable>(of value: UnsafePointer<Value>) -> Value.ID {
+  // Read from an `inout` value: read from `value.pointee`, the value would be copied first in
+  // unoptimized builds. Nothing is written.
+  func id(_ value: inout Value) -> Value.ID { value.id }
+  return id(&UnsafeMutablePointer(mutating: value).pointee)
 }
 
 /// Both effects, without building a merge when either is `.none` (as most are).
@@ -86,4 +94,91 @@ func merged<Action>(_ first: Effect<Action>, _ second: Effect<Action>) -> Effect
   if first.isNone { return second }
   if second.isNone { return first }
   return .merge(first, second)
+}
+
+// MARK: - Reading a store's state through its address
+
+// A store core hands out its state by address (`StoreCore.withState`), and what reads it
+// goes on by address: in unoptimized builds, every copy of a value of a generic type takes
+// stack of its own for as long as the function that made it runs, and reads through nested
+// stores nest, one frame per level. By address, a read through ten nested stores of a 64 KiB
+// state used no more stack than one of an empty state; by value, it used 800 KB.
+
+/// Calls `body` with the address of the value at `keyPath` of the value at `root`: inside it,
+/// when `offset` (`MemoryLayout<Root>.offset(of: keyPath)`, found once by the caller) is known;
+/// else of the value, made once (a computed property).
+func withValue<Root, Value, Result>(
+  at keyPath: KeyPath<Root, Value>, offset: Int?, in root: UnsafePointer<Root>,
+  _ body: (UnsafePointer<Value>) -> Result
+) -> Result {
+  guard let offset else { return withComputedValue(at: keyPath, in: root, body) }
+  return body(UnsafeRawPointer(root).advanced(by: offset).assumingMemoryBound(to: Value.self))
+}
+
+/// ``withValue(at:offset:in:_:)`` for a computed property. Never inlined: the value's stack
+/// would otherwise be reserved in the caller's frame on the other path too.
+@inline(never)
+func withComputedValue<Root, Value, Result>(
+  at keyPath: KeyPath<Root, Value>, in root: UnsafePointer<Root>,
+  _ body: (UnsafePointer<Value>) -> Result
+) -> Result {
+  var value = computedValue(at: keyPath, in: root)
+  return withUnsafeMutablePointer(to: &value) { body(UnsafePointer($0)) }
+}
+
+/// The value at `keyPath` of the value at `root`.
+func computedValue<Root, Value>(at keyPath: KeyPath<Root, Value>, in root: UnsafePointer<Root>)
+  -> Value
+{
+  // Applied to an `inout` root: applied to `root.pointee`, or to a parameter passed by value,
+  // a key path reads a copy of the whole root in unoptimized builds. Nothing is written.
+  func read(_ root: inout Root) -> Value { root[keyPath: keyPath] }
+  return read(&UnsafeMutablePointer(mutating: root).pointee)
+}
+
+/// A copy of the value at `keyPath` of the value at `root`, made from where it lies when `keyPath` goes
+/// through stored properties only.
+func copyOfValue<Root, Value>(at keyPath: KeyPath<Root, Value>, in root: UnsafePointer<Root>) -> Value {
+  withValue(at: keyPath, offset: MemoryLayout<Root>.offset(of: keyPath), in: root) { $0.pointee }
+}
+
+/// Calls `body` with the address of the value the optional at `optional` wraps, or with `nil`
+/// when it holds none.
+func withWrapped<Wrapped, Result>(
+  _ optional: UnsafePointer<Wrapped?>, _ body: (UnsafePointer<Wrapped>?) -> Result
+) -> Result {
+  guard holdsValue(optional) else { return body(nil) }
+  // A forced unwrap of an `inout` optional projects the wrapped value in place (it checks the
+  // case where the optional lies, and writes nothing back): no copy of it.
+  return withUnsafeMutablePointer(to: &UnsafeMutablePointer(mutating: optional).pointee!) {
+    body(UnsafePointer($0))
+  }
+}
+
+/// Whether the optional at `optional` holds a value. The copy that a look at its case makes
+/// in unoptimized builds (however it is written: `!= nil`, `if case`, `map`, on a parameter
+/// passed `inout` too) lasts only this frame.
+@inline(never)
+func holdsValue<Wrapped>(_ optional: UnsafePointer<Wrapped?>) -> Bool {
+  optional.pointee != nil
+}
+
+/// Calls `body` with the address of what `extract` (a case key's) finds in the value at
+/// `root`, or with `nil` when it finds nothing.
+func withExtracted<Root, Value, Result>(
+  _ extract: (Root) -> Value?, from root: UnsafePointer<Root>,
+  _ body: (UnsafePointer<Value>?) -> Result
+) -> Result {
+  var found = extracted(extract, from: root)
+  return withUnsafeMutablePointer(to: &found) { withWrapped(UnsafePointer($0), body) }
+}
+
+/// What `extract` finds in the value at `root`.
+func extracted<Root, Value>(_ extract: (Root) -> Value?, from root: UnsafePointer<Root>)
+  -> Value?
+{
+  // Passed from an `inout` root: passed from `root.pointee`, the root would be copied first in
+  // unoptimized builds. Nothing is written.
+  func find(_ root: inout Root) -> Value? { extract(root) }
+  return find(&UnsafeMutablePointer(mutating: root).pointee)
 }

@@ -12,15 +12,23 @@ package final class RootCore<R: Reducer>: RootStoreCore {
 
   // The dispatch path is inlinable so that a store's `send` is specialized for its feature in
   // the feature's module, with no generic metadata looked up per action.
-  @usableFromInline var currentState: State
+  /// Where the state lies: on the heap, at an address that never changes, so that reads take
+  /// it by address (see ``withState(_:)``). (`nonisolated(unsafe)` for `deinit` alone, which
+  /// frees it once nothing else can read it.)
+  @usableFromInline nonisolated(unsafe) let stateAddress: UnsafeMutablePointer<State>
+  /// The state, read and written where it lies.
+  @inlinable var currentState: State {
+    unsafeAddress { UnsafePointer(stateAddress) }
+    unsafeMutableAddress { stateAddress }
+  }
   @usableFromInline let reducer: R
   @usableFromInline package let runtime: EffectRuntime<Action>
 
   // The dispatch loop's bookkeeping is read and written on every action. It is confined to
   // the main actor and never held across a call (an action sent while a reducer runs reads
   // and appends to it between the loop's own short accesses), so the runtime's exclusivity
-  // checks, which cost a thread-local lookup each, are left out for it. The state keeps
-  // them: a reducer that reads the store while it changes the state is caught.
+  // checks, which cost a thread-local lookup each, are left out for it. The state has none
+  // either: it lies at its own address (reads through a stored property would copy it).
   @exclusivity(unchecked) @usableFromInline var queue: [Queued] = []
   @exclusivity(unchecked) @usableFromInline var queueHead = 0
   @exclusivity(unchecked) @usableFromInline var isDispatching = false
@@ -84,7 +92,8 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     warnings: RuntimeWarningHandler = .current,
     walksAfterEveryAction: Bool = false
   ) {
-    self.currentState = initialState
+    self.stateAddress = .allocate(capacity: 1)
+    stateAddress.initialize(to: initialState)
     self.reducer = reducer
     self.runtime = EffectRuntime(
       executor: executor, warnings: warnings, walksAfterEveryAction: walksAfterEveryAction)
@@ -149,8 +158,13 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     }
   }
 
-  package var state: State {
-    currentState
+  deinit {
+    stateAddress.deinitialize(count: 1)
+    stateAddress.deallocate()
+  }
+
+  package func withState<Result>(_ body: (UnsafePointer<State>) -> Result) -> Result {
+    body(UnsafePointer(stateAddress))
   }
 
   /// The state, without registering an observation access.
@@ -181,9 +195,7 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   /// path at every read: about 0.4 us.) Called with a type known where it is called, so that
   /// it is compiled for that type.
   func loadStored<Value: BitwiseCopyable>(_: Value.Type, at offset: Int) -> Value {
-    withUnsafeMutablePointer(to: &currentState) {
-      UnsafeRawPointer($0).load(fromByteOffset: offset, as: Value.self)
-    }
+    UnsafeRawPointer(stateAddress).load(fromByteOffset: offset, as: Value.self)
   }
 
   package func warn(_ warning: RuntimeWarning) {

@@ -6,6 +6,8 @@ import Effects
 package final class ScopedCore<R: Reducer, State, Action: Sendable>: StoreCore {
   private let root: RootCore<R>
   private let toState: KeyPath<R.State, State>
+  /// Where the state lies in the root's, when the path goes through stored properties only.
+  private let offset: Int?
   private let embed: @Sendable (Action) -> R.Action
   /// The root's `send`, specialized by the module that created the store, if it was.
   private let rootSend: (@MainActor (R.Action) -> StoreTask)?
@@ -18,14 +20,14 @@ package final class ScopedCore<R: Reducer, State, Action: Sendable>: StoreCore {
   ) {
     self.root = root
     self.toState = state
+    self.offset = MemoryLayout<R.State>.offset(of: state)
     self.embed = embed
     self.rootSend = send
   }
 
-  package var state: State {
-    // Projected from the root's stored state in place: through `root.state`, the whole
-    // root state would be copied first at every read.
-    root.currentState[keyPath: toState]
+  package func withState<Result>(_ body: (UnsafePointer<State>) -> Result) -> Result {
+    // Where the root stores it, for a path through stored properties.
+    root.withState { withValue(at: toState, offset: offset, in: $0, body) }
   }
 
   package func send(_ action: Action) -> StoreTask {

@@ -7,8 +7,14 @@ package protocol StoreCore<State, Action>: AnyObject {
   associatedtype State
   associatedtype Action: Sendable
 
-  /// The current state, tracked by observation.
-  var state: State { get }
+  /// Calls `body` with the address of the current state, which stays valid only during the
+  /// call, and must not be written through.
+  ///
+  /// Stores read their state this way, rather than by copy: in unoptimized builds each copy of
+  /// a value of a generic type takes stack of its own while the function that made it runs,
+  /// and a read through nested stores nests a frame per level, so that copies of a large state
+  /// overflowed the stack. `body` must not send actions.
+  func withState<Result>(_ body: (UnsafePointer<State>) -> Result) -> Result
 
   /// Sends an action from the user.
   func send(_ action: Action) -> StoreTask
@@ -46,6 +52,11 @@ package protocol StoreCore<State, Action>: AnyObject {
 }
 
 extension StoreCore {
+  /// A copy of the current state.
+  package var state: State {
+    withState { $0.pointee }
+  }
+
   package var isPresent: Bool { true }
 
   /// Runs the hooks registered with this core that it keeps to itself, rather than passing

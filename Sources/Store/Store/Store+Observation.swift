@@ -15,8 +15,9 @@ extension Store {
       self.token = token
     }
 
-    /// Whether the value in `state` differs from the one last seen; remembers the new one.
-    func update(from state: State) -> Bool { true }
+    /// Whether the value in the state at `state` differs from the one last seen; remembers
+    /// the new one.
+    func update(from state: UnsafePointer<State>) -> Bool { true }
 
     /// Whether the value is known to be the one last seen without reading the state: a stored
     /// collection's stamp, read where the root keeps it. Most actions change no ids, and a
@@ -27,41 +28,47 @@ extension Store {
   /// A value read through a key path.
   final class TrackedValue<Value>: Tracked {
     let keyPath: KeyPath<State, Value>
+    /// Where the value lies in the state, when the path goes through stored properties only.
+    let offset: Int?
     var last: Value
     let isEqual: ValueEquality<Value>
 
     init(keyPath: KeyPath<State, Value>, last: Value, token: KeyPath<Store, Int>) {
       self.keyPath = keyPath
+      self.offset = MemoryLayout<State>.offset(of: keyPath)
       self.last = last
       self.isEqual = equality(of: Value.self)
       super.init(token: token)
     }
 
-    override func update(from state: State) -> Bool {
-      var value = state[keyPath: keyPath]
-      // Compared where they are: see `equality(of:)`.
-      let equal = withUnsafeMutablePointer(to: &last) { last in
-        withUnsafeMutablePointer(to: &value) { value in isEqual(last, value) }
+    override func update(from state: UnsafePointer<State>) -> Bool {
+      withValue(at: keyPath, offset: offset, in: state) { value in
+        // Compared where they are: see `equality(of:)`.
+        let equal = withUnsafeMutablePointer(to: &last) { last in
+          isEqual(last, UnsafeMutablePointer(mutating: value))
+        }
+        if equal { return false }
+        last = value.pointee
+        return true
       }
-      if equal { return false }
-      last = value
-      return true
     }
   }
 
   /// Something derived from the state that an observer depends on: a collection's structure
   /// stamp (its ids), or whether an optional child is present.
   final class TrackedDerived<Value: Equatable>: Tracked {
-    let read: (State) -> Value
+    let read: (UnsafePointer<State>) -> Value
     var last: Value
 
-    init(read: @escaping (State) -> Value, last: Value, token: KeyPath<Store, Int>) {
+    init(
+      read: @escaping (UnsafePointer<State>) -> Value, last: Value, token: KeyPath<Store, Int>
+    ) {
       self.read = read
       self.last = last
       super.init(token: token)
     }
 
-    override func update(from state: State) -> Bool {
+    override func update(from state: UnsafePointer<State>) -> Bool {
       let value = read(state)
       guard value != last else { return false }
       last = value
@@ -95,7 +102,7 @@ extension Store {
       return stamps().structure == stamp
     }
 
-    override func update(from state: State) -> Bool {
+    override func update(from state: UnsafePointer<State>) -> Bool {
       // Through the reader, which a computed view's element stores share: one build of the
       // view serves them all.
       let elements = reader.read(given: state)
@@ -128,7 +135,7 @@ extension Store {
         // A computed collection, such as a filtered view, is built anew at each read, with
         // new stamps each time: it shares no buffer with the state, and is compared as any
         // value.
-        let stamp = read(core.state)
+        let stamp = core.withState(read)
         if stamp == (value as! any VersionStamped).versionStamp {
           return TrackedDerived(read: read, last: stamp, token: token)
         }
@@ -155,8 +162,10 @@ extension Store {
   }
 
   /// Registers that something derived from the state was read, under `key`.
-  func trackDerived<Value: Equatable>(_ key: TrackKey, _ read: @escaping (State) -> Value) {
-    register(key) { TrackedDerived(read: read, last: read(core.state), token: $0) }
+  func trackDerived<Value: Equatable>(
+    _ key: TrackKey, _ read: @escaping (UnsafePointer<State>) -> Value
+  ) {
+    register(key) { TrackedDerived(read: read, last: core.withState(read), token: $0) }
   }
 
   /// Registers a read under `key`: with the registrar, and, the first time, with what `make`
@@ -185,7 +194,7 @@ extension Store {
         return
       }
       entry.checkedAt = version
-      guard !entry.isUnchangedInPlace(), entry.update(from: core.state) else {
+      guard !entry.isUnchangedInPlace(), core.withState({ entry.update(from: $0) }) else {
         observation.access(self, keyPath: entry.token)
         return
       }
@@ -229,19 +238,17 @@ extension Store {
     // action once anything was read through it (a row view playing its removal reads it).
     guard hasBeenRead else { return }
     guard !tracked.isEmpty else {
-      _ = core.state
+      core.withState { _ in }
       return
     }
-    // Read when an entry first needs it: a store that only follows a stored collection's ids
-    // never copies its state.
-    var state: State?
+    // Read only when an entry needs it: a store that only follows a stored collection's ids
+    // never reads its state (for an element's store, never copies its element).
     let version = core.stateVersion
     var changed: [TrackKey] = []
     for (key, entry) in tracked {
       entry.checkedAt = version
       if entry.isUnchangedInPlace() { continue }
-      if state == nil { state = core.state }
-      if entry.update(from: state!) { changed.append(key) }
+      if core.withState({ entry.update(from: $0) }) { changed.append(key) }
     }
     for key in changed {
       // Observation tracking is one-shot: the observers of a value are let go once they are
@@ -273,9 +280,10 @@ extension Store {
 /// Reads the version stamp of the value at `keyPath`, opened to its concrete type once, here.
 private func stampReader<State, Value, Stamped: VersionStamped>(
   _ keyPath: KeyPath<State, Value>, _: Stamped.Type
-) -> (State) -> VersionStamp {
+) -> (UnsafePointer<State>) -> VersionStamp {
   let typed = keyPath as! KeyPath<State, Stamped>
-  return { $0[keyPath: typed].versionStamp }
+  let offset = MemoryLayout<State>.offset(of: typed)
+  return { withValue(at: typed, offset: offset, in: $0) { $0.pointee.versionStamp } }
 }
 
 /// A value that changes its stamp whenever it may have changed, so that observers can follow

@@ -148,9 +148,13 @@ extension Store {
     action: CaseKey<Action, StackAction<ElementState, ElementAction>>
   ) -> IdentifiedStores<StackElementID, ElementState, ElementAction> {
     let core = self.core
+    let offset = MemoryLayout<State>.offset(of: state)
     return elementStores(
       readOnlyEntriesPath(of: state), toState: StackState.entryElement, action: action.identity,
-      token: { core.state[keyPath: state].entries[id: $0]?.birth }
+      token: { id in
+        core.withState { withValue(at: state, offset: offset, in: $0) { $0.pointee.entries } }[
+          id: id]?.birth
+      }
     ) {
       action.embed(.element(id: $0, action: $1))
     }
@@ -213,7 +217,7 @@ extension Store {
   ) -> Store<ChildState, ChildAction>? {
     let extract = state.extract
     return optionalChild(
-      read: { extract($0) },
+      find: { withExtracted(extract, from: $0, $1) },
       key: ScopeKey(
         path: \State.self, action: action.identity, kind: .enumCase(state.identity),
         childState: ChildState.self, childAction: ChildAction.self),
@@ -227,8 +231,11 @@ extension Store {
     action: CaseKeyIdentity,
     embed: @escaping @Sendable (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction>? {
-    optionalChild(
-      read: { $0[keyPath: toChild] },
+    let offset = MemoryLayout<State>.offset(of: toChild)
+    return optionalChild(
+      find: { state, found in
+        withValue(at: toChild, offset: offset, in: state) { withWrapped($0, found) }
+      },
       key: ScopeKey(
         path: toChild, action: action, kind: kind,
         childState: ChildState.self, childAction: ChildAction.self),
@@ -236,8 +243,13 @@ extension Store {
     )
   }
 
+  /// Finds an optional child in a state, given by address: calls the closure it is given with
+  /// the child's address, or with `nil` while the child is absent.
+  typealias ChildFinder<ChildState> =
+    (UnsafePointer<State>, (UnsafePointer<ChildState>?) -> Void) -> Void
+
   private func optionalChild<ChildState, ChildAction: Sendable>(
-    read toChild: @escaping (State) -> ChildState?,
+    find: @escaping ChildFinder<ChildState>,
     key: ScopeKey,
     embed: @escaping @Sendable (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction>? {
@@ -245,23 +257,36 @@ extension Store {
     // a new child, with a store of its own, and a view showing it scopes again.
     let idOf = identityReader(ChildState.self)
     trackDerived(.presence(key)) { state -> Presence in
-      guard let child = toChild(state) else { return .absent }
-      return idOf.map { .identified($0(child)) } ?? .present
+      var presence = Presence.absent
+      find(state) { child in
+        guard let child else { return }
+        presence = idOf.map { .identified($0(child)) } ?? .present
+      }
+      return presence
     }
-    guard let current = toChild(core.state) else {
+    var isPresent = false
+    var currentID: AnyHashable?
+    core.withState { state in
+      find(state) { child in
+        guard let child else { return }
+        isPresent = true
+        currentID = idOf?(child)
+      }
+    }
+    guard isPresent else {
       children[key] = nil
       childIDs[key] = nil
       return nil
     }
-    let currentID = idOf?(current)
     if let child = children[key] as? Store<ChildState, ChildAction>,
       childIDs[key] == currentID
     {
       return child
     }
     let parent = core
-    /// Whether `child` is the one this store is made for: the same id, when it has one.
-    let isOwn: @MainActor (ChildState) -> Bool = { child in
+    /// Whether the child at an address is the one this store is made for: the same id, when it
+    /// has one.
+    let isOwn: @MainActor (UnsafePointer<ChildState>) -> Bool = { [currentID] child in
       guard let idOf, let currentID else { return true }
       return idOf(child) == currentID
     }
@@ -272,32 +297,48 @@ extension Store {
     // The parent's state is read once per look, for both the child and whether it was
     // taken over: reading it for each would read every ancestor twice, so that the cost of a
     // read doubled with each level of nested children with ids.
-    let look: @MainActor () -> DerivedCore<ChildState, ChildAction>.Look = {
-      let now = toChild(parent.state)
-      // (Only a child with an id, or one since dismissed, can have been taken over.)
-      guard currentID != nil || dismissal.isGone, let now else { return .state(now) }
-      if let currentID, !isOwn(now) {
-        return .takenOver(
-          """
-          the child with id \(currentID), but the child there now has another id: it was \
-          replaced, or changed its id
-          """)
+    let look: DerivedCore<ChildState, ChildAction>.Look = { [currentID] found in
+      var presence = LookPresence.absent
+      parent.withState { state in
+        find(state) { now in
+          guard let now else { return }
+          // (Only a child with an id, or one since dismissed, can have been taken over.)
+          if let currentID, !isOwn(now) {
+            presence = .takenOver(
+              """
+              the child with id \(currentID), but the child there now has another id: it was \
+              replaced, or changed its id
+              """)
+          } else if dismissal.isGone {
+            // Another presentation, or the last state of a parent that is gone itself.
+            presence = .takenOver("a child that has since been dismissed")
+          } else {
+            presence = .present
+            found?(now)
+          }
+        }
       }
-      guard dismissal.isGone else { return .state(now) }
-      // Another presentation, or the last state of a parent that is gone itself.
-      return .takenOver("a child that has since been dismissed")
+      return presence
     }
-    let child = Store<ChildState, ChildAction>(
-      core: DerivedCore(
-        initial: current,
-        look: look,
-        send: { parent.send(embed($0)) },
-        afterDispatch: { parent.afterDispatch($0) },
-        warn: { parent.warn($0) },
-        parentIsPresent: { parent.isPresent },
-        version: { parent.stateVersion }
-      )
-    )
+    var made: Store<ChildState, ChildAction>?
+    parent.withState { state in
+      find(state) { current in
+        guard let current else { return }
+        made = Store<ChildState, ChildAction>(
+          core: DerivedCore(
+            initial: current,
+            look: look,
+            send: { parent.send(embed($0)) },
+            afterDispatch: { parent.afterDispatch($0) },
+            warn: { parent.warn($0) },
+            parentIsPresent: { parent.isPresent },
+            version: { parent.stateVersion }
+          )
+        )
+      }
+    }
+    // Present when looked for above: nothing ran since.
+    guard let child = made else { return nil }
     children[key] = child
     childIDs[key] = currentID
     // Let the store go as soon as the child disappears, or another takes its place, so that
@@ -308,8 +349,13 @@ extension Store {
     // store's core, and so the root itself, alive.)
     parent.afterDispatch { [weak self, weak child] in
       guard let self, let child else { return false }
-      let isGone =
-        !self.core.isPresent || toChild(self.core.state).map { !isOwn($0) } ?? true
+      var isGone = !self.core.isPresent
+      if !isGone {
+        isGone = true
+        self.core.withState { state in
+          find(state) { now in isGone = now.map { !isOwn($0) } ?? true }
+        }
+      }
       guard isGone else { return true }
       dismissal.isGone = true
       if self.children[key] === child {

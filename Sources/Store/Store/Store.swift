@@ -152,7 +152,7 @@ public final class Store<State, Action: Sendable>: Observable {
   /// - Parameter keyPath: The path to the value.
   /// - Returns: The value.
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
-    let value = core.state[keyPath: keyPath]
+    let value = core.withState { copyOfValue(at: keyPath, in: $0) }
     track(keyPath, value)
     return value
   }
