@@ -138,7 +138,9 @@ func computedValue<Root, Value>(at keyPath: KeyPath<Root, Value>, in root: Unsaf
 
 /// A copy of the value at `keyPath` of the value at `root`, made from where it lies when `keyPath` goes
 /// through stored properties only.
-func copyOfValue<Root, Value>(at keyPath: KeyPath<Root, Value>, in root: UnsafePointer<Root>) -> Value {
+func copyOfValue<Root, Value>(at keyPath: KeyPath<Root, Value>, in root: UnsafePointer<Root>)
+  -> Value
+{
   withValue(at: keyPath, offset: MemoryLayout<Root>.offset(of: keyPath), in: root) { $0.pointee }
 }
 
