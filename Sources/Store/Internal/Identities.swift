@@ -231,7 +231,7 @@ func lifetimeToken<Child>(of child: Child) -> UInt64? {
   guard let identifiable = Child.self as? any Identifiable.Type else { return nil }
   func byID<Element: Identifiable>(_: Element.Type) -> UInt64 {
     withUnsafePointer(to: child) {
-      lifetimeToken(ofID: UnsafeRawPointer($0).assumingMemoryBound(to: Element.self).pointee.id)
+      lifetimeToken(ofID: identity(of: $0, as: Element.self))
     }
   }
   return byID(identifiable)

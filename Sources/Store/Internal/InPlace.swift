@@ -75,17 +75,21 @@ func isPresent<Root, Value>(_ keyPath: KeyPath<Root, Value?>, in root: inout Roo
 func identityReader<Child>(_: Child.Type) -> ((UnsafePointer<Child>) -> AnyHashable)? {
   guard let identifiable = Child.self as? any Identifiable.Type else { return nil }
   func reader<I: Identifiable>(_: I.Type) -> (UnsafePointer<Child>) -> AnyHashable {
-    { AnyHashable(identity(of: UnsafeRawPointer($0).assumingMemoryBound(to: I.self))) }
+    { AnyHashable(identity(of: $0, as: I.self)) }
   }
   return reader(identifiable)
 }
 
-/// The id of the value at `value`.
-private func identity<Value: Identifiable>(of value: UnsafePointer<Value>) -> Value.ID {
-  // Read from an `inout` value: read from `value.pointee`, the value would be copied first in
-  // unoptimized builds. Nothing is written.
-  func id(_ value: inout Value) -> Value.ID { value.id }
-  return id(&UnsafeMutablePointer(mutating: value).pointee)
+/// The id of the value at `value`, which is an `Identifier`.
+@inlinable
+func identity<Identifier: Identifiable>(of value: UnsafeRawPointer, as _: Identifier.Type)
+  -> Identifier.ID
+{
+  // Read from an `inout` value: read from `pointee`, the value would be copied first in
+  // unoptimized builds (stack for a whole child, to read its id). Nothing is written.
+  func id(_ value: inout Identifier) -> Identifier.ID { value.id }
+  return id(
+    &UnsafeMutableRawPointer(mutating: value).assumingMemoryBound(to: Identifier.self).pointee)
 }
 
 /// Both effects, without building a merge when either is `.none` (as most are).
@@ -136,8 +140,8 @@ func computedValue<Root, Value>(at keyPath: KeyPath<Root, Value>, in root: Unsaf
   return read(&UnsafeMutablePointer(mutating: root).pointee)
 }
 
-/// A copy of the value at `keyPath` of the value at `root`, made from where it lies when `keyPath` goes
-/// through stored properties only.
+/// A copy of the value at `keyPath` of the value at `root`, made from where the value lies when
+/// `keyPath` goes through stored properties only.
 func copyOfValue<Root, Value>(at keyPath: KeyPath<Root, Value>, in root: UnsafePointer<Root>)
   -> Value
 {
@@ -160,7 +164,7 @@ func withWrapped<Wrapped, Result>(
 /// Whether the optional at `optional` holds a value. The copy that a look at its case makes
 /// in unoptimized builds (however it is written: `!= nil`, `if case`, `map`, on a parameter
 /// passed `inout` too) lasts only this frame.
-@inline(never)
+@usableFromInline @inline(never)
 func holdsValue<Wrapped>(_ optional: UnsafePointer<Wrapped?>) -> Bool {
   optional.pointee != nil
 }

@@ -133,7 +133,7 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     func byID<I: Identifiable>(_: I.Type) -> Effect<Parent.Action> {
       reduce(into: &state, action: action, hasToken: true) { (childState: inout Child.State) in
         withUnsafePointer(to: &childState) {
-          UnsafeRawPointer($0).assumingMemoryBound(to: I.self).pointee.id
+          identity(of: $0, as: I.self)
         }
       }
     }

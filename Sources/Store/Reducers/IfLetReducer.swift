@@ -258,7 +258,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     }
     func byID<I: Identifiable>(_: I.Type) -> Effect<Parent.Action> {
       reduce(into: &state, action: action, hasToken: true) {
-        UnsafeRawPointer($0).assumingMemoryBound(to: I.self).pointee.id
+        identity(of: $0, as: I.self)
       }
     }
     return byID(identifiable)
@@ -415,7 +415,9 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   static func id<ID>(
     ofPresent optional: UnsafePointer<Child.State?>, _ id: (UnsafePointer<Child.State>) -> ID
   ) -> ID? {
-    guard optional.pointee != nil else { return nil }
+    // In a frame of its own: the copy a look at the case makes in a debug build would stay
+    // reserved here, under the id read (and its stack, one child, is gone once it returns).
+    guard holdsValue(optional) else { return nil }
     // An optional's payload lies at its start (the layout of a single-payload enum).
     return id(UnsafeRawPointer(optional).assumingMemoryBound(to: Child.State.self))
   }
