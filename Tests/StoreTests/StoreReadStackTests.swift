@@ -207,6 +207,25 @@ struct SendableAddress<Pointee>: @unchecked Sendable {
   let address: UnsafeMutablePointer<Pointee>
 }
 
+/// What a reducer reads its own store with: a mistake the store stops.
+final class StoreReader: @unchecked Sendable {
+  var read: (() -> Void)?
+}
+
+/// A reducer that reads its own store as it changes the state.
+struct ReadsItsStore: Reducer {
+  struct State: Equatable {
+    var count = 0
+  }
+  enum Action: Sendable { case tap }
+  let holder: StoreReader
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    state.count += 1
+    holder.read?()
+    return .none
+  }
+}
+
 /// A large state and a count, read through one store.
 struct ProbedFlat<P: Payload>: Reducer {
   struct State: Equatable {
@@ -358,6 +377,26 @@ struct ProbedFlat<P: Payload>: Reducer {
   }
 
   #if EXIT_TESTS
+    /// A store read while its reducer changes the state stops the program, naming the state's
+    /// type, rather than reading it halfway through the change. (The state was a stored
+    /// property, and the runtime's exclusivity check stopped this; it lies at an address of
+    /// its own now, which that check does not see.)
+    @Test func aStoreReadWhileItsReducerRunsStopsTheProgram() async {
+      let result = await #expect(
+        processExitsWith: .failure, observing: [\.standardErrorContent]
+      ) {
+        await MainActor.run {
+          let holder = StoreReader()
+          let store = Store(initialState: ReadsItsStore.State()) { ReadsItsStore(holder: holder) }
+          holder.read = { MainActor.assumeIsolated { _ = store.count } }
+          store.send(.tap)
+        }
+      }
+      let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+      #expect(message.contains("A store of ReadsItsStore"))
+      #expect(message.contains("was read while its reducer was changing the state"))
+    }
+
     /// A store of a 1 MiB state scopes to its optional child, sends to it and reads it on the
     /// main thread (8 MiB of stack): with nine copies of the state as it scoped, it overflowed.
     @Test func aStoreOfOneMebibyteScopesSendsAndReads() async {

@@ -28,11 +28,15 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   // the main actor and never held across a call (an action sent while a reducer runs reads
   // and appends to it between the loop's own short accesses), so the runtime's exclusivity
   // checks, which cost a thread-local lookup each, are left out for it. The state has none
-  // either: it lies at its own address (reads through a stored property would copy it).
+  // either: it lies at its own address (reads through a stored property would copy it), and
+  // a read while the reducer changes it is stopped by `checkNotReducing()`.
   @exclusivity(unchecked) @usableFromInline var queue: [Queued] = []
   @exclusivity(unchecked) @usableFromInline var queueHead = 0
   @exclusivity(unchecked) @usableFromInline var isDispatching = false
   @exclusivity(unchecked) @usableFromInline var dispatchHooks: [@MainActor () -> Bool] = []
+  /// Whether the reducer is running: the state is being changed in place, and must not be
+  /// read (see ``withState(_:)``).
+  @exclusivity(unchecked) @usableFromInline var isReducing = false
   /// Counts dispatches, so that running the hooks can tell that one of them sent an action.
   @exclusivity(unchecked) @usableFromInline var dispatchCount = 0
   /// Counts the times the reducer ran: the state changes nowhere else, so a value computed
@@ -164,12 +168,29 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   }
 
   package func withState<Result>(_ body: (UnsafePointer<State>) -> Result) -> Result {
-    body(UnsafePointer(stateAddress))
+    checkNotReducing()
+    return body(UnsafePointer(stateAddress))
+  }
+
+  /// Stops the program when the reducer is running: a store read then (by a reducer that
+  /// holds a store, or by a value whose `deinit` reads or sends to one as the reducer lets it
+  /// go) would see the state halfway through a change (an element taken out of its array while
+  /// it changes). The runtime's exclusivity check stopped it when the state was a stored
+  /// property; it lies at an address of its own now.
+  func checkNotReducing() {
+    precondition(
+      !isReducing,
+      """
+      A store of \(R.self) was read while its reducer was changing the state (a reducer, or \
+      the deinit of a value it let go, read a store or sent an action to a scoped store). \
+      Reducers get the state as their inout argument; send follow-up actions with an effect.
+      """)
   }
 
   /// The state, without registering an observation access.
   package var untrackedState: State {
-    currentState
+    checkNotReducing()
+    return currentState
   }
 
   @inlinable
@@ -318,7 +339,9 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     if let placement, isGone(placement) { return }
     stateVersion &+= 1
     let checkpointIsDue = hasReduceObservers && recordAction?(action, origin) == true
+    isReducing = true
     let effect = reducer.reduce(into: &currentState, action: action)
+    isReducing = false
     if hasReduceObservers {
       if checkpointIsDue { recordCheckpoint?() }
       didReduce?(action, origin)

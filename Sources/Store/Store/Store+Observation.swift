@@ -241,14 +241,26 @@ extension Store {
       core.withState { _ in }
       return
     }
-    // Read only when an entry needs it: a store that only follows a stored collection's ids
-    // never reads its state (for an element's store, never copies its element).
+    // Read only when an entry needs it, and then once for all: a store that only follows a
+    // stored collection's ids never reads its state (for an element's store, never brings its
+    // copy of the element up to date), and a store scoped through a computed property runs it
+    // once.
+    // (Asked again in the second pass rather than listed: a list is an allocation at every
+    // check of every store a view shows.)
     let version = core.stateVersion
-    var changed: [TrackKey] = []
-    for (key, entry) in tracked {
+    var needsState = false
+    for entry in tracked.values {
       entry.checkedAt = version
-      if entry.isUnchangedInPlace() { continue }
-      if core.withState({ entry.update(from: $0) }) { changed.append(key) }
+      if !needsState, !entry.isUnchangedInPlace() { needsState = true }
+    }
+    var changed: [TrackKey] = []
+    if needsState {
+      core.withState { state in
+        for (key, entry) in tracked
+        where !entry.isUnchangedInPlace() && entry.update(from: state) {
+          changed.append(key)
+        }
+      }
     }
     for key in changed {
       // Observation tracking is one-shot: the observers of a value are let go once they are

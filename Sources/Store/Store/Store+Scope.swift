@@ -337,8 +337,13 @@ extension Store {
         )
       }
     }
-    // Present when looked for above: nothing ran since.
-    guard let child = made else { return nil }
+    // Present when looked for above, unless a computed property or case key answers
+    // otherwise at each read.
+    guard let child = made else {
+      children[key] = nil
+      childIDs[key] = nil
+      return nil
+    }
     children[key] = child
     childIDs[key] = currentID
     // Let the store go as soon as the child disappears, or another takes its place, so that
