@@ -216,7 +216,8 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   /// path at every read: about 0.4 us.) Called with a type known where it is called, so that
   /// it is compiled for that type.
   func loadStored<Value: BitwiseCopyable>(_: Value.Type, at offset: Int) -> Value {
-    UnsafeRawPointer(stateAddress).load(fromByteOffset: offset, as: Value.self)
+    checkNotReducing()
+    return UnsafeRawPointer(stateAddress).load(fromByteOffset: offset, as: Value.self)
   }
 
   package func warn(_ warning: RuntimeWarning) {

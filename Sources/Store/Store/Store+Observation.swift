@@ -54,6 +54,48 @@ extension Store {
     }
   }
 
+  /// A reference read through a key path (an object, or an optional one, of a class that is not
+  /// `Equatable`, and so compared by identity): remembered weakly, so that what the store
+  /// remembers keeps nothing alive. Remembered strongly, an object read through the store
+  /// (`store.delegate`) outlived the state's hold on it, and a `weak` property read that way
+  /// never became `nil`.
+  final class TrackedReference<Value>: Tracked {
+    let keyPath: KeyPath<State, Value>
+    let offset: Int?
+    let reading: ReferenceReading<Value>
+    weak var last: AnyObject?
+    /// Whether the value last seen was `nil` (rather than an object since let go).
+    var lastWasNil: Bool
+
+    init(
+      keyPath: KeyPath<State, Value>, last: Value, reading: ReferenceReading<Value>,
+      token: KeyPath<Store, Int>
+    ) {
+      self.keyPath = keyPath
+      self.offset = MemoryLayout<State>.offset(of: keyPath)
+      self.reading = reading
+      let object = reading.object(last)
+      self.last = object
+      self.lastWasNil = object == nil
+      super.init(token: token)
+    }
+
+    override func update(from state: UnsafePointer<State>) -> Bool {
+      let now = withValue(at: keyPath, offset: offset, in: state) { reading.object($0.pointee) }
+      let changed =
+        switch (last, now) {
+        case (nil, nil): !lastWasNil  // an object, since let go, then `nil`
+        case (let old?, let new?): old !== new
+        default: true  // `nil` and an object, or an object let go and another
+        }
+      if changed {
+        last = now
+        lastWasNil = now == nil
+      }
+      return changed
+    }
+  }
+
   /// Something derived from the state that an observer depends on: a collection's structure
   /// stamp (its ids), or whether an optional child is present.
   final class TrackedDerived<Value: Equatable>: Tracked {
@@ -139,6 +181,9 @@ extension Store {
         if stamp == (value as! any VersionStamped).versionStamp {
           return TrackedDerived(read: read, last: stamp, token: token)
         }
+      }
+      if let reference = ReferenceReading(Value.self) {
+        return TrackedReference(keyPath: keyPath, last: value, reading: reference, token: token)
       }
       return TrackedValue(keyPath: keyPath, last: value, token: token)
     }
@@ -296,6 +341,40 @@ private func stampReader<State, Value, Stamped: VersionStamped>(
   let typed = keyPath as! KeyPath<State, Stamped>
   let offset = MemoryLayout<State>.offset(of: typed)
   return { withValue(at: typed, offset: offset, in: $0) { $0.pointee.versionStamp } }
+}
+
+/// How to read a value of `Value` as an object, when it is one (a class instance) or an optional
+/// one, compared by identity: for `Store.TrackedReference`.
+struct ReferenceReading<Value> {
+  /// The object the value holds, or `nil`.
+  let object: (Value) -> AnyObject?
+
+  /// How to read `Value` as an object, or `nil` when it is not a class or an optional of one,
+  /// or the class is `Equatable`: `==` needs the object last seen, which is then kept.
+  init?(_: Value.Type) {
+    if Value.self is AnyObject.Type, !(Value.self is any Equatable.Type) {
+      object = { $0 as AnyObject }
+    } else if let optional = Value.self as? any OptionalOfObject.Type,
+      optional.wrappedType is AnyObject.Type, !(optional.wrappedType is any Equatable.Type)
+    {
+      object = { ($0 as! any OptionalOfObject).object }
+    } else {
+      return nil
+    }
+  }
+}
+
+/// An optional, opened to its wrapped type: for ``ReferenceReading``.
+protocol OptionalOfObject {
+  /// The type it wraps.
+  static var wrappedType: Any.Type { get }
+  /// What it wraps, as an object (only asked when the wrapped type is a class).
+  var object: AnyObject? { get }
+}
+
+extension Optional: OptionalOfObject {
+  static var wrappedType: Any.Type { Wrapped.self }
+  var object: AnyObject? { map { $0 as AnyObject } }
 }
 
 /// A value that changes its stamp whenever it may have changed, so that observers can follow
