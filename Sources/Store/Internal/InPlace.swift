@@ -164,7 +164,7 @@ func withWrapped<Wrapped, Result>(
 /// Whether the optional at `optional` holds a value. The copy that a look at its case makes
 /// in unoptimized builds (however it is written: `!= nil`, `if case`, `map`, on a parameter
 /// passed `inout` too) lasts only this frame.
-@usableFromInline @inline(never)
+@inlinable @inline(never)
 func holdsValue<Wrapped>(_ optional: UnsafePointer<Wrapped?>) -> Bool {
   optional.pointee != nil
 }
