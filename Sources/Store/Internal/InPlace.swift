@@ -145,7 +145,11 @@ func computedValue<Root, Value>(at keyPath: KeyPath<Root, Value>, in root: Unsaf
 func copyOfValue<Root, Value>(at keyPath: KeyPath<Root, Value>, in root: UnsafePointer<Root>)
   -> Value
 {
-  withValue(at: keyPath, offset: MemoryLayout<Root>.offset(of: keyPath), in: root) { $0.pointee }
+  // A computed value is made once, and returned: through `withValue`, it was made, then copied.
+  guard let offset = MemoryLayout<Root>.offset(of: keyPath) else {
+    return computedValue(at: keyPath, in: root)
+  }
+  return UnsafeRawPointer(root).advanced(by: offset).assumingMemoryBound(to: Value.self).pointee
 }
 
 /// Calls `body` with the address of the value the optional at `optional` wraps, or with `nil`
