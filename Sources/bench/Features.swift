@@ -376,3 +376,93 @@ extension CaseKey<Navigator.Action, Row.Action> {
     Self(Navigator.Action.inline) { if case .inline(let a) = $0 { a } else { nil } }
   }
 }
+
+/// An enum of destinations presented by `presents` (one case a row, the other an alert that
+/// closes itself), as an app presents its sheets and alerts; and the same row always there.
+struct DestinationHost: Reducer {
+  struct State {
+    var destination: Destination.State? = .row(Row.State(id: 1))
+    var inline = Row.State(id: 1)
+  }
+  enum Action: Equatable, Sendable {
+    case destination(PresentationAction<Destination.Action>)
+    case inline(Row.Action)
+  }
+  let usesDestination: Bool
+  var body: some Reducer<State, Action> {
+    if usesDestination {
+      EmptyReducer().presents(\.destination, action: .destination) { Destination() }
+    } else {
+      Scope(state: \.inline, action: .inline) { Row() }
+    }
+  }
+
+  /// The destinations: a row, or an alert.
+  struct Destination: Reducer {
+    enum State {
+      case row(Row.State)
+      case alert(Alert)
+    }
+    enum Action: Equatable, Sendable {
+      case row(Row.Action)
+      case alert(AlertAction)
+    }
+    var body: some Reducer<State, Action> {
+      EmptyReducer()
+        .ifCaseLet(.row, action: .row) { Row() }
+        .ifCaseLet(.alert, action: .alert)
+    }
+  }
+
+  /// An alert's state: it closes on any of its actions.
+  struct Alert: EphemeralState {
+    var title = "Delete?"
+  }
+
+  /// An alert's buttons.
+  enum AlertAction: Equatable, Sendable {
+    case confirm
+  }
+}
+
+extension CaseKey<DestinationHost.Action, PresentationAction<DestinationHost.Destination.Action>> {
+  static var destination: Self {
+    Self(DestinationHost.Action.destination) {
+      if case .destination(let a) = $0 { a } else { nil }
+    }
+  }
+}
+
+extension CaseKey<DestinationHost.Action, Row.Action> {
+  static var inline: Self {
+    Self(DestinationHost.Action.inline) { if case .inline(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<DestinationHost.Destination.State, Row.State> {
+  static var row: Self {
+    Self(DestinationHost.Destination.State.row) { if case .row(let s) = $0 { s } else { nil } }
+  }
+}
+
+extension CaseKey<DestinationHost.Destination.State, DestinationHost.Alert> {
+  static var alert: Self {
+    Self(DestinationHost.Destination.State.alert) {
+      if case .alert(let s) = $0 { s } else { nil }
+    }
+  }
+}
+
+extension CaseKey<DestinationHost.Destination.Action, Row.Action> {
+  static var row: Self {
+    Self(DestinationHost.Destination.Action.row) { if case .row(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<DestinationHost.Destination.Action, DestinationHost.AlertAction> {
+  static var alert: Self {
+    Self(DestinationHost.Destination.Action.alert) {
+      if case .alert(let a) = $0 { a } else { nil }
+    }
+  }
+}
