@@ -103,6 +103,15 @@ import Testing
     #expect(shown(42) == nil)
   }
 
+  /// A state that closes whole, asked first for a case it shows (it has none), still closes
+  /// whole: the answer is not taken for "a state that never closes". (Another test's look at
+  /// a shared type made this one fail now and then.)
+  @Test func aStateThatClosesWholeStillClosesAfterItsCaseWasAskedFor() {
+    struct LoneAlert: EphemeralState {}
+    #expect(shown(LoneAlert()) == nil)
+    #expect(closing(LoneAlert(), on: AlertAction.alert(1)) == "")
+  }
+
   @Test func anActionClosesTheCaseOfItsName() {
     for _ in 0..<2 {
       #expect(closing(TwoAlerts.alert(Alert()), on: AlertAction.alert(1)) == "alert")

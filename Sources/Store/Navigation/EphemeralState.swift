@@ -142,9 +142,10 @@ enum Ephemerality {
   @usableFromInline
   static func ephemeralCase(_ value: UnsafeRawPointer, of type: Any.Type) -> String? {
     let key = ObjectIdentifier(type)
-    let known = kinds.withLock { $0[key] }
-    // A struct's state is not looked at.
-    if known == .plain { return nil }
+    let known = kind(of: type)
+    // A struct's state is not looked at; nor is one that closes whole (it has no case that
+    // closes, and it must not be taken for a plain state below).
+    if known == .plain || known == .ephemeral { return nil }
     guard let shown = caseOf(value, of: type) else {
       if known == nil { kinds.withLock { $0[key] = .plain } }
       return nil
