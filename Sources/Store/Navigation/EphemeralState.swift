@@ -95,8 +95,9 @@ enum Ephemerality {
   /// the action either, the names may differ by mistake (`alert` in the state, `alertButton` in
   /// the actions), and the alert would never close.
   ///
-  /// - Complexity: O(1): one lookup by type; for an enum, a mirror of the state, and one of
-  ///   the action when the shown case's payload is ``EphemeralState``.
+  /// - Complexity: O(1) on average: one lookup by type; for an enum, one by the state's case,
+  ///   and one by the action's case when the shown case's payload is ``EphemeralState`` (a
+  ///   mirror of a value the first time its case is met).
   @inlinable
   static func closing<State, Action>(_ state: UnsafePointer<State?>, on action: Action)
     -> (closing: String?, mismatch: (shown: String, action: String)?)
