@@ -31,7 +31,8 @@
         try await MainActor.run {
           let store = Store(initialState: Gauge.State()) { Gauge() }
           let recorder = try store.recordActions(
-            to: ActionLogPartialLineTests.path(ofTestProcess: getppid()), feature: "Gauge", checkpointInterval: 1_000,
+            to: ActionLogPartialLineTests.path(ofTestProcess: getppid()), feature: "Gauge",
+            checkpointInterval: 1_000,
             time: { 0 })
           // Lines of different lengths: one of them straddles the limit.
           for index in 0..<200 { store.send(.read(String(repeating: "x", count: index % 7), 1)) }
