@@ -56,7 +56,7 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     ownsHooks: Bool = false
   ) {
     self.lastState = .allocate(capacity: 1)
-    lastState.initialize(from: initial, count: 1)
+    initializeValue(lastState, from: initial)
     self.version = version
     self.ownedHooks = ownsHooks ? [] : nil
     self.look = look
@@ -113,6 +113,13 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
   }
 
   package func withState<Result>(_ body: (UnsafePointer<State>) -> Result) -> Result {
+    // An action sent meanwhile waits for the read to end (see `StateReads`): reduced during
+    // `body`, its hooks could refresh the copy `body` reads.
+    StateReads.during { readState(body) }
+  }
+
+  /// ``withState(_:)``, once no action can be reduced meanwhile.
+  private func readState<Result>(_ body: (UnsafePointer<State>) -> Result) -> Result {
     // Once per state version (and change of a gone flag): a look reads the parent's state,
     // which, for a store scoped under other optional children, looks at its parent's, up to
     // the root. Without it, the hooks that each level of nested children runs after an
@@ -121,7 +128,7 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     if key != stateKey {
       // Copied from where the parent has it to where this core keeps it: no copy between.
       let lastState = self.lastState
-      presence = look { lastState.update(from: $0, count: 1) }
+      presence = look { updateValue(lastState, from: $0) }
       stateKey = key
       presenceKey = key
     }

@@ -192,3 +192,33 @@ func extracted<Root, Value>(_ extract: (Root) -> Value?, from root: UnsafePointe
   func find(_ root: inout Root) -> Value? { extract(root) }
   return find(&UnsafeMutablePointer(mutating: root).pointee)
 }
+
+/// Initializes the memory at `destination` with a copy of the one value at `source`.
+///
+/// Not `initialize(from:count:)`: for a type of plain data it copies `count` times the type's
+/// stride, which, for a lone value of a type whose size is less than its stride (a struct
+/// that ends in a `Bool`), reads past the value's end (AddressSanitizer stopped at the first
+/// optional child store of such a type).
+func initializeValue<Value>(
+  _ destination: UnsafeMutablePointer<Value>, from source: UnsafePointer<Value>
+) {
+  if _isPOD(Value.self) {
+    UnsafeMutableRawPointer(destination).copyMemory(
+      from: source, byteCount: MemoryLayout<Value>.size)
+  } else {
+    destination.initialize(from: source, count: 1)
+  }
+}
+
+/// Replaces the value at `destination` with a copy of the one value at `source`; see
+/// ``initializeValue(_:from:)`` for why not `update(from:count:)`.
+func updateValue<Value>(
+  _ destination: UnsafeMutablePointer<Value>, from source: UnsafePointer<Value>
+) {
+  if _isPOD(Value.self) {
+    UnsafeMutableRawPointer(destination).copyMemory(
+      from: source, byteCount: MemoryLayout<Value>.size)
+  } else {
+    destination.update(from: source, count: 1)
+  }
+}

@@ -37,6 +37,8 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   /// Whether the reducer is running: the state is being changed in place, and must not be
   /// read (see ``withState(_:)``).
   @exclusivity(unchecked) @usableFromInline var isReducing = false
+  /// Whether actions sent during a read of the state wait in the queue for it to end.
+  @exclusivity(unchecked) @usableFromInline var waitsForReads = false
   /// Counts dispatches, so that running the hooks can tell that one of them sent an action.
   @exclusivity(unchecked) @usableFromInline var dispatchCount = 0
   /// Counts the times the reducer ran: the state changes nowhere else, so a value computed
@@ -169,7 +171,8 @@ package final class RootCore<R: Reducer>: RootStoreCore {
 
   package func withState<Result>(_ body: (UnsafePointer<State>) -> Result) -> Result {
     checkNotReducing()
-    return body(UnsafePointer(stateAddress))
+    // An action sent meanwhile waits for the read to end (see `StateReads`).
+    return StateReads.during { body(UnsafePointer(stateAddress)) }
   }
 
   /// Stops the program when the reducer is running: a store read then (by a reducer that
@@ -287,6 +290,9 @@ package final class RootCore<R: Reducer>: RootStoreCore {
       queue.append(Queued(action: action, origin: origin, group: group, placement: placement))
       return group
     }
+    if StateReads.areInProgress {
+      return dispatchAfterReads(action, origin: origin, group: group, from: placement)
+    }
     isDispatching = true
     dispatchCount &+= 1
     defer {
@@ -297,6 +303,25 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     var group = group
     reduce(action, origin: origin, group: &group, from: placement)
     reduceQueued()
+    return group
+  }
+
+  /// Queues an action sent while a store's state is being read, to be reduced once the
+  /// outermost read has ended (see `StateReads`): reduced now, it would change or free what the
+  /// read is still using. Its effects start then too.
+  @usableFromInline
+  func dispatchAfterReads(
+    _ action: Action, origin: ActionOrigin, group: EffectGroup?, from placement: EffectPlacement?
+  ) -> EffectGroup? {
+    let group = group ?? EffectGroup()
+    queue.append(Queued(action: action, origin: origin, group: group, placement: placement))
+    if !waitsForReads {
+      waitsForReads = true
+      StateReads.afterReads { [self] in
+        waitsForReads = false
+        dispatchBatch {}
+      }
+    }
     return group
   }
 
