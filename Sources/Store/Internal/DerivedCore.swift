@@ -56,7 +56,7 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     ownsHooks: Bool = false
   ) {
     self.lastState = .allocate(capacity: 1)
-    initializeValue(lastState, from: initial)
+    copyValue(initial, to: lastState, replacing: false)
     self.version = version
     self.ownedHooks = ownsHooks ? [] : nil
     self.look = look
@@ -128,7 +128,7 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     if key != stateKey {
       // Copied from where the parent has it to where this core keeps it: no copy between.
       let lastState = self.lastState
-      presence = look { updateValue(lastState, from: $0) }
+      presence = look { copyValue($0, to: lastState, replacing: true) }
       stateKey = key
       presenceKey = key
     }

@@ -193,32 +193,22 @@ func extracted<Root, Value>(_ extract: (Root) -> Value?, from root: UnsafePointe
   return find(&UnsafeMutablePointer(mutating: root).pointee)
 }
 
-/// Initializes the memory at `destination` with a copy of the one value at `source`.
+/// Copies the one value at `source` to `destination`, whose memory holds a value to replace
+/// when `replacing`, and is uninitialized otherwise.
 ///
-/// Not `initialize(from:count:)`: for a type of plain data it copies `count` times the type's
-/// stride, which, for a lone value of a type whose size is less than its stride (a struct
-/// that ends in a `Bool`), reads past the value's end (AddressSanitizer stopped at the first
-/// optional child store of such a type).
-func initializeValue<Value>(
-  _ destination: UnsafeMutablePointer<Value>, from source: UnsafePointer<Value>
+/// Not `initialize(from:count:)` or `update(from:count:)`: for a type of plain data they copy
+/// `count` times the type's stride, which, for a lone value of a type whose size is less than
+/// its stride (a struct that ends in a `Bool`), reads past the value's end (AddressSanitizer
+/// stopped at the first optional child store of such a type).
+func copyValue<Value>(
+  _ source: UnsafePointer<Value>, to destination: UnsafeMutablePointer<Value>, replacing: Bool
 ) {
   if _isPOD(Value.self) {
     UnsafeMutableRawPointer(destination).copyMemory(
       from: source, byteCount: MemoryLayout<Value>.size)
+  } else if replacing {
+    destination.update(from: source, count: 1)
   } else {
     destination.initialize(from: source, count: 1)
-  }
-}
-
-/// Replaces the value at `destination` with a copy of the one value at `source`; see
-/// ``initializeValue(_:from:)`` for why not `update(from:count:)`.
-func updateValue<Value>(
-  _ destination: UnsafeMutablePointer<Value>, from source: UnsafePointer<Value>
-) {
-  if _isPOD(Value.self) {
-    UnsafeMutableRawPointer(destination).copyMemory(
-      from: source, byteCount: MemoryLayout<Value>.size)
-  } else {
-    destination.update(from: source, count: 1)
   }
 }
