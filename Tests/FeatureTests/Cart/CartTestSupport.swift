@@ -3,6 +3,7 @@ import Effects
 import Foundation
 import Store
 import StoreTesting
+import Synchronization
 import Testing
 
 extension CartItem {
@@ -45,7 +46,7 @@ func makeCartStore(
 
 /// Records the orders a checkout client receives, so a test can count submissions.
 final class SubmittedOrders: Sendable {
-  private let orders = Locked<[[CartItem]]>([])
+  private let orders = Mutex<[[CartItem]]>([])
 
   /// Every order submitted so far, oldest first.
   var all: [[CartItem]] {
