@@ -156,9 +156,11 @@ extension CaseKey<Shelves.RowAction, Shelves.PartAction> {
     #expect(parts.allSatisfy { $0.label == "all" })
   }
 
-  /// A row's optional child store, held past the row's removal, learns that it is gone, as
-  /// when it is dismissed: its sends are ignored with that warning (its hooks run once more
-  /// when the row's store is let go; otherwise they would never run again).
+  /// A row's optional child store, held past the row's removal, learns that it is gone (its
+  /// hooks run once more when the row's store is let go; otherwise they would never run
+  /// again): its sends go on through the row's store to the `forEach`, which refuses them
+  /// naming the row. (They were ignored as sent to "a child that has since been dismissed",
+  /// which named neither the row nor its collection.)
   @Test func aRemovedRowsChildStoreKnowsItIsGone() {
     let warnings = WarningLog()
     let rows = (0..<2).map { Shelves.Row(id: $0, note: Shelves.Part(), reads: reads) }
@@ -171,7 +173,8 @@ extension CaseKey<Shelves.RowAction, Shelves.PartAction> {
     note.send(.relabelled("late"))
     #expect(warnings.messages.count == 1)
     #expect(
-      warnings.messages.first?.contains("a child that has since been dismissed") == true,
+      warnings.messages.first?.contains(
+        "was sent to the element with id 1 of \\State.rows, but no element has that id") == true,
       "\(warnings.messages)")
   }
 }

@@ -298,6 +298,9 @@ extension Store {
     // taken over: reading it for each would read every ancestor twice, so that the cost of a
     // read doubled with each level of nested children with ids.
     let look: DerivedCore<ChildState, ChildAction>.Look = { [currentID] found in
+      // Asked only once the child is gone, and outside the read of the parent's state: whether
+      // the parent went with it (a popped screen, a removed row).
+      let parentIsGone = dismissal.isGone && !parent.isPresent
       var presence = LookPresence.absent
       parent.withState { state in
         find(state) { now in
@@ -309,9 +312,17 @@ extension Store {
               the child with id \(currentID), but the child there now has another id: it was \
               replaced, or changed its id
               """)
+          } else if parentIsGone {
+            // The last state of a parent that is gone itself: the child is not there either.
+            // Absent, so that sends go on through the parent to the reducer that removed it
+            // (`navigationStack`, `forEach`), which refuses them with a warning that names the
+            // screen's or row's id, its collection, and where that reducer is declared. As
+            // ignored here, the warning could name neither.
           } else if dismissal.isGone {
-            // Another presentation, or the last state of a parent that is gone itself.
-            presence = .takenOver("a child that has since been dismissed")
+            // Another presentation, in a parent still there: not this store's to read or drive.
+            presence = .takenOver(
+              "a child that has since been dismissed; the child there now is another presentation"
+            )
           } else {
             presence = .present
             found?(now)
