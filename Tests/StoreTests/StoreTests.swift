@@ -245,6 +245,27 @@ import Testing
     if task?.isCancelled == true { await task?.finish() }
   }
 
+  /// A collection of element stores is a store scoped from the root, as far as the root's
+  /// lifetime goes: held, even empty (a stack with no screen pushed), it keeps the root's
+  /// effects running once the store is released, until it is let go too, as the `Store`
+  /// documentation says.
+  @Test func aHeldCollectionOfStoresKeepsTheRootsEffectsRunningEvenWhenEmpty() async {
+    let clock = TestClock()
+    var state = Todos.State()
+    state.rows.append(Row.State(id: 1))
+    var store: StoreOf<Todos>? = Store(initialState: state) { Todos(clock: clock) }
+    var screens = store?.scope(state: \.path, action: .path)
+    #expect(screens?.isEmpty == true)
+    let task = store?.send(.rows(.element(id: 1, action: .loadTapped)))
+    store = nil
+    // The store object is gone, but the collection holds what runs its effects.
+    #expect(task?.isRunning == true)
+    screens = nil
+    #expect(task?.isCancelled == true)
+    // (Only when cancelled, so that a regression fails here rather than hangs.)
+    if task?.isCancelled == true { await task?.finish() }
+  }
+
   @Test func aThrownErrorBecomesTheCatchAction() {
     let harness = Harness(
       initialState: LogFeature.State(),

@@ -119,6 +119,10 @@ extension Store {
   /// let rowViews = store.scope(state: \.rows, action: .rows).map { RowView(store: $0) }
   /// ```
   ///
+  /// The collection counts as a store scoped from this one: while something holds it, even
+  /// empty, the effects this store started go on running after this store is released (see
+  /// ``Store``).
+  ///
   /// - Parameters:
   ///   - state: The path to the collection.
   ///   - action: The case of this store's actions that carries element actions.
@@ -137,6 +141,10 @@ extension Store {
   ///
   /// Each screen's store stays the same while the screen is on the stack, and is let go when
   /// it is popped.
+  ///
+  /// The collection counts as a store scoped from this one: while something holds it, even
+  /// empty, the effects this store started go on running after this store is released (see
+  /// ``Store``).
   ///
   /// - Parameters:
   ///   - state: The path to the stack.

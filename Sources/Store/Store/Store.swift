@@ -32,7 +32,10 @@ import Observation
 /// `onChange` gives the new state (an `@Observable` class calls it before the change).
 ///
 /// Effects started by the store are cancelled when the store, and every store scoped from it,
-/// have been released: no effect outlives its store.
+/// have been released: no effect outlives its store. A collection of child stores (the
+/// ``IdentifiedStores`` that `scope(state: \.rows, action: .rows)` returns) counts as a store
+/// scoped from it, even when it is empty: held (in a property, by a view), it keeps the
+/// store's effects running after the store itself is released, until it is let go too.
 @MainActor
 @dynamicMemberLookup
 public final class Store<State, Action: Sendable>: Observable {
