@@ -4,9 +4,9 @@ import Testing
 
 @testable import StoreTesting
 
-/// `finish()` and a task's `finish()` do not wait out their timeout for effects asleep on a
-/// test clock, which only the test can wake; and a throttle window that holds nothing back
-/// is not work left over.
+/// `finish()`, a task's `finish()` and `receive` do not wait out their timeout for effects
+/// asleep on a test clock, which only the test can wake; and a throttle window that holds
+/// nothing back is not work left over.
 ///
 /// Each store's timeout is an hour: a call that waited it out would hit the suite's time limit
 /// and fail, so these pass only if the store stops waiting on its own. The limit is ten
@@ -116,6 +116,24 @@ import Testing
       messages.last.contains(
         "an effect started by Action.nap (created at StoreTestingTests/TestClockWaitTests"))
     #expect(messages.last.contains("asleep until a test clock advances 2.0 seconds"))
+  }
+
+  /// `receive` does not wait out its timeout either, as the Testing Features article now
+  /// says (it said that `receive` still waited): it fails at once, naming the sleeper and how
+  /// far to advance, well within a minute (the store waits for an hour otherwise).
+  @Test func receiveFailsAtOnceWhenEveryEffectLeftSleepsOnATestClock() async {
+    let store = makeStore()
+    await store.send(.nap)
+    let started = ContinuousClock.now
+    await withKnownIssue {
+      await store.receive(.woke) { $0.isAwake = true }
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(ContinuousClock.now - started < .seconds(60))
+    #expect(messages.last.contains("every effect still running is asleep on a test clock"))
+    #expect(messages.last.contains("asleep until a test clock advances 2.0 seconds"))
+    await store.skipInFlightEffects()
   }
 
   /// In a cancelled test, effects asleep on a test clock stop the wait as they do in any
