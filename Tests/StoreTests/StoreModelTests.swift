@@ -320,6 +320,8 @@ final class ModelRun {
     var pending: Set<Int>
     /// For each listed id whose episode ended: the store it had then, if one was made.
     var ended: [Int: WeakBox?] = [:]
+    /// The store the listing gave for each position read so far: it gives the same again.
+    var gave: [Int: WeakBox] = [:]
     init(step: Int, stores: IdentifiedStores<ID, SMRow.State, SMRow.Action>, ids: [Int]) {
       self.step = step
       self.stores = stores
@@ -1185,37 +1187,56 @@ final class ModelRun {
       }
     }
 
+    // By position: the elements as listed, even once others took their ids.
     for snapshot in rowSnapshots where chance(10) {
       for (position, id) in snapshot.stores.ids.enumerated() where chance(50) {
-        if rowIDs.contains(id) {
+        let label = "snapshot of step \(snapshot.step)[\(position)]"
+        if let gave = snapshot.gave[position] {
           check(
-            snapshot.stores[position] === recordRow(rowStores[id: id], id),
-            "snapshot[\(position)]: row \(id)")
-        } else if let object = snapshot.ended[id]??.object {
-          check(
-            snapshot.stores[position] === object,
-            "snapshot of step \(snapshot.step)[\(position)]: not the held store of removed row \(id)"
-          )
-        } else if lastRowStore[id]?.box.object != nil {
-          // The listed row's own store is gone, another made for its id is held: one of
-          // those, and no trap.
-          _ = snapshot.stores[position]
+            gave.object != nil && snapshot.stores[position] === gave.object,
+            "\(label): not the store it gave before for row \(id)")
+          continue
         }
+        var given: AnyObject?
+        if snapshot.pending.contains(id) {
+          given = snapshot.stores[position]
+          check(given === recordRow(rowStores[id: id], id), "snapshot[\(position)]: row \(id)")
+        } else if let object = snapshot.ended[id]??.object {
+          // Removed since, and maybe added back as another row: the listed row's store.
+          given = snapshot.stores[position]
+          check(given === object, "\(label): not the held store of removed row \(id)")
+        } else if rowIDs.contains(id) || lastRowStore[id]?.box.object != nil {
+          // The listed row's own store is gone: the store of the row with its id now, or
+          // another still held for its id, and no trap.
+          given = snapshot.stores[position]
+        }
+        if let given { snapshot.gave[position] = WeakBox(given) }
       }
     }
     for snapshot in pathSnapshots where chance(10) {
       for (position, id) in snapshot.stores.ids.enumerated() where chance(50) {
-        if stackIDs.contains(id.rawValue) {
+        let label = "snapshot of step \(snapshot.step)[\(position)]"
+        if let gave = snapshot.gave[position] {
           check(
-            snapshot.stores[position] === recordScreen(screenStores[id: id], id.rawValue),
+            gave.object != nil && snapshot.stores[position] === gave.object,
+            "\(label): not the store it gave before for \(id)")
+          continue
+        }
+        var given: AnyObject?
+        if snapshot.pending.contains(id.rawValue) {
+          given = snapshot.stores[position]
+          check(
+            given === recordScreen(screenStores[id: id], id.rawValue),
             "snapshot[\(position)]: \(id)")
         } else if let object = snapshot.ended[id.rawValue]??.object {
-          check(
-            snapshot.stores[position] === object,
-            "snapshot of step \(snapshot.step)[\(position)]: not the held store of popped \(id)")
-        } else if lastScreenStore[id.rawValue]?.box.object != nil {
-          _ = snapshot.stores[position]
+          // Popped since, and maybe its id given to another screen: the listed screen's store.
+          given = snapshot.stores[position]
+          check(given === object, "\(label): not the held store of popped \(id)")
+        } else if stackIDs.contains(id.rawValue) || lastScreenStore[id.rawValue]?.box.object != nil
+        {
+          given = snapshot.stores[position]
         }
+        if let given { snapshot.gave[position] = WeakBox(given) }
       }
     }
 

@@ -126,15 +126,26 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   }
 
   /// The store of the element with `id`, as a collection listed when ``retirementCount`` was
-  /// `listedAt` sees it: the store of the element there now, or, once the element is gone,
-  /// the store made for it before that something still holds; `nil` when it is gone and no
-  /// such store is held.
+  /// `listedAt` sees it: the first store for `id` let go since the listing that something
+  /// still holds (the listed element's, when it had one; else a later element's), even when
+  /// another element has taken its id since (a row added back by an undo, the first screen
+  /// of a stack that replaced the stack); else the store of the element with `id` now; else
+  /// a store still held for an earlier element with `id`; `nil` when there is none of these.
   func store(for id: ID, listedAt: Int) -> Store<ElementState, ElementAction>? {
-    // A screen whose id another screen took since the last prune: let go of its store first.
-    if let token, let tokenThen = storeTokens[id], token(id) != tokenThen { retire(id) }
+    retireIfTakenOver(id)
+    // Asked first: the element with the id now may be another than the one listed, and a
+    // view playing the listed row's removal must not show, or drive, the newcomer.
+    if let listed = retiredStore(for: id, after: listedAt) { return listed }
+    return store(for: id) ?? retired[id]?.last(where: { $0.store != nil })?.store
+  }
+
+  /// The store of the element with `id` in the collection now, made when first asked for;
+  /// `nil` when the collection has no element with `id`.
+  func store(for id: ID) -> Store<ElementState, ElementAction>? {
+    retireIfTakenOver(id)
     if let store = stores[id] { return store }
     let lookup = self.lookup
-    guard let initial = lookup(id) else { return retiredStore(for: id, listedAt: listedAt) }
+    guard let initial = lookup(id) else { return nil }
     let send = self.send
     // For a stack: the screen pushed with this id. Once another screen has the id (in a
     // stack that replaced this one, or pushed after an undo), the store keeps its screen's
@@ -279,15 +290,21 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     retired[id, default: []].append(Retired(store: store, retiredAt: retirementCount))
   }
 
-  /// The store, still held, of a removed element with `id` for a collection listed at
-  /// `listedAt`: the first let go after the listing, which is the listed element's when it
-  /// had one; else the last let go (the id's element came and went more than once).
-  private func retiredStore(for id: ID, listedAt: Int) -> Store<ElementState, ElementAction>? {
-    guard let stores = retired[id] else { return nil }
-    if let listed = stores.first(where: { $0.retiredAt > listedAt && $0.store != nil }) {
-      return listed.store
+  /// Lets go of the store for `id` if its screen's id was taken by another screen since the
+  /// last prune (see `token`), before a store is looked up for `id`.
+  private func retireIfTakenOver(_ id: ID) {
+    if let token, let tokenThen = storeTokens[id], token(id) != tokenThen { retire(id) }
+  }
+
+  /// The store, still held, of a removed element with `id` that a collection listed when
+  /// ``retirementCount`` was `listedAt`: the first let go after the listing, which is the
+  /// listed element's when it had one; `nil` when none let go since is held.
+  private func retiredStore(for id: ID, after listedAt: Int) -> Store<ElementState, ElementAction>?
+  {
+    for entry in retired[id] ?? [] where entry.retiredAt > listedAt {
+      if let store = entry.store { return store }
     }
-    return stores.last(where: { $0.store != nil })?.store
+    return nil
   }
 
   /// A removed element's store, held weakly, and when it was let go.

@@ -6,9 +6,12 @@ import Effects
 /// Two ways in, answering for two moments:
 /// - By position (and ``ids``): the elements as they were when the collection was made, the
 ///   list a view drew, so that a row removed since can still play its removal; its store
-///   reads the row's last state.
+///   reads the row's last state, even once another element has taken its id (an undo that
+///   adds the row back, a stack replaced by one whose ids start over). A position gives the
+///   same store each time.
 /// - By id (``subscript(id:)``): the collection now. An id removed since gives `nil`, even
-///   if the collection lists it.
+///   if the collection lists it; an id another element has taken since gives that element's
+///   store.
 ///
 /// Each element's store reads that element's current state while it is there. A removed
 /// element's store is not notified of the removal (its state, the row's last, did not
@@ -30,10 +33,12 @@ public struct IdentifiedStores<ID: Hashable & Sendable, ElementState, ElementAct
   let cache: ElementStoreCache<ID, ElementState, ElementAction>
   /// How many element stores the cache had let go when the collection was made.
   let listedAt: Int
-  /// The stores this collection handed out, held while it lives (its copies share them): read
-  /// again by position after its element was removed, it gives the store it gave before,
-  /// even once nothing else holds that store. A list that diffs its old rows against the new
-  /// ones did that, and the program stopped, saying no store had been made.
+  /// The stores this collection handed out, by the id listed at their position, held while it
+  /// lives (its copies share them): read again by position, it gives the store it gave
+  /// before, even once nothing else holds that store (a list that diffs its old rows against
+  /// the new ones did that, and the program stopped, saying no store had been made), and even
+  /// once another element has taken the id (it gave the newcomer's store, which read and
+  /// drove the newcomer).
   let handedOut = HandedOutStores<ID, ElementState, ElementAction>()
 
   init(ids: [ID], cache: ElementStoreCache<ID, ElementState, ElementAction>) {
@@ -48,30 +53,34 @@ public struct IdentifiedStores<ID: Hashable & Sendable, ElementState, ElementAct
   /// The position after the last element.
   public var endIndex: Int { ids.count }
 
-  /// The store of the element at `position`.
+  /// The store of the element at `position`, as the collection was when it was made.
   ///
-  /// The element may have been removed since the collection was made, as when a view plays
-  /// a removed row's animation: its store is then the one made for it before, which reads
-  /// the element's last state (as it stood after the last `send` before the one that removed
-  /// it, once anything was read through the store: what a view last drew) and whose actions
-  /// are ignored with a runtime warning.
+  /// A position gives the same store each time it is read, through this collection or one of
+  /// its copies. The element may have been removed since the collection was made, as when a
+  /// view plays a removed row's animation, and another element may have taken its id since
+  /// (a row added back by an undo, the first screen of a stack that replaced the stack, whose
+  /// ids start over): its store is then the one made for it before, not the newcomer's. That
+  /// store reads the element's last state (as it stood after the last `send` before the one
+  /// that removed it, once anything was read through the store: what a view last drew), and
+  /// its actions are ignored with a runtime warning. ``subscript(id:)`` gives the newcomer's.
   ///
   /// - Parameter position: A valid position.
   /// - Precondition: The element is still in the collection, or its store was asked for
   ///   before it was removed, through this collection or one of its copies, or elsewhere and
-  ///   is still held (failing that, a store still held for an earlier or later element with
-  ///   the same id is handed out). A collection made before a removal and read after it, for
-  ///   an element it never gave a store for and no held store was made for, has no state to
-  ///   give: the program stops.
+  ///   is still held. Failing that, another store for the same id is handed out: one still
+  ///   held for a later element with it that was removed too, else the store of the element
+  ///   with it now, else one still held for an earlier element with it. A collection made
+  ///   before a removal and read after it, for an element it never gave a store for and no
+  ///   held store was made for, whose id no element has now, has no state to give: the
+  ///   program stops.
   /// - Complexity: O(1) on average.
   public subscript(position: Int) -> Store<ElementState, ElementAction> {
     let id = ids[position]
-    if let store = cache.store(for: id, listedAt: listedAt) {
-      // A view reads its rows again after each action: most reads find the store there.
-      if handedOut.stores[id] !== store { handedOut.stores[id] = store }
-      return store
-    }
-    guard let store = handedOut.stores[id] else {
+    // A view reads its rows again after each action: most reads end here. The cache is not
+    // asked again: by then another element may have the id, and the cache would give its
+    // store.
+    if let store = handedOut.stores[id] { return store }
+    guard let store = cache.store(for: id, listedAt: listedAt) else {
       preconditionFailure(
         """
         No element has id \(id) any more, and no store was made for it before it was removed \
@@ -80,6 +89,7 @@ public struct IdentifiedStores<ID: Hashable & Sendable, ElementState, ElementAct
         """
       )
     }
+    handedOut.stores[id] = store
     return store
   }
 
@@ -89,7 +99,7 @@ public struct IdentifiedStores<ID: Hashable & Sendable, ElementState, ElementAct
   /// - Parameter id: The element's id.
   /// - Complexity: O(1) on average.
   public subscript(id id: ID) -> Store<ElementState, ElementAction>? {
-    cache.isPresent(id) ? cache.store(for: id, listedAt: listedAt) : nil
+    cache.isPresent(id) ? cache.store(for: id) : nil
   }
 }
 
