@@ -12,6 +12,14 @@ extension Store {
   /// cartStore.send(.checkoutTapped)  // appStore receives .cart(.checkoutTapped)
   /// ```
   ///
+  /// This store keeps the child store while it lives, and, once a value was read through the
+  /// child, reads `state` again after actions to tell its observers what changed. A path
+  /// through a subscript that can go out of range (`\.items[0]`) then stops the program, as
+  /// the subscript would, at the first action that empties `items`, even once the child is
+  /// let go. For an element of a collection, scope to the collection and take the element's
+  /// store by id (`store.scope(state: \.items, action: .items)[id: id]`): it stays valid,
+  /// and is let go, as its element comes and goes.
+  ///
   /// - Parameters:
   ///   - state: The path from this store's state to the child's.
   ///   - action: The case of this store's actions that carries the child's.
