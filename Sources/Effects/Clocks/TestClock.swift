@@ -22,6 +22,13 @@
 /// effect or a dependency starts runs on the global executor, and may reach its sleep after
 /// the test advanced the clock. Wait for that sleep with ``waitForSleepers(_:)`` before each
 /// advance.
+///
+/// Nor does it hold under a plain `Store`, whose effects run on the global executor too: one
+/// `advance` wakes a debounce's sleep, but the request the woken effect then makes sleeps from
+/// the time the advance reached, not from the debounce's deadline (an `advance(by: 2s)` over a
+/// 300 ms debounce and a 1 s request leaves the request asleep until 3 s). Drive such a
+/// feature with a `TestStore`, or advance one sleep at a time, with ``waitForSleepers(_:)``
+/// between the advances.
 public final class TestClock: Clock, Sendable {
   /// A point in a test clock's time: an offset from the moment the clock was created.
   public struct Instant: InstantProtocol, Hashable, Sendable, CustomStringConvertible {
