@@ -97,6 +97,24 @@ import Testing
     }
   }
 
+  class Panel {}
+  final class ConfirmPanel: Panel, EphemeralState {}
+  /// A case whose payload is an object.
+  enum Panels {
+    case panel(Panel)
+    case note(String)
+  }
+
+  /// A class payload is looked at for each value: a subclass that conforms closes, its
+  /// superclass does not, whichever was shown first. (The answer for the first object was
+  /// remembered for the case, found by an adversary trial.)
+  @Test func aClassPayloadClosesByTheClassOfEachValue() {
+    #expect(shown(Panels.panel(Panel())) == nil)
+    #expect(shown(Panels.panel(ConfirmPanel())) == "panel")
+    #expect(shown(Panels.panel(Panel())) == nil)
+    #expect(shown(Panels.note("x")) == nil)
+  }
+
   @Test func aStateThatIsNoEnumShowsNoCase() {
     #expect(shown(Alert()) == nil)
     #expect(shown(Optional(ManyPayloads.alert(Alert()))) == nil)

@@ -122,6 +122,39 @@ import Testing
   }
 }
 
+extension SendDuringReadTests {
+  /// Only the root being read holds its actions back: an action sent to another root during
+  /// the read is reduced at once, and the getter can read what it changed. A read of the
+  /// other root nested in this one that sends to it returns with the action reduced.
+  @Test func anotherRootsActionsGoOnAtOnceDuringARead() {
+    let hook = Hook()
+    let log = Collected<String>()
+    let store = makeStore(hook, log)
+    let otherHook = Hook()
+    let other = makeStore(otherHook, log)
+    var otherItemsDuringRead: Int?
+    hook.run = { [weak other] in
+      hook.run = nil
+      other?.send(.clearItems)
+      otherItemsDuringRead = other?.items.count
+    }
+    _ = store.firstAfterHook
+    #expect(otherItemsDuringRead == 0)
+    // Nested: a read of `other`'s getter, inside a read of `store`, that sends to `other`.
+    otherHook.run = { [weak other] in
+      otherHook.run = nil
+      other?.send(.record("other's own"))
+    }
+    hook.run = { [weak other] in
+      hook.run = nil
+      _ = other?.firstAfterHook
+      log.append("after other's read")
+    }
+    _ = store.firstAfterHook
+    #expect(log.values.suffix(2) == ["other's own", "after other's read"])
+  }
+}
+
 /// Child states whose size is less than their stride (a struct that ends in a `Bool`): a
 /// derived store's copy of such a state read past its end, by the stride, until it copied
 /// the value's size alone. These read the right values in any build; under

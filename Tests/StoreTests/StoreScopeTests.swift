@@ -306,7 +306,8 @@ import Testing
         afterDispatch: { _ in },
         warn: warnings.handler.callAsFunction,
         takenOver: { source.isTakenOver ? "the pair" : nil },
-        version: { source.version }
+        version: { source.version },
+        reads: StateReads()
       )
     }
     let part = core.scope(state: \.left, action: .left)

@@ -27,6 +27,8 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
   private let report: @MainActor (RuntimeWarning) -> Void
   private let parentIsPresent: (@MainActor () -> Bool)?
   private let version: @MainActor () -> Int
+  /// The reads of the root's state in progress (see `StateReads`).
+  package let reads: StateReads
   /// The state last found, at an address of its own that never changes: handed out by
   /// address, never copied onto the stack. (`nonisolated(unsafe)` for `deinit` alone, which
   /// frees it once nothing else can read it.)
@@ -53,11 +55,13 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     warn: @escaping @MainActor (RuntimeWarning) -> Void,
     parentIsPresent: (@MainActor () -> Bool)? = nil,
     version: @escaping @MainActor () -> Int,
+    reads: StateReads,
     ownsHooks: Bool = false
   ) {
     self.lastState = .allocate(capacity: 1)
     copyValue(initial, to: lastState, replacing: false)
     self.version = version
+    self.reads = reads
     self.ownedHooks = ownsHooks ? [] : nil
     self.look = look
     self.embed = send
@@ -83,6 +87,7 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     takenOver: (@MainActor () -> String?)? = nil,
     parentIsPresent: (@MainActor () -> Bool)? = nil,
     version: @escaping @MainActor () -> Int,
+    reads: StateReads,
     ownsHooks: Bool = false
   ) {
     self.init(
@@ -103,6 +108,7 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
       warn: warn,
       parentIsPresent: parentIsPresent,
       version: version,
+      reads: reads,
       ownsHooks: ownsHooks
     )
   }
@@ -115,7 +121,7 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
   package func withState<Result>(_ body: (UnsafePointer<State>) -> Result) -> Result {
     // An action sent meanwhile waits for the read to end (see `StateReads`): reduced during
     // `body`, its hooks could refresh the copy `body` reads.
-    StateReads.during { readState(body) }
+    reads.during { readState(body) }
   }
 
   /// ``withState(_:)``, once no action can be reduced meanwhile.
@@ -215,7 +221,8 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
           afterDispatch: { self.afterDispatch($0) },
           warn: report,
           parentIsPresent: { self.isPresent },
-          version: version
+          version: version,
+          reads: reads
         )
       }
     }

@@ -32,6 +32,8 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   private let parentIsPresent: @MainActor () -> Bool
   /// The parent's ``StoreCore/stateVersion``.
   private let version: @MainActor () -> Int
+  /// The reads of the root's state in progress, handed to the element stores.
+  private let reads: StateReads
   private var stores: [ID: Store<ElementState, ElementAction>] = [:]
   /// For each store in `stores`, the flag its core reads once the store is let go.
   private var retirements: [ID: GoneFlag] = [:]
@@ -87,6 +89,7 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     warn = { parent.warn($0) }
     parentIsPresent = { parent.isPresent }
     version = { parent.stateVersion }
+    reads = parent.reads
     changedSince = { stamp in
       let elements = elements()
       return (elements.content, elements.changedIDs(since: stamp))
@@ -195,6 +198,7 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
         takenOver: takenOver,
         parentIsPresent: parentIsPresent,
         version: version,
+        reads: reads,
         ownsHooks: true
       )
     }
@@ -287,6 +291,11 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     store.core.runOwnedHooks()
     storeTokens[id] = nil
     retirementCount += 1
+    // The id's entries whose stores are gone go first: an id removed and added back again
+    // and again (or a stack replaced again and again) would pile them up, and each first
+    // read of a position looks through the id's entries (2,000 cycles took 1.7 s after 8,000,
+    // against 0.3 s at first, in an adversary trial).
+    retired[id, default: []].removeAll { $0.store == nil }
     retired[id, default: []].append(Retired(store: store, retiredAt: retirementCount))
   }
 

@@ -37,8 +37,8 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   /// Whether the reducer is running: the state is being changed in place, and must not be
   /// read (see ``withState(_:)``).
   @exclusivity(unchecked) @usableFromInline var isReducing = false
-  /// Whether actions sent during a read of the state wait in the queue for it to end.
-  @exclusivity(unchecked) @usableFromInline var waitsForReads = false
+  /// The reads of the state in progress (see `StateReads`).
+  @usableFromInline package let reads = StateReads()
   /// Counts dispatches, so that running the hooks can tell that one of them sent an action.
   @exclusivity(unchecked) @usableFromInline var dispatchCount = 0
   /// Counts the times the reducer ran: the state changes nowhere else, so a value computed
@@ -172,7 +172,7 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   package func withState<Result>(_ body: (UnsafePointer<State>) -> Result) -> Result {
     checkNotReducing()
     // An action sent meanwhile waits for the read to end (see `StateReads`).
-    return StateReads.during { body(UnsafePointer(stateAddress)) }
+    return reads.during { body(UnsafePointer(stateAddress)) }
   }
 
   /// Stops the program when the reducer is running: a store read then (by a reducer that
@@ -290,7 +290,7 @@ package final class RootCore<R: Reducer>: RootStoreCore {
       queue.append(Queued(action: action, origin: origin, group: group, placement: placement))
       return group
     }
-    if StateReads.areInProgress {
+    if reads.areInProgress {
       return dispatchAfterReads(action, origin: origin, group: group, from: placement)
     }
     isDispatching = true
@@ -315,13 +315,7 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   ) -> EffectGroup? {
     let group = group ?? EffectGroup()
     queue.append(Queued(action: action, origin: origin, group: group, placement: placement))
-    if !waitsForReads {
-      waitsForReads = true
-      StateReads.afterReads { [self] in
-        waitsForReads = false
-        dispatchBatch {}
-      }
-    }
+    reads.afterReads { [self] in dispatchBatch {} }
     return group
   }
 

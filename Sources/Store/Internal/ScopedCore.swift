@@ -35,6 +35,8 @@ package final class ScopedCore<R: Reducer, State, Action: Sendable>: StoreCore {
     return root.send(embed(action))
   }
 
+  package var reads: StateReads { root.reads }
+
   package var stateVersion: Int {
     root.stateVersion
   }

@@ -40,6 +40,10 @@ package protocol StoreCore<State, Action>: AnyObject {
   /// core views may have changed: what is computed from the state holds while it does not.
   var stateVersion: Int { get }
 
+  /// The reads of the root's state in progress, shared by every core of the root: an action
+  /// sent to the root during one waits for it to end (see `StateReads`).
+  var reads: StateReads { get }
+
   /// Runs the hooks this core keeps to itself, if any; see `DerivedCore`.
   func runOwnedHooks()
 

@@ -40,7 +40,8 @@ import Synchronization
 /// A case closes when its payload's type conforms. Each case of a destination type is looked
 /// at once, the first time it shows, and remembered: the check costs a lookup at each action
 /// after that. A payload of an existential type (`case alert(any Sendable)`) is judged by the
-/// value it holds the first time; declare the alert's own type as the payload.
+/// value it holds the first time; declare the alert's own type as the payload. A payload of a
+/// class is looked at for each value (a subclass may conform where its superclass does not).
 ///
 /// An alert kept in its own optional state needs no conformance: attached with
 /// ``Reducer/presents(_:action:fileID:line:)``, which takes no reducer, it closes on each of
@@ -167,6 +168,9 @@ enum Ephemerality {
     let name: String?
     /// Whether the case's payload is ``EphemeralState``.
     let isEphemeral: Bool
+    /// Whether the payload is an object: its class may be a subclass that conforms, or one
+    /// that does not, from one value to the next, so each value is looked at.
+    let isObject: Bool
   }
 
   /// Each enum case met so far. One entry per case of the destination and action types, made
@@ -190,7 +194,9 @@ enum Ephemerality {
     #else
       guard let tag = enumTag(of: value, type: type) else { return nil }
       let slot = CaseSlot(type: ObjectIdentifier(type), tag: tag)
-      if let known = cases.withLock({ $0[slot] }) { return known }
+      if let known = cases.withLock({ $0[slot] }) {
+        return known.isObject ? info(of: reflect(type)) : known
+      }
       let info = info(of: reflect(type))
       cases.withLock { $0[slot] = info }
       return info
@@ -202,7 +208,8 @@ enum Ephemerality {
     let payload = mirror.children.first
     return CaseInfo(
       name: payload?.label,
-      isEphemeral: payload.map { type(of: $0.value) is any EphemeralState.Type } ?? false)
+      isEphemeral: payload.map { type(of: $0.value) is any EphemeralState.Type } ?? false,
+      isObject: payload.map { type(of: $0.value) is AnyClass } ?? false)
   }
 
   /// The index of the case of the enum value at `value`, whose type is `type`; `nil` when

@@ -65,9 +65,9 @@ public struct IdentifiedStores<ID: Hashable & Sendable, ElementState, ElementAct
   /// its actions are ignored with a runtime warning. ``subscript(id:)`` gives the newcomer's.
   ///
   /// - Parameter position: A valid position.
-  /// - Precondition: The element is still in the collection, or its store was asked for
-  ///   before it was removed, through this collection or one of its copies, or elsewhere and
-  ///   is still held. Failing that, another store for the same id is handed out: one still
+  /// - Precondition: The element is still in the collection, or its store was asked for by
+  ///   position before it was removed, through this collection or one of its copies, or its
+  ///   store (asked for anywhere, by id too) is still held. Failing that, another store for the same id is handed out: one still
   ///   held for a later element with it that was removed too, else the store of the element
   ///   with it now, else one still held for an earlier element with it. A collection made
   ///   before a removal and read after it, for an element it never gave a store for and no

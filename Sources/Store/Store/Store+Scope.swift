@@ -359,7 +359,8 @@ extension Store {
             afterDispatch: { parent.afterDispatch($0) },
             warn: { parent.warn($0) },
             parentIsPresent: { parent.isPresent },
-            version: { parent.stateVersion }
+            version: { parent.stateVersion },
+            reads: parent.reads
           )
         )
       }

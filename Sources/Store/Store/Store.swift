@@ -168,10 +168,12 @@ public final class Store<State, Action: Sendable>: Observable {
   /// before `send` returns. Asynchronous effects start in tasks the store owns; the returned
   /// handle awaits or cancels them.
   ///
-  /// An action sent while a store's state is being read (by a computed property's getter
-  /// that a read through the store runs, or by the `deinit` of a value the read lets go) is
-  /// processed once that read has ended, before the read returns to its caller: the read
-  /// runs on the state where the store keeps it, and must not see it change halfway.
+  /// An action sent while the state of this store's root is being read (by a computed
+  /// property's getter that a read through one of its stores runs, or by the `deinit` of a
+  /// value the read lets go) is processed once the root's outermost read has ended, before
+  /// that read returns to its caller: the read runs on the state where the root keeps it, and
+  /// must not see it change halfway. Actions sent to other roots meanwhile are processed at
+  /// once.
   ///
   /// - Parameter action: The action to process.
   /// - Returns: A handle on the effects the action started.
