@@ -139,13 +139,18 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     // Asked first: the element with the id now may be another than the one listed, and a
     // view playing the listed row's removal must not show, or drive, the newcomer.
     if let listed = retiredStore(for: id, after: listedAt) { return listed }
-    return store(for: id) ?? retired[id]?.last(where: { $0.store != nil })?.store
+    return currentStore(for: id) ?? retired[id]?.last(where: { $0.store != nil })?.store
   }
 
   /// The store of the element with `id` in the collection now, made when first asked for;
   /// `nil` when the collection has no element with `id`.
   func store(for id: ID) -> Store<ElementState, ElementAction>? {
     retireIfTakenOver(id)
+    return currentStore(for: id)
+  }
+
+  /// ``store(for:)``, once a store whose screen's id was taken over has been let go.
+  private func currentStore(for id: ID) -> Store<ElementState, ElementAction>? {
     if let store = stores[id] { return store }
     let lookup = self.lookup
     guard let initial = lookup(id) else { return nil }

@@ -54,12 +54,13 @@ public protocol EphemeralState {}
 @usableFromInline
 enum Ephemerality {
   /// What a presented destination's state type is to the closing check, learned once per
-  /// type.
+  /// type from the type alone.
   @usableFromInline
   enum Kind: Sendable {
     /// The state conforms to ``EphemeralState``: it closes on each of its actions.
     case ephemeral
-    /// Neither an enum nor ``EphemeralState``: it never closes on its own actions.
+    /// Neither an enum nor ``EphemeralState`` (a struct, an optional, a class): it never
+    /// closes on its own actions.
     case plain
     /// An enum: it closes when its current case's payload is ``EphemeralState``.
     case enumeration
@@ -70,8 +71,7 @@ enum Ephemerality {
   /// type, however many actions arrive.
   private static let kinds = Mutex<[ObjectIdentifier: Kind]>([:])
 
-  /// The kind of `type`, or `nil` while it is unknown (a type that is not ``EphemeralState``
-  /// and whose shape, enum or not, no value has shown yet).
+  /// The kind of `type`.
   ///
   /// Not generic, and called with the concrete type from a specialized reducer: asked as a
   /// generic function, from the reducers' inlinable code, this check cost the runtime a look
@@ -80,12 +80,13 @@ enum Ephemerality {
   ///
   /// - Complexity: O(1) on average: one lookup under a lock.
   @usableFromInline
-  static func kind(of type: Any.Type) -> Kind? {
+  static func kind(of type: Any.Type) -> Kind {
     let key = ObjectIdentifier(type)
     if let known = kinds.withLock({ $0[key] }) { return known }
-    guard type is any EphemeralState.Type else { return nil }
-    kinds.withLock { $0[key] = .ephemeral }
-    return .ephemeral
+    let kind: Kind =
+      type is any EphemeralState.Type ? .ephemeral : isEnum(type) ? .enumeration : .plain
+    kinds.withLock { $0[key] = kind }
+    return kind
   }
 
   /// What makes the state at `state` close when `action` arrives, decided on the state as the
@@ -104,9 +105,9 @@ enum Ephemerality {
     -> (closing: String?, mismatch: (shown: String, action: String)?)
   {
     switch kind(of: State.self) {
-    case .plain?: return (nil, nil)
-    case .ephemeral?: return (holdsValue(state) ? "" : nil, nil)
-    case .enumeration?, nil:
+    case .plain: return (nil, nil)
+    case .ephemeral: return (holdsValue(state) ? "" : nil, nil)
+    case .enumeration:
       guard holdsValue(state) else { return (nil, nil) }
       // A present optional holds its value's bytes at its own address.
       return withUnsafePointer(to: action) {
@@ -116,16 +117,16 @@ enum Ephemerality {
     }
   }
 
-  /// ``closing(_:on:)`` for an enum state, or a state whose kind is not known yet: the state
-  /// `state` of type `stateType`, the action `action` of type `actionType`. Not generic, for
-  /// the reason ``kind(of:)`` is not.
+  /// ``closing(_:on:)`` for an enum state: the state `state` of type `stateType`, the action
+  /// `action` of type `actionType`. Not generic, for the reason ``kind(of:)`` is not.
   @usableFromInline
   static func closingCase(
     _ state: UnsafeRawPointer, of stateType: Any.Type,
     on action: UnsafeRawPointer, of actionType: Any.Type
   ) -> (closing: String?, mismatch: (shown: String, action: String)?) {
     guard let shown = ephemeralCase(state, of: stateType) else { return (nil, nil) }
-    guard let name = caseOf(action, of: actionType)?.name else { return (nil, nil) }
+    guard kind(of: actionType) == .enumeration, let name = caseOf(action, of: actionType).name
+    else { return (nil, nil) }
     return name == shown ? (shown, nil) : (nil, (shown, name))
   }
 
@@ -140,19 +141,12 @@ enum Ephemerality {
 
   /// The name of the current case of the state at `value`, of type `type`, when it is an enum
   /// whose current case's payload is ``EphemeralState`` (by its type: an optional payload is
-  /// not); `nil` for other states. Learns whether a type is an enum from its first value.
+  /// not); `nil` for other states, and for a state that closes whole (it has no case that
+  /// closes).
   @usableFromInline
   static func ephemeralCase(_ value: UnsafeRawPointer, of type: Any.Type) -> String? {
-    let key = ObjectIdentifier(type)
-    let known = kind(of: type)
-    // A struct's state is not looked at; nor is one that closes whole (it has no case that
-    // closes, and it must not be taken for a plain state below).
-    if known == .plain || known == .ephemeral { return nil }
-    guard let shown = caseOf(value, of: type) else {
-      if known == nil { kinds.withLock { $0[key] = .plain } }
-      return nil
-    }
-    if known == nil { kinds.withLock { $0[key] = .enumeration } }
+    guard kind(of: type) == .enumeration else { return nil }
+    let shown = caseOf(value, of: type)
     return shown.isEphemeral ? shown.name : nil
   }
 
@@ -178,22 +172,19 @@ enum Ephemerality {
   /// through `Scope` (bench scenario 27).
   private static let cases = Mutex<[CaseSlot: CaseInfo]>([:])
 
-  /// The case of the value at `value`, of type `type`, or `nil` when the type is not an enum.
+  /// The case of the enum value at `value`, of type `type`.
   ///
   /// - Complexity: O(1) on average: the case's index from the type's value witnesses, and a
   ///   lookup under a lock; a mirror of the value the first time its case is met.
-  private static func caseOf(_ value: UnsafeRawPointer, of type: Any.Type) -> CaseInfo? {
+  private static func caseOf(_ value: UnsafeRawPointer, of type: Any.Type) -> CaseInfo {
     func reflect<Value>(_: Value.Type) -> Mirror {
       Mirror(reflecting: value.assumingMemoryBound(to: Value.self).pointee)
     }
     #if _ptrauth(_arm64e)
       // The value witnesses' addresses are signed here: a mirror names the case each time.
-      let mirror = reflect(type)
-      guard mirror.displayStyle == .enum else { return nil }
-      return info(of: mirror)
+      return info(of: reflect(type))
     #else
-      guard let tag = enumTag(of: value, type: type) else { return nil }
-      let slot = CaseSlot(type: ObjectIdentifier(type), tag: tag)
+      let slot = CaseSlot(type: ObjectIdentifier(type), tag: enumTag(of: value, type: type))
       if let known = cases.withLock({ $0[slot] }) {
         return known.isObject ? info(of: reflect(type)) : known
       }
@@ -212,17 +203,20 @@ enum Ephemerality {
       isObject: payload.map { type(of: $0.value) is AnyClass } ?? false)
   }
 
-  /// The index of the case of the enum value at `value`, whose type is `type`; `nil` when
-  /// `type` is not an enum (an optional is not either: its case is never a destination's).
+  /// Whether `type` is an enum (an optional is not: its case is never a destination's), by
+  /// its metadata's kind, the first word of the metadata, which is `0x201` for an enum in the
+  /// ABI the Swift runtime keeps stable.
+  private static func isEnum(_ type: Any.Type) -> Bool {
+    unsafeBitCast(type, to: UnsafeRawPointer.self).load(as: Int.self) == 0x201
+  }
+
+  /// The index of the case of the enum value at `value`, whose type is `type`.
   ///
-  /// Read as the Swift runtime does, through the ABI its binaries keep stable: the metadata's
-  /// kind (its first word: an enum's is `0x201`), and the enum value
-  /// witness `getEnumTag`, which follows the value witnesses every type has (the word before
-  /// the metadata points at them).
-  private static func enumTag(of value: UnsafeRawPointer, type: Any.Type) -> UInt32? {
+  /// Read as the Swift runtime does, through the ABI it keeps stable: the enum value witness
+  /// `getEnumTag`, which follows the value witnesses every type has (the word before the
+  /// metadata points at them).
+  private static func enumTag(of value: UnsafeRawPointer, type: Any.Type) -> UInt32 {
     let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
-    let kind = metadata.load(as: Int.self)
-    guard kind == 0x201 else { return nil }
     let witnesses = metadata.load(
       fromByteOffset: -MemoryLayout<UnsafeRawPointer>.size, as: UnsafeRawPointer.self)
     return witnesses.load(as: EnumValueWitnesses.self).getEnumTag(value, metadata)

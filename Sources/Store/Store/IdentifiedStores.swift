@@ -67,12 +67,12 @@ public struct IdentifiedStores<ID: Hashable & Sendable, ElementState, ElementAct
   /// - Parameter position: A valid position.
   /// - Precondition: The element is still in the collection, or its store was asked for by
   ///   position before it was removed, through this collection or one of its copies, or its
-  ///   store (asked for anywhere, by id too) is still held. Failing that, another store for the same id is handed out: one still
-  ///   held for a later element with it that was removed too, else the store of the element
-  ///   with it now, else one still held for an earlier element with it. A collection made
-  ///   before a removal and read after it, for an element it never gave a store for and no
-  ///   held store was made for, whose id no element has now, has no state to give: the
-  ///   program stops.
+  ///   store (asked for anywhere, by id too) is still held. Failing that, another store for
+  ///   the same id is handed out: one still held for a later element with it that was removed
+  ///   too, else the store of the element with it now, else one still held for an earlier
+  ///   element with it. A collection made before a removal and read after it, for an element
+  ///   it never gave a store for and no held store was made for, whose id no element has now,
+  ///   has no state to give: the program stops.
   /// - Complexity: O(1) on average.
   public subscript(position: Int) -> Store<ElementState, ElementAction> {
     let id = ids[position]
