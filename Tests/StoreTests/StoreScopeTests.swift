@@ -252,6 +252,25 @@ import Testing
         }
       }
     }
+
+    /// A store scoped through a subscript reads its path again after an action only to compare
+    /// a value read through it that has not changed since: once what was read has been
+    /// reported changed, emptying the collection does not read `\.rows[0]` (it stopped the
+    /// program at the removal, for a store no one looked at any more).
+    @Test func aSubscriptScopeWhoseReadsWereReportedDoesNotReadItsPathAgain() async {
+      await #expect(processExitsWith: .success) {
+        await MainActor.run {
+          var state = Todos.State()
+          state.rows.append(Row.State(id: 1, title: "Milk"))
+          let harness = Harness(initialState: state, reducer: Todos(clock: TestClock()))
+          let first = harness.store.scope(state: \.rows[0], action: CaseKey.rows[id: 1])
+          _ = first.title
+          harness.send(.rows(.element(id: 1, action: .renamed("Oat milk"))))
+          harness.send(.removeRow(1))
+          harness.send(.addRow(2))
+        }
+      }
+    }
   #endif
 
   @Test func aDismissedChildsStoreNeitherReadsNorDrivesTheNextPresentation() {

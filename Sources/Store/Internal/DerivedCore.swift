@@ -175,6 +175,8 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     version()
   }
 
+  package var keepsCopyOfState: Bool { true }
+
   package func afterDispatch(_ hook: @escaping @MainActor () -> Bool) {
     if ownedHooks != nil {
       ownedHooks!.append(hook)

@@ -47,6 +47,11 @@ package protocol StoreCore<State, Action>: AnyObject {
   /// Runs the hooks this core keeps to itself, if any; see `DerivedCore`.
   func runOwnedHooks()
 
+  /// Whether this core keeps a copy of its state, brought up to date when it is read (an
+  /// element's, an optional child's: see `DerivedCore`). A core that keeps none reads its
+  /// state where the root has it, and a read with no value to compare has no use.
+  var keepsCopyOfState: Bool { get }
+
   /// A reader of the identified array stamps at `keyPath` that loads them from where the root
   /// stores them, with no copy of the state and no key path read, or `nil` when there is no
   /// such place: the path goes through a computed property, an optional or a class, or this
@@ -62,6 +67,8 @@ extension StoreCore {
   }
 
   package var isPresent: Bool { true }
+
+  package var keepsCopyOfState: Bool { false }
 
   /// Runs the hooks registered with this core that it keeps to itself, rather than passing
   /// them to the root: an element's core does, and its owner checks it only when the element

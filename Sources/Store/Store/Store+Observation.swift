@@ -281,9 +281,12 @@ extension Store {
     core.runOwnedHooks()
     // Read even with nothing left to compare: a derived store follows its state after each
     // action once anything was read through it (a row view playing its removal reads it).
+    // A store that keeps no copy reads nothing then: its state is read where the root has it,
+    // and reading a path through a subscript that went out of range (`\.items[0]` once the
+    // items are gone) would stop the program for a value no one looks at.
     guard hasBeenRead else { return }
     guard !tracked.isEmpty else {
-      core.withState { _ in }
+      if core.keepsCopyOfState { core.withState { _ in } }
       return
     }
     // Read only when an entry needs it, and then once for all: a store that only follows a

@@ -12,13 +12,14 @@ extension Store {
   /// cartStore.send(.checkoutTapped)  // appStore receives .cart(.checkoutTapped)
   /// ```
   ///
-  /// This store keeps the child store while it lives, and, once a value was read through the
-  /// child, reads `state` again after actions to tell its observers what changed. A path
-  /// through a subscript that can go out of range (`\.items[0]`) then stops the program, as
-  /// the subscript would, at the first action that empties `items`, even once the child is
-  /// let go. For an element of a collection, scope to the collection and take the element's
-  /// store by id (`store.scope(state: \.items, action: .items)[id: id]`): it stays valid,
-  /// and is let go, as its element comes and goes.
+  /// This store keeps the child store while it lives, and, while a value read through the
+  /// child is unchanged since it was read, reads `state` again after each action to tell the
+  /// value's observers when it changes (once told, they read it again if they still look). A
+  /// path through a subscript that can go out of range (`\.items[0]`) then stops the program,
+  /// as the subscript would, at an action that empties `items` while such a value waits, even
+  /// once the child is let go. For an element of a collection, scope to the collection and
+  /// take the element's store by id (`store.scope(state: \.items, action: .items)[id: id]`):
+  /// it stays valid, and is let go, as its element comes and goes.
   ///
   /// - Parameters:
   ///   - state: The path from this store's state to the child's.
