@@ -131,6 +131,21 @@ import Testing
     #expect(items.ids == [1, 2, 3])
   }
 
+  @Test func insertIfAbsentKeepsThePresentElementWhereItIs() {
+    var items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a"), Item(id: 2, name: "b")]
+    let repeated = items.insertIfAbsent(Item(id: 2, name: "again"), at: 0)
+    #expect(repeated == (false, 1))
+    #expect(items.elements == [Item(id: 1, name: "a"), Item(id: 2, name: "b")])
+    let new = items.insertIfAbsent(Item(id: 3, name: "c"), at: 1)
+    #expect(new == (true, 1))
+    #expect(items.ids == [1, 3, 2])
+    #expect(items.index(id: 2) == 2)
+    #expect(items[id: 3]?.name == "c")
+    let atEnd = items.insertIfAbsent(Item(id: 4, name: "d"), at: items.count)
+    #expect(atEnd == (true, 3))
+    #expect(items.ids == [1, 3, 2, 4])
+  }
+
   struct Boom: Error {}
 
   /// Found in review: a throwing sort used to leave the index behind the moved elements.
@@ -196,6 +211,16 @@ import Testing
           IdentifiedArray(_:uniquingIDsWith:): combine returned an element with id 9 for the \
           elements with id 1; it must keep the id.
           """))
+      // Out of range even for an id already present: the call is wrong whatever the id.
+      let insertIfAbsent = try await #require(
+        processExitsWith: .failure, observing: [\.standardErrorContent]
+      ) {
+        var items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a")]
+        items.insertIfAbsent(Item(id: 1, name: "again"), at: 2)
+      }
+      #expect(
+        String(decoding: insertIfAbsent.standardErrorContent, as: UTF8.self).contains(
+          "cannot insert the element with id 1 at position 2 of 1 elements"))
     }
   #endif
 
@@ -474,9 +499,17 @@ import Testing
         switch Int.random(in: 0..<8, using: &random) {
         case 0:
           let position = Int.random(in: 0...model.count, using: &random)
-          let item = newItem()
-          items.insert(item, at: position)
-          model.insert(item, at: position)
+          // Half the time an id already there, which `insertIfAbsent` keeps where it is.
+          if Bool.random(using: &random), !model.isEmpty {
+            let present = model[Int.random(in: 0..<model.count, using: &random)]
+            let result = items.insertIfAbsent(
+              Item(id: present.id, name: "repeat \(step)"), at: position)
+            #expect(!result.inserted && model[result.index] == present)
+          } else {
+            let item = newItem()
+            items.insert(item, at: position)
+            model.insert(item, at: position)
+          }
         case 1:
           let source = Int.random(in: 0..<model.count, using: &random)
           let destination = Int.random(in: 0...model.count, using: &random)

@@ -77,7 +77,8 @@ extension IdentifiedArray {
   /// - Parameters:
   ///   - element: The element. Its id must not be present.
   ///   - position: Where to insert, from 0 through ``count``.
-  /// - Precondition: No element with the same id is present, and `position` is in `0...count`.
+  /// - Precondition: No element with the same id is present (see
+  ///   ``insertIfAbsent(_:at:)``), and `position` is in `0...count`.
   /// - Complexity: O(*n*).
   @inlinable
   public mutating func insert(_ element: Element, at position: Int) {
@@ -85,7 +86,8 @@ extension IdentifiedArray {
       find(element.id) == nil,
       """
       IdentifiedArray: cannot insert an element with id \(element.id), which is already at \
-      position \(index(id: element.id) ?? -1). Ids must be unique.
+      position \(index(id: element.id) ?? -1). Ids must be unique; use \
+      insertIfAbsent(_:at:) to keep the element with that id.
       """
     )
     precondition(
@@ -96,6 +98,43 @@ extension IdentifiedArray {
       """)
     insertIndexed(CollectionOfOne(element), at: position)
     restructure(removed: [])
+  }
+
+  /// Inserts an element at a position, moving later elements back, unless an element with its
+  /// id is present already, which is then kept where and as it is.
+  ///
+  /// For elements that may repeat one already there, such as the newest item of a feed
+  /// fetched again: ``insert(_:at:)`` treats a repeat as a programming error and stops the
+  /// program.
+  ///
+  /// ```swift
+  /// case .newestLoaded(let item):
+  ///   state.items.insertIfAbsent(item, at: 0)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - element: The element.
+  ///   - position: Where to insert, from 0 through ``count``.
+  /// - Returns: Whether it was inserted, and the position of the element with its id.
+  /// - Precondition: `position` is in `0...count`, even when the id is present.
+  /// - Complexity: O(1) on average when the id is present; otherwise O(*n*).
+  @inlinable
+  @discardableResult
+  public mutating func insertIfAbsent(_ element: Element, at position: Int)
+    -> (inserted: Bool, index: Int)
+  {
+    // Checked first, whatever the id: a position out of range is a mistake in the call,
+    // which a repeated id would otherwise hide until the first new one.
+    precondition(
+      (0...storage.count).contains(position),
+      """
+      IdentifiedArray: cannot insert the element with id \(element.id) at position \(position) \
+      of \(storage.count) elements (positions 0 through \(storage.count) are valid).
+      """)
+    if let present = index(id: element.id) { return (false, present) }
+    insertIndexed(CollectionOfOne(element), at: position)
+    restructure(removed: [])
+    return (true, position)
   }
 
   /// Inserts elements at a position, moving later elements back: one move of the later
