@@ -49,6 +49,12 @@ import Testing
     case dialog(Alert)
     case note(String)
   }
+  /// Payloads with a label: one value, and one of several.
+  enum Labeled {
+    case alert(info: Alert)
+    case dialog(Alert, note: String)
+    case panel(info: Panel)
+  }
   /// An action enum with one case.
   enum AlertAction {
     case alert(Int)
@@ -94,6 +100,19 @@ import Testing
       #expect(shown(TwoAlerts.dialog(Alert())) == "dialog")
       #expect(shown(TwoAlerts.alert(Alert())) == "alert")
       #expect(shown(TwoAlerts.note("x")) == nil)
+    }
+  }
+
+  /// A labeled payload is the value under its label: a trial's alert declared
+  /// `case alert(info: Alert)` never closed (the payload was taken for a tuple), with no
+  /// warning. A payload of several values holds more than the alert, and does not close.
+  @Test func aLabeledPayloadClosesAsAnUnlabeledOne() {
+    for _ in 0..<2 {
+      #expect(shown(Labeled.alert(info: Alert())) == "alert")
+      #expect(shown(Labeled.dialog(Alert(), note: "x")) == nil)
+      #expect(shown(Labeled.panel(info: Panel())) == nil)
+      #expect(shown(Labeled.panel(info: ConfirmPanel())) == "panel")
+      #expect(closing(Labeled.alert(info: Alert()), on: AlertAction.alert(1)) == "alert")
     }
   }
 

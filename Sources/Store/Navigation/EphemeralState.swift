@@ -37,9 +37,10 @@ import Synchronization
 /// The cases are matched by name, so the action case must be named as the state case: an
 /// action of another case while the alert shows leaves it open, with a runtime warning.
 ///
-/// A case closes when its payload's type conforms. Each case of a destination type is looked
-/// at once, the first time it shows, and remembered: the check costs a lookup at each action
-/// after that. A payload of an existential type (`case alert(any Sendable)`) is judged by the
+/// A case closes when its payload's type conforms, labeled or not (`case alert(info: Alert)`),
+/// and when the payload is that one value: `case alert(Alert, note: String)` does not. Each
+/// case of a destination type is looked at once, the first time it shows, and remembered: the
+/// check costs a lookup at each action after that. A payload of an existential type (`case alert(any Sendable)`) is judged by the
 /// value it holds the first time; declare the alert's own type as the payload. A payload of a
 /// class is looked at for each value (a subclass may conform where its superclass does not).
 ///
@@ -195,12 +196,20 @@ enum Ephemerality {
   }
 
   /// What a mirror of an enum value says of its case.
+  ///
+  /// A labeled payload (`case alert(info: Alert)`) is reflected as a one-element tuple: its
+  /// element is the payload that counts. A payload of several values is none.
   private static func info(of mirror: Mirror) -> CaseInfo {
     let payload = mirror.children.first
+    let value = payload.map { payload in
+      let inner = Mirror(reflecting: payload.value)
+      guard inner.displayStyle == .tuple, inner.children.count == 1 else { return payload.value }
+      return inner.children.first!.value
+    }
     return CaseInfo(
       name: payload?.label,
-      isEphemeral: payload.map { type(of: $0.value) is any EphemeralState.Type } ?? false,
-      isObject: payload.map { type(of: $0.value) is AnyClass } ?? false)
+      isEphemeral: value.map { type(of: $0) is any EphemeralState.Type } ?? false,
+      isObject: value.map { type(of: $0) is AnyClass } ?? false)
   }
 
   /// Whether `type` is an enum (an optional is not: its case is never a destination's), by
