@@ -56,7 +56,10 @@
 /// between the case and the key, and in a chain of `scope` calls those ambiguities multiply
 /// (a chain of 10 scopes took 0.9 s to type-check that way, and 13 ms this way). A generic
 /// feature's action type cannot be named in such an extension; declare its keys on the
-/// action type under names of their own (`static var childKey: CaseKey<Self, Child.Action>`).
+/// action type under names of their own (`static var childKey: CaseKey<Self, Child.Action>`),
+/// and make its generic parameters `Sendable` (`struct Parent<D: Reducer & Sendable>`): the
+/// key's `@Sendable` closures capture their types, which Swift 6.2 warns of otherwise
+/// (`capture of non-Sendable type 'D.Type' in an isolated closure`).
 public struct CaseKey<Root, Value>: Sendable {
   /// Wraps a value in the case.
   public let embed: @Sendable (Value) -> Root

@@ -203,3 +203,37 @@ extension TestStore {
     baseline = next.state
   }
 }
+
+extension TestStore {
+  /// Receiving an action by value needs an `Equatable` action type: this stands in for
+  /// `receive(_:)` by value when the action type is not, so that the compiler says so, rather
+  /// than trying the action as a `CaseKey` and reporting that the key type has no member of
+  /// the case's name.
+  ///
+  /// - Parameters:
+  ///   - expected: The action the store should have received.
+  ///   - timeout: How long to wait for work outside the test executor.
+  ///   - assert: Changes the expected state to match the state after the action.
+  ///   - fileID: The file of the call.
+  ///   - filePath: The path of the file of the call.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
+  @available(
+    *, unavailable,
+    message: """
+      receiving an action by value needs an Equatable action type: make the feature's Action \
+      Equatable, or receive it by its case (a CaseKey) or a predicate
+      """
+  )
+  public func receive(
+    _ expected: Action,
+    timeout: Duration? = nil,
+    assert: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    fatalError("unavailable")
+  }
+}

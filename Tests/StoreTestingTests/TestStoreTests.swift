@@ -123,6 +123,51 @@ import Testing
     await store.skipInFlightEffects()
     await store.finish()
   }
+
+  /// An action type that is not `Equatable` is received by key or predicate; `receive(.saved)`
+  /// takes the key, not the case of the same name (`receive` by value, unavailable for such a
+  /// type, is there only to say why a value does not compile).
+  @Test func anActionThatIsNotEquatableIsReceivedByKeyOrPredicate() async {
+    let store = TestStore(initialState: Saver.State()) { Saver() }
+    await store.send(.saveTapped)
+    await store.receive(.saved)
+    await store.receive(.count) { $0.count = 1 }
+    await store.send(.saveTapped)
+    await store.receive { if case .saved = $0 { true } else { false } }
+    await store.receive {
+      if case .count(2) = $0 { true } else { false }
+    } assert: {
+      $0.count = 2
+    }
+    await store.finish()
+  }
+}
+
+/// A feature whose action type is not `Equatable`, with a case and a key named alike.
+struct Saver: Reducer {
+  struct State: Equatable { var count = 0 }
+  enum Action: Sendable {
+    case saveTapped, saved, count(Int)
+  }
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .saveTapped: return .send(.saved)
+    case .saved: return .send(.count(state.count + 1))
+    case .count(let count):
+      state.count = count
+      return .none
+    }
+  }
+}
+
+extension CaseKey<Saver.Action, Void> {
+  static var saved: Self { Self({ .saved }) { if case .saved = $0 { () } else { nil } } }
+}
+
+extension CaseKey<Saver.Action, Int> {
+  static var count: Self {
+    Self(Saver.Action.count) { if case .count(let v) = $0 { v } else { nil } }
+  }
 }
 
 extension CaseKey<Profile.Action, String> {
