@@ -169,6 +169,26 @@ import Testing
   }
 
   #if EXIT_TESTS
+    @Test func addingAnIDThatIsNotEqualToItselfStopsTheProgramNamingIt() async throws {
+      let append = try await #require(
+        processExitsWith: .failure, observing: [\.standardErrorContent]
+      ) {
+        var readings: IdentifiedArrayOf<Reading> = [Reading(id: 1)]
+        readings.append(Reading(id: .nan))
+      }
+      #expect(
+        String(decoding: append.standardErrorContent, as: UTF8.self).contains(
+          "The id nan at position 1 is not equal to itself"))
+      await #expect(processExitsWith: .failure) {
+        var readings: IdentifiedArrayOf<Reading> = [Reading(id: 1)]
+        readings.insert(Reading(id: .nan), at: 0)
+      }
+      await #expect(processExitsWith: .failure) {
+        var readings: IdentifiedArrayOf<Reading> = []
+        readings[id: .nan] = Reading(id: .nan)
+      }
+    }
+
     @Test func movingOutOfRangeOrRemovingPastTheEndStopsTheProgram() async {
       await #expect(processExitsWith: .failure) {
         var items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a"), Item(id: 2, name: "b")]
@@ -339,6 +359,35 @@ import Testing
       kept, repeated in Item(id: kept.id, name: kept.name + repeated.name)
     }
     #expect(merged.elements == [Item(id: 7, name: "ac")])
+  }
+
+  struct Reading: Identifiable, Equatable, Codable {
+    var id: Double
+  }
+
+  /// An id that is not equal to itself (NaN) could never be found: appended twice, it passed
+  /// for new each time, and removing its element stopped the program unwrapping a failed
+  /// lookup (adversary trial). Data from outside is refused with an error.
+  @Test func anIDThatIsNotEqualToItselfIsRefusedFromOutside() throws {
+    #expect(throws: IdentifiedArrayError.idNotEqualToItself("nan", position: 1)) {
+      try IdentifiedArrayOf<Reading>(uniqueElements: [Reading(id: 1), Reading(id: .nan)])
+    }
+    #expect(
+      IdentifiedArrayError.idNotEqualToItself("nan", position: 1).description
+        == """
+        The id nan at position 1 is not equal to itself (a floating-point NaN?): no lookup by \
+        id could find its element. Ids must equal themselves.
+        """)
+    let decoder = JSONDecoder()
+    decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+      positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+    let json = Data(#"[{"id": 2}, {"id": "nan"}]"#.utf8)
+    do {
+      _ = try decoder.decode(IdentifiedArrayOf<Reading>.self, from: json)
+      Issue.record("a NaN id was decoded")
+    } catch let DecodingError.dataCorrupted(context) {
+      #expect(context.debugDescription.contains("The id nan at position 1 is not equal to itself"))
+    }
   }
 
   @Test func filteringKeepsAnIdentifiedArray() {

@@ -48,8 +48,9 @@ extension IdentifiedArray: Decodable where Element: Decodable {
   /// Decodes an array of elements, failing on a repeated id.
   ///
   /// - Parameter decoder: The decoder.
-  /// - Throws: `DecodingError.dataCorrupted` naming the repeated id and its positions, or any
-  ///   error decoding an element.
+  /// - Throws: `DecodingError.dataCorrupted` naming the repeated id and its positions, or an
+  ///   id that is not equal to itself (a floating-point NaN), or any error decoding an
+  ///   element.
   /// - Complexity: O(*n*).
   public init(from decoder: any Decoder) throws {
     var container = try decoder.unkeyedContainer()
@@ -64,6 +65,16 @@ extension IdentifiedArray: Decodable where Element: Decodable {
               Duplicate id \(element.id) at positions \(existing) and \(storage.count) of an \
               IdentifiedArray; ids must be unique.
               """
+          )
+        )
+      }
+      guard element.id == element.id else {
+        throw DecodingError.dataCorrupted(
+          DecodingError.Context(
+            codingPath: container.codingPath,
+            debugDescription: IdentifiedArrayError.idNotEqualToItself(
+              String(describing: element.id), position: storage.count
+            ).description
           )
         )
       }

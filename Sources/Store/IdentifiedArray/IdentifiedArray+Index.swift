@@ -79,6 +79,7 @@ extension IdentifiedArray {
   ///   4/5 full.
   @inlinable
   mutating func appendIndexed(_ element: Element) {
+    Self.checkFindable(element.id, position: storage.count)
     storage.append(element)
     if Self.isFull(buckets.count, toHold: storage.count) {
       rebuildIndex()
@@ -99,6 +100,9 @@ extension IdentifiedArray {
   /// - Complexity: O(*n* + *m*).
   @inlinable
   mutating func insertIndexed(_ elements: some Collection<Element>, at position: Int) {
+    for (offset, element) in elements.enumerated() {
+      Self.checkFindable(element.id, position: position + offset)
+    }
     let count = elements.count
     guard !Self.isFull(buckets.count, toHold: storage.count + count) else {
       storage.insert(contentsOf: elements, at: position)
@@ -113,6 +117,17 @@ extension IdentifiedArray {
     for slot in position..<position + count {
       place(id(at: slot).hashValue, slot: slot, bucketCount: buckets.count)
     }
+  }
+
+  /// Stops the program when `id`, to be added at `position`, is not equal to itself (a
+  /// floating-point NaN): no lookup could find its element, and a second one with it would
+  /// pass for new.
+  @inlinable
+  static func checkFindable(_ id: ID, position: Int) {
+    precondition(
+      id == id,
+      IdentifiedArrayError.idNotEqualToItself(String(describing: id), position: position)
+        .description)
   }
 
   /// Puts `slot`, whose id hashes to `hash`, in the first empty bucket from its own.

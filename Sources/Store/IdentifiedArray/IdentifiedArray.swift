@@ -21,6 +21,9 @@ import Synchronization
 ///   Use ``updateOrAppend(_:)`` to replace by id, or ``init(uniqueElements:)`` for data from
 ///   outside, which throws instead.
 /// - Decoding JSON with a duplicate id fails with a `DecodingError` naming the id.
+/// - An id must be equal to itself: one that is not (a floating-point NaN) could never be
+///   found, so adding it stops the program, naming it and its position, and
+///   ``init(uniqueElements:)`` and decoding throw.
 /// - A mutation through a subscript that changes an element's id stops the program with a
 ///   message naming both ids: an element's identity cannot change behind the array's back.
 ///   Remove the element and add a new one instead.
@@ -86,7 +89,9 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
   /// Creates an array from elements whose ids must be unique.
   ///
   /// - Parameter elements: The elements, in order.
-  /// - Throws: ``IdentifiedArrayError/duplicateID(_:positions:)`` naming the first repeated id.
+  /// - Throws: ``IdentifiedArrayError/duplicateID(_:positions:)`` naming the first repeated id,
+  ///   or ``IdentifiedArrayError/idNotEqualToItself(_:position:)`` for an id that is not equal
+  ///   to itself (a floating-point NaN).
   /// - Complexity: O(*n*).
   @inlinable
   public init(uniqueElements elements: some Sequence<Element>) throws(IdentifiedArrayError) {
@@ -94,6 +99,9 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
     for element in elements {
       if let existing = slot(of: element.id) {
         throw .duplicateID(String(describing: element.id), positions: [existing, storage.count])
+      }
+      guard element.id == element.id else {
+        throw .idNotEqualToItself(String(describing: element.id), position: storage.count)
       }
       appendIndexed(element)
     }
@@ -280,11 +288,21 @@ public enum IdentifiedArrayError: Error, Hashable, Sendable, CustomStringConvert
   /// first element with the id and of its repeat.
   case duplicateID(String, positions: [Int])
 
+  /// An id is not equal to itself, as a floating-point NaN is not: the id, described, and
+  /// the position of its element. No lookup could find the element, and a second element
+  /// with the id would pass for new.
+  case idNotEqualToItself(String, position: Int)
+
   /// The error, naming the id and positions.
   public var description: String {
     switch self {
     case .duplicateID(let id, let positions):
       "Duplicate id \(id) at positions \(positions.map(String.init).joined(separator: " and "))"
+    case .idNotEqualToItself(let id, let position):
+      """
+      The id \(id) at position \(position) is not equal to itself (a floating-point NaN?): no \
+      lookup by id could find its element. Ids must equal themselves.
+      """
     }
   }
 }
