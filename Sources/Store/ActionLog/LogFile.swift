@@ -1,4 +1,4 @@
-import Synchronization
+import Effects
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -36,7 +36,7 @@ final class LogFile {
   private var held: FileIdentity?
 
   /// The regular files held by `LogFile`s in this process.
-  private static let heldFiles = Mutex<Set<FileIdentity>>([])
+  private static let heldFiles = Locked<Set<FileIdentity>>([])
 
   init(creating path: String) throws(ActionLogError) {
     let flags = O_WRONLY | O_APPEND | O_CLOEXEC

@@ -1,4 +1,4 @@
-import Synchronization
+import Effects
 
 /// A value that must never reach a log, a dump or a test failure message: a password typed
 /// into a form, say.
@@ -118,7 +118,7 @@ package final class PlainTextSecrets: Sendable {
   package static let key = CodingUserInfoKey(
     rawValue: "org.swift-unidirectional-store.plainTextSecrets")!
 
-  private let paths = Mutex<[String]>([])
+  private let paths = Locked<[String]>([])
 
   package init() {}
 
