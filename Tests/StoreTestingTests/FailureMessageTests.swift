@@ -201,7 +201,7 @@ extension CaseKey<Ledger.Action, (from: Int, to: Int)> {
         == """
         Received an action of another case than the key passed to `receive`.
           Expected: an action of the case Ledger.Action.select (carrying Optional<Int>)
-          Received: Action.logged("opened")
+          Received: Ledger.Action.logged("opened")
         """)
   }
 
@@ -235,7 +235,7 @@ extension CaseKey<Ledger.Action, (from: Int, to: Int)> {
         == """
         Received an action of another case than the key passed to `receive`.
           Expected: an action of the case Ledger.Action.rows(.element(id: 3, action: .ticked))
-          Received: Action.logged("opened")
+          Received: Ledger.Action.logged("opened")
         """)
     await withKnownIssue {
       await store.receive(CaseKey.rows[id: 4].appending(.renamed))
@@ -263,7 +263,7 @@ extension CaseKey<Ledger.Action, (from: Int, to: Int)> {
         == """
         Received an action of another case than the key passed to `receive`.
           Expected: an action of Ledger.Action whose case carries (from: Int, to: Int)
-          Received: Action.logged("opened")
+          Received: Ledger.Action.logged("opened")
         The expected case cannot be named: a CaseKey holds no name, and the store reads one \
         only from an action the key makes, which takes a payload the store can create (none, \
         `nil`, a string, a number, a Boolean or a collection).
