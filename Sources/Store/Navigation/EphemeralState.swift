@@ -40,9 +40,10 @@ import Synchronization
 /// A case closes when its payload's type conforms, labeled or not (`case alert(info: Alert)`),
 /// and when the payload is that one value: `case alert(Alert, note: String)` does not. Each
 /// case of a destination type is looked at once, the first time it shows, and remembered: the
-/// check costs a lookup at each action after that. A payload of an existential type (`case alert(any Sendable)`) is judged by the
-/// value it holds the first time; declare the alert's own type as the payload. A payload of a
-/// class is looked at for each value (a subclass may conform where its superclass does not).
+/// check costs a lookup at each action after that. A payload of an existential type
+/// (`case alert(any Sendable)`) is judged by the value it holds the first time; declare the
+/// alert's own type as the payload. A payload of a class is looked at for each value (a
+/// subclass may conform where its superclass does not).
 ///
 /// An alert kept in its own optional state needs no conformance: attached with
 /// ``Reducer/presents(_:action:fileID:line:)``, which takes no reducer, it closes on each of
