@@ -1225,7 +1225,7 @@ private struct Item: Codable, Equatable, Identifiable, Sendable {
     harness.send(.rows(.element(id: id, action: .renamed("late"))))
     #expect(harness.state.rows.isEmpty)
     #expect(warnings.all.count == 1)
-    let warning = try? #require(warnings.all.first)
+    let warning = warnings.all.first
     let message = warning?.message ?? ""
     #expect(message.contains("renamed"))
     #expect(message.contains("\(id)"))
@@ -1487,7 +1487,7 @@ private struct Item: Codable, Equatable, Identifiable, Sendable {
   @Test func anOptionalChildsStoreIsLetGoWhenTheChildGoes() {
     let harness = Harness(
       initialState: DraftHost.State(draft: .init(title: "A")), reducer: DraftHost(clock: clock))
-    weak var child = harness.store.scope(state: \.draft, action: .draftHost)
+    weak let child = harness.store.scope(state: \.draft, action: .draftHost)
     #expect(child != nil)
     harness.send(.hide)
     #expect(child == nil)
