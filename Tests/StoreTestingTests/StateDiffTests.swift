@@ -74,6 +74,31 @@ private final class Node {
     #expect(!diff.contains("36"))
   }
 
+  /// A stack's screen shows as its state under its id, with no `Entry(id:element:)` around
+  /// it (a new-user trial found the wrapper noisy), and is paired by id.
+  @Test func aStackScreensChangeShowsUnderItsIDAsItsState() throws {
+    var expected: StackState<Row> = [Row(id: 1, title: "a"), Row(id: 2, title: "b")]
+    expected.popLast()
+    expected.append(Row(id: 3, title: "c"))
+    var actual = expected
+    actual[id: expected.ids[1]]?.title = "changed"
+    let diff = try #require(StateDiff.diff(expected: expected, actual: actual))
+    #expect(
+      diff == """
+          StackState<Row>(
+            entries: [
+              … (1 unchanged)
+              [id: #2]: Row(
+                … (1 unchanged)
+        -       title: "c"
+        +       title: "changed"
+              )
+            ]
+            … (1 unchanged)
+          )
+        """)
+  }
+
   @Test func aSecretThatDiffersShowsWhereByNumberNeverWhat() throws {
     let expected = Form(username: "ada", password: Secret("hunter2"), confirmation: Secret("x"))
     var actual = expected

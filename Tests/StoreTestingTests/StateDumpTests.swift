@@ -50,10 +50,7 @@ private final class Account {
         == """
         StackState<String>(
           entries: [
-            [id: #0]: StackState<String>.Entry(
-              id: #0
-              element: "a"
-            )
+            [id: #0]: "a"
           ]
           nextID: 2
         )

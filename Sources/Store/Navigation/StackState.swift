@@ -312,6 +312,17 @@ extension StackState.Entry: Codable where Element: Codable {
   }
 }
 
+/// A stack's entry, as a test's state dump shows it: its screen's state alone, under a label
+/// that names its id (`[id: #0]: …`), with no `Entry(id:element:)` around it.
+package protocol StackEntryDumping {
+  /// The screen's state.
+  var dumpedElement: Any { get }
+}
+
+extension StackState.Entry: StackEntryDumping {
+  package var dumpedElement: Any { element }
+}
+
 extension StackState.Entry: CustomReflectable {
   /// The id and the state, as they are compared and coded.
   public var customMirror: Mirror {

@@ -9,7 +9,7 @@ import Store
 /// `StackElementID` (`#2`).
 ///
 /// The rows of an identified array are labelled by id (`[id: 7]`), those of any other
-/// collection by position (`[2]`).
+/// collection by position (`[2]`); a stack's screens by id too, each printed as its state.
 ///
 /// Two guards keep any value finite: a class instance met again on the path from the root
 /// prints as `TypeName(↻)`, and nothing deeper than ``maxDepth`` levels is read (`…`).
@@ -76,7 +76,9 @@ struct DumpReflector {
       let children = mirror.children.enumerated().map { index, element in
         let id = Self.idText(of: element.value)
         let label = labelsByID ? id.map { "[id: \($0)]" } ?? "[\(index)]" : "[\(index)]"
-        var entry = child(label: label, value: element.value, depth: depth)
+        // A stack's screen prints as its state: the label names its id already.
+        let shown = (element.value as? any StackEntryDumping)?.dumpedElement ?? element.value
+        var entry = child(label: label, value: shown, depth: depth)
         entry.id = id
         return entry
       }
