@@ -259,8 +259,8 @@ protocol IdentifiedLookup {
 }
 
 /// An element whose lifetime state is a part of it: a stack entry, whose screen's reducer runs
-/// on its element.
-protocol LifetimeStateCarrier {
+/// on its element, and which a test's state dump shows as that part alone, under its id.
+package protocol LifetimeStateCarrier {
   /// The part the element's reducer runs on.
   var carriedLifetimeState: Any { get }
   /// The element's token as a ``LifetimePlace`` occupant: unique to the element, whatever

@@ -29,8 +29,8 @@ public struct StackState<Element> {
       self.birth = structureStamps.add(1, ordering: .relaxed).newValue
     }
 
-    var carriedLifetimeState: Any { element }
-    var lifetimeToken: UInt64 { birth }
+    package var carriedLifetimeState: Any { element }
+    package var lifetimeToken: UInt64 { birth }
   }
 
   @usableFromInline var entries: IdentifiedArray<StackElementID, Entry>
@@ -310,17 +310,6 @@ extension StackState.Entry: Codable where Element: Codable {
     try container.encode(id, forKey: .id)
     try container.encode(element, forKey: .element)
   }
-}
-
-/// A stack's entry, as a test's state dump shows it: its screen's state alone, under a label
-/// that names its id (`[id: #0]: …`), with no `Entry(id:element:)` around it.
-package protocol StackEntryDumping {
-  /// The screen's state.
-  var dumpedElement: Any { get }
-}
-
-extension StackState.Entry: StackEntryDumping {
-  package var dumpedElement: Any { element }
 }
 
 extension StackState.Entry: CustomReflectable {

@@ -77,7 +77,8 @@ struct DumpReflector {
         let id = Self.idText(of: element.value)
         let label = labelsByID ? id.map { "[id: \($0)]" } ?? "[\(index)]" : "[\(index)]"
         // A stack's screen prints as its state: the label names its id already.
-        let shown = (element.value as? any StackEntryDumping)?.dumpedElement ?? element.value
+        let shown =
+          (element.value as? any LifetimeStateCarrier)?.carriedLifetimeState ?? element.value
         var entry = child(label: label, value: shown, depth: depth)
         entry.id = id
         return entry
