@@ -6,12 +6,17 @@ import Testing
 
 /// An effect that keeps sending: each `.ping` it delivers makes the reducer send the next one
 /// through the effect's `Send` at once, as a stream that never pauses would, until `limit`.
+/// The effect hands its `Send` to the test, which sends the first ping.
 struct Pinger: Reducer {
   struct State: Equatable { var pings = 0 }
   enum Action: Sendable, Equatable { case start, ping }
-  /// The running effect's `Send`, kept to send from the reducer.
+  /// The running effect's `Send`, kept to send from the reducer, and a stream that yields
+  /// once the effect has handed it over.
   final class Outlet: Sendable {
     let send = Mutex<Send<Action>?>(nil)
+    let started: AsyncStream<Void>
+    let startedContinuation: AsyncStream<Void>.Continuation
+    init() { (started, startedContinuation) = AsyncStream.makeStream() }
   }
   let outlet: Outlet
   let limit: Int
@@ -21,7 +26,7 @@ struct Pinger: Reducer {
     case .start:
       return .run { [outlet] send in
         outlet.send.withLock { $0 = send }
-        send(.ping)
+        outlet.startedContinuation.yield()
         try await Task.sleep(for: .seconds(3_600))
       }
     case .ping:
@@ -64,25 +69,57 @@ struct Burst: Reducer {
   }
 
   /// Actions that arrive while a live store reduces what an effect sent are reduced in a
-  /// later turn of the main actor, after what else it has to do, not in the same one: an
+  /// later job of the main actor, after what else it has to do, not in the same one: an
   /// effect that never pauses cannot keep the main actor to itself. (The store drained until
   /// its inbox stayed empty: a stream sending from other threads without pause froze the
   /// main actor for seconds, or for good, and the code that would cancel it never ran.)
+  ///
+  /// The store's drain jobs go to a queue the test runs one job at a time. (The test ran them
+  /// on the main queue and counted its own turns in between; on Linux the main actor's queue
+  /// does not interleave them fairly: a task resumed there waited behind thousands of drain
+  /// jobs on a loaded machine, and the test failed in CI though the store was right.)
   @Test func anEffectThatNeverPausesLeavesTheMainActorTurnsForOthers() async {
     let limit = 100_000
-    let store = Store(initialState: Pinger.State()) {
-      Pinger(outlet: Pinger.Outlet(), limit: limit)
-    }
+    let outlet = Pinger.Outlet()
+    let jobs = HandRunJobs()
+    let core = RootCore(
+      initialState: Pinger.State(), reducer: Pinger(outlet: outlet, limit: limit),
+      drainScheduler: jobs.scheduler)
+    let store = Store(core: core)
     let task = store.send(.start)
-    var turns = 0
-    while store.pings == 0 && turns < 1_000 {
-      await Task.yield()
-      turns += 1
+    for await _ in outlet.started { break }
+    #expect(jobs.count == 0)
+    outlet.send.withLock { $0 }?(.ping)
+    #expect(store.pings == 0, "a ping is reduced in a drain job, not where it was sent")
+    #expect(jobs.count == 1, "the first ping should wake the store once")
+    for expected in 1...5 {
+      jobs.runNext()
+      #expect(store.pings == expected, "each job reduces what was queued when it began")
+      #expect(jobs.count == 1, "the ping sent while reducing waits for the next job")
     }
-    for _ in 0..<10 { await Task.yield() }
-    #expect(store.pings > 0)
-    #expect(store.pings < limit, "the pings took the main actor's every turn until the last")
     task.cancel()
-    await task.finish()
+    // The effect reports its end through the inbox too: run the jobs until it has.
+    while task.isRunning {
+      if jobs.count > 0 { jobs.runNext() } else { await Task.yield() }
+    }
+    #expect(store.pings == 5, "the ping queued when the effect was cancelled is dropped")
+  }
+}
+
+/// Jobs a store schedules, kept for the test to run one at a time on the main actor.
+final class HandRunJobs: Sendable {
+  private let jobs = Mutex<[@Sendable @MainActor () -> Void]>([])
+
+  var scheduler: DrainScheduler {
+    DrainScheduler { job in self.jobs.withLock { $0.append(job) } }
+  }
+
+  /// The jobs waiting to run.
+  var count: Int { jobs.withLock { $0.count } }
+
+  /// Runs the oldest waiting job.
+  @MainActor func runNext() {
+    let job = jobs.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+    job?()
   }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import Effects
 import Synchronization
 
@@ -23,6 +22,8 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   }
   @usableFromInline let reducer: R
   @usableFromInline package let runtime: EffectRuntime<Action>
+  /// Where a live store's drains of effect reports run (see ``drainBatch()``).
+  let drainScheduler: DrainScheduler
 
   // The dispatch loop's bookkeeping is read and written on every action. It is confined to
   // the main actor and never held across a call (an action sent while a reducer runs reads
@@ -96,8 +97,10 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     reducer: R,
     executor: ManualTaskExecutor? = nil,
     warnings: RuntimeWarningHandler = .current,
-    walksAfterEveryAction: Bool = false
+    walksAfterEveryAction: Bool = false,
+    drainScheduler: DrainScheduler = .mainQueue
   ) {
+    self.drainScheduler = drainScheduler
     self.stateAddress = .allocate(capacity: 1)
     stateAddress.initialize(to: initialState)
     self.reducer = reducer
@@ -113,11 +116,7 @@ package final class RootCore<R: Reducer>: RootStoreCore {
       // Live stores drain effect reports on the main actor as soon as they arrive; one drain
       // task per burst, since the inbox wakes only when it goes from empty to non-empty.
       runtime.inbox.onWake { [weak self] in
-        // A job on the main queue, which is the main actor's executor, costs less than a
-        // task; `assumeIsolated` checks that this holds.
-        DispatchQueue.main.async {
-          MainActor.assumeIsolated { self?.drainBatch() }
-        }
+        drainScheduler.schedule { self?.drainBatch() }
       }
     }
   }
@@ -125,12 +124,11 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   /// Reduces up to 1,024 of the actions and completions effects reported, then, if more are
   /// queued, leaves the rest to a later job on the main queue: between the two, the main
   /// actor does what else it has to (drawing, the user's events, code that would cancel the
-  /// effects), however fast effects send from other threads.
+  /// effects), however fast effects send from other threads. What arrives while it reduces
+  /// waits for a later job too.
   func drainBatch() {
     guard runtime.drain(upTo: 1_024).more else { return }
-    DispatchQueue.main.async { [weak self] in
-      MainActor.assumeIsolated { self?.drainBatch() }
-    }
+    drainScheduler.schedule { [weak self] in self?.drainBatch() }
   }
 
   /// Runs effect work on the test executor and reduces what it reports, until neither is
