@@ -75,9 +75,9 @@ struct Burst: Reducer {
   /// main actor for seconds, or for good, and the code that would cancel it never ran.)
   ///
   /// The store's drain jobs go to a queue the test runs one job at a time. (The test ran them
-  /// on the main queue and counted its own turns in between; on Linux the main actor's queue
-  /// does not interleave them fairly: a task resumed there waited behind thousands of drain
-  /// jobs on a loaded machine, and the test failed in CI though the store was right.)
+  /// on the main queue and counted its `Task.yield()`s in between, but each of those resumes
+  /// through the global pool: on a loaded machine thousands of drain jobs ran before the test
+  /// was back on the main actor, and it failed in CI though the store was right.)
   @Test func anEffectThatNeverPausesLeavesTheMainActorTurnsForOthers() async {
     let limit = 100_000
     let outlet = Pinger.Outlet()

@@ -4,8 +4,10 @@ import Dispatch
 /// main actor's executor.
 ///
 /// Tests substitute jobs they run one at a time, to see what each drain reduces without
-/// depending on how fairly the platform's main queue interleaves jobs (on Linux, a task
-/// resumed on the main actor may wait behind thousands of other jobs).
+/// depending on when a test's own task gets back to the main actor. (The main queue runs jobs
+/// in the order they were queued, but on Linux a task resumed from a continuation or a
+/// `Task.yield()` passes through the global pool first: on a loaded machine, thousands of
+/// drain jobs ran before it was queued again.)
 @usableFromInline
 package struct DrainScheduler: Sendable {
   /// Arranges for `job` to run later on the main actor, in a job of its own.
