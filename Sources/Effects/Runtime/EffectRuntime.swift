@@ -727,24 +727,29 @@ package struct EffectPlacement: Sendable {
 }
 
 /// A readable name for an action in a message: its type and value, with the cases of
-/// enums inside it written short, as in `Action.rows(.element(id: 3, action: .toggled))`
-/// (the default description would spell out every nested case's module and type).
+/// enums inside it written short, as in `Action.rows(.element(id: 3, action: .toggled))`,
+/// and structs inside it by their own names, as in `Action.add(Item(id: 3, name: "Tea"))`
+/// (the default description would spell out every nested case's and struct's module).
 @usableFromInline
 package func describe(_ action: any Sendable) -> String {
-  let short = shortEnumDescription(action)
+  let short = shortDescription(action)
+  if Mirror(reflecting: action).displayStyle == .struct, let short { return short }
   return "\(type(of: action))" + (short ?? ".\(action)")
 }
 
 /// `.case(payload)` for a value of an enum that neither describes nor reflects itself, with
-/// payload enums written the same way; `nil` for any other value. An optional prints as `nil`
-/// or as what it wraps, as a test writes it (`.select(1)`, not `.select(Optional(1))`), and
-/// as `.some(nil)` where a `nil` inside it would otherwise read as the outer `nil`.
-/// Other payload values print as `String(reflecting:)` prints them, so a value that redacts
-/// itself stays redacted, and an error prints with its type's name unless it describes itself
-/// (a payload typed `any Error` says nothing of the type). Past 16 nested enums and optionals
-/// (a long chain of an indirect enum), the rest prints as `…`; a deep chain through structs or
-/// collections is printed whole by `String(reflecting:)`, as before.
-private func shortEnumDescription(_ value: Any, depth: Int = 0) -> String? {
+/// payload enums written the same way, `Name(field: value)` for such a struct (its type's
+/// name without its module, as a test writes it) and `[…]` for an array of any of them; `nil`
+/// for any other value. An optional
+/// prints as `nil` or as what it wraps, as a test writes it (`.select(1)`, not
+/// `.select(Optional(1))`), and as `.some(nil)` where a `nil` inside it would otherwise read
+/// as the outer `nil`. Other payload values print as `String(reflecting:)` prints them, so a
+/// value that redacts itself stays redacted, and an error prints with its type's name unless
+/// it describes itself (a payload typed `any Error` says nothing of the type). Past 16 nested
+/// enums, optionals, structs and arrays (a long chain of an indirect enum, or of structs),
+/// the rest prints as `…`; a deep chain through other collections is printed whole by
+/// `String(reflecting:)`.
+private func shortDescription(_ value: Any, depth: Int = 0) -> String? {
   // An optional describes itself (`Optional(…)`): looked through before that check.
   let mirror = Mirror(reflecting: value)
   if mirror.displayStyle == .optional {
@@ -752,19 +757,32 @@ private func shortEnumDescription(_ value: Any, depth: Int = 0) -> String? {
     guard depth < 16 else { return "…" }
     let inner = Mirror(reflecting: wrapped)
     if inner.displayStyle == .optional, inner.children.isEmpty { return ".some(nil)" }
-    return shortEnumDescription(wrapped, depth: depth + 1) ?? String(reflecting: wrapped)
+    return shortDescription(wrapped, depth: depth + 1) ?? String(reflecting: wrapped)
+  }
+  // An array describes itself too, with its elements' modules: looked through as well.
+  if mirror.displayStyle == .collection, let elements = value as? [Any] {
+    guard depth < 16 else { return "…" }
+    let texts = elements.map { shortDescription($0, depth: depth + 1) ?? String(reflecting: $0) }
+    return "[\(texts.joined(separator: ", "))]"
   }
   guard
     !(value is CustomStringConvertible), !(value is CustomDebugStringConvertible),
     !(value is CustomReflectable), !(value is any Error)
   else { return nil }
+  func text(_ value: Any) -> String {
+    shortDescription(value, depth: depth + 1) ?? String(reflecting: value)
+  }
+  if mirror.displayStyle == .struct {
+    guard depth < 16 else { return "…" }
+    let fields = mirror.children.map { field in
+      field.label.map { "\($0): \(text(field.value))" } ?? text(field.value)
+    }
+    return "\(type(of: value))(\(fields.joined(separator: ", ")))"
+  }
   guard mirror.displayStyle == .enum else { return nil }
   guard depth < 16 else { return "…" }
   guard let payload = mirror.children.first, let name = payload.label else {
     return ".\(value)"
-  }
-  func text(_ value: Any) -> String {
-    shortEnumDescription(value, depth: depth + 1) ?? String(reflecting: value)
   }
   let fields = Mirror(reflecting: payload.value)
   guard fields.displayStyle == .tuple else {
