@@ -397,6 +397,48 @@ extension CaseKey<Screen.Action, ScreenLifecycleAction> {
     #expect(clock.sleeperCount == 0, "closing the screen ended its hooks' work")
   }
 
+  /// The scene changes phase after the screen was closed and before SwiftUI cancels its task:
+  /// the driver sends that phase nowhere (it reached no screen, with a runtime warning saying
+  /// so; found by a new-user trial).
+  @Test func aScreenRemovedWhileItsTaskRunsIsSentNoPhaseAfter() async {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: Host.State(screen: Screen.State()), warnings: warnings.handler,
+      reducer: Host(clock: clock))
+    let screen = harness.store.scope(state: \.screen, action: .screen)
+    let phases = scripted([
+      {
+        _ = harness.send(.close)
+        return .background
+      },
+      { .active },
+    ])
+    await screen?.runScreen(lifecycle: .lifecycle, currentPhase: .active, scenePhases: phases)
+    harness.settle()
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+    #expect(
+      harness.processed.filter { $0.origin == .user }.map(\.action) == [
+        .screen(.lifecycle(.scenePhaseChanged(.active))), .screen(.lifecycle(.taskStarted)),
+        .close,
+      ])
+  }
+
+  /// A screen's task that starts after the screen was closed (a view kept on screen for its
+  /// removal animation) sends nothing: no phase, no `taskStarted`.
+  @Test func aTaskThatStartsAfterItsScreenWasClosedSendsNothing() async {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: Host.State(screen: Screen.State()), warnings: warnings.handler,
+      reducer: Host(clock: clock))
+    let screen = harness.store.scope(state: \.screen, action: .screen)
+    harness.send(.close)
+    let phases = scripted([{ .background }])
+    await screen?.runScreen(lifecycle: .lifecycle, currentPhase: .active, scenePhases: phases)
+    harness.settle()
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+    #expect(harness.processed.map(\.action) == [.close])
+  }
+
   /// A screen's state rebuilt while its task runs (a refresh from a server, with a new
   /// `ScreenLifecycleState`) says no task runs: the task's end still ends its hooks' work, and
   /// a warning says why teardown did not run.

@@ -11,11 +11,14 @@ extension Store {
   /// with the environment's scene phase and a stream of its changes: the view wires nothing
   /// else.
   ///
-  /// A task already cancelled when it calls this sends nothing: the screen never started. A
-  /// screen whose state was removed before its task ended (popped, dismissed: SwiftUI
-  /// cancels the task after the state changed) is not sent `taskEnded`, nor gets a
-  /// ``ScreenLifecycleAction/teardown``: its state is gone, and its removal already ended
-  /// the effects of its hooks.
+  /// A task already cancelled when it calls this sends nothing: the screen never started. Nor
+  /// does a task that starts after the screen's state was removed (a view kept on screen for
+  /// its removal animation). A screen whose state is removed while its task runs (popped,
+  /// dismissed: SwiftUI cancels the task after the state changed) is sent nothing more: no
+  /// phase the scene goes to before the task ends, no `taskEnded`, and it gets no
+  /// ``ScreenLifecycleAction/teardown``: its state is gone, and its removal already ended the
+  /// effects of its hooks. (Each of those sends would reach no screen, and raise a runtime
+  /// warning saying so.)
   ///
   /// Calls on one store that overlap drive one run of the screen: the first sends
   /// `taskStarted`, and the last to end sends `taskEnded`. SwiftUI restarts a `.task(id:)`
@@ -34,13 +37,13 @@ extension Store {
     currentPhase: ScreenLifecycleAction.ScenePhase,
     scenePhases: some AsyncSequence<ScreenLifecycleAction.ScenePhase, Never>
   ) async {
-    guard !Task.isCancelled else { return }
+    guard !Task.isCancelled, core.isPresent else { return }
     let key = lifecycle.identity
     screenTasks[key, default: 0] += 1
     send(lifecycle.embed(.scenePhaseChanged(currentPhase)))
     if screenTasks[key] == 1 { send(lifecycle.embed(.taskStarted)) }
     for await phase in scenePhases {
-      if Task.isCancelled { break }
+      if Task.isCancelled || !core.isPresent { break }
       send(lifecycle.embed(.scenePhaseChanged(phase)))
     }
     let others = screenTasks[key, default: 1] - 1
