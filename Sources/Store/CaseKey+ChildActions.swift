@@ -1,5 +1,5 @@
 /// Keys into the actions that `forEach`, `navigationStack` and `presents` wrap: one element's,
-/// one screen's, the presented child's, and a dismissal.
+/// one screen's, the presented child's, a dismissal, and a stack's pop.
 ///
 /// They continue a key of the feature's own, so that a test can match a child's action by its
 /// case, however deep, without spelling the whole action out:
@@ -8,6 +8,7 @@
 /// await store.receive(CaseKey.rows[id: 3].appending(.saved))  // row 3's `saved`, any payload
 /// await store.receive(CaseKey.editor.presented) { $0.title = "Weekend" }
 /// await store.receive(CaseKey.editor.dismiss) { $0.editor = nil }
+/// await store.receive(CaseKey.path.popFrom) { $0.path.removeAll() }  // a screen's `.dismiss`
 /// ```
 ///
 /// Start such a chain with `CaseKey.`: a chain that starts with a bare dot (`.editor.presented`)
@@ -70,6 +71,41 @@ extension CaseKey where Value: _PresentationActionProtocol {
         embed: { Value._dismissal },
         extract: { $0._childAction == nil ? () : nil },
         identity: CaseKeyIdentity(child: "dismiss")))
+  }
+}
+
+extension CaseKey where Value: _StackActionProtocol {
+  /// A key to a pop, through this key's stack actions: `receive(CaseKey.path.popFrom)`
+  /// asserts that a screen was popped, as a screen's own `.dismiss` pops it. The key's value
+  /// is the id of the lowest screen popped; receive the action by value to name the id.
+  public var popFrom: CaseKey<Root, StackElementID> {
+    appending(
+      CaseKey<Value, StackElementID>(
+        embed: { Value._popFrom(id: $0) },
+        extract: { $0._poppedID },
+        identity: CaseKeyIdentity(child: "popFrom")))
+  }
+}
+
+/// What ``CaseKey/popFrom`` needs of ``StackAction``, which alone conforms: a key's `Value`
+/// can be constrained to a protocol, not to a generic type with parameters of its own.
+public protocol _StackActionProtocol: Sendable {
+  /// The pop of the screen with `id` and every screen above it.
+  static func _popFrom(id: StackElementID) -> Self
+  /// The id popped from, or `nil` for another action.
+  var _poppedID: StackElementID? { get }
+}
+
+extension StackAction: _StackActionProtocol {
+  /// The pop of the screen with `id` and every screen above it: ``popFrom(id:)``.
+  ///
+  /// - Parameter id: The lowest screen popped.
+  /// - Returns: The pop.
+  public static func _popFrom(id: StackElementID) -> Self { .popFrom(id: id) }
+
+  /// The id popped from, or `nil` for another action.
+  public var _poppedID: StackElementID? {
+    if case .popFrom(let id) = self { id } else { nil }
   }
 }
 
