@@ -63,9 +63,12 @@ import Testing
     #expect(warnings.messages.count == 1)
     #expect(warnings.messages.first?.contains(#"renamed("a")"#) == true)
     #expect(warnings.messages.first?.contains(".empty") == true)
-    // The case is named by the type it holds, in full: such types are mostly called `State`.
-    #expect(warnings.messages.first?.contains("the case holding StoreTests.") == true)
-    #expect(warnings.messages.first?.contains(".State, but the state is another case") == true)
+    // The case is named by the enum and the type it holds, with the types they are nested in
+    // (such types are mostly called `State`) and without their module.
+    #expect(
+      warnings.messages.first?.contains(
+        "was sent to the case of IfCaseLetReducerTests.Screen.State holding Row.State, "
+          + "but the state is another case: .empty.") == true, "\(warnings.messages)")
   }
 }
 

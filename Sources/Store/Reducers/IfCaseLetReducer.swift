@@ -231,8 +231,9 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   ) -> Effect<Parent.Action> {
     .missingChild(
       """
-      \(describe(action)) was sent to the case holding \
-      \(String(reflecting: Child.State.self)), but the state is another case: .\(Mirror(reflecting: state).children.first?.label ?? "\(state)"). \
+      \(describe(action)) was sent to the case of \(TypeName.name(of: Parent.State.self)) \
+      holding \(TypeName.name(of: Child.State.self)), but the state is another case: \
+      .\(Mirror(reflecting: state).children.first?.label ?? "\(state)"). \
       Neither the case's reducer nor the parent's ran for it: nothing changed.
       """,
       site: site, lifetime: identity)

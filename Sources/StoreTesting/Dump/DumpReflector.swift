@@ -1,3 +1,4 @@
+import Effects
 import Foundation
 import Store
 
@@ -165,7 +166,7 @@ struct DumpReflector {
     }
     let identifier = ObjectIdentifier(value as AnyObject)
     guard !path.contains(identifier) else {
-      return .leaf("\(DumpTypeName.name(of: type(of: value)))(↻)")
+      return .leaf("\(TypeName.name(of: type(of: value)))(↻)")
     }
     path.insert(identifier)
     defer { path.remove(identifier) }
@@ -202,7 +203,7 @@ struct DumpReflector {
   /// many rows would otherwise print the row type's name anew for each.
   private mutating func typeNames(of type: Any.Type) -> (short: String, qualified: String) {
     if let names = typeNames[ObjectIdentifier(type)] { return names }
-    let names = (DumpTypeName.name(of: type), String(reflecting: type))
+    let names = (TypeName.name(of: type), String(reflecting: type))
     typeNames[ObjectIdentifier(type)] = names
     return names
   }
@@ -239,7 +240,7 @@ extension DumpReflector {
     case let duration as Duration: duration.description
     // As actions and warnings print it, and tests write it (`.popFrom(id: 0)`).
     case let id as StackElementID: id.description
-    case let type as Any.Type: DumpTypeName.name(of: type)
+    case let type as Any.Type: TypeName.name(of: type)
     default: nil
     }
   }

@@ -1,3 +1,4 @@
+import Effects
 import Store
 
 /// Names the case a `CaseKey` stands for, where that can be found out.
@@ -14,11 +15,11 @@ enum CaseName {
   /// case Inventory.Action.step (carrying String)", or, when the case cannot be named, "an
   /// action of Inventory.Action whose case carries Cart.Action".
   static func expectedAction<Root, Value>(_ key: CaseKey<Root, Value>) -> String {
-    let root = DumpTypeName.name(of: Root.self)
-    let carrying = Value.self == Void.self ? "" : " (carrying \(DumpTypeName.name(of: Value.self)))"
+    let root = TypeName.name(of: Root.self)
+    let carrying = Value.self == Void.self ? "" : " (carrying \(TypeName.name(of: Value.self)))"
     guard let path = casePath(of: key) else {
       let payload =
-        Value.self == Void.self ? "no value" : DumpTypeName.name(of: Value.self)
+        Value.self == Void.self ? "no value" : TypeName.name(of: Value.self)
       return "an action of \(root) whose case carries \(payload)"
     }
     return "an action of the case \(root)\(path)\(carrying)"
@@ -42,7 +43,7 @@ enum CaseName {
     let shortRoot = "\(Root.self)."
     let received =
       received.hasPrefix(shortRoot)
-      ? DumpTypeName.name(of: Root.self) + "." + received.dropFirst(shortRoot.count)
+      ? TypeName.name(of: Root.self) + "." + received.dropFirst(shortRoot.count)
       : received
     return """
       Received an action of another case than the key passed to `receive`.

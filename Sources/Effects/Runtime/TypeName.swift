@@ -1,4 +1,4 @@
-/// Short, stable type names for dumps: `Profile.Address` rather than
+/// Short, stable type names for messages and dumps: `Profile.Address` rather than
 /// `MyApp.Profile.Address`, and `Array<Item>` rather than `Swift.Array<MyApp.Item>`.
 ///
 /// `String(describing:)` drops the enclosing types along with the module (`Address`), which
@@ -6,18 +6,18 @@
 /// `String(reflecting:)` instead and removes only what is noise in a test failure: module
 /// names, and the `(unknown context at $…)` segments of private and local types, whose
 /// addresses would also change from run to run.
-enum DumpTypeName {
+package enum TypeName {
   /// The name of `type` without module prefixes or unknown-context segments.
   ///
   /// ```swift
-  /// DumpTypeName.name(of: Profile.Address.self)  // "Profile.Address"
-  /// DumpTypeName.name(of: [Int: Item].self)      // "Dictionary<Int, Item>"
+  /// TypeName.name(of: Profile.Address.self)  // "Profile.Address"
+  /// TypeName.name(of: [Int: Item].self)      // "Dictionary<Int, Item>"
   /// ```
   ///
   /// - Parameter type: Any type, including generic, tuple, function and metatypes.
   /// - Returns: The name with each qualified path stripped of its leading module.
   /// - Complexity: O(*n*), where *n* is the length of the qualified name.
-  static func name(of type: Any.Type) -> String {
+  package static func name(of type: Any.Type) -> String {
     var text = String(reflecting: type)
     text = removingSegments(of: text, opening: "(unknown context at ", closing: ").")
     text = removingSegments(of: text, opening: "(extension in ", closing: "):")
