@@ -533,7 +533,7 @@ struct MDelivery: CustomStringConvertible {
 }
 
 struct MWarning {
-  enum Kind { case error, dismiss, absentRow(Int), absentChild, absentSheet }
+  enum Kind { case error, dismiss(EMPlace), absentRow(Int), absentChild, absentSheet }
   let origin: EMRoot.Action
   /// The error an effect threw.
   let error: String?
@@ -1007,7 +1007,7 @@ struct EMModel {
       dispatch(action, group: groups[ctx.group]!.root)
     case .dismiss:
       guard case .sheet(let id) = ctx.place else {
-        warnings.append(MWarning(origin: ctx.origin, error: nil, kind: .dismiss))
+        warnings.append(MWarning(origin: ctx.origin, error: nil, kind: .dismiss(ctx.place)))
         return
       }
       // "The dismissal closes the child that returned it: if the child is gone by the time it
@@ -1924,6 +1924,16 @@ final class EMRun {
           """
           An effect started by action \(describe(warning.origin)) threw an error that no catch \
           action handles: \(warning.error!).
+          """
+        case .dismiss(.row(let id)):
+          """
+          \(describe(warning.origin)) returned `.dismiss` in the element with id \(id) of \
+          \\State.rows, but a `forEach` row is not presented
+          """
+        case .dismiss(.child):
+          """
+          \(describe(warning.origin)) returned `.dismiss` in the child at \\State.child, but \
+          an `ifLet` child is not presented
           """
         case .dismiss:
           "\(describe(warning.origin)) returned `.dismiss`, but no presenting parent"

@@ -15,7 +15,10 @@ extension Effect {
   ///   return .concatenate(.send(.delegate(.saved(state.title))), .dismiss)
   /// ```
   ///
-  /// Returned by a reducer that nobody presents, it does nothing but report a runtime warning.
+  /// Returned by a reducer that nobody presents, it does nothing but report a runtime warning:
+  /// a `forEach` row or an `ifLet` child is not presented, and its `.dismiss` does not close
+  /// the sheet or the stack screen its parent is shown in either. A case of an enum
+  /// destination (`ifCaseLet` inside `presents`) closes the destination.
   public static var dismiss: Self {
     Self(operation: .dismiss)
   }
@@ -31,31 +34,64 @@ extension Effect {
   /// - Returns: The effect, with dismissals resolved.
   @usableFromInline
   package func resolvingDismiss(with action: Action) -> Self {
+    replacingDismiss(with: Self(operation: .dismissal(action)))
+  }
+
+  /// Replaces every ``dismiss`` in this effect, those of the child's own children included,
+  /// with the warning `makeWarning` returns: for a child that is not presented (a row of
+  /// `forEach`, an `ifLet` child), whose `.dismiss` closes nothing. Left as it was, it would
+  /// reach the nearest presented ancestor and close that (the sheet or the screen showing the
+  /// list) in the child's stead.
+  ///
+  /// - Parameter makeWarning: Makes the warning; called only if the effect dismisses.
+  /// - Returns: The effect, with no dismissal left.
+  @usableFromInline
+  package func refusingDismiss(_ makeWarning: () -> Self) -> Self {
+    guard dismisses else { return self }
+    return replacingDismiss(with: makeWarning())
+  }
+
+  /// Whether the effect holds a ``dismiss`` not yet resolved.
+  private var dismisses: Bool {
     switch operation {
     case .dismiss:
-      return Self(operation: .dismissal(action))
+      true
+    case .none, .send, .run, .cancel, .endLifetime, .retainLifetimes, .warning, .dismissal:
+      false
+    case .merge(let effects), .concatenate(let effects):
+      effects.contains { $0.dismisses }
+    case .cancellable(_, _, let effect), .scoped(_, _, let effect), .throttle(_, let effect),
+      .outlivingSendersTask(let effect):
+      effect.dismisses
+    }
+  }
+
+  private func replacingDismiss(with replacement: Self) -> Self {
+    switch operation {
+    case .dismiss:
+      return replacement
     case .none, .send, .run, .cancel, .endLifetime, .retainLifetimes, .warning, .dismissal:
       return self
     case .merge(let effects):
-      return Self(operation: .merge(effects.map { $0.resolvingDismiss(with: action) }))
+      return Self(operation: .merge(effects.map { $0.replacingDismiss(with: replacement) }))
     case .concatenate(let effects):
-      return Self(operation: .concatenate(effects.map { $0.resolvingDismiss(with: action) }))
+      return Self(operation: .concatenate(effects.map { $0.replacingDismiss(with: replacement) }))
     case .cancellable(let id, let cancelInFlight, let effect):
       return Self(
         operation: .cancellable(
           id: id,
           cancelInFlight: cancelInFlight,
-          effect.resolvingDismiss(with: action)
+          effect.replacingDismiss(with: replacement)
         )
       )
     case .scoped(let identity, let token, let effect):
       return Self(
         operation: .scoped(
-          identity: identity, token: token, effect.resolvingDismiss(with: action)))
+          identity: identity, token: token, effect.replacingDismiss(with: replacement)))
     case .throttle(let throttle, let effect):
-      return Self(operation: .throttle(throttle, effect.resolvingDismiss(with: action)))
+      return Self(operation: .throttle(throttle, effect.replacingDismiss(with: replacement)))
     case .outlivingSendersTask(let effect):
-      return Self(operation: .outlivingSendersTask(effect.resolvingDismiss(with: action)))
+      return Self(operation: .outlivingSendersTask(effect.replacingDismiss(with: replacement)))
     }
   }
 }

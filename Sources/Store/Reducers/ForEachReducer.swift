@@ -323,6 +323,8 @@ where
     var embedded = effect.map(routing.embedding(id))
     if let dismissal = routing.dismissal(of: id) {
       embedded = embedded.resolvingDismiss(with: dismissal)
+    } else {
+      embedded = embedded.refusingDismiss { rowDismissal(id, action) }
     }
     elementEffect =
       embedded
@@ -330,6 +332,20 @@ where
         to: ElementIdentity(collection: KeyPathIdentity(keyPath: routing.toElements), id: id),
         token: routing.token(ofElementWithID: id, in: elements))
     return isForMissingChild
+  }
+
+  /// The warning for a `.dismiss` a row returned: rows are not presented. Out of line: off
+  /// the hot path.
+  @usableFromInline
+  func rowDismissal(_ id: ID, _ action: Parent.Action) -> Effect<Parent.Action> {
+    .warning(
+      """
+      \(describe(action)) returned `.dismiss` in the element with id \(id) of \
+      \(KeyPathIdentity(keyPath: routing.toElements)), but a `forEach` row is not presented: \
+      nothing was dismissed (neither the row, nor a sheet or screen that shows the list). \
+      Report to the parent with a delegate action, and let it remove the row.
+      """,
+      site: site)
   }
 
   /// The warning for an action to the element with `id`, which is not there, and the end of

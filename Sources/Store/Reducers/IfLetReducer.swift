@@ -306,7 +306,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       } else if wasPresent {
         if !effect.isNone {
           let token = hasToken ? idAfterStep.map(lifetimeToken(ofID:)) : nil
-          childEffect = embedChildEffect(effect, identity: identity, token: token)
+          childEffect = embedChildEffect(effect, action, identity: identity, token: token)
         }
       } else {
         // An effect of the child may still be running, if it was dismissed where this reducer
@@ -466,18 +466,30 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       site: site)
   }
 
-  /// The child's effect in the parent's actions, with its dismissals resolved, in the child's
-  /// namespace. Out of line: only for actions whose child returned work.
+  /// The child's effect in the parent's actions, with its dismissals resolved (refused with
+  /// a warning for an `ifLet` child, which is not presented), in the child's namespace. Out of
+  /// line: only for actions whose child returned work.
   @usableFromInline
   func embedChildEffect(
-    _ effect: Effect<Child.Action>, identity: PresenceIdentity<Parent.State, Child.State>,
-    token: UInt64?
+    _ effect: Effect<Child.Action>, _ action: Parent.Action,
+    identity: PresenceIdentity<Parent.State, Child.State>, token: UInt64?
   )
     -> Effect<Parent.Action>
   {
     guard let toPresentationAction else {
       guard let toChildAction else { return .none }
-      return effect.map(toChildAction.embed).scoped(to: identity, token: token)
+      return effect.map(toChildAction.embed)
+        .refusingDismiss {
+          .warning(
+            """
+            \(describe(action)) returned `.dismiss` in the child at \(identity), but an \
+            `ifLet` child is not presented: nothing was dismissed (neither the child, nor a \
+            sheet or screen that shows its parent). Present it with `presents` to let it \
+            close itself, or report to the parent with a delegate action.
+            """,
+            site: site)
+        }
+        .scoped(to: identity, token: token)
     }
     let embed = toPresentationAction.embed
     return effect.map { embed(.presented($0)) }
