@@ -231,6 +231,29 @@ import Testing
           IdentifiedArray(_:uniquingIDsWith:): combine returned an element with id 9 for the \
           elements with id 1; it must keep the id.
           """))
+      // A value set for another id than its own: the key or the value is wrong, no element's
+      // id changed (the message said one had; found by an adversary trial).
+      let setForAnotherID = try await #require(
+        processExitsWith: .failure, observing: [\.standardErrorContent]
+      ) {
+        var items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a")]
+        items[id: 5] = Item(id: 6, name: "b")
+      }
+      #expect(
+        String(decoding: setForAnotherID.standardErrorContent, as: UTF8.self).contains(
+          """
+          IdentifiedArray: a value with id 6 was set for id 5. A value set through \
+          subscript(id:) must have the id it is set for: set it for id 6, or append it.
+          """))
+      let setNaN = try await #require(
+        processExitsWith: .failure, observing: [\.standardErrorContent]
+      ) {
+        var readings: IdentifiedArrayOf<Reading> = [Reading(id: 1)]
+        readings[id: 1] = Reading(id: .nan)
+      }
+      #expect(
+        String(decoding: setNaN.standardErrorContent, as: UTF8.self).contains(
+          "a value with id nan was set through subscript(id:), but that id is not equal to itself"))
       // Out of range even for an id already present: the call is wrong whatever the id.
       let insertIfAbsent = try await #require(
         processExitsWith: .failure, observing: [\.standardErrorContent]

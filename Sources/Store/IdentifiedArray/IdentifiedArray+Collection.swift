@@ -71,7 +71,7 @@ extension IdentifiedArray {
         var added: Element? = nil
         yield &added
         if let added {
-          Self.checkID(added.id, is: id)
+          Self.checkSetID(added.id, is: id)
           append(added)
         }
         return
@@ -98,7 +98,7 @@ extension IdentifiedArray {
     }
     set {
       if let newValue {
-        Self.checkID(newValue.id, is: id)
+        Self.checkSetID(newValue.id, is: id)
         if let slot = slot(of: id) {
           storage[position(ofSlot: slot)] = newValue
           touch(id)
@@ -138,6 +138,25 @@ extension IdentifiedArray {
       """
       IdentifiedArray: the element for id \(id) now has id \(found). An element's id is \
       its identity and cannot change; remove it and add a new element instead.
+      """
+    )
+  }
+
+  /// Checks that a value set through ``subscript(id:)`` has the id it is set for.
+  @usableFromInline
+  static func checkSetID(_ found: ID, is id: ID) {
+    precondition(
+      found == found,
+      """
+      IdentifiedArray: a value with id \(found) was set through subscript(id:), but that id is \
+      not equal to itself (a floating-point NaN, say): no element could be found by it.
+      """
+    )
+    precondition(
+      found == id,
+      """
+      IdentifiedArray: a value with id \(found) was set for id \(id). A value set through \
+      subscript(id:) must have the id it is set for: set it for id \(found), or append it.
       """
     )
   }
