@@ -70,7 +70,7 @@ import Testing
     (.read("a", .nan), "action.read._1", #"Action.read("a", nan)"#),
     (
       .sensor(.reading(.init(name: "b", value: .nan))), "action.sensor._0.reading._0.value",
-      #"Action.sensor(.reading(Reading(name: "b", value: nan)))"#
+      #"Action.sensor(.reading(Gauge.Reading(name: "b", value: nan)))"#
     ),
   ])
   func theWarningNamesThePlaceInTheActionWithItsEnumCases(

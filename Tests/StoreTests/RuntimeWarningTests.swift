@@ -38,56 +38,41 @@ import Testing
     #expect(describe(Feature.picked(nil)) == "Feature.picked(nil)")
   }
 
-  /// Structs and arrays in an action print by their own names, as a test writes them, not
-  /// with their module and the place they were declared in (`StoreTests.(unknown context
-  /// at $1a2b).Item`); a struct that describes itself, or a field that redacts itself, still
+  /// Structs and arrays in an action print by their names, as a test writes them (with the
+  /// types they are nested in, without their module or the `(unknown context at $1a2b)` of a
+  /// private type); a struct that describes itself, or a field that redacts itself, still
   /// prints as it says.
   @Test func messagesNameStructsInAnActionWithoutTheirModule() {
-    enum Tag: Sendable { case hot, cold }
-    struct Item: Sendable { var id: Int, name: String, tag: Tag }
-    struct Login: Sendable { var user: String, password: Secret<String> }
-    struct Money: Sendable, CustomStringConvertible {
-      var cents: Int
-      var description: String { "\(cents / 100).\(cents % 100) EUR" }
-    }
-    struct Wrapper<Value: Sendable>: Sendable { var value: Value }
-    struct Ping: Sendable { var count: Int, item: Item? }
-    enum Feature: Sendable {
-      case add(Item)
-      case loaded([Item])
-      case signIn(Login)
-      case pay(Money)
-      case wrapped(Wrapper<Item?>)
-      case empty([Int])
-    }
+    typealias Item = Shop.Item
     #expect(
-      describe(Feature.add(Item(id: 3, name: "Tea", tag: .hot)))
-        == #"Feature.add(Item(id: 3, name: "Tea", tag: .hot))"#)
+      describe(Shop.Feature.add(Item(id: 3, name: "Tea", tag: .hot)))
+        == #"Feature.add(Shop.Item(id: 3, name: "Tea", tag: .hot))"#)
     #expect(
       describe(
-        Feature.loaded([Item(id: 1, name: "a", tag: .cold), Item(id: 2, name: "b", tag: .hot)]))
-        == #"Feature.loaded([Item(id: 1, name: "a", tag: .cold), Item(id: 2, name: "b", tag: .hot)])"#
+        Shop.Feature.loaded([Item(id: 1, name: "a", tag: .cold), Item(id: 2, name: "b", tag: .hot)])
+      )
+        == #"Feature.loaded([Shop.Item(id: 1, name: "a", tag: .cold), Shop.Item(id: 2, name: "b", tag: .hot)])"#
     )
     #expect(
-      describe(Feature.signIn(Login(user: "ann", password: Secret("hunter2"))))
-        == #"Feature.signIn(Login(user: "ann", password: Secret(<redacted>)))"#)
-    #expect(describe(Feature.pay(Money(cents: 350))) == "Feature.pay(3.50 EUR)")
+      describe(Shop.Feature.signIn(Shop.Login(user: "ann", password: Secret("hunter2"))))
+        == #"Feature.signIn(Shop.Login(user: "ann", password: Secret(<redacted>)))"#)
+    #expect(describe(Shop.Feature.pay(Shop.Money(cents: 350))) == "Feature.pay(3.50 EUR)")
     #expect(
-      describe(Feature.wrapped(Wrapper(value: nil)))
-        == "Feature.wrapped(Wrapper<Optional<Item>>(value: nil))")
-    #expect(describe(Feature.empty([])) == "Feature.empty([])")
-    // A struct sent as the action itself prints once, by its own name.
-    #expect(describe(Ping(count: 2, item: nil)) == "Ping(count: 2, item: nil)")
+      describe(Shop.Feature.wrapped(Shop.Wrapper(value: nil)))
+        == "Feature.wrapped(Shop.Wrapper<Optional<Shop.Item>>(value: nil))")
+    #expect(describe(Shop.Feature.empty([])) == "Feature.empty([])")
+    // A struct sent as the action itself prints once, by its name.
+    #expect(describe(Shop.Ping(count: 2, item: nil)) == "Shop.Ping(count: 2, item: nil)")
   }
 
   @Test func aDeepChainOfStructsPrintsItsTopLevelsOnly() {
-    struct Node: Sendable { var value: Int, next: [Node] }
-    var node = Node(value: 0, next: [])
-    for value in 1..<2_000 { node = Node(value: value, next: [node]) }
+    var node = ChainNode(value: 0, next: [])
+    for value in 1..<2_000 { node = ChainNode(value: value, next: [node]) }
     let text = describe(node)
-    #expect(text.hasPrefix("Node(value: 1999, next: [Node(value: 1998, next: [Node("))
+    #expect(
+      text.hasPrefix("ChainNode(value: 1999, next: [ChainNode(value: 1998, next: [ChainNode("))
     #expect(text.contains("…"))
-    #expect(text.count < 600)
+    #expect(text.count < 700)
   }
 
   @Test func messagesKeepTheTypeOfAnErrorAndOfAnEnumThatReflectsItself() {
@@ -226,3 +211,27 @@ import Testing
     #expect(log.messages.first?.contains("after it had finished") == true)
   }
 }
+
+/// Payloads for `messagesNameStructsInAnActionWithoutTheirModule`.
+private enum Shop {
+  enum Tag: Sendable { case hot, cold }
+  struct Item: Sendable { var id: Int, name: String, tag: Tag }
+  struct Login: Sendable { var user: String, password: Secret<String> }
+  struct Money: Sendable, CustomStringConvertible {
+    var cents: Int
+    var description: String { "\(cents / 100).\(cents % 100) EUR" }
+  }
+  struct Wrapper<Value: Sendable>: Sendable { var value: Value }
+  struct Ping: Sendable { var count: Int, item: Item? }
+  enum Feature: Sendable {
+    case add(Item)
+    case loaded([Item])
+    case signIn(Login)
+    case pay(Money)
+    case wrapped(Wrapper<Item?>)
+    case empty([Int])
+  }
+}
+
+/// A link of a long chain of structs.
+private struct ChainNode: Sendable { var value: Int, next: [ChainNode] }

@@ -728,7 +728,7 @@ package struct EffectPlacement: Sendable {
 
 /// A readable name for an action in a message: its type and value, with the cases of
 /// enums inside it written short, as in `Action.rows(.element(id: 3, action: .toggled))`,
-/// and structs inside it by their own names, as in `Action.add(Item(id: 3, name: "Tea"))`
+/// and structs inside it by name, as in `Action.add(Item(id: 3, name: "Tea"))`
 /// (the default description would spell out every nested case's and struct's module).
 @usableFromInline
 package func describe(_ action: any Sendable) -> String {
@@ -739,16 +739,16 @@ package func describe(_ action: any Sendable) -> String {
 
 /// `.case(payload)` for a value of an enum that neither describes nor reflects itself, with
 /// payload enums written the same way, `Name(field: value)` for such a struct (its type's
-/// name without its module, as a test writes it) and `[…]` for an array of any of them; `nil`
-/// for any other value. An optional
-/// prints as `nil` or as what it wraps, as a test writes it (`.select(1)`, not
-/// `.select(Optional(1))`), and as `.some(nil)` where a `nil` inside it would otherwise read
-/// as the outer `nil`. Other payload values print as `String(reflecting:)` prints them, so a
-/// value that redacts itself stays redacted, and an error prints with its type's name unless
-/// it describes itself (a payload typed `any Error` says nothing of the type). Past 16 nested
-/// enums, optionals, structs and arrays (a long chain of an indirect enum, or of structs),
-/// the rest prints as `…`; a deep chain through other collections is printed whole by
-/// `String(reflecting:)`.
+/// name with the types it is nested in but not its module, as a test writes it:
+/// `Gauge.Reading(value: 1)`) and `[…]` for an array of any of them; `nil` for any other
+/// value. An optional prints as `nil` or as what it wraps, as a test writes it (`.select(1)`,
+/// not `.select(Optional(1))`), and as `.some(nil)` where a `nil` inside it would otherwise
+/// read as the outer `nil`. Other payload values print as `String(reflecting:)` prints them,
+/// so a value that redacts itself stays redacted, and an error prints with its type's name
+/// unless it describes itself (a payload typed `any Error` says nothing of the type). Past 16
+/// nested enums, optionals, structs and arrays (a long chain of an indirect enum, or of
+/// structs), the rest prints as `…`; a deep chain through other collections is printed whole
+/// by `String(reflecting:)`.
 private func shortDescription(_ value: Any, depth: Int = 0) -> String? {
   // An optional describes itself (`Optional(…)`): looked through before that check.
   let mirror = Mirror(reflecting: value)
@@ -777,7 +777,7 @@ private func shortDescription(_ value: Any, depth: Int = 0) -> String? {
     let fields = mirror.children.map { field in
       field.label.map { "\($0): \(text(field.value))" } ?? text(field.value)
     }
-    return "\(type(of: value))(\(fields.joined(separator: ", ")))"
+    return "\(TypeName.name(of: type(of: value)))(\(fields.joined(separator: ", ")))"
   }
   guard mirror.displayStyle == .enum else { return nil }
   guard depth < 16 else { return "…" }
