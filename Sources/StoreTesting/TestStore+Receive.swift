@@ -189,7 +189,18 @@ extension TestStore {
     }
     let next = removeReceived(at: 0)
     guard matching(next.action) else {
-      reportFailure(mismatch(next.action), at: location)
+      // The expected action may just be later in line (two receives swapped): say so.
+      var order = ""
+      if let later = received.firstIndex(where: { matching($0.action) }) {
+        let arrived = [next.action] + received.prefix(later + 1).map(\.action)
+        order = """
+
+          The expected action was received too, after this one. The actions arrived in this \
+          order; receive them in it:
+          \(Messages.bulleted(arrived.map { Messages.action($0) }))
+          """
+      }
+      reportFailure(mismatch(next.action) + order, at: location)
       baseline = next.state
       return
     }

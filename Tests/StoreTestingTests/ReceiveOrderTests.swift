@@ -1,0 +1,71 @@
+import Effects
+import Store
+import StoreTesting
+import Synchronization
+import Testing
+
+/// An effect that reports twice, in a fixed order.
+private struct TwoReports: Reducer {
+  struct State: Equatable { var reports: [String] = [] }
+  enum Action: Sendable, Equatable { case start, saved, closed }
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .start:
+      return .run { send in
+        send(.saved)
+        send(.closed)
+      }
+    case .saved:
+      state.reports.append("saved")
+      return .none
+    case .closed:
+      state.reports.append("closed")
+      return .none
+    }
+  }
+}
+
+@MainActor
+@Suite struct ReceiveOrderTests {
+  /// Two receives swapped: the failure says the expected action came later, and in what order
+  /// the actions arrived (a new-user trial got two failures saying only "unexpected action").
+  @Test func aReceiveOfALaterActionSaysItArrivedLaterAndTheOrder() async {
+    let store = TestStore(initialState: TwoReports.State()) { TwoReports() }
+    await store.send(.start)
+    let failures = Mutex<[String]>([])
+    await withKnownIssue {
+      await store.receive(.closed) { $0.reports = ["closed"] }
+    } matching: { issue in
+      failures.withLock { $0.append(issue.comments.map(\.rawValue).joined()) }
+      return true
+    }
+    let message = failures.withLock { $0.joined() }
+    #expect(message.contains("Received an unexpected action"), "\(message)")
+    #expect(
+      message.contains(
+        """
+        The expected action was received too, after this one. The actions arrived in this \
+        order; receive them in it:
+          • Action.saved
+          • Action.closed
+        """), "\(message)")
+    await store.receive(.closed) { $0.reports = ["saved", "closed"] }
+    await store.finish()
+  }
+
+  /// An action that never arrives gets no such hint.
+  @Test func aReceiveOfAnActionThatNeverArrivesHasNoOrderHint() async {
+    let store = TestStore(initialState: TwoReports.State()) { TwoReports() }
+    await store.send(.start)
+    let failures = Mutex<[String]>([])
+    await withKnownIssue {
+      await store.receive(.start)
+    } matching: { issue in
+      failures.withLock { $0.append(issue.comments.map(\.rawValue).joined()) }
+      return true
+    }
+    #expect(!failures.withLock { $0.joined() }.contains("received too"))
+    await store.receive(.closed) { $0.reports = ["saved", "closed"] }
+    await store.finish()
+  }
+}
