@@ -13,8 +13,9 @@ import Testing
   @Test func aRowsDismissInsideASheetDoesNotCloseTheSheet() {
     let warnings = WarningLog()
     let harness = Harness(
-      initialState: A31Parent.State(sheet: A31List.State(rows: [.init(id: 1), .init(id: 2)])),
-      warnings: warnings.handler, reducer: A31Parent())
+      initialState: SheetOfList.State(
+        sheet: DismissingList.State(rows: [.init(id: 1), .init(id: 2)])),
+      warnings: warnings.handler, reducer: SheetOfList())
     harness.send(.sheet(.presented(.rows(.element(id: 1, action: .close)))))
     #expect(harness.state.sheet?.rows.ids == [1, 2], "the sheet was closed by a row's .dismiss")
     #expect(warnings.messages.count == 1)
@@ -27,9 +28,9 @@ import Testing
 
   @Test func aRowsDismissOnAStackScreenDoesNotPopTheScreen() {
     let warnings = WarningLog()
-    var state = A31Stack.State()
-    state.path.append(A31List.State(rows: [.init(id: 1), .init(id: 2)]))
-    let harness = Harness(initialState: state, warnings: warnings.handler, reducer: A31Stack())
+    var state = StackOfLists.State()
+    state.path.append(DismissingList.State(rows: [.init(id: 1), .init(id: 2)]))
+    let harness = Harness(initialState: state, warnings: warnings.handler, reducer: StackOfLists())
     harness.send(.path(.element(id: 0, action: .rows(.element(id: 1, action: .close)))))
     #expect(harness.state.path.count == 1, "the screen was popped by a row's .dismiss")
     #expect(warnings.messages.count == 1)
@@ -39,8 +40,8 @@ import Testing
   @Test func aTopLevelRowsDismissIsRefusedWithAWarning() {
     let warnings = WarningLog()
     let harness = Harness(
-      initialState: A31List.State(rows: [.init(id: 1)]), warnings: warnings.handler,
-      reducer: A31List())
+      initialState: DismissingList.State(rows: [.init(id: 1)]), warnings: warnings.handler,
+      reducer: DismissingList())
     harness.send(.rows(.element(id: 1, action: .close)))
     #expect(harness.state.rows.ids == [1])
     #expect(warnings.messages.count == 1)
@@ -50,8 +51,8 @@ import Testing
   @Test func anIfLetChildsDismissInsideASheetDoesNotCloseTheSheet() {
     let warnings = WarningLog()
     let harness = Harness(
-      initialState: A31Parent.State(sheet: A31List.State(detail: .init(id: 7))),
-      warnings: warnings.handler, reducer: A31Parent())
+      initialState: SheetOfList.State(sheet: DismissingList.State(detail: .init(id: 7))),
+      warnings: warnings.handler, reducer: SheetOfList())
     harness.send(.sheet(.presented(.detail(.close))))
     #expect(harness.state.sheet?.detail?.id == 7, "the sheet was closed by an ifLet child")
     #expect(warnings.messages.count == 1)
@@ -64,8 +65,8 @@ import Testing
   @Test func theSheetsOwnDismissStillClosesIt() {
     let warnings = WarningLog()
     let harness = Harness(
-      initialState: A31Parent.State(sheet: A31List.State(rows: [.init(id: 1)])),
-      warnings: warnings.handler, reducer: A31Parent())
+      initialState: SheetOfList.State(sheet: DismissingList.State(rows: [.init(id: 1)])),
+      warnings: warnings.handler, reducer: SheetOfList())
     harness.send(.sheet(.presented(.closeSheet)))
     #expect(harness.state.sheet == nil)
     #expect(warnings.messages.isEmpty, "\(warnings.messages)")
@@ -73,7 +74,7 @@ import Testing
 }
 
 /// A row that closes itself with `.dismiss`.
-private struct A31Row: Reducer {
+private struct DismissingRow: Reducer {
   struct State: Equatable, Identifiable, Sendable {
     let id: Int
   }
@@ -86,14 +87,14 @@ private struct A31Row: Reducer {
 }
 
 /// A list of rows: shown at the top level, as a sheet, or as a stack's screen.
-private struct A31List: Reducer {
+private struct DismissingList: Reducer {
   struct State: Equatable {
-    var rows: IdentifiedArrayOf<A31Row.State> = []
-    var detail: A31Row.State?
+    var rows: IdentifiedArrayOf<DismissingRow.State> = []
+    var detail: DismissingRow.State?
   }
   enum Action: Sendable, Equatable {
-    case rows(IdentifiedActionOf<A31Row>)
-    case detail(A31Row.Action)
+    case rows(IdentifiedActionOf<DismissingRow>)
+    case detail(DismissingRow.Action)
     case closeSheet
   }
   var body: some ReducerOf<Self> {
@@ -101,59 +102,59 @@ private struct A31List: Reducer {
       if case .closeSheet = action { return .dismiss }
       return .none
     }
-    .forEach(\.rows, action: .a31Rows) { A31Row() }
-    .ifLet(\.detail, action: .a31Detail) { A31Row() }
+    .forEach(\.rows, action: .dismissingRows) { DismissingRow() }
+    .ifLet(\.detail, action: .dismissingDetail) { DismissingRow() }
   }
 }
 
 /// Presents the list as a sheet.
-private struct A31Parent: Reducer {
+private struct SheetOfList: Reducer {
   struct State: Equatable {
-    var sheet: A31List.State?
+    var sheet: DismissingList.State?
   }
   enum Action: Sendable, Equatable {
-    case sheet(PresentationAction<A31List.Action>)
+    case sheet(PresentationAction<DismissingList.Action>)
   }
   var body: some ReducerOf<Self> {
     EmptyReducer()
-      .presents(\.sheet, action: .a31Sheet) { A31List() }
+      .presents(\.sheet, action: .listSheet) { DismissingList() }
   }
 }
 
 /// Pushes the list as a screen.
-private struct A31Stack: Reducer {
+private struct StackOfLists: Reducer {
   struct State: Equatable {
-    var path = StackState<A31List.State>()
+    var path = StackState<DismissingList.State>()
   }
   enum Action: Sendable, Equatable {
-    case path(StackActionOf<A31List>)
+    case path(StackActionOf<DismissingList>)
   }
   var body: some ReducerOf<Self> {
     EmptyReducer()
-      .navigationStack(\.path, action: .a31Path) { A31List() }
+      .navigationStack(\.path, action: .listPath) { DismissingList() }
   }
 }
 
-extension CaseKey<A31List.Action, IdentifiedActionOf<A31Row>> {
-  fileprivate static var a31Rows: Self {
-    Self(A31List.Action.rows) { if case .rows(let a) = $0 { a } else { nil } }
+extension CaseKey<DismissingList.Action, IdentifiedActionOf<DismissingRow>> {
+  fileprivate static var dismissingRows: Self {
+    Self(DismissingList.Action.rows) { if case .rows(let a) = $0 { a } else { nil } }
   }
 }
 
-extension CaseKey<A31List.Action, A31Row.Action> {
-  fileprivate static var a31Detail: Self {
-    Self(A31List.Action.detail) { if case .detail(let a) = $0 { a } else { nil } }
+extension CaseKey<DismissingList.Action, DismissingRow.Action> {
+  fileprivate static var dismissingDetail: Self {
+    Self(DismissingList.Action.detail) { if case .detail(let a) = $0 { a } else { nil } }
   }
 }
 
-extension CaseKey<A31Parent.Action, PresentationAction<A31List.Action>> {
-  fileprivate static var a31Sheet: Self {
-    Self(A31Parent.Action.sheet) { if case .sheet(let a) = $0 { a } else { nil } }
+extension CaseKey<SheetOfList.Action, PresentationAction<DismissingList.Action>> {
+  fileprivate static var listSheet: Self {
+    Self(SheetOfList.Action.sheet) { if case .sheet(let a) = $0 { a } else { nil } }
   }
 }
 
-extension CaseKey<A31Stack.Action, StackActionOf<A31List>> {
-  fileprivate static var a31Path: Self {
-    Self(A31Stack.Action.path) { if case .path(let a) = $0 { a } else { nil } }
+extension CaseKey<StackOfLists.Action, StackActionOf<DismissingList>> {
+  fileprivate static var listPath: Self {
+    Self(StackOfLists.Action.path) { if case .path(let a) = $0 { a } else { nil } }
   }
 }
