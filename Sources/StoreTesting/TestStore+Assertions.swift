@@ -79,22 +79,44 @@ extension TestStore {
       """
   }
 
-  /// Advice for a diff whose only changed lines are a stack's next id: the expected stack was
-  /// most likely assigned anew (`$0.path = StackState()`) instead of changed as the reducer
-  /// changed it, so it would number its next push differently.
+  /// Advice for a diff whose only changed lines are a stack's next id, or its next id and
+  /// the ids of screens that are otherwise the same: the expected stack was most likely
+  /// assigned anew (`$0.path = StackState()`) instead of changed as the reducer changed it, so
+  /// it numbers its screens and its next push differently.
   static func hint(for difference: String) -> String {
     let changed = difference.split(separator: "\n").filter {
       $0.hasPrefix("-") || $0.hasPrefix("+")
     }
-    let onlyNextIDs =
-      !changed.isEmpty
-      && changed.allSatisfy { $0.dropFirst().drop(while: \.isWhitespace).hasPrefix("nextID: ") }
-    guard onlyNextIDs else { return "" }
+    guard !changed.isEmpty else { return "" }
+    let content = changed.map { $0.dropFirst().drop(while: \.isWhitespace) }
+    if content.allSatisfy({ $0.hasPrefix("nextID: ") }) {
+      return """
+
+        Only a next id differs (`nextID`, a stack's `nextElementID`). A StackState is equal \
+        to another only if its next push would get the same id: change the expected stack as \
+        the reducer did (`$0.path.pop(from: id)`, `$0.path.append(screen)`) instead of \
+        assigning a new one.
+        """
+    }
+    // The screens' lines without their ids, removed and inserted: the same, in order.
+    func screens(_ sign: Character) -> [Substring]? {
+      var screens: [Substring] = []
+      for (line, text) in zip(changed, content) where line.first == sign {
+        if text.hasPrefix("nextID: ") { continue }
+        guard text.hasPrefix("[id: #"), let end = text.firstIndex(of: "]") else { return nil }
+        screens.append(text[end...])
+      }
+      return screens
+    }
+    guard let removed = screens("-"), let inserted = screens("+"), !removed.isEmpty,
+      removed == inserted
+    else { return "" }
     return """
 
-      Only a next id differs (`nextID`, a stack's `nextElementID`). A StackState is equal to \
-      another only if its next push would get the same id: change the expected stack as the reducer did (`$0.path.pop(from: id)`, \
-      `$0.path.append(screen)`) instead of assigning a new one.
+      Only the stack's ids differ: its screens are the same, but the reducer pushed them with \
+      other ids (each push takes the stack's next id, never one used before). Change the \
+      expected stack as the reducer did (`$0.path.pop(from: id)`, `$0.path.append(screen)`) \
+      instead of assigning a new one.
       """
   }
 
