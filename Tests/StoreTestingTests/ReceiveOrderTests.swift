@@ -1,7 +1,6 @@
 import Effects
 import Store
 import StoreTesting
-import Synchronization
 import Testing
 
 /// An effect that reports twice, in a fixed order.
@@ -32,14 +31,13 @@ private struct TwoReports: Reducer {
   @Test func aReceiveOfALaterActionSaysItArrivedLaterAndTheOrder() async {
     let store = TestStore(initialState: TwoReports.State()) { TwoReports() }
     await store.send(.start)
-    let failures = Mutex<[String]>([])
+    let messages = Messages()
     await withKnownIssue {
       await store.receive(.closed) { $0.reports = ["closed"] }
-    } matching: { issue in
-      failures.withLock { $0.append(issue.comments.map(\.rawValue).joined()) }
-      return true
+    } matching: {
+      messages.capture($0)
     }
-    let message = failures.withLock { $0.joined() }
+    let message = messages.last
     #expect(message.contains("Received an unexpected action"), "\(message)")
     #expect(
       message.contains(
@@ -57,14 +55,13 @@ private struct TwoReports: Reducer {
   @Test func aReceiveOfAnActionThatNeverArrivesHasNoOrderHint() async {
     let store = TestStore(initialState: TwoReports.State()) { TwoReports() }
     await store.send(.start)
-    let failures = Mutex<[String]>([])
+    let messages = Messages()
     await withKnownIssue {
       await store.receive(.start)
-    } matching: { issue in
-      failures.withLock { $0.append(issue.comments.map(\.rawValue).joined()) }
-      return true
+    } matching: {
+      messages.capture($0)
     }
-    #expect(!failures.withLock { $0.joined() }.contains("received too"))
+    #expect(!messages.last.contains("received too"))
     await store.receive(.closed) { $0.reports = ["saved", "closed"] }
     await store.finish()
   }

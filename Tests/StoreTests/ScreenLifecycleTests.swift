@@ -129,6 +129,13 @@ extension CaseKey<Screen.Action, ScreenLifecycleAction> {
     Harness(initialState: Screen.State(), warnings: warnings.handler, reducer: Screen(clock: clock))
   }
 
+  /// A host showing the screen as its optional child.
+  func makeHostHarness(warnings: WarningLog) -> Harness<Host> {
+    Harness(
+      initialState: Host.State(screen: Screen.State()), warnings: warnings.handler,
+      reducer: Host(clock: clock))
+  }
+
   @Test func startupRunsFirstThenFocusThenSubscriptions() async {
     let harness = makeHarness()
     harness.send(.lifecycle(.taskStarted))
@@ -402,9 +409,7 @@ extension CaseKey<Screen.Action, ScreenLifecycleAction> {
   /// so; found by a new-user trial).
   @Test func aScreenRemovedWhileItsTaskRunsIsSentNoPhaseAfter() async {
     let warnings = WarningLog()
-    let harness = Harness(
-      initialState: Host.State(screen: Screen.State()), warnings: warnings.handler,
-      reducer: Host(clock: clock))
+    let harness = makeHostHarness(warnings: warnings)
     let screen = harness.store.scope(state: \.screen, action: .screen)
     let phases = scripted([
       {
@@ -427,9 +432,7 @@ extension CaseKey<Screen.Action, ScreenLifecycleAction> {
   /// removal animation) sends nothing: no phase, no `taskStarted`.
   @Test func aTaskThatStartsAfterItsScreenWasClosedSendsNothing() async {
     let warnings = WarningLog()
-    let harness = Harness(
-      initialState: Host.State(screen: Screen.State()), warnings: warnings.handler,
-      reducer: Host(clock: clock))
+    let harness = makeHostHarness(warnings: warnings)
     let screen = harness.store.scope(state: \.screen, action: .screen)
     harness.send(.close)
     let phases = scripted([{ .background }])
@@ -444,9 +447,7 @@ extension CaseKey<Screen.Action, ScreenLifecycleAction> {
   /// a warning says why teardown did not run.
   @Test func aTaskThatEndsAfterItsLifecycleStateWasReplacedStillEndsItsHooksWork() {
     let warnings = WarningLog()
-    let harness = Harness(
-      initialState: Host.State(screen: Screen.State()), warnings: warnings.handler,
-      reducer: Host(clock: clock))
+    let harness = makeHostHarness(warnings: warnings)
     harness.send(.screen(.lifecycle(.taskStarted)))
     harness.settle()
     #expect(clock.sleeperCount == 1, "startup's work")
