@@ -54,7 +54,7 @@ extension TestStore {
   /// state can ever match it, whatever the step changed.
   ///
   /// - Parameters:
-  ///   - step: The step's name, such as `send(Action.tapped)`.
+  ///   - step: The step's name, such as `send(Feature.Action.tapped)`.
   ///   - after: The state after the step.
   ///   - isUnasserted: Whether the state was expected not to change, as no assertion closure
   ///     was given.

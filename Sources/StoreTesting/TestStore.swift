@@ -96,7 +96,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
 
   /// Received actions that one step dropped unasserted, in non-exhaustive mode.
   struct Drop {
-    /// The step, such as `` `send(Action.noop)` ``.
+    /// The step, such as `` `send(Feature.Action.noop)` ``.
     var step: String
     /// Whether the step is a `receive`, which skipped the actions before its match.
     var isReceive: Bool

@@ -76,7 +76,7 @@ private struct Poller: Reducer {
       messages.last.hasPrefix(
         "Runtime warning: Effects ran 200000 jobs without coming to a pause, so the store "
           + "stopped running them for now. Running:\n  • an effect started by "
-          + "Action.startPolling (created at StoreTestingTests/EndlessWorkTests.swift:"),
+          + "Poller.Action.startPolling (created at StoreTestingTests/EndlessWorkTests.swift:"),
       "\(messages.all)")
   }
 

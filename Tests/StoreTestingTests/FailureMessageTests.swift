@@ -154,7 +154,8 @@ extension CaseKey<Ledger.Action, (from: Int, to: Int)> {
       messages.capture($0)
     }
     #expect(
-      messages.last.hasPrefix("The state after send(Action.select(1)) differs from the expected"))
+      messages.last.hasPrefix(
+        "The state after send(Ledger.Action.select(1)) differs from the expected"))
     await withKnownIssue {
       await store.send(.select(nil)) { $0.selected = 2 }
     } matching: {
@@ -162,7 +163,7 @@ extension CaseKey<Ledger.Action, (from: Int, to: Int)> {
     }
     #expect(
       messages.last.hasPrefix(
-        "The state after send(Action.select(nil)) differs from the expected"))
+        "The state after send(Ledger.Action.select(nil)) differs from the expected"))
   }
 
   @Test func aStateHoldingNaNSaysItIsNotEqualToItself() async {
@@ -175,7 +176,7 @@ extension CaseKey<Ledger.Action, (from: Int, to: Int)> {
     #expect(
       messages.last.hasPrefix(
         """
-        The state after send(Action.rateChanged(nan)) is not equal to itself (a NaN?), so no \
+        The state after send(Ledger.Action.rateChanged(nan)) is not equal to itself (a NaN?), so no \
         expected state can match it, although it prints the same as the expected state.
         """))
     // An action that changes nothing does not claim that the state changed.
@@ -184,7 +185,8 @@ extension CaseKey<Ledger.Action, (from: Int, to: Int)> {
     } matching: {
       messages.capture($0)
     }
-    #expect(messages.last.hasPrefix("The state after send(Action.noop) is not equal to itself"))
+    #expect(
+      messages.last.hasPrefix("The state after send(Ledger.Action.noop) is not equal to itself"))
     #expect(!messages.last.contains("state changed"))
   }
 

@@ -103,7 +103,7 @@ import Testing
     #expect(
       messages.last.contains(
         """
-        An effect started by action Action.rows(.element(id: 1, action: .save)) threw an error \
+        An effect started by action LateErrorTests.List.Action.rows(.element(id: 1, action: .save)) threw an error \
         after it was cancelled: SaveFailed(disk full).
         """))
     await store.finish()

@@ -107,7 +107,7 @@ private struct Pager: Reducer {
       messages.last.hasPrefix(
         "Runtime warning: Effects on the main actor kept working through 10000 turns of the "
           + "main actor without coming to a pause, so the store stopped waiting for them for "
-          + "now. Running:\n  • an effect started by Action.spin (created at "
+          + "now. Running:\n  • an effect started by Pager.Action.spin (created at "
           + "StoreTestingTests/MainActorHopTests.swift:"),
       "\(messages.all)")
   }

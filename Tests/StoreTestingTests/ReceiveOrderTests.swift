@@ -44,8 +44,8 @@ private struct TwoReports: Reducer {
         """
         The expected action was received too, after this one. The actions arrived in this \
         order; receive them in it:
-          • Action.saved
-          • Action.closed
+          • TwoReports.Action.saved
+          • TwoReports.Action.closed
         """), "\(message)")
     await store.receive(.closed) { $0.reports = ["saved", "closed"] }
     await store.finish()

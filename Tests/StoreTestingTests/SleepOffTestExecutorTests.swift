@@ -130,7 +130,7 @@ import Testing
       messages.last.hasPrefix(
         """
         1 effect still running at the end of the test:
-          • an effect started by Action.onAppear
+          • an effect started by SleepOffTestExecutorTests.Poller.Action.onAppear
         """))
     #expect(messages.last.contains("• until 1.0 seconds (the clock is at 0.0 seconds)"))
   }

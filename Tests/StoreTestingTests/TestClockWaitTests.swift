@@ -86,7 +86,7 @@ import Testing
     #expect(
       messages.last.contains(
         """
-        a throttle window opened by Action.scrolled(1), holding back the next effect, \
+        a throttle window opened by TestClockWaitTests.Napper.Action.scrolled(1), holding back the next effect, \
         closing when a test clock advances 1.0 seconds
         """))
   }
@@ -114,7 +114,8 @@ import Testing
     }
     #expect(
       messages.last.contains(
-        "an effect started by Action.nap (created at StoreTestingTests/TestClockWaitTests"))
+        "an effect started by TestClockWaitTests.Napper.Action.nap (created at StoreTestingTests/TestClockWaitTests"
+      ))
     #expect(messages.last.contains("asleep until a test clock advances 2.0 seconds"))
   }
 
@@ -176,7 +177,7 @@ import Testing
     #expect(
       messages.last.hasPrefix(
         """
-        The effects started by Action.nap have not finished, and every effect still running is \
+        The effects started by TestClockWaitTests.Napper.Action.nap have not finished, and every effect still running is \
         asleep on a test clock, which only the test can advance. Still running:
         """))
     #expect(messages.last.contains("asleep until a test clock advances 2.0 seconds"))
@@ -196,7 +197,9 @@ import Testing
       messages.capture($0)
     }
     #expect(messages.all.count == 1)
-    #expect(messages.last.hasPrefix("The effects started by Action.nap have not finished"))
+    #expect(
+      messages.last.hasPrefix(
+        "The effects started by TestClockWaitTests.Napper.Action.nap have not finished"))
   }
 
   @Test func anEffectWorkingElsewhereKeepsTheStoreWaitingThoughAnotherSleepsOnATestClock() async {

@@ -27,7 +27,7 @@ import Testing
       messages.capture($0)
     }
     let headline = messages.last.prefix { $0 != "\n" }
-    #expect(headline.hasPrefix("The state after send(Action.moveTapped(\"Llanfairpwll"))
+    #expect(headline.hasPrefix("The state after send(Profile.Action.moveTapped(\"Llanfairpwll"))
     #expect(headline.contains(" characters]…) differs from the expected state."), "\(headline)")
     #expect(headline.count < 200)
     // The diff below still shows the whole value.
@@ -44,7 +44,7 @@ import Testing
     // Only the changed field and the path to it; unchanged siblings are collapsed.
     #expect(
       messages.last == """
-        The state after send(Action.moveTapped("Lyon")) differs from the expected state. \
+        The state after send(Profile.Action.moveTapped("Lyon")) differs from the expected state. \
         (- expected, + actual)
           Profile.State(
             user: Profile.User(
@@ -160,11 +160,11 @@ import Testing
     #expect(
       messages.last.hasPrefix(
         """
-        Expected to receive Action.tick, but nothing arrived, and every effect still running is \
+        Expected to receive Profile.Action.tick, but nothing arrived, and every effect still running is \
         asleep on a test clock, which only the test can advance, so none can arrive until it \
         does. Effects still running:
         """))
-    #expect(messages.last.contains("Action.startTimer"))
+    #expect(messages.last.contains("Profile.Action.startTimer"))
     // The timer sleeps on the test clock: the message says the clock must move, and how far.
     #expect(messages.last.contains("asleep until a test clock advances 1.0 seconds"))
     await clock.advance(by: .milliseconds(400))
@@ -188,7 +188,7 @@ import Testing
     #expect(messages.all.count == 1)
     #expect(
       messages.last.contains(
-        "Must assert received actions before sending Action.noop: 1 received action not yet asserted"
+        "Must assert received actions before sending Profile.Action.noop: 1 received action not yet asserted"
       ))
     #expect(messages.last.contains(#"loaded("Ada")"#))
   }
@@ -202,7 +202,7 @@ import Testing
       messages.capture($0)
     }
     #expect(messages.last.contains("still running at the end of the test"))
-    #expect(messages.last.contains("Action.startTimer"))
+    #expect(messages.last.contains("Profile.Action.startTimer"))
   }
 
   @Test func finishingWithUnassertedActionsFails() async {
@@ -228,9 +228,9 @@ import Testing
     }
     let message = messages.last
     #expect(message.contains("The test ended with 3030 received actions not yet asserted"))
-    #expect(message.contains(#"  • Action.loaded("tick") (3000 times)"#), "\(message)")
-    #expect(message.contains(#"  • Action.loaded("w19")"#))
-    #expect(!message.contains(#"Action.loaded("w20")"#))
+    #expect(message.contains(#"  • Profile.Action.loaded("tick") (3000 times)"#), "\(message)")
+    #expect(message.contains(#"  • Profile.Action.loaded("w19")"#))
+    #expect(!message.contains(#"Profile.Action.loaded("w20")"#))
     #expect(message.contains("  … and 11 more\n"), "\(message)")
     #expect(message.count < 2_000)
   }
@@ -246,7 +246,9 @@ import Testing
       messages.capture($0)
     }
     #expect(messages.last.contains("nothing arrived"))
-    #expect(messages.last.contains(#"`send(Action.noop)`, which dropped Action.loaded("a")"#))
+    #expect(
+      messages.last.contains(
+        #"`send(Profile.Action.noop)`, which dropped Profile.Action.loaded("a")"#))
     // Only the sends that dropped a matching action are named, and a failure forgets them.
     await store.send(.echo(["a"]))
     await store.send(.noop)
@@ -257,7 +259,7 @@ import Testing
     } matching: {
       messages.capture($0)
     }
-    #expect(messages.last.contains("`send(Action.noop)`"))
+    #expect(messages.last.contains("`send(Profile.Action.noop)`"))
     #expect(!messages.last.contains("moveTapped"))
     await withKnownIssue {
       await store.receive(.loaded("b"))
@@ -289,8 +291,9 @@ import Testing
     #expect(messages.last.contains("nothing arrived"))
     #expect(
       messages.last.contains(
-        #"• `receive` of Action.loaded("b") at StoreTestingTests/TestStoreFailureTests.swift:"#))
-    #expect(messages.last.contains(#", which skipped Action.loaded("a")"#))
+        #"• `receive` of Profile.Action.loaded("b") at StoreTestingTests/TestStoreFailureTests.swift:"#
+      ))
+    #expect(messages.last.contains(#", which skipped Profile.Action.loaded("a")"#))
     #expect(messages.last.contains("each `receive` skips those that arrived before the one"))
     // A failure forgets it; a receive that skips nothing matching is not named.
     await store.send(.echo(["a", "b"]))
@@ -314,7 +317,7 @@ import Testing
     #expect(messages.last.contains("1 effect still running at the end of the test"))
     #expect(
       messages.last.contains(
-        #"Action.searchTyped("Ada") (created at StoreTestingTests/Profile.swift:"#))
+        #"Profile.Action.searchTyped("Ada") (created at StoreTestingTests/Profile.swift:"#))
     #expect(!messages.last.contains("Effect+Timing"))
     #expect(messages.last.components(separatedBy: "an effect started by").count == 2)
   }
@@ -415,7 +418,7 @@ import Testing
     }
     #expect(
       messages.last.hasPrefix(
-        "The state after send(Action.set(2)) differs from the expected state, although both "
+        "The state after send(Deep.Action.set(2)) differs from the expected state, although both "
           + "print the same: they differ in something the dump does not show"))
   }
 

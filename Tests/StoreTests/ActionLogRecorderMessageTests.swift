@@ -22,7 +22,7 @@ import Testing
     #expect(
       warnings.messages.first?.contains(
         """
-        action 1, Action.setBig(1), could not be written: the recorder's time closure returned \
+        action 1, Ledger.Action.setBig(1), could not be written: the recorder's time closure returned \
         nan, which JSON cannot hold: the time closure given to recordActions must return a \
         finite number of seconds.
         """) == true, "\(warnings.messages)")

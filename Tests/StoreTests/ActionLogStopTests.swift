@@ -34,7 +34,7 @@ import Testing
   @Test func anActionThatCannotBeEncodedIsReportedAtOnceAndTheLogSaysWhy() throws {
     let (recorder, warnings, file) = try record([.set(1), .set(.infinity), .set(2), .set(3)])
     let reason = """
-      action 2, Action.set(inf), could not be written: the Double inf at action.set._0 cannot \
+      action 2, Gauge.Action.set(inf), could not be written: the Double inf at action.set._0 cannot \
       be written as JSON, which has no NaN or infinity: keep such numbers out of actions and \
       state, or encode them another way (as nil, or as a string)
       """
@@ -66,11 +66,11 @@ import Testing
   }
 
   @Test(arguments: [
-    (Gauge.Action.moved(to: -.infinity), "action.moved.to", "Action.moved(to: -inf)"),
-    (.read("a", .nan), "action.read._1", #"Action.read("a", nan)"#),
+    (Gauge.Action.moved(to: -.infinity), "action.moved.to", "Gauge.Action.moved(to: -inf)"),
+    (.read("a", .nan), "action.read._1", #"Gauge.Action.read("a", nan)"#),
     (
       .sensor(.reading(.init(name: "b", value: .nan))), "action.sensor._0.reading._0.value",
-      #"Action.sensor(.reading(Gauge.Reading(name: "b", value: nan)))"#
+      #"Gauge.Action.sensor(.reading(Gauge.Reading(name: "b", value: nan)))"#
     ),
   ])
   func theWarningNamesThePlaceInTheActionWithItsEnumCases(
@@ -88,7 +88,7 @@ import Testing
     let (recorder, warnings, file) = try record(
       [.set(1), .invalidated, .set(2), .read("k", 1)], interval: 2)
     let reason = """
-      the checkpoint after action 2, Action.invalidated, could not be written: the Double nan \
+      the checkpoint after action 2, Gauge.Action.invalidated, could not be written: the Double nan \
       at state.level cannot be written as JSON
       """
     #expect(warnings.messages.count == 1)

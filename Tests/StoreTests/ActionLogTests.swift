@@ -595,7 +595,7 @@ import Testing
     #expect(warnings.messages.count == 1)
     #expect(
       warnings.messages.first?.contains(
-        #"stopped recording: action 2, Action.named("xxxxx"#) == true)
+        #"stopped recording: action 2, Tally.Action.named("xxxxx"#) == true)
     #expect(warnings.messages.first.map { $0.count < 1000 } == true)
     #expect(throws: ActionLogError.self) { try recorder.finish() }
     let report = try replayer().replay(path: path("huge.jsonl"))
@@ -603,7 +603,7 @@ import Testing
     #expect(report.warnings.count == 1)
     #expect(
       report.warnings.first?.contains(
-        "the recording stopped after action 1: action 2, Action.named(") == true)
+        "the recording stopped after action 1: action 2, Tally.Action.named(") == true)
     #expect(report.warnings.first?.contains("longer than the 4096 a replay reads") == true)
   }
 
@@ -732,7 +732,8 @@ import Testing
     #expect(warnings.messages.count == 1)
     #expect(
       warnings.messages.first?.contains("dropped.jsonl was released before its finish()") == true)
-    #expect(warnings.messages.first?.contains("Action.add(1) and the actions after it") == true)
+    #expect(
+      warnings.messages.first?.contains("Tally.Action.add(1) and the actions after it") == true)
     // A recorder that finished and was then let go is no surprise.
     var finished: ActionLogRecorder<Tally.State, Tally.Action>? = try store.recordActions(
       to: path("finished.jsonl"), feature: "Tally")

@@ -110,7 +110,9 @@ import Testing
     #expect(harness.state == before)
     #expect(warnings.messages.count == 1)
     #expect(warnings.messages.first?.contains("nothing changed") == true)
-    #expect(warnings.messages.first?.hasPrefix("Action.") == true, "no doubled word")
+    #expect(
+      warnings.messages.first?.hasPrefix("MissingChildParentTests.Parent.Action.") == true,
+      "no doubled word")
   }
 
   @Test func whileTheChildIsThereTheParentSeesItsActionsAfterTheChild() {
@@ -271,7 +273,8 @@ import Testing
       warnings.messages.first?.hasSuffix(
         """
         The store's action was \
-        Action.screen(.items(.element(id: 2, action: .detail(.renamed("x"))))).
+        NestedMissingChildTests.App.Action.screen(.items(.element(id: 2, action: \
+        .detail(.renamed("x"))))).
         """) == true,
       "\(warnings.messages)")
     // A warning at the top names the store's action already, and is left as it is.

@@ -34,7 +34,7 @@ import Testing
     #expect(
       message.contains(
         """
-        action 2, Action.setAmount(NaN), could not be written: the value at \
+        action 2, Ledger.Action.setAmount(NaN), could not be written: the value at \
         action.setAmount._0 was encoded as NaN, which is not JSON (JSONEncoder writes a \
         Decimal that is NaN so, though JSON has no NaN)
         """), "\(message)")
@@ -63,7 +63,7 @@ import Testing
     #expect(recorder.actionCount == 2)
     #expect(
       warnings.messages.first?.contains(
-        "the checkpoint after action 2, Action.poison, could not be written: the value at "
+        "the checkpoint after action 2, Ledger.Action.poison, could not be written: the value at "
           + "state.amount was encoded as NaN") == true, "\(warnings.messages)")
     for line in try directory.lines(file) {
       #expect(JSONCheck.check(Data(line.utf8)).problem == nil, "\(line)")

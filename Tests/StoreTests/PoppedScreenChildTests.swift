@@ -111,7 +111,7 @@ extension CaseKey<Finder.Action, StackAction<Finder.Screen.State, Finder.Screen.
     #expect(
       warnings.messages.first
         == """
-        Action.titleChanged("late") was sent to the store of a child that has since been \
+        Editor.Action.titleChanged("late") was sent to the store of a child that has since been \
         dismissed; the child there now is another presentation. The action was ignored.
         """,
       "\(warnings.messages)")

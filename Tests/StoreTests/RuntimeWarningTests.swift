@@ -24,18 +24,22 @@ import Testing
     }
     #expect(
       describe(Feature.rows(.element(id: 3, action: .toggled)))
-        == "Feature.rows(.element(id: 3, action: .toggled))")
+        == "RuntimeWarningTests.Feature.rows(.element(id: 3, action: .toggled))")
     #expect(
       describe(Feature.rows(.element(id: 3, action: .renamed("Milk"))))
-        == #"Feature.rows(.element(id: 3, action: .renamed("Milk")))"#)
-    #expect(describe(Feature.tapped) == "Feature.tapped")
-    #expect(describe(Feature.pair(1, label: "a")) == #"Feature.pair(1, label: "a")"#)
-    #expect(describe(Feature.signIn(Secret("hunter2"))) == "Feature.signIn(Secret(<redacted>))")
-    #expect(describe(Feature.chosen(4)) == "Feature.chosen(4)")
-    #expect(describe(Feature.chosen(nil)) == "Feature.chosen(nil)")
-    #expect(describe(Feature.picked(.toggled)) == "Feature.picked(.toggled)")
-    #expect(describe(Feature.picked(.some(nil))) == "Feature.picked(.some(nil))")
-    #expect(describe(Feature.picked(nil)) == "Feature.picked(nil)")
+        == #"RuntimeWarningTests.Feature.rows(.element(id: 3, action: .renamed("Milk")))"#)
+    #expect(describe(Feature.tapped) == "RuntimeWarningTests.Feature.tapped")
+    #expect(
+      describe(Feature.pair(1, label: "a")) == #"RuntimeWarningTests.Feature.pair(1, label: "a")"#)
+    #expect(
+      describe(Feature.signIn(Secret("hunter2")))
+        == "RuntimeWarningTests.Feature.signIn(Secret(<redacted>))")
+    #expect(describe(Feature.chosen(4)) == "RuntimeWarningTests.Feature.chosen(4)")
+    #expect(describe(Feature.chosen(nil)) == "RuntimeWarningTests.Feature.chosen(nil)")
+    #expect(describe(Feature.picked(.toggled)) == "RuntimeWarningTests.Feature.picked(.toggled)")
+    #expect(
+      describe(Feature.picked(.some(nil))) == "RuntimeWarningTests.Feature.picked(.some(nil))")
+    #expect(describe(Feature.picked(nil)) == "RuntimeWarningTests.Feature.picked(nil)")
   }
 
   /// Structs and arrays in an action print by their names, as a test writes them (with the
@@ -46,21 +50,21 @@ import Testing
     typealias Item = Shop.Item
     #expect(
       describe(Shop.Feature.add(Item(id: 3, name: "Tea", tag: .hot)))
-        == #"Feature.add(Shop.Item(id: 3, name: "Tea", tag: .hot))"#)
+        == #"Shop.Feature.add(Shop.Item(id: 3, name: "Tea", tag: .hot))"#)
     #expect(
       describe(
         Shop.Feature.loaded([Item(id: 1, name: "a", tag: .cold), Item(id: 2, name: "b", tag: .hot)])
       )
-        == #"Feature.loaded([Shop.Item(id: 1, name: "a", tag: .cold), Shop.Item(id: 2, name: "b", tag: .hot)])"#
+        == #"Shop.Feature.loaded([Shop.Item(id: 1, name: "a", tag: .cold), Shop.Item(id: 2, name: "b", tag: .hot)])"#
     )
     #expect(
       describe(Shop.Feature.signIn(Shop.Login(user: "ann", password: Secret("hunter2"))))
-        == #"Feature.signIn(Shop.Login(user: "ann", password: Secret(<redacted>)))"#)
-    #expect(describe(Shop.Feature.pay(Shop.Money(cents: 350))) == "Feature.pay(3.50 EUR)")
+        == #"Shop.Feature.signIn(Shop.Login(user: "ann", password: Secret(<redacted>)))"#)
+    #expect(describe(Shop.Feature.pay(Shop.Money(cents: 350))) == "Shop.Feature.pay(3.50 EUR)")
     #expect(
       describe(Shop.Feature.wrapped(Shop.Wrapper(value: nil)))
-        == "Feature.wrapped(Shop.Wrapper<Optional<Shop.Item>>(value: nil))")
-    #expect(describe(Shop.Feature.empty([])) == "Feature.empty([])")
+        == "Shop.Feature.wrapped(Shop.Wrapper<Optional<Shop.Item>>(value: nil))")
+    #expect(describe(Shop.Feature.empty([])) == "Shop.Feature.empty([])")
     // A struct sent as the action itself prints once, by its name.
     #expect(describe(Shop.Ping(count: 2, item: nil)) == "Shop.Ping(count: 2, item: nil)")
   }
@@ -86,7 +90,8 @@ import Testing
       case signedIn(Token)
     }
     #expect(describe(Feature.failed(LoadError.offline)).hasSuffix("LoadError.offline)"))
-    #expect(describe(Feature.signedIn(.token("abc"))).hasPrefix("Feature.signedIn("))
+    #expect(
+      describe(Feature.signedIn(.token("abc"))).hasPrefix("RuntimeWarningTests.Feature.signedIn("))
     #expect(!describe(Feature.signedIn(.token("abc"))).contains(".hidden"))
   }
 
@@ -98,7 +103,7 @@ import Testing
     var expression = Expression.number(1)
     for _ in 0..<10_000 { expression = .negated(expression) }
     let text = describe(expression)
-    #expect(text.hasPrefix("Expression.negated(.negated("))
+    #expect(text.hasPrefix("RuntimeWarningTests.Expression.negated(.negated("))
     #expect(text.contains("…"))
     #expect(text.count < 400)
   }
@@ -110,7 +115,7 @@ import Testing
     var list = List.node(0, next: nil)
     for value in 1..<2_000 { list = .node(value, next: list) }
     let text = describe(list)
-    #expect(text.hasPrefix("List.node(1999, next: .node(1998, next: .node("))
+    #expect(text.hasPrefix("RuntimeWarningTests.List.node(1999, next: .node(1998, next: .node("))
     #expect(text.contains("…"))
     #expect(text.count < 600)
   }

@@ -726,15 +726,17 @@ package struct EffectPlacement: Sendable {
   }
 }
 
-/// A readable name for an action in a message: its type and value, with the cases of
-/// enums inside it written short, as in `Action.rows(.element(id: 3, action: .toggled))`,
-/// and structs inside it by name, as in `Action.add(Item(id: 3, name: "Tea"))`
-/// (the default description would spell out every nested case's and struct's module).
+/// A readable name for an action in a message: its type, with the types it is nested in,
+/// and its value, with the cases of enums inside it written short, as in
+/// `List.Action.rows(.element(id: 3, action: .toggled))`, and structs inside it by name, as
+/// in `Shop.Action.add(Item(id: 3, name: "Tea"))` (the default description would spell out
+/// every nested case's and struct's module, and drop the feature the action belongs to,
+/// leaving every feature's actions reading `Action.…`).
 @usableFromInline
 package func describe(_ action: any Sendable) -> String {
   let short = shortDescription(action)
   if Mirror(reflecting: action).displayStyle == .struct, let short { return short }
-  return "\(type(of: action))" + (short ?? ".\(action)")
+  return TypeName.name(of: type(of: action)) + (short ?? ".\(action)")
 }
 
 /// `.case(payload)` for a value of an enum that neither describes nor reflects itself, with

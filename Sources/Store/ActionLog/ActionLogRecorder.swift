@@ -184,7 +184,7 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
   /// it as a runtime warning (unless `warns` is false).
   ///
   /// - Parameters:
-  ///   - what: What could not be written, such as `action 3, Action.add(1), could not be written`.
+  ///   - what: What could not be written, such as `action 3, Tally.Action.add(1), could not be written`.
   ///   - failure: Why.
   ///   - warns: Whether to report a runtime warning.
   /// - Returns: The error, also kept in ``error``.

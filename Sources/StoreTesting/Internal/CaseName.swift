@@ -38,13 +38,6 @@ enum CaseName {
       only from an action the key makes, which takes a payload the store can create (none, \
       `nil`, a string, a number, a Boolean or a collection).
       """
-    // The received action's type named as the expected one is (`Feature.Action.logged`, not
-    // `Action.logged`), so that the two lines read alike.
-    let shortRoot = "\(Root.self)."
-    let received =
-      received.hasPrefix(shortRoot)
-      ? TypeName.name(of: Root.self) + "." + received.dropFirst(shortRoot.count)
-      : received
     return """
       Received an action of another case than the key passed to `receive`.
         Expected: \(expectedAction(key))

@@ -35,7 +35,7 @@ enum Messages {
     TextElision.single(Effects.describe(action), limit: 1_000)
   }
 
-  /// A step's name for a headline, such as `send(Action.rows(.element(id: 3, action:
+  /// A step's name for a headline, such as `send(List.Action.rows(.element(id: 3, action:
   /// .toggled)))`, with an action longer than a line cut short: the diff below the headline
   /// shows what changed, and the test's source the whole action.
   static func step(_ kind: String, _ action: some Sendable) -> String {
@@ -173,7 +173,7 @@ enum Messages {
 
   /// A step that dropped received actions a `receive` was waiting for, in non-exhaustive mode.
   struct Dropper {
-    /// The step, such as `` `send(Action.noop)` ``.
+    /// The step, such as `` `send(Feature.Action.noop)` ``.
     var step: String
     /// Whether the step is a `receive`, which skipped actions before its match.
     var isReceive: Bool
