@@ -53,6 +53,12 @@ struct ActionLogLine<Action: Decodable>: Decodable {
   /// The action, on an action line; nil on a checkpoint.
   var action: Action?
 
+  init(kind: ActionLogLineKind, sequence: Int, action: Action?) {
+    self.kind = kind
+    self.sequence = sequence
+    self.action = action
+  }
+
   init(from decoder: any Decoder) throws {
     // The keys are not nested in this generic type: a nested enum would be generic too, and
     // every line would look up `KeyedDecodingContainer`'s metadata for this `Action` again.

@@ -231,22 +231,12 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         throw ActionLogError.malformedLine(line: number, reason: problem)
       }
       let line: ActionLogLine<R.Action>
-      do {
-        line = try decoder.decode(ActionLogLine<R.Action>.self, from: bytes)
-      } catch {
-        if (try? decoder.decode(LineProbe.self, from: bytes))?.kind == "header" {
-          throw ActionLogError.malformedLine(
-            line: number,
-            reason: """
-              a second header: a log holds one header, at its first line (line \(headerLine) \
-              here). Two logs joined into one file do not replay as one.
-              """)
-        }
-        throw ActionLogError.malformedLine(
-          line: number,
-          reason: Self.explain(error, in: bytes) {
-            _ = try decoder.decode(ActionLogLine<R.Action>.self, from: $0)
-          })
+      if !scanner.holdsRoundableNumber,
+        let plain = Self.plainActionLine(bytes, decoder, plainTextSecrets)
+      {
+        line = plain
+      } else {
+        line = try decodeLine(bytes, number: number, headerLine: headerLine, decoder)
       }
       if scanner.holdsRoundableNumber,
         let problem = Self.roundedInteger(
@@ -351,6 +341,51 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
 
   /// The line a log ends with: the one that marks the recording as stopped, or else the
   /// final checkpoint.
+  /// A line after the header, decoded whole, or refused naming the line and why.
+  private func decodeLine(
+    _ bytes: Data, number: Int, headerLine: Int, _ decoder: JSONDecoder
+  ) throws -> ActionLogLine<R.Action> {
+    do {
+      return try decoder.decode(ActionLogLine<R.Action>.self, from: bytes)
+    } catch {
+      if (try? decoder.decode(LineProbe.self, from: bytes))?.kind == "header" {
+        throw ActionLogError.malformedLine(
+          line: number,
+          reason: """
+            a second header: a log holds one header, at its first line (line \(headerLine) \
+            here). Two logs joined into one file do not replay as one.
+            """)
+      }
+      throw ActionLogError.malformedLine(
+        line: number,
+        reason: Self.explain(error, in: bytes) {
+          _ = try decoder.decode(ActionLogLine<R.Action>.self, from: $0)
+        })
+    }
+  }
+
+  /// An action line as the recorder writes it, read with `JSONDecoder` decoding the action's
+  /// value alone (see ``PlainActionLine``); `nil` for any other line, for an action that does
+  /// not decode, and for one holding a secret in plain text (whose warning names its place
+  /// from the line's root): the caller decodes those whole.
+  ///
+  /// About a third faster than decoding the whole line, the envelope's four fields being
+  /// about as much work for `JSONDecoder` as a small action.
+  private static func plainActionLine(
+    _ bytes: Data, _ decoder: JSONDecoder, _ plainTextSecrets: PlainTextSecrets
+  ) -> ActionLogLine<R.Action>? {
+    guard let fields = bytes.withUnsafeBytes({ PlainActionLine.fields(of: $0) }) else {
+      return nil
+    }
+    let start = bytes.startIndex
+    let value = bytes[(start + fields.action.lowerBound)..<(start + fields.action.upperBound)]
+    guard let action = try? decoder.decode(R.Action.self, from: value) else { return nil }
+    guard plainTextSecrets.takeFound().isEmpty else { return nil }
+    return ActionLogLine(
+      kind: .action(time: fields.time, origin: fields.origin), sequence: fields.sequence,
+      action: action)
+  }
+
   private static func end(_ stopLine: Int?) -> String {
     stopLine.map { "line \($0), which marks the recording as stopped" } ?? "the final checkpoint"
   }
