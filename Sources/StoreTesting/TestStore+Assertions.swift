@@ -98,19 +98,26 @@ extension TestStore {
         assigning a new one.
         """
     }
-    // The screens' lines without their ids, removed and inserted: the same, in order.
-    func screens(_ sign: Character) -> [Substring]? {
-      var screens: [Substring] = []
+    // The screens' lines without their ids, removed and inserted: the same, in order. A
+    // screen whose state spans lines shows its first line under its id, and the rest as they
+    // are.
+    func screens(_ sign: Character) -> (lines: [Substring], screenCount: Int) {
+      var lines: [Substring] = []
+      var screenCount = 0
       for (line, text) in zip(changed, content) where line.first == sign {
         if text.hasPrefix("nextID: ") { continue }
-        guard text.hasPrefix("[id: #"), let end = text.firstIndex(of: "]") else { return nil }
-        screens.append(text[end...])
+        if text.hasPrefix("[id: #"), let end = text.firstIndex(of: "]") {
+          screenCount += 1
+          lines.append(text[end...])
+        } else {
+          lines.append(text)
+        }
       }
-      return screens
+      return (lines, screenCount)
     }
-    guard let removed = screens("-"), let inserted = screens("+"), !removed.isEmpty,
-      removed == inserted
-    else { return "" }
+    let removed = screens("-")
+    let inserted = screens("+")
+    guard removed.screenCount > 0, removed == inserted else { return "" }
     return """
 
       Only the stack's ids differ: its screens are the same, but the reducer pushed them with \

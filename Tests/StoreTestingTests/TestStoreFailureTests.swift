@@ -101,6 +101,48 @@ import Testing
     #expect(messages.last.hasSuffix("instead of assigning a new one."), "\(messages.last)")
   }
 
+  /// The same hint when the screens are structs whose dumps span lines (a new-user trial's
+  /// detail screen got none).
+  @Test func aStackOfMultilineScreensAssignedAnewGetsTheHint() async {
+    struct Detail: Equatable, Sendable {
+      var noteID: Int
+      var text: String
+    }
+    struct Stack: Reducer {
+      struct State: Equatable, Sendable { var path = StackState<Detail>() }
+      enum Action: Sendable, Equatable { case push(Detail), popAll }
+      func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        switch action {
+        case .push(let screen): state.path.append(screen)
+        case .popAll: state.path.removeAll()
+        }
+        return .none
+      }
+    }
+    let tea = Detail(noteID: 1, text: "Tea")
+    let store = TestStore(initialState: Stack.State()) { Stack() }
+    await store.send(.push(tea)) { $0.path.append(tea) }
+    await store.send(.popAll) { $0.path.removeAll() }
+    await withKnownIssue {
+      await store.send(.push(tea)) { $0.path = StackState([tea]) }
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.last.contains("[id: #1]: TestStoreFailureTests.Detail("), "\(messages.last)")
+    #expect(messages.last.hasSuffix("instead of assigning a new one."), "\(messages.last)")
+    // A screen that differs in a field as well as its id gets no hint.
+    await store.send(.popAll) { $0.path.removeAll() }
+    await withKnownIssue {
+      await store.send(.push(tea)) {
+        $0.path = StackState([Detail(noteID: 1, text: "Milk")])
+      }
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.last.contains(#"+         text: "Tea""#), "\(messages.last)")
+    #expect(!messages.last.contains("instead of assigning a new one."), "\(messages.last)")
+  }
+
   @Test func aChangeWithoutAnAssertionClosureFails() async {
     let store = makeStore()
     await withKnownIssue {
