@@ -51,7 +51,8 @@ extension TestStore {
         // clock stop it too, and the list says how far to advance for each.
         let note =
           isWaitingOnlyForTestClocks ? "" : Messages.cancellationNote(waitingFor: "them")
-        let offTestExecutors = Messages.sleepsOffTestExecutors(on: testClocks, running: running)
+        let offTestExecutors = Messages.sleepsOffTestExecutors(
+          on: testClocks, realClocks: realClocks, running: running)
         reportFailure(
           Messages.stillRunning(running) + note + offTestExecutors
             + Messages.sharedClocks(testClocks),

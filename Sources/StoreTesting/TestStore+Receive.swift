@@ -153,7 +153,8 @@ extension TestStore {
         : """
         Expected to receive \(description()), but \(why). Effects still running:
         \(Messages.bulleted(Messages.describeRunning(running)))\(
-          Messages.sleepsOffTestExecutors(on: testClocks, running: running))\(
+          Messages.sleepsOffTestExecutors(
+            on: testClocks, realClocks: realClocks, running: running))\(
           Messages.sharedClocks(testClocks))
         """
       let skipped =

@@ -77,6 +77,8 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// The test clocks the feature holds in its stored properties, whose sleepers a failure
   /// message names when they belong to no effect.
   let testClocks: [TestClock]
+  /// Where the feature holds a `ContinuousClock` or `SuspendingClock`, for a failure message.
+  let realClocks: [String]
 
   /// The state as of the last assertion, which the next one starts from.
   var baseline: State
@@ -150,7 +152,9 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     self.ledger = ledger
     self.baseline = initialState
     self.origin = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    self.testClocks = TestClockFinder.clocks(in: feature)
+    let clocks = TestClockFinder.search(feature)
+    self.testClocks = clocks.testClocks
+    self.realClocks = clocks.realClocks
     core.didReduce = { [unowned self] action, origin in
       self.didReduce(action, origin: origin)
     }

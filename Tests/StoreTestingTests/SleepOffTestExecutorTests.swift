@@ -157,6 +157,75 @@ import Testing
   }
 }
 
+/// A feature given a real clock in a test: its sleep ends in real time, which the test store
+/// cannot hurry. A new-user trial's `receive` named tasks and TestClocks instead, neither of
+/// which was involved.
+@MainActor
+@Suite(.timeLimit(.minutes(10))) struct RealClockTests {
+  struct Saver: Reducer {
+    struct State: Equatable { var saved = 0 }
+    enum Action: Equatable, Sendable { case edited, saved, closed }
+    enum CancelID { case save }
+    struct Timing { var clock: any Clock<Duration> }
+    let timing: Timing
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      switch action {
+      case .edited:
+        return .run { [clock = timing.clock] send in
+          try await clock.sleep(for: .seconds(3_600))
+          send(.saved)
+        }
+        .cancellable(id: CancelID.save)
+      case .saved:
+        state.saved += 1
+        return .none
+      case .closed:
+        return .cancel(id: CancelID.save)
+      }
+    }
+  }
+
+  @Test func aReceiveWaitingOnARealClockSaysWhereTheFeatureHoldsIt() async {
+    let messages = Messages()
+    let store = TestStore(initialState: Saver.State()) {
+      Saver(timing: Saver.Timing(clock: ContinuousClock()))
+    }
+    await store.send(.edited)
+    await withKnownIssue {
+      await store.receive(.saved, timeout: .milliseconds(50)) { $0.saved = 1 }
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(
+      messages.last.contains(
+        """
+        The feature holds a real clock, which the test cannot advance:
+          • RealClockTests.Saver.timing.clock (a ContinuousClock)
+        An effect asleep on one wakes in real time
+        """), "\(messages.last)")
+    #expect(!messages.last.contains("Task.detached"), "\(messages.last)")
+    await store.send(.closed)
+  }
+
+  @Test func findsRealClocksWithWhereTheyAre() {
+    struct Pair {
+      var fast: SuspendingClock
+      var test: TestClock
+      var clocks: [any Clock<Duration>]
+    }
+    let test = TestClock()
+    let found = TestClockFinder.search(
+      Pair(fast: SuspendingClock(), test: test, clocks: [ContinuousClock(), test]))
+    #expect(found.testClocks.count == 1)
+    #expect(
+      found.realClocks == [
+        "RealClockTests.Pair.fast (a SuspendingClock)",
+        "RealClockTests.Pair.clocks.0 (a ContinuousClock)",
+      ])
+  }
+}
+
 /// The test store finds the clocks a feature holds, without reading all of a large value.
 @Suite struct TestClockFinderTests {
   struct Holder {

@@ -135,9 +135,12 @@ enum Messages {
 
   /// For a wait in vain while effects run: the sleeps on `clocks` (the test clocks the feature
   /// holds) of tasks that no test store runs, which the test may have advanced the clock
-  /// before. When no such clock is known, a line saying what to look for, as long as an effect
-  /// waits on something other than a test clock. Empty when neither applies.
-  static func sleepsOffTestExecutors(on clocks: [TestClock], running: [EffectRecord]) -> String {
+  /// before. When no such sleep is known and an effect waits on something other than a test
+  /// clock: the real clocks the feature holds (`realClocks`, where they are), which the
+  /// test cannot advance, or else a line saying what to look for. Empty when none applies.
+  static func sleepsOffTestExecutors(
+    on clocks: [TestClock], realClocks: [String], running: [EffectRecord]
+  ) -> String {
     let offTestExecutors = clocks.compactMap { clock -> (now: String, until: [String])? in
       let deadlines = clock.sleepsOffTestExecutors
       return deadlines.isEmpty ? nil : ("\(clock.now)", deadlines.map(\.description))
@@ -162,7 +165,19 @@ enum Messages {
         """
     }
     let waitsElsewhere = running.contains { $0.kind == .task && $0.testClockWaits.isEmpty }
-    guard clocks.isEmpty, waitsElsewhere else { return "" }
+    guard waitsElsewhere else { return "" }
+    if !realClocks.isEmpty {
+      let holds = realClocks.count == 1 ? "a real clock" : "real clocks"
+      return """
+
+        The feature holds \(holds), which the test cannot advance:
+        \(bulleted(realClocks))
+        An effect asleep on one wakes in real time, if at all before the test gives up. Give \
+        the feature a TestClock in the test (`let clock = TestClock()`, passed where the app \
+        passes a ContinuousClock), and advance it: `await clock.advance(by: ...)`.
+        """
+    }
+    guard clocks.isEmpty else { return "" }
     return """
 
       If an effect waits for a task the test store does not run (a `Task {}` or \
