@@ -57,6 +57,26 @@ private final class Account {
         """)
   }
 
+  /// A UUID a counting generator made prints as a test writes it; a random one as hex
+  /// (a new-user trial read `…000000000064` for the first id of `incrementing(from: 100)`).
+  @Test func countedUUIDsPrintAsATestWritesThem() {
+    struct Note: Identifiable, Equatable {
+      var id: UUID
+      var text = ""
+    }
+    let notes: IdentifiedArrayOf<Note> = [Note(id: UUID(counting: 100))]
+    #expect(
+      StateDump.render(notes)
+        == "[\n  [id: UUID(counting: 100)]: StateDumpTests.Note(\n    id: UUID(counting: 100)\n    text: \"\"\n  )\n]"
+    )
+    let random = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
+    #expect(StateDump.render(Note(id: random)).contains("id: E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
+    // The largest number a counted UUID holds, and the smallest UUID that is not one.
+    #expect(StateDump.render(UUID(counting: -1)) == "UUID(counting: 281474976710655)")
+    let notCounted = UUID(uuidString: "00000000-0000-0000-0001-000000000000")!
+    #expect(StateDump.render(notCounted) == "00000000-0000-0000-0001-000000000000")
+  }
+
   @Test func classPrintsLikeAStruct() {
     #expect(StateDump.render(Account()) == "Account(\n  name: \"Ada\"\n  balance: 1.5\n)")
   }

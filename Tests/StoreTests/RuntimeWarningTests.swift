@@ -1,4 +1,5 @@
 import Effects
+import Foundation
 import Testing
 
 @testable import Store
@@ -67,6 +68,21 @@ import Testing
     #expect(describe(Shop.Feature.empty([])) == "Shop.Feature.empty([])")
     // A struct sent as the action itself prints once, by its name.
     #expect(describe(Shop.Ping(count: 2, item: nil)) == "Shop.Ping(count: 2, item: nil)")
+  }
+
+  @Test func countedUUIDsInAnActionPrintAsATestWritesThem() {
+    enum Feature: Sendable {
+      case opened(UUID)
+      case moved(from: UUID, to: UUID?)
+    }
+    #expect(
+      describe(Feature.opened(UUID(counting: 100)))
+        == "RuntimeWarningTests.Feature.opened(UUID(counting: 100))")
+    let random = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
+    #expect(
+      describe(Feature.moved(from: random, to: UUID(counting: 0)))
+        == "RuntimeWarningTests.Feature.moved(from: E621E1F8-C36C-495A-93FC-0C247A3E6E5F, "
+        + "to: UUID(counting: 0))")
   }
 
   @Test func aDeepChainOfStructsPrintsItsTopLevelsOnly() {

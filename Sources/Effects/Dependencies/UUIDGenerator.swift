@@ -98,4 +98,20 @@ extension UUID {
     }
     self.init(uuid: bytes)
   }
+
+  /// The number this UUID spells if ``init(counting:)`` could have made it (its first twenty
+  /// hex digits are zeros, as no random UUID's are); `nil` otherwise.
+  package var countedValue: UInt64? {
+    withUnsafeBytes(of: uuid) { bytes in
+      guard bytes[0..<10].allSatisfy({ $0 == 0 }) else { return nil }
+      return bytes[10..<16].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+    }
+  }
+
+  /// The UUID as a test writes it in a message: `UUID(counting: 100)` for one a counting
+  /// generator made, its hex digits otherwise (`00000000-0000-0000-0000-000000000064` reads
+  /// as nothing a test wrote).
+  package var testDescription: String {
+    countedValue.map { "UUID(counting: \($0))" } ?? uuidString
+  }
 }

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 import Synchronization
 
 /// Starts effects for one store, tracks every running effect by lifetime and cancellation id,
@@ -767,6 +772,8 @@ private func shortDescription(_ value: Any, depth: Int = 0) -> String? {
     let texts = elements.map { shortDescription($0, depth: depth + 1) ?? String(reflecting: $0) }
     return "[\(texts.joined(separator: ", "))]"
   }
+  // A UUID describes itself too, as hex digits that hide the number a test counted it from.
+  if let uuid = value as? UUID { return uuid.testDescription }
   guard
     !(value is CustomStringConvertible), !(value is CustomDebugStringConvertible),
     !(value is CustomReflectable), !(value is any Error)

@@ -112,7 +112,9 @@ struct DumpReflector {
   /// The id of an `Identifiable` value, printed; `nil` for other values.
   static func idText(of value: Any) -> String? {
     guard let identifiable = value as? any Identifiable else { return nil }
-    func text(_ value: some Identifiable) -> String { String(reflecting: value.id) }
+    func text(_ value: some Identifiable) -> String {
+      (value.id as? UUID)?.testDescription ?? String(reflecting: value.id)
+    }
     return text(identifiable)
   }
 
@@ -232,7 +234,7 @@ extension DumpReflector {
     case let text as Substring: String(text).debugDescription
     case let character as Character: character.debugDescription
     case let scalar as Unicode.Scalar: scalar.debugDescription
-    case let uuid as UUID: uuid.description
+    case let uuid as UUID: uuid.testDescription
     case let date as Date: "\(date) (\(date.timeIntervalSince1970) s since 1970)"
     case let url as URL: url.description
     case let decimal as Decimal: decimal.description
