@@ -1,9 +1,10 @@
+import Synchronization
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
   import Foundation
 #endif
-import Synchronization
 
 /// Starts effects for one store, tracks every running effect by lifetime and cancellation id,
 /// and cancels them.
