@@ -201,10 +201,22 @@ extension TestStore {
           \(Messages.bulleted(arrived.map { Messages.action($0) }))
           """
       }
-      reportFailure(mismatch(next.action) + order, at: location)
+      // A receive after a swapped one fails for the swap, most likely.
+      let follows =
+        swappedReceive.map { earlier in
+          """
+
+          This may follow from the `receive` at \(earlier.fileID):\(earlier.line), which failed \
+          because the actions arrived in another order: put the receives in the order they \
+          arrived, and this one may pass.
+          """
+        } ?? ""
+      swappedReceive = order.isEmpty ? nil : location
+      reportFailure(mismatch(next.action) + order + follows, at: location)
       baseline = next.state
       return
     }
+    swappedReceive = nil
     checkState(
       before: baseline,
       after: next.state,

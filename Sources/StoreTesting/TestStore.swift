@@ -95,6 +95,10 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// to reach its match since the last failing one. A `receive` that then finds nothing names
   /// the steps that dropped what it expected.
   var droppedBy: [Drop] = []
+  /// Where the last `receive` failed because the action it expected arrived after another,
+  /// until a `receive` passes or a `send` comes: the next `receive` that fails most likely
+  /// fails for that reason, and says so.
+  var swappedReceive: TestLocation?
 
   /// Received actions that one step dropped unasserted, in non-exhaustive mode.
   struct Drop {
@@ -273,6 +277,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     settle()
     reportWarnings(at: location)
+    swappedReceive = nil
     if !received.isEmpty {
       if exhaustivity == .on {
         reportFailure(
