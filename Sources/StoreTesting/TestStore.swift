@@ -154,7 +154,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     self.executor = executor
     self.runtime = core.runtime
     self.ledger = ledger
-    self.baseline = initialState
+    self.baseline = consume initialState
     self.origin = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     let clocks = TestClockFinder.search(feature)
     self.testClocks = clocks.testClocks

@@ -404,7 +404,46 @@ struct ProbedFlat<P: Payload>: Reducer {
         await MainActor.run { scopeSendAndRead(Mebibyte.self) }
       }
     }
+
+    /// A store of a 3 MiB state is made on the main thread: `Store(initialState:)` moves the
+    /// state to the heap. It copied it twice on the way, in a debug build (in its own frame
+    /// and the root's), and with the caller's copy, 9 MiB overflowed the thread's 8 MiB (a
+    /// trial's 164 KB state needed 768 KiB of stack; now 384 KiB is enough).
+    @Test func aStoreOfThreeMebibytesIsMadeOnTheMainThread() async {
+      await #expect(processExitsWith: .success) {
+        await MainActor.run { makeSendAndRead(ThreeMebibytes.self) }
+      }
+    }
   #endif
+}
+
+/// 3 MiB of inline state.
+struct ThreeMebibytes: Payload {
+  var a = Mebibyte()
+  var b = Mebibyte()
+  var c = Mebibyte()
+}
+
+/// Makes a store of a state holding a `P` payload on the main thread, sends to it and reads
+/// it.
+@MainActor
+func makeSendAndRead<P: Payload>(_: P.Type) {
+  let state = SendableAddress(
+    address: UnsafeMutablePointer<ProbedFlat<P>.State>.allocate(capacity: 1))
+  onLargeStack { state.address.initialize(to: ProbedFlat<P>.State()) }
+  let store = makeFlatStore(from: state.address)
+  state.address.deinitialize(count: 1)
+  state.address.deallocate()
+  store.send(.bump)
+  precondition(store.probe == 1)
+}
+
+/// A store of the state at `state`, made in a frame of its own that holds one copy of it.
+@MainActor @inline(never)
+func makeFlatStore<P: Payload>(from state: UnsafeMutablePointer<ProbedFlat<P>.State>)
+  -> StoreOf<ProbedFlat<P>>
+{
+  Store(initialState: state.pointee) { ProbedFlat<P>() }
 }
 
 /// Scopes a store of a `P` payload to its optional child, sends to it, and reads it.

@@ -102,7 +102,7 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   ) {
     self.drainScheduler = drainScheduler
     self.stateAddress = .allocate(capacity: 1)
-    stateAddress.initialize(to: initialState)
+    stateAddress.initialize(to: consume initialState)
     self.reducer = reducer
     self.runtime = EffectRuntime(
       executor: executor, warnings: warnings, walksAfterEveryAction: walksAfterEveryAction)

@@ -99,7 +99,9 @@ public final class Store<State, Action: Sendable>: Observable {
     initialState: State,
     @ReducerBuilder<State, Action> reducer: () -> R
   ) where R.State == State, R.Action == Action {
-    let root = RootCore(initialState: initialState, reducer: reducer())
+    // Moved, not copied: in a debug build each copy of a generic value takes stack of its own
+    // while the function that made it runs, and a state of a few hundred KB is not rare.
+    let root = RootCore(initialState: consume initialState, reducer: reducer())
     // Unretained: the root keeps this closure, so a strong capture would be a cycle; every
     // holder of the closure (this store, and the scoped stores made from it) also holds the
     // root strongly, so the root outlives every call. No reference counting on the hot path:
