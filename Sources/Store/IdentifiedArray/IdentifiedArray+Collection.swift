@@ -69,11 +69,16 @@ extension IdentifiedArray {
     _modify {
       guard let (bucket, slot) = find(id) else {
         var added: Element? = nil
-        yield &added
-        if let added {
-          Self.checkSetID(added.id, is: id)
-          append(added)
+        // In a `defer`, as below: a caller that throws after setting the value ends the
+        // access without coming back here, and the value set must still be kept (a
+        // dictionary keeps it).
+        defer {
+          if let added {
+            Self.checkSetID(added.id, is: id)
+            append(added)
+          }
         }
+        yield &added
         return
       }
       // Move the element out (swapped to the end and popped, so nothing else moves), lend
