@@ -66,18 +66,7 @@ import Testing
   /// A stack asserted by assigning a new one differs only in its next id: the failure says
   /// how to assert it instead.
   @Test func aStackAssignedAnewInTheAssertionGetsAHint() async {
-    struct Stack: Reducer {
-      struct State: Equatable, Sendable { var path = StackState<Int>() }
-      enum Action: Sendable, Equatable { case push(Int), popAll }
-      func reduce(into state: inout State, action: Action) -> Effect<Action> {
-        switch action {
-        case .push(let screen): state.path.append(screen)
-        case .popAll: state.path.removeAll()
-        }
-        return .none
-      }
-    }
-    let store = TestStore(initialState: Stack.State()) { Stack() }
+    let store = TestStore(initialState: PushingStack<Int>.State()) { PushingStack<Int>() }
     await store.send(.push(7)) { $0.path.append(7) }
     await withKnownIssue {
       await store.send(.popAll) { $0.path = StackState() }
@@ -108,19 +97,8 @@ import Testing
       var noteID: Int
       var text: String
     }
-    struct Stack: Reducer {
-      struct State: Equatable, Sendable { var path = StackState<Detail>() }
-      enum Action: Sendable, Equatable { case push(Detail), popAll }
-      func reduce(into state: inout State, action: Action) -> Effect<Action> {
-        switch action {
-        case .push(let screen): state.path.append(screen)
-        case .popAll: state.path.removeAll()
-        }
-        return .none
-      }
-    }
     let tea = Detail(noteID: 1, text: "Tea")
-    let store = TestStore(initialState: Stack.State()) { Stack() }
+    let store = TestStore(initialState: PushingStack<Detail>.State()) { PushingStack<Detail>() }
     await store.send(.push(tea)) { $0.path.append(tea) }
     await store.send(.popAll) { $0.path.removeAll() }
     await withKnownIssue {
@@ -517,6 +495,19 @@ indirect enum Links: Equatable {
 }
 
 /// A feature whose state is a deep chain.
+/// A stack that pushes the screens it is sent and pops them all.
+private struct PushingStack<Screen: Equatable & Sendable>: Reducer {
+  struct State: Equatable, Sendable { var path = StackState<Screen>() }
+  enum Action: Sendable, Equatable { case push(Screen), popAll }
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .push(let screen): state.path.append(screen)
+    case .popAll: state.path.removeAll()
+    }
+    return .none
+  }
+}
+
 struct Deep: Reducer {
   struct State: Equatable {
     var chain = Links.nested(100, end: 0)
