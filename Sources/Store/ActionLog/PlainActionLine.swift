@@ -1,14 +1,17 @@
-/// Reads an action line as the recorder writes it without `JSONDecoder`, but for the action.
+/// Reads the `kind`, `seq`, `time` and `origin` of an action line as the recorder writes it,
+/// without `JSONDecoder`.
 ///
-/// `JSONDecoder` takes about as long to read a line's `kind`, `seq`, `time` and `origin` as
-/// to read the action itself. A replay already scans each line for repeated keys, so it reads
-/// these fields here, in one pass over plain JSON, and hands `JSONDecoder` only the bytes of
-/// the action's value. A line this does not read (another kind of line, a key it does not
-/// know, an escape in a string, a number with a fraction where an integer goes, anything out
-/// of the ordinary) gives `nil`, and the replay decodes the whole line as before, with the
-/// same messages when it is refused: this is a shortcut for lines `JSONDecoder` would read,
-/// never a second reader with rules of its own.
+/// Decoding a line's fields through a keyed container costs `JSONDecoder` about as much as a
+/// small action, so a replay reads these four here, in one pass over plain JSON, and has
+/// `JSONDecoder` decode the line's action alone. A line this does not read (another kind of
+/// line, a key it does not know, an escape in a string, a number that is not plain, anything
+/// out of the ordinary) gives `nil`, and the replay decodes the whole line as before, with the
+/// same messages when it is refused: this is a shortcut for lines `JSONDecoder` would read
+/// the same way, never a second reader with rules of its own.
 enum PlainActionLine {
+  /// Whether replays decode every line whole, for tests that compare the two ways.
+  @TaskLocal static var isDisabled = false
+
   /// The fields of a plain action line, and where its action's value is.
   struct Fields: Equatable {
     var sequence: Int
@@ -167,7 +170,9 @@ enum PlainActionLine {
       return value
     }
 
-    /// A JSON number whose `Double` is finite.
+    /// A JSON number whose `Double` is finite, and not zero unless every digit before its
+    /// exponent is (`JSONDecoder` refuses a number too small for a `Double`, such as `1e-400`,
+    /// which `Double(_:)` reads as zero).
     mutating func finiteNumber() -> Double? {
       skipWhitespace()
       let start = index
@@ -194,6 +199,10 @@ enum PlainActionLine {
       let text = String(
         decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
       guard let value = Double(text), value.isFinite else { return nil }
+      if value == 0 {
+        let mantissa = text.prefix { $0 != "e" && $0 != "E" }
+        guard mantissa.allSatisfy({ $0 == "0" || $0 == "." || $0 == "-" }) else { return nil }
+      }
       return value
     }
 
