@@ -125,17 +125,6 @@ extension ActionLogLine {
   }
 }
 
-/// The action of an action line, decoded from the whole line without its other fields (which
-/// ``PlainActionLine`` reads).
-struct ActionField<Action: Decodable>: Decodable {
-  var action: Action
-
-  init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: ActionLogLineKey.self)
-    action = try container.decode(Action.self, forKey: .action)
-  }
-}
-
 /// The kind of a line after the header, with the fields only that kind has.
 enum ActionLogLineKind {
   case action(time: Double, origin: ActionOrigin)

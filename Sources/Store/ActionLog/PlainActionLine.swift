@@ -3,7 +3,7 @@
 ///
 /// Decoding a line's fields through a keyed container costs `JSONDecoder` about as much as a
 /// small action, so a replay reads these four here, in one pass over plain JSON, and has
-/// `JSONDecoder` decode the line's action alone. A line this does not read (another kind of
+/// `JSONDecoder` decode the bytes of the line's action alone. A line this does not read (another kind of
 /// line, a key it does not know, an escape in a string, a number that is not plain, anything
 /// out of the ordinary) gives `nil`, and the replay decodes the whole line as before, with the
 /// same messages when it is refused: this is a shortcut for lines `JSONDecoder` would read
@@ -25,8 +25,10 @@ enum PlainActionLine {
   ///
   /// A plain action line is one JSON object, with JSON whitespace anywhere between tokens,
   /// holding `kind` (the string `"action"`), `seq` (an integer), `origin` (`"user"` or
-  /// `"effect"`), `action` (any JSON value, which is not checked here: `JSONDecoder` reads
-  /// it), and optionally `time` (a finite number), each once, and nothing else.
+  /// `"effect"`), `action` (any JSON value nested less than 256 deep, which is not checked
+  /// otherwise: `JSONDecoder` reads it), and optionally `time` (a finite number), each once,
+  /// and nothing else. (`JSONDecoder` reads JSON nested up to 512 deep: a line one deeper
+  /// than its action must be refused where the action alone is not.)
   ///
   /// - Complexity: O(*n*) for a line of *n* bytes.
   static func fields(of line: UnsafeRawBufferPointer) -> Fields? {
@@ -227,6 +229,7 @@ enum PlainActionLine {
             continue
           case UInt8(ascii: "{"), UInt8(ascii: "["):
             depth += 1
+            guard depth < 256 else { return nil }
           case UInt8(ascii: "}"), UInt8(ascii: "]"):
             depth -= 1
           default:
