@@ -29,14 +29,8 @@ private struct TwoReports: Reducer {
   /// Two receives swapped: the failure says the expected action came later, and in what order
   /// the actions arrived (a new-user trial got two failures saying only "unexpected action").
   @Test func aReceiveOfALaterActionSaysItArrivedLaterAndTheOrder() async {
-    let store = TestStore(initialState: TwoReports.State()) { TwoReports() }
-    await store.send(.start)
     let messages = Messages()
-    await withKnownIssue {
-      await store.receive(.closed) { $0.reports = ["closed"] }
-    } matching: {
-      messages.capture($0)
-    }
+    let store = await receivingClosedFirst(messages)
     let message = messages.last
     #expect(message.contains("Received an unexpected action"), "\(message)")
     #expect(
@@ -54,14 +48,8 @@ private struct TwoReports: Reducer {
   /// The receive written after the swapped one fails too, on the action the first one took:
   /// it says it may follow from the first (a new-user trial read it as a second mistake).
   @Test func theReceiveAfterASwappedOneSaysItMayFollowFromIt() async {
-    let store = TestStore(initialState: TwoReports.State()) { TwoReports() }
-    await store.send(.start)
     let messages = Messages()
-    await withKnownIssue {
-      await store.receive(.closed) { $0.reports = ["closed"] }
-    } matching: {
-      messages.capture($0)
-    }
+    let store = await receivingClosedFirst(messages)
     #expect(!messages.last.contains("This may follow from"), "\(messages.last)")
     await withKnownIssue {
       await store.receive(.saved) { $0.reports = ["closed", "saved"] }
@@ -76,6 +64,21 @@ private struct TwoReports: Reducer {
     #expect(
       messages.last.hasSuffix("put the receives in the order they arrived, and this one may pass."))
     await store.finish()
+  }
+
+  /// A store whose effect sent `.saved`, then `.closed`, after a `receive` of `.closed` that
+  /// failed (its failure in `messages`).
+  private func receivingClosedFirst(_ messages: Messages) async -> TestStore<
+    TwoReports.State, TwoReports.Action
+  > {
+    let store = TestStore(initialState: TwoReports.State()) { TwoReports() }
+    await store.send(.start)
+    await withKnownIssue {
+      await store.receive(.closed) { $0.reports = ["closed"] }
+    } matching: {
+      messages.capture($0)
+    }
+    return store
   }
 
   /// An action that never arrives gets no such hint.

@@ -235,7 +235,7 @@ import Testing
 
   @Test func findsAClockBehindAnExistentialOnce() {
     let clock = TestClock()
-    let found = TestClockFinder.clocks(in: (Holder(clock: clock), clock))
+    let found = TestClockFinder.search((Holder(clock: clock), clock)).testClocks
     #expect(found.count == 1)
     #expect(found.first === clock)
   }
@@ -247,8 +247,9 @@ import Testing
     }
     let clock = TestClock()
     // The rows fill the limit before the holder's clock is queued.
-    #expect(TestClockFinder.clocks(in: Nested(holder: Holder(clock: clock)), limit: 64).isEmpty)
-    #expect(TestClockFinder.clocks(in: Nested(holder: Holder(clock: clock))).isEmpty)
-    #expect(TestClockFinder.clocks(in: Holder(clock: clock), limit: 64).count == 1)
+    #expect(
+      TestClockFinder.search(Nested(holder: Holder(clock: clock)), limit: 64).testClocks.isEmpty)
+    #expect(TestClockFinder.search(Nested(holder: Holder(clock: clock))).testClocks.isEmpty)
+    #expect(TestClockFinder.search(Holder(clock: clock), limit: 64).testClocks.count == 1)
   }
 }

@@ -19,18 +19,10 @@ enum TestClockFinder {
     var realClocks: [String] = []
   }
 
-  /// The distinct test clocks in `value`'s stored properties, looked for through at most
-  /// `depth` levels and `limit` values, so that a reducer holding a large value costs little.
-  /// A clock past the limit is not found; then the store's failure message only says what
-  /// to look for.
-  ///
-  /// - Complexity: O(`limit`).
-  static func clocks(in value: Any, depth: Int = 6, limit: Int = 256) -> [TestClock] {
-    search(value, depth: depth, limit: limit).testClocks
-  }
-
-  /// The test clocks and the real clocks in `value`'s stored properties, found as
-  /// ``clocks(in:depth:limit:)`` finds test clocks.
+  /// The distinct test clocks and the real clocks in `value`'s stored properties, looked for
+  /// through at most `depth` levels and `limit` values, so that a reducer holding a large
+  /// value costs little. A clock past the limit is not found; then the store's failure
+  /// message only says what to look for.
   ///
   /// - Complexity: O(`limit`).
   static func search(_ value: Any, depth: Int = 6, limit: Int = 256) -> Found {
