@@ -1,7 +1,7 @@
 import Effects
 
-/// Finds the test clocks a feature holds, so that a test store can look at their sleepers
-/// when a `receive` waits in vain.
+/// Finds the clocks a feature holds, so that a test store can look at its test clocks'
+/// sleepers when a `receive` waits in vain, or say where it holds a real clock.
 ///
 /// A test store is not given the clock: the feature is. The clock is usually one of the
 /// reducer's stored properties (`Search(clock: clock)`, an `any Clock<Duration>` included), or
