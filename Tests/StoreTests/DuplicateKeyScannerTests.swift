@@ -85,12 +85,78 @@ import Testing
   }
 
   /// Two different keys of invalid UTF-8 were both repaired into U+FFFD, and called one key
-  /// written twice. The scan now gives up on them (the replay refuses such a line first).
+  /// written twice. They are compared by their bytes now (the replay refuses such a line
+  /// before the scan).
   @Test func keysOfInvalidUTF8AreNeverCalledARepeat() {
     var scanner = DuplicateKeyScanner()
     let line =
       Data(#"{""#.utf8) + Data([0xFF]) + Data(#"":1,""#.utf8) + Data([0xFE]) + Data(#"":2}"#.utf8)
     #expect(scanner.firstProblem(in: line) == nil)
+  }
+
+  /// A key with a UTF-16 surrogate without its pair is not Unicode text: `JSONDecoder` reads
+  /// a line holding one when no type asks for that object's keys. The scan gave up at such a
+  /// key, so a repeat, a trailing comma or a number after it went unseen; it now compares
+  /// such keys by their code points, as other readers do, and goes on.
+  @Test func keysThatAreNotTextAreComparedByTheirCodePoints() {
+    let found = duplicate(#"{"x":{"\ud800":1,"a":2,"\uD800":3}}"#)
+    #expect(
+      found == .init(key: #"\uD800"#, path: "x", firstSpelling: #"\ud800"#, isNotText: true))
+    #expect(
+      found?.description == #"""
+        the key written "\uD800" (first written "\ud800") appears twice in the object at x \#
+        (readers disagree on which one counts); it holds a UTF-16 surrogate without its pair, \#
+        which Swift cannot read as text.
+        """#)
+    #expect(
+      duplicate(#"{"\ud800x":1,"\ud800x":2}"#)
+        == .init(key: #"\ud800x"#, path: "", isNotText: true))
+    // Another surrogate, the replacement character, a pair, the surrogate with more text: all
+    // different keys.
+    #expect(duplicate(#"{"\ud800":1,"\udc00":2,"\ufffd":3,"\ud800x":5}"#) == nil)
+    #expect(duplicate("{\"\\ud800\":1,\"\u{FFFD}\":2}") == nil)
+    #expect(duplicate(#"{"\ud800":1,"\ud800\udc00":2,"\udc00\ud800":3}"#) == nil)
+    // Past 16 keys, where keys are grouped by their hashes.
+    let many = (0..<40).map { #""k\#($0)":\#($0)"# }.joined(separator: ",")
+    #expect(duplicate(#"{"\udfff":0,"# + many + #","\uDFFF":1}"#)?.isNotText == true)
+    #expect(duplicate(#"{"\udfff":0,"# + many + #","\udffe":1}"#) == nil)
+  }
+
+  @Test func theScanGoesOnAfterAKeyThatIsNotText() {
+    func problem(_ json: String) -> DuplicateKeyScanner.Problem? {
+      var scanner = DuplicateKeyScanner()
+      return scanner.firstProblem(in: Data(json.utf8))
+    }
+    #expect(
+      problem(#"{"x":{"\ud800":1,"b":2,"b":3}}"#) == .duplicate(.init(key: "b", path: "x")))
+    #expect(problem(#"{"x":{"\ud800":1},"a":[1,]}"#) == .trailingComma(column: 25, path: "a"))
+    var scanner = DuplicateKeyScanner()
+    let line = #"{"x":{"\ud800":1},"a":0.99999999999999999999}"#
+    #expect(scanner.firstProblem(in: Data(line.utf8)) == nil)
+    #expect(scanner.holdsRoundableNumber)
+  }
+
+  /// `JSONDecoder` reads a string only where a type asks for it, so an escape JSON does not
+  /// have, in an object the types ignore, passed the replay; other readers refuse the line.
+  @Test func anInvalidEscapeIsFoundWithItsColumnAndPlace() {
+    func problem(_ json: String) -> DuplicateKeyScanner.Problem? {
+      var scanner = DuplicateKeyScanner()
+      return scanner.firstProblem(in: Data(json.utf8))
+    }
+    #expect(problem(#"{"a":"\x"}"#) == .invalidEscape(column: 7, path: "a"))
+    #expect(problem(#"{"a":{"ok":1,"b\q":1}}"#) == .invalidEscape(column: 16, path: "a"))
+    #expect(problem(#"{"a":["ok","\u12G4"]}"#) == .invalidEscape(column: 13, path: "a[1]"))
+    #expect(problem(#"{"a":"\u12"}"#) == .invalidEscape(column: 7, path: "a"))
+    #expect(problem(#""\'""#) == .invalidEscape(column: 2, path: ""))
+    #expect(
+      problem(#"{"a":"\x"}"#)?.description
+        == "invalid JSON: an invalid escape in a string at a, at column 7.")
+    // Every escape JSON has, a surrogate without its pair, an escaped backslash before an x.
+    #expect(problem(#"{"a":"\"\\\/\b\f\n\r\t\u00e9\ud800\uDC00","\\x":"\\"}"#) == nil)
+    // The strict check, which explains a line the decoder refuses, says the same.
+    #expect(
+      JSONCheck.check(Data(#"{"a":"\x"}"#.utf8)).problem
+        == "an invalid escape in a string at a, at column 7")
   }
 
   @Test @MainActor func aReplayRefusesAHeaderWithBothSpellingsOfAKey() throws {

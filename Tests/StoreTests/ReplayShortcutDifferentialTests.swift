@@ -535,17 +535,22 @@ import Testing
     }
   }
 
-  /// The repeated-key scan gives up at a key it cannot read (here a lone surrogate, in an
+  /// The repeated-key scan gave up at a key it could not read (here a lone surrogate, in an
   /// object the action's type never reads, so `JSONDecoder` never reads it either), so
-  /// `holdsRoundableNumber` stays false for the `time` after it: the shortcut read `1e-400` as
+  /// `holdsRoundableNumber` stayed false for the `time` after it: the shortcut read `1e-400` as
   /// 0, which `JSONDecoder` refuses; it now leaves a zero with a digit that is not to the
-  /// whole decode.
+  /// whole decode. And the message named the surrogate, which the decoder reads past, rather
+  /// than the time; it names the time now.
   @Test func aTimeTooSmallForADoubleIsRefusedBothWays() throws {
     let text =
       #"{"kind":"action","seq":1,"origin":"user","action":{"a":1,"x":{"\ud800":1,"b":2}},"time":1e-400}"#
     let comparison = try compare(
       "EchoSkip", { Echo<Skip>() }, state: .init(), lines: [line(text)])
     #expect(comparison.with == comparison.without)
+    #expect(
+      comparison.with.error
+        == "Line 2: invalid JSON: the number 1e-400 at time is too small for any number type (it is not zero, and the closest Double is)."
+    )
     // Without the unreadable key, the scan flags the exponent and both refuse the line.
     let control = try compare(
       "EchoSkip", { Echo<Skip>() }, state: .init(),
@@ -583,10 +588,10 @@ import Testing
     #expect(comparison.with == comparison.without)
   }
 
-  /// Not a difference of the shortcut, but a gap of the repeated-key scan: after a key the
-  /// scan cannot read, a number that `JSONDecoder` rounds into an integer field is not
-  /// refused, with or without the shortcut.
-  @Test func aRoundedIntegerAfterAnUnreadableKeyIsReadAlikeBothWays() throws {
+  /// Not a difference of the shortcut, but a gap of the repeated-key scan, closed: after a
+  /// key the scan could not read (not Unicode text), a number that `JSONDecoder` rounds into
+  /// an integer field was not refused, with or without the shortcut.
+  @Test func aRoundedIntegerAfterAKeyThatIsNotTextIsRefusedBothWays() throws {
     let bad = try compare(
       "EchoSkip", { Echo<Skip>() }, state: .init(),
       lines: [
@@ -603,5 +608,35 @@ import Testing
       ])
     #expect(bad.with == bad.without)
     #expect(good.with == good.without)
+    #expect(
+      bad.with.error
+        == "Line 2: the number 0.99999999999999999999 at action.a does not fit the integer type expected there (it is not a whole number, though the closest Double, 1, is)."
+    )
+    #expect(bad.with.error == good.with.error)
+  }
+
+  /// `JSONDecoder` reads a string only where a type asks for it: an escape JSON does not have,
+  /// in an object the action's type ignores, passed both ways. Both refuse it now.
+  @Test func anInvalidEscapeInAnIgnoredObjectIsRefusedBothWays() throws {
+    let comparison = try compare(
+      "EchoSkip", { Echo<Skip>() }, state: .init(),
+      lines: [
+        line(#"{"kind":"action","seq":1,"origin":"user","action":{"a":1,"x":{"b":"\x"}}}"#)
+      ])
+    #expect(comparison.with == comparison.without)
+    #expect(
+      comparison.with.error
+        == "Line 2: invalid JSON: an invalid escape in a string at action.x.b, at column 68.")
+  }
+
+  /// A surrogate without its pair that a type asks for is still named as the line's problem.
+  @Test func aSurrogateATypeReadsIsNamedAsTheProblem() throws {
+    let comparison = try compare(
+      "EchoJSON", { Echo<AnyJSON>() }, state: .init(),
+      lines: [line(#"{"kind":"action","seq":1,"origin":"user","action":{"x":"\ud800"}}"#)])
+    #expect(comparison.with == comparison.without)
+    #expect(
+      comparison.with.error
+        == "Line 2: invalid JSON: a lone UTF-16 surrogate in a string at action.x, at column 57.")
   }
 }

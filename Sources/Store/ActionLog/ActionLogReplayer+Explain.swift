@@ -69,7 +69,9 @@ extension ActionLogReplayer {
   /// Only run on a line ``DuplicateKeyScanner/holdsRoundableNumber`` flagged: nearly no
   /// line pays for it.
   static func roundedInteger(in line: Data, decoding decode: (Data) throws -> Void) -> String? {
-    let check = JSONCheck.check(line)
+    // A surrogate without its pair, which the decoder read past, must not hide the numbers
+    // after it.
+    let check = JSONCheck.check(line, allowingLoneSurrogates: true)
     var patched = [UInt8](line)
     for number in check.suspectNumbers where number.isRoundedToAWholeNumber {
       // The same length (a fraction or an exponent takes three bytes at least), so that the
@@ -98,10 +100,31 @@ extension ActionLogReplayer {
   private static func diagnoseUnreadable(
     _ line: Data, decoding decode: ((Data) throws -> Void)?
   ) -> String? {
-    let check = JSONCheck.check(line)
-    if let problem = check.problem { return "invalid JSON: \(problem)." }
+    var check = JSONCheck.check(line)
+    // The line as the numbers are tried in.
+    var tried = [UInt8](line)
+    if let problem = check.problem {
+      guard check.problemIsLoneSurrogate, let decode else { return "invalid JSON: \(problem)." }
+      // `JSONDecoder` reads a surrogate without its pair where no type asks for its string
+      // (a key in an object a type ignores): the surrogates are the problem only when the
+      // line decodes without them. Replaced by spaces (`\u0020`, as long), to look further.
+      let lenient = JSONCheck.check(line, allowingLoneSurrogates: true)
+      for range in lenient.loneSurrogates {
+        tried.replaceSubrange(range, with: #"\u0020"#.utf8)
+      }
+      do {
+        try decode(Data(tried))
+        return "invalid JSON: \(problem)."
+      } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+        // Still refused as a whole: something else too.
+      } catch {
+        return "invalid JSON: \(problem)."
+      }
+      if let other = lenient.problem { return "invalid JSON: \(other)." }
+      check = lenient
+    }
     guard let decode else { return nil }
-    var patched = [UInt8](line)
+    var patched = tried
     for number in check.suspectNumbers {
       // The same length, so that the other numbers stay where they were.
       patched.replaceSubrange(

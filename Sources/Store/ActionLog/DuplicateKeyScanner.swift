@@ -18,9 +18,18 @@
 /// refuses it. Keys are equal as Swift strings are: `"\u00E9"` and `"e\u0301"` (both "é",
 /// composed and not) are one key to `JSONDecoder`, which compares them so, though their bytes
 /// differ. `JSONDecoder` on Linux also reads a comma before a closing bracket (`[1,]`), which
-/// JSON does not allow and other readers refuse, so the replay refuses it too. One pass over
-/// the bytes, reusing its buffers from line to line; it does not otherwise validate the JSON
-/// (the decoder does), and gives up quietly on text that is not.
+/// JSON does not allow and other readers refuse, and it reads a string only where a type asks
+/// for it, so an invalid escape (`"\x"`) in an object the feature's types ignore passes: the
+/// replay refuses both.
+///
+/// A key that is not Unicode text (a UTF-16 surrogate without its pair, `"\ud800"`, which JSON's
+/// grammar allows) is compared by its code points, as other readers compare it: `JSONDecoder`
+/// cannot read it, and reads the line all the same when no type asks for that object's keys.
+/// The scan goes on after it, so that a repeat, a trailing comma or a number after it is
+/// still found.
+///
+/// One pass over the bytes, reusing its buffers from line to line; it does not otherwise
+/// validate the JSON (the decoder does), and gives up quietly on text that is not.
 struct DuplicateKeyScanner {
   /// What the scan found.
   enum Problem: Equatable, CustomStringConvertible {
@@ -29,6 +38,9 @@ struct DuplicateKeyScanner {
     /// A comma at `column` (counted in bytes from 1) right before the bracket that closes the
     /// object or array at `path` (empty for the line's own).
     case trailingComma(column: Int, path: String)
+    /// An escape JSON does not have (`\x`, or `\u` without four hexadecimal digits), whose
+    /// backslash is at `column`, in the string at `path` (a key's object, or a value's place).
+    case invalidEscape(column: Int, path: String)
 
     /// The problem, as part of a sentence naming the line.
     var description: String {
@@ -38,6 +50,9 @@ struct DuplicateKeyScanner {
       case .trailingComma(let column, let path):
         let place = path.isEmpty ? "" : " at \(LogText.escaped(path))"
         return "invalid JSON: \(JSONCheck.trailingComma(at: column, place: place))."
+      case .invalidEscape(let column, let path):
+        let place = path.isEmpty ? "" : " at \(LogText.escaped(path))"
+        return "invalid JSON: \(JSONCheck.invalidEscape(at: column, place: place))."
       }
     }
   }
@@ -49,12 +64,24 @@ struct DuplicateKeyScanner {
     /// The object's place, such as `action.cart._0`, or empty for the line's own object.
     var path: String
     /// The key as first written, when its Unicode scalars differ from the repeat's (one
-    /// composed, the other not): equal as Swift strings, but not to every reader.
+    /// composed, the other not): equal as Swift strings, but not to every reader. For a key
+    /// that is not text, its first spelling when it differs (`\uD800` and `\ud800`).
     var firstSpelling: String? = nil
+    /// Whether the key is not Unicode text (a UTF-16 surrogate without its pair): then
+    /// ``key`` and ``firstSpelling`` are the key as written, escapes and all.
+    var isNotText = false
 
     /// The problem, as part of a sentence naming the line.
     var description: String {
       let place = path.isEmpty ? "the line's object" : "the object at \(LogText.escaped(path))"
+      if isNotText {
+        let first = firstSpelling.map { " (first written \"\(LogText.escaped($0))\")" } ?? ""
+        return """
+          the key written "\(LogText.escaped(key))"\(first) appears twice in \(place) (readers \
+          disagree on which one counts); it holds a UTF-16 surrogate without its pair, which \
+          Swift cannot read as text.
+          """
+      }
       guard let firstSpelling else {
         return """
           the key \(LogText.quoted(key)) appears twice in \(place) (readers disagree on which \
@@ -117,9 +144,16 @@ struct DuplicateKeyScanner {
     var isPlain: Bool { isASCII && !hasEscape }
   }
 
-  /// A key's text could not be read (invalid UTF-8, a lone surrogate, a bad escape): the
-  /// line is not JSON that `JSONDecoder` reads, and the scan gives up.
-  private struct Unreadable: Error {}
+  /// A key's text, as keys are compared: a Swift string, equal to another by canonical
+  /// equivalence as `JSONDecoder` compares keys; or, for a key that is not Unicode text (a
+  /// UTF-16 surrogate without its pair, or invalid UTF-8, which the replay refuses before the
+  /// scan), its code points in UTF-8's encoding scheme extended to surrogates, equal to
+  /// another's exactly, as other readers compare them (`JSONDecoder` cannot read it). A key of
+  /// one kind never equals one of the other.
+  private enum KeyText: Hashable {
+    case string(String)
+    case codePoints([UInt8])
+  }
 
   /// Up to this many keys, each key is compared with the object's others as it is read;
   /// past it, the object's keys are sorted when it closes.
@@ -158,6 +192,9 @@ struct DuplicateKeyScanner {
         let start = index + 1
         guard let end = Self.closingQuote(after: start, bytes) else { return nil }
         index = end + 1
+        if let backslash = Self.firstInvalidEscape(in: start..<end, bytes) {
+          return .invalidEscape(column: backslash + 1, path: placeOfString(bytes))
+        }
         guard let top = frames.indices.last, frames[top].isObject, frames[top].expectsKey
         else { continue }
         frames[top].expectsKey = false
@@ -175,12 +212,8 @@ struct DuplicateKeyScanner {
           // By index: a slice of `keys` would retain its buffer at every key.
           var other = frames[top].keyStart
           while other < last {
-            do {
-              if try equal(other, last, bytes) {
-                return .duplicate(duplicate(keys[other], keys[last], bytes))
-              }
-            } catch {
-              return nil
+            if equal(other, last, bytes) {
+              return .duplicate(duplicate(keys[other], keys[last], bytes))
             }
             other += 1
           }
@@ -198,16 +231,12 @@ struct DuplicateKeyScanner {
         var before = index - 1
         while before > 0, Self.isSpace(bytes[before]) { before -= 1 }
         if bytes[before] == UInt8(ascii: ",") {
-          return .trailingComma(column: before + 1, path: path(of: frames.count - 1, bytes))
+          return .trailingComma(column: before + 1, path: path(count: frames.count - 1, bytes))
         }
-        if keys.count - frame.keyStart > Self.linearLimit {
-          do {
-            if let (first, repeated) = try repeatedKey(in: frame.keyStart..<keys.count, bytes) {
-              return .duplicate(duplicate(first, repeated, bytes))
-            }
-          } catch {
-            return nil
-          }
+        if keys.count - frame.keyStart > Self.linearLimit,
+          let (first, repeated) = repeatedKey(in: frame.keyStart..<keys.count, bytes)
+        {
+          return .duplicate(duplicate(first, repeated, bytes))
         }
         keys.removeLast(keys.count - frame.keyStart)
         frames.removeLast()
@@ -263,7 +292,7 @@ struct DuplicateKeyScanner {
   ///
   /// - Complexity: O(*k* log *k*) for *k* keys, each decoded at most once.
   private mutating func repeatedKey(in range: Range<Int>, _ bytes: UnsafeRawBufferPointer)
-    throws(Unreadable) -> (Key, Key)?
+    -> (Key, Key)?
   {
     if keys[range].allSatisfy(\.isPlain) {
       // Typed, with statements rather than a ternary in one chain: written as one expression,
@@ -291,7 +320,7 @@ struct DuplicateKeyScanner {
     }
     var hashed: [(hash: Int, index: Int)] = []
     hashed.reserveCapacity(range.count)
-    for index in range { hashed.append((try hash(index, bytes), index)) }
+    for index in range { hashed.append((hash(index, bytes), index)) }
     hashed.sort { ($0.hash, $0.index) < ($1.hash, $1.index) }
     var found: (first: Int, repeated: Int)?
     var runStart = 0
@@ -301,9 +330,9 @@ struct DuplicateKeyScanner {
       // Within a run, in the order the keys were read: the first equal pair found for each
       // later key has the earliest first key.
       for later in (runStart + 1)..<runEnd {
-        let text = try Self.string(of: keys[hashed[later].index], bytes)
+        let text = Self.keyText(of: keys[hashed[later].index], bytes)
         for earlier in runStart..<later {
-          guard try Self.string(of: keys[hashed[earlier].index], bytes) == text else { continue }
+          guard Self.keyText(of: keys[hashed[earlier].index], bytes) == text else { continue }
           if found.map({ hashed[later].index < $0.repeated }) ?? true {
             found = (hashed[earlier].index, hashed[later].index)
           }
@@ -315,14 +344,12 @@ struct DuplicateKeyScanner {
     return found.map { (keys[$0.first], keys[$0.repeated]) }
   }
 
-  /// Whether `keys[a]` and `keys[b]` are equal as Swift strings: by their bytes when both are
+  /// Whether `keys[a]` and `keys[b]` are equal (see `KeyText`): by their bytes when both are
   /// plain, or else by their hashes, then (when those are equal) their text.
-  private mutating func equal(_ a: Int, _ b: Int, _ bytes: UnsafeRawBufferPointer)
-    throws(Unreadable) -> Bool
-  {
+  private mutating func equal(_ a: Int, _ b: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {
     if _slowPath(!keys[a].isPlain || !keys[b].isPlain) {
-      guard try hash(a, bytes) == hash(b, bytes) else { return false }
-      return try Self.string(of: keys[a], bytes) == Self.string(of: keys[b], bytes)
+      guard hash(a, bytes) == hash(b, bytes) else { return false }
+      return Self.keyText(of: keys[a], bytes) == Self.keyText(of: keys[b], bytes)
     }
     let (first, second) = (keys[a], keys[b])
     guard first.end - first.start == second.end - second.start else { return false }
@@ -332,89 +359,107 @@ struct DuplicateKeyScanner {
   }
 
   /// The hash of `keys[index]`'s text, decoded once and kept.
-  private mutating func hash(_ index: Int, _ bytes: UnsafeRawBufferPointer) throws(Unreadable)
-    -> Int
-  {
+  private mutating func hash(_ index: Int, _ bytes: UnsafeRawBufferPointer) -> Int {
     if let hash = keys[index].hash { return hash }
-    let hash = try decode(index, bytes).hashValue
+    decodedKeyCount += 1
+    let hash = Self.keyText(of: keys[index], bytes).hashValue
     keys[index].hash = hash
     return hash
   }
 
-  /// The text of `keys[index]`, counted in ``decodedKeyCount``.
-  private mutating func decode(_ index: Int, _ bytes: UnsafeRawBufferPointer) throws(Unreadable)
-    -> String
-  {
-    decodedKeyCount += 1
-    return try Self.string(of: keys[index], bytes)
-  }
-
-  /// A key's text, compared as `JSONDecoder` compares keys: by canonical equivalence.
-  private static func string(of key: Key, _ bytes: UnsafeRawBufferPointer) throws(Unreadable)
-    -> String
-  {
+  /// A key's text, as keys are compared (see `KeyText`).
+  private static func keyText(of key: Key, _ bytes: UnsafeRawBufferPointer) -> KeyText {
     let raw = UnsafeRawBufferPointer(rebasing: bytes[key.start..<key.end])
-    if key.isPlain { return String(decoding: raw, as: UTF8.self) }
-    guard let text = String(validating: try decoded(raw), as: UTF8.self) else {
-      throw Unreadable()
+    if key.isPlain { return .string(String(decoding: raw, as: UTF8.self)) }
+    let codePoints = decoded(raw)
+    guard let text = String(validating: codePoints, as: UTF8.self) else {
+      return .codePoints(codePoints)
     }
-    return text
+    return .string(text)
   }
 
-  /// A key's bytes, with its escapes decoded (`"\u0061"` is `"a"`).
+  /// A key's bytes with its escapes decoded (`"\u0061"` is `"a"`), to sort plain keys and to
+  /// name places; as written when they are not Unicode text (`\ud800`).
   private static func text(of key: Key, _ bytes: UnsafeRawBufferPointer) -> [UInt8] {
     let raw = UnsafeRawBufferPointer(rebasing: bytes[key.start..<key.end])
-    guard key.hasEscape, let decoded = try? decoded(raw) else { return Array(raw) }
-    return decoded
+    guard key.hasEscape else { return Array(raw) }
+    let decoded = decoded(raw)
+    return String(validating: decoded, as: UTF8.self) == nil ? Array(raw) : decoded
   }
 
-  /// `raw`, the text of a JSON string between its quotes, with its escapes decoded; it
-  /// throws on an escape JSON does not have, or a UTF-16 surrogate without its pair.
-  private static func decoded(_ raw: UnsafeRawBufferPointer) throws(Unreadable) -> [UInt8] {
+  /// `raw`, the text of a JSON string between its quotes, with its escapes decoded: a UTF-16
+  /// surrogate without its pair is encoded as a scalar would be (three bytes, which are not
+  /// UTF-8), so that two such keys compare by their code points. An escape JSON does not have
+  /// (the scan refuses one before it reads a key) is kept as written.
+  private static func decoded(_ raw: UnsafeRawBufferPointer) -> [UInt8] {
     var text: [UInt8] = []
     text.reserveCapacity(raw.count)
     var index = 0
-    func unit() throws(Unreadable) -> UInt32 {
-      guard index + 4 <= raw.count else { throw Unreadable() }
-      var value: UInt32 = 0
-      for byte in raw[index..<(index + 4)] {
-        guard let digit = Character(Unicode.Scalar(byte)).hexDigitValue else {
-          throw Unreadable()
-        }
-        value = value << 4 | UInt32(digit)
-      }
-      index += 4
-      return value
-    }
     while index < raw.count {
       let byte = raw[index]
       index += 1
-      guard byte == UInt8(ascii: "\\") else {
+      guard byte == UInt8(ascii: "\\"), index < raw.count else {
         text.append(byte)
         continue
       }
-      guard index < raw.count else { throw Unreadable() }
       let escaped = raw[index]
-      index += 1
       if let byte = JSONGrammar.escapedByte(escaped) {
         text.append(byte)
+        index += 1
         continue
       }
-      guard escaped == UInt8(ascii: "u") else { throw Unreadable() }
-      var value = try unit()
-      if (0xD800...0xDBFF).contains(value) {
-        guard index + 2 <= raw.count, raw[index] == UInt8(ascii: "\\"),
-          raw[index + 1] == UInt8(ascii: "u")
-        else { throw Unreadable() }
-        index += 2
-        let low = try unit()
-        guard (0xDC00...0xDFFF).contains(low) else { throw Unreadable() }
-        value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+      guard escaped == UInt8(ascii: "u"), let unit = JSONGrammar.hexUnit(in: raw, at: index + 1)
+      else {
+        text.append(byte)
+        continue
       }
-      guard let scalar = Unicode.Scalar(value) else { throw Unreadable() }
-      UTF8.encode(scalar) { text.append($0) }
+      index += 5
+      var value = UInt32(unit)
+      if (0xD800...0xDBFF).contains(value), raw[index...].starts(with: "\\u".utf8),
+        let low = JSONGrammar.hexUnit(in: raw, at: index + 2), (0xDC00...0xDFFF).contains(low)
+      {
+        index += 6
+        value = 0x10000 + ((value - 0xD800) << 10) + (UInt32(low) - 0xDC00)
+      }
+      if let scalar = Unicode.Scalar(value) {
+        UTF8.encode(scalar) { text.append($0) }
+      } else {
+        // A surrogate alone: its code point, encoded in three bytes as a scalar's would be.
+        text += [
+          0xE0 | UInt8(value >> 12), 0x80 | UInt8(value >> 6 & 0x3F), 0x80 | UInt8(value & 0x3F),
+        ]
+      }
     }
     return text
+  }
+
+  /// The offset of the backslash of the first escape JSON does not have among `bytes[range]`,
+  /// a string's text between its quotes: `\` followed by something other than one of
+  /// `"\/bfnrt`, or `\u` by other than four hexadecimal digits. A surrogate without its pair
+  /// is allowed, as JSON's grammar allows it. Found with `memchr`: nearly no string holds a
+  /// backslash.
+  private static func firstInvalidEscape(in range: Range<Int>, _ bytes: UnsafeRawBufferPointer)
+    -> Int?
+  {
+    var from = range.lowerBound
+    while from < range.upperBound,
+      let found = memchr(
+        bytes.baseAddress! + from, Int32(UInt8(ascii: "\\")), range.upperBound - from)
+    {
+      let backslash = bytes.baseAddress!.distance(to: UnsafeRawPointer(found))
+      // The closing quote is never escaped, so an escape ends within the string.
+      let escaped = bytes[backslash + 1]
+      if JSONGrammar.escapedByte(escaped) != nil {
+        from = backslash + 2
+      } else if escaped == UInt8(ascii: "u"), backslash + 6 <= range.upperBound,
+        JSONGrammar.hexUnit(in: bytes, at: backslash + 2) != nil
+      {
+        from = backslash + 6
+      } else {
+        return backslash
+      }
+    }
+    return nil
   }
 
   /// Whether the number whose `.`, `e` or `E` is at `index` has an exponent, or more than 15
@@ -442,25 +487,43 @@ struct DuplicateKeyScanner {
   /// The duplicate `key` of the innermost open object, equal to its `first` key, with that
   /// object's place.
   private func duplicate(_ first: Key, _ key: Key, _ bytes: UnsafeRawBufferPointer) -> Duplicate {
-    // Both were read to be found equal.
-    let text = (try? Self.string(of: key, bytes)) ?? ""
-    let firstText = (try? Self.string(of: first, bytes)) ?? ""
+    let path = path(count: frames.count - 1, bytes)
+    guard case .string(let text) = Self.keyText(of: key, bytes),
+      case .string(let firstText) = Self.keyText(of: first, bytes)
+    else {
+      // Keys that are not text, shown as written.
+      let written = String(decoding: Self.text(of: key, bytes), as: UTF8.self)
+      let firstWritten = String(decoding: Self.text(of: first, bytes), as: UTF8.self)
+      return Duplicate(
+        key: written, path: path, firstSpelling: firstWritten == written ? nil : firstWritten,
+        isNotText: true)
+    }
     return Duplicate(
-      key: text, path: path(of: frames.count - 1, bytes),
+      key: text, path: path,
       firstSpelling: firstText.unicodeScalars.elementsEqual(text.unicodeScalars) ? nil : firstText)
   }
 
-  /// The place of the open object or array `frames[depth]`, such as `action.cart._0`, or
-  /// empty for the line's own.
+  /// The place of the string the scan just read: a key's object, or a value's place in its
+  /// object or array (`action.x`, `action.list[2]`); empty for a line that is a string.
+  private func placeOfString(_ bytes: UnsafeRawBufferPointer) -> String {
+    guard let top = frames.indices.last else { return "" }
+    let isKey = frames[top].isObject && frames[top].expectsKey
+    return path(count: isKey ? top : top + 1, bytes)
+  }
+
+  /// The place named by the members of the first `count` open objects and arrays that the
+  /// scan is in (for each, the last key read or the current position), such as
+  /// `action.cart._0`: with `count` the index of an open object or array, that one's place,
+  /// or empty for the line's own.
   /// Shortened as ``LogText/place(count:shown:keyLimit:component:)`` shortens one: only the
   /// frames it shows are read.
-  private func path(of depth: Int, _ bytes: UnsafeRawBufferPointer) -> String {
-    LogText.place(count: depth) { index in
+  private func path(count: Int, _ bytes: UnsafeRawBufferPointer) -> String {
+    LogText.place(count: count) { index in
       let frame = frames[index]
       guard frame.isObject else { return "[\(frame.position)]" }
-      // The last key read in an object is the one the next frame sits under (none in text
-      // that is not JSON, such as `{{`).
-      let end = frames[index + 1].keyStart
+      // The last key read in an object is the one the next frame (or the current value) sits
+      // under (none in text that is not JSON, such as `{{`).
+      let end = index + 1 < frames.count ? frames[index + 1].keyStart : keys.count
       guard end > frame.keyStart else { return ".?" }
       return "." + String(decoding: Self.text(of: keys[end - 1], bytes), as: UTF8.self)
     }

@@ -31,6 +31,11 @@ struct JSONCheck {
     /// Where the problem is, such as `state.items[2].quantity`; empty at the top level or
     /// when there is none.
     var path = ""
+    /// Whether the problem is a UTF-16 surrogate without its pair.
+    var problemIsLoneSurrogate = false
+    /// Where the `\u` escapes of UTF-16 surrogates without their pairs are, read before the
+    /// problem, when they are allowed.
+    var loneSurrogates: [Range<Int>] = []
   }
 
   /// How deep `JSONDecoder` nests arrays and objects; one level more is refused.
@@ -41,20 +46,29 @@ struct JSONCheck {
 
   /// Checks `line`, after the byte order mark it may start with.
   ///
+  /// A UTF-16 surrogate without its pair (`"\ud800"`) is a problem unless
+  /// `allowingLoneSurrogates`: JSON's grammar allows it, and `JSONDecoder` reads a line that
+  /// holds one where no type asks for that string, but refuses the line when a type does. So
+  /// a line the decoder refused is checked strictly, to name it; a line it read, leniently, to
+  /// find its numbers.
+  ///
   /// - Complexity: O(*n*) in time for a line of *n* bytes, and O(*n*) in memory, whatever
   ///   its numbers and the length of their paths.
-  static func check(_ line: Data) -> Result {
+  static func check(_ line: Data, allowingLoneSurrogates: Bool = false) -> Result {
     var check = JSONCheck(bytes: [UInt8](line))
+    check.allowsLoneSurrogates = allowingLoneSurrogates
     return check.run()
   }
 
   /// The place of the value that starts at byte `offset` of `line` (a number from
   /// ``Result/suspectNumbers``), such as `state.items[2].quantity`; empty at the top level.
+  /// A surrogate without its pair on the way is allowed (see ``check(_:allowingLoneSurrogates:)``).
   ///
   /// - Complexity: O(*n*) for a line of *n* bytes: the line is read again up to the value.
   static func path(at offset: Int, in line: Data) -> String {
     var check = JSONCheck(bytes: [UInt8](line))
     check.stopOffset = offset
+    check.allowsLoneSurrogates = true
     return check.run().path
   }
 
@@ -68,14 +82,17 @@ struct JSONCheck {
       if index < bytes.count {
         throw Failure("text after the end of the JSON value, at column \(index + 1)")
       }
-      return Result(problem: nil, suspectNumbers: suspectNumbers)
+      return Result(problem: nil, suspectNumbers: suspectNumbers, loneSurrogates: loneSurrogates)
     } catch {
-      return Result(problem: error.message, suspectNumbers: suspectNumbers, path: shownPath)
+      return Result(
+        problem: error.message, suspectNumbers: suspectNumbers, path: shownPath,
+        problemIsLoneSurrogate: error.isLoneSurrogate, loneSurrogates: loneSurrogates)
     }
   }
 
   private struct Failure: Error {
     var message: String
+    var isLoneSurrogate = false
     init(_ message: String) { self.message = message }
   }
 
@@ -85,6 +102,10 @@ struct JSONCheck {
   private var suspectNumbers: [Number] = []
   /// Where ``path(at:in:)`` stops: the offset of the value whose place it names.
   private var stopOffset: Int?
+  /// Whether a UTF-16 surrogate without its pair passes (see
+  /// ``check(_:allowingLoneSurrogates:)``).
+  private var allowsLoneSurrogates = false
+  private var loneSurrogates: [Range<Int>] = []
 
   private init(bytes: [UInt8]) {
     self.bytes = bytes
@@ -187,6 +208,13 @@ struct JSONCheck {
     }
   }
 
+  /// An escape JSON does not have, whose backslash is at `column`, in the string at `place`
+  /// (` at action.name`, or nothing at the top level), which `JSONDecoder` reads where no type
+  /// asks for the string.
+  static func invalidEscape(at column: Int, place: String) -> String {
+    "an invalid escape in a string\(place), at column \(column)"
+  }
+
   /// A comma before a closing bracket at `column`, in the object or array at `place` (` at
   /// action`, or nothing for the line's own), which `JSONDecoder` on Linux reads and JSON
   /// does not allow.
@@ -235,21 +263,31 @@ struct JSONCheck {
       return
     }
     guard bytes[index] == UInt8(ascii: "u") else {
-      throw Failure("an invalid escape in a string\(place), at column \(start + 1)")
+      throw Failure(Self.invalidEscape(at: start + 1, place: place))
     }
     let unit = try hex()
-    if (0xDC00...0xDFFF).contains(unit) {
-      throw Failure("a lone UTF-16 surrogate in a string\(place), at column \(start + 1)")
+    if (0xDC00...0xDFFF).contains(unit) { return try loneSurrogate(at: start) }
+    guard (0xD800...0xDBFF).contains(unit) else { return }
+    guard bytes[index...].starts(with: #"\u"#.utf8) else { return try loneSurrogate(at: start) }
+    let next = index
+    index += 1
+    guard (0xDC00...0xDFFF).contains(try hex()) else {
+      try loneSurrogate(at: start)
+      // The escape after it is read on its own: it may start a pair.
+      index = next
+      return
     }
-    if (0xD800...0xDBFF).contains(unit) {
-      guard bytes[index...].starts(with: #"\u"#.utf8) else {
-        throw Failure("a lone UTF-16 surrogate in a string\(place), at column \(start + 1)")
-      }
-      index += 1
-      guard (0xDC00...0xDFFF).contains(try hex()) else {
-        throw Failure("a lone UTF-16 surrogate in a string\(place), at column \(start + 1)")
-      }
+  }
+
+  /// A UTF-16 surrogate without its pair, whose escape starts at `start`: a problem, or,
+  /// when ``allowsLoneSurrogates``, one of ``Result/loneSurrogates``.
+  private mutating func loneSurrogate(at start: Int) throws(Failure) {
+    guard allowsLoneSurrogates else {
+      var failure = Failure("a lone UTF-16 surrogate in a string\(place), at column \(start + 1)")
+      failure.isLoneSurrogate = true
+      throw failure
     }
+    loneSurrogates.append(start..<(start + 6))
   }
 
   /// Reads the `u` and four hexadecimal digits of a `\u` escape.

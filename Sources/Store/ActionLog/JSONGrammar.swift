@@ -61,10 +61,21 @@ enum JSONGrammar {
 
   /// The UTF-16 code unit of the four hexadecimal digits at `start`, if there are four.
   /// (Four exactly: `Int(_:radix:)` alone would take a sign, as in `\u-041`.)
-  static func hexUnit(in bytes: [UInt8], at start: Int) -> UInt32? {
-    guard start + 4 <= bytes.count else { return nil }
-    let digits = bytes[start..<(start + 4)]
-    guard digits.allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }) else { return nil }
-    return UInt32(String(decoding: digits, as: UTF8.self), radix: 16)
+  static func hexUnit<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes, at start: Int)
+    -> UInt32? where Bytes.Index == Int
+  {
+    guard start >= bytes.startIndex, start + 4 <= bytes.endIndex else { return nil }
+    var value: UInt32 = 0
+    for byte in bytes[start..<(start + 4)] {
+      let digit: UInt8
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+      default: return nil
+      }
+      value = value << 4 | UInt32(digit)
+    }
+    return value
   }
 }
