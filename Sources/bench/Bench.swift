@@ -25,8 +25,13 @@ struct Bench {
       return
     }
     let check = options.check
-    func runs(_ scenario: Int) -> Bool { options.only == nil || options.only == scenario }
     var table = Table()
+    /// Whether scenario `scenario` runs; if it does, the rows added next are numbered so.
+    func runs(_ scenario: Int) -> Bool {
+      guard options.only == nil || options.only == scenario else { return false }
+      table.scenarioNumber = scenario
+      return true
+    }
     let measure = Measure()
 
     // 1. A trivial action through send, against a method on an @Observable class.

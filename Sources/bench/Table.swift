@@ -1,6 +1,8 @@
 /// The benchmark's report: one row per scenario, with its baseline, ratio and target.
 struct Table {
   struct Row {
+    /// The scenario's number, which `bench --only N` takes.
+    var number: Int
     var scenario: String
     var nanoseconds: Double
     var baseline: String
@@ -11,6 +13,8 @@ struct Table {
   }
 
   private(set) var rows: [Row] = []
+  /// The number of the scenario running: its rows carry it.
+  var scenarioNumber = 0
   private(set) var notes: [(String, String)] = []
 
   mutating func add(
@@ -19,7 +23,7 @@ struct Table {
   ) {
     rows.append(
       Row(
-        scenario: scenario, nanoseconds: nanoseconds, baseline: baseline,
+        number: scenarioNumber, scenario: scenario, nanoseconds: nanoseconds, baseline: baseline,
         baselineNanoseconds: baselineNanoseconds, target: target))
   }
 
@@ -31,12 +35,12 @@ struct Table {
 
   func render() -> String {
     var lines = [
-      "| scenario | library ns/op | baseline | baseline ns/op | ratio | target | met |",
-      "| --- | ---: | --- | ---: | ---: | ---: | --- |",
+      "| # | scenario | library ns/op | baseline | baseline ns/op | ratio | target | met |",
+      "| ---: | --- | ---: | --- | ---: | ---: | ---: | --- |",
     ]
     for row in rows {
       lines.append(
-        "| \(row.scenario) | \(format(row.nanoseconds)) | \(row.baseline) | "
+        "| \(row.number) | \(row.scenario) | \(format(row.nanoseconds)) | \(row.baseline) | "
           + "\(format(row.baselineNanoseconds)) | \(format(row.ratio)) | ≤ \(format(row.target)) | "
           + "\(row.isMet ? "yes" : "NO") |")
     }

@@ -55,7 +55,7 @@ extension Effect {
   /// rest.
   ///
   /// A part that throws has finished: its error becomes its `catch:` action, or a runtime
-  /// warning, and the next part starts. So `.concatenate(.run { try await save() }, .dismiss)`
+  /// warning, and the next part starts. So `.concatenate(.run { _ in try await save() }, .dismiss)`
   /// dismisses even when the save fails. To go on only after a success, send an action from
   /// the end of the `.run` (`send(.saved)`) and return the next effect from that action's
   /// case.
