@@ -84,11 +84,25 @@ extension TestStore {
   /// assigned anew (`$0.path = StackState()`) instead of changed as the reducer changed it, so
   /// it numbers its screens and its next push differently.
   static func hint(for difference: String) -> String {
-    let changed = difference.split(separator: "\n").filter {
-      $0.hasPrefix("-") || $0.hasPrefix("+")
-    }
-    guard !changed.isEmpty else { return "" }
+    let lines = difference.split(separator: "\n")
+    let changedLines = lines.indices.filter { lines[$0].hasPrefix("-") || lines[$0].hasPrefix("+") }
+    guard !changedLines.isEmpty else { return "" }
+    let changed = changedLines.map { lines[$0] }
     let content = changed.map { $0.dropFirst().drop(while: \.isWhitespace) }
+    // Whether the line at `index` is a property of a stack: the nearest line above it that
+    // is indented less opens a `StackState` (a feature's own `nextID` is not a stack's).
+    func isInStack(_ index: Int) -> Bool {
+      func indentation(_ line: Substring) -> Int { line.dropFirst().prefix { $0 == " " }.count }
+      let depth = indentation(lines[index])
+      guard
+        let opener = lines[..<index].lastIndex(where: { indentation($0) < depth })
+      else { return false }
+      return lines[opener].contains("StackState<")
+    }
+    let nextIDsAreStacks = zip(changedLines, content).allSatisfy { index, text in
+      !text.hasPrefix("nextID: ") || isInStack(index)
+    }
+    guard nextIDsAreStacks else { return "" }
     if content.allSatisfy({ $0.hasPrefix("nextID: ") }) {
       return """
 

@@ -45,12 +45,14 @@ extension TestStore {
       stopAtTestClocks: true)
     reportWarnings(at: location)
     if exhaustivity == .on {
-      let running = Self.stillRunning(runtime, ledger)
+      let running = Self.stillRunning(runtime, ledger, afterWaiting: true)
       if !running.isEmpty {
         // Said only when the cancellation stopped the wait: effects all asleep on a test
         // clock stop it too, and the list says how far to advance for each.
         let note =
-          isWaitingOnlyForTestClocks ? "" : Messages.cancellationNote(waitingFor: "them")
+          (isWaitingOnlyForTestClocks ? "" : Messages.cancellationNote(waitingFor: "them"))
+          + Messages.ignoresCancellation(
+            running.filter { ledger.isCancelledByTest($0.id) }.count)
         let offTestExecutors = Messages.sleepsOffTestExecutors(
           on: testClocks, realClocks: realClocks, running: running)
         reportFailure(

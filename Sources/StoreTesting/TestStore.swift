@@ -297,6 +297,9 @@ public final class TestStore<State: Equatable, Action: Sendable> {
       baseline = root.untrackedState
     }
     let before = exhaustivity == .on ? baseline : root.untrackedState
+    // A test that goes on after `finish()` is checked again when the store is released: what
+    // this action starts or feeds back is as much the test's as anything before.
+    ledger.isFinished = false
     sentState = nil
     isSending = true
     let task = root.send(action)
@@ -421,11 +424,15 @@ public final class TestStore<State: Equatable, Action: Sendable> {
 
   /// The effects still running, but for those the test cancelled itself: their code winding
   /// down on the main actor, which the store no longer waits for, is not left over. (An
-  /// effect the feature cancelled that never ends is.)
-  nonisolated static func stillRunning(_ runtime: EffectRuntime<Action>, _ ledger: Ledger)
-    -> [EffectRecord]
-  {
-    runtime.runningWork.filter { !ledger.isExcused($0.id) }
+  /// effect the feature cancelled that never ends is.) With `afterWaiting`, for `finish()`,
+  /// which waited for them, the effects a task's `cancel()` cancelled count: one still
+  /// running then ignores cancellation, and would outlive its screen in the app.
+  nonisolated static func stillRunning(
+    _ runtime: EffectRuntime<Action>, _ ledger: Ledger, afterWaiting: Bool = false
+  ) -> [EffectRecord] {
+    runtime.runningWork.filter {
+      !ledger.isExcused($0.id) && (afterWaiting || !ledger.isCancelledByTest($0.id))
+    }
   }
 }
 

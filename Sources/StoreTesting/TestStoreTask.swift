@@ -15,6 +15,8 @@ public struct TestStoreTask: Sendable {
   /// Whether every effect of the store still at work is asleep on a test clock.
   private let isAsleepOnTestClocks: @MainActor () -> Bool
   private let excuse: @MainActor (EffectGroup?) -> Void
+  /// Notes the effects of the action's chain as cancelled by the test.
+  private let noteCancelled: @MainActor (EffectGroup?) -> Void
   /// The effects of the action's chain still at work, a line each, for a failure message.
   private let unfinished: @MainActor (EffectGroup?) -> [String]
   /// The action, described only for a failure message.
@@ -36,6 +38,10 @@ public struct TestStoreTask: Sendable {
       guard let store, let group else { return }
       // The records the action's chain started, parts of concatenations included.
       store.ledger.excuse(store.runtime.running.filter { $0.feedbackGroup === group })
+    }
+    self.noteCancelled = { [weak store] group in
+      guard let store, let group else { return }
+      store.ledger.noteCancelledByTest(store.runtime.running.filter { $0.feedbackGroup === group })
     }
     self.unfinished = { [weak store] group in
       guard let store, let group else { return [] }
@@ -91,8 +97,11 @@ public struct TestStoreTask: Sendable {
   }
 
   /// Cancels the effects, as when the screen that started them goes away.
+  ///
+  /// The store's `finish()` waits for them to end, and reports those still running then:
+  /// an effect that ignores cancellation would outlive its screen in the app.
   public func cancel() {
-    excuse(task.group)
+    noteCancelled(task.group)
     task.cancel()
     settle()
   }

@@ -72,5 +72,13 @@ package struct SourceSite: Hashable, Sendable, CustomStringConvertible {
 /// An identity whose lifetime does not namespace cancellation ids: effects started inside it
 /// are cancelled, and cancel, with the ids of the namespace around it, while still ending with
 /// it. A screen's lifecycle hooks run in the lifetime of the screen's task, yet a
-/// `.cancel(id:)` from the feature's own actions reaches the effects they started.
+/// `.cancel(id:)` from the feature's own actions reaches the effects they started; the child
+/// of an enum's case shares the enum reducer's ids, so a parent that cancels in a row or a
+/// screen that is an enum reaches the case's effects.
 package protocol SharesCancellationIDs {}
+
+/// An identity that shares cancellation ids (see ``SharesCancellationIDs``) and whose end
+/// leaves open the throttle windows its effects opened: they belong to the namespace around
+/// it. The end of a screen's task must not close a window in which the screen's own effect
+/// waits. (A case's windows close with the case: what it started ends with it.)
+package protocol LeavesThrottleWindowsOpen: SharesCancellationIDs {}

@@ -185,10 +185,16 @@ extension PresenceIdentity: LifetimePlace {
 /// key's own identity (the child's state type is in the identity's type), and how to find the
 /// case.
 ///
+/// It shares the cancellation ids of the enum's reducer (see `SharesCancellationIDs`): a case
+/// is the enum's state seen as one kind of screen or row, so a parent's
+/// `.cancel(id:inElement:of:)`, `.cancel(id:inScreen:of:)` or `.cancel(id:inScope:action:)`
+/// reaches what the case's child made cancellable, as it reaches a child that is not an enum;
+/// the case's effects still end with the case.
+///
 /// `@unchecked Sendable`: the case key's closures are `@Sendable`; the compiler only lacks a
 /// conformance for the generic struct holding them.
 @usableFromInline
-struct CaseIdentity<State, CaseState>: Hashable, @unchecked Sendable {
+struct CaseIdentity<State, CaseState>: Hashable, @unchecked Sendable, SharesCancellationIDs {
   @usableFromInline let site: SourceSite
   @usableFromInline let toCase: CaseKey<State, CaseState>
 

@@ -8,6 +8,11 @@ extension Reducer {
   /// another case changes nothing and reports a runtime warning naming the action. The
   /// child's effects belong to the case: switching to another case cancels them.
   ///
+  /// The child shares this reducer's cancellation ids: a case is the enum seen as one of its
+  /// kinds, so this reducer's `.cancel(id:)` reaches the child's effects, and so does a
+  /// parent's `.cancel(id:inElement:of:)`, `.cancel(id:inScreen:of:)` or
+  /// `.cancel(id:inScope:action:)` naming a row, screen or scope that is this enum.
+  ///
   /// An enum's payload cannot be changed where it lies, so the case's state is moved out for
   /// the child to change, then moved back: its buffers (arrays, identified arrays) are not
   /// copied, but its inline part is moved through the stack. Keep a large case's state behind

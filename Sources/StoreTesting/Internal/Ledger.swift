@@ -7,6 +7,7 @@ final class Ledger: Sendable {
     var unreceived: [any Sendable] = []
     var exhaustivity = Exhaustivity.on
     var excused: Set<Int> = []
+    var cancelledByTest: Set<Int> = []
     var warnings: [RuntimeWarning] = []
     var isFinished = false
     var dismissedBy: String?
@@ -55,6 +56,19 @@ final class Ledger: Sendable {
   /// Whether the test cancelled the effect with this record id.
   func isExcused(_ id: Int) -> Bool {
     state.withLock { $0.excused.contains(id) }
+  }
+
+  /// Notes effects the test cancelled with a task's `cancel()`, as the screen that started
+  /// them going away would: the store's `finish()` waits for them to end and reports those
+  /// that do not (they would keep running in the app), while its release, which cannot
+  /// wait, does not count code of theirs still winding down.
+  func noteCancelledByTest(_ records: [EffectRecord]) {
+    state.withLock { $0.cancelledByTest.formUnion(records.map(\.id)) }
+  }
+
+  /// Whether the test cancelled the effect with this record id through a task's `cancel()`.
+  func isCancelledByTest(_ id: Int) -> Bool {
+    state.withLock { $0.cancelledByTest.contains(id) }
   }
 
   /// The test store's exhaustivity, for the checks made when it is released.

@@ -122,6 +122,21 @@ enum Messages {
     """
   }
 
+  /// For effects still running at the end of a test that the test cancelled with a task's
+  /// `cancel()` (`count` of them): a line saying they ignore cancellation; empty for none.
+  static func ignoresCancellation(_ count: Int) -> String {
+    guard count > 0 else { return "" }
+    let them = count == 1 ? "it" : "them"
+    let they = count == 1 ? "it does" : "they do"
+    return """
+
+      The test cancelled \(count == 1 ? "one of them" : "\(count) of them") (a task's \
+      `cancel()`), and \(they) not end: an effect that ignores cancellation keeps running in \
+      the app after its screen goes away. Let \(them) see the cancellation (a cancellable \
+      sleep, `try Task.checkCancellation()`, `Task.isCancelled`).
+      """
+  }
+
   static func stillRunning(_ records: [EffectRecord]) -> String {
     let lines = describeRunning(records)
     return """
