@@ -585,6 +585,66 @@ struct Bench {
         "the same child through Scope", throughScope, 18.0)
     }
 
+    // 28 and 29. Every one of 100,000 row stores observed, as a list that made a store for
+    // each row shows them, each view reading its row's count again when told of a change (in
+    // `onChange`, as a view that draws again does). An action that writes half the rows, one
+    // write each, against the same writes to 100,000 observed `@Observable` objects; and an
+    // action that writes one row, against the same action on a store with no row stores.
+    // The array remembers which rows changed for as many changes as a sixteenth of its rows:
+    // past that, every row store compares its row, changed or not.
+    if runs(28) || runs(29) {
+      let count = 100_000
+      let store = Store(initialState: List.State(count: count)) { List() }
+      let rows = Array(store.scope(state: \.rows, action: .rows))
+      let fired = Counted()
+      for row in rows { observeAgain(row, fired) }
+      let bare = Store(initialState: List.State(count: count)) { List() }
+      if runs(28) {
+        let half = Array(stride(from: 0, to: count, by: 2))
+        let models = (0..<count).map { _ in RowModel() }
+        for model in models { observeAgain(model, fired) }
+        // Each run takes about a second: fewer repetitions than the other scenarios.
+        let slow = Measure(repetitions: 5)
+        let (stores, objects) = slow.alternating(
+          iterations: 1,
+          { store.send(.incrementRows(ids: half)) },
+          { for id in half { models[id].count += 1 } })
+        let unobserved = slow.nanoseconds(iterations: 1) {
+          bare.send(.incrementRows(ids: half))
+        }
+        table.add(
+          "write 50,000 of 100,000 observed row stores", stores,
+          "the same writes to 100,000 observed @Observable objects", objects, 10.0)
+        table.note(
+          "write 50,000 of 100,000 rows, absolute",
+          "\(format(stores / 1e6)) ms with every row store observed, "
+            + "\(format(unobserved / 1e6)) ms with no row stores, "
+            + "\(format(objects / 1e6)) ms for the objects")
+      }
+      if runs(29) {
+        var id = 0
+        var bareID = 0
+        let (one, alone) = measure.alternating(
+          iterations: 2_000,
+          {
+            store.send(.incrementRows(ids: [id]))
+            id = (id &+ 7919) % count
+          },
+          {
+            bare.send(.incrementRows(ids: [bareID]))
+            bareID = (bareID &+ 7919) % count
+          })
+        table.add(
+          "write 1 of 100,000 observed row stores", one,
+          "the same action with no row stores", alone, 3.0)
+        table.note(
+          "write 1 of 100,000 rows, absolute",
+          "\(format(one / 1e3)) us with every row store observed, "
+            + "\(format(alone / 1e3)) us with no row stores")
+      }
+      withExtendedLifetime(rows) {}
+    }
+
     // 7. Replaying a 1,000,000-action log, against decoding its lines alone.
     if runs(7) { try await ReplayBench.run(into: &table) }
 
@@ -592,6 +652,27 @@ struct Bench {
     if check && !table.allMet {
       print("bench: some ratios miss their targets.")
       exit(1)
+    }
+  }
+
+  /// Observes the row's count as a view does that draws again when told of a change:
+  /// reading it again in `onChange`.
+  static func observeAgain(_ store: Store<Row.State, Row.Action>, _ fired: Counted) {
+    withObservationTracking {
+      _ = store.count
+    } onChange: {
+      fired.increment()
+      MainActor.assumeIsolated { observeAgain(store, fired) }
+    }
+  }
+
+  /// The same for a row's `@Observable` object.
+  static func observeAgain(_ model: RowModel, _ fired: Counted) {
+    withObservationTracking {
+      _ = model.count
+    } onChange: {
+      fired.increment()
+      MainActor.assumeIsolated { observeAgain(model, fired) }
     }
   }
 
@@ -617,7 +698,7 @@ func format(_ value: Double) -> String {
 
 /// The bench's command line.
 struct Options {
-  static let scenarios = 1...27
+  static let scenarios = 1...29
   static let usage = """
     USAGE: bench [--check] [--only N]
 
