@@ -253,7 +253,13 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     knownContent = current
     guard !stores.isEmpty, !checkedAll else { return }
     if let changed {
-      for id in Set(changed) { stores[id]?.checkObservations() }
+      // One id, as after most actions, has no repeat to drop: a set of it, built in code not
+      // specialized for the id's type, cost a tenth of an action that wrote one observed row.
+      if changed.count == 1 {
+        stores[changed[0]]?.checkObservations()
+      } else {
+        for id in Set(changed) { stores[id]?.checkObservations() }
+      }
     } else {
       for store in stores.values { store.checkObservations() }
     }
