@@ -587,23 +587,31 @@ struct Bench {
 
     // 28 and 29. Every one of 100,000 row stores observed, as a list that made a store for
     // each row shows them, each view reading its row's count again when told of a change (in
-    // `onChange`, as a view that draws again does). An action that writes half the rows, one
-    // write each, against the same writes to 100,000 observed `@Observable` objects; and an
-    // action that writes one row, against the same action on a store with no row stores.
-    // The array remembers which rows changed for as many changes as a sixteenth of its rows:
-    // past that, every row store compares its row, changed or not.
+    // `onChange`, as a view that draws again does). 28: an action that writes half the rows,
+    // one write each, against the same writes to 100,000 observed `@Observable` objects. The
+    // array remembers which rows changed for as many changes as a sixteenth of its rows: past
+    // that, every row store compares its row, changed or not. 29: an action that writes one
+    // row, against the same at 100 rows, every row store observed too: only the changed row's
+    // store looks at its row, however many there are.
     if runs(28) || runs(29) {
       let count = 100_000
-      let store = Store(initialState: List.State(count: count)) { List() }
-      let rows = Array(store.scope(state: \.rows, action: .rows))
       let fired = Counted()
-      for row in rows { observeAgain(row, fired) }
+      /// A store of `count` rows whose row stores are all observed, and those stores.
+      func observedList(_ count: Int) -> (
+        StoreOf<List>, [Store<Row.State, Row.Action>]
+      ) {
+        let store = Store(initialState: List.State(count: count)) { List() }
+        let rows = Array(store.scope(state: \.rows, action: .rows))
+        for row in rows { observeAgain(row, fired) }
+        return (store, rows)
+      }
+      let (store, rows) = observedList(count)
       let bare = Store(initialState: List.State(count: count)) { List() }
       if runs(28) {
         let half = Array(stride(from: 0, to: count, by: 2))
         let models = (0..<count).map { _ in RowModel() }
         for model in models { observeAgain(model, fired) }
-        // Each run takes about a second: fewer repetitions than the other scenarios.
+        // Each run takes about half a second: fewer repetitions than the other scenarios.
         let slow = Measure(repetitions: 5)
         let (stores, objects) = slow.alternating(
           iterations: 1,
@@ -614,7 +622,7 @@ struct Bench {
         }
         table.add(
           "write 50,000 of 100,000 observed row stores", stores,
-          "the same writes to 100,000 observed @Observable objects", objects, 10.0)
+          "the same writes to 100,000 observed @Observable objects", objects, 8.0)
         table.note(
           "write 50,000 of 100,000 rows, absolute",
           "\(format(stores / 1e6)) ms with every row store observed, "
@@ -622,25 +630,28 @@ struct Bench {
             + "\(format(objects / 1e6)) ms for the objects")
       }
       if runs(29) {
-        var id = 0
-        var bareID = 0
-        let (one, alone) = measure.alternating(
-          iterations: 2_000,
-          {
+        let (small, smallRows) = observedList(100)
+        /// Sends writes of one row to `store` of `count` rows, visiting the rows in a
+        /// scattered order.
+        func writer(_ store: StoreOf<List>, count: Int) -> () -> Void {
+          var id = 0
+          return {
             store.send(.incrementRows(ids: [id]))
             id = (id &+ 7919) % count
-          },
-          {
-            bare.send(.incrementRows(ids: [bareID]))
-            bareID = (bareID &+ 7919) % count
-          })
+          }
+        }
+        let (big, hundred) = measure.alternating(
+          iterations: 2_000, writer(store, count: count), writer(small, count: 100))
+        let alone = measure.nanoseconds(iterations: 2_000, writer(bare, count: count))
         table.add(
-          "write 1 of 100,000 observed row stores", one,
-          "the same action with no row stores", alone, 3.0)
+          "write 1 of 100,000 observed row stores", big,
+          "the same of 100 observed row stores", hundred, 3.0)
         table.note(
           "write 1 of 100,000 rows, absolute",
-          "\(format(one / 1e3)) us with every row store observed, "
+          "\(format(big / 1e3)) us with every row store observed, "
+            + "\(format(hundred / 1e3)) us at 100 rows, "
             + "\(format(alone / 1e3)) us with no row stores")
+        withExtendedLifetime(smallRows) {}
       }
       withExtendedLifetime(rows) {}
     }
