@@ -590,6 +590,77 @@ struct Bench {
         "the same child through Scope", throughScope, 18.0)
     }
 
+    // 28 and 29. Every one of 100,000 row stores observed, as a list that made a store for
+    // each row shows them, each view reading its row's count again when told of a change (in
+    // `onChange`, as a view that draws again does). 28: an action that writes half the rows,
+    // one write each, against the same writes to 100,000 observed `@Observable` objects. The
+    // array remembers which rows changed for as many changes as a sixteenth of its rows: past
+    // that, every row store compares its row, changed or not. 29: an action that writes one
+    // row, against the same at 100 rows, every row store observed too: only the changed row's
+    // store looks at its row, however many there are.
+    if runs(28) || runs(29) {
+      let count = 100_000
+      let fired = Counted()
+      /// A store of `count` rows whose row stores are all observed, and those stores.
+      func observedList(_ count: Int) -> (
+        StoreOf<List>, [Store<Row.State, Row.Action>]
+      ) {
+        let store = Store(initialState: List.State(count: count)) { List() }
+        let rows = Array(store.scope(state: \.rows, action: .rows))
+        for row in rows { observeAgain(row, fired) }
+        return (store, rows)
+      }
+      let (store, rows) = observedList(count)
+      let bare = Store(initialState: List.State(count: count)) { List() }
+      if runs(28) {
+        let half = Array(stride(from: 0, to: count, by: 2))
+        let models = (0..<count).map { _ in RowModel() }
+        for model in models { observeAgain(model, fired) }
+        // Each run takes about half a second: fewer repetitions than the other scenarios.
+        let slow = Measure(repetitions: 5)
+        let (stores, objects) = slow.alternating(
+          iterations: 1,
+          { store.send(.incrementRows(ids: half)) },
+          { for id in half { models[id].count += 1 } })
+        let unobserved = slow.nanoseconds(iterations: 1) {
+          bare.send(.incrementRows(ids: half))
+        }
+        table.add(
+          "write 50,000 of 100,000 observed row stores", stores,
+          "the same writes to 100,000 observed @Observable objects", objects, 8.0)
+        table.note(
+          "write 50,000 of 100,000 rows, absolute",
+          "\(format(stores / 1e6)) ms with every row store observed, "
+            + "\(format(unobserved / 1e6)) ms with no row stores, "
+            + "\(format(objects / 1e6)) ms for the objects")
+      }
+      if runs(29) {
+        let (small, smallRows) = observedList(100)
+        /// Sends writes of one row to `store` of `count` rows, visiting the rows in a
+        /// scattered order.
+        func writer(_ store: StoreOf<List>, count: Int) -> () -> Void {
+          var id = 0
+          return {
+            store.send(.incrementRows(ids: [id]))
+            id = (id &+ 7919) % count
+          }
+        }
+        let (big, hundred) = measure.alternating(
+          iterations: 2_000, writer(store, count: count), writer(small, count: 100))
+        let alone = measure.nanoseconds(iterations: 2_000, writer(bare, count: count))
+        table.add(
+          "write 1 of 100,000 observed row stores", big,
+          "the same of 100 observed row stores", hundred, 3.0)
+        table.note(
+          "write 1 of 100,000 rows, absolute",
+          "\(format(big / 1e3)) us with every row store observed, "
+            + "\(format(hundred / 1e3)) us at 100 rows, "
+            + "\(format(alone / 1e3)) us with no row stores")
+        withExtendedLifetime(smallRows) {}
+      }
+      withExtendedLifetime(rows) {}
+    }
+
     // 7. Replaying a 1,000,000-action log, against decoding its lines alone.
     if runs(7) { try await ReplayBench.run(into: &table) }
 
@@ -597,6 +668,27 @@ struct Bench {
     if check && !table.allMet {
       print("bench: some ratios miss their targets.")
       exit(1)
+    }
+  }
+
+  /// Observes the row's count as a view does that draws again when told of a change:
+  /// reading it again in `onChange`.
+  static func observeAgain(_ store: Store<Row.State, Row.Action>, _ fired: Counted) {
+    withObservationTracking {
+      _ = store.count
+    } onChange: {
+      fired.increment()
+      MainActor.assumeIsolated { observeAgain(store, fired) }
+    }
+  }
+
+  /// The same for a row's `@Observable` object.
+  static func observeAgain(_ model: RowModel, _ fired: Counted) {
+    withObservationTracking {
+      _ = model.count
+    } onChange: {
+      fired.increment()
+      MainActor.assumeIsolated { observeAgain(model, fired) }
     }
   }
 
@@ -622,7 +714,7 @@ func format(_ value: Double) -> String {
 
 /// The bench's command line.
 struct Options {
-  static let scenarios = 1...27
+  static let scenarios = 1...29
   static let usage = """
     USAGE: bench [--check] [--only N]
 

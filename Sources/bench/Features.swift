@@ -89,6 +89,14 @@ struct List: Reducer {
   }
 }
 
+/// A row as the shared mutable object this library replaces: one `@Observable` object per
+/// row, which a row view observes directly.
+@Observable
+@MainActor
+final class RowModel {
+  var count = 0
+}
+
 extension CaseKey<Row.Action, Row.Action> {
   /// A row's actions, for a store scoped to a part of the row.
   static var whole: Self {

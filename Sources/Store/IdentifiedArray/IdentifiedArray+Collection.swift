@@ -147,6 +147,20 @@ extension IdentifiedArray {
     )
   }
 
+  /// Calls `body` with the address of the element with `id`, where the array keeps it, or with
+  /// `nil` when there is none; the address is valid during the call only.
+  ///
+  /// For the stores of the elements, which read their element after each action that may
+  /// have changed it: `self[id: id]` would copy the element out, into an optional, in code not
+  /// specialized for its type, before the store copies it once more, to keep.
+  ///
+  /// - Complexity: O(1) on average.
+  func withElement<Result>(id: ID, _ body: (UnsafePointer<Element>?) -> Result) -> Result {
+    guard let slot = slot(of: id) else { return body(nil) }
+    let position = position(ofSlot: slot)
+    return storage.withUnsafeBufferPointer { body($0.baseAddress.unsafelyUnwrapped + position) }
+  }
+
   /// Checks that a value set through ``subscript(id:)`` has the id it is set for.
   @usableFromInline
   static func checkSetID(_ found: ID, is id: ID) {

@@ -12,10 +12,15 @@
 /// scoped from it.
 @MainActor @usableFromInline
 package final class StateReads {
+  // Both are read and written around every read of the state (several times for each
+  // element store checked after an action), confined to the main actor, and never held
+  // across a call (`waiting` is emptied before its dispatch runs): the runtime's exclusivity
+  // checks, a thread-local lookup each, are left out for them, as for `RootCore`'s dispatch
+  // loop.
   /// How many reads are in progress, nested.
-  @usableFromInline private(set) var depth = 0
+  @exclusivity(unchecked) @usableFromInline private(set) var depth = 0
   /// What runs once the outermost read ends: the root's dispatch of the actions that waited.
-  private var waiting: (@MainActor () -> Void)?
+  @exclusivity(unchecked) private var waiting: (@MainActor () -> Void)?
 
   init() {}
 

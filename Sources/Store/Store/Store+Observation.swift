@@ -1,28 +1,40 @@
 import Observation
 
+/// One value an observer read through a store: where it is, what it was, and how to tell that
+/// it changed.
+///
+/// Not nested in `Store`, and not generic: nested, it was generic too, and so was the store's
+/// dictionary of them, which code not specialized for the store's types (all of it, in this
+/// module) then used through the dictionary's generic code, looking up the type's metadata and
+/// conformances at each lookup, insertion and walk: about a tenth of the check of an element's
+/// store after an action. The subclasses, nested in `Store`, know the store's `State`.
+@MainActor
+class Tracked {
+  /// The registrar's key for this value: a `KeyPath<Store<State, Action>, Int>` of the store
+  /// that keeps this (see `Store.token(of:)`).
+  let token: AnyKeyPath
+  /// The ``StoreCore/stateVersion`` of the state last compared, or that the value was read
+  /// from when it was made.
+  var checkedAt = 0
+
+  init(token: AnyKeyPath) {
+    self.token = token
+  }
+
+  /// Whether the value in the state at `state` (of the `State` of the store that keeps this)
+  /// differs from the one last seen; remembers the new one.
+  func update(from state: UnsafeRawPointer) -> Bool { true }
+
+  /// Whether the value is known to be the one last seen without reading the state: a stored
+  /// collection's stamp, read where the root keeps it. Most actions change no ids, and a
+  /// copy of the state costs more than the rest of the check.
+  func isUnchangedInPlace() -> Bool { false }
+}
+
 extension Store {
-  /// One value an observer read through this store: where it is, what it was, and how to tell
-  /// that it changed.
-  @MainActor
-  class Tracked {
-    /// The registrar's key for this value.
-    let token: KeyPath<Store, Int>
-    /// The ``StoreCore/stateVersion`` of the state last compared, or that the value was read
-    /// from when it was made.
-    var checkedAt = 0
-
-    init(token: KeyPath<Store, Int>) {
-      self.token = token
-    }
-
-    /// Whether the value in the state at `state` differs from the one last seen; remembers
-    /// the new one.
-    func update(from state: UnsafePointer<State>) -> Bool { true }
-
-    /// Whether the value is known to be the one last seen without reading the state: a stored
-    /// collection's stamp, read where the root keeps it. Most actions change no ids, and a
-    /// copy of the state costs more than the rest of the check.
-    func isUnchangedInPlace() -> Bool { false }
+  /// The registrar's key for `entry`, one of this store's.
+  func token(of entry: Tracked) -> KeyPath<Store, Int> {
+    unsafeDowncast(entry.token, to: KeyPath<Store, Int>.self)
   }
 
   /// A value read through a key path.
@@ -41,8 +53,9 @@ extension Store {
       super.init(token: token)
     }
 
-    override func update(from state: UnsafePointer<State>) -> Bool {
-      withValue(at: keyPath, offset: offset, in: state) { value in
+    override func update(from state: UnsafeRawPointer) -> Bool {
+      let state = state.assumingMemoryBound(to: State.self)
+      return withValue(at: keyPath, offset: offset, in: state) { value in
         // Compared where they are: see `equality(of:)`.
         let equal = withUnsafeMutablePointer(to: &last) { last in
           isEqual(last, UnsafeMutablePointer(mutating: value))
@@ -80,7 +93,8 @@ extension Store {
       super.init(token: token)
     }
 
-    override func update(from state: UnsafePointer<State>) -> Bool {
+    override func update(from state: UnsafeRawPointer) -> Bool {
+      let state = state.assumingMemoryBound(to: State.self)
       let now = withValue(at: keyPath, offset: offset, in: state) { reading.object($0.pointee) }
       let changed =
         switch (last, now) {
@@ -110,7 +124,8 @@ extension Store {
       super.init(token: token)
     }
 
-    override func update(from state: UnsafePointer<State>) -> Bool {
+    override func update(from state: UnsafeRawPointer) -> Bool {
+      let state = state.assumingMemoryBound(to: State.self)
       let value = read(state)
       guard value != last else { return false }
       last = value
@@ -144,7 +159,8 @@ extension Store {
       return stamps().structure == stamp
     }
 
-    override func update(from state: UnsafePointer<State>) -> Bool {
+    override func update(from state: UnsafeRawPointer) -> Bool {
+      let state = state.assumingMemoryBound(to: State.self)
       // Through the reader, which a computed view's element stores share: one build of the
       // view serves them all.
       let elements = reader.read(given: state)
@@ -230,21 +246,23 @@ extension Store {
       // did not change has nothing to compare), and a value that never equals itself (a new
       // object at each read) would be reported at every read.
       guard hookPassesRunning > 0 else {
-        observation.access(self, keyPath: entry.token)
+        observation.access(self, keyPath: token(of: entry))
         return
       }
       let version = core.stateVersion
       guard entry.checkedAt != version else {
-        observation.access(self, keyPath: entry.token)
+        observation.access(self, keyPath: token(of: entry))
         return
       }
       entry.checkedAt = version
-      guard !entry.isUnchangedInPlace(), core.withState({ entry.update(from: $0) }) else {
-        observation.access(self, keyPath: entry.token)
+      guard !entry.isUnchangedInPlace(),
+        core.withState({ entry.update(from: UnsafeRawPointer($0)) })
+      else {
+        observation.access(self, keyPath: token(of: entry))
         return
       }
       tracked[key] = nil
-      observation.withMutation(of: self, keyPath: entry.token) {}
+      observation.withMutation(of: self, keyPath: token(of: entry)) {}
     }
     let token = self.token(for: key)
     observation.access(self, keyPath: token)
@@ -305,7 +323,7 @@ extension Store {
     if needsState {
       core.withState { state in
         for (key, entry) in tracked
-        where !entry.isUnchangedInPlace() && entry.update(from: state) {
+        where !entry.isUnchangedInPlace() && entry.update(from: UnsafeRawPointer(state)) {
           changed.append(key)
         }
       }
@@ -319,7 +337,7 @@ extension Store {
       // Forgotten before observers are notified, so one that reads it again at once, in
       // `onChange`, registers anew.
       guard let entry = tracked.removeValue(forKey: key) else { continue }
-      observation.withMutation(of: self, keyPath: entry.token) {}
+      observation.withMutation(of: self, keyPath: token(of: entry)) {}
     }
   }
 
