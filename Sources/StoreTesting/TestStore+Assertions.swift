@@ -99,11 +99,11 @@ extension TestStore {
       else { return false }
       return lines[opener].contains("StackState<")
     }
-    let nextIDsAreStacks = zip(changedLines, content).allSatisfy { index, text in
-      !text.hasPrefix("nextID: ") || isInStack(index)
+    // A stack's next id, among the changed lines; a screen's own `nextID` is its content.
+    let isStackNextID = zip(changedLines, content).map { index, text in
+      text.hasPrefix("nextID: ") && isInStack(index)
     }
-    guard nextIDsAreStacks else { return "" }
-    if content.allSatisfy({ $0.hasPrefix("nextID: ") }) {
+    if isStackNextID.allSatisfy({ $0 }) {
       return """
 
         Only a next id differs (`nextID`, a stack's `nextElementID`). A StackState is equal \
@@ -118,8 +118,9 @@ extension TestStore {
     func screens(_ sign: Character) -> (lines: [Substring], screenCount: Int) {
       var lines: [Substring] = []
       var screenCount = 0
-      for (line, text) in zip(changed, content) where line.first == sign {
-        if text.hasPrefix("nextID: ") { continue }
+      for ((line, text), isNextID) in zip(zip(changed, content), isStackNextID)
+      where line.first == sign {
+        if isNextID { continue }
         if text.hasPrefix("[id: #"), let end = text.firstIndex(of: "]") {
           screenCount += 1
           lines.append(text[end...])

@@ -46,6 +46,9 @@ extension TestStore {
     reportWarnings(at: location)
     if exhaustivity == .on {
       let running = Self.stillRunning(runtime, ledger, afterWaiting: true)
+      // Reported here: the store's release, after steps the test may take next, does not
+      // report them again.
+      ledger.excuse(running)
       if !running.isEmpty {
         // Said only when the cancellation stopped the wait: effects all asleep on a test
         // clock stop it too, and the list says how far to advance for each.

@@ -496,7 +496,7 @@ indirect enum Links: Equatable {
 
 /// A feature whose state is a deep chain.
 /// A stack that pushes the screens it is sent and pops them all.
-private struct PushingStack<Screen: Equatable & Sendable>: Reducer {
+struct PushingStack<Screen: Equatable & Sendable>: Reducer {
   struct State: Equatable, Sendable { var path = StackState<Screen>() }
   enum Action: Sendable, Equatable { case push(Screen), popAll }
   func reduce(into state: inout State, action: Action) -> Effect<Action> {

@@ -75,10 +75,8 @@ package struct SourceSite: Hashable, Sendable, CustomStringConvertible {
 /// `.cancel(id:)` from the feature's own actions reaches the effects they started; the child
 /// of an enum's case shares the enum reducer's ids, so a parent that cancels in a row or a
 /// screen that is an enum reaches the case's effects.
+///
+/// A throttle window opened inside it belongs to the namespace its id lives in, and outlives
+/// it: the end of a screen's task, or of an enum's case, must not close a window in which an
+/// effect of the screen, or of the enum's own reducer, waits.
 package protocol SharesCancellationIDs {}
-
-/// An identity that shares cancellation ids (see ``SharesCancellationIDs``) and whose end
-/// leaves open the throttle windows its effects opened: they belong to the namespace around
-/// it. The end of a screen's task must not close a window in which the screen's own effect
-/// waits. (A case's windows close with the case: what it started ends with it.)
-package protocol LeavesThrottleWindowsOpen: SharesCancellationIDs {}

@@ -54,7 +54,7 @@ extension EffectRuntime {
     // opened it: a screen task's hook shares the screen's ids, and the end of its task must
     // not close a window in which the screen's own effect waits (which was dropped with it).
     // Its id's cancellation, and the end of the namespace's lifetime, still close it.
-    if let cut = context.namespace.firstIndex(where: { $0.base is any LeavesThrottleWindowsOpen }) {
+    if let cut = context.namespace.firstIndex(where: { $0.base is any SharesCancellationIDs }) {
       windowContext.namespace.removeSubrange(cut...)
       windowContext.tokens.removeSubrange(cut...)
     }

@@ -192,19 +192,26 @@ struct DuplicateKeyScanner {
         let start = index + 1
         guard let end = Self.closingQuote(after: start, bytes) else { return nil }
         index = end + 1
-        if let backslash = Self.firstInvalidEscape(in: start..<end, bytes) {
-          return .invalidEscape(column: backslash + 1, path: placeOfString(bytes))
-        }
         guard let top = frames.indices.last, frames[top].isObject, frames[top].expectsKey
-        else { continue }
-        frames[top].expectsKey = false
-        // Keys are short: a plain loop costs less than a call to `memchr`.
+        else {
+          // A value: its escapes are looked for with `memchr`.
+          if let backslash = Self.firstInvalidEscape(in: start..<end, bytes) {
+            return .invalidEscape(column: backslash + 1, path: placeOfString(bytes))
+          }
+          continue
+        }
+        // Keys are short: a plain loop costs less than a call to `memchr`, and tells whether
+        // the key has an escape to check.
         var hasEscape = false
         var isASCII = true
         for offset in start..<end {
           hasEscape = hasEscape || bytes[offset] == UInt8(ascii: "\\")
           isASCII = isASCII && bytes[offset] < 0x80
         }
+        if hasEscape, let backslash = Self.firstInvalidEscape(in: start..<end, bytes) {
+          return .invalidEscape(column: backslash + 1, path: placeOfString(bytes))
+        }
+        frames[top].expectsKey = false
         let isLinear = keys.count - frames[top].keyStart < Self.linearLimit
         keys.append(Key(start: start, end: end, hasEscape: hasEscape, isASCII: isASCII))
         if isLinear {

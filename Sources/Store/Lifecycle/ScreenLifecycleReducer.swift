@@ -215,7 +215,7 @@ extension ScreenLifecycleState {
 ///
 /// `@unchecked Sendable`: key paths are immutable once created.
 struct ScreenTaskIdentity: Hashable, @unchecked Sendable, CustomStringConvertible,
-  LeavesThrottleWindowsOpen
+  SharesCancellationIDs
 {
   let keyPath: AnyKeyPath
   var description: String { "the screen task of \(keyPath)" }

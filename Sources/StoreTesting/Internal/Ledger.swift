@@ -47,8 +47,10 @@ final class Ledger: Sendable {
     state.withLock { $0.unreceived.removeAll() }
   }
 
-  /// Notes effects the test itself cancelled (`skipInFlightEffects`, a task's `cancel`):
-  /// code of theirs still winding down on the main actor is not left over.
+  /// Notes effects the test no longer asks to end: those it cancelled with
+  /// `skipInFlightEffects` (code of theirs still winding down on the main actor is not left
+  /// over), and those a failure already named (a task's `finish()` that timed out, the
+  /// store's `finish()`), which are not named again.
   func excuse(_ records: [EffectRecord]) {
     state.withLock { $0.excused.formUnion(records.map(\.id)) }
   }
