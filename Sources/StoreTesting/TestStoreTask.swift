@@ -14,9 +14,11 @@ public struct TestStoreTask: Sendable {
   private let settle: @MainActor () -> Void
   /// Whether every effect of the store still at work is asleep on a test clock.
   private let isAsleepOnTestClocks: @MainActor () -> Bool
-  private let excuse: @MainActor (EffectGroup?) -> Void
-  /// Notes the effects of the action's chain as cancelled by the test.
-  private let noteCancelled: @MainActor (EffectGroup?) -> Void
+  /// Where the store notes what the test excused or cancelled (a task may outlive its store).
+  private let ledger: Ledger
+  /// The records the action's chain started and that still run, parts of concatenations
+  /// included.
+  private let chainRecords: @MainActor (EffectGroup?) -> [EffectRecord]
   /// The effects of the action's chain still at work, a line each, for a failure message.
   private let unfinished: @MainActor (EffectGroup?) -> [String]
   /// The action, described only for a failure message.
@@ -34,14 +36,10 @@ public struct TestStoreTask: Sendable {
     }
     self.settle = { [weak store] in store?.settle() }
     self.isAsleepOnTestClocks = { [weak store] in store?.isWaitingOnlyForTestClocks ?? false }
-    self.excuse = { [weak store] group in
-      guard let store, let group else { return }
-      // The records the action's chain started, parts of concatenations included.
-      store.ledger.excuse(store.runtime.running.filter { $0.feedbackGroup === group })
-    }
-    self.noteCancelled = { [weak store] group in
-      guard let store, let group else { return }
-      store.ledger.noteCancelledByTest(store.runtime.running.filter { $0.feedbackGroup === group })
+    self.ledger = store.ledger
+    self.chainRecords = { [weak store] group in
+      guard let store, let group else { return [] }
+      return store.runtime.running.filter { $0.feedbackGroup === group }
     }
     self.unfinished = { [weak store] group in
       guard let store, let group else { return [] }
@@ -91,7 +89,7 @@ public struct TestStoreTask: Sendable {
         at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
       )
       // Reported here: the store's `finish()` (or its release) does not list them again.
-      excuse(task.group)
+      ledger.excuse(chainRecords(task.group))
       return
     }
   }
@@ -101,7 +99,7 @@ public struct TestStoreTask: Sendable {
   /// The store's `finish()` waits for them to end, and reports those still running then:
   /// an effect that ignores cancellation would outlive its screen in the app.
   public func cancel() {
-    noteCancelled(task.group)
+    ledger.noteCancelledByTest(chainRecords(task.group))
     task.cancel()
     settle()
   }
