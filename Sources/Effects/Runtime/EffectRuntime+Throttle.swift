@@ -53,10 +53,16 @@ extension EffectRuntime {
     // The window belongs to the namespace of its id, not to the lifetime of the effect that
     // opened it: a screen task's hook shares the screen's ids, and the end of its task must
     // not close a window in which the screen's own effect waits (which was dropped with it).
-    // Its id's cancellation, and the end of the namespace's lifetime, still close it.
-    if let cut = context.namespace.firstIndex(where: { $0.base is any SharesCancellationIDs }) {
-      windowContext.namespace.removeSubrange(cut...)
-      windowContext.tokens.removeSubrange(cut...)
+    // Its id's cancellation, and the end of the namespace's lifetime, still close it. That
+    // namespace ends with the innermost identity that does not share its ids: only the
+    // sharing identities after it are cut. (A row inside an enum's case keeps its window in
+    // its own lifetime, and a row added back with its id starts with none.)
+    let kept =
+      context.namespace.lastIndex(where: { !($0.base is any SharesCancellationIDs) })
+      .map { $0 + 1 } ?? 0
+    if kept < context.namespace.count {
+      windowContext.namespace.removeSubrange(kept...)
+      windowContext.tokens.removeSubrange(kept...)
     }
     let timer = register(.timer, site: nil, windowContext, owner: nil)
     state.withLock {
