@@ -74,7 +74,7 @@ import Testing
       return .none
     }
     .reduce(into: &state, action: false)
-    _ = Reduce(Appender(entry: "erased")).reduce(into: &state, action: false)
+    _ = Appender(entry: "erased").eraseToReduce().reduce(into: &state, action: false)
     #expect(state == ["closure", "erased"])
   }
 }

@@ -23,11 +23,15 @@ public struct Reduce<State, Action: Sendable>: Reducer {
     self.run = reduce
   }
 
-  /// Creates a reducer that runs another reducer, erasing its type.
+  /// A reducer that runs `reducer`, its type erased: for ``ReducerBuilder``'s
+  /// `buildLimitedAvailability(_:)` and ``Reducer/eraseToReduce()``.
   ///
-  /// - Parameter reducer: The reducer to run.
+  /// Labelled, and not public: a trailing closure can match any first parameter, so a public
+  /// `init(_:)` taking a reducer was tried whenever a `Reduce { state, action in ... }`
+  /// closure did not type-check, and the compiler reported that the closure is not a reducer,
+  /// at the `Reduce {` line, instead of the mistake inside it.
   @inlinable
-  public init<R: Reducer>(_ reducer: R) where R.State == State, R.Action == Action {
+  init<R: Reducer>(erasing reducer: R) where R.State == State, R.Action == Action {
     self.run = { reducer.reduce(into: &$0, action: $1) }
   }
 
@@ -40,5 +44,20 @@ public struct Reduce<State, Action: Sendable>: Reducer {
   @inlinable
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     run(&state, action)
+  }
+}
+
+extension Reducer {
+  /// This reducer, its type erased to ``Reduce``: for a value whose reducer is picked at run
+  /// time (inside a `body`, `if` and `switch` need no erasing).
+  ///
+  /// ```swift
+  /// let logic: Reduce<State, Action> = isOffline ? Offline().eraseToReduce() : Live().eraseToReduce()
+  /// ```
+  ///
+  /// - Returns: A reducer that runs this one.
+  @inlinable
+  public func eraseToReduce() -> Reduce<State, Action> {
+    Reduce(erasing: self)
   }
 }

@@ -70,6 +70,6 @@ public enum ReducerBuilder<State, Action: Sendable> {
   @inlinable
   public static func buildLimitedAvailability<R: Reducer>(_ reducer: R) -> Reduce<State, Action>
   where R.State == State, R.Action == Action {
-    Reduce(reducer)
+    Reduce(erasing: reducer)
   }
 }
