@@ -104,8 +104,22 @@ public struct TestStoreTask: Sendable {
     settle()
   }
 
-  /// Whether the effects were cancelled.
+  /// Whether the effects were cancelled: by ``cancel()``, or through ``task``.
+  ///
+  /// Effects that end with their identity (a row removed, a sheet dismissed, a screen popped)
+  /// or by `Effect.cancel(id:)` (a debounce that a later keystroke restarts, say) do not make
+  /// this `true`: check ``isRunning`` for those, which turns `false` once they have wound
+  /// down. An action that started no effect has nothing to cancel, and reports `false`.
   public var isCancelled: Bool {
     task.isCancelled
+  }
+}
+
+extension TestStoreTask: CustomStringConvertible {
+  /// The action and what its effects are doing, as a failed expectation prints the task:
+  /// `TestStoreTask(Search.Action.queryChanged("s"): running)`; `finished`, `cancelled`,
+  /// `cancelled, winding down` or `no effects` in other cases.
+  public nonisolated var description: String {
+    "TestStoreTask(\(describeAction()): \(task.state))"
   }
 }

@@ -8,6 +8,43 @@ import Testing
 @Suite struct TestStoreTests {
   let clock = TestClock()
 
+  /// The Effects guide's debounce test: an action an effect sends early waits for `receive`
+  /// (no step before it reports it), so the test times the debounce by the task of the last
+  /// keystroke, which runs until the pause ends and the search has answered.
+  @Test func aDebouncedSearchsTaskRunsUntilThePauseHasEnded() async {
+    let store = makeStore()
+    let first = await store.send(.searchTyped("A"))
+    let search = await store.send(.searchTyped("Ad"))
+    #expect(!first.isRunning)  // restarted by the second keystroke: ended by id
+    #expect(!first.isCancelled)
+    await clock.advance(by: .milliseconds(999))
+    #expect(search.isRunning)
+    await clock.advance(by: .milliseconds(1))
+    #expect(!search.isRunning)  // searched, and sent what it found: it waits for `receive`
+    await store.receive(.loaded("Ad")) { $0.user.name = "Ad" }
+    await store.finish()
+  }
+
+  /// A task prints as its action and what its effects do, not as its stored closures (a
+  /// failed `#expect(task.isCancelled)` printed eight fields of internals).
+  @Test func aTaskDescribesItsActionAndWhatItsEffectsDo() async {
+    let store = makeStore()
+    let quiet = await store.send(.noop)
+    #expect(String(describing: quiet) == "TestStoreTask(Profile.Action.noop: no effects)")
+    let timer = await store.send(.startTimer)
+    #expect(String(describing: timer) == "TestStoreTask(Profile.Action.startTimer: running)")
+    #expect(String(describing: timer.task) == "StoreTask(running)")
+    // Ended by id, it is not cancelled: it finished.
+    await store.send(.stopTimer)
+    #expect(!timer.isCancelled)
+    #expect(String(describing: timer) == "TestStoreTask(Profile.Action.startTimer: finished)")
+    let second = await store.send(.startTimer)
+    second.cancel()
+    #expect(second.isCancelled)
+    #expect(String(describing: second) == "TestStoreTask(Profile.Action.startTimer: cancelled)")
+    await store.finish()
+  }
+
   func makeStore(load: @escaping @Sendable () async throws -> String = { "Ada" })
     -> TestStoreOf<Profile>
   {

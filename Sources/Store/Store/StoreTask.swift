@@ -67,3 +67,23 @@ public struct StoreTask: Hashable, Sendable {
     hasher.combine(group.map(ObjectIdentifier.init))
   }
 }
+
+extension StoreTask: CustomStringConvertible {
+  /// What the handle's effects are doing, in a few words, as a failed expectation prints it:
+  /// `StoreTask(running)`, `StoreTask(finished)`, `StoreTask(cancelled)` (with
+  /// `, winding down` while cancelled effects still run), or `StoreTask(no effects)`.
+  public var description: String {
+    guard group != nil else { return "StoreTask(no effects)" }
+    return "StoreTask(\(state))"
+  }
+
+  /// The handle's state in words: for ``description``, and for a test store's task.
+  package var state: String {
+    switch (isCancelled, isRunning) {
+    case (true, true): "cancelled, winding down"
+    case (true, false): "cancelled"
+    case (false, true): "running"
+    case (false, false): group == nil ? "no effects" : "finished"
+    }
+  }
+}
