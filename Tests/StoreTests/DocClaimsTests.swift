@@ -212,10 +212,14 @@ enum Guide {
 
   // MARK: "Enum state": the Destination snippet
 
+  /// Asks before a row is deleted, and closes either way.
   struct ConfirmDelete: Reducer {
     struct State: Equatable { var rowID: UUID }
-    enum Action: Sendable, Equatable { case confirmTapped }
-    func reduce(into state: inout State, action: Action) -> Effect<Action> { .none }
+    enum Action: Sendable, Equatable {
+      case deleteTapped
+      case keepTapped
+    }
+    func reduce(into state: inout State, action: Action) -> Effect<Action> { .dismiss }
   }
 
   struct Destination: Reducer {
@@ -1214,6 +1218,16 @@ private struct Item: Codable, Equatable, Identifiable, Sendable {
     harness.send(.editTapped(id: id))
     harness.send(.destination(.dismiss))
     #expect(harness.state.destination == nil)
+    // `ConfirmDelete` closes itself on either answer.
+    for answer in [Guide.ConfirmDelete.Action.deleteTapped, .keepTapped] {
+      let confirming = Harness(
+        initialState: Guide.DestinationTodos.State(
+          rows: [.init(id: id, title: "M")], destination: .confirmDelete(.init(rowID: id))),
+        reducer: Guide.DestinationTodos(statements: statements))
+      confirming.send(.destination(.presented(.confirmDelete(answer))))
+      confirming.settle()
+      #expect(confirming.state.destination == nil)
+    }
   }
 
   // "Actions for missing children": "The store reports a runtime warning that names the action,

@@ -146,6 +146,20 @@ import Testing
     #expect(items.ids == [1, 3, 2, 4])
   }
 
+  /// The sort is stable, as its documentation says: elements ordered neither way keep their
+  /// order, and every element is found at its new place.
+  @Test func sortIsStable() {
+    var items: IdentifiedArrayOf<Item> = IdentifiedArray(
+      (0..<200).map { Item(id: $0, name: $0 % 3 == 0 ? "pinned" : "plain") })
+    items.sort { $0.name == "pinned" && $1.name != "pinned" }
+    let pinned = (0..<200).filter { $0 % 3 == 0 }
+    let plain = (0..<200).filter { $0 % 3 != 0 }
+    #expect(Array(items.ids) == pinned + plain)
+    for (position, item) in items.enumerated() {
+      #expect(items.index(id: item.id) == position)
+    }
+  }
+
   struct Boom: Error {}
 
   /// Found in review: a throwing sort used to leave the index behind the moved elements.

@@ -423,6 +423,10 @@ extension IdentifiedArray {
 
   /// Sorts the elements in place.
   ///
+  /// The sort is stable, as the standard library's is: elements that `areInIncreasingOrder`
+  /// orders neither way keep their order (sorting pinned rows first keeps the rest as they
+  /// were).
+  ///
   /// - Parameter areInIncreasingOrder: Whether the first element belongs before the second.
   /// - Complexity: O(*n* log *n*).
   public mutating func sort(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows {
