@@ -8,7 +8,7 @@ import Testing
 /// child task asleep on one (a timeout raced against real work) does not keep the effect from
 /// ending, so the store still waits for the work.
 @MainActor
-@Suite(.timeLimit(.minutes(10))) struct ChildTaskSleepTests {
+@Suite(.timeLimit(.minutes(30))) struct ChildTaskSleepTests {
   let clock = TestClock()
   let messages = Messages()
 
@@ -87,7 +87,7 @@ import Testing
 /// A throttle window whose waiting effect was cancelled holds nothing back: when it closes,
 /// the effect is dropped. Like an idle window, it is not left over at the end.
 @MainActor
-@Suite(.timeLimit(.minutes(10))) struct CancelledHeldBackTests {
+@Suite(.timeLimit(.minutes(30))) struct CancelledHeldBackTests {
   let clock = TestClock()
 
   @Test func aWindowWhoseWaitingEffectWasCancelledIsNotLeftOverAtTheEnd() async {

@@ -40,7 +40,7 @@ struct Relay: Reducer {
 /// clock in a closure, the store never ran it: the advance woke nothing, and the receive
 /// failed after its timeout; flakiness adversary trial.)
 @MainActor
-@Suite(.timeLimit(.minutes(10))) struct ClosureClockTests {
+@Suite(.timeLimit(.minutes(30))) struct ClosureClockTests {
   @Test func aClockAnEffectSleptOnRunsTheStoreBeforeItMoves() async {
     let clock = TestClock()
     let (messages, input) = AsyncStream.makeStream(of: Int.self)

@@ -42,7 +42,7 @@ private struct Listener: Reducer {
 /// A clock the feature holds now runs the store's effects first, and `waitForSleepers()` runs
 /// them as they are resumed.
 @MainActor
-@Suite(.timeLimit(.minutes(10))) struct OutsideResumeTests {
+@Suite(.timeLimit(.minutes(30))) struct OutsideResumeTests {
   let clock = TestClock()
 
   @Test func aStreamTheTestFeedsReachesItsSleepBeforeTheClockMoves() async {

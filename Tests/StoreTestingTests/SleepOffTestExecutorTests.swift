@@ -8,7 +8,7 @@ import Testing
 /// global executor, not the test store's: an advance can come before it sleeps, and wake
 /// nothing. A `receive` that then waits in vain, and `finish()`, say so.
 @MainActor
-@Suite(.timeLimit(.minutes(10))) struct SleepOffTestExecutorTests {
+@Suite(.timeLimit(.minutes(30))) struct SleepOffTestExecutorTests {
   let clock = TestClock()
   let messages = Messages()
 
@@ -161,7 +161,7 @@ import Testing
 /// cannot hurry. A new-user trial's `receive` named tasks and TestClocks instead, neither of
 /// which was involved.
 @MainActor
-@Suite(.timeLimit(.minutes(10))) struct RealClockTests {
+@Suite(.timeLimit(.minutes(30))) struct RealClockTests {
   struct Saver: Reducer {
     struct State: Equatable { var saved = 0 }
     enum Action: Equatable, Sendable { case edited, saved, closed }

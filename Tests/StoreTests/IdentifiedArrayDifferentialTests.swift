@@ -232,17 +232,17 @@ import Testing
     }
   }
 
-  @Test(.timeLimit(.minutes(2)), arguments: 0..<6 as Range<UInt64>)
+  @Test(.timeLimit(.minutes(10)), arguments: 0..<6 as Range<UInt64>)
   func collidingIDsThatComeBackMatchAPlainArray(seed: UInt64) throws {
     try Self.run(seed: seed, steps: 4_000, idSpace: 400) { CollidingID(value: $0) }
   }
 
-  @Test(.timeLimit(.minutes(2)), arguments: 0..<6 as Range<UInt64>)
+  @Test(.timeLimit(.minutes(10)), arguments: 0..<6 as Range<UInt64>)
   func intIDsThatComeBackMatchAPlainArray(seed: UInt64) throws {
     try Self.run(seed: seed, steps: 4_000, idSpace: 3_000) { $0 }
   }
 
-  @Test(.timeLimit(.minutes(2)), arguments: 0..<3 as Range<UInt64>)
+  @Test(.timeLimit(.minutes(10)), arguments: 0..<3 as Range<UInt64>)
   func stringIDsThatComeBackMatchAPlainArray(seed: UInt64) throws {
     try Self.run(seed: seed, steps: 3_000, idSpace: 200) { "id\($0)" }
   }
@@ -253,7 +253,7 @@ extension IdentifiedArrayDifferentialTests {
   /// every operation that folds or scans them, and ids that come back.
   // One seed, few steps: it runs synchronously, and a longer run holds a thread of the
   // shared pool for long enough that other tests' time limits run out.
-  @Test(.timeLimit(.minutes(3)), arguments: 0..<1 as Range<UInt64>)
+  @Test(.timeLimit(.minutes(10)), arguments: 0..<1 as Range<UInt64>)
   func aLargeArrayWithPendingRemovalsMatchesAPlainArray(seed: UInt64) {
     typealias E = Item<Int>
     var random = SeededGenerator(state: seed &+ 99)

@@ -50,7 +50,7 @@ import Testing
   }
 
   // A broken index can send a lookup round its table for good: the limit makes that a failure.
-  @Test(.timeLimit(.minutes(1)), arguments: 0..<4 as Range<UInt64>)
+  @Test(.timeLimit(.minutes(10)), arguments: 0..<4 as Range<UInt64>)
   func multiElementOperationsAndCopiesMatchAPlainArray(seed: UInt64) throws {
     var random = SeededGenerator(state: seed &+ 1000)
     var items = IdentifiedArrayOf<Item>()

@@ -286,7 +286,7 @@ import Testing
   /// any position, mixed with removals (whose pending slots take the re-index path) and
   /// appends that grow the table.
   // A broken index can send a lookup round its table for good: the limit makes that a failure.
-  @Test(.timeLimit(.minutes(1)), arguments: [1, 2, 3])
+  @Test(.timeLimit(.minutes(10)), arguments: [1, 2, 3])
   func insertsKeepEveryLookupRight(seed: UInt64) {
     var generator = SeededGenerator(state: seed)
     var items = IdentifiedArrayOf<Item>()

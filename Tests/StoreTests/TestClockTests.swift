@@ -20,7 +20,7 @@ import Testing
 
   // A regression would hang: the time limit turns that into a failure (generous, as main-actor
   // tests queue behind each other in a full run).
-  @Test(.timeLimit(.minutes(10))) func aLiveStoreTestWaitsForItsEffectToSleepBeforeAdvancing()
+  @Test(.timeLimit(.minutes(30))) func aLiveStoreTestWaitsForItsEffectToSleepBeforeAdvancing()
     async
   {
     let store = Store(initialState: LogFeature.State()) { sleepers() }
@@ -44,7 +44,7 @@ import Testing
   /// went back to sleep, and the tick is reduced by then (its drain was queued on the main
   /// actor before the wait's own resumption). A trial's test that read the state right after
   /// `advance` saw no tick in one run of twelve.
-  @Test(.timeLimit(.minutes(10))) func aLiveStoresTimerIsSeenAfterWaitingForItsNextSleep()
+  @Test(.timeLimit(.minutes(30))) func aLiveStoresTimerIsSeenAfterWaitingForItsNextSleep()
     async
   {
     let store = Store(initialState: LogFeature.State()) {
