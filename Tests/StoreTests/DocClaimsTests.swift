@@ -1242,7 +1242,7 @@ private struct Item: Codable, Equatable, Identifiable, Sendable {
     let warning = warnings.all.first
     let message = warning?.message ?? ""
     #expect(message.contains("renamed"))
-    #expect(message.contains("\(id)"))
+    #expect(message.contains("with id UUID(counting: 5) of"))
     #expect(warning?.fileID.hasSuffix("DocClaimsTests.swift") == true)
     // The line of the guide feature's `.forEach(\.rows, action: .rows)`.
     let source = (try? String(contentsOfFile: "\(#filePath)", encoding: .utf8)) ?? ""

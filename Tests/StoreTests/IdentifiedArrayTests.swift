@@ -1,9 +1,14 @@
+import Effects
 import Foundation
 import Testing
 
 @testable import Store
 
 @Suite struct IdentifiedArrayTests {
+  struct Note: Identifiable, Equatable, Sendable {
+    let id: UUID
+  }
+
   struct Item: Identifiable, Equatable, Hashable, Codable, Sendable {
     var id: Int
     var name: String
@@ -214,6 +219,30 @@ import Testing
       }
     }
   #endif
+
+  /// A counted UUID prints as a test writes it, and a duplicate one says how a test's
+  /// counting generator makes it (new-user trial: the trap printed hex digits and suggested
+  /// `updateOrAppend(_:)`, when the fixture's ids and the generator's overlapped).
+  @Test func aDuplicateCountedUUIDIsNamedAsATestWritesItWithTheGeneratorsFix() async throws {
+    let append = try await #require(
+      processExitsWith: .failure, observing: [\.standardErrorContent]
+    ) {
+      let makeID = UUIDGenerator.incrementing()
+      var notes: IdentifiedArrayOf<Note> = [Note(id: UUID(counting: 0))]
+      notes.append(Note(id: makeID()))
+    }
+    let message = String(decoding: append.standardErrorContent, as: UTF8.self)
+    #expect(message.contains("cannot append an element with id UUID(counting: 0), which is"))
+    #expect(message.contains("a fixture's UUID(counting: 0)"))
+    #expect(message.contains("UUIDGenerator.incrementing(from:)"))
+    let other = try await #require(
+      processExitsWith: .failure, observing: [\.standardErrorContent]
+    ) {
+      var items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a")]
+      items.append(Item(id: 1, name: "b"))
+    }
+    #expect(!String(decoding: other.standardErrorContent, as: UTF8.self).contains("incrementing"))
+  }
 
   #if EXIT_TESTS
     /// An insert out of range stopped the program with the standard library's message about

@@ -115,3 +115,31 @@ extension UUID {
     countedValue.map { "UUID(counting: \($0))" } ?? uuidString
   }
 }
+
+/// An id as a test writes it, for a message: a UUID that a counting generator could have made
+/// as `UUID(counting: 3)`, any other value as it describes itself.
+///
+/// - Parameter id: The id.
+/// - Returns: Its text.
+@usableFromInline
+package func describeID(_ id: some Hashable) -> String {
+  if let uuid = id as? UUID { return uuid.testDescription }
+  return "\(id)"
+}
+
+/// For a message about an id that is already present: when a counting generator could have
+/// made it, a sentence saying how that happens in a test (the generator counts from 0, and a
+/// fixture already holds `UUID(counting: 0)`), and how to start it above the fixtures;
+/// otherwise nothing.
+///
+/// - Parameter id: The id found twice.
+/// - Returns: The sentence, with a leading space, or an empty string.
+@usableFromInline
+package func countedIDHint(_ id: some Hashable) -> String {
+  guard let counted = (id as? UUID)?.countedValue else { return "" }
+  return """
+     If a UUIDGenerator.incrementing() made it, the generator counted from below ids already \
+    present (a fixture's UUID(counting: \(counted)), say): start it above them, with \
+    UUIDGenerator.incrementing(from:).
+    """
+}

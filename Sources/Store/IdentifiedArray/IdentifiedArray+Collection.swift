@@ -1,3 +1,5 @@
+import Effects
+
 extension IdentifiedArray: RandomAccessCollection {
   /// The position of the first element: always 0.
   ///
@@ -141,8 +143,8 @@ extension IdentifiedArray {
     precondition(
       found == id,
       """
-      IdentifiedArray: the element for id \(id) now has id \(found). An element's id is \
-      its identity and cannot change; remove it and add a new element instead.
+      IdentifiedArray: the element for id \(describeID(id)) now has id \(describeID(found)). An \
+      element's id is its identity and cannot change; remove it and add a new element instead.
       """
     )
   }
@@ -174,8 +176,9 @@ extension IdentifiedArray {
     precondition(
       found == id,
       """
-      IdentifiedArray: a value with id \(found) was set for id \(id). A value set through \
-      subscript(id:) must have the id it is set for: set it for id \(found), or append it.
+      IdentifiedArray: a value with id \(describeID(found)) was set for id \(describeID(id)). A \
+      value set through subscript(id:) must have the id it is set for: set it for id \
+      \(describeID(found)), or append it.
       """
     )
   }

@@ -1,3 +1,5 @@
+import Effects
+
 extension IdentifiedArray {
   /// Adds an element at the end.
   ///
@@ -9,9 +11,9 @@ extension IdentifiedArray {
     precondition(
       find(element.id) == nil,
       """
-      IdentifiedArray: cannot append an element with id \(element.id), which is already at \
-      position \(index(id: element.id) ?? -1). Ids must be unique; use updateOrAppend(_:) to \
-      replace the element with that id.
+      IdentifiedArray: cannot append an element with id \(describeID(element.id)), which is \
+      already at position \(index(id: element.id) ?? -1). Ids must be unique; use \
+      updateOrAppend(_:) to replace the element with that id.\(countedIDHint(element.id))
       """
     )
     appendIndexed(element)
@@ -61,9 +63,9 @@ extension IdentifiedArray {
       precondition(
         find(element.id) == nil,
         """
-        IdentifiedArray: cannot append an element with id \(element.id), which is already at \
-        position \(index(id: element.id) ?? -1). Ids must be unique; use updateOrAppend(_:) \
-        to replace the element with that id.
+        IdentifiedArray: cannot append an element with id \(describeID(element.id)), which is \
+        already at position \(index(id: element.id) ?? -1). Ids must be unique; use \
+        updateOrAppend(_:) to replace the element with that id.\(countedIDHint(element.id))
         """
       )
       appendIndexed(element)
@@ -85,15 +87,15 @@ extension IdentifiedArray {
     precondition(
       find(element.id) == nil,
       """
-      IdentifiedArray: cannot insert an element with id \(element.id), which is already at \
-      position \(index(id: element.id) ?? -1). Ids must be unique; use \
-      insertIfAbsent(_:at:) to keep the element with that id.
+      IdentifiedArray: cannot insert an element with id \(describeID(element.id)), which is \
+      already at position \(index(id: element.id) ?? -1). Ids must be unique; use \
+      insertIfAbsent(_:at:) to keep the element with that id.\(countedIDHint(element.id))
       """
     )
     precondition(
       (0...storage.count).contains(position),
       """
-      IdentifiedArray: cannot insert the element with id \(element.id) at position \(position) \
+      IdentifiedArray: cannot insert the element with id \(describeID(element.id)) at position \(position) \
       of \(storage.count) elements (positions 0 through \(storage.count) are valid).
       """)
     insertIndexed(CollectionOfOne(element), at: position)
@@ -128,7 +130,7 @@ extension IdentifiedArray {
     precondition(
       (0...storage.count).contains(position),
       """
-      IdentifiedArray: cannot insert the element with id \(element.id) at position \(position) \
+      IdentifiedArray: cannot insert the element with id \(describeID(element.id)) at position \(position) \
       of \(storage.count) elements (positions 0 through \(storage.count) are valid).
       """)
     if let present = index(id: element.id) { return (false, present) }
@@ -159,12 +161,14 @@ extension IdentifiedArray {
       precondition(
         find(element.id) == nil,
         """
-        IdentifiedArray: cannot insert an element with id \(element.id), which is already at \
-        position \(index(id: element.id) ?? -1). Ids must be unique.
+        IdentifiedArray: cannot insert an element with id \(describeID(element.id)), which is \
+        already at position \(index(id: element.id) ?? -1). Ids must be unique.\
+        \(countedIDHint(element.id))
         """)
       precondition(
         newIDs.insert(element.id).inserted,
-        "IdentifiedArray: cannot insert the id \(element.id) twice. Ids must be unique.")
+        "IdentifiedArray: cannot insert the id \(describeID(element.id)) twice. Ids must be unique."
+      )
     }
     guard !elements.isEmpty else { return }
     insertIndexed(elements, at: position)

@@ -1,3 +1,4 @@
+import Effects
 import Synchronization
 
 /// An ordered collection of identifiable elements, with constant-time lookup and update by id.
@@ -151,8 +152,9 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
         precondition(
           merged.id == element.id,
           """
-          IdentifiedArray(_:uniquingIDsWith:): combine returned an element with id \(merged.id) \
-          for the elements with id \(element.id); it must keep the id.
+          IdentifiedArray(_:uniquingIDsWith:): combine returned an element with id \
+          \(describeID(merged.id)) for the elements with id \(describeID(element.id)); it must \
+          keep the id.
           """)
         storage[existing] = merged
       } else {

@@ -203,7 +203,7 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
       // the whole collection, would find the row and change it, while this store shows its
       // last state. A text field on a row leaving the view would write, then snap back.
       return """
-        the element with id \(id), which is no longer in the view of the collection the store \
+        the element with id \(describeID(id)), which is no longer in the view of the collection the store \
         was scoped to (a computed property; the element left it, or was removed)
         """
     }

@@ -340,7 +340,7 @@ where
   func rowDismissal(_ id: ID, _ action: Parent.Action) -> Effect<Parent.Action> {
     .warning(
       """
-      \(describe(action)) returned `.dismiss` in the element with id \(id) of \
+      \(describe(action)) returned `.dismiss` in the element with id \(describeID(id)) of \
       \(KeyPathIdentity(keyPath: routing.toElements)), but a `forEach` row is not presented: \
       nothing was dismissed (neither the row, nor a sheet or screen that shows the list). \
       Report to the parent with a delegate action, and let it remove the row.
@@ -358,13 +358,13 @@ where
     let message =
       if let stack = routing.stack {
         """
-        \(describe(action)) was sent to the screen with id \(id) of the stack at \
+        \(describe(action)) was sent to the screen with id \(describeID(id)) of the stack at \
         \(stack), but no screen has that id: it was popped, or never pushed. No screen's \
         reducer ran for it, nor the parent's: nothing changed.
         """
       } else {
         """
-        \(describe(action)) was sent to the element with id \(id) of \
+        \(describe(action)) was sent to the element with id \(describeID(id)) of \
         \(collection), but no element has that id: it was removed, or never added. No \
         element's reducer ran for it, nor the parent's: nothing changed.
         """

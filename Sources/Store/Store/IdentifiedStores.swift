@@ -83,7 +83,7 @@ public struct IdentifiedStores<ID: Hashable & Sendable, ElementState, ElementAct
     guard let store = cache.store(for: id, listedAt: listedAt) else {
       preconditionFailure(
         """
-        No element has id \(id) any more, and no store was made for it before it was removed \
+        No element has id \(describeID(id)) any more, and no store was made for it before it was removed \
         that this collection handed out or that is still held: an IdentifiedStores lists the \
         ids as of when it was made; scope again after the collection changes.
         """

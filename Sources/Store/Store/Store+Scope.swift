@@ -326,7 +326,7 @@ extension Store {
           if let currentID, !isOwn(now) {
             presence = .takenOver(
               """
-              the child with id \(currentID), but the child there now has another id: it was \
+              the child with id \(describeID(currentID)), but the child there now has another id: it was \
               replaced, or changed its id
               """)
           } else if parentIsGone {
