@@ -112,6 +112,7 @@ extension TestStore {
         assigning a new one.
         """
     }
+    if let reordered = orderHint(lines: lines, changedLines: changedLines) { return reordered }
     // The screens' lines without their ids, removed and inserted: the same, in order. A
     // screen whose state spans lines shows its first line under its id, and the rest as they
     // are.
@@ -139,6 +140,36 @@ extension TestStore {
       other ids (each push takes the stack's next id, never one used before). Change the \
       expected stack as the reducer did (`$0.path.pop(from: id)`, `$0.path.append(screen)`) \
       instead of assigning a new one.
+      """
+  }
+
+  /// Advice for a diff whose removed and inserted lines are the same lines, of elements of one
+  /// identified collection (`[id: …]`), in another order: the reducer moved them (a sort),
+  /// and the expected state did not. Without it, a moved row shows as removed and added back,
+  /// the same field for field.
+  static func orderHint(lines: [Substring], changedLines: [Int]) -> String? {
+    func indentation(_ line: Substring) -> Int { line.dropFirst().prefix { $0 == " " }.count }
+    func content(_ index: Int) -> Substring { lines[index].dropFirst().drop(while: \.isWhitespace) }
+    let removed = changedLines.filter { lines[$0].hasPrefix("-") }.map(content).sorted()
+    let inserted = changedLines.filter { lines[$0].hasPrefix("+") }.map(content).sorted()
+    guard !removed.isEmpty, removed == inserted else { return nil }
+    // Every changed element line lies in one collection: the nearest line above it that is
+    // indented less is the same (an element moved to another collection is not reordered).
+    let elementLines = changedLines.filter { content($0).hasPrefix("[id: ") }
+    guard !elementLines.isEmpty else { return nil }
+    let openers = Set(
+      elementLines.map { index in
+        let depth = indentation(lines[index])
+        return lines[..<index].lastIndex(where: { indentation($0) < depth })
+      })
+    guard openers.count == 1, let only = openers.first, let opener = only else { return nil }
+    let name = content(opener).prefix { $0 != ":" }
+    let path = name.isEmpty || name.contains(" ") ? "the collection" : "`\(name)`"
+    return """
+
+      Only the order differs: \(path) holds the same elements on both sides, at other \
+      positions. The reducer moved them (a sort, a move): move them the same way in the \
+      expected state (`sort(by:)`, `move(fromOffsets:toOffset:)`, `swapAt(_:_:)`).
       """
   }
 
