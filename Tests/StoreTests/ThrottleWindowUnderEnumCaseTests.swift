@@ -11,28 +11,8 @@ import Testing
 @Suite struct ThrottleWindowUnderEnumCaseTests {
   typealias Pinger = RowTimedEffectTests.Pinger
 
-  struct Rows: Reducer {
-    struct State: Equatable, Sendable {
-      var rows: IdentifiedArrayOf<Pinger.State> = []
-    }
-    enum Action: Sendable, Equatable {
-      case rows(IdentifiedActionOf<Pinger>)
-      case add(Int)
-      case remove(Int)
-    }
-    let clock: TestClock
-    var body: some ReducerOf<Self> {
-      Reduce { state, action in
-        switch action {
-        case .add(let id): state.rows.append(Pinger.State(id: id))
-        case .remove(let id): state.rows.remove(id: id)
-        case .rows: break
-        }
-        return .none
-      }
-      .forEach(\.rows, action: .rows) { Pinger(clock: clock) }
-    }
-  }
+  /// The list of `RowTimedEffectTests`, as the payload of a case.
+  typealias Rows = RowTimedEffectTests.List
 
   struct Mode: Reducer {
     enum State: Equatable, Sendable {
@@ -143,16 +123,6 @@ extension CaseKey<
   static var mode: Self {
     Self(ThrottleWindowUnderEnumCaseTests.Root.Action.mode) {
       if case .mode(let a) = $0 { a } else { nil }
-    }
-  }
-}
-
-extension CaseKey<
-  ThrottleWindowUnderEnumCaseTests.Rows.Action, IdentifiedActionOf<RowTimedEffectTests.Pinger>
-> {
-  static var rows: Self {
-    Self(ThrottleWindowUnderEnumCaseTests.Rows.Action.rows) {
-      if case .rows(let a) = $0 { a } else { nil }
     }
   }
 }
