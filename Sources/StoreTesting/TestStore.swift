@@ -79,8 +79,6 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   let testClocks: [TestClock]
   /// Where the feature holds a `ContinuousClock` or `SuspendingClock`, for a failure message.
   let realClocks: [String]
-  /// Whether the real clocks the feature holds were reported, as they are at the first step.
-  var hasReportedRealClocks = false
 
   /// The state as of the last assertion, which the next one starts from.
   var baseline: State
@@ -279,10 +277,6 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     settle()
     reportWarnings(at: location)
-    if !realClocks.isEmpty, !hasReportedRealClocks {
-      hasReportedRealClocks = true
-      reportFailure(Messages.realClocks(realClocks), at: origin)
-    }
     swappedReceive = nil
     if !received.isEmpty {
       if exhaustivity == .on {

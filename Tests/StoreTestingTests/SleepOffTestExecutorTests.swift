@@ -191,11 +191,7 @@ import Testing
     let store = TestStore(initialState: Saver.State()) {
       Saver(timing: Saver.Timing(clock: ContinuousClock()))
     }
-    await withKnownIssue {
-      await store.send(.edited)
-    } matching: {
-      messages.capture($0)
-    }
+    await store.send(.edited)
     await withKnownIssue {
       await store.receive(.saved, timeout: .milliseconds(50)) { $0.saved = 1 }
     } matching: {
@@ -210,34 +206,6 @@ import Testing
         """), "\(messages.last)")
     #expect(!messages.last.contains("Task.detached"), "\(messages.last)")
     await store.send(.closed)
-  }
-
-  /// A real clock is reported at the first step, at the line that made the store, whether
-  /// or not a sleep on it outlasts a `receive`: a 300-millisecond debounce on one passed, in
-  /// real time, without a word (new-user trial).
-  @Test func aRealClockIsReportedOnceAtTheFirstStep() async {
-    let messages = Messages()
-    let store = TestStore(initialState: Saver.State()) {
-      Saver(timing: Saver.Timing(clock: ContinuousClock()))
-    }
-    let created = #line - 3
-    let lines = Locked<[Int]>([])
-    await withKnownIssue {
-      await store.send(.closed)
-    } matching: { issue in
-      lines.withLock { $0.append(issue.sourceLocation?.line ?? 0) }
-      return messages.capture(issue)
-    }
-    #expect(messages.all.count == 1, "\(messages.all)")
-    #expect(
-      messages.last.hasPrefix(
-        """
-        The feature holds a real clock, which the test cannot advance:
-          • RealClockTests.Saver.timing.clock (a ContinuousClock)
-        An effect asleep on one waits in real time
-        """), "\(messages.last)")
-    #expect(lines.withLock { $0 } == [created])
-    await store.send(.closed)  // reported once
   }
 
   @Test func findsRealClocksWithWhereTheyAre() {

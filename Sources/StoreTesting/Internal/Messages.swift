@@ -148,21 +148,6 @@ enum Messages {
       """
   }
 
-  /// For the first step of a test store whose feature holds real clocks (`realClocks`, where
-  /// they are): a test that sleeps on one is as slow as the sleep, and as timing-dependent as
-  /// the app, and one whose sleeps end within a `receive`'s timeout would pass without a word.
-  static func realClocks(_ realClocks: [String]) -> String {
-    let holds = realClocks.count == 1 ? "a real clock" : "real clocks"
-    return """
-      The feature holds \(holds), which the test cannot advance:
-      \(bulleted(realClocks))
-      An effect asleep on one waits in real time: the test takes as long as the sleep, and \
-      passes or fails with how busy the machine is. Give the feature a TestClock in the test \
-      (`let clock = TestClock()`, passed where the app passes a ContinuousClock) and advance \
-      it, or an ImmediateClock, whose sleeps end at once.
-      """
-  }
-
   /// For a wait in vain while effects run: the sleeps on `clocks` (the test clocks the feature
   /// holds) of tasks that no test store runs, which the test may have advanced the clock
   /// before. When no such sleep is known and an effect waits on something other than a test
