@@ -143,25 +143,55 @@ extension TestStore {
       """
   }
 
-  /// Advice for a diff whose removed and inserted lines are the same lines, of elements of one
-  /// identified collection (`[id: …]`), in another order: the reducer moved them (a sort),
-  /// and the expected state did not. Without it, a moved row shows as removed and added back,
-  /// the same field for field.
+  /// Advice for a diff that only moves rows of one identified collection: every change is a
+  /// whole row (`[id: …]` and the lines under it) removed at one place and the same row, line
+  /// for line, inserted at another. The reducer moved them (a sort), and the expected state
+  /// did not. Without it, a moved row shows as removed and added back, the same field for
+  /// field.
+  ///
+  /// No advice when changes were left out of the diff (it cannot see them), when any line
+  /// changed in place (a field of a row that did not move), for rows of different
+  /// collections, or for a stack's screens (`[id: #…]`), which have advice of their own.
   static func orderHint(lines: [Substring], changedLines: [Int]) -> String? {
+    guard !lines.contains(where: { $0.contains(" left out)") }) else { return nil }
     func indentation(_ line: Substring) -> Int { line.dropFirst().prefix { $0 == " " }.count }
-    func content(_ index: Int) -> Substring { lines[index].dropFirst().drop(while: \.isWhitespace) }
-    let removed = changedLines.filter { lines[$0].hasPrefix("-") }.map(content).sorted()
-    let inserted = changedLines.filter { lines[$0].hasPrefix("+") }.map(content).sorted()
+    func content(_ index: Int) -> Substring {
+      lines[index].dropFirst().drop(while: \.isWhitespace)
+    }
+    // Each changed line belongs to the block of the row it lies in: a changed `[id: …]` line,
+    // the changed lines of the same sign below it, indented deeper, and the line that closes
+    // it, at its own depth.
+    var blocks: [(sign: Character, opener: Int?, text: String)] = []
+    var index = 0
+    while index < changedLines.count {
+      let head = changedLines[index]
+      let sign = lines[head].first ?? " "
+      guard content(head).hasPrefix("[id: "), !content(head).hasPrefix("[id: #") else {
+        return nil
+      }
+      let depth = indentation(lines[head])
+      var text = String(content(head))
+      var next = index + 1
+      while next < changedLines.count, changedLines[next] == changedLines[next - 1] + 1,
+        lines[changedLines[next]].first == sign
+      {
+        let line = changedLines[next]
+        let closes =
+          indentation(lines[line]) == depth
+          && (content(line).hasPrefix(")") || content(line).hasPrefix("]"))
+        guard indentation(lines[line]) > depth || closes else { break }
+        text += "\n" + content(line)
+        next += 1
+        if closes { break }
+      }
+      let opener = lines[..<head].lastIndex(where: { indentation($0) < depth })
+      blocks.append((sign, opener, text))
+      index = next
+    }
+    let removed = blocks.filter { $0.sign == "-" }.map(\.text).sorted()
+    let inserted = blocks.filter { $0.sign == "+" }.map(\.text).sorted()
     guard !removed.isEmpty, removed == inserted else { return nil }
-    // Every changed element line lies in one collection: the nearest line above it that is
-    // indented less is the same (an element moved to another collection is not reordered).
-    let elementLines = changedLines.filter { content($0).hasPrefix("[id: ") }
-    guard !elementLines.isEmpty else { return nil }
-    let openers = Set(
-      elementLines.map { index in
-        let depth = indentation(lines[index])
-        return lines[..<index].lastIndex(where: { indentation($0) < depth })
-      })
+    let openers = Set(blocks.map(\.opener))
     guard openers.count == 1, let only = openers.first, let opener = only else { return nil }
     let name = content(opener).prefix { $0 != ":" }
     let path = name.isEmpty || name.contains(" ") ? "the collection" : "`\(name)`"

@@ -76,5 +76,13 @@ import Testing
     .reduce(into: &state, action: false)
     _ = Appender(entry: "erased").eraseToReduce().reduce(into: &state, action: false)
     #expect(state == ["closure", "erased"])
+    // A `Reduce` erased again runs its closure once (it is returned as it is).
+    let reduce = Reduce<[String], Bool> { state, _ in
+      state.append("once")
+      return .none
+    }
+    var again: [String] = []
+    _ = reduce.eraseToReduce().eraseToReduce().reduce(into: &again, action: false)
+    #expect(again == ["once"])
   }
 }

@@ -76,7 +76,9 @@ package struct SourceSite: Hashable, Sendable, CustomStringConvertible {
 /// of an enum's case shares the enum reducer's ids, so a parent that cancels in a row or a
 /// screen that is an enum reaches the case's effects.
 ///
-/// A throttle window opened inside it belongs to the namespace its id lives in, and outlives
-/// it: the end of a screen's task, or of an enum's case, must not close a window in which an
-/// effect of the screen, or of the enum's own reducer, waits.
+/// A throttle window opened directly inside it belongs to the namespace its id lives in, and
+/// outlives it: the end of a screen's task, or of an enum's case, must not close a window in
+/// which an effect of the screen, or of the enum's own reducer, waits. A window opened deeper,
+/// inside an identity with ids of its own (a row or a sheet within the case), belongs to that
+/// identity and ends with it, and so with the case.
 package protocol SharesCancellationIDs {}

@@ -61,3 +61,13 @@ extension Reducer {
     Reduce(erasing: self)
   }
 }
+
+extension Reduce {
+  /// This reducer itself: it is a ``Reduce`` already, and is not wrapped again.
+  ///
+  /// - Returns: `self`.
+  @inlinable
+  public func eraseToReduce() -> Reduce<State, Action> {
+    self
+  }
+}
