@@ -92,7 +92,6 @@ extension TestStore {
     // Whether the line at `index` is a property of a stack: the nearest line above it that
     // is indented less opens a `StackState` (a feature's own `nextID` is not a stack's).
     func isInStack(_ index: Int) -> Bool {
-      func indentation(_ line: Substring) -> Int { line.dropFirst().prefix { $0 == " " }.count }
       let depth = indentation(lines[index])
       guard
         let opener = lines[..<index].lastIndex(where: { indentation($0) < depth })
@@ -154,7 +153,6 @@ extension TestStore {
   /// collections, or for a stack's screens (`[id: #…]`), which have advice of their own.
   static func orderHint(lines: [Substring], changedLines: [Int]) -> String? {
     guard !lines.contains(where: { $0.contains(" left out)") }) else { return nil }
-    func indentation(_ line: Substring) -> Int { line.dropFirst().prefix { $0 == " " }.count }
     func content(_ index: Int) -> Substring {
       lines[index].dropFirst().drop(while: \.isWhitespace)
     }
@@ -201,6 +199,11 @@ extension TestStore {
       positions. The reducer moved them (a sort, a move): move them the same way in the \
       expected state (`sort(by:)`, `move(fromOffsets:toOffset:)`, `swapAt(_:_:)`).
       """
+  }
+
+  /// How deep a line of a diff lies: the spaces after its sign (`-`, `+` or a space).
+  static func indentation(_ line: Substring) -> Int {
+    line.dropFirst().prefix { $0 == " " }.count
   }
 
   /// Settles effect work and waits, up to the timeout, until `isDone` holds.

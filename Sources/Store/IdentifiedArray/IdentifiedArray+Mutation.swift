@@ -10,11 +10,9 @@ extension IdentifiedArray {
   public mutating func append(_ element: Element) {
     precondition(
       find(element.id) == nil,
-      """
-      IdentifiedArray: cannot append an element with id \(describeID(element.id)), which is \
-      already at position \(index(id: element.id) ?? -1). Ids must be unique; use \
-      updateOrAppend(_:) to replace the element with that id.\(countedIDHint(element.id))
-      """
+      duplicateMessage(
+        element.id, adding: "append",
+        advice: "; use updateOrAppend(_:) to replace the element with that id")
     )
     appendIndexed(element)
     restructure(removed: [])
@@ -62,11 +60,9 @@ extension IdentifiedArray {
     for element in elements {
       precondition(
         find(element.id) == nil,
-        """
-        IdentifiedArray: cannot append an element with id \(describeID(element.id)), which is \
-        already at position \(index(id: element.id) ?? -1). Ids must be unique; use \
-        updateOrAppend(_:) to replace the element with that id.\(countedIDHint(element.id))
-        """
+        duplicateMessage(
+          element.id, adding: "append",
+          advice: "; use updateOrAppend(_:) to replace the element with that id")
       )
       appendIndexed(element)
       appended = true
@@ -86,11 +82,9 @@ extension IdentifiedArray {
   public mutating func insert(_ element: Element, at position: Int) {
     precondition(
       find(element.id) == nil,
-      """
-      IdentifiedArray: cannot insert an element with id \(describeID(element.id)), which is \
-      already at position \(index(id: element.id) ?? -1). Ids must be unique; use \
-      insertIfAbsent(_:at:) to keep the element with that id.\(countedIDHint(element.id))
-      """
+      duplicateMessage(
+        element.id, adding: "insert",
+        advice: "; use insertIfAbsent(_:at:) to keep the element with that id")
     )
     precondition(
       (0...storage.count).contains(position),
@@ -160,11 +154,7 @@ extension IdentifiedArray {
     for element in elements {
       precondition(
         find(element.id) == nil,
-        """
-        IdentifiedArray: cannot insert an element with id \(describeID(element.id)), which is \
-        already at position \(index(id: element.id) ?? -1). Ids must be unique.\
-        \(countedIDHint(element.id))
-        """)
+        duplicateMessage(element.id, adding: "insert", advice: ""))
       precondition(
         newIDs.insert(element.id).inserted,
         "IdentifiedArray: cannot insert the id \(describeID(element.id)) twice. Ids must be unique."
@@ -440,5 +430,18 @@ extension IdentifiedArray {
       restructure(removed: [])
     }
     try storage.sort(by: areInIncreasingOrder)
+  }
+}
+
+extension IdentifiedArray {
+  /// The message of a trap for adding an element whose id is already at a position: the id
+  /// as a test writes it, that position, `advice` (empty, or a clause starting with `; `),
+  /// and, for a UUID a counting generator could have made, how a test's generator does that.
+  @usableFromInline
+  func duplicateMessage(_ id: ID, adding verb: String, advice: String) -> String {
+    """
+    IdentifiedArray: cannot \(verb) an element with id \(describeID(id)), which is already \
+    at position \(index(id: id) ?? -1). Ids must be unique\(advice).\(countedIDHint(id))
+    """
   }
 }

@@ -73,8 +73,7 @@ extension StoreTask: CustomStringConvertible {
   /// `StoreTask(running)`, `StoreTask(finished)`, `StoreTask(cancelled)` (with
   /// `, winding down` while cancelled effects still run), or `StoreTask(no effects)`.
   public var description: String {
-    guard group != nil else { return "StoreTask(no effects)" }
-    return "StoreTask(\(state))"
+    "StoreTask(\(state))"
   }
 
   /// The handle's state in words: for ``description``, and for a test store's task.
