@@ -23,6 +23,26 @@ import Testing
     var name: String
   }
 
+  /// Whether `items` holds `model`'s elements, in order, and finds each by id at its
+  /// position; records an issue naming `place` and the `recent` operations otherwise.
+  static func matches<ID: Hashable, E: Identifiable & Equatable>(
+    _ items: IdentifiedArray<ID, E>, _ model: [E], at place: String, recent: some Sequence<String>
+  ) -> Bool where E.ID == ID {
+    guard items.elements == model, items.count == model.count else {
+      Issue.record("\(place): elements differ; recent \(Array(recent))")
+      return false
+    }
+    for (position, element) in model.enumerated() where items.index(id: element.id) != position {
+      Issue.record(
+        """
+        \(place): \(element.id) at \(position) looked up at \
+        \(String(describing: items.index(id: element.id))); recent \(Array(recent))
+        """)
+      return false
+    }
+    return true
+  }
+
   static func setNil<T>(_ value: inout T?) { value = nil }
   static func setValue<T>(_ value: inout T?, _ new: T) { value = new }
 
@@ -213,14 +233,7 @@ import Testing
         }
       }
       if step % 7 == 0 || step == steps - 1 {
-        guard items.elements == model, items.count == model.count else {
-          Issue.record("seed \(seed) step \(step): elements differ; recent \(log.suffix(6))")
-          return
-        }
-        for (p, e) in model.enumerated() where items.index(id: e.id) != p {
-          Issue.record(
-            "seed \(seed) step \(step): \(e.id) at \(p) looked up at \(String(describing: items.index(id: e.id))); recent \(log.suffix(6))"
-          )
+        guard matches(items, model, at: "seed \(seed) step \(step)", recent: log.suffix(6)) else {
           return
         }
         let fresh = IdentifiedArray<ID, E>(model)
@@ -340,14 +353,8 @@ extension IdentifiedArrayDifferentialTests {
         }
       }
       if step % 100 == 0 {
-        guard items.elements == model else {
-          Issue.record("seed \(seed) step \(step): elements differ; recent \(log.suffix(5))")
-          return
-        }
-        for (p, e) in model.enumerated() where items.index(id: e.id) != p {
-          Issue.record(
-            "seed \(seed) step \(step): \(e.id) at \(p) found at \(String(describing: items.index(id: e.id)))"
-          )
+        guard Self.matches(items, model, at: "seed \(seed) step \(step)", recent: log.suffix(5))
+        else {
           return
         }
       }
