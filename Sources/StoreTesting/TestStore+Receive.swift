@@ -172,8 +172,11 @@ extension TestStore {
           )
       }
       let dropped = isExhaustive || droppers.isEmpty ? "" : "\n" + Messages.dropped(by: droppers)
+      // Effects the test cancelled earlier may be what would have sent it: named once.
+      let cancelled = Messages.cancelledEarlier(cancels)
+      cancels = []
       reportFailure(
-        headline + skipped + dropped,
+        headline + skipped + dropped + cancelled,
         at: location
       )
       if !isExhaustive { removeAllReceived() }

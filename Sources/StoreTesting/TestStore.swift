@@ -100,6 +100,16 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// fails for that reason, and says so.
   var swappedReceive: TestLocation?
 
+  /// What the test's last few `cancel()`s of a task ended (4 at most), until a `receive`
+  /// that finds nothing names them: one of those effects may be what would have sent it.
+  var cancels: [TaskCancel] = []
+
+  /// Notes that a task's `cancel()` at `location` ended `effects`, of the chain of `action`.
+  func noteCancel(of action: String, effects: [String], at location: TestLocation) {
+    cancels.append(TaskCancel(action: action, effects: effects, location: location))
+    if cancels.count > 4 { cancels.removeFirst() }
+  }
+
   /// Received actions that one step dropped unasserted, in non-exhaustive mode.
   struct Drop {
     /// The step, such as `` `send(Feature.Action.noop)` ``.
@@ -438,3 +448,13 @@ public final class TestStore<State: Equatable, Action: Sendable> {
 
 /// A test store for the reducer `R`.
 public typealias TestStoreOf<R: Reducer> = TestStore<R.State, R.Action> where R.State: Equatable
+
+/// Effects a test ended with a task's `cancel()`.
+struct TaskCancel {
+  /// The action whose task was cancelled, described.
+  var action: String
+  /// The effects it ended, described.
+  var effects: [String]
+  /// Where the test cancelled them.
+  var location: TestLocation
+}

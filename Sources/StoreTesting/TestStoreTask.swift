@@ -23,6 +23,9 @@ public struct TestStoreTask: Sendable {
   private let unfinished: @MainActor (EffectGroup?) -> [String]
   /// The action, described only for a failure message.
   private let describeAction: @Sendable () -> String
+  /// Tells the store which effects a `cancel()` ended, and where, for a `receive` that then
+  /// finds nothing.
+  private let noteCancel: @MainActor (_ effects: [String], _ location: TestLocation) -> Void
 
   init<State, Action>(task: StoreTask, store: TestStore<State, Action>, action: Action) {
     self.task = task
@@ -45,6 +48,9 @@ public struct TestStoreTask: Sendable {
       guard let store, let group else { return [] }
       return Messages.describeRunning(
         store.runtime.runningWork.filter { $0.feedbackGroup === group })
+    }
+    self.noteCancel = { [weak store] effects, location in
+      store?.noteCancel(of: Messages.action(action), effects: effects, at: location)
     }
   }
 
@@ -97,9 +103,28 @@ public struct TestStoreTask: Sendable {
   /// Cancels the effects, as when the screen that started them goes away.
   ///
   /// The store's `finish()` waits for them to end, and reports those still running then:
-  /// an effect that ignores cancellation would outlive its screen in the app.
-  public func cancel() {
-    ledger.noteCancelledByTest(chainRecords(task.group))
+  /// an effect that ignores cancellation would outlive its screen in the app. A `receive`
+  /// that then finds nothing names the effects this ended: work that must outlive the
+  /// screen (a save its actions set off, say) is returned with `.outlivingSendersTask()`.
+  ///
+  /// - Parameters:
+  ///   - fileID: The file of the call, which a later failure names.
+  ///   - filePath: The path of the file of the call.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
+  public func cancel(
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    let records = chainRecords(task.group)
+    if !records.isEmpty {
+      noteCancel(
+        unfinished(task.group),
+        TestLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+    ledger.noteCancelledByTest(records)
     task.cancel()
     settle()
   }

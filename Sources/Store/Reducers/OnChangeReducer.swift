@@ -17,10 +17,18 @@ extension Reducer {
   ///       .presents(\.settingsSheet, action: .settingsSheet) { SettingsEditor() }
   ///   }
   ///   .onChange(of: \.settings) { _, settings in
-  ///     Reduce { _, _ in .run { _ in try await settingsClient.save(settings) } }
+  ///     Reduce { _, _ in
+  ///       .run { _ in try await settingsClient.save(settings) }.outlivingSendersTask()
+  ///     }
   ///   }
   /// }
   /// ```
+  ///
+  /// An effect the observer returns belongs, like any effect, to the task of the `send` whose
+  /// action made the change: a change that a screen's task set off (an effect of its
+  /// `appeared` action fed back a value) would have its save cancelled when the screen goes
+  /// away. Work that must outlive the screen, as a save must, is marked
+  /// `.outlivingSendersTask()`, as above: it still ends with this reducer's own lifetime.
   ///
   /// The observer runs for the action that made the change, after this reducer, on the state
   /// as this reducer left it; it may change the state further, and its effects are merged

@@ -59,6 +59,27 @@ enum Messages {
     return (parts.isEmpty ? records : parts).map(describe)
   }
 
+  /// For a `receive` that found nothing: the effects the test ended with a task's
+  /// `cancel()` since such a failure last named them, of which one may be what would have
+  /// sent the action, and how to keep such work running. Empty when there are none.
+  static func cancelledEarlier(_ cancels: [TaskCancel]) -> String {
+    guard !cancels.isEmpty else { return "" }
+    let lines = cancels.map { cancel in
+      """
+      `cancel()` at \(cancel.location.fileID):\(cancel.location.line), of the task of \
+      \(cancel.action), ended:
+      \(bulleted(cancel.effects).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+      """
+    }
+    return """
+
+      The test cancelled effects earlier, and one of them may be what would have sent it:
+      \(bulleted(lines, limit: 4))
+      Work that must outlive the screen whose task started it (a save its actions set off, \
+      say) is returned with `.outlivingSendersTask()`: cancelling the task leaves it running.
+      """
+  }
+
   static func describe(_ record: EffectRecord) -> String {
     let site = record.site.map { " (created at \($0))" } ?? ""
     switch record.kind {
