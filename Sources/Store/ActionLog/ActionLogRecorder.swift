@@ -409,3 +409,33 @@ final class RecordingLink {
   /// Whether actions still go to this recording.
   var isRecording: Bool { !isFinished && recorder != nil }
 }
+
+extension Store {
+  /// Recording needs a `Codable` state and action: this stands in for
+  /// `recordActions(to:feature:schemaVersion:checkpointInterval:time:)` when they are not, so
+  /// that the compiler says so, rather than that the store has no member of that name (the
+  /// store's dynamic member lookup hid the missing conformance).
+  ///
+  /// - Parameters:
+  ///   - path: Where to create the log.
+  ///   - feature: The root feature's name.
+  ///   - schemaVersion: Mixed into the schema fingerprint.
+  ///   - checkpointInterval: How many actions pass between checkpoints.
+  ///   - time: The time of each action, in seconds.
+  @available(
+    *, unavailable,
+    message: """
+      recording actions needs a Codable state and action: make the feature's State and Action, \
+      and every type they hold, Codable
+      """
+  )
+  public func recordActions(
+    to path: String,
+    feature: String,
+    schemaVersion: String = "1",
+    checkpointInterval: Int = 100,
+    time: (() -> Double)? = nil
+  ) throws(ActionLogError) -> Never {
+    fatalError("unavailable")
+  }
+}
