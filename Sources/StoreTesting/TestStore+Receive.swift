@@ -31,10 +31,11 @@ extension TestStore where Action: Equatable {
       description: Messages.action(expected),
       matching: { $0 == expected },
       mismatch: { actual in
-        """
-        Received an unexpected action. (- expected, + received)
-        \(StateDiff.diff(expected: expected, actual: actual, changeLimit: diffChangeLimit) ?? "")
-        """
+        guard
+          let difference = StateDiff.diff(
+            expected: expected, actual: actual, changeLimit: diffChangeLimit)
+        else { return Messages.unexpectedActionPrintingTheSame(actual) }
+        return "Received an unexpected action. (- expected, + received)\n\(difference)"
       },
       timeout: timeout,
       assert: assert,

@@ -59,6 +59,28 @@ enum Messages {
     return (parts.isEmpty ? records : parts).map(describe)
   }
 
+  /// The failure for a received action that `==` tells apart from the expected one, though
+  /// both print the same: one not equal to itself (a NaN in its payload) can never be
+  /// received by value; otherwise they differ in something the dump does not show.
+  static func unexpectedActionPrintingTheSame<Action: Equatable & Sendable>(_ actual: Action)
+    -> String
+  {
+    guard actual == actual else {
+      return """
+        Received \(action(actual)), which is not equal to itself (a NaN?), so no expected \
+        action can match it, although it prints the same as the expected one. A \
+        floating-point NaN is never equal to anything, itself included. Receive it by its case \
+        (a CaseKey) or with a predicate.
+        """
+    }
+    return """
+      Received an unexpected action, although both print the same: `==` tells them apart in \
+      something the dump does not show (deeper than it goes, or a value whose description \
+      hides the difference, such as an object compared by identity). Received: \
+      \(action(actual))
+      """
+  }
+
   /// For a `receive` that found nothing: the effects the test ended with a task's
   /// `cancel()` since such a failure last named them, of which one may be what would have
   /// sent the action, and how to keep such work running. Empty when there are none.
