@@ -129,7 +129,8 @@ public struct TestStoreTask: Sendable {
     settle()
   }
 
-  /// Whether the effects were cancelled: by ``cancel()``, or through ``task``.
+  /// Whether the effects were cancelled: by ``cancel(fileID:filePath:line:column:)``, or
+  /// through ``task``.
   ///
   /// Effects that end with their identity (a row removed, a sheet dismissed, a screen popped)
   /// or by `Effect.cancel(id:)` (a debounce that a later keystroke restarts, say) do not make
