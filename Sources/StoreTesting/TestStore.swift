@@ -242,6 +242,25 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     root.untrackedState
   }
 
+  /// The actions effects fed back that the test has not received yet, oldest first.
+  ///
+  /// An action an effect sends waits for the test's `receive`, and the store reports an
+  /// unasserted one only at the next `send` or at `finish()`. To time an effect that no task
+  /// of the test follows (one marked `outlivingSendersTask()`, such as a debounced save), check
+  /// that nothing came early:
+  ///
+  /// ```swift
+  /// await clock.advance(by: .milliseconds(999))
+  /// #expect(store.unreceivedActions.isEmpty)  // the save waits for a second of quiet
+  /// await clock.advance(by: .milliseconds(1))
+  /// await store.receive(.saved)
+  /// ```
+  ///
+  /// Reading it asserts nothing, and runs no effect work.
+  public var unreceivedActions: [Action] {
+    received.map(\.action)
+  }
+
   /// Whether the feature asked to be dismissed: its reducer returned `Effect.dismiss` for one
   /// of its own actions.
   ///

@@ -18,6 +18,7 @@ private struct CoverRow: Reducer {
   }
   let clock: TestClock
   let outlivesTheRow: Bool
+  var debounce: Duration = .seconds(1)
 
   var body: some Reducer<State, Action> {
     Reduce { state, action in
@@ -35,7 +36,7 @@ private struct CoverRow: Reducer {
     .onChange(of: \.cover) { _, _ in
       Reduce { _, _ in
         let save = Effect<Action>.run { send in send(.saved) }
-          .debounce(id: "save", for: .seconds(1), clock: clock)
+          .debounce(id: "save", for: debounce, clock: clock)
         return outlivesTheRow ? save.outlivingSendersTask() : save
       }
     }
@@ -111,5 +112,44 @@ private struct CoverRow: Reducer {
       messages.capture($0)
     }
     #expect(!messages.last.contains("cancel()"), "\(messages.last)")
+  }
+}
+
+/// `unreceivedActions` times an effect no task of the test follows: a save marked
+/// `outlivingSendersTask()` leaves the task at once, so `isRunning` cannot time it (a
+/// new-user trial).
+@MainActor
+@Suite struct UnreceivedActionsTests {
+  let clock = TestClock()
+  let messages = Messages()
+
+  @Test func anOutlivingSaveIsTimedByWhatArrived() async {
+    let store = TestStore(initialState: CoverRow.State()) {
+      CoverRow(clock: clock, outlivesTheRow: true)
+    }
+    let rowView = await store.send(.appeared)
+    await store.receive(.coverLoaded("cover")) { $0.cover = "cover" }
+    #expect(!rowView.isRunning)  // the save is not the task's
+    await clock.advance(by: .milliseconds(999))
+    #expect(store.unreceivedActions.isEmpty)
+    await clock.advance(by: .milliseconds(1))
+    #expect(store.unreceivedActions == [.saved])
+    await store.receive(.saved) { $0.saves = 1 }
+    #expect(store.unreceivedActions.isEmpty)
+    await store.finish()
+  }
+
+  /// A save that came early shows at the 999th millisecond, where `isRunning` could not
+  /// tell: the check can fail.
+  @Test func aSaveThatCameEarlyShows() async {
+    let store = TestStore(initialState: CoverRow.State()) {
+      CoverRow(clock: clock, outlivesTheRow: true, debounce: .milliseconds(500))
+    }
+    await store.send(.appeared)
+    await store.receive(.coverLoaded("cover")) { $0.cover = "cover" }
+    await clock.advance(by: .milliseconds(999))
+    #expect(store.unreceivedActions == [.saved])
+    await store.receive(.saved) { $0.saves = 1 }
+    await store.finish()
   }
 }
