@@ -8,6 +8,7 @@ extension TestStore {
     after: State,
     assert: ((inout State) throws -> Void)?,
     step: @autoclosure () -> String,
+    action: Action,
     at location: TestLocation
   ) {
     var expected = exhaustivity == .on ? before : after
@@ -34,8 +35,14 @@ extension TestStore {
         exhaustivity == .on && assert == nil
         ? "The state changed after \(step()), but no assertion closure was given."
         : "The state after \(step()) differs from the expected state."
+      // An action for a child that changed nothing, where the test expected a change: the
+      // operator that hands it on may be missing.
+      let unrouted = before == after ? Messages.unroutedChildAction(action) : ""
       reportFailure(
-        "\(headline) (- expected, + actual)\n\(difference)\(Self.hint(for: difference))",
+        """
+        \(headline) (- expected, + actual)
+        \(difference)\(Self.hint(for: difference))\(unrouted)
+        """,
         at: location
       )
     } else if exhaustivity == .on, assert != nil, before == after {

@@ -176,8 +176,10 @@ extension TestStore {
       // Effects the test cancelled earlier may be what would have sent it: named once.
       let cancelled = Messages.cancelledEarlier(cancels)
       cancels = []
+      // With nothing running, a child's action that did nothing may be why.
+      let inert = running.isEmpty ? inertChildSend : ""
       reportFailure(
-        headline + skipped + dropped + cancelled,
+        headline + skipped + dropped + cancelled + inert,
         at: location
       )
       if !isExhaustive { removeAllReceived() }
@@ -226,6 +228,7 @@ extension TestStore {
       after: next.state,
       assert: assert,
       step: Messages.step("receive", next.action),
+      action: next.action,
       at: location
     )
     baseline = next.state

@@ -100,6 +100,11 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// fails for that reason, and says so.
   var swappedReceive: TestLocation?
 
+  /// Where the last `send` was of an action for a child that changed nothing and started no
+  /// effect, a hint that the operator handing it on may be missing, for a `receive` that then
+  /// finds nothing; empty otherwise.
+  var inertChildSend = ""
+
   /// What the test's last few `cancel()`s of a task ended (4 at most), until a `receive`
   /// that finds nothing names them: one of those effects may be what would have sent it.
   var cancels: [TaskCancel] = []
@@ -334,12 +339,24 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     let task = root.send(action)
     isSending = false
     let after = sentState ?? root.untrackedState
+    // An action for a child that did nothing at all: a `receive` that then finds nothing says
+    // that the operator handing it on may be missing.
+    inertChildSend =
+      task.group == nil && before == after
+      ? Messages.unroutedChildAction(
+        action,
+        lead: """
+          The `send` of \(Messages.action(action)) at \(location.fileID):\(location.line) \
+          changed nothing and started no effect
+          """)
+      : ""
     await settleIncludingMainActor()
     checkState(
       before: before,
       after: after,
       assert: assert,
       step: Messages.step("send", action),
+      action: action,
       at: location
     )
     baseline = after

@@ -1,4 +1,5 @@
 import Effects
+import Store
 
 /// The texts of test store failures, kept together so they read alike.
 enum Messages {
@@ -78,6 +79,47 @@ enum Messages {
       something the dump does not show (deeper than it goes, or a value whose description \
       hides the difference, such as an object compared by identity). Received: \
       \(action(actual))
+      """
+  }
+
+  /// For an action that changed nothing where the test expected a change: when the action
+  /// is for a child (a row, a stack's screen, a presented child), that the parent's body
+  /// may lack the operator that hands it on, named with the parent's case. Empty for any
+  /// other action.
+  ///
+  /// - Parameters:
+  ///   - action: The action.
+  ///   - lead: What the action did, which the hint starts with.
+  static func unroutedChildAction(
+    _ action: Any, lead: @autoclosure () -> String = "The action changed nothing"
+  ) -> String {
+    var value = action
+    var parentCase: String?
+    // The operators that hand the action on, outermost first, each with its parent's case.
+    var routes: [String] = []
+    // Down the enum cases that carry the action, and into a child's action where one is.
+    for _ in 0..<32 {
+      if let addressed = value as? any ChildAddressedAction {
+        guard let routing = addressed.routingOperator, let parent = parentCase else { break }
+        routes.append("`.\(routing)(\\.…, action: .\(parent)) { … }`")
+      }
+      let mirror = Mirror(reflecting: value)
+      guard mirror.displayStyle == .enum, let payload = mirror.children.first else { break }
+      parentCase = payload.label
+      // A case with several values (`element(id:action:)`) carries the child's as `action`.
+      let inner = Mirror(reflecting: payload.value)
+      if inner.displayStyle == .tuple {
+        guard let child = inner.children.first(where: { $0.label == "action" }) else { break }
+        value = child.value
+      } else {
+        value = payload.value
+      }
+    }
+    guard !routes.isEmpty else { return "" }
+    return """
+
+      \(lead()), and it is for a child: if a parent's body does not hand it on with \
+      \(routes.joined(separator: ", then ")), no reducer sees it, and nothing warns.
       """
   }
 
