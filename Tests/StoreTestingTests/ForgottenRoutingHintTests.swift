@@ -99,8 +99,9 @@ extension CaseKey<Book.Action, PresentationAction<Editor.Action>> {
     #expect(
       messages.last.hasSuffix(
         """
-        The action changed nothing, and it is for a child: if a parent's body does not hand it \
-        on with `.forEach(\\.…, action: .books) { … }`, no reducer sees it, and nothing warns.
+        The action changed nothing, and it is for a child. Either the child's reducer does \
+        nothing here, or a parent's body does not hand it on with \
+        `.forEach(\\.…, action: .books) { … }`, so that no reducer sees it (and nothing warns).
         """), "\(messages.last)")
   }
 
@@ -160,8 +161,9 @@ extension CaseKey<Book.Action, PresentationAction<Editor.Action>> {
         """
         The `send` of Shelf.Action.books(.element(id: 1, action: .appeared)) at \
         StoreTestingTests/ForgottenRoutingHintTests.swift:\(sendLine) changed nothing and started \
-        no effect, and it is for a child: if a parent's body does not hand it on with \
-        `.forEach(\\.…, action: .books) { … }`, no reducer sees it, and nothing warns.
+        no effect, and it is for a child. Either the child's reducer does nothing here, or a \
+        parent's body does not hand it on with `.forEach(\\.…, action: .books) { … }`, so that \
+        no reducer sees it (and nothing warns).
         """), "\(messages.last)")
     // With the rows run, the same test passes.
     let running = TestStore(initialState: Shelf.State()) { Shelf(runsRows: true) }

@@ -55,4 +55,22 @@ extension CaseKey<Pages.Action, StackActionOf<Page>> {
     #expect(key.extract(.open("a")) == nil)
     #expect(key.embed(4) == .path(.popFrom(id: 4)))
   }
+
+  /// A receive by the pop key that gets another action names the case it expected
+  /// (`.path(.popFrom)`), not only "an action whose case carries StackElementID" (a new-user
+  /// trial).
+  @Test func aFailedReceiveNamesThePopCase() async {
+    let messages = Messages()
+    let store = TestStore(initialState: Pages.State()) { Pages() }
+    await store.send(.open("a")) { $0.path.append(Page.State(title: "a")) }
+    await withKnownIssue {
+      await store.receive(CaseKey.pages.popFrom)
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(
+      messages.last.hasPrefix(
+        "Expected to receive an action of the case Pages.Action.path(.popFrom) (carrying "
+          + "StackElementID), but nothing arrived"), "\(messages.last)")
+  }
 }

@@ -67,9 +67,15 @@ enum CaseName {
         return closed(path + ".\(value)")
       }
       if type(of: payload.value) == Value.self { return closed(path + ".\(label)") }
+      let fields = Mirror(reflecting: payload.value)
+      // A case with one labelled value (a pop's `popFrom(id:)`) holds it in a tuple of one.
+      if fields.displayStyle == .tuple, fields.children.count == 1,
+        let only = fields.children.first, type(of: only.value) == Value.self
+      {
+        return closed(path + ".\(label)")
+      }
       path += ".\(label)("
       levels += 1
-      let fields = Mirror(reflecting: payload.value)
       guard fields.displayStyle == .tuple else {
         value = payload.value
         continue
@@ -96,9 +102,12 @@ enum CaseName {
   }
 
   /// A value of `type` made from a literal, for the types whose literal initializer cannot
-  /// fail or run code of a test's own: `()`, optionals, and the standard library's.
+  /// fail or run code of a test's own: `()`, optionals, and the standard library's; or a
+  /// stack's screen id.
   private static func sample<Value>(of type: Value.Type) -> Value? {
     if Value.self == Void.self { return () as? Value }
+    // A stack's pop (`CaseKey.path.popFrom`) carries a screen's id.
+    if Value.self == StackElementID.self { return StackElementID(rawValue: 0) as? Value }
     if let optional = type as? any ExpressibleByNilLiteral.Type {
       return optional.init(nilLiteral: ()) as? Value
     }

@@ -118,8 +118,9 @@ enum Messages {
     guard !routes.isEmpty else { return "" }
     return """
 
-      \(lead()), and it is for a child: if a parent's body does not hand it on with \
-      \(routes.joined(separator: ", then ")), no reducer sees it, and nothing warns.
+      \(lead()), and it is for a child. Either the child's reducer does nothing here, or a \
+      parent's body does not hand it on with \(routes.joined(separator: ", then ")), so \
+      that no reducer sees it (and nothing warns).
       """
   }
 
