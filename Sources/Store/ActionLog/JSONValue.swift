@@ -111,29 +111,57 @@ enum JSONValue: Equatable {
   /// - Complexity: O(*n*) comparisons for values of *n* nodes, and O(`limit`) lines written.
   func differences(to other: JSONValue, limit: Int = .max) -> (lines: [String], unlisted: Int) {
     var list = DifferenceList(limit: limit)
-    differences(to: other, at: "", into: &list)
+    var path: [PathComponent] = []
+    differences(to: other, at: &path, into: &list)
     return (list.lines, list.unlisted)
   }
 
-  private func differences(to other: JSONValue, at path: String, into list: inout DifferenceList) {
+  /// A step of the place a difference is at: an object's key, or an array's position.
+  private enum PathComponent {
+    case key(String)
+    case index(Int)
+  }
+
+  /// `path` as a message names a place, cut as ``LogText/place(count:shown:keyLimit:component:)``
+  /// cuts one (a key of a million characters, or a value a thousand levels down, makes a
+  /// short line); `state` for the value itself.
+  private static func name(_ path: [PathComponent]) -> String {
+    guard !path.isEmpty else { return "state" }
+    return LogText.place(count: path.count) { index in
+      switch path[index] {
+      case .key(let key): "." + LogText.escaped(key)
+      case .index(let position): "[\(position)]"
+      }
+    }
+  }
+
+  /// Adds the differences between `self` and `other`, found at `path`, to `list`. The path
+  /// is a stack, pushed and popped on the way down, and only named for a line that is
+  /// listed: the comparison itself builds no text.
+  private func differences(
+    to other: JSONValue, at path: inout [PathComponent], into list: inout DifferenceList
+  ) {
     switch (self, other) {
     case (.object(let old), .object(let new))
     where old.count == 1 && new.count == 1 && old.keys.first != new.keys.first:
       // Another enum case: the value changed as a whole.
-      list.add("\(path.isEmpty ? "state" : path): \(rendered()) → \(other.rendered())")
+      list.add("\(Self.name(path)): \(rendered()) → \(other.rendered())")
     case (.object(let old), .object(let new)):
       for key in Set(old.keys).union(new.keys).sorted() {
-        let childPath = { path.isEmpty ? LogText.escaped(key) : "\(path).\(LogText.escaped(key))" }
+        path.append(.key(key))
+        defer { path.removeLast() }
         switch (old[key], new[key]) {
-        case (let before?, let after?): before.differences(to: after, at: childPath(), into: &list)
-        case (let before?, nil): list.add("\(childPath()): \(before.rendered()) → (absent)")
-        case (nil, let after?): list.add("\(childPath()): (absent) → \(after.rendered())")
+        case (let before?, let after?): before.differences(to: after, at: &path, into: &list)
+        case (let before?, nil): list.add("\(Self.name(path)): \(before.rendered()) → (absent)")
+        case (nil, let after?): list.add("\(Self.name(path)): (absent) → \(after.rendered())")
         case (nil, nil): break
         }
       }
     case (.array(let old), .array(let new)) where old.count == new.count:
       for (index, pair) in zip(old, new).enumerated() {
-        pair.0.differences(to: pair.1, at: "\(path)[\(index)]", into: &list)
+        path.append(.index(index))
+        defer { path.removeLast() }
+        pair.0.differences(to: pair.1, at: &path, into: &list)
       }
     case (.array(let old), .array(let new)):
       // Elements added or removed: name them, after the common prefix and suffix.
@@ -141,14 +169,18 @@ enum JSONValue: Equatable {
       let suffix = zip(old.reversed(), new.reversed()).prefix { $0 == $1 }.count
       let keep = min(suffix, min(old.count, new.count) - prefix)
       for (offset, value) in old[prefix..<(old.count - keep)].enumerated() {
-        list.add("\(path)[\(prefix + offset)] removed: \(value.rendered())")
+        path.append(.index(prefix + offset))
+        defer { path.removeLast() }
+        list.add("\(Self.name(path)) removed: \(value.rendered())")
       }
       for (offset, value) in new[prefix..<(new.count - keep)].enumerated() {
-        list.add("\(path)[\(prefix + offset)] added: \(value.rendered())")
+        path.append(.index(prefix + offset))
+        defer { path.removeLast() }
+        list.add("\(Self.name(path)) added: \(value.rendered())")
       }
     default:
       if self != other {
-        list.add("\(path.isEmpty ? "state" : path): \(rendered()) → \(other.rendered())")
+        list.add("\(Self.name(path)): \(rendered()) → \(other.rendered())")
       }
     }
   }
