@@ -95,12 +95,12 @@ extension ActionLogReplayer {
   }
 
   /// Why `JSONDecoder` refused `line` as a whole, when it did not say: the JSON problem
-  /// ``JSONCheck`` finds, or the number that does not fit the integer expected for it (found by
-  /// setting suspect numbers to 0, one after another, until `decode` fails otherwise).
+  /// ``JSONCheck`` finds, or the number that does not fit the type expected for it (see
+  /// ``RefusedNumber``).
   private static func diagnoseUnreadable(
     _ line: Data, decoding decode: ((Data) throws -> Void)?
   ) -> String? {
-    var check = JSONCheck.check(line)
+    let check = JSONCheck.check(line)
     // The line as the numbers are tried in.
     var tried = [UInt8](line)
     if let problem = check.problem {
@@ -121,26 +121,9 @@ extension ActionLogReplayer {
         return "invalid JSON: \(problem)."
       }
       if let other = lenient.problem { return "invalid JSON: \(other)." }
-      check = lenient
     }
     guard let decode else { return nil }
-    var patched = tried
-    for number in check.suspectNumbers {
-      // The same length, so that the other numbers stay where they were.
-      patched.replaceSubrange(
-        number.range,
-        with: [UInt8(ascii: "0")] + repeatElement(UInt8(ascii: " "), count: number.range.count - 1))
-      do {
-        try decode(Data(patched))
-      } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
-        continue  // still refused as a whole: another number
-      } catch {}
-      return """
-        the number \(JSONCheck.Number.shown(number.text)) at \
-        \(JSONCheck.path(at: number.range.lowerBound, in: line)) does not fit the integer type expected there \
-        (\(number.integerProblem ?? "")).
-        """
-    }
-    return nil
+    // JSON, refused as a whole: a number that does not fit its field's type.
+    return RefusedNumber.find(in: tried, decoding: decode)?.message(in: line)
   }
 }

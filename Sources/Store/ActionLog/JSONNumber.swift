@@ -12,11 +12,15 @@ struct JSONNumber: Equatable, Sendable {
   /// trailing zeros, and the power of ten of the last one; the text itself when it is not
   /// a JSON number or its exponent does not fit an `Int`.
   private let value: String
+  /// Whether ``value`` is the number in one spelling, rather than the text.
+  private let isNormalized: Bool
 
   /// A number of JSON text `text`.
   init(_ text: String) {
     self.text = text
-    self.value = Self.normalized(text) ?? text
+    let normalized = Self.normalized(text)
+    self.value = normalized ?? text
+    self.isNormalized = normalized != nil
   }
 
   static func == (lhs: JSONNumber, rhs: JSONNumber) -> Bool {
@@ -28,10 +32,24 @@ struct JSONNumber: Equatable, Sendable {
   /// `nil` when the text is not a JSON number, or its exponent does not fit an `Int`.
   var isWhole: Bool? {
     if value == "0" || value == "-0" { return true }
-    guard let marker = value.lastIndex(of: "e"), value != text,
+    // Not `value != text`: a number written in that spelling (`1e30`) is one too.
+    guard isNormalized, let marker = value.lastIndex(of: "e"),
       let exponent = Int(value[value.index(after: marker)...])
     else { return nil }
     return exponent >= 0
+  }
+
+  /// The number written with digits alone (`1e3` as `1000`, `-2.50e1` as `-25`), when it is
+  /// whole and so written takes at most `limit` digits; `nil` otherwise.
+  func digitsAlone(limit: Int) -> String? {
+    if value == "0" || value == "-0" { return value }
+    guard isWhole == true, let marker = value.lastIndex(of: "e"),
+      let exponent = Int(value[value.index(after: marker)...])
+    else { return nil }
+    let isNegative = value.hasPrefix("-")
+    let digits = value[value.index(value.startIndex, offsetBy: isNegative ? 1 : 0)..<marker]
+    guard exponent <= limit - digits.count else { return nil }
+    return (isNegative ? "-" : "") + digits + String(repeating: "0", count: exponent)
   }
 
   private static func normalized(_ text: String) -> String? {
