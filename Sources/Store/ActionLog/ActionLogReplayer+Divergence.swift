@@ -60,8 +60,10 @@ struct Divergence {
       return .diverged(
         sequence: checkpoint, line: line, differences: differences + [range], warnings: warnings)
     }
+    // From the header, the state replayed from may itself differ from the one recorded.
     let (problems, actions, withSecrets) = ActionLogReplayer<Feature>.roundTripProblems(
-      path: path, lines: (lastMatch.line + 1)..<line)
+      path: path, lines: (lastMatch.line + 1)..<line,
+      header: lastMatch.sequence == 0 ? lastMatch.line : nil)
     var range: String
     if let actions {
       range = """
@@ -103,12 +105,14 @@ struct Divergence {
 extension ActionLogReplayer {
   /// The actions on `lines` of the log whose recorded JSON is not what the action they
   /// decode to encodes as (in canonical form): the replay reduced another action than was
-  /// recorded. At most five are named. Also the first and last sequence numbers of the
-  /// actions on those lines, and those of the actions that carried a ``Secret`` (whose
-  /// placeholder decodes as an empty secret).
+  /// recorded. At most five are named, after the header on line `header`, when given, if its
+  /// initial state does not round-trip either: the replay started from another state than
+  /// was recorded. Also the first and last sequence numbers of the actions on those lines,
+  /// and those of the actions that carried a ``Secret`` (whose placeholder decodes as an
+  /// empty secret).
   ///
   /// The log is read again from its start: only a divergence pays for this.
-  static func roundTripProblems(path: String, lines: Range<Int>) -> (
+  static func roundTripProblems(path: String, lines: Range<Int>, header: Int? = nil) -> (
     problems: [String], actions: ClosedRange<Int>?, withSecrets: [Int]
   ) {
     guard let reader = try? LineReader(path: path, limit: ActionLogFormat.maximumLineLength)
@@ -122,6 +126,12 @@ extension ActionLogReplayer {
     var first: Int?
     var last: Int?
     while case .complete(let bytes, let number)? = try? reader.next(), number < lines.upperBound {
+      if number == header {
+        if let problem = initialStateProblem(in: bytes, line: number, decoder, encoder) {
+          problems.append(problem)
+        }
+        continue
+      }
       guard number >= lines.lowerBound,
         let line = try? decoder.decode(ActionLogLine<R.Action>.self, from: bytes),
         let action = line.action
@@ -162,6 +172,35 @@ extension ActionLogReplayer {
     }
     guard let first, let last else { return (problems, nil, withSecrets) }
     return (problems, first...last, withSecrets)
+  }
+
+  /// Why the header `bytes`, on line `line`, gave the replay another state to start from than
+  /// was recorded: its initial state decodes to a value that encodes otherwise (in canonical
+  /// form), such as `.some(nil)` of an `Int??`, written `null` and decoded as `nil`. `nil`
+  /// when it round-trips, or cannot be read.
+  private static func initialStateProblem(
+    in bytes: Data, line: Int, _ decoder: JSONDecoder, _ encoder: JSONEncoder
+  ) -> String? {
+    guard let header = try? decoder.decode(ActionLogHeader<R.State>.self, from: bytes),
+      let recordedJSON = JSONField.bytes(of: "initialState", in: bytes),
+      let encoded = try? encoder.encode(header.initialState),
+      let decoded = JSONValue(
+        parsing: CanonicalJSON.canonical(encoded, of: header.initialState, encoder: encoder)),
+      let written = JSONValue(
+        parsing: CanonicalJSON.canonical(recordedJSON, of: header.initialState, encoder: encoder))
+    else { return nil }
+    // A secret the log held in plain text (the replay warned of it) is neither quoted nor
+    // taken for a difference.
+    let recorded = written.maskingSecrets(as: decoded)
+    guard recorded != decoded else { return nil }
+    let (changes, unlisted) = recorded.differences(to: decoded, limit: 5)
+    let more = unlisted == 0 ? "" : "; and \(unlisted) more"
+    return """
+      the initial state in the header on line \(line) does not round-trip: what it decodes \
+      to is recorded otherwise (\(changes.joined(separator: "; "))\(more)); the replay started \
+      from what it decoded, not from the state recorded (a value its Codable conformance does \
+      not decode as it encodes, such as .some(nil) of an Int??, written null and decoded as nil)
+      """
   }
 
   /// An action as a message names it, shortened.
