@@ -53,6 +53,19 @@ import Testing
         + "Warnings before it:\n  w\\u{1B}")
   }
 
+  @Test func aMessageHasEachStringItQuotesCutAsAQuotedValueIs() {
+    let long = String(repeating: "x", count: 200)
+    #expect(LogText.cuttingQuotes(in: #"short "Tea" text"#, limit: 5) == #"short "Tea" text"#)
+    #expect(
+      LogText.cuttingQuotes(in: ".edited(\"\(long)\"), then \"a\"", limit: 3)
+        == #".edited("xxx"… (200 characters)), then "a""#)
+    // An escape counts as one character, and is kept or left out whole.
+    #expect(
+      LogText.cuttingQuotes(in: #"said "ab\"cd\"ef" and left"#, limit: 3)
+        == #"said "ab\""… (8 characters) and left"#)
+    #expect(LogText.cuttingQuotes(in: "\"\(long)", limit: 3) == #""xxx… (200 characters)"#)
+  }
+
   @Test func listsNameTheFirstFewAndCountTheRest() {
     #expect(LogText.list([], limit: 3) == "")
     #expect(LogText.list(["a"], limit: 3) == "a")

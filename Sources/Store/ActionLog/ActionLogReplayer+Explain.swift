@@ -20,12 +20,7 @@ extension ActionLogReplayer {
   ) -> String {
     guard let error = error as? DecodingError else { return "\(error)" }
     func path(_ context: DecodingError.Context) -> String {
-      let keys = context.codingPath
-      guard !keys.isEmpty else { return "" }
-      return " at "
-        + LogText.place(count: keys.count) {
-          keys[$0].intValue.map { "[\($0)]" } ?? ".\(keys[$0].stringValue)"
-        }
+      context.codingPath.isEmpty ? "" : " at " + LogText.place(context.codingPath)
     }
     switch error {
     case .dataCorrupted(let context):

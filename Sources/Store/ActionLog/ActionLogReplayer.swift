@@ -266,9 +266,15 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         let before = state
         // Effects do not run in a replay (the actions they fed back are in the log), but the
         // warnings they carry, such as an action for a child that is not there, are reported.
+        // Such a warning quotes the action, which is text from the log: cut as the log's text
+        // is, each string in it and the whole.
         reducer.reduce(into: &state, action: action).forEachWarning { message, site in
           report.noteRepeatable(
-            "Line \(number) (action \(sequence)): \(LogText.escaped(message)) (\(site))")
+            """
+            Line \(number) (action \(sequence)): \
+            \(LogText.escaped(LogText.cuttingQuotes(in: message), limit: Self.maximumWarningLength)) \
+            (\(site))
+            """)
         }
         report.actionCount = sequence
         try step(
@@ -689,6 +695,10 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       ], true
     )
   }
+
+  /// How many characters of a reducer's runtime warning a replay's warning quotes, once its
+  /// strings are cut: a warning that describes an action of many values is cut too.
+  static var maximumWarningLength: Int { 1_000 }
 
   /// How many of the fields that differ at a checkpoint a divergence names.
   static var maximumDifferences: Int { 20 }

@@ -31,6 +31,48 @@ package enum LogText {
     return result + "\""
   }
 
+  /// `text`, a message that quotes values as Swift string literals do (a reducer's runtime
+  /// warning describing an action: `.edited("Tea")`), with each literal cut after `limit`
+  /// characters (Unicode scalars, an escape counted as one), as ``quoted(_:limit:)`` cuts a
+  /// value: `.edited("xxx"… (200000 characters))`. A quote that is not closed has the rest of
+  /// the text cut so.
+  ///
+  /// - Complexity: O(*n*) for a text of *n* characters.
+  package static func cuttingQuotes(in text: String, limit: Int = 120) -> String {
+    // Nearly every message is short, and one without a long literal comes out as it is.
+    guard text.utf8.count > limit, text.utf8.contains(UInt8(ascii: "\"")) else { return text }
+    var result = String.UnicodeScalarView()
+    var isQuoted = false
+    // After a backslash in a literal: the escaped character goes with it, kept or not.
+    var isEscaped = false
+    var isKept = true
+    var count = 0
+    for scalar in text.unicodeScalars {
+      guard isQuoted else {
+        result.append(scalar)
+        if scalar == "\"" { (isQuoted, count) = (true, 0) }
+        continue
+      }
+      if isEscaped {
+        isEscaped = false
+        if isKept { result.append(scalar) }
+        continue
+      }
+      if scalar == "\"" {
+        isQuoted = false
+        result.append(scalar)
+        if count > limit { result += "… (\(count) characters)".unicodeScalars }
+        continue
+      }
+      count += 1
+      isKept = count <= limit
+      isEscaped = scalar == "\\"
+      if isKept { result.append(scalar) }
+    }
+    if isQuoted, count > limit { result += "… (\(count) characters)".unicodeScalars }
+    return String(result)
+  }
+
   /// A place in a line as a message names it (`action.cart._0`, `x[2].name`), from its
   /// components: a key as `.key`, a position as `[2]` (a leading `.` is dropped). Each key is
   /// cut after `keyLimit` characters (Unicode scalars), as ``quoted(_:limit:)`` cuts a value,
@@ -63,6 +105,14 @@ package enum LogText {
       result += "… (\(scalars.count - 1) characters)"
     }
     return result.hasPrefix(".") ? String(result.dropFirst()) : result
+  }
+
+  /// A coding path as a message names it (`action.cart._0`, `items[2].name`), cut as
+  /// ``place(count:shown:keyLimit:component:)`` cuts one; empty for an empty path.
+  package static func place(_ codingPath: [any CodingKey]) -> String {
+    place(count: codingPath.count) { index in
+      codingPath[index].intValue.map { "[\($0)]" } ?? "." + escaped(codingPath[index].stringValue)
+    }
   }
 
   /// `items` as a list in a sentence, the first `limit` named: "a", "a and b", "a, b and c",

@@ -124,8 +124,9 @@ package final class PlainTextSecrets: Sendable {
 
   /// Notes a secret found in plain text at `codingPath`.
   func found(at codingPath: [any CodingKey]) {
-    let path = codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-    paths.withLock { $0.append(path.hasPrefix(".") ? String(path.dropFirst()) : path) }
+    // Cut as a message cuts a place: a key of a million characters makes a short warning.
+    let path = LogText.place(codingPath)
+    paths.withLock { $0.append(path) }
   }
 
   /// The paths noted since the last call, emptied.
