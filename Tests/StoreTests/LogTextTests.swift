@@ -66,6 +66,28 @@ import Testing
     #expect(LogText.cuttingQuotes(in: "\"\(long)", limit: 3) == #""xxx… (200 characters)"#)
   }
 
+  @Test func aKeyThatDoesNotReadAsOneKeyIsQuotedInBrackets() {
+    for plain in ["name", "_0", "12", "item-1", "é", "😀"] {
+      #expect(LogText.key(plain) == ".\(plain)")
+    }
+    #expect(LogText.key("a.b") == #"["a.b"]"#)
+    #expect(LogText.key("x[0]") == #"["x[0]"]"#)
+    #expect(LogText.key("") == #"[""]"#)
+    #expect(LogText.key("a b") == #"["a b"]"#)
+    #expect(LogText.key("a: 1 → 2") == #"["a: 1 → 2"]"#)
+    #expect(LogText.key(#"say "hi""#) == #"["say \"hi\""]"#)
+    #expect(LogText.key("a\u{A0}b") == "[\"a\u{A0}b\"]")
+    // Escaped, a control or formatting character cannot be taken for another key's text.
+    #expect(LogText.key("x\u{85}y\u{202E}\n") == #".x\u{85}y\u{202E}\n"#)
+    #expect(LogText.key("a\u{3000}b") == "[\"a\u{3000}b\"]")
+    #expect(
+      LogText.key("a.\(String(repeating: "k", count: 200))", limit: 3)
+        == #"["a.k"… (202 characters)]"#)
+    #expect(
+      LogText.place(count: 3) { [".readings", LogText.key("a.b"), "[2]"][$0] }
+        == #"readings["a.b"][2]"#)
+  }
+
   @Test func listsNameTheFirstFewAndCountTheRest() {
     #expect(LogText.list([], limit: 3) == "")
     #expect(LogText.list(["a"], limit: 3) == "a")

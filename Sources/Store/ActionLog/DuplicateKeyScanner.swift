@@ -532,7 +532,7 @@ struct DuplicateKeyScanner {
       // under (none in text that is not JSON, such as `{{`).
       let end = index + 1 < frames.count ? frames[index + 1].keyStart : keys.count
       guard end > frame.keyStart else { return ".?" }
-      return "." + String(decoding: Self.text(of: keys[end - 1], bytes), as: UTF8.self)
+      return LogText.key(String(decoding: Self.text(of: keys[end - 1], bytes), as: UTF8.self))
     }
   }
 }

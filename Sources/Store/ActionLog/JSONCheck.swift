@@ -116,10 +116,19 @@ struct JSONCheck {
     path.isEmpty ? "" : " at " + shownPath
   }
 
-  /// The current place, as `seq` or `state.items[2]`, shortened as
+  /// The current place, as `seq`, `state.items[2]` or `readings["a.b"]`, shortened as
   /// ``LogText/place(count:shown:keyLimit:component:)`` shortens one.
   private var shownPath: String {
-    LogText.place(count: path.count) { path[$0] }
+    LogText.place(count: path.count) { index in
+      let component = path[index]
+      guard component.hasPrefix(".") else { return component }
+      // A key, as written: named by its text, its escapes decoded, as the decoder reads it.
+      let written = component.dropFirst()
+      guard written.contains("\\"),
+        case .string(let key)? = JSONValue(parsing: Data("\"\(written)\"".utf8))
+      else { return LogText.key(written) }
+      return LogText.key(key)
+    }
   }
 
   private mutating func skipSpace() {

@@ -129,7 +129,7 @@ enum JSONValue: Equatable {
     guard !path.isEmpty else { return "state" }
     return LogText.place(count: path.count) { index in
       switch path[index] {
-      case .key(let key): "." + LogText.escaped(key)
+      case .key(let key): LogText.key(key)
       case .index(let position): "[\(position)]"
       }
     }

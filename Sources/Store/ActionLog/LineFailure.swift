@@ -22,9 +22,10 @@ struct LineFailure: Error {
     }
     switch error {
     case .invalidValue(let invalid, let context):
-      let found = place(of: context.codingPath[...], in: value).map { $0.joined() }
-      var path = prefix + (found ?? rendered(context.codingPath))
-      if path.hasPrefix(".") { path.removeFirst() }
+      let found = place(of: context.codingPath[...], in: value) ?? components(context.codingPath)
+      // Cut as a message cuts a place: a key of a million characters makes a short reason.
+      let components = (prefix.isEmpty ? [] : ["." + prefix]) + found
+      let path = LogText.place(count: components.count) { components[$0] }
       let place = path.isEmpty ? "" : " at \(path)"
       if let number = invalid as? any BinaryFloatingPoint, !number.isFinite {
         return LineFailure(
@@ -98,9 +99,10 @@ struct LineFailure: Error {
         """)
   }
 
-  /// A coding path as the replay writes one: `.key` for a key, `[index]` for a position.
-  private static func rendered(_ keys: [any CodingKey]) -> String {
-    keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+  /// A coding path as the components of a place: `.key` (or `["a.b"]`, see
+  /// ``LogText/key(_:limit:)``) for a key, `[index]` for a position.
+  private static func components(_ keys: [any CodingKey]) -> [String] {
+    keys.map { $0.intValue.map { "[\($0)]" } ?? LogText.key($0.stringValue) }
   }
 
   /// Where `keys` lead through `value`, as path components (`.key` or `[index]`), with the
@@ -138,7 +140,7 @@ struct LineFailure: Error {
       // Keyed by strings or integers, a dictionary is a JSON object.
       if let entry = entries.first(where: { $0.count == 2 && "\($0[0].value)" == key.stringValue })
       {
-        return place(of: rest, in: entry[1].value).map { [".\(key.stringValue)"] + $0 }
+        return place(of: rest, in: entry[1].value).map { [LogText.key(key.stringValue)] + $0 }
       }
       // Otherwise a flat array: a key, its value, the next key, and so on.
       guard let index = key.intValue, index >= 0, index / 2 < entries.count,

@@ -107,11 +107,45 @@ package enum LogText {
     return result.hasPrefix(".") ? String(result.dropFirst()) : result
   }
 
+  /// A key as a component of a place (see ``place(count:shown:keyLimit:component:)``): `.key`
+  /// when it reads as one key, escaped as ``escaped(_:limit:)`` escapes text, and otherwise
+  /// quoted in brackets, as ``quoted(_:limit:)`` quotes a value, cut after `limit` characters:
+  /// `readings["a.b"]`, `readings[""]`.
+  ///
+  /// A key reads as one when it is not empty and holds none of the characters a place is
+  /// written with (`.`, `[`, `]`), nor a quote, a backslash (so that an escape in a key is one
+  /// ``escaped(_:limit:)`` wrote), a colon (which ends a place in `path: old → new`), or a
+  /// space that is not escaped. Unquoted, the key `"a.b"` would read as field `b` of a field
+  /// `a`, and `"x[0]"` as the first element of an array `x`. Field names and enum cases
+  /// always read as one key.
+  package static func key(_ key: some StringProtocol, limit: Int = 120) -> String {
+    isPlainKey(key) ? "." + escaped(key) : "[" + quoted(key, limit: limit) + "]"
+  }
+
+  /// Whether `key` reads as one key in a place: see ``key(_:limit:)``.
+  private static func isPlainKey(_ key: some StringProtocol) -> Bool {
+    guard !key.isEmpty else { return false }
+    // Through the bytes first: nearly every key is ASCII, and most are identifiers.
+    var isASCII = true
+    for byte in key.utf8 {
+      switch byte {
+      case UInt8(ascii: " "), UInt8(ascii: "."), UInt8(ascii: "["), UInt8(ascii: "]"),
+        UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: ":"):
+        return false
+      case 0x80...: isASCII = false
+      default: continue
+      }
+    }
+    // A space outside ASCII that is not escaped (a no-break space, say) would not show.
+    return isASCII
+      || !key.unicodeScalars.contains { $0.properties.isWhitespace && !isEscaped($0) }
+  }
+
   /// A coding path as a message names it (`action.cart._0`, `items[2].name`), cut as
   /// ``place(count:shown:keyLimit:component:)`` cuts one; empty for an empty path.
   package static func place(_ codingPath: [any CodingKey]) -> String {
     place(count: codingPath.count) { index in
-      codingPath[index].intValue.map { "[\($0)]" } ?? "." + escaped(codingPath[index].stringValue)
+      codingPath[index].intValue.map { "[\($0)]" } ?? key(codingPath[index].stringValue)
     }
   }
 
@@ -154,19 +188,28 @@ package enum LogText {
     return result
   }
 
-  /// Appends `scalar`, escaped if it is a control character, a bidirectional formatting
-  /// character (U+061C, U+200E, U+200F, U+202A...U+202E, U+2066...U+2069) or a line or
-  /// paragraph separator (U+2028, U+2029).
+  /// Appends `scalar`, escaped if ``isEscaped(_:)``.
   private static func append(_ scalar: Unicode.Scalar, to result: inout String) {
     switch scalar {
     case "\0": result += "\\0"
     case "\t": result += "\\t"
     case "\n": result += "\\n"
     case "\r": result += "\\r"
-    case "\u{00}"..."\u{1F}", "\u{7F}"..."\u{9F}", "\u{061C}", "\u{200E}", "\u{200F}",
-      "\u{2028}"..."\u{202E}", "\u{2066}"..."\u{2069}":
+    case _ where isEscaped(scalar):
       result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
     default: result.unicodeScalars.append(scalar)
+    }
+  }
+
+  /// Whether `scalar` is written escaped: a control character, a bidirectional formatting
+  /// character (U+061C, U+200E, U+200F, U+202A...U+202E, U+2066...U+2069) or a line or
+  /// paragraph separator (U+2028, U+2029).
+  private static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar {
+    case "\u{00}"..."\u{1F}", "\u{7F}"..."\u{9F}", "\u{061C}", "\u{200E}", "\u{200F}",
+      "\u{2028}"..."\u{202E}", "\u{2066}"..."\u{2069}":
+      true
+    default: false
     }
   }
 }
