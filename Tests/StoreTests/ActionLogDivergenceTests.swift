@@ -94,7 +94,7 @@ import Testing
       later.differences[2]
         == """
         since the last matching checkpoint (after action 2, line 4), action 3 was replayed \
-        (lines 5 to 5)
+        (line 5)
         """)
   }
 

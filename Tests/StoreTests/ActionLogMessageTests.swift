@@ -238,7 +238,7 @@ import Testing
         == #"""
         Line 3: the replay diverged at checkpoint 1:
           recorded → replayed: names[0]: "b\u{7}" → "a\u{1B}"
-          since the header (line 1), action 1 was replayed (lines 2 to 2), and it decodes to what was recorded: look at what the reducer (or a dependency) does with it
+          since the header (line 1), action 1 was replayed (line 2), and it decodes to what was recorded: look at what the reducer (or a dependency) does with it
         """#)
   }
 

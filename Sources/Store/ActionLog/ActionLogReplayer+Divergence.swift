@@ -53,9 +53,9 @@ struct Divergence {
         checkpoint == lastMatch.sequence
         ? "no action was replayed since \(start)"
         : """
-        since \(start), \(Self.actions(lastMatch.sequence + 1...checkpoint)) replayed (lines \
-        \(lastMatch.line + 1) to \(line - 1)); the log is not a regular file (a pipe, say) and \
-        cannot be read again to check that they decode to what was recorded
+        since \(start), \(Self.actions(lastMatch.sequence + 1...checkpoint)) replayed \
+        (\(Self.lines(lastMatch.line + 1, to: line - 1))); the log is not a regular file (a pipe, \
+        say) and cannot be read again to check that they decode to what was recorded
         """
       return .diverged(
         sequence: checkpoint, line: line, differences: differences + [range], warnings: warnings)
@@ -67,8 +67,7 @@ struct Divergence {
     var range: String
     if let actions {
       range = """
-        since \(start), \(Self.actions(actions)) replayed (lines \(lastMatch.line + 1) to \
-        \(line - 1))
+        since \(start), \(Self.actions(actions)) replayed (\(Self.lines(lastMatch.line + 1, to: line - 1)))
         """
       if problems.isEmpty {
         range += """
@@ -92,6 +91,11 @@ struct Divergence {
     return .diverged(
       sequence: checkpoint, line: line, differences: differences + problems + [range],
       warnings: warnings)
+  }
+
+  /// "line 4" or "lines 4 to 12".
+  private static func lines(_ first: Int, to last: Int) -> String {
+    last > first ? "lines \(first) to \(last)" : "line \(first)"
   }
 
   /// "action 3 was" or "actions 3 to 9 were".
