@@ -4,11 +4,13 @@ import Testing
 
 @testable import Store
 
-/// Adversary trial (action logs): what a divergence names, checked against the format's
-/// promises ("Sources/Store/Store.docc/ActionLogFileFormat.md").
+/// What a replay's messages say, checked against the promises of the action log's format
+/// ("Sources/Store/Store.docc/ActionLogFileFormat.md"): places are cut and name one place,
+/// text quoted from the log is cut, a divergence names its cause, and a number that does not
+/// fit its field is named with its place and the reason.
 @MainActor
-@Suite final class AdversaryActionLogTests {
-  let directory = TemporaryDirectory("adversary-action-log-tests")
+@Suite final class ActionLogMessagePromiseTests {
+  let directory = TemporaryDirectory("action-log-message-promise-tests")
 
   /// A tree as deep as a test wants, encoded as nested enum cases.
   indirect enum Tree: Equatable, Codable, Sendable {
@@ -60,9 +62,8 @@ import Testing
     return []
   }
 
-  /// The format promises that a message cuts each key of the place it names after 120
-  /// characters. A divergence names a dictionary's key whole: a key of 100,000 characters
-  /// gave a message of 100,000 characters (`demo verify` prints it).
+  /// A divergence cuts each key of the place it names after 120 characters, as every message
+  /// does: a dictionary's key of 100,000 characters makes a short difference.
   @Test func aDivergenceCutsALongKeyInTheFieldItNames() throws {
     let key = String(repeating: "k", count: 100_000)
     let found = try differences(after: [.read(key, 1)])
@@ -70,8 +71,8 @@ import Testing
     #expect(named.count < 1_000, "a difference of \(named.count) characters")
   }
 
-  /// The format promises that a place of more than 20 levels keeps its first 10 and its
-  /// last 10. A divergence 200 levels down named all 400 components of its place.
+  /// A divergence 200 levels down names its place by its first 10 and last 10 levels, as
+  /// every message names a place of more than 20.
   @Test func aDivergenceDeepDownKeepsTheEndsOfItsPlace() throws {
     let found = try differences(after: [.plant(levels: 200)])
     let named = try #require(found.first { $0.hasPrefix("recorded → replayed: tree.") })
@@ -80,16 +81,16 @@ import Testing
     #expect(place.count < 300, "a place of \(place.count) characters")
   }
 
-  /// A dictionary's key is written into the place unquoted, so a key holding a dot or a
-  /// bracket reads as a path of its own: the key `"a.b"` is named `readings.a.b`, as field
-  /// `b` of a field `a` would be, and the key `"x[0]"` as `readings.x[0]`, an array's first
-  /// element. A message that names a place must name one place.
+  /// A dictionary's key holding a dot or a bracket is quoted in the place a divergence or
+  /// `stateChanges` names (`readings["a.b"]`), so that it does not read as a path of its own
+  /// (`readings.a.b`, field `b` of a field `a`; `readings.x[0]`, an array's first element).
   @Test func aKeyWithADotOrABracketIsNotNamedAsAPathOfItsOwn() throws {
     let found = try differences(after: [.read("a.b", 1), .read("x[0]", 1)])
     #expect(!found.contains("recorded → replayed: readings.a.b: 1 → 2"), "\(found)")
+    #expect(found.contains(#"recorded → replayed: readings["a.b"]: 1 → 2"#), "\(found)")
     let changes = stateChanges(
       from: Deep.State(readings: ["x[0]": 1]), to: Deep.State(readings: ["x[0]": 2]))
-    #expect(changes != ["readings.x[0]: 1 → 2"], "\(changes)")
+    #expect(changes == [#"readings["x[0]"]: 1 → 2"#], "\(changes)")
   }
 
   /// A list of notes, whose row actions a log can address to a row that is not there.
@@ -118,10 +119,9 @@ import Testing
     }
   }
 
-  /// The format promises that a replay's warnings quote text from the log cut after 120
-  /// characters (`"kkk…"… (8000000 characters)`). The warning for an action addressed to a
-  /// missing row quotes the action's text whole: a 200,000-character note made a warning of
-  /// 200,000 characters, and the 100 warnings a replay lists can each be a line's 8 MiB.
+  /// The warning for an action addressed to a missing row cuts the text it quotes from the
+  /// log after 120 characters, as a replay's warnings do: a 200,000-character note makes a
+  /// short warning (a replay lists 100 warnings, each of which could otherwise be 8 MiB).
   @Test func aWarningForAMissingRowCutsTheTextItQuotesFromTheLog() throws {
     let file = directory.path("missing-row.jsonl")
     let store = Store(initialState: Notes.State()) { Notes() }
@@ -137,7 +137,8 @@ import Testing
     try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: file))
     let report = try ActionLogReplayer(feature: "Notes") { Notes() }.replay(path: file)
     let warning = try #require(report.warnings.first { $0.hasPrefix("Line 2 (action 1)") })
-    #expect(warning.count < 2_000, "a warning of \(warning.count) characters: \(warning.prefix(300))")
+    #expect(
+      warning.count < 2_000, "a warning of \(warning.count) characters: \(warning.prefix(300))")
   }
 
   /// A feature whose initial state holds a value that does not round-trip through its
@@ -154,12 +155,9 @@ import Testing
     }
   }
 
-  /// The format promises that a divergence names values that do not round-trip, such as
-  /// `.some(nil)` of an `Int??`, in the actions it reads again. In the header's initial state
-  /// it does not look: a recording of a reducer that never touches `choice` diverges at its
-  /// first checkpoint (`choice: null → (absent)`), and the message blames the reducer
-  /// ("action 1 ... decodes to what was recorded: look at what the reducer (or a dependency)
-  /// does with it"), which did nothing to it. The initial state is what did not round-trip.
+  /// A divergence whose cause is a header's initial state that does not round-trip (a
+  /// reducer that never touches `choice` diverges at the first checkpoint, `choice: null →
+  /// (absent)`) names the initial state, and does not send the reader to the reducer.
   @Test func aDivergenceFromAnInitialStateThatDoesNotRoundTripNamesTheHeader() throws {
     let file = directory.path("choice.jsonl")
     let store = Store(initialState: Choice.State()) { Choice() }
@@ -220,10 +218,9 @@ import Testing
     return file
   }
 
-  /// Bad input gets a message naming what and where. A whole number too large for a `UInt8`
-  /// (256), or negative for a `UInt` (-1), is valid JSON, but the replay says "invalid JSON
-  /// or value: The given data was not valid JSON." and names no place: `JSONDecoder` says
-  /// only that, and the replay names the number only when it does not fit 64 bits.
+  /// A whole number too large for a `UInt8` (256), or negative for a `UInt` (-1), is named
+  /// with its place and the range it is outside of, though `JSONDecoder` says only "The
+  /// given data was not valid JSON." with no place.
   @Test func aNumberOutOfRangeForANarrowIntegerIsNamedWithItsPlace() throws {
     let tooLarge = dimmerFailure(try dimmerLog(action: #"{"set":{"_0":256}}"#))
     #expect(!tooLarge.contains("not valid JSON"), "\(tooLarge)")
@@ -231,6 +228,15 @@ import Testing
     let negative = dimmerFailure(try dimmerLog(action: #"{"step":{"_0":-1}}"#))
     #expect(!negative.contains("not valid JSON"), "\(negative)")
     #expect(negative.contains("action.step._0"), "\(negative)")
+    #expect(
+      tooLarge
+        == """
+        Line 2: the number 256 at action.set._0 does not fit the integer type expected there \
+        (it is outside the range of an unsigned 8-bit integer, 0 to 255).
+        """)
+    #expect(
+      negative.hasSuffix(
+        "(it is outside the range of an unsigned 64-bit integer, 0 to 18446744073709551615)."))
   }
 
   /// The same in the header's initial state.
@@ -255,9 +261,9 @@ import Testing
     }
   }
 
-  /// "An integer field ... holds a whole number. Written otherwise (`1.0`, `1e2`), it is read
-  /// as the integer it is." In an `Int128` field, `1e30` (a whole number well inside its
-  /// range) is refused as "outside the range of a 64-bit integer", which the field is not.
+  /// `1e30` in an `Int128` field, a whole number inside its range, is read, or refused for
+  /// what `JSONDecoder` does (it reads a whole number with an exponent only up to about
+  /// 1.8e19), not as outside the range of a 64-bit integer, which the field is not.
   @Test func aWholeNumberWithAnExponentInAnInt128FieldIsReadOrRefusedForTheRightReason()
     throws
   {
@@ -274,6 +280,9 @@ import Testing
       #expect(report.finalState.distance == Int128(1_000_000_000_000_000) * 1_000_000_000_000_000)
     } catch {
       #expect(!"\(error)".contains("64-bit"), "\(error)")
+      #expect(
+        "\(error)".hasSuffix("write it with digits alone, 1000000000000000000000000000000)."),
+        "\(error)")
     }
   }
 
@@ -295,10 +304,8 @@ import Testing
     }
   }
 
-  /// The message for a number a `Float` or a `Decimal` field cannot hold says the field is an
-  /// integer: `1e39` in a `Float` "does not fit the integer type expected there (it is outside
-  /// the range of a 64-bit integer)", `1e-50` "(it is not a whole number)", and `1e200` in a
-  /// `Decimal` the same as the first. No integer is expected there.
+  /// The message for a number a `Float` or a `Decimal` field cannot hold (`1e39` or `1e-50`
+  /// in a `Float`, `1e200` in a `Decimal`) does not call the field an integer.
   @Test func aNumberAFloatingPointFieldCannotHoldIsNotCalledAnInteger() throws {
     let file = directory.path("scale-base.jsonl")
     let store = Store(initialState: Scale.State()) { Scale() }
@@ -314,15 +321,22 @@ import Testing
       try Data((header + "\n" + line + "\n").utf8).write(to: URL(fileURLWithPath: edited))
       do {
         _ = try ActionLogReplayer(feature: "Scale") { Scale() }.replay(path: edited)
+        Issue.record("\(payload) was read")
       } catch {
         #expect(!"\(error)".contains("integer"), "\(payload): \(error)")
+        #expect("\(error)".contains("does not fit the number type expected there ("))
       }
     }
   }
 }
 
-extension CaseKey<AdversaryActionLogTests.Notes.Action, IdentifiedAction<Int, AdversaryActionLogTests.Notes.NoteAction>> {
+extension CaseKey<
+  ActionLogMessagePromiseTests.Notes.Action,
+  IdentifiedAction<Int, ActionLogMessagePromiseTests.Notes.NoteAction>
+> {
   fileprivate static var notes: Self {
-    Self(AdversaryActionLogTests.Notes.Action.notes) { if case .notes(let a) = $0 { a } else { nil } }
+    Self(ActionLogMessagePromiseTests.Notes.Action.notes) {
+      if case .notes(let a) = $0 { a } else { nil }
+    }
   }
 }
