@@ -34,13 +34,20 @@ struct RefusedNumber {
       """
   }
 
-  /// The first number of `line` (JSON, as ``JSONCheck`` reads it) without which `decode` no
-  /// longer refuses the line as a whole, with what its field holds; `nil` when setting every
-  /// number to 0 does not help either.
+  /// The number of `line` (JSON, as ``JSONCheck`` reads it) for which `decode` refuses the
+  /// line as a whole, with what its field holds; `nil` when it cannot be told for sure, so
+  /// that no valid number is blamed.
   ///
-  /// - Complexity: O(log *k*) decodes of the line, for a line of *k* numbers, and a few more
-  ///   to tell what the field holds; O(*n*) memory for a line of *n* bytes, however many
-  ///   numbers it holds.
+  /// A line of up to 64 numbers is tried one number at a time: the number without which (set
+  /// to 0, the others as written) the line decodes. Setting several at once to 0 can make the
+  /// line fail for another reason (a raw-value enum with no case for 0, a check of the
+  /// type's own), which hid the refused number behind a valid one. Past 64 numbers, or with
+  /// several refused, a binary search over the numbers set to 0 from one on finds the first,
+  /// which is kept only if the line decodes once it and those after it are 0.
+  ///
+  /// - Complexity: O(min(*k*, 64) + log *k*) decodes of the line, for a line of *k* numbers,
+  ///   and a few more to tell what the field holds; O(*n*) memory for a line of *n* bytes,
+  ///   however many numbers it holds.
   static func find(in line: [UInt8], decoding decode: (Data) throws -> Void) -> RefusedNumber? {
     func isRefused(_ bytes: [UInt8]) -> Bool {
       do {
@@ -53,40 +60,57 @@ struct RefusedNumber {
         return false
       }
     }
-    var count = 0
-    forEachNumber(in: line) { _, _ in count += 1 }
-    // The line with every number from the `first` on set to 0, the same length as written, so
-    // that the numbers stay where they were.
-    func zeroed(from first: Int) -> [UInt8] {
-      var bytes = line
-      forEachNumber(in: line) { ordinal, range in
-        guard ordinal >= first else { return }
+    func decodes(_ bytes: [UInt8]) -> Bool {
+      (try? decode(Data(bytes))) != nil
+    }
+    var ranges: [Range<Int>] = []
+    forEachNumber(in: line) { _, range in ranges.append(range) }
+    // `bytes` with the numbers at `ordinals` set to 0, the same length as written, so that
+    // the numbers stay where they were.
+    func zeroing(_ ordinals: some Sequence<Int>, in bytes: [UInt8]) -> [UInt8] {
+      var bytes = bytes
+      for ordinal in ordinals {
+        let range = ranges[ordinal]
         bytes[range.lowerBound] = UInt8(ascii: "0")
         for index in range.dropFirst() { bytes[index] = UInt8(ascii: " ") }
       }
       return bytes
     }
-    guard count > 0, !isRefused(zeroed(from: 0)) else { return nil }
-    // The line is refused with no number set to 0 and read with all of them: the first `k`
-    // such that setting the numbers from the `k`-th on to 0 still leaves it refused is one
-    // past the first refused number.
-    var low = 1
-    var high = count
-    while low < high {
-      let middle = (low + high) / 2
-      if isRefused(zeroed(from: middle)) { high = middle } else { low = middle + 1 }
+    guard !ranges.isEmpty else { return nil }
+    // The line with the number at `ordinal` replaced: what the field holds is told from it.
+    var base = line
+    var ordinal: Int?
+    if ranges.count <= 64 {
+      ordinal = ranges.indices.first { decodes(zeroing([$0], in: line)) }
     }
-    let ordinal = low - 1
-    var found: Range<Int>?
-    forEachNumber(in: line) { index, range in
-      if index == ordinal { found = range }
+    if ordinal == nil {
+      guard !isRefused(zeroing(ranges.indices, in: line)) else { return nil }
+      // Refused as written and read with every number 0: the first `k` such that setting
+      // the numbers from the `k`-th on to 0 still leaves it refused is one past the first
+      // refused number.
+      var low = 1
+      var high = ranges.count
+      while low < high {
+        let middle = (low + high) / 2
+        if isRefused(zeroing(middle..<ranges.count, in: line)) {
+          high = middle
+        } else {
+          low = middle + 1
+        }
+      }
+      let first = low - 1
+      // Kept only when the line decodes without it and the numbers after it: a failure of
+      // another kind on the way may have led the search astray.
+      guard decodes(zeroing(first..<ranges.count, in: line)) else { return nil }
+      ordinal = first
+      base = zeroing(first + 1..<ranges.count, in: line)
     }
-    guard let range = found else { return nil }
+    guard let ordinal else { return nil }
+    let range = ranges[ordinal]
     // The line refused for this number alone, with it replaced by `probe`: whether the field
     // holds that.
-    let rest = zeroed(from: ordinal + 1)
     func holds(_ probe: String) -> Bool {
-      var bytes = rest
+      var bytes = base
       bytes.replaceSubrange(range, with: Array(probe.utf8))
       return !isRefused(bytes)
     }
