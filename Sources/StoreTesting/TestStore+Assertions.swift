@@ -9,6 +9,7 @@ extension TestStore {
     assert: ((inout State) throws -> Void)?,
     step: @autoclosure () -> String,
     action: Action,
+    warned: Bool,
     at location: TestLocation
   ) {
     var expected = exhaustivity == .on ? before : after
@@ -35,9 +36,15 @@ extension TestStore {
         exhaustivity == .on && assert == nil
         ? "The state changed after \(step()), but no assertion closure was given."
         : "The state after \(step()) differs from the expected state."
-      // An action for a child that changed nothing, where the test expected a change: the
-      // operator that hands it on may be missing.
-      let unrouted = before == after ? Messages.unroutedChildAction(action) : ""
+      // An action for a child that changed nothing, where the test expected a change, and
+      // raised no warning (an action for a row that is not there does): the operator that
+      // hands it on may be missing.
+      let unrouted =
+        if !warned, let route = Messages.childRoute(of: action), before == after {
+          Messages.unroutedChildAction(route: route)
+        } else {
+          ""
+        }
       reportFailure(
         """
         \(headline) (- expected, + actual)

@@ -130,7 +130,7 @@ extension TestStore {
       timeout: timeout,
       stopAtTestClocks: true
     )
-    reportWarnings(at: location)
+    let warned = reportWarnings(at: location)
     guard arrived else {
       let running = runtime.runningWork
       let why =
@@ -178,6 +178,7 @@ extension TestStore {
       cancels = []
       // With nothing running, a child's action that did nothing may be why.
       let inert = running.isEmpty ? inertChildSend : ""
+      inertChildSend = ""
       reportFailure(
         headline + skipped + dropped + cancelled + inert,
         at: location
@@ -229,6 +230,7 @@ extension TestStore {
       assert: assert,
       step: Messages.step("receive", next.action),
       action: next.action,
+      warned: warned,
       at: location
     )
     baseline = next.state

@@ -341,15 +341,20 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     let after = sentState ?? root.untrackedState
     // An action for a child that did nothing at all: a `receive` that then finds nothing says
     // that the operator handing it on may be missing.
+    // The action is looked at first: comparing the states costs more, for a large state.
     inertChildSend =
-      task.group == nil && before == after
-      ? Messages.unroutedChildAction(
-        action,
-        lead: """
-          The `send` of \(Messages.action(action)) at \(location.fileID):\(location.line) \
-          changed nothing and started no effect
-          """)
-      : ""
+      if task.group == nil, !ledger.hasWarnings, let route = Messages.childRoute(of: action),
+        before == after
+      {
+        Messages.unroutedChildAction(
+          route: route,
+          lead: """
+            The `send` of \(Messages.action(action)) at \(location.fileID):\(location.line) \
+            changed nothing and started no effect
+            """)
+      } else {
+        ""
+      }
     await settleIncludingMainActor()
     checkState(
       before: before,
@@ -357,6 +362,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
       assert: assert,
       step: Messages.step("send", action),
       action: action,
+      warned: ledger.hasWarnings,
       at: location
     )
     baseline = after
@@ -434,10 +440,15 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// The same, once work that never pauses was reported.
   static var roundLimitOnceReported: Int { 64 }
 
-  func reportWarnings(at location: TestLocation) {
-    for warning in ledger.takeWarnings() {
+  /// Reports the warnings raised since the last report, at `location`; returns whether
+  /// there were any.
+  @discardableResult
+  func reportWarnings(at location: TestLocation) -> Bool {
+    let warnings = ledger.takeWarnings()
+    for warning in warnings {
       reportFailure(Messages.warning(warning), at: location)
     }
+    return !warnings.isEmpty
   }
 
   private func didReduce(_ action: Action, origin: ActionOrigin) {

@@ -100,8 +100,8 @@ extension CaseKey<Book.Action, PresentationAction<Editor.Action>> {
       messages.last.hasSuffix(
         """
         The action changed nothing, and it is for a child. Either the child's reducer does \
-        nothing here, or a parent's body does not hand it on with \
-        `.forEach(\\.…, action: .books) { … }`, so that no reducer sees it (and nothing warns).
+        nothing here, or a parent's body does not hand it on at this step, so that no reducer \
+        sees it (and nothing warns): `.books` (`.forEach(\\.…, action: .books)`).
         """), "\(messages.last)")
   }
 
@@ -120,7 +120,8 @@ extension CaseKey<Book.Action, PresentationAction<Editor.Action>> {
     }
     #expect(
       messages.last.contains(
-        "`.forEach(\\.…, action: .books) { … }`, then `.presents(\\.…, action: .editor) { … }`"),
+        "`.books` (`.forEach(\\.…, action: .books)`), then `.editor` (`.presents(\\.…, action: .editor)`)."
+      ),
       "\(messages.last)")
   }
 
@@ -162,8 +163,8 @@ extension CaseKey<Book.Action, PresentationAction<Editor.Action>> {
         The `send` of Shelf.Action.books(.element(id: 1, action: .appeared)) at \
         StoreTestingTests/ForgottenRoutingHintTests.swift:\(sendLine) changed nothing and started \
         no effect, and it is for a child. Either the child's reducer does nothing here, or a \
-        parent's body does not hand it on with `.forEach(\\.…, action: .books) { … }`, so that \
-        no reducer sees it (and nothing warns).
+        parent's body does not hand it on at this step, so that no reducer sees it (and nothing \
+        warns): `.books` (`.forEach(\\.…, action: .books)`).
         """), "\(messages.last)")
     // With the rows run, the same test passes.
     let running = TestStore(initialState: Shelf.State()) { Shelf(runsRows: true) }

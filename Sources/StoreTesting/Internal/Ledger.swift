@@ -19,6 +19,11 @@ final class Ledger: Sendable {
     state.withLock { $0.warnings.append(warning) }
   }
 
+  /// Whether warnings were raised since they were last taken.
+  var hasWarnings: Bool {
+    state.withLock { !$0.warnings.isEmpty }
+  }
+
   /// Removes and returns the warnings raised since the last call.
   func takeWarnings() -> [RuntimeWarning] {
     state.withLock { state in

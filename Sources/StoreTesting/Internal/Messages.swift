@@ -82,45 +82,65 @@ enum Messages {
       """
   }
 
-  /// For an action that changed nothing where the test expected a change: when the action
-  /// is for a child (a row, a stack's screen, a presented child), that the parent's body
-  /// may lack the operator that hands it on, named with the parent's case. Empty for any
-  /// other action.
+  /// The steps by which a parent's reducer hands `action` on to a child, outermost first, each
+  /// a case with the operator that hands it on: "`.tiles` (`.forEach(\\.…, action: .tiles)`)",
+  /// or "`.board` (a `Scope`, `ifLet` or `ifCaseLet`)" for a case that carries another action.
+  /// `nil` unless the action is for a child: for a row, a stack's screen or a presented child
+  /// (an `IdentifiedAction`, a stack's `.element`, a `.presented`) somewhere down its cases.
+  ///
+  /// - Complexity: A mirror of each case on the way down, 32 at most.
+  static func childRoute(of action: Any) -> [String]? {
+    var value = action
+    var steps: [String] = []
+    // How many steps lead to the last case a collection, stack or presentation hands on:
+    // cases after it may be a child's own (`.delegate(.saved)`), not a step.
+    var routedSteps = 0
+    for _ in 0..<32 {
+      let mirror = Mirror(reflecting: value)
+      guard mirror.displayStyle == .enum, let payload = mirror.children.first,
+        let label = payload.label
+      else { break }
+      if let addressed = payload.value as? any ChildAddressedAction {
+        // A push, a pop or a dismissal is the parent's operator's own: nothing to hand on.
+        guard let routing = addressed.routingOperator else { return nil }
+        steps.append("`.\(label)` (`.\(routing)(\\.…, action: .\(label))`)")
+        routedSteps = steps.count
+        // Into the child's action: the `action` of `element(id:action:)`, or `presented`'s.
+        let child = Mirror(reflecting: payload.value).children.first?.value
+        guard let child else { break }
+        let fields = Mirror(reflecting: child)
+        if fields.displayStyle == .tuple {
+          guard let inner = fields.children.first(where: { $0.label == "action" }) else { break }
+          value = inner.value
+        } else {
+          value = child
+        }
+        continue
+      }
+      guard Mirror(reflecting: payload.value).displayStyle == .enum else { break }
+      steps.append("`.\(label)` (a `Scope`, `ifLet` or `ifCaseLet`)")
+      value = payload.value
+    }
+    return routedSteps == 0 ? nil : Array(steps.prefix(routedSteps))
+  }
+
+  /// For an action for a child that changed nothing where the test expected a change (or
+  /// changed nothing and started no effect, before a `receive` that found nothing): that
+  /// either the child does nothing here, or a parent's body lacks the operator that hands it
+  /// on at one of `route`'s steps (``childRoute(of:)``).
   ///
   /// - Parameters:
-  ///   - action: The action.
+  ///   - route: The steps from the parent to the child.
   ///   - lead: What the action did, which the hint starts with.
   static func unroutedChildAction(
-    _ action: Any, lead: @autoclosure () -> String = "The action changed nothing"
+    route: [String], lead: String = "The action changed nothing"
   ) -> String {
-    var value = action
-    var parentCase: String?
-    // The operators that hand the action on, outermost first, each with its parent's case.
-    var routes: [String] = []
-    // Down the enum cases that carry the action, and into a child's action where one is.
-    for _ in 0..<32 {
-      if let addressed = value as? any ChildAddressedAction {
-        guard let routing = addressed.routingOperator, let parent = parentCase else { break }
-        routes.append("`.\(routing)(\\.…, action: .\(parent)) { … }`")
-      }
-      let mirror = Mirror(reflecting: value)
-      guard mirror.displayStyle == .enum, let payload = mirror.children.first else { break }
-      parentCase = payload.label
-      // A case with several values (`element(id:action:)`) carries the child's as `action`.
-      let inner = Mirror(reflecting: payload.value)
-      if inner.displayStyle == .tuple {
-        guard let child = inner.children.first(where: { $0.label == "action" }) else { break }
-        value = child.value
-      } else {
-        value = payload.value
-      }
-    }
-    guard !routes.isEmpty else { return "" }
+    let steps = route.count == 1 ? "this step" : "one of these steps"
     return """
 
-      \(lead()), and it is for a child. Either the child's reducer does nothing here, or a \
-      parent's body does not hand it on with \(routes.joined(separator: ", then ")), so \
-      that no reducer sees it (and nothing warns).
+      \(lead), and it is for a child. Either the child's reducer does nothing here, or a \
+      parent's body does not hand it on at \(steps), so that no reducer sees it (and nothing \
+      warns): \(route.joined(separator: ", then ")).
       """
   }
 
