@@ -757,14 +757,25 @@ package func describe(_ action: any Sendable) -> String {
 /// nested enums, optionals, structs and arrays (a long chain of an indirect enum, or of
 /// structs), the rest prints as `…`; a deep chain through other collections is printed whole
 /// by `String(reflecting:)`.
+/// How a test writes `wrapped`, the value an optional holds, when it is an optional that
+/// holds `nil` at some depth: `.some(nil)`, `.some(.some(nil))`. `nil` for any other value,
+/// which prints as itself (a `.some(.some(3))` is written `3`).
+///
+/// Unwrapped, a nil inside would print as the outer optional's own `nil`.
+package func wrappedNilDescription(_ wrapped: Any) -> String? {
+  let mirror = Mirror(reflecting: wrapped)
+  guard mirror.displayStyle == .optional else { return nil }
+  guard let inner = mirror.children.first?.value else { return ".some(nil)" }
+  return wrappedNilDescription(inner).map { ".some(\($0))" }
+}
+
 private func shortDescription(_ value: Any, depth: Int = 0) -> String? {
   // An optional describes itself (`Optional(…)`): looked through before that check.
   let mirror = Mirror(reflecting: value)
   if mirror.displayStyle == .optional {
     guard let wrapped = mirror.children.first?.value else { return "nil" }
     guard depth < 16 else { return "…" }
-    let inner = Mirror(reflecting: wrapped)
-    if inner.displayStyle == .optional, inner.children.isEmpty { return ".some(nil)" }
+    if let written = wrappedNilDescription(wrapped) { return written }
     return shortDescription(wrapped, depth: depth + 1) ?? String(reflecting: wrapped)
   }
   // An array describes itself too, with its elements' modules: looked through as well.

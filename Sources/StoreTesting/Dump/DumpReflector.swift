@@ -65,9 +65,9 @@ struct DumpReflector {
     case .optional:
       guard let wrapped = mirror.children.first else { return .leaf("nil") }
       // A nested optional that holds nil (a choice made, of nothing) prints as a test writes
-      // it: unwrapped, it would print as `nil`, as the outer optional's own nil does.
-      let inner = Mirror(reflecting: wrapped.value)
-      if inner.displayStyle == .optional, inner.children.isEmpty { return .leaf(".some(nil)") }
+      // it, `.some(nil)`: unwrapped, it would print as `nil`, as the outer optional's own nil
+      // does.
+      if let written = wrappedNilDescription(wrapped.value) { return .leaf(written) }
       return node(for: wrapped.value, depth: depth)
     case .enum:
       return enumNode(for: value, mirror: mirror, depth: depth)
