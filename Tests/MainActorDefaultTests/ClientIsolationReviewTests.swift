@@ -1,15 +1,11 @@
 import Foundation
 import Testing
 
-// Review of MainActorByDefault.md's new table row: "`call to main actor-isolated initializer
-// 'init(load:)' in a synchronous nonisolated context` | a dependency's client struct left
-// isolated, made in a reducer's or a test's nonisolated code". The article's own client,
-// `struct CoverClient: Sendable { var load: @Sendable (UUID) async throws -> Data }`, left
-// isolated here, is made from nonisolated code without that error: its memberwise
-// initializer is nonisolated (Swift 6.3.1). The error comes only from an initializer the
-// client declares itself; the article's client fails instead at its `static` values
-// ("main actor-isolated static property 'live' can not be referenced from a nonisolated
-// context"). This test compiling is the check: the row's cause is not what produces it.
+// MainActorByDefault.md's error table: a client struct left isolated, with only its memberwise
+// initializer, is made from nonisolated code without "call to main actor-isolated
+// initializer" (Swift 6.3.1): that error comes from an initializer the client declares
+// itself, and the client's `static` values fail with "main actor-isolated static property".
+// This test compiling is the check (a review found the table's first version said otherwise).
 
 struct ReviewCoverClient: Sendable {  // left isolated, as the row describes
   var load: @Sendable (UUID) async throws -> Data
