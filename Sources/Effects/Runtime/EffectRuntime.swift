@@ -745,18 +745,6 @@ package func describe(_ action: any Sendable) -> String {
   return TypeName.name(of: type(of: action)) + (short ?? ".\(action)")
 }
 
-/// `.case(payload)` for a value of an enum that neither describes nor reflects itself, with
-/// payload enums written the same way, `Name(field: value)` for such a struct (its type's
-/// name with the types it is nested in but not its module, as a test writes it:
-/// `Gauge.Reading(value: 1)`) and `[…]` for an array of any of them; `nil` for any other
-/// value. An optional prints as `nil` or as what it wraps, as a test writes it (`.select(1)`,
-/// not `.select(Optional(1))`), and as `.some(nil)` where a `nil` inside it would otherwise
-/// read as the outer `nil`. Other payload values print as `String(reflecting:)` prints them,
-/// so a value that redacts itself stays redacted, and an error prints with its type's name
-/// unless it describes itself (a payload typed `any Error` says nothing of the type). Past 16
-/// nested enums, optionals, structs and arrays (a long chain of an indirect enum, or of
-/// structs), the rest prints as `…`; a deep chain through other collections is printed whole
-/// by `String(reflecting:)`.
 /// How a test writes `wrapped`, the value an optional holds, when it is an optional that
 /// holds `nil` at some depth: `.some(nil)`, `.some(.some(nil))`. `nil` for any other value,
 /// which prints as itself (a `.some(.some(3))` is written `3`).
@@ -769,6 +757,18 @@ package func wrappedNilDescription(_ wrapped: Any) -> String? {
   return wrappedNilDescription(inner).map { ".some(\($0))" }
 }
 
+/// `.case(payload)` for a value of an enum that neither describes nor reflects itself, with
+/// payload enums written the same way, `Name(field: value)` for such a struct (its type's
+/// name with the types it is nested in but not its module, as a test writes it:
+/// `Gauge.Reading(value: 1)`) and `[…]` for an array of any of them; `nil` for any other
+/// value. An optional prints as `nil` or as what it wraps, as a test writes it (`.select(1)`,
+/// not `.select(Optional(1))`), and as `.some(nil)` where a `nil` inside it would otherwise
+/// read as the outer `nil`. Other payload values print as `String(reflecting:)` prints them,
+/// so a value that redacts itself stays redacted, and an error prints with its type's name
+/// unless it describes itself (a payload typed `any Error` says nothing of the type). Past 16
+/// nested enums, optionals, structs and arrays (a long chain of an indirect enum, or of
+/// structs), the rest prints as `…`; a deep chain through other collections is printed whole
+/// by `String(reflecting:)`.
 private func shortDescription(_ value: Any, depth: Int = 0) -> String? {
   // An optional describes itself (`Optional(…)`): looked through before that check.
   let mirror = Mirror(reflecting: value)

@@ -32,24 +32,28 @@ struct JSONNumber: Equatable, Sendable {
   /// `nil` when the text is not a JSON number, or its exponent does not fit an `Int`.
   var isWhole: Bool? {
     if value == "0" || value == "-0" { return true }
+    return exponent.map { $0.power >= 0 }
+  }
+
+  /// The power of ten of the normalized value's last significant digit, and where its `e`
+  /// is; `nil` when the text is not a JSON number.
+  private var exponent: (power: Int, marker: String.Index)? {
     // Not `value != text`: a number written in that spelling (`1e30`) is one too.
     guard isNormalized, let marker = value.lastIndex(of: "e"),
-      let exponent = Int(value[value.index(after: marker)...])
+      let power = Int(value[value.index(after: marker)...])
     else { return nil }
-    return exponent >= 0
+    return (power, marker)
   }
 
   /// The number written with digits alone (`1e3` as `1000`, `-2.50e1` as `-25`), when it is
   /// whole and so written takes at most `limit` digits; `nil` otherwise.
   func digitsAlone(limit: Int) -> String? {
     if value == "0" || value == "-0" { return value }
-    guard isWhole == true, let marker = value.lastIndex(of: "e"),
-      let exponent = Int(value[value.index(after: marker)...])
-    else { return nil }
+    guard let (power, marker) = exponent, power >= 0 else { return nil }
     let isNegative = value.hasPrefix("-")
     let digits = value[value.index(value.startIndex, offsetBy: isNegative ? 1 : 0)..<marker]
-    guard exponent <= limit - digits.count else { return nil }
-    return (isNegative ? "-" : "") + digits + String(repeating: "0", count: exponent)
+    guard power <= limit - digits.count else { return nil }
+    return (isNegative ? "-" : "") + digits + String(repeating: "0", count: power)
   }
 
   private static func normalized(_ text: String) -> String? {

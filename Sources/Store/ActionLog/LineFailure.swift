@@ -22,7 +22,8 @@ struct LineFailure: Error {
     }
     switch error {
     case .invalidValue(let invalid, let context):
-      let found = place(of: context.codingPath[...], in: value) ?? components(context.codingPath)
+      let found =
+        place(of: context.codingPath[...], in: value) ?? context.codingPath.map(LogText.component)
       // Cut as a message cuts a place: a key of a million characters makes a short reason.
       let components = (prefix.isEmpty ? [] : ["." + prefix]) + found
       let path = LogText.place(count: components.count) { components[$0] }
@@ -97,12 +98,6 @@ struct LineFailure: Error {
         its line of \(bytes) bytes is longer than the \(limit) a replay reads: keep large \
         data out of actions and the initial state
         """)
-  }
-
-  /// A coding path as the components of a place: `.key` (or `["a.b"]`, see
-  /// ``LogText/key(_:limit:)``) for a key, `[index]` for a position.
-  private static func components(_ keys: [any CodingKey]) -> [String] {
-    keys.map { $0.intValue.map { "[\($0)]" } ?? LogText.key($0.stringValue) }
   }
 
   /// Where `keys` lead through `value`, as path components (`.key` or `[index]`), with the

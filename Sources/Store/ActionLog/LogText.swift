@@ -144,9 +144,13 @@ package enum LogText {
   /// A coding path as a message names it (`action.cart._0`, `items[2].name`), cut as
   /// ``place(count:shown:keyLimit:component:)`` cuts one; empty for an empty path.
   package static func place(_ codingPath: [any CodingKey]) -> String {
-    place(count: codingPath.count) { index in
-      codingPath[index].intValue.map { "[\($0)]" } ?? key(codingPath[index].stringValue)
-    }
+    place(count: codingPath.count) { component(codingPath[$0]) }
+  }
+
+  /// A coding key as a component of a place: `[2]` for a position, and otherwise the key as
+  /// ``key(_:limit:)`` writes it.
+  package static func component(_ codingKey: any CodingKey) -> String {
+    codingKey.intValue.map { "[\($0)]" } ?? key(codingKey.stringValue)
   }
 
   /// `items` as a list in a sentence, the first `limit` named: "a", "a and b", "a, b and c",
