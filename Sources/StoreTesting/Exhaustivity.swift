@@ -9,6 +9,9 @@ public enum Exhaustivity: Sendable, Hashable {
   /// about the outcome, not every step.
   ///
   /// The mode can change in the middle of a test: a step is checked in the mode in force when
-  /// it runs, and `finish()` checks what is left in the mode in force then.
+  /// it runs, and `finish()` checks what is left in the mode in force then. Actions that the
+  /// effects of a non-exhaustive step fed back are still waiting when the mode is turned back
+  /// on: the next exhaustive step fails on them unless the test receives them or calls
+  /// ``TestStore/skipReceivedActions()`` first.
   case off
 }

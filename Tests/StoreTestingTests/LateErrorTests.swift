@@ -138,3 +138,110 @@ extension CaseKey<LateErrorTests.List.Action, IdentifiedAction<Int, LateErrorTes
     Self(LateErrorTests.List.Action.rows) { if case .rows(let action) = $0 { action } else { nil } }
   }
 }
+
+/// The Effects guide's way to drop a failure that comes after the row went away ("Handle
+/// errors"): `catch where Task.isCancelled` inside the operation, with `catch:` still getting
+/// the failures of a row that is there.
+@MainActor
+@Suite struct DroppedLateErrorTests {
+  struct RequestFailed: Error, CustomStringConvertible {
+    var description: String { "RequestFailed(404)" }
+  }
+
+  struct Row: Reducer {
+    struct State: Equatable, Identifiable, Sendable {
+      var id: Int
+      var isFavorite = false
+      var errorMessage: String?
+    }
+    enum Action: Equatable, Sendable {
+      case favoriteTapped
+      case favoriteFailed(String)
+    }
+    /// A request that ignores cancellation: it fails after a second, whatever happens.
+    let setFavorite: @Sendable (_ id: Int, _ isOn: Bool) async throws -> Void
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      switch action {
+      case .favoriteTapped:
+        state.isFavorite.toggle()
+        return .run { [id = state.id, isOn = state.isFavorite, client = self] _ in
+          do {
+            try await client.setFavorite(id, isOn)
+          } catch  where Task.isCancelled {
+            // The row is gone: no reducer can hear of this failure. Other errors go on to `catch:`.
+          }
+        } catch: { error in
+          .favoriteFailed("\(error)")
+        }
+      case .favoriteFailed(let message):
+        state.isFavorite.toggle()
+        state.errorMessage = message
+        return .none
+      }
+    }
+  }
+
+  struct List: Reducer {
+    struct State: Equatable, Sendable {
+      var rows: IdentifiedArrayOf<Row.State> = [Row.State(id: 1)]
+    }
+    enum Action: Equatable, Sendable {
+      case rows(IdentifiedAction<Int, Row.Action>)
+      case remove(Int)
+    }
+    let setFavorite: @Sendable (_ id: Int, _ isOn: Bool) async throws -> Void
+
+    var body: some Reducer<State, Action> {
+      Reduce { state, action in
+        if case .remove(let id) = action { state.rows.remove(id: id) }
+        return .none
+      }
+      .forEach(\.rows, action: .dleRows) { Row(setFavorite: setFavorite) }
+    }
+  }
+
+  let clock = TestClock()
+
+  func makeStore() -> TestStore<List.State, List.Action> {
+    TestStore(initialState: List.State()) { [clock] in
+      List { _, _ in
+        // Not `try await clock.sleep`: a cancelled sleep would end the request early.
+        try? await clock.sleep(for: .seconds(1))
+        throw RequestFailed()
+      }
+    }
+  }
+
+  @Test func aFailureAfterTheRowWasRemovedIsDroppedQuietly() async {
+    let store = makeStore()
+    await store.send(.rows(.element(id: 1, action: .favoriteTapped))) {
+      $0.rows[id: 1]?.isFavorite = true
+    }
+    // No runtime warning (the test store would fail on one), and no action.
+    await store.send(.remove(1)) { $0.rows = [] }
+    await store.finish()
+  }
+
+  @Test func aFailureWhileTheRowIsThereStillReachesCatch() async {
+    let store = makeStore()
+    await store.send(.rows(.element(id: 1, action: .favoriteTapped))) {
+      $0.rows[id: 1]?.isFavorite = true
+    }
+    await clock.advance(by: .seconds(1))
+    await store.receive(.rows(.element(id: 1, action: .favoriteFailed("RequestFailed(404)")))) {
+      $0.rows[id: 1]?.isFavorite = false
+      $0.rows[id: 1]?.errorMessage = "RequestFailed(404)"
+    }
+  }
+}
+
+extension CaseKey<
+  DroppedLateErrorTests.List.Action, IdentifiedAction<Int, DroppedLateErrorTests.Row.Action>
+> {
+  fileprivate static var dleRows: Self {
+    Self(DroppedLateErrorTests.List.Action.rows) {
+      if case .rows(let action) = $0 { action } else { nil }
+    }
+  }
+}
