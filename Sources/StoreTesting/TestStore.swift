@@ -266,14 +266,15 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     received.map(\.action)
   }
 
-  /// Whether the feature asked to be dismissed: its reducer returned `Effect.dismiss` for one
-  /// of its own actions.
+  /// Whether the feature asked to be dismissed: its reducer returned `Effect.dismiss`, itself
+  /// or through one of its parts that a presenter treats as the feature (a `Scope` child, a
+  /// case of an enum feature run by `ifCaseLet`, a lifecycle hook).
   ///
   /// A screen that closes itself (an editor's save or cancel) is usually tested alone,
   /// without the parent that presents it. A live store reports such a `.dismiss` as a runtime
   /// warning; a test store records it here instead, so the test states it. A `.dismiss` from
-  /// one of the feature's children that no parent handled still fails the test as a runtime
-  /// warning: it would do nothing in the app.
+  /// one of the feature's children that is not presented (a `forEach` row, an `ifLet` child)
+  /// still fails the test as a runtime warning: it would do nothing in the app.
   ///
   /// ```swift
   /// await store.send(.saveTapped)

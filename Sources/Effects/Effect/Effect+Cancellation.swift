@@ -150,7 +150,7 @@ extension Effect {
   /// - Complexity: O(*n*) in the effect's parts.
   package var hasWork: Bool {
     switch operation {
-    case .send, .run, .dismiss, .dismissal:
+    case .send, .run, .dismiss, .sendWhileThere:
       return true
     case .none, .cancel, .endLifetime, .retainLifetimes, .warning:
       return false
@@ -171,7 +171,7 @@ extension Effect {
     switch operation {
     case .warning(let message, let site, _):
       body(message, site)
-    case .none, .send, .run, .cancel, .endLifetime, .retainLifetimes, .dismiss, .dismissal:
+    case .none, .send, .run, .cancel, .endLifetime, .retainLifetimes, .dismiss, .sendWhileThere:
       return
     case .merge(let effects), .concatenate(let effects):
       for effect in effects { effect.forEachWarning(body) }

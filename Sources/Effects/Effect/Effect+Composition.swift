@@ -168,8 +168,8 @@ extension Effect {
       return Effect<NewAction>(operation: .retainLifetimes(isAlive: isAlive))
     case .dismiss:
       return Effect<NewAction>(operation: .dismiss)
-    case .dismissal(let action):
-      return Effect<NewAction>(operation: .dismissal(transform(action)))
+    case .sendWhileThere(let action):
+      return Effect<NewAction>(operation: .sendWhileThere(transform(action)))
     case .warning(let message, let site, let isForMissingChild):
       return Effect<NewAction>(
         operation: .warning(message: message, site: site, isForMissingChild: isForMissingChild))

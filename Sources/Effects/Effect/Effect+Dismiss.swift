@@ -18,9 +18,24 @@ extension Effect {
   /// Returned by a reducer that nobody presents, it does nothing but report a runtime warning:
   /// a `forEach` row or an `ifLet` child is not presented, and its `.dismiss` does not close
   /// the sheet or the stack screen its parent is shown in either. A case of an enum
-  /// destination (`ifCaseLet` inside `presents`) closes the destination.
+  /// destination (`ifCaseLet` inside `presents`) closes the destination. A `Scope` child, and
+  /// a lifecycle hook, are parts of the feature they run in: their `.dismiss` closes that
+  /// feature, as its own would.
   public static var dismiss: Self {
     Self(operation: .dismiss)
+  }
+
+  /// Sends `action` while the child that returns this effect is still in its place: once an
+  /// action queued before it removed or replaced the child, it is dropped quietly, where a
+  /// ``send(_:)`` would reach the parent, find no child and warn. For the library's own
+  /// follow-up actions, which mean nothing once their child is gone: a resolved dismissal,
+  /// a lifecycle hook's `hookFinished` (whose hook may have dismissed its screen).
+  ///
+  /// - Parameter action: The action to send.
+  /// - Returns: The effect.
+  @usableFromInline
+  package static func sendWhileThere(_ action: Action) -> Self {
+    Self(operation: .sendWhileThere(action))
   }
 
   /// Replaces every ``dismiss`` in this effect with sending `action`, once the effect is
@@ -34,7 +49,7 @@ extension Effect {
   /// - Returns: The effect, with dismissals resolved.
   @usableFromInline
   package func resolvingDismiss(with action: Action) -> Self {
-    replacingDismiss(with: Self(operation: .dismissal(action)))
+    replacingDismiss(with: .sendWhileThere(action))
   }
 
   /// Replaces every ``dismiss`` in this effect, those of the child's own children included,
@@ -56,7 +71,7 @@ extension Effect {
     switch operation {
     case .dismiss:
       true
-    case .none, .send, .run, .cancel, .endLifetime, .retainLifetimes, .warning, .dismissal:
+    case .none, .send, .run, .cancel, .endLifetime, .retainLifetimes, .warning, .sendWhileThere:
       false
     case .merge(let effects), .concatenate(let effects):
       effects.contains { $0.dismisses }
@@ -70,7 +85,7 @@ extension Effect {
     switch operation {
     case .dismiss:
       return replacement
-    case .none, .send, .run, .cancel, .endLifetime, .retainLifetimes, .warning, .dismissal:
+    case .none, .send, .run, .cancel, .endLifetime, .retainLifetimes, .warning, .sendWhileThere:
       return self
     case .merge(let effects):
       return Self(operation: .merge(effects.map { $0.replacingDismiss(with: replacement) }))

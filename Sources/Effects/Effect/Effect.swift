@@ -157,10 +157,12 @@ extension Effect {
     case retainLifetimes(isAlive: @Sendable (EffectID) -> Bool)
     /// Asks the nearest presenting parent to dismiss the child that returned it.
     case dismiss
-    /// A ``dismiss`` that the presenting parent resolved to its own dismiss action: sends the
-    /// action, which reaches a reducer only while the child that returned the dismiss is still
-    /// in its place, as far as occupants are told apart (by id, for an `Identifiable` child).
-    case dismissal(Action)
+    /// Sends the action, which reaches a reducer only while the child that returned the effect
+    /// is still in its place, as far as occupants are told apart (by id, for an
+    /// `Identifiable` child); once it is gone or replaced, the action is dropped quietly. What
+    /// a ``dismiss`` that the presenting parent resolved becomes, and the library's own
+    /// follow-up actions (see ``Effect/sendWhileThere(_:)``).
+    case sendWhileThere(Action)
     /// Reports a runtime warning through the store's handler. `isForMissingChild`: the
     /// warning that an action was addressed to a child that is gone, which tells the reducers
     /// around the one that found it not to run for that action (see `isForMissingChild`).

@@ -92,9 +92,13 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     }
   }
 
-  /// Takes the `.dismiss` effects that the root feature itself returns (not a child's, nor
-  /// one from inside a lifecycle hook), which are otherwise reported as runtime warnings: a
-  /// test store records them, for a feature tested without its presenter.
+  /// Takes the `.dismiss` effects that reach the root unresolved, which are otherwise
+  /// reported as runtime warnings: those the root feature returns, from its own reducer or
+  /// from one of its parts (a `Scope` child, an enum case, a lifecycle hook), which a
+  /// presenter would resolve as the feature's own. A test store records them, for a feature
+  /// tested without its presenter. (A child that is not presented, a `forEach` row or an
+  /// `ifLet` child, never gets this far: the reducer running it turns its `.dismiss` into a
+  /// warning.)
   ///
   /// - Parameter handle: Called with the action that returned `.dismiss`, described.
   package func onDismiss(_ handle: @escaping @Sendable (_ origin: String) -> Void) {
@@ -300,10 +304,11 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       // removes it); but not an occupant that took the place since (a child replaced by one
       // with another id, a stack's screen by another push), which it was never meant for.
       deliverSent(action, context, droppedIf: context.isDeferred ? .goneOrTakenOver : .takenOver)
-    case .dismissal(let action):
+    case .sendWhileThere(let action):
       // Queued like a `.send`, it may be reduced after actions that replaced the child (the
       // parent answering the child's report by presenting another): its place is checked
-      // first, so it closes the child that asked, never the one presented since.
+      // first, so a dismissal closes the child that asked, never the one presented since, and
+      // a hook's `hookFinished` after its hook dismissed the screen reaches nothing, quietly.
       deliverSent(action, context, droppedIf: .goneOrTakenOver)
     case .run(let run):
       let record = register(.task, site: run.site, context, owner: context.group)
@@ -339,9 +344,13 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       let records = state.withLock { $0.records(ids) }
       for record in records { record.cancel() }
     case .dismiss:
-      // Only the root feature's own `.dismiss` (in no child's namespace) is handed over; a
-      // child's that no parent resolved stays a warning, a wiring mistake to report.
-      if context.namespace.isEmpty, let dismissal = dismissal.withLock({ $0 }) {
+      // Every `.dismiss` still here is the root feature's own: a presenting parent (`presents`,
+      // `navigationStack`) resolves its child's, and a child that is not presented (a
+      // `forEach` row, an `ifLet` child) has its `.dismiss` turned into a warning by the
+      // reducer that runs it. The namespace may still be non-empty: one of the feature's own
+      // parts returned it (a `Scope` child, an enum case, a lifecycle hook), which its
+      // presenter would resolve as it resolves the feature's own.
+      if let dismissal = dismissal.withLock({ $0 }) {
         dismissal.handle(describe(context.origin))
         return
       }
@@ -379,7 +388,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     return message + " The store's action was \(action)."
   }
 
-  /// Delivers an action a `.send` (or a resolved dismissal) sends.
+  /// Delivers an action a `.send` (or a `.sendWhileThere`: a resolved dismissal) sends.
   ///
   /// The action joins the root group, as actions fed back by tasks do: a part of a
   /// concatenation has its own group, and an action queued while the store reduces would

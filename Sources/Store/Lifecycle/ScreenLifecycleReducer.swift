@@ -123,7 +123,9 @@ public struct ScreenLifecycleReducer<Base: Reducer>: Reducer {
 
     case .startup, .firstFocus, .lostFocus, .regainedFocus, .returned:
       let effect = base.reduce(into: &state, action: action)
-      return .concatenate(effect, .send(toLifecycleAction.embed(.hookFinished)))
+      // Not `.send`: a hook that closes its screen (a `.dismiss`, or a delegate action its
+      // parent answers by removing it) would have the parent warn that this reached no screen.
+      return .concatenate(effect, .sendWhileThere(toLifecycleAction.embed(.hookFinished)))
         .scoped(to: screenTask)
     }
   }
