@@ -71,6 +71,9 @@ extension TestStore {
           at: location
         )
       }
+      if let origin = ledger.takeUncheckedDismissal() {
+        reportFailure(Messages.uncheckedDismissal(by: origin), at: location)
+      }
     }
     runtime.cancelAll()
     settle()

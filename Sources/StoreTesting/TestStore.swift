@@ -238,6 +238,9 @@ public final class TestStore<State: Equatable, Action: Sendable> {
       if !unreceived.isEmpty {
         problems.append(Messages.unreceived(unreceived.map(Messages.action), context: context))
       }
+      if let origin = ledger.takeUncheckedDismissal() {
+        problems.append(Messages.uncheckedDismissal(by: origin))
+      }
     }
     for problem in problems { reportFailure(problem, at: origin) }
   }
@@ -281,8 +284,15 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// await store.receive(.delegate(.saved("Weekend")))
   /// #expect(store.isDismissed)
   /// ```
+  ///
+  /// In an exhaustive test, the dismissal is part of what the test must state: `finish()` (or
+  /// the store's release) fails when the feature asked to be dismissed and the test did not
+  /// read this property since. (A feature that nothing presents, such as an app's root, closes
+  /// nothing with its `.dismiss`: a live store warns.)
   public var isDismissed: Bool {
-    ledger.dismissedBy != nil
+    guard ledger.dismissedBy != nil else { return false }
+    ledger.isDismissalChecked = true
+    return true
   }
 
   /// Sends an action and asserts how it changes the state.

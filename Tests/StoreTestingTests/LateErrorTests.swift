@@ -158,7 +158,7 @@ extension CaseKey<LateErrorTests.List.Action, IdentifiedAction<Int, LateErrorTes
       case favoriteTapped
       case favoriteFailed(String)
     }
-    /// A request that ignores cancellation: it fails after a second, whatever happens.
+    /// A request that ignores cancellation and fails: after a second, or at once when cancelled.
     let setFavorite: @Sendable (_ id: Int, _ isOn: Bool) async throws -> Void
 
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
@@ -169,7 +169,7 @@ extension CaseKey<LateErrorTests.List.Action, IdentifiedAction<Int, LateErrorTes
           do {
             try await client.setFavorite(id, isOn)
           } catch  where Task.isCancelled {
-            // The row is gone: no reducer can hear of this failure. Other errors go on to `catch:`.
+            // Cancelled (its row removed, say): no reducer can hear of this. Others go to `catch:`.
           }
         } catch: { error in
           .favoriteFailed("\(error)")
@@ -206,7 +206,7 @@ extension CaseKey<LateErrorTests.List.Action, IdentifiedAction<Int, LateErrorTes
   func makeStore() -> TestStore<List.State, List.Action> {
     TestStore(initialState: List.State()) { [clock] in
       List { _, _ in
-        // Not `try await clock.sleep`: a cancelled sleep would end the request early.
+        // `try?`: cancelled, the sleep ends early, and the request fails all the same.
         try? await clock.sleep(for: .seconds(1))
         throw RequestFailed()
       }

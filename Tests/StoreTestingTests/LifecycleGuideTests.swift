@@ -92,6 +92,54 @@ enum GuideLC {
   }
 }
 
+/// A draft screen whose startup gives it its server id, which the article says not to do.
+struct IDChangingDraft: Reducer {
+  struct State: Equatable, Sendable, Identifiable {
+    var id: Int
+    var lifecycle = ScreenLifecycleState()
+    var startupCount = 0
+  }
+  enum Action: Sendable, Equatable {
+    case lifecycle(ScreenLifecycleAction)
+    case idAssigned(Int)
+  }
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .lifecycle(.startup):
+        state.startupCount += 1
+        return .send(.idAssigned(state.id + 100))
+      case .lifecycle:
+        return .none
+      case .idAssigned(let id):
+        state.id = id
+        return .none
+      }
+    }
+    .screenLifecycle(\.lifecycle, action: .lifecycle)
+  }
+}
+
+struct IDChangingDraftHost: Reducer {
+  struct State: Equatable, Sendable { var draft: IDChangingDraft.State? }
+  enum Action: Sendable, Equatable { case draft(PresentationAction<IDChangingDraft.Action>) }
+  var body: some ReducerOf<Self> {
+    EmptyReducer().presents(\.draft, action: .draft) { IDChangingDraft() }
+  }
+}
+
+extension CaseKey<IDChangingDraft.Action, ScreenLifecycleAction> {
+  fileprivate static var lifecycle: Self {
+    Self(IDChangingDraft.Action.lifecycle) { if case .lifecycle(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<IDChangingDraftHost.Action, PresentationAction<IDChangingDraft.Action>> {
+  fileprivate static var draft: Self {
+    Self(IDChangingDraftHost.Action.draft) { if case .draft(let a) = $0 { a } else { nil } }
+  }
+}
+
 extension CaseKey<GuideLC.Profile.Action, ScreenLifecycleAction> {
   fileprivate static var lifecycle: Self {
     Self(GuideLC.Profile.Action.lifecycle) { if case .lifecycle(let a) = $0 { a } else { nil } }
@@ -173,10 +221,11 @@ extension CaseKey<GuideLC.Draft.Action, ScreenLifecycleAction> {
   @Test func aTaskEndedWhileStartupRunsSetsHasStartedBackSoTheNextStartRunsIt() async {
     let store = TestStore(initialState: GuideLC.Profile.State()) {
       GuideLC.Profile(
-        load: {
-          // A load that never finishes before the task ends.
-          try await Task.sleep(for: .seconds(3_600))
-          return "Ada"
+        load: { [never = statuses.stream] in
+          // A load that never finishes before the task ends: the stream yields nothing, and
+          // its loop ends when the hook's work is cancelled.
+          for await _ in never {}
+          throw CancellationError()
         },
         statuses: { AsyncStream { $0.finish() } })
     }
@@ -233,6 +282,24 @@ extension CaseKey<GuideLC.Draft.Action, ScreenLifecycleAction> {
     }
     await skipping.receive(.lifecycle(.teardown))
     await store.skipInFlightEffects()
+  }
+
+  // ScreenLifecycle.md: a screen that changes its own id is a new child, whose running hook's
+  // work ended: the state still says the hook runs, and the next start runs it again.
+  @Test func aScreenThatChangesItsOwnIDIsANewScreenToItsLifecycle() async {
+    let store = TestStore(initialState: IDChangingDraftHost.State(draft: .init(id: 1))) {
+      IDChangingDraftHost()
+    }
+    store.exhaustivity = .off
+    await store.send(.draft(.presented(.lifecycle(.taskStarted))))
+    await store.finish()
+    #expect(store.state.draft?.id == 101)
+    #expect(store.state.draft?.lifecycle.runningHook == .startup)
+    #expect(store.state.draft?.lifecycle.pendingHooks == [.firstFocus, .subscribe])
+    await store.send(.draft(.presented(.lifecycle(.taskEnded))))
+    await store.send(.draft(.presented(.lifecycle(.taskStarted))))
+    await store.finish()
+    #expect(store.state.draft?.startupCount == 2)
   }
 
   @Test func aLiveStoresPhaseSendFinishesWithItsFocusHooksWork() async {

@@ -7,7 +7,7 @@ import Store
 import StoreTesting
 import Testing
 
-struct T36Leaf: Reducer {
+struct TestedNestLeaf: Reducer {
   struct State: Equatable, Sendable, Identifiable {
     var id: Int
     var ticks = 0
@@ -59,42 +59,43 @@ struct T36Leaf: Reducer {
   }
 }
 
-struct T36Sheet: Reducer {
+struct TestedNestSheet: Reducer {
   struct State: Equatable, Sendable {
-    var path = StackState<T36Leaf.State>()
+    var path = StackState<TestedNestLeaf.State>()
   }
   enum Action: Sendable, Equatable {
-    case path(StackActionOf<T36Leaf>)
+    case path(StackActionOf<TestedNestLeaf>)
     case push(Int)
   }
   let clock: TestClock
   var body: some ReducerOf<Self> {
     Reduce { state, action in
       switch action {
-      case .push(let id): state.path.append(T36Leaf.State(id: id))
+      case .push(let id): state.path.append(TestedNestLeaf.State(id: id))
       case .path(.element(let id, .delegate(.report(99)))):
         state.path.pop(from: id)
       case .path: break
       }
       return .none
     }
-    .navigationStack(\.path, action: .path) { T36Leaf(clock: clock) }
+    .navigationStack(\.path, action: .path) { TestedNestLeaf(clock: clock) }
   }
 }
-extension CaseKey<T36Sheet.Action, StackAction<T36Leaf.State, T36Leaf.Action>> {
+extension CaseKey<TestedNestSheet.Action, StackAction<TestedNestLeaf.State, TestedNestLeaf.Action>>
+{
   static var path: Self {
-    Self(T36Sheet.Action.path) { if case .path(let a) = $0 { a } else { nil } }
+    Self(TestedNestSheet.Action.path) { if case .path(let a) = $0 { a } else { nil } }
   }
 }
 
-struct T36Root: Reducer {
+struct TestedNestRoot: Reducer {
   struct State: Equatable, Sendable {
-    var rows: IdentifiedArrayOf<T36Leaf.State> = []
-    var sheet: T36Sheet.State?
+    var rows: IdentifiedArrayOf<TestedNestLeaf.State> = []
+    var sheet: TestedNestSheet.State?
   }
   enum Action: Sendable, Equatable {
-    case rows(IdentifiedAction<Int, T36Leaf.Action>)
-    case sheet(PresentationAction<T36Sheet.Action>)
+    case rows(IdentifiedAction<Int, TestedNestLeaf.Action>)
+    case sheet(PresentationAction<TestedNestSheet.Action>)
     case add(Int)
     case remove(Int)
     case open
@@ -103,27 +104,27 @@ struct T36Root: Reducer {
   var body: some ReducerOf<Self> {
     Reduce { state, action in
       switch action {
-      case .add(let id): state.rows.append(T36Leaf.State(id: id))
+      case .add(let id): state.rows.append(TestedNestLeaf.State(id: id))
       case .remove(let id): state.rows.remove(id: id)
-      case .open: state.sheet = T36Sheet.State()
+      case .open: state.sheet = TestedNestSheet.State()
       case .rows(.element(let id, .delegate(.report))):
         state.rows.remove(id: id)
       case .rows, .sheet: break
       }
       return .none
     }
-    .forEach(\.rows, action: .rows) { T36Leaf(clock: clock) }
-    .presents(\.sheet, action: .sheet) { T36Sheet(clock: clock) }
+    .forEach(\.rows, action: .rows) { TestedNestLeaf(clock: clock) }
+    .presents(\.sheet, action: .sheet) { TestedNestSheet(clock: clock) }
   }
 }
-extension CaseKey<T36Root.Action, IdentifiedAction<Int, T36Leaf.Action>> {
+extension CaseKey<TestedNestRoot.Action, IdentifiedAction<Int, TestedNestLeaf.Action>> {
   static var rows: Self {
-    Self(T36Root.Action.rows) { if case .rows(let a) = $0 { a } else { nil } }
+    Self(TestedNestRoot.Action.rows) { if case .rows(let a) = $0 { a } else { nil } }
   }
 }
-extension CaseKey<T36Root.Action, PresentationAction<T36Sheet.Action>> {
+extension CaseKey<TestedNestRoot.Action, PresentationAction<TestedNestSheet.Action>> {
   static var sheet: Self {
-    Self(T36Root.Action.sheet) { if case .sheet(let a) = $0 { a } else { nil } }
+    Self(TestedNestRoot.Action.sheet) { if case .sheet(let a) = $0 { a } else { nil } }
   }
 }
 
@@ -131,14 +132,16 @@ extension CaseKey<T36Root.Action, PresentationAction<T36Sheet.Action>> {
 @Suite struct NavigationTestStoreScenarioTests {
   let clock = TestClock()
 
-  func leaf(_ id: StackElementID, _ a: T36Leaf.Action) -> T36Root.Action {
+  func leaf(_ id: StackElementID, _ a: TestedNestLeaf.Action) -> TestedNestRoot.Action {
     .sheet(.presented(.path(.element(id: id, action: a))))
   }
 
   @Test func aScreenClosingLaterIsReceivedAsAPop() async {
-    let store = TestStore(initialState: T36Root.State()) { T36Root(clock: clock) }
-    await store.send(.open) { $0.sheet = T36Sheet.State() }
-    await store.send(.sheet(.presented(.push(1)))) { $0.sheet?.path.append(T36Leaf.State(id: 1)) }
+    let store = TestStore(initialState: TestedNestRoot.State()) { TestedNestRoot(clock: clock) }
+    await store.send(.open) { $0.sheet = TestedNestSheet.State() }
+    await store.send(.sheet(.presented(.push(1)))) {
+      $0.sheet?.path.append(TestedNestLeaf.State(id: 1))
+    }
     await store.send(leaf(0, .closeLater))
     await clock.advance(by: .seconds(1))
     await store.receive(leaf(0, .close))
@@ -147,9 +150,11 @@ extension CaseKey<T36Root.Action, PresentationAction<T36Sheet.Action>> {
   }
 
   @Test func effectsOfScreensInADismissedSheetNeedNoReceive() async {
-    let store = TestStore(initialState: T36Root.State()) { T36Root(clock: clock) }
-    await store.send(.open) { $0.sheet = T36Sheet.State() }
-    await store.send(.sheet(.presented(.push(1)))) { $0.sheet?.path.append(T36Leaf.State(id: 1)) }
+    let store = TestStore(initialState: TestedNestRoot.State()) { TestedNestRoot(clock: clock) }
+    await store.send(.open) { $0.sheet = TestedNestSheet.State() }
+    await store.send(.sheet(.presented(.push(1)))) {
+      $0.sheet?.path.append(TestedNestLeaf.State(id: 1))
+    }
     await store.send(leaf(0, .start))
     await store.send(leaf(0, .throttled("a")))
     await store.receive(leaf(0, .ping("a"))) { $0.sheet?.path[id: 0]?.pings = ["a"] }
@@ -161,17 +166,19 @@ extension CaseKey<T36Root.Action, PresentationAction<T36Sheet.Action>> {
   }
 
   @Test func aReportAnsweredByThePopNeedsNoPopReceived() async {
-    let store = TestStore(initialState: T36Root.State()) { T36Root(clock: clock) }
-    await store.send(.open) { $0.sheet = T36Sheet.State() }
-    await store.send(.sheet(.presented(.push(99)))) { $0.sheet?.path.append(T36Leaf.State(id: 99)) }
+    let store = TestStore(initialState: TestedNestRoot.State()) { TestedNestRoot(clock: clock) }
+    await store.send(.open) { $0.sheet = TestedNestSheet.State() }
+    await store.send(.sheet(.presented(.push(99)))) {
+      $0.sheet?.path.append(TestedNestLeaf.State(id: 99))
+    }
     await store.send(leaf(0, .reportThenClose))
     await store.receive(leaf(0, .delegate(.report(99)))) { $0.sheet?.path.removeAll() }
     await store.finish()
   }
 
   @Test func aRowRemovedOnItsReportHasItsLoadEnded() async {
-    let store = TestStore(initialState: T36Root.State()) { T36Root(clock: clock) }
-    await store.send(.add(1)) { $0.rows.append(T36Leaf.State(id: 1)) }
+    let store = TestStore(initialState: TestedNestRoot.State()) { TestedNestRoot(clock: clock) }
+    await store.send(.add(1)) { $0.rows.append(TestedNestLeaf.State(id: 1)) }
     await store.send(.rows(.element(id: 1, action: .start)))
     await store.send(.rows(.element(id: 1, action: .closeLater)))
     await store.send(.remove(1)) { $0.rows.removeAll() }
@@ -180,9 +187,11 @@ extension CaseKey<T36Root.Action, PresentationAction<T36Sheet.Action>> {
   }
 
   @Test func forgettingTheScreensPopNamesIt() async {
-    let store = TestStore(initialState: T36Root.State()) { T36Root(clock: clock) }
-    await store.send(.open) { $0.sheet = T36Sheet.State() }
-    await store.send(.sheet(.presented(.push(1)))) { $0.sheet?.path.append(T36Leaf.State(id: 1)) }
+    let store = TestStore(initialState: TestedNestRoot.State()) { TestedNestRoot(clock: clock) }
+    await store.send(.open) { $0.sheet = TestedNestSheet.State() }
+    await store.send(.sheet(.presented(.push(1)))) {
+      $0.sheet?.path.append(TestedNestLeaf.State(id: 1))
+    }
     await withKnownIssue {
       await store.send(leaf(0, .close))
       await store.finish()

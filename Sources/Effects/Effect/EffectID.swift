@@ -82,3 +82,10 @@ package struct SourceSite: Hashable, Sendable, CustomStringConvertible {
 /// inside an identity with ids of its own (a row or a sheet within the case), belongs to that
 /// identity and ends with it, and so with the case.
 package protocol SharesCancellationIDs {}
+
+/// A lifetime identity inside which a `.dismiss` is the enclosing feature's own: a `Scope`
+/// child, an enum's case, a screen's task (its lifecycle hooks). A presenter resolves such a
+/// `.dismiss` as the feature's, and a test store testing the feature alone records it as
+/// dismissing the feature; inside any other identity (a child run by hand in a namespace of
+/// its own), an unresolved `.dismiss` is a wiring mistake, reported as a runtime warning.
+package protocol PartOfItsFeature {}

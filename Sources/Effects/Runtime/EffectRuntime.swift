@@ -92,13 +92,13 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     }
   }
 
-  /// Takes the `.dismiss` effects that reach the root unresolved, which are otherwise
-  /// reported as runtime warnings: those the root feature returns, from its own reducer or
-  /// from one of its parts (a `Scope` child, an enum case, a lifecycle hook), which a
-  /// presenter would resolve as the feature's own. A test store records them, for a feature
-  /// tested without its presenter. (A child that is not presented, a `forEach` row or an
-  /// `ifLet` child, never gets this far: the reducer running it turns its `.dismiss` into a
-  /// warning.)
+  /// Takes the `.dismiss` effects that the root feature returns, from its own reducer or from
+  /// one of its parts (a `Scope` child, an enum case, a lifecycle hook: see
+  /// `PartOfItsFeature`), which a presenter would resolve as the feature's own; they are
+  /// otherwise reported as runtime warnings. A test store records them, for a feature tested
+  /// without its presenter. (A child that is not presented, a `forEach` row or an `ifLet`
+  /// child, never gets this far: the reducer running it turns its `.dismiss` into a warning.
+  /// A child run by hand in a namespace of its own gets the warning.)
   ///
   /// - Parameter handle: Called with the action that returned `.dismiss`, described.
   package func onDismiss(_ handle: @escaping @Sendable (_ origin: String) -> Void) {
@@ -344,13 +344,15 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       let records = state.withLock { $0.records(ids) }
       for record in records { record.cancel() }
     case .dismiss:
-      // Every `.dismiss` still here is the root feature's own: a presenting parent (`presents`,
-      // `navigationStack`) resolves its child's, and a child that is not presented (a
-      // `forEach` row, an `ifLet` child) has its `.dismiss` turned into a warning by the
-      // reducer that runs it. The namespace may still be non-empty: one of the feature's own
-      // parts returned it (a `Scope` child, an enum case, a lifecycle hook), which its
-      // presenter would resolve as it resolves the feature's own.
-      if let dismissal = dismissal.withLock({ $0 }) {
+      // A presenting parent (`presents`, `navigationStack`) resolves its child's `.dismiss`,
+      // and a child that is not presented (a `forEach` row, an `ifLet` child) has its
+      // `.dismiss` turned into a warning by the reducer that runs it. One still here inside
+      // only parts of the root feature (a `Scope` child, an enum case, a lifecycle hook) is
+      // the feature's own, which its presenter would resolve as such; one inside a namespace
+      // of the feature's own making (a child run by hand) is a wiring mistake.
+      if context.namespace.allSatisfy({ $0.base is any PartOfItsFeature }),
+        let dismissal = dismissal.withLock({ $0 })
+      {
         dismissal.handle(describe(context.origin))
         return
       }

@@ -194,7 +194,9 @@ extension PresenceIdentity: LifetimePlace {
 /// `@unchecked Sendable`: the case key's closures are `@Sendable`; the compiler only lacks a
 /// conformance for the generic struct holding them.
 @usableFromInline
-struct CaseIdentity<State, CaseState>: Hashable, @unchecked Sendable, SharesCancellationIDs {
+struct CaseIdentity<State, CaseState>: Hashable, @unchecked Sendable, SharesCancellationIDs,
+  PartOfItsFeature
+{
   @usableFromInline let site: SourceSite
   @usableFromInline let toCase: CaseKey<State, CaseState>
 

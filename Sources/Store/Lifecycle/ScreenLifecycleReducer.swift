@@ -217,7 +217,7 @@ extension ScreenLifecycleState {
 ///
 /// `@unchecked Sendable`: key paths are immutable once created.
 struct ScreenTaskIdentity: Hashable, @unchecked Sendable, CustomStringConvertible,
-  SharesCancellationIDs
+  SharesCancellationIDs, PartOfItsFeature
 {
   let keyPath: AnyKeyPath
   var description: String { "the screen task of \(keyPath)" }

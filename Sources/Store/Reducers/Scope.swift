@@ -134,7 +134,9 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
 ///
 /// `@unchecked Sendable`: key paths are immutable once created.
 @usableFromInline
-struct ScopeIdentity<ParentState, ChildState>: Hashable, @unchecked Sendable, LifetimePlace {
+struct ScopeIdentity<ParentState, ChildState>: Hashable, @unchecked Sendable, LifetimePlace,
+  PartOfItsFeature
+{
   let parent: ObjectIdentifier
   let caseKey: CaseKeyIdentity
   let state: KeyPath<ParentState, ChildState>

@@ -26,14 +26,21 @@ final class EventSignal: Sendable {
     for waiter in waiters { waiter.resume() }
   }
 
-  /// Waits until an event fires after `generation`, or `timeout` of real time passes.
+  /// The longest one wait sleeps: `Task.sleep(for:)` stops the program for a duration past
+  /// about 292 years (it counts nanoseconds in 64 bits), and a test store's timeout can be
+  /// longer (`.seconds(Int64.max)`, to wait as long as it takes). The caller's loop waits
+  /// again until its deadline.
+  static let longestWait = Duration.seconds(86_400)
+
+  /// Waits until an event fires after `generation`, or `timeout` of real time passes (at
+  /// most ``longestWait``).
   ///
   /// - Returns: Whether an event fired.
   func wait(after generation: Int, timeout: Duration) async -> Bool {
     await withTaskGroup(of: Bool.self) { group in
       group.addTask { await self.waitForEvent(after: generation) }
       group.addTask {
-        try? await Task.sleep(for: timeout)
+        try? await Task.sleep(for: min(timeout, Self.longestWait))
         return false
       }
       let fired = await group.next() ?? false

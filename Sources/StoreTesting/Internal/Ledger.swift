@@ -11,6 +11,7 @@ final class Ledger: Sendable {
     var warnings: [RuntimeWarning] = []
     var isFinished = false
     var dismissedBy: String?
+    var isDismissalChecked = false
   }
   private let state = Locked(State())
 
@@ -88,6 +89,23 @@ final class Ledger: Sendable {
   var dismissedBy: String? {
     get { state.withLock { $0.dismissedBy } }
     set { state.withLock { $0.dismissedBy = $0.dismissedBy ?? newValue } }
+  }
+
+  /// Whether the test read `isDismissed` after the feature asked to be dismissed; set too once
+  /// a check reported that it did not, so that it is reported once.
+  var isDismissalChecked: Bool {
+    get { state.withLock { $0.isDismissalChecked } }
+    set { state.withLock { $0.isDismissalChecked = newValue } }
+  }
+
+  /// The action that returned a `.dismiss` the test has not checked with `isDismissed`,
+  /// described, or `nil`; marks it reported.
+  func takeUncheckedDismissal() -> String? {
+    state.withLock { state in
+      guard let origin = state.dismissedBy, !state.isDismissalChecked else { return nil }
+      state.isDismissalChecked = true
+      return origin
+    }
   }
 
   /// Whether `finish()` has run its end-of-test checks.

@@ -357,6 +357,16 @@ enum Messages {
       """
   }
 
+  /// An exhaustive test that never checked the dismissal its feature asked for.
+  static func uncheckedDismissal(by origin: String) -> String {
+    """
+    The feature asked to be dismissed (\(origin) returned `.dismiss`), and the test did not \
+    check it: a presenting parent would close the feature there. State it with \
+    `#expect(store.isDismissed)` after that step. (If nothing presents this feature, as for \
+    an app's root, its `.dismiss` closes nothing, and a live store warns.)
+    """
+  }
+
   static func unreceived(_ actions: [String], context: String) -> String {
     """
     \(context) \(counted(actions.count, "received action")) not yet asserted:
