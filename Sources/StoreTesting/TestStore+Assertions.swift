@@ -232,7 +232,9 @@ extension TestStore {
     until isDone: () -> Bool, timeout: Duration, stopAtTestClocks: Bool = false
   ) async -> Bool {
     let clock = ContinuousClock()
-    let deadline = clock.now.advanced(by: timeout)
+    // A timeout of a century or more waits as long as it takes: `now` plus a timeout near
+    // `Duration`'s limit (`Duration(attoseconds: .max)`, to say "forever") would overflow.
+    let deadline = timeout < .seconds(3_155_760_000) ? clock.now.advanced(by: timeout) : nil
     while true {
       let generation = signal.generation
       await settleIncludingMainActor()
@@ -244,7 +246,7 @@ extension TestStore {
       // A cancelled test (past its time limit, say) stops waiting: its sleeps would end at
       // once, and the loop would spin until the deadline.
       if Task.isCancelled { return false }
-      let remaining = clock.now.duration(to: deadline)
+      let remaining = deadline.map { clock.now.duration(to: $0) } ?? EventSignal.longestWait
       if remaining <= .zero { return false }
       _ = await signal.wait(after: generation, timeout: remaining)
     }

@@ -23,6 +23,18 @@ struct OutsideGatedFeature: Reducer {
   }
 }
 
+/// A feature whose effect answers at once.
+struct ImmediateAnswerFeature: Reducer {
+  struct State: Equatable {}
+  enum Action: Equatable, Sendable { case start, done }
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .start: .run { send in send(.done) }
+    case .done: .none
+    }
+  }
+}
+
 @MainActor
 @Suite struct LongTimeoutTests {
   #if EXIT_TESTS
@@ -46,6 +58,31 @@ struct OutsideGatedFeature: Reducer {
           for _ in 0..<50 { await Task.yield() }
           gate.open()
         }
+        await store.receive(.done)
+        await store.finish()
+      }
+    }
+
+    /// Found in review: the deadline `now + timeout` overflowed for `Duration(attoseconds:
+    /// .max)`, the natural "forever" (`Duration` has no `.max`).
+    @Test func aMaximalTimeoutDoesNotTrapInReceive() async {
+      await #expect(processExitsWith: .success) {
+        let store = await TestStore(initialState: ImmediateAnswerFeature.State()) {
+          ImmediateAnswerFeature()
+        }
+        await MainActor.run { store.timeout = Duration(attoseconds: .max) }
+        await store.send(.start)
+        await store.receive(.done)
+        await store.finish()
+      }
+    }
+
+    @Test func aMaximalTimeoutDoesNotTrapInATasksFinish() async {
+      await #expect(processExitsWith: .success) {
+        let store = await TestStore(initialState: ImmediateAnswerFeature.State()) {
+          ImmediateAnswerFeature()
+        }
+        await store.send(.start).finish(timeout: Duration(attoseconds: .max))
         await store.receive(.done)
         await store.finish()
       }

@@ -40,18 +40,24 @@ extension Effect {
     Self(operation: .sendWhileThere(action))
   }
 
-  /// Replaces every ``dismiss`` in this effect with sending `action`, once the effect is
+  /// Replaces every ``dismiss`` of the child itself in this effect (its reducer's, and those
+  /// of its parts: see `PartOfItsFeature`) with sending `action`, once the effect is
   /// scoped to the child's lifetime: the action reaches the parent only while that child is
   /// still in its place, as far as the place's occupants can be told apart (by id, for an
   /// `Identifiable` child). A child that reports with a delegate action and dismisses itself,
   /// to a parent that answers the report by presenting another child with another id, closes
   /// itself, not the newcomer.
   ///
+  /// A `.dismiss` inside a namespace the child made itself (a child of its own run by hand,
+  /// its effects given `scoped(to:)`) is left as it is: it closes nothing, and reaches the
+  /// store as a runtime warning, as it would in the child tested alone. It would otherwise
+  /// close the whole child, a list's sheet for one of its rows.
+  ///
   /// - Parameter action: The presenting parent's dismiss action.
   /// - Returns: The effect, with dismissals resolved.
   @usableFromInline
   package func resolvingDismiss(with action: Action) -> Self {
-    replacingDismiss(with: .sendWhileThere(action))
+    replacingDismiss(with: .sendWhileThere(action), onlyInTheFeature: true)
   }
 
   /// Replaces every ``dismiss`` in this effect, those of the child's own children included,
@@ -65,7 +71,7 @@ extension Effect {
   @usableFromInline
   package func refusingDismiss(_ makeWarning: () -> Self) -> Self {
     guard dismisses else { return self }
-    return replacingDismiss(with: makeWarning())
+    return replacingDismiss(with: makeWarning(), onlyInTheFeature: false)
   }
 
   /// Whether the effect holds a ``dismiss`` not yet resolved.
@@ -83,32 +89,40 @@ extension Effect {
     }
   }
 
-  private func replacingDismiss(with replacement: Self) -> Self {
+  /// Replaces every ``dismiss`` in this effect with `replacement`.
+  ///
+  /// - Parameters:
+  ///   - replacement: What each ``dismiss`` becomes.
+  ///   - onlyInTheFeature: Whether to leave the effects inside a namespace that is not part
+  ///     of the feature (see `PartOfItsFeature`) as they are.
+  private func replacingDismiss(with replacement: Self, onlyInTheFeature: Bool) -> Self {
+    func replacing(_ effect: Self) -> Self {
+      effect.replacingDismiss(with: replacement, onlyInTheFeature: onlyInTheFeature)
+    }
     switch operation {
     case .dismiss:
       return replacement
     case .none, .send, .run, .cancel, .endLifetime, .retainLifetimes, .warning, .sendWhileThere:
       return self
     case .merge(let effects):
-      return Self(operation: .merge(effects.map { $0.replacingDismiss(with: replacement) }))
+      return Self(operation: .merge(effects.map(replacing)))
     case .concatenate(let effects):
-      return Self(operation: .concatenate(effects.map { $0.replacingDismiss(with: replacement) }))
+      return Self(operation: .concatenate(effects.map(replacing)))
     case .cancellable(let id, let cancelInFlight, let effect):
       return Self(
         operation: .cancellable(
           id: id,
           cancelInFlight: cancelInFlight,
-          effect.replacingDismiss(with: replacement)
+          replacing(effect)
         )
       )
     case .scoped(let identity, let token, let effect):
-      return Self(
-        operation: .scoped(
-          identity: identity, token: token, effect.replacingDismiss(with: replacement)))
+      if onlyInTheFeature, !(identity.base is any PartOfItsFeature) { return self }
+      return Self(operation: .scoped(identity: identity, token: token, replacing(effect)))
     case .throttle(let throttle, let effect):
-      return Self(operation: .throttle(throttle, effect.replacingDismiss(with: replacement)))
+      return Self(operation: .throttle(throttle, replacing(effect)))
     case .outlivingSendersTask(let effect):
-      return Self(operation: .outlivingSendersTask(effect.replacingDismiss(with: replacement)))
+      return Self(operation: .outlivingSendersTask(replacing(effect)))
     }
   }
 }

@@ -349,20 +349,32 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       // `.dismiss` turned into a warning by the reducer that runs it. One still here inside
       // only parts of the root feature (a `Scope` child, an enum case, a lifecycle hook) is
       // the feature's own, which its presenter would resolve as such; one inside a namespace
-      // of the feature's own making (a child run by hand) is a wiring mistake.
-      if context.namespace.allSatisfy({ $0.base is any PartOfItsFeature }),
-        let dismissal = dismissal.withLock({ $0 })
-      {
+      // of the feature's own making (a child run by hand) is a wiring mistake, which no
+      // presenter resolves either.
+      // The innermost: a presented feature's own namespace is further out.
+      let foreign = context.namespace.last { !($0.base is any PartOfItsFeature) }
+      if foreign == nil, let dismissal = dismissal.withLock({ $0 }) {
         dismissal.handle(describe(context.origin))
         return
       }
+      let message =
+        if let foreign {
+          """
+          \(describe(context.origin)) returned `.dismiss` inside the namespace \(foreign.base) \
+          given with `scoped(to:)` (a child run by hand): such a child is not presented, and \
+          its `.dismiss` closes nothing, neither the child nor the feature that runs it. \
+          Report to the parent with a delegate action instead.
+          """
+        } else {
+          """
+          \(describe(context.origin)) returned `.dismiss`, but no presenting parent \
+          handled it: the reducer is not presented through `presents`, nor run on a \
+          stack's screens through `navigationStack`. Nothing was dismissed.
+          """
+        }
       warnings(
         RuntimeWarning(
-          message: """
-            \(describe(context.origin)) returned `.dismiss`, but no presenting parent \
-            handled it: the reducer is not presented through `presents`, nor run on a \
-            stack's screens through `navigationStack`. Nothing was dismissed.
-            """,
+          message: message,
           fileID: "Effects",
           group: "a .dismiss no parent handled"
         )

@@ -145,9 +145,22 @@ package final class ManualTaskExecutor: TaskExecutor, Sendable {
 
   /// Runs everything that is ready, and whatever the owner does with the results, until the
   /// system is quiet. Without an owner's hook, this is ``runUntilIdle()``.
+  ///
+  /// Asked from one of its own jobs while a run is running it (an effect that advances its
+  /// store's test clock), it returns at once: that run goes on to the other jobs once this one
+  /// suspends. The owner's hook would first wait for the main actor, a wait in real time that
+  /// a loaded machine made longer than a test store's timeout.
   package func settle() async {
+    if isRunningCurrentTask { return }
     if let settle = state.withLock({ $0.settle }), await settle() { return }
     runUntilIdle()
+  }
+
+  /// Whether the calling task prefers this executor and a run is running: then the caller is
+  /// one of the run's jobs.
+  private var isRunningCurrentTask: Bool {
+    guard state.withLock({ $0.isRunning }) else { return false }
+    return withUnsafeCurrentTask { $0?.unownedTaskExecutor == asUnownedTaskExecutor() }
   }
 
   /// Whether a job is waiting to run.

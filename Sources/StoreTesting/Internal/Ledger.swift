@@ -87,8 +87,17 @@ final class Ledger: Sendable {
 
   /// The action that returned a `.dismiss` that reached the root, described; the first one.
   var dismissedBy: String? {
-    get { state.withLock { $0.dismissedBy } }
-    set { state.withLock { $0.dismissedBy = $0.dismissedBy ?? newValue } }
+    state.withLock { $0.dismissedBy }
+  }
+
+  /// Records that `origin` (an action, described) returned a `.dismiss` that reached the
+  /// root: the first one is kept. One in a non-exhaustive step needs no check.
+  func recordDismissal(by origin: String) {
+    state.withLock { state in
+      guard state.dismissedBy == nil else { return }
+      state.dismissedBy = origin
+      if state.exhaustivity == .off { state.isDismissalChecked = true }
+    }
   }
 
   /// Whether the test read `isDismissed` after the feature asked to be dismissed; set too once
