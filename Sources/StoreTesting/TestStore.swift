@@ -288,12 +288,10 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// In an exhaustive test, the dismissal is part of what the test must state: `finish()` (or
   /// the store's release, or the end of an XCTest test) fails when the feature asked to be
   /// dismissed in an exhaustive step and the test did not read this property since. One read
-  /// is enough: a later dismissal needs no second. (A feature that nothing presents, such as an app's root, closes
-  /// nothing with its `.dismiss`: a live store warns.)
+  /// is enough: a later dismissal needs no second. (A feature that nothing presents, such as
+  /// an app's root, closes nothing with its `.dismiss`: a live store warns.)
   public var isDismissed: Bool {
-    guard ledger.dismissedBy != nil else { return false }
-    ledger.isDismissalChecked = true
-    return true
+    ledger.readDismissal()
   }
 
   /// Sends an action and asserts how it changes the state.

@@ -160,9 +160,8 @@ extension Effect {
     /// Sends the action, which reaches a reducer only while the child that returned the effect
     /// is still in its place, as far as occupants are told apart (by id, for an
     /// `Identifiable` child; by push, for a stack's screen); once it is gone or replaced, the
-    /// action is dropped quietly. What
-    /// a ``dismiss`` that the presenting parent resolved becomes, and the library's own
-    /// follow-up actions (see ``Effect/sendWhileThere(_:)``).
+    /// action is dropped quietly. What a ``dismiss`` that the presenting parent resolved
+    /// becomes, and the library's own follow-up actions (see ``Effect/sendWhileThere(_:)``).
     case sendWhileThere(Action)
     /// Reports a runtime warning through the store's handler. `isForMissingChild`: the
     /// warning that an action was addressed to a child that is gone, which tells the reducers

@@ -350,8 +350,8 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       // only parts of the root feature (a `Scope` child, an enum case, a lifecycle hook) is
       // the feature's own, which its presenter would resolve as such; one inside a namespace
       // of the feature's own making (a child run by hand) is a wiring mistake, which no
-      // presenter resolves either.
-      // The innermost: a presented feature's own namespace is further out.
+      // presenter resolves either: the innermost such namespace is named (a presented
+      // feature's own is further out).
       let foreign = context.namespace.last { !($0.base is any PartOfItsFeature) }
       if foreign == nil, let dismissal = dismissal.withLock({ $0 }) {
         dismissal.handle(describe(context.origin))

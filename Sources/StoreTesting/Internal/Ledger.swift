@@ -10,7 +10,10 @@ final class Ledger: Sendable {
     var cancelledByTest: Set<Int> = []
     var warnings: [RuntimeWarning] = []
     var isFinished = false
+    /// The action that returned the first `.dismiss` that reached the root, described.
     var dismissedBy: String?
+    /// Whether the test read `isDismissed` since; set too once a check reported that it did
+    /// not, so that it is reported once.
     var isDismissalChecked = false
   }
   private let state = Locked(State())
@@ -85,11 +88,6 @@ final class Ledger: Sendable {
     set { state.withLock { $0.exhaustivity = newValue } }
   }
 
-  /// The action that returned a `.dismiss` that reached the root, described; the first one.
-  var dismissedBy: String? {
-    state.withLock { $0.dismissedBy }
-  }
-
   /// Records that `origin` (an action, described) returned a `.dismiss` that reached the
   /// root: the first one is kept. One in a non-exhaustive step needs no check.
   func recordDismissal(by origin: String) {
@@ -100,11 +98,14 @@ final class Ledger: Sendable {
     }
   }
 
-  /// Whether the test read `isDismissed` after the feature asked to be dismissed; set too once
-  /// a check reported that it did not, so that it is reported once.
-  var isDismissalChecked: Bool {
-    get { state.withLock { $0.isDismissalChecked } }
-    set { state.withLock { $0.isDismissalChecked = newValue } }
+  /// Whether the feature asked to be dismissed, for the test reading `isDismissed`: a read
+  /// that says so checks the dismissal.
+  func readDismissal() -> Bool {
+    state.withLock { state in
+      guard state.dismissedBy != nil else { return false }
+      state.isDismissalChecked = true
+      return true
+    }
   }
 
   /// The action that returned a `.dismiss` the test has not checked with `isDismissed`,
