@@ -215,7 +215,7 @@ import Testing
     #expect(
       errors.captured
         == [
-          #"demo: \#(unknown): Line 2: "expl\u{1B}[31mode\nLine 9: fake" is not a case of Action at action.cart._0."#
+          #"demo: \#(unknown): Line 2: "expl\u{1B}[31mode\nLine 9: fake" is not a case of Cart.Action at action.cart._0."#
         ])
   }
 

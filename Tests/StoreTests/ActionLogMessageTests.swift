@@ -177,11 +177,11 @@ import Testing
   @Test(arguments: [
     (
       add.replacingOccurrences(of: #""add""#, with: #""ex\u001bp\nLine 9: fake""#),
-      #"Line 2: "ex\u{1B}p\nLine 9: fake" is not a case of Action at action."#
+      #"Line 2: "ex\u{1B}p\nLine 9: fake" is not a case of Tally.Action at action."#
     ),
     (
       add.replacingOccurrences(of: #"{"add":{"_0":1}}"#, with: #"{"a\u0007":{},"b\r":{}}"#),
-      #"Line 2: expected one case of Action at action, found "a\u{7}", "b\r"."#
+      #"Line 2: expected one case of Tally.Action at action, found "a\u{7}", "b\r"."#
     ),
     (
       add.replacingOccurrences(of: #""origin":"user""#, with: #""origin":"us\u001b[2Jer""#),

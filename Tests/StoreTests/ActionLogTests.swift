@@ -364,7 +364,7 @@ import Testing
     try expectFailure(head + "\n" + deep + "\n", "Line 2:")
     try expectFailure(
       head + "\n" + add.replacingOccurrences(of: #""add""#, with: #""explode""#) + "\n",
-      #"Line 2: "explode" is not a case of Action at action."#)
+      #"Line 2: "explode" is not a case of Tally.Action at action."#)
     try expectFailure(
       head.replacingOccurrences(of: #""count":0"#, with: #""count":1.5"#) + "\n",
       """

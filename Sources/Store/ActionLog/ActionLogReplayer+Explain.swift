@@ -1,3 +1,5 @@
+import Effects
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -40,12 +42,14 @@ extension ActionLogReplayer {
       if context.debugDescription.hasPrefix("Invalid number of keys"), let line,
         case .object(let object)? = JSONValue(parsing: line)?.value(at: context.codingPath)
       {
+        // Named with its enclosing types: a feature has an `Action` at every level.
+        let name = TypeName.name(of: type)
         if object.count == 1, let key = object.keys.first {
-          return "\(LogText.quoted(key)) is not a case of \(type)\(path(context))."
+          return "\(LogText.quoted(key)) is not a case of \(name)\(path(context))."
         }
         let keys = object.keys.sorted().map { LogText.quoted($0) }.joined(separator: ", ")
-        return
-          "expected one case of \(type)\(path(context)), found \(object.isEmpty ? "none" : keys)."
+        let found = object.isEmpty ? "none" : keys
+        return "expected one case of \(name)\(path(context)), found \(found)."
       }
       return JSONMismatch.explain(expected: type, context, path: path(context), in: line)
     case .valueNotFound(let type, let context):

@@ -1,3 +1,5 @@
+import Effects
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -37,7 +39,7 @@ enum JSONMismatch {
       switch type {
       case is any FixedWidthInteger.Type: "an integer"
       case is any BinaryFloatingPoint.Type: "a number"
-      default: "\(type)"
+      default: TypeName.name(of: type)
       }
     }
   }

@@ -351,17 +351,20 @@ extension StackState: Codable where Element: Codable {
     case entries, nextID
   }
 
-  /// Decodes a stack, checking that ids are unique and below the next id.
+  /// Decodes a stack, checking that it is one pushes could have made: ids unique, ascending
+  /// from the bottom and below the next id.
   ///
   /// - Parameter decoder: The decoder.
-  /// - Throws: `DecodingError.dataCorrupted` when an id repeats or is not below `nextID`, or
-  ///   `nextID` is negative or above three quarters of `Int.max`.
+  /// - Throws: `DecodingError.dataCorrupted` when an id repeats, is negative, is not above the
+  ///   id below it or not below `nextID`, or when `nextID` is negative or above three quarters
+  ///   of `Int.max`.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     entries = try container.decode(IdentifiedArray<StackElementID, Entry>.self, forKey: .entries)
     nextID = try container.decode(Int.self, forKey: .nextID)
     lineage = structureStamps.add(1, ordering: .relaxed).newValue
-    if let lowest = entries.ids.min(), lowest.rawValue < 0 {
+    let ids = entries.ids
+    if let lowest = ids.min(), lowest.rawValue < 0 {
       throw DecodingError.dataCorruptedError(
         forKey: .entries,
         in: container,
@@ -375,7 +378,19 @@ extension StackState: Codable where Element: Codable {
         debugDescription: "nextID \(nextID) is outside 0...\(Self.decodedNextIDLimit)."
       )
     }
-    if let highest = entries.ids.max(), highest.rawValue >= nextID {
+    // Pushes give ascending ids: a stack out of that order would pop the wrong screens
+    // (`pop(from:)` pops everything above a screen's position).
+    for (below, above) in zip(ids, ids.dropFirst()) where above < below {
+      throw DecodingError.dataCorruptedError(
+        forKey: .entries,
+        in: container,
+        debugDescription: """
+          The stack's screen with id \(above.rawValue) is above the one with id \
+          \(below.rawValue), but ids ascend from the bottom: each push gets a higher id.
+          """
+      )
+    }
+    if let highest = ids.last, highest.rawValue >= nextID {
       throw DecodingError.dataCorruptedError(
         forKey: .nextID,
         in: container,
@@ -387,8 +402,23 @@ extension StackState: Codable where Element: Codable {
   /// Encodes the screens with their ids, and the next id.
   ///
   /// - Parameter encoder: The encoder.
-  /// - Throws: What the encoder throws, for the stack or a screen's state.
+  /// - Throws: `EncodingError.invalidValue` when the next id is above what decoding accepts
+  ///   (three quarters of `Int.max`: only a stack decoded near that limit and appended to
+  ///   gets there), so that no stack is written that cannot be read back; or what the encoder
+  ///   throws, for the stack or a screen's state.
   public func encode(to encoder: any Encoder) throws {
+    guard nextID <= Self.decodedNextIDLimit else {
+      throw EncodingError.invalidValue(
+        nextID,
+        EncodingError.Context(
+          codingPath: encoder.codingPath + [CodingKeys.nextID],
+          debugDescription: """
+            nextID \(nextID) is above \(Self.decodedNextIDLimit), the highest a stack decodes \
+            with, so the stack could not be read back.
+            """
+        )
+      )
+    }
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(entries, forKey: .entries)
     try container.encode(nextID, forKey: .nextID)
