@@ -219,6 +219,12 @@ private struct DifferenceList {
 public func stateChanges<State: Encodable>(
   from old: State, to new: State, limit: Int = .max
 ) -> [String] {
+  changedFields(from: old, to: new, limit: limit)
+}
+
+/// ``stateChanges(from:to:limit:)``, under a name that a member called `stateChanges` does
+/// not hide (the module's name is also its `Store` type's, so the module cannot qualify it).
+func changedFields<State: Encodable>(from old: State, to new: State, limit: Int) -> [String] {
   let encoder = makeLogEncoder()
   guard let oldPlain = try? encoder.encode(old), let newPlain = try? encoder.encode(new) else {
     return ["(the state could not be encoded)"]
