@@ -40,8 +40,6 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   @exclusivity(unchecked) @usableFromInline var isReducing = false
   /// The reads of the state in progress (see `StateReads`).
   @usableFromInline package let reads = StateReads()
-  /// Counts dispatches, so that running the hooks can tell that one of them sent an action.
-  @exclusivity(unchecked) @usableFromInline var dispatchCount = 0
   /// Counts the times the reducer ran: the state changes nowhere else, so a value computed
   /// from it (a filtered view of a collection) holds while the count does.
   @exclusivity(unchecked) @usableFromInline package var stateVersion = 0
@@ -227,15 +225,23 @@ package final class RootCore<R: Reducer>: RootStoreCore {
 
   /// Runs the after-dispatch hooks. A hook may send an action (an observer reacting to a
   /// change) or register another hook; both are safe, since the list is taken out first.
-  /// When a hook sent an action, every hook runs again, so the ones that ran before it see
-  /// what that action changed (up to 16 rounds: hooks that send at every round are a loop,
-  /// reported as a runtime warning).
+  ///
+  /// An action sent meanwhile is queued, and reduced once every hook has run: each store
+  /// checks an action's changes before the next action makes more. (Reduced at once, an
+  /// action an observer sent when told of a dismissal could present the child again before
+  /// the dismissed child's store checked whether its child was gone: it would find it there,
+  /// and read and drive the new one.) Then every hook runs again, to see what the queued
+  /// actions changed: up to 16 rounds, since hooks that send at every round are a loop,
+  /// reported as a runtime warning.
   @usableFromInline
   func runDispatchHooks() {
-    hookPassesRunning += 1
-    defer { hookPassesRunning -= 1 }
+    reads.hookPasses += 1
+    isDispatching = true
+    defer {
+      isDispatching = false
+      reads.hookPasses -= 1
+    }
     for _ in 0..<16 {
-      let generation = dispatchCount
       var hooks = dispatchHooks
       dispatchHooks = []
       // The kept hooks move down in place, in the buffer the list had: no array is made at
@@ -248,13 +254,16 @@ package final class RootCore<R: Reducer>: RootStoreCore {
       hooks.removeSubrange(kept...)
       hooks.append(contentsOf: dispatchHooks)
       dispatchHooks = hooks
-      if dispatchCount == generation { return }
+      guard queueHead < queue.count else { return }
+      reduceQueued()
+      clearQueue()
     }
     runtime.warnings(
       RuntimeWarning(
         message: """
           Observers sent an action each time they saw the store change, 16 times in a row: a \
-          feedback loop. Observers that ran before the last one may have missed its change.
+          feedback loop. What the last of those actions changed was not checked: an observer \
+          may show a value the state no longer holds.
           """,
         fileID: "Store",
         line: 0
@@ -292,7 +301,6 @@ package final class RootCore<R: Reducer>: RootStoreCore {
       return dispatchAfterReads(action, origin: origin, group: group, from: placement)
     }
     isDispatching = true
-    dispatchCount &+= 1
     defer {
       isDispatching = false
       if !queue.isEmpty { clearQueue() }
@@ -338,7 +346,6 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     isDispatching = true
     body()
     let dispatched = queueHead < queue.count
-    if dispatched { dispatchCount &+= 1 }
     reduceQueued()
     // As at the end of `dispatch`: hooks run once the loop is done, and may send.
     isDispatching = false
@@ -467,12 +474,6 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   }
 
 }
-
-/// How many roots are running their after-dispatch hooks (checking what observers read) now:
-/// while one is, a store whose check of the last action has not run yet may be read (by an
-/// observer that draws in `onChange`), and compares what is read first (see
-/// `Store.register`). Between actions, every store has checked what changed.
-@MainActor var hookPassesRunning = 0
 
 /// A container `RootCore.storedContainersMoved()` reads: where its structure stamp lies in
 /// the state, and the stamp last seen. (Outside `RootCore`: nested in the generic class, it

@@ -24,6 +24,11 @@ import Effects
 /// keeps the element's last state and ignores its sends with a runtime warning, though the
 /// element is still in the whole collection. (A text field on a row leaving the view cannot
 /// change a row its store no longer shows.)
+///
+/// An element's store follows its collection, learning that its element was removed, while
+/// the store it was scoped from is held (by a view, by the store above it). A row store that
+/// a view holds after that store is let go (its root released, say) still reads and drives
+/// the element with its id, even one added later in place of the removed element.
 @MainActor
 public struct IdentifiedStores<ID: Hashable & Sendable, ElementState, ElementAction: Sendable>:
   @MainActor RandomAccessCollection

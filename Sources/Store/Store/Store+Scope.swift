@@ -378,21 +378,21 @@ extension Store {
     // Let the store go as soon as the child disappears, or another takes its place, so that
     // a new presentation gets a new one.
     // The store learns that its child is gone as long as something holds it, even once the
-    // cache has let it go.
-    // (`self.core`, not `parent`: the hook is kept by the root, which must not keep the
-    // store's core, and so the root itself, alive.)
-    parent.afterDispatch { [weak self, weak child] in
-      guard let self, let child else { return false }
-      var isGone = !self.core.isPresent
+    // cache has let it go, and once this store is let go too: the child's store holds the
+    // parent's core, which the check reads. (Weakly here: the hook is kept by the root, which
+    // must not keep the parent's core, and so the root itself, alive.)
+    parent.afterDispatch { [weak self, weak child, weak parent] in
+      guard let child, let parent else { return false }
+      var isGone = !parent.isPresent
       if !isGone {
         isGone = true
-        self.core.withState { state in
+        parent.withState { state in
           find(state) { now in isGone = now.map { !isOwn($0) } ?? true }
         }
       }
       guard isGone else { return true }
       dismissal.isGone = true
-      if self.children[key] === child {
+      if let self, self.children[key] === child {
         self.children[key] = nil
         self.childIDs[key] = nil
       }

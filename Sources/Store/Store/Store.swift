@@ -29,7 +29,18 @@ import Observation
 /// (`store.itemCount`) notifies only when its result changes, but is computed again after
 /// every action while it is observed, so keep it cheap.
 /// Observers are notified once the action's reducers have run: reading the store in
-/// `onChange` gives the new state (an `@Observable` class calls it before the change).
+/// `onChange` gives the new state (an `@Observable` class calls it before the change). An
+/// action an observer sends from `onChange` is processed once every store has checked the
+/// change it was told of, before the `send` that made that change returns: a store whose
+/// child was dismissed, or whose row was removed, learns it first, so an observer that
+/// presents the child again, or adds the row back, makes a new store for it.
+///
+/// Two reads are not followed exactly. A value of a type that is not `Equatable` is compared
+/// by its bytes: one a computed property builds anew at each read (holding a new array each
+/// time) can notify its observers once, with nothing changed, when another view reads it
+/// while the stores check an action. And a value read inside the tracking closure before an
+/// action sent from that same closure (a view's body that sends) is not followed after that
+/// action: send from `onChange` or from an event handler instead.
 ///
 /// Effects started by the store are cancelled when the store, and every store scoped from it,
 /// have been released: no effect outlives its store. A collection of child stores (the
@@ -169,6 +180,10 @@ public final class Store<State, Action: Sendable>: Observable {
   /// Actions that `.send` effects feed back while the reducer runs are processed in order
   /// before `send` returns. Asynchronous effects start in tasks the store owns; the returned
   /// handle awaits or cancels them.
+  ///
+  /// An action sent from an observer's `onChange` while the stores check what the previous
+  /// action changed is processed once they have all checked it, before the `send` that made
+  /// the change returns; its handle works as any other.
   ///
   /// An action sent while the state of this store's root is being read (by a computed
   /// property's getter that a read through one of its stores runs, or by the `deinit` of a
