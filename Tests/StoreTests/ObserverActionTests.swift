@@ -268,4 +268,157 @@ import Testing
     #expect(other.firings == 1)
     #expect(drawn == ["r1", "x"])
   }
+
+  // MARK: - Order and timing of an observer's sends (review)
+
+  @Test func sendsFromAnObserverAreReducedInTheOrderTheSameSendsGiveElsewhere() {
+    let elsewhere = Harness(initialState: Sequencer.State(), reducer: Sequencer())
+    elsewhere.store.send(.a)
+    elsewhere.store.send(.b)
+    #expect(elsewhere.state.log == ["a", "aFollow", "b"])
+
+    let h = Harness(initialState: Sequencer.State(), reducer: Sequencer())
+    var once = false
+    withObservationTracking {
+      _ = h.store.title
+    } onChange: {
+      MainActor.assumeIsolated {
+        guard !once else { return }
+        once = true
+        h.store.send(.a)
+        h.store.send(.b)
+      }
+    }
+    h.store.send(.trigger)
+    #expect(once)
+    #expect(h.state.log == ["a", "aFollow", "b"])
+  }
+
+  @Test func anObserversSendReturnsFirstAndTheObserverIsToldOfItsChangeNext() {
+    let h = Harness(initialState: Sequencer.State(), reducer: Sequencer())
+    var seen: [[String]] = []
+    var sent = false
+    let watcher = Rewatcher(read: { _ = (h.store.log, h.store.title) }) {
+      if !sent {
+        sent = true
+        h.store.send(.b)
+      }
+      // Read right after the send: the state before it, as Store's documentation says.
+      seen.append(h.store.log)
+    }
+    h.store.send(.trigger)
+    #expect(seen == [[], ["b"]])
+    #expect(h.state.log == ["b"])
+    _ = watcher
+  }
+
+  @Test func observersOfTwoRootsSendingToEachOtherReduceEveryActionOnce() {
+    let a = Harness(initialState: Sequencer.State(), reducer: Sequencer())
+    let b = Harness(initialState: Sequencer.State(), reducer: Sequencer())
+    var aOnce = false
+    var bOnce = false
+    withObservationTracking {
+      _ = a.store.title
+    } onChange: {
+      MainActor.assumeIsolated {
+        guard !aOnce else { return }
+        aOnce = true
+        b.store.send(.trigger)
+      }
+    }
+    withObservationTracking {
+      _ = b.store.title
+    } onChange: {
+      MainActor.assumeIsolated {
+        guard !bOnce else { return }
+        bOnce = true
+        a.store.send(.b)
+      }
+    }
+    a.store.send(.trigger)
+    #expect(a.state.log == ["b"])
+    #expect(b.state.title == "t")
+    #expect(a.processed.count == 2)
+    #expect(b.processed.count == 1)
+  }
+
+  @Test func aHandleCancelledBeforeItsActionIsReducedCancelsItsEffect() {
+    let h = probeHarness()
+    var once = false
+    withObservationTracking {
+      _ = h.store.title
+    } onChange: {
+      MainActor.assumeIsolated {
+        guard !once else { return }
+        once = true
+        h.store.send(.plain(.incLater)).cancel()
+      }
+    }
+    h.send(.mutate { $0.title = "x" })
+    #expect(once)
+    h.settle()
+    #expect(h.core.runtime.runningWork.isEmpty)
+  }
+
+  @Test func observersThatSendAtEveryChangeAreStoppedWithOneWarningAndNoActionLost() {
+    let warnings = WarningLog()
+    let h = Harness(
+      initialState: Sequencer.State(), warnings: warnings.handler, reducer: Sequencer())
+    var sends = 0
+    let watcher = Rewatcher(read: { _ = h.store.title }) {
+      sends += 1
+      h.store.send(.trigger)
+    }
+    h.store.send(.trigger)
+    _ = watcher
+    #expect(warnings.messages.filter { $0.contains("feedback loop") }.count == 1)
+    #expect(sends == 16)
+    #expect(h.state.title.count == sends + 1)
+  }
+}
+
+/// An observer that calls `changed` at each change of what `read` reads, and reads again.
+@MainActor
+private final class Rewatcher {
+  let read: @MainActor () -> Void
+  let changed: @MainActor () -> Void
+
+  init(read: @escaping @MainActor () -> Void, changed: @escaping @MainActor () -> Void) {
+    self.read = read
+    self.changed = changed
+    watch()
+  }
+
+  func watch() {
+    withObservationTracking(read) { [weak self] in
+      MainActor.assumeIsolated {
+        self?.changed()
+        self?.watch()
+      }
+    }
+  }
+}
+
+/// Actions whose order shows in a log: `a` feeds back `aFollow`.
+private struct Sequencer: Reducer {
+  struct State: Equatable {
+    var title = ""
+    var log: [String] = []
+  }
+
+  enum Action: Sendable {
+    case trigger, a, aFollow, b
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .trigger: state.title += "t"
+    case .a:
+      state.log.append("a")
+      return .send(.aFollow)
+    case .aFollow: state.log.append("aFollow")
+    case .b: state.log.append("b")
+    }
+    return .none
+  }
 }

@@ -13,7 +13,9 @@ extension ReplayStep where Action: Encodable {
   /// `"<redacted>"`, an `id` comes first among a case's values, and a string is quoted as a
   /// Swift string literal writes it (`"Tea\u{1B}[31m"`), so that text from a log cannot
   /// send control characters to a terminal nor start a line of its own. An action that
-  /// cannot be encoded is described as Swift prints it, escaped the same way.
+  /// cannot be encoded is described as Swift prints it, escaped the same way. The JSON does
+  /// not say which objects are enum cases: a struct of one field that holds a struct reads as
+  /// a case (`inner(a: 1, b: 2)`), and a `nil` left out reads as a case without values.
   ///
   /// ```swift
   /// try replayer.replay(path: path) { step in

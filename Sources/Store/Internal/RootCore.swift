@@ -230,9 +230,10 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   /// checks an action's changes before the next action makes more. (Reduced at once, an
   /// action an observer sent when told of a dismissal could present the child again before
   /// the dismissed child's store checked whether its child was gone: it would find it there,
-  /// and read and drive the new one.) Then every hook runs again, to see what the queued
-  /// actions changed: up to 16 rounds, since hooks that send at every round are a loop,
-  /// reported as a runtime warning.
+  /// and read and drive the new one.) The queued actions are reduced one at a time, each with
+  /// the actions it feeds back, in the order the same sends give outside a check. Then every
+  /// hook runs again, to see what they changed: up to 16 rounds, since hooks that send at
+  /// every round are a loop, reported as a runtime warning.
   @usableFromInline
   func runDispatchHooks() {
     reads.hookPasses += 1
@@ -255,8 +256,7 @@ package final class RootCore<R: Reducer>: RootStoreCore {
       hooks.append(contentsOf: dispatchHooks)
       dispatchHooks = hooks
       guard queueHead < queue.count else { return }
-      reduceQueued()
-      clearQueue()
+      reduceSentDuringHooks()
     }
     runtime.warnings(
       RuntimeWarning(
@@ -269,6 +269,22 @@ package final class RootCore<R: Reducer>: RootStoreCore {
         line: 0
       )
     )
+    // An action sent by the `deinit` of one let go at the end of the last round.
+    if queueHead < queue.count { reduceSentDuringHooks() }
+  }
+
+  /// Reduces the actions observers sent while the hooks ran, one at a time, each with what it
+  /// feeds back (its `.send` effects) before the next: `send(.a); send(.b)` in `onChange`
+  /// reduces `a`, then what `a` sends, then `b`, as the two sends do outside a check.
+  private func reduceSentDuringHooks() {
+    let sent = queue[queueHead...]
+    queue.removeAll(keepingCapacity: true)
+    queueHead = 0
+    for action in sent {
+      queue.append(action)
+      reduceQueued()
+      clearQueue()
+    }
   }
 
   package func scope<ChildState, ChildAction: Sendable>(

@@ -22,7 +22,8 @@ package final class StateReads {
   /// What runs once the outermost read ends: the root's dispatch of the actions that waited.
   @exclusivity(unchecked) private var waiting: (@MainActor () -> Void)?
 
-  /// How many passes of the root's after-dispatch hooks are running, nested: while one is, a
+  /// How many passes of the root's after-dispatch hooks are running (0 or 1: an action sent
+  /// during one waits for it to end, so passes do not nest): while one is, a
   /// store of this root whose check of the last action has not run yet may be read (by an
   /// observer that draws in `onChange`), and compares what is read first (see
   /// `Store.register`). Between actions, every store has checked what changed. (Here, as

@@ -30,10 +30,14 @@ import Observation
 /// every action while it is observed, so keep it cheap.
 /// Observers are notified once the action's reducers have run: reading the store in
 /// `onChange` gives the new state (an `@Observable` class calls it before the change). An
-/// action an observer sends from `onChange` is processed once every store has checked the
-/// change it was told of, before the `send` that made that change returns: a store whose
-/// child was dismissed, or whose row was removed, learns it first, so an observer that
-/// presents the child again, or adds the row back, makes a new store for it.
+/// action an observer sends from `onChange` waits until every store has checked the change
+/// it was told of: a store whose child was dismissed, or whose row was removed, learns it
+/// first, so an observer that presents the child again, or adds the row back, makes a new
+/// store for it. So that `send` returns before its action is reduced: the state read right
+/// after it in the same `onChange` is the state before it, and the observer sees the action's
+/// change when it is told of it, next. Several actions sent so are reduced in order, each
+/// with the actions it feeds back before the next, all before the call that changed the
+/// state (a `send`, or an effect's action) returns.
 ///
 /// Two reads are not followed exactly. A value of a type that is not `Equatable` is compared
 /// by its bytes: one a computed property builds anew at each read (holding a new array each
@@ -182,8 +186,8 @@ public final class Store<State, Action: Sendable>: Observable {
   /// handle awaits or cancels them.
   ///
   /// An action sent from an observer's `onChange` while the stores check what the previous
-  /// action changed is processed once they have all checked it, before the `send` that made
-  /// the change returns; its handle works as any other.
+  /// action changed is processed once they have all checked it: this `send` returns first,
+  /// and its handle works as any other (see ``Store`` for the order).
   ///
   /// An action sent while the state of this store's root is being read (by a computed
   /// property's getter that a read through one of its stores runs, or by the `deinit` of a
