@@ -46,13 +46,68 @@ import Testing
     // The root store is let go; a row view still holds its row's store, another a proxy.
     proxy.send(.mutate { $0.rows.remove(id: 1) })
     proxy.send(.mutate { $0.rows.append(ProbeRow.State(id: 1, title: "new1")) })
-    withKnownIssue(
-      "a row store follows its collection only while the store it was scoped from is held (IdentifiedStores docs)"
-    ) {
-      #expect(r1.title == "r1", "a removed row's store keeps the row's last state")
-      r1.send(.rename("bad"))
-      #expect(proxy.rows[id: 1]?.title == "new1", "and does not drive the row added back")
-    }
+    #expect(r1.title == "r1", "a removed row's store keeps the row's last state")
+    r1.send(.rename("bad"))
+    #expect(proxy.rows[id: 1]?.title == "new1", "and does not drive the row added back")
+    #expect(w.messages.contains { $0.contains("of a collection whose store has been let go") })
+  }
+
+  /// Once nothing checks the collection after each action (its store and every collection
+  /// of its stores let go), a row store cannot tell its row from a newcomer with its id: from
+  /// the next action on, it keeps its row's last state and ignores its sends with a warning,
+  /// removed or not.
+  @Test func aRowStoreStopsFollowingItsCollectionOnceNothingChecksIt() {
+    let w = WarningLog()
+    let (proxy, r1):
+      (Store<ProbeFeature.State, ProbeFeature.Action>, Store<ProbeRow.State, ProbeRow.Action>) =
+        RuntimeWarningHandler.$current.withValue(w.handler) {
+          let store = Store(
+            initialState: ProbeFeature.State(rows: [ProbeRow.State(id: 1, title: "r1")])
+          ) {
+            ProbeFeature(clock: TestClock())
+          }
+          let r1 = store.scope(state: \.rows, action: .probeRows)[id: 1]!
+          _ = r1.title
+          return (store.scope(state: \.self, action: .probeSelf), r1)
+        }
+    proxy.send(.mutate { $0.title = "elsewhere" })
+    r1.send(.rename("after"))
+    #expect(proxy.rows[id: 1]?.title == "r1")
+    #expect(r1.title == "r1")
+    #expect(w.messages.count == 1)
+    #expect(
+      w.messages.first?.contains(
+        "was sent to the store of element 1 of a collection whose store has been let go") == true,
+      "\(w.messages)")
+  }
+
+  /// While a collection of the row stores is held, the collection is still checked, and its
+  /// row stores follow it, root store or not.
+  @Test func aHeldCollectionOfRowStoresKeepsThemFollowingTheirRows() {
+    let w = WarningLog()
+    let (proxy, rows):
+      (
+        Store<ProbeFeature.State, ProbeFeature.Action>,
+        IdentifiedStores<Int, ProbeRow.State, ProbeRow.Action>
+      ) = RuntimeWarningHandler.$current.withValue(w.handler) {
+        let store = Store(
+          initialState: ProbeFeature.State(rows: [ProbeRow.State(id: 1, title: "r1")])
+        ) {
+          ProbeFeature(clock: TestClock())
+        }
+        return (
+          store.scope(state: \.self, action: .probeSelf),
+          store.scope(state: \.rows, action: .probeRows)
+        )
+      }
+    let r1 = rows[id: 1]!
+    r1.send(.rename("renamed"))
+    #expect(r1.title == "renamed")
+    proxy.send(.mutate { $0.rows.remove(id: 1) })
+    proxy.send(.mutate { $0.rows.append(ProbeRow.State(id: 1, title: "new1")) })
+    #expect(r1.title == "renamed", "a removed row's store keeps the row's last state")
+    r1.send(.rename("bad"))
+    #expect(proxy.rows[id: 1]?.title == "new1")
   }
 
   @Test func controlRowAndChildStoresLearnRemovalWhileRootHeld() {

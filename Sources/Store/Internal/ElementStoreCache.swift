@@ -181,7 +181,18 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     let retirement = GoneFlag()
     let contains = self.contains
     let isStored = self.isStored
-    let takenOver: @MainActor () -> String? = {
+    let takenOver: @MainActor () -> String? = { [weak self] in
+      // This cache checks, after each action, whether the element was removed. Once it is let
+      // go (with the store the collection was scoped from, and every collection of its
+      // stores), nothing does: an element removed, then added back with its id, would be read
+      // and driven by this store. So the store stops following the collection then.
+      guard self != nil else {
+        return """
+          element \(id) of a collection whose store has been let go (the store it was scoped \
+          from, with every collection of its stores): this store can no longer tell whether \
+          the element with that id now is its own
+          """
+      }
       // The screen's token is read again only after the stack's ids changed.
       if let token,
         replacement.isReplaced(

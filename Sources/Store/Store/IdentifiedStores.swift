@@ -26,9 +26,12 @@ import Effects
 /// change a row its store no longer shows.)
 ///
 /// An element's store follows its collection, learning that its element was removed, while
-/// the store it was scoped from is held (by a view, by the store above it). A row store that
-/// a view holds after that store is let go (its root released, say) still reads and drives
-/// the element with its id, even one added later in place of the removed element.
+/// something checks the collection after each action: the store it was scoped from (held by
+/// a view, or by the store above it), or a collection of its stores. Once both are let go
+/// (the root store released while a view still holds a row's store, say), the row's store,
+/// from the next action on, keeps its element's last state and ignores its sends with a
+/// runtime warning, as for a removed element: it could no longer tell its element from one
+/// added later with its id.
 @MainActor
 public struct IdentifiedStores<ID: Hashable & Sendable, ElementState, ElementAction: Sendable>:
   @MainActor RandomAccessCollection
