@@ -236,11 +236,11 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   /// every round are a loop, reported as a runtime warning.
   @usableFromInline
   func runDispatchHooks() {
-    reads.hookPasses += 1
+    reads.hooksAreRunning = true
     isDispatching = true
     defer {
       isDispatching = false
-      reads.hookPasses -= 1
+      reads.hooksAreRunning = false
     }
     for _ in 0..<16 {
       var hooks = dispatchHooks

@@ -22,14 +22,13 @@ package final class StateReads {
   /// What runs once the outermost read ends: the root's dispatch of the actions that waited.
   @exclusivity(unchecked) private var waiting: (@MainActor () -> Void)?
 
-  /// How many passes of the root's after-dispatch hooks are running (0 or 1: an action sent
-  /// during one waits for it to end, so passes do not nest): while one is, a
-  /// store of this root whose check of the last action has not run yet may be read (by an
-  /// observer that draws in `onChange`), and compares what is read first (see
-  /// `Store.register`). Between actions, every store has checked what changed. (Here, as
-  /// every store of the root shares this object: a pass of another root's hooks is not this
-  /// root's, and a store read during one has checked everything already.)
-  @exclusivity(unchecked) var hookPasses = 0
+  /// Whether the root's after-dispatch hooks are running (an action sent meanwhile waits
+  /// for them to end, so they do not nest). While they are, a store of this root whose check
+  /// of the last action has not run yet may be read (by an observer that draws in
+  /// `onChange`), and compares what is read first (see `Store.register`); between actions,
+  /// every store has checked what changed. Here, as every store of the root shares this
+  /// object: another root's hooks are not this root's.
+  @exclusivity(unchecked) var hooksAreRunning = false
 
   init() {}
 

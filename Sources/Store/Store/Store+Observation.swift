@@ -245,7 +245,7 @@ extension Store {
       // Between actions every store has checked what changed (an element store whose element
       // did not change has nothing to compare), and a value that never equals itself (a new
       // object at each read) would be reported at every read.
-      guard core.reads.hookPasses > 0 else {
+      guard core.reads.hooksAreRunning else {
         observation.access(self, keyPath: token(of: entry))
         return
       }
