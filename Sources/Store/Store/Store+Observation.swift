@@ -336,6 +336,12 @@ extension Store {
       // and its remembered copy makes each change to a collection in it copy the collection.
       // Forgotten before observers are notified, so one that reads it again at once, in
       // `onChange`, registers anew.
+      // (Kept until a second change instead, a tracking closure that reads a value then sends
+      // an action changing it would be told of the next change, as an `Observable` object's
+      // observers are, and is not now (see `Store`). Tried and left: a value read once is then
+      // compared one change longer, and copied with a collection in it (a button's handler
+      // reading `store.state` copied 10,000 rows once more), and a store scoped through a
+      // subscript read its path after the row was removed, which stops the program.)
       guard let entry = tracked.removeValue(forKey: key) else { continue }
       observation.withMutation(of: self, keyPath: token(of: entry)) {}
     }
