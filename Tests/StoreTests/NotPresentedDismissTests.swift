@@ -24,6 +24,12 @@ import Testing
         "Action.rows(.element(id: 1, action: .close)) returned `.dismiss` "
           + "in the element with id 1 of \\State.rows, but a `forEach` row is not presented")
         == true, "\(warnings.messages)")
+    // A row's reducer cannot tell which sheet it is in: the store's action can.
+    #expect(
+      warnings.messages.first?.hasSuffix(
+        " The store's action was SheetOfList.Action.sheet(.presented("
+          + ".rows(.element(id: 1, action: .close)))).")
+        == true, "\(warnings.messages)")
   }
 
   @Test func aRowsDismissOnAStackScreenDoesNotPopTheScreen() {
@@ -35,6 +41,11 @@ import Testing
     #expect(harness.state.path.count == 1, "the screen was popped by a row's .dismiss")
     #expect(warnings.messages.count == 1)
     #expect(warnings.messages.first?.contains("a `forEach` row is not presented") == true)
+    #expect(
+      warnings.messages.first?.hasSuffix(
+        " The store's action was StackOfLists.Action.path(.element(id: #0, action: "
+          + ".rows(.element(id: 1, action: .close)))).")
+        == true, "\(warnings.messages)")
   }
 
   @Test func aTopLevelRowsDismissIsRefusedWithAWarning() {
@@ -46,6 +57,9 @@ import Testing
     #expect(harness.state.rows.ids == [1])
     #expect(warnings.messages.count == 1)
     #expect(warnings.messages.first?.contains("a `forEach` row is not presented") == true)
+    #expect(
+      warnings.messages.first?.contains("The store's action was") == false,
+      "the message names the store's action already: \(warnings.messages)")
   }
 
   @Test func anIfLetChildsDismissInsideASheetDoesNotCloseTheSheet() {

@@ -462,6 +462,11 @@ extension CaseKey<Screen.Action, ScreenLifecycleAction> {
       warnings.messages.first?.contains(
         "says no task was running: it was replaced while the task ran") == true,
       "\(warnings.messages)")
+    // The lifecycle's reducer cannot tell which screen it runs for: the store's action can.
+    #expect(
+      warnings.messages.first?.hasSuffix(
+        " The store's action was Host.Action.screen(.lifecycle(.taskEnded)).") == true,
+      "\(warnings.messages)")
   }
 
   @Test func aScreenInsideAClosedParentIsNotSentTaskEndedEither() async {

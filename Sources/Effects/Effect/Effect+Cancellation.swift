@@ -105,9 +105,16 @@ extension Effect {
   }
 
   /// An effect that reports a runtime warning through the store's handler.
+  ///
+  /// - Parameter kind: `.namingStoreAction` for a warning raised where the reducer cannot
+  ///   tell which of its ancestors' children it runs for (a screen's lifecycle, a stack's
+  ///   push): the store's action, which can, is named after the message.
   @usableFromInline
-  package static func warning(_ message: String, site: SourceSite) -> Self {
-    Self(operation: .warning(message: message, site: site, isForMissingChild: false))
+  package static func warning(_ message: String, site: SourceSite, kind: WarningKind = .plain)
+    -> Self
+  {
+    precondition(kind != .missingChild, "a missing child's warning is `missingChild`")
+    return Self(operation: .warning(message: message, site: site, kind: kind))
   }
 
   /// The runtime warning that an action was addressed to a child that is gone (a removed
@@ -119,7 +126,7 @@ extension Effect {
     _ message: String, site: SourceSite, lifetime: some Hashable & Sendable
   ) -> Self {
     .merge(
-      Self(operation: .warning(message: message, site: site, isForMissingChild: true)),
+      Self(operation: .warning(message: message, site: site, kind: .missingChild)),
       .endLifetime(of: lifetime)
     )
   }
@@ -137,7 +144,7 @@ extension Effect {
   package var isForMissingChild: Bool {
     switch operation {
     case .none: return false
-    case .warning(_, _, let isForMissingChild): return isForMissingChild
+    case .warning(_, _, let kind): return kind == .missingChild
     case .merge(let effects): return effects.contains { $0.isForMissingChild }
     case .scoped(_, _, let effect): return effect.isForMissingChild
     default: return false

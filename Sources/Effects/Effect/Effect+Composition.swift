@@ -52,7 +52,8 @@ extension Effect {
   /// that returned the concatenation, as fed-back actions' effects do (unless the part is
   /// marked ``outlivingSendersTask()``), not to the sequence, which does not wait for them.
   /// Cancelling the concatenation cancels the part that is running and starts none of the
-  /// rest.
+  /// rest; a part cancelled on its own, by its id (`.cancellable(id:)`, then `.cancel(id:)`),
+  /// has finished, and the next part starts.
   ///
   /// A part that throws has finished: its error becomes its `catch:` action, or a runtime
   /// warning, and the next part starts. So `.concatenate(.run { _ in try await save() }, .dismiss)`
@@ -170,9 +171,8 @@ extension Effect {
       return Effect<NewAction>(operation: .dismiss)
     case .sendWhileThere(let action):
       return Effect<NewAction>(operation: .sendWhileThere(transform(action)))
-    case .warning(let message, let site, let isForMissingChild):
-      return Effect<NewAction>(
-        operation: .warning(message: message, site: site, isForMissingChild: isForMissingChild))
+    case .warning(let message, let site, let kind):
+      return Effect<NewAction>(operation: .warning(message: message, site: site, kind: kind))
     case .outlivingSendersTask(let effect):
       return Effect<NewAction>(operation: .outlivingSendersTask(effect.map(transform)))
     case .throttle(let throttle, let effect):

@@ -163,10 +163,9 @@ extension Effect {
     /// action is dropped quietly. What a ``dismiss`` that the presenting parent resolved
     /// becomes, and the library's own follow-up actions (see ``Effect/sendWhileThere(_:)``).
     case sendWhileThere(Action)
-    /// Reports a runtime warning through the store's handler. `isForMissingChild`: the
-    /// warning that an action was addressed to a child that is gone, which tells the reducers
-    /// around the one that found it not to run for that action (see `isForMissingChild`).
-    case warning(message: String, site: SourceSite, isForMissingChild: Bool)
+    /// Reports a runtime warning through the store's handler; `kind` says whether the store's
+    /// action is named after it and whether it tells the reducers around not to run.
+    case warning(message: String, site: SourceSite, kind: WarningKind)
     /// Runs the effect outside the task of the action that started it (see
     /// ``Effect/outlivingSendersTask()``).
     case outlivingSendersTask(Effect)
@@ -196,4 +195,20 @@ extension Effect {
     if case .none = operation { return true }
     return false
   }
+}
+
+/// What a runtime warning an effect reports says besides its message, and what it tells the
+/// reducers around the one that raised it.
+@usableFromInline
+package enum WarningKind: Sendable, Equatable {
+  /// The message alone.
+  case plain
+  /// The message, then the action the store reduced, when the message does not name it: a
+  /// child's reducer cannot say which screen or element of its ancestors it runs for (the
+  /// second of two screens of one type, say), and the store's action can.
+  case namingStoreAction
+  /// The warning that an action was addressed to a child that is gone, named as
+  /// `namingStoreAction` names it, which tells the reducers around the one that found it not
+  /// to run for that action (see `Effect.isForMissingChild`).
+  case missingChild
 }

@@ -379,10 +379,10 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
           group: "a .dismiss no parent handled"
         )
       )
-    case .warning(let message, let site, let isForMissingChild):
+    case .warning(let message, let site, let kind):
       warnings(
         RuntimeWarning(
-          message: isForMissingChild ? Self.placed(message, in: context.origin) : message,
+          message: kind == .plain ? message : Self.placed(message, in: context.origin),
           fileID: site.fileID, line: site.line))
     case .outlivingSendersTask(let effect):
       // A group of its own, which nobody's task awaits or cancels; what the effect feeds back
@@ -393,9 +393,10 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     }
   }
 
-  /// A missing child's warning, with the action the store reduced when it names only the
-  /// child's: a child's warning cannot say which screen or element of its ancestors it was
-  /// (the second of two screens of one type, say), and the store's action can.
+  /// A missing child's warning, or another that names the store's action (see
+  /// `WarningKind`), with the action the store reduced when it names only the child's: a
+  /// child's warning cannot say which screen or element of its ancestors it was (the second
+  /// of two screens of one type, say), and the store's action can.
   static func placed(_ message: String, in origin: any Sendable) -> String {
     let action = describe(origin)
     guard !message.contains(action) else { return message }
