@@ -421,22 +421,37 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   static var jobLimitOnceReported: Int { 1_000 }
 
   /// Settles, and lets the work of effects isolated to the main actor run too, until a round
-  /// leaves nothing new to do.
+  /// leaves nothing new to do and every effect sleeps on a test clock, or, while one may not,
+  /// until ``quietRoundLimit`` rounds in a row leave nothing new.
   ///
   /// Such work is not on the test executor: it is queued on the main actor, behind the test.
   /// The store yields the main actor, which runs what was queued before the yield (in order),
-  /// then settles what that work started or sent, and goes on while there was any.
+  /// then settles what that work started or sent, and goes on while there was any. A round
+  /// can also leave nothing the store sees while main-actor work remains: an effect on the
+  /// main actor that awaits a function doing nothing that needs another executor (a stub
+  /// client returning a value) runs it in place, but comes back to the main actor queued
+  /// behind the store's yield, not on the test executor (its task prefers that executor, and
+  /// the runtime queues its return to the main actor rather than continue at once). So a
+  /// quiet round ends the settling only when every effect is known to wait for the test.
   func settleIncludingMainActor() async {
     // Work that never pauses was stopped: running it more rounds would only take longer.
     guard settle() else { return }
     // With no effect running, nothing can be queued on the main actor for this store.
     guard runtime.runningCount > 0 else { return }
     let limit = reportedEndlessWork ? Self.roundLimitOnceReported : Self.roundLimit
+    var quietRounds = 0
     for _ in 0..<limit {
       await Task.yield()
       let progressed = executor.hasWork || !runtime.inbox.isEmpty
       guard settle() else { return }
-      if !progressed { return }
+      if progressed {
+        quietRounds = 0
+        continue
+      }
+      quietRounds += 1
+      if quietRounds >= Self.quietRoundLimit || runtime.allRunningAreAsleepOnTestClocks {
+        return
+      }
     }
     // Still going: an effect on the main actor that never waits on anything the test
     // controls. Reported once, as work that never pauses on the test executor is.
@@ -452,6 +467,12 @@ public final class TestStore<State: Equatable, Action: Sendable> {
 
   /// The same, once work that never pauses was reported.
   static var roundLimitOnceReported: Int { 64 }
+
+  /// How many rounds in a row that leave nothing new end the settling while an effect may
+  /// not be waiting for the test (it waits on a stream, say, or is queued on the main actor
+  /// behind a stub client's call; see ``settleIncludingMainActor()``): each such call takes
+  /// one round, and a round on an idle main actor takes a few microseconds.
+  static var quietRoundLimit: Int { 128 }
 
   /// Reports the warnings raised since the last report, at `location`; returns whether
   /// there were any.

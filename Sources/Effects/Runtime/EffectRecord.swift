@@ -136,6 +136,14 @@ package final class EffectRecord: Sendable {
   /// on a test clock, though a child task of it may (a timeout raced against real work).
   package var ownTaskTestClockWaits: [Duration] { waits(ownTaskOnly: true) }
 
+  /// Whether the effect is known to wait for the test: its own task sleeps on a test clock,
+  /// or it has no task (a throttle window, a concatenation between parts). A task that waits
+  /// on anything else (a stream, a continuation) cannot be told from one queued to run.
+  package var isAsleepOnTestClock: Bool {
+    guard kind == .task else { return true }
+    return state.withLock { $0.sleeps.values.contains { $0.isOwnTask } }
+  }
+
   private func waits(ownTaskOnly: Bool) -> [Duration] {
     let sleeps = state.withLock { $0.sleeps.values.filter { !ownTaskOnly || $0.isOwnTask } }
     return sleeps.map { $0.clock.now.duration(to: $0.deadline) }.sorted()

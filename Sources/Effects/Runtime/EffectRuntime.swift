@@ -131,6 +131,12 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     state.withLock { $0.records.count }
   }
 
+  /// Whether every running effect is known to wait for the test (see
+  /// ``EffectRecord/isAsleepOnTestClock``): true when none runs.
+  package var allRunningAreAsleepOnTestClocks: Bool {
+    state.withLock { $0.records.values.allSatisfy { $0.record.isAsleepOnTestClock } }
+  }
+
   /// The effects running now, oldest first.
   package var running: [EffectRecord] {
     state.withLock { $0.records.values.map(\.record).sorted { $0.id < $1.id } }
