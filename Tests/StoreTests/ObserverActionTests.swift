@@ -372,8 +372,32 @@ import Testing
     h.store.send(.trigger)
     _ = watcher
     #expect(warnings.messages.filter { $0.contains("feedback loop") }.count == 1)
-    #expect(sends == 16)
+    #expect(sends == 1_000)
     #expect(h.state.title.count == sends + 1)
+  }
+
+  /// A chain of observers, each reacting once to the one before, is not a loop, however long
+  /// (adversary trial: one of 20 was cut at 16 rounds, reported as a feedback loop, and left
+  /// the 17th observer showing a stale value until an unrelated action came).
+  @Test func aChainOfTwentyObserversRunsToItsEndWithNoWarning() {
+    let warnings = WarningLog()
+    let h = Harness(
+      initialState: Sequencer.State(), warnings: warnings.handler, reducer: Sequencer())
+    var told = [Int](repeating: 0, count: 20)
+    var watchers: [Rewatcher] = []
+    for link in 0..<20 {
+      let path: KeyPath<Sequencer.State, Int> = \.values[link]
+      watchers.append(
+        Rewatcher(read: { _ = h.store[dynamicMember: path] }) {
+          told[link] += 1
+          if link < 19 { h.store.send(.set(link + 1)) }
+        })
+    }
+    h.store.send(.set(0))
+    withExtendedLifetime(watchers) {}
+    #expect(h.state.values == [Int](repeating: 1, count: 20), "every link of the chain ran")
+    #expect(told == [Int](repeating: 1, count: 20), "every observer was told once")
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
   }
 }
 
@@ -404,10 +428,12 @@ private struct Sequencer: Reducer {
   struct State: Equatable {
     var title = ""
     var log: [String] = []
+    var values = [Int](repeating: 0, count: 20)
   }
 
   enum Action: Sendable {
     case trigger, a, aFollow, b
+    case set(Int)
   }
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
@@ -418,6 +444,7 @@ private struct Sequencer: Reducer {
       return .send(.aFollow)
     case .aFollow: state.log.append("aFollow")
     case .b: state.log.append("b")
+    case .set(let index): state.values[index] = 1
     }
     return .none
   }

@@ -232,8 +232,8 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   /// the dismissed child's store checked whether its child was gone: it would find it there,
   /// and read and drive the new one.) The queued actions are reduced one at a time, each with
   /// the actions it feeds back, in the order the same sends give outside a check. Then every
-  /// hook runs again, to see what they changed: up to 16 rounds, since hooks that send at
-  /// every round are a loop, reported as a runtime warning.
+  /// hook runs again, to see what they changed: up to ``hookRoundLimit`` rounds, since hooks
+  /// that send at every round are a loop, reported as a runtime warning.
   @usableFromInline
   func runDispatchHooks() {
     reads.hooksAreRunning = true
@@ -242,7 +242,7 @@ package final class RootCore<R: Reducer>: RootStoreCore {
       isDispatching = false
       reads.hooksAreRunning = false
     }
-    for _ in 0..<16 {
+    for _ in 0..<Self.hookRoundLimit {
       var hooks = dispatchHooks
       dispatchHooks = []
       // The kept hooks move down in place, in the buffer the list had: no array is made at
@@ -261,9 +261,9 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     runtime.warnings(
       RuntimeWarning(
         message: """
-          Observers sent an action each time they saw the store change, 16 times in a row: a \
-          feedback loop. What the last of those actions changed was not checked: an observer \
-          may show a value the state no longer holds.
+          Observers sent an action each time they saw the store change, \(Self.hookRoundLimit) \
+          times in a row: a feedback loop. What the last of those actions changed was not \
+          checked: an observer may show a value the state no longer holds.
           """,
         fileID: "Store",
         line: 0
@@ -272,6 +272,12 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     // An action sent by the `deinit` of one let go at the end of the last round.
     if queueHead < queue.count { reduceSentDuringHooks() }
   }
+
+  /// How many rounds of hooks one dispatch runs at most while observers keep sending: far
+  /// more than a chain of observers that each react to the one before (a chain of 20 was cut
+  /// at 16, with a false report of a loop and an observer showing a stale value), and, for a
+  /// loop, a few milliseconds of rounds before it is reported.
+  static var hookRoundLimit: Int { 1_000 }
 
   /// Reduces the actions observers sent while the hooks ran, one at a time, each with what it
   /// feeds back (its `.send` effects) before the next: `send(.a); send(.b)` in `onChange`

@@ -37,7 +37,9 @@ import Observation
 /// after it in the same `onChange` is the state before it, and the observer sees the action's
 /// change when it is told of it, next. Several actions sent so are reduced in order, each
 /// with the actions it feeds back before the next, all before the call that changed the
-/// state (a `send`, or an effect's action) returns.
+/// state (a `send`, or an effect's action) returns. Observers that send at every change they
+/// are told of are a feedback loop: after 1,000 rounds of it, the store stops reducing their
+/// actions and reports the loop as a runtime warning.
 ///
 /// Two reads are not followed exactly. A value of a type that is not `Equatable` is compared
 /// by its bytes: one a computed property builds anew at each read (holding a new array each
