@@ -148,10 +148,13 @@ import Testing
     #expect(
       messages.last.contains(
         """
-        If an effect waits for a task the test store does not run (a `Task {}` or \
+        If it waits for a task the test store does not run (a `Task {}` or \
         `Task.detached` in an effect or a dependency) that sleeps on a TestClock, that task can \
         reach its sleep after the test advanced the clock
         """))
+    #expect(
+      messages.last.contains(
+        "If an effect waits on a stream or a continuation that the test drives (an "))
     await store.send(.onDisappear)
     await store.finish()
   }

@@ -301,7 +301,9 @@ enum Messages {
     guard clocks.isEmpty else { return "" }
     return """
 
-      If an effect waits for a task the test store does not run (a `Task {}` or \
+      If an effect waits on a stream or a continuation that the test drives (an `AsyncStream` \
+      a stub client returns, a callback), yield to it, finish it or cancel the effect before \
+      this step. If it waits for a task the test store does not run (a `Task {}` or \
       `Task.detached` in an effect or a dependency) that sleeps on a TestClock, that task can \
       \(advice)
       """
