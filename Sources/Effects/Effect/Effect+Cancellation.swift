@@ -107,8 +107,8 @@ extension Effect {
   /// An effect that reports a runtime warning through the store's handler.
   ///
   /// - Parameter kind: `.namingStoreAction` for a warning raised where the reducer cannot
-  ///   tell which of its ancestors' children it runs for (a screen's lifecycle, a stack's
-  ///   push): the store's action, which can, is named after the message.
+  ///   tell which of its ancestors' children it runs for (a screen's lifecycle, a row's
+  ///   refused `.dismiss`): the store's action, which can, is named after the message.
   @usableFromInline
   package static func warning(_ message: String, site: SourceSite, kind: WarningKind = .plain)
     -> Self
