@@ -442,6 +442,28 @@ extension CaseKey<Screen.Action, ScreenLifecycleAction> {
     #expect(harness.processed.map(\.action) == [.close])
   }
 
+  /// A second start of a running screen's task is ignored, with a warning that names the
+  /// store's action: the lifecycle's reducer cannot tell which screen it runs for.
+  @Test func aSecondTaskStartIsIgnoredWithAWarningNamingTheStoresAction() {
+    let warnings = WarningLog()
+    let harness = makeHostHarness(warnings: warnings)
+    harness.send(.screen(.lifecycle(.taskStarted)))
+    harness.settle()
+    harness.send(.screen(.lifecycle(.taskStarted)))
+    #expect(warnings.messages.count == 1)
+    #expect(
+      warnings.messages.first?.hasPrefix(
+        "The screen's task started while it was already running; the second start was ignored."
+      ) == true, "\(warnings.messages)")
+    #expect(
+      warnings.messages.first?.hasSuffix(
+        " The store's action was Host.Action.screen(.lifecycle(.taskStarted)).") == true,
+      "\(warnings.messages)")
+    harness.send(.screen(.lifecycle(.taskEnded)))
+    harness.settle()
+    #expect(warnings.messages.count == 1)
+  }
+
   /// A screen's state rebuilt while its task runs (a refresh from a server, with a new
   /// `ScreenLifecycleState`) says no task runs: the task's end still ends its hooks' work, and
   /// a warning says why teardown did not run.
