@@ -473,7 +473,8 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// two (8 calls in a row ran before the step returned in 200 runs of 200; 16 came back late
   /// in about 1 run in 13).
   /// A round on an idle main actor takes about 10 us in a debug build, and a feature with a
-  /// stream listener running pays them at every step, twice for each sleeper a clock wakes.
+  /// stream listener running pays them at every step, up to twice for each sleeper a clock
+  /// wakes.
   static var quietRoundLimit: Int { 16 }
 
   /// Reports the warnings raised since the last report, at `location`; returns whether

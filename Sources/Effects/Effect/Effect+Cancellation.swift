@@ -106,15 +106,16 @@ extension Effect {
 
   /// An effect that reports a runtime warning through the store's handler.
   ///
-  /// - Parameter kind: `.namingStoreAction` for a warning raised where the reducer cannot
+  /// - Parameter namingStoreAction: Whether the warning is raised where the reducer cannot
   ///   tell which of its ancestors' children it runs for (a screen's lifecycle, a row's
-  ///   refused `.dismiss`): the store's action, which can, is named after the message.
+  ///   refused `.dismiss`): the store's action, which can, is then named after the message.
   @usableFromInline
-  package static func warning(_ message: String, site: SourceSite, kind: WarningKind = .plain)
-    -> Self
-  {
-    precondition(kind != .missingChild, "a missing child's warning is `missingChild`")
-    return Self(operation: .warning(message: message, site: site, kind: kind))
+  package static func warning(
+    _ message: String, site: SourceSite, namingStoreAction: Bool = false
+  ) -> Self {
+    Self(
+      operation: .warning(
+        message: message, site: site, kind: namingStoreAction ? .namingStoreAction : .plain))
   }
 
   /// The runtime warning that an action was addressed to a child that is gone (a removed

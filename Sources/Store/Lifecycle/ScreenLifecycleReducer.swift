@@ -79,7 +79,7 @@ public struct ScreenLifecycleReducer<Base: Reducer>: Reducer {
           task ends first ends the screen. Views showing one screen should share its store, \
           whose overlapping runScreen calls are one run.
           """,
-          site: site, kind: .namingStoreAction
+          site: site, namingStoreAction: true
         )
       }
       return .merge(base.reduce(into: &state, action: action), nextHooks(&state))
@@ -102,7 +102,7 @@ public struct ScreenLifecycleReducer<Base: Reducer>: Reducer {
             sent. While the task ran, scene phases did not reach the focus hooks. When \
             rebuilding the state of a screen that may be showing, keep its lifecycle state.
             """,
-            site: site, kind: .namingStoreAction
+            site: site, namingStoreAction: true
           ))
       }
       return .concatenate(

@@ -345,7 +345,7 @@ where
       nothing was dismissed (neither the row, nor a sheet or screen that shows the list). \
       Report to the parent with a delegate action, and let it remove the row.
       """,
-      site: site, kind: .namingStoreAction)
+      site: site, namingStoreAction: true)
   }
 
   /// The warning for an action to the element with `id`, which is not there, and the end of

@@ -441,7 +441,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
           or runs), which was not run. An alert's work belongs to the parent that handles its \
           action.
           """,
-          site: site, kind: .namingStoreAction
+          site: site, namingStoreAction: true
         ))
     }
     return .merge(reported)
@@ -463,7 +463,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       another case, add an `ifCaseLet` for that case, which refuses it while that case is \
       not shown.
       """,
-      site: site, kind: .namingStoreAction)
+      site: site, namingStoreAction: true)
   }
 
   /// The child's effect in the parent's actions, with its dismissals resolved (refused with
@@ -487,7 +487,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
             sheet or screen that shows its parent). Present it with `presents` to let it \
             close itself, or report to the parent with a delegate action.
             """,
-            site: site, kind: .namingStoreAction)
+            site: site, namingStoreAction: true)
         }
         .scoped(to: identity, token: token)
     }
