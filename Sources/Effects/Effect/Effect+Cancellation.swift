@@ -176,16 +176,33 @@ extension Effect {
   ///
   /// - Complexity: O(*n*) in the effect's parts; the work inside `run` is not looked at.
   package func forEachWarning(_ body: (_ message: String, _ site: SourceSite) -> Void) {
+    forEachWarningOperation { message, site, _ in body(message, site) }
+  }
+
+  /// Calls `body` with each runtime warning this effect reports when it starts, in order, as
+  /// an effect of another action type that reports it with the same meaning (its kind kept):
+  /// what is left of an effect whose work will not run.
+  ///
+  /// - Complexity: O(*n*) in the effect's parts; the work inside `run` is not looked at.
+  package func forEachWarning<Other>(as _: Other.Type, _ body: (Effect<Other>) -> Void) {
+    forEachWarningOperation { message, site, kind in
+      body(Effect<Other>(operation: .warning(message: message, site: site, kind: kind)))
+    }
+  }
+
+  private func forEachWarningOperation(
+    _ body: (_ message: String, _ site: SourceSite, _ kind: WarningKind) -> Void
+  ) {
     switch operation {
-    case .warning(let message, let site, _):
-      body(message, site)
+    case .warning(let message, let site, let kind):
+      body(message, site, kind)
     case .none, .send, .run, .cancel, .endLifetime, .retainLifetimes, .dismiss, .sendWhileThere:
       return
     case .merge(let effects), .concatenate(let effects):
-      for effect in effects { effect.forEachWarning(body) }
+      for effect in effects { effect.forEachWarningOperation(body) }
     case .cancellable(_, _, let effect), .scoped(_, _, let effect), .throttle(_, let effect),
       .outlivingSendersTask(let effect):
-      effect.forEachWarning(body)
+      effect.forEachWarningOperation(body)
     }
   }
 }

@@ -15,8 +15,11 @@ import Synchronization
 /// What closes is decided on the state as the action finds it: a destination that switches
 /// itself to its alert case (an editor asking "Discard changes?") shows the alert, and an
 /// action for another case while the alert shows leaves it open (and warns, as for any action
-/// sent to a case that is not shown). Work the destination's reducer returns for the action
-/// that closes it is not run, with a runtime warning: the alert's work belongs to the parent.
+/// sent to a case that is not shown). An action the destination's reducer refuses, for a child
+/// of its own that is not there, leaves it open too: it changes nothing, as such an action
+/// does anywhere. Work the destination's reducer returns for the action that closes it is not
+/// run, with a runtime warning: the alert's work belongs to the parent; warnings it returns
+/// are reported as they would be while it stays open.
 ///
 /// ```swift
 /// struct DeleteAlert: Equatable, EphemeralState { var title: String }

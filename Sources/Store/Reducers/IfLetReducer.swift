@@ -375,7 +375,9 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       {
         effect = .merge(effect, ephemeralMismatch(mismatch, action: action, identity: identity))
       }
-      if let closingCase,
+      // A reducer that refused the action (for a child of the child that is not there) leaves
+      // it open: the action changes nothing.
+      if let closingCase, !effect.isForMissingChild,
         withUnsafePointer(to: &presented, { Ephemerality.stillCloses($0, as: closingCase) })
       {
         Self.clear(&presented)
@@ -423,15 +425,16 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   }
 
   /// What is left of a child's effect when the child closed itself (``EphemeralState``): its
-  /// warnings. Work it returned would run with nothing presented, so it is not run, and that
-  /// is reported too. Out of line: only for actions that close an alert.
+  /// warnings, each as it was raised (one that names the store's action still does). Work it
+  /// returned would run with nothing presented, so it is not run, and that is reported too.
+  /// Out of line: only for actions that close an alert.
   @usableFromInline
   func effectOfClosingItself(
     _ effect: Effect<Child.Action>, action: Parent.Action,
     identity: PresenceIdentity<Parent.State, Child.State>
   ) -> Effect<Parent.Action> {
     var reported: [Effect<Parent.Action>] = []
-    effect.forEachWarning { reported.append(.warning($0, site: $1)) }
+    effect.forEachWarning(as: Parent.Action.self) { reported.append($0) }
     if effect.hasWork {
       reported.append(
         .warning(
