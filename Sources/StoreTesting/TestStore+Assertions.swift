@@ -158,9 +158,9 @@ extension TestStore {
 
   /// Advice for a diff that only moves rows of one identified collection: every change is a
   /// whole row (`[id: …]` and the lines under it) removed at one place and the same row, line
-  /// for line, inserted at another. The reducer moved them (a sort), and the expected state
-  /// did not. Without it, a moved row shows as removed and added back, the same field for
-  /// field.
+  /// for line, inserted at another. The state holds them in another order than the expected
+  /// state (a sort, or a response's order). Without it, a moved row shows as removed and added
+  /// back, the same field for field.
   ///
   /// No advice when changes were left out of the diff (it cannot see them), when any line
   /// changed in place (a field of a row that did not move), for rows of different
@@ -210,8 +210,10 @@ extension TestStore {
     return """
 
       Only the order differs: \(path) holds the same elements on both sides, at other \
-      positions. The reducer moved them (a sort, a move): move them the same way in the \
-      expected state (`sort(by:)`, `move(fromOffsets:toOffset:)`, `swapAt(_:_:)`).
+      positions. The state has them in the order the `+` lines show (a reducer's sort or \
+      move, or a response that listed them in that order): write the expected elements in \
+      that order, or move them the same way (`sort(by:)`, `move(fromOffsets:toOffset:)`, \
+      `swapAt(_:_:)`).
       """
   }
 

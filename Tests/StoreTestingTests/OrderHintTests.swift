@@ -51,6 +51,9 @@ private struct Pinboard: Reducer {
       messages.capture($0)
     }
     #expect(messages.last.contains("Only the order differs"), "\(messages.last)")
+    #expect(
+      messages.last.contains("The state has them in the order the `+` lines show"),
+      "\(messages.last)")
     #expect(messages.last.contains("[id: 2]"), "\(messages.last)")
   }
 
