@@ -132,6 +132,21 @@ extension Effect {
     )
   }
 
+  /// The mark that an action was addressed to a child that was there and is gone, where that
+  /// is ordinary rather than a mistake (a pop of a screen already popped), with the end of that
+  /// child's lifetime: as ``missingChild(_:site:lifetime:)``, it tells every reducer around
+  /// not to run for the action, but nothing is reported. `description` says what it stands
+  /// for, for a reader of the effect.
+  @usableFromInline
+  package static func staleChild(
+    _ description: String, site: SourceSite, lifetime: some Hashable & Sendable
+  ) -> Self {
+    .merge(
+      Self(operation: .warning(message: description, site: site, kind: .staleChild)),
+      .endLifetime(of: lifetime)
+    )
+  }
+
   /// Whether this effect is, or contains, the report that the action was addressed to a
   /// child that is gone (``missingChild(_:site:lifetime:)``): a parent that finds it in its
   /// child's effect does not run for the action, so that the action changes nothing.
@@ -145,7 +160,7 @@ extension Effect {
   package var isForMissingChild: Bool {
     switch operation {
     case .none: return false
-    case .warning(_, _, let kind): return kind == .missingChild
+    case .warning(_, _, let kind): return kind == .missingChild || kind == .staleChild
     case .merge(let effects): return effects.contains { $0.isForMissingChild }
     case .scoped(_, _, let effect): return effect.isForMissingChild
     default: return false
@@ -195,7 +210,8 @@ extension Effect {
   ) {
     switch operation {
     case .warning(let message, let site, let kind):
-      body(message, site, kind)
+      // A stale child's mark reports nothing.
+      if kind != .staleChild { body(message, site, kind) }
     case .none, .send, .run, .cancel, .endLifetime, .retainLifetimes, .dismiss, .sendWhileThere:
       return
     case .merge(let effects), .concatenate(let effects):

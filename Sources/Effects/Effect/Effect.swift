@@ -211,4 +211,8 @@ package enum WarningKind: Sendable, Equatable {
   /// `namingStoreAction` names it, which tells the reducers around the one that found it not
   /// to run for that action (see `Effect.isForMissingChild`).
   case missingChild
+  /// The same mark for an action addressed to a child that was there and is gone where that
+  /// is ordinary (a pop of a screen already popped, as a back button's, racing the screen's
+  /// own dismissal): the reducers around do not run for it, and nothing is reported.
+  case staleChild
 }

@@ -386,6 +386,8 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
         )
       )
     case .warning(let message, let site, let kind):
+      // A stale child's mark reports nothing: it only told the reducers around not to run.
+      guard kind != .staleChild else { return }
       warnings(
         RuntimeWarning(
           message: kind == .plain ? message : Self.placed(message, in: context.origin),

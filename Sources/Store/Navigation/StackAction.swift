@@ -16,6 +16,11 @@ public enum StackAction<State: Sendable, Action: Sendable>: Sendable {
   /// one (the parent's, and its ancestors') as large as the screen's state.
   indirect case push(id: StackElementID, state: State)
   /// Pops the screen with `id` and every screen above it.
+  ///
+  /// A pop of a screen the stack popped already (a back button tapped as the screen closed
+  /// itself) changes nothing and is not reported, as a sheet's second dismissal is not; the
+  /// parent's reducer does not see it. A pop from an id the stack never gave out changes
+  /// nothing either, with a runtime warning.
   case popFrom(id: StackElementID)
 }
 

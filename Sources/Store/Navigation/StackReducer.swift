@@ -200,15 +200,23 @@ extension StackOperations {
     case .popFrom(let id):
       guard state[keyPath: toStack].pop(from: id) else {
         // A pop of a screen that is gone changes nothing: the parent does not see it either
-        // (it would act on a pop that did not happen).
+        // (it would act on a pop that did not happen). A screen the stack pushed and popped
+        // already (its id is below the next, and ids are never reused) is ordinary, as a
+        // sheet's second dismissal is: a back button tapped as the screen closed itself. An
+        // id the stack never gave out is a mistake, and reported.
+        let lifetime = ElementIdentity(
+          collection: KeyPathIdentity(keyPath: entriesPath(of: toStack)), id: id)
+        if id.rawValue < read(toStack, in: &state).nextElementID.rawValue {
+          return .staleChild(
+            "\(describe(action)) pops from id \(id), which was popped already.", site: site,
+            lifetime: lifetime)
+        }
         return .missingChild(
           """
           \(describe(action)) pops from id \(id), which is not on the stack. Neither \
           a pop nor the parent's reducer ran for it: nothing changed.
           """,
-          site: site,
-          lifetime: ElementIdentity(
-            collection: KeyPathIdentity(keyPath: entriesPath(of: toStack)), id: id))
+          site: site, lifetime: lifetime)
       }
       return .none
     case .element:
