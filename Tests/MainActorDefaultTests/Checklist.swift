@@ -3,8 +3,9 @@ import Store
 
 // This target is compiled with `.defaultIsolation(MainActor.self)`, as an app target made by
 // Xcode 26 is. Its features are written as the Store documentation's "Modules Isolated to the
-// Main Actor" says: each reducer `nonisolated` (its nested types follow it), each case key in
-// a `nonisolated extension`. Without those, the lines marked below do not compile.
+// Main Actor" says: each reducer `nonisolated` (its nested types follow it), and each extension
+// of a reducer and each case key in a `nonisolated extension`. Without those, the lines marked
+// below do not compile.
 
 /// A list of items, each with a debounced save under a cancellation id every item uses, an
 /// editor sheet that reports back with a delegate action, and a stack of detail screens.
@@ -150,11 +151,21 @@ nonisolated struct Detail: Reducer {
           send(.ticked)
         }
       }
+      .cancellable(id: CancelID.ticking, cancelInFlight: true)
     case .ticked:
-      state.ticks += 1
+      state.ticks = nextCount(after: state.ticks)
       return .none
     }
   }
+}
+
+// `nonisolated` on a type does not carry to its extensions: without it here, `CancelID`'s
+// `Hashable` conformance and `nextCount(after:)` are isolated to the main actor, and the
+// reducer above cannot use them.
+nonisolated extension Detail {
+  enum CancelID { case ticking }
+
+  func nextCount(after ticks: Int) -> Int { ticks + 1 }
 }
 
 // Case keys. In a module isolated to the main actor by default, an extension's members are
