@@ -50,6 +50,25 @@ public struct ClockTimer<Duration: DurationProtocol>: AsyncSequence, Sendable {
   /// Sleeps until that offset from the instant.
   let sleep: @Sendable (Duration) async throws -> Void
 
+  /// The smallest whole number of intervals at least as long as `gap`, both positive: for a
+  /// `Swift.Duration`, counted exactly in attoseconds (as a `Double` quotient, 15 intervals of
+  /// a third of a second came to just over 15, and a tick due exactly on a consumer's return
+  /// was skipped; a count past `Int.max` stopped the program).
+  static func wholeIntervals(_ interval: Duration, toCover gap: Duration) -> Duration {
+    if let interval = interval as? Swift.Duration, let gap = gap as? Swift.Duration {
+      let step = interval.attoseconds
+      let (count, remainder) = gap.attoseconds.quotientAndRemainder(dividingBy: step)
+      let whole = remainder == 0 ? count : count + 1
+      // At most one interval past the gap: fits, unless the gap is within an interval of the
+      // largest duration, where the tick is due at that largest one.
+      let (covered, overflow) = step.multipliedReportingOverflow(by: whole)
+      return Swift.Duration(attoseconds: overflow ? .max : covered) as! Duration
+    }
+    // Another duration type: its own division, with the count kept within `Int`.
+    let missed = (gap / interval).rounded(.up)
+    return interval * Int(Swift.min(missed, Double(Int.max / 2)))
+  }
+
   /// Starts the ticks: the first is due `interval` after the first call to `next()`.
   public func makeAsyncIterator() -> Iterator {
     Iterator(timer: self)
@@ -75,8 +94,7 @@ public struct ClockTimer<Duration: DurationProtocol>: AsyncSequence, Sendable {
       if due < now {
         // Ticks missed while the consumer was busy, or the app suspended: skipped, to the
         // next one due from now on, counted in whole intervals so as not to drift.
-        let missed = ((now - due) / timer.interval).rounded(.up)
-        due += timer.interval * Int(missed)
+        due += ClockTimer.wholeIntervals(timer.interval, toCover: now - due)
       }
       do {
         try await timer.sleep(due)

@@ -32,11 +32,22 @@ public final class ImmediateClock: Clock, Sendable {
   ///   - deadline: The time the caller wants to wake at.
   ///   - tolerance: Ignored.
   /// - Throws: `CancellationError` when the calling task is cancelled, before or during the
-  ///   yield.
+  ///   yield (after the yield, either way: a loop that ignores the error still pauses).
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-    try Task.checkCancellation()
+    try await checkCancellationPausing()
     current.withLock { $0 = max($0, deadline) }
     await Task.yield()
     try Task.checkCancellation()
   }
+}
+
+/// Throws `CancellationError` when the current task is cancelled, after one yield: a loop that
+/// swallows a cancelled sleep's error (`try? await clock.sleep(for:)`) still pauses at each
+/// turn, a job per turn, which a test store stops and reports as work that never pauses. Had
+/// it thrown at once, the loop would be one job that never ends, which nothing can stop: the
+/// test hung with no message.
+package func checkCancellationPausing() async throws {
+  guard Task.isCancelled else { return }
+  await Task.yield()
+  throw CancellationError()
 }

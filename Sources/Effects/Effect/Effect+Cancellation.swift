@@ -16,7 +16,9 @@ extension Effect {
   /// - Parameters:
   ///   - id: The cancellation id. Any hashable, sendable value; a private enum case is usual.
   ///   - cancelInFlight: Whether to cancel effects already running under `id` before this one
-  ///     starts.
+  ///     starts. A concatenation this effect is a part of is not cancelled, though it runs
+  ///     under `id` too: `.debounce(id:)` with the same `id`, which runs this effect after its
+  ///     wait, still runs it.
   /// - Returns: A cancellable effect.
   public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Self {
     if isNone && !cancelInFlight { return self }

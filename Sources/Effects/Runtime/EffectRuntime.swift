@@ -325,7 +325,10 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       startSequence(effects[...], context, driver: nil)
     case .cancellable(let id, let cancelInFlight, let effect):
       let key = CancelKey(namespace: context.cancelNamespace, id: id)
-      if cancelInFlight { cancel(key) }
+      // Not the sequences this effect is a part of, which may run under the same id (a
+      // debounce of an effect cancellable in flight): they are not in flight beside it, and
+      // cancelling them would cancel it before it ran.
+      if cancelInFlight { cancel(key, sparing: context.enclosingSequences) }
       var context = context
       context.cancelKeys.append(key)
       start(effect, context)
@@ -465,6 +468,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       let rest = parts
       var later = context
       later.isDeferred = true
+      later.enclosingSequences.append(driver.id)
       partGroup.whenEmpty { [weak self] in
         self?.startSequence(rest, later, driver: driver)
       }
@@ -574,9 +578,11 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     connection.withLock { $0 }?.deliver(action, record.feedbackGroup, placement)
   }
 
-  private func cancel(_ key: CancelKey) {
+  private func cancel(_ key: CancelKey, sparing spared: [Int] = []) {
     let records = state.withLock { state in
-      (state.byCancelKey[key] ?? []).sorted().compactMap { state.records[$0]?.record }
+      (state.byCancelKey[key] ?? []).sorted().compactMap { id in
+        spared.contains(id) ? nil : state.records[id]?.record
+      }
     }
     for record in records { record.cancel() }
   }
@@ -698,6 +704,9 @@ package struct EffectContext: Sendable {
   var origin: any Sendable
   /// Whether the effect starts after the action that returned it was reduced.
   var isDeferred = false
+  /// The records of the sequences (concatenations) the effect is a later part of, outermost
+  /// first: a cancellation in flight under their id leaves them running.
+  var enclosingSequences: [Int] = []
 }
 
 /// A running effect's record, with where it was started.
