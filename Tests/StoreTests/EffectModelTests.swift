@@ -482,6 +482,9 @@ struct MCtx {
   /// waiting effect): its sends are dropped if their place is gone by the time they are
   /// reduced. A `.send` started with its action reaches the reducers even then.
   var deferred = false
+  /// The sequences (concatenations) it is a later part of: "A concatenation this effect is a
+  /// part of is not cancelled" by its cancellation in flight.
+  var enclosing: [Int] = []
 }
 
 struct MWindow {
@@ -989,7 +992,7 @@ struct EMModel {
       let key = EMKey(space: ctx.place.space, id: id)
       if inFlight {
         noteCancelish()
-        cancelKey(key)
+        cancelKey(key, sparing: ctx.enclosing)
       }
       var ctx = ctx
       ctx.keys.append(key)
@@ -1069,9 +1072,10 @@ struct EMModel {
     for member in groups[group]!.members.sorted() { cancelRecord(member) }
   }
 
-  mutating func cancelKey(_ key: EMKey) {
+  mutating func cancelKey(_ key: EMKey, sparing spared: [Int] = []) {
     cancelReason = "id \(key.id.space)"
-    for id in records.keys.sorted() where records[id]?.keys.contains(key) == true {
+    for id in records.keys.sorted()
+    where records[id]?.keys.contains(key) == true && !spared.contains(id) {
       cancelRecord(id)
     }
   }
@@ -1102,6 +1106,7 @@ struct EMModel {
       if records[sequence]!.cancelled { cancelGroup(partGroup) }
       var later = ctx
       later.deferred = true
+      later.enclosing.append(sequence)
       groups[partGroup]!.onEmpty = MCont(rest: Array(parts), ctx: later, driver: sequence)
       return
     }
