@@ -12,6 +12,6 @@ public enum Exhaustivity: Sendable, Hashable {
   /// it runs, and `finish()` checks what is left in the mode in force then. Actions that the
   /// effects of a non-exhaustive step fed back are still waiting when the mode is turned back
   /// on: the next exhaustive step fails on them unless the test receives them or calls
-  /// ``TestStore/skipReceivedActions()`` first.
+  /// ``TestStore/skipReceivedActions(fileID:filePath:line:column:)`` first.
   case off
 }

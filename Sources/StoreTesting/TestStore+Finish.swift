@@ -83,18 +83,50 @@ extension TestStore {
 
   /// Drops the received actions not yet asserted, so the test can go on without them.
   ///
-  /// Synchronous, unlike ``skipInFlightEffects()``: write `store.skipReceivedActions()`,
-  /// without `await`.
-  public func skipReceivedActions() {
+  /// Synchronous, unlike ``skipInFlightEffects(fileID:filePath:line:column:)``: write
+  /// `store.skipReceivedActions()`, without `await`. Runtime warnings raised since the last
+  /// step (a `TestClock.run()` that reached its guard, say) fail the test here, as at any step.
+  ///
+  /// - Parameters:
+  ///   - fileID: The file of the call, where failures are reported.
+  ///   - filePath: The path of the file of the call.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
+  public func skipReceivedActions(
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
     settle()
+    reportWarnings(
+      at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     removeAllReceived()
     baseline = root.untrackedState
   }
 
   /// Cancels every effect still running, so the test can end without waiting for them.
-  public func skipInFlightEffects() async {
+  ///
+  /// Runtime warnings raised since the last step (a `TestClock.run()` that reached its guard,
+  /// say) fail the test here, as at any step.
+  ///
+  /// - Parameters:
+  ///   - fileID: The file of the call, where failures are reported.
+  ///   - filePath: The path of the file of the call.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
+  public func skipInFlightEffects(
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    settle()
+    reportWarnings(at: location)
     ledger.excuse(runtime.running)
     runtime.cancelAll()
     await settleIncludingMainActor()
+    reportWarnings(at: location)
   }
 }

@@ -401,6 +401,25 @@ import Testing
     #expect(messages.all.contains { $0.contains("TestClock.run() woke 5 sleepers") })
   }
 
+  /// The guard's warning fails the test at the next step the test takes, a skip too, not
+  /// where the store was made (as it did when the test skipped the effects and ended).
+  @Test func aTestClockRunThatNeverEndsIsReportedAtTheSkipThatFollowsIt() async {
+    let store = makeStore()
+    store.exhaustivity = .off
+    await store.send(.startTimer)
+    await clock.run(maxSteps: 5)
+    let lines = Locked<[Int]>([])
+    let skipLine = #line + 2
+    await withKnownIssue {
+      await store.skipInFlightEffects()
+    } matching: { issue in
+      lines.withLock { $0.append(issue.sourceLocation?.line ?? 0) }
+      return messages.capture(issue)
+    }
+    #expect(lines.withLock { $0 } == [skipLine], "\(messages.all)")
+    #expect(messages.all.contains { $0.contains("TestClock.run() woke 5 sleepers") })
+  }
+
   @Test func anEffectTheFeatureCancelledThatNeverEndsIsStillLeftOver() async {
     let gate = Gate()
     let store = TestStore(initialState: Stubborn.State()) { Stubborn(gate: gate) }
