@@ -101,6 +101,22 @@ private struct Lab: Reducer {
     await store.finish()
   }
 
+  /// A debounce nested in a debounce under the same id: the inner one's cancellation in
+  /// flight spares the outer sequence it runs in, so the effect runs after both waits.
+  @Test func aDebounceNestedInADebounceUnderTheSameIDRunsAfterBothWaits() async {
+    let clock = TestClock()
+    let store = lab { tag in
+      .run { send in send(.got("searched \(tag)")) }
+        .debounce(id: "search", for: .milliseconds(100), clock: clock)
+        .debounce(id: "search", for: .milliseconds(200), clock: clock)
+    }
+    await store.send(.go("a"))
+    await clock.advance(by: .milliseconds(200))
+    await clock.advance(by: .milliseconds(100))
+    await receive("searched a", in: store)
+    await store.finish()
+  }
+
   /// The same under a live store, with one action and no burst at all.
   @Test func aLiveStoresDebounceOfAnEffectCancellableInFlightUnderTheSameIDRuns() async {
     let clock = TestClock()

@@ -81,6 +81,28 @@ import Testing
     #expect(warnings.messages.first?.contains("which is not on the stack") == true)
   }
 
+  /// A negative id is below the next id, but the stack never gave it out: reported.
+  @Test func aPopFromANegativeIDIsReported() {
+    let warnings = WarningLog()
+    let harness = harness(warnings)
+    harness.send(.path(.popFrom(id: StackElementID(rawValue: -1))))
+    #expect(harness.state.path.count == 2)
+    #expect(warnings.messages.count == 1, "\(warnings.messages)")
+  }
+
+  /// A stack emptied with `removeAll()` keeps its next id, so a late pop of one of its
+  /// screens is still known as popped already (a stack assigned anew starts its ids over,
+  /// as the docs say).
+  @Test func aLatePopAfterRemoveAllIsSilent() {
+    let warnings = WarningLog()
+    let harness = harness(warnings)
+    harness.send(.path(.popFrom(id: StackElementID(rawValue: 0))))
+    #expect(harness.state.path.isEmpty)
+    harness.send(.path(.popFrom(id: StackElementID(rawValue: 1))))
+    #expect(harness.state.popsSeen == 1)
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+  }
+
   /// A replay runs the reducers without effects and reports the warnings their effects
   /// carry: the late pop's mark is not one.
   @Test func aReplayReportsNothingForALatePop() {

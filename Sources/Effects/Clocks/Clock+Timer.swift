@@ -60,11 +60,12 @@ public struct ClockTimer<Duration: DurationProtocol>: AsyncSequence, Sendable {
       let (count, remainder) = gap.attoseconds.quotientAndRemainder(dividingBy: step)
       let whole = remainder == 0 ? count : count + 1
       // At most one interval past the gap: fits, unless the gap is within an interval of the
-      // largest duration, where the tick is due at that largest one.
+      // largest duration; then the gap itself, so that the tick is due at once.
       let (covered, overflow) = step.multipliedReportingOverflow(by: whole)
-      return Swift.Duration(attoseconds: overflow ? .max : covered) as! Duration
+      return Swift.Duration(attoseconds: overflow ? gap.attoseconds : covered) as! Duration
     }
-    // Another duration type: its own division, with the count kept within `Int`.
+    // Another duration type: its own division (a `Double`, so a tick due exactly on the
+    // consumer's return may be taken for missed), with the count kept within `Int`.
     let missed = (gap / interval).rounded(.up)
     return interval * Int(Swift.min(missed, Double(Int.max / 2)))
   }

@@ -124,27 +124,19 @@ extension Effect {
   /// element, a `nil` child, another case), with the end of that child's lifetime: what a
   /// child reducer returns instead of running the child, and the mark that tells every
   /// reducer around it not to run for the action either (``isForMissingChild``).
+  ///
+  /// With `isOrdinary`, for a child that was there and is gone where that is no mistake (a
+  /// pop of a screen popped already), the mark alone: nothing is reported, and `message`
+  /// only says what it stands for, to a reader of the effect.
   @usableFromInline
   package static func missingChild(
-    _ message: String, site: SourceSite, lifetime: some Hashable & Sendable
+    _ message: String, site: SourceSite, lifetime: some Hashable & Sendable,
+    isOrdinary: Bool = false
   ) -> Self {
     .merge(
-      Self(operation: .warning(message: message, site: site, kind: .missingChild)),
-      .endLifetime(of: lifetime)
-    )
-  }
-
-  /// The mark that an action was addressed to a child that was there and is gone, where that
-  /// is ordinary rather than a mistake (a pop of a screen already popped), with the end of that
-  /// child's lifetime: as ``missingChild(_:site:lifetime:)``, it tells every reducer around
-  /// not to run for the action, but nothing is reported. `description` says what it stands
-  /// for, for a reader of the effect.
-  @usableFromInline
-  package static func staleChild(
-    _ description: String, site: SourceSite, lifetime: some Hashable & Sendable
-  ) -> Self {
-    .merge(
-      Self(operation: .warning(message: description, site: site, kind: .staleChild)),
+      Self(
+        operation: .warning(
+          message: message, site: site, kind: isOrdinary ? .staleChild : .missingChild)),
       .endLifetime(of: lifetime)
     )
   }
@@ -201,9 +193,14 @@ extension Effect {
   /// what is left of an effect whose work will not run.
   ///
   /// - Complexity: O(*n*) in the effect's parts; the work inside `run` is not looked at.
+  ///
+  /// A missing child's warning is raised as one that names the store's action: the effect it
+  /// was part of is not run, and its mark must not stop the reducers around the one that
+  /// reports it, which acted on the action (a closing alert closed).
   package func forEachWarning<Other>(as _: Other.Type, _ body: (Effect<Other>) -> Void) {
     forEachWarningOperation { message, site, kind in
-      body(Effect<Other>(operation: .warning(message: message, site: site, kind: kind)))
+      let kept = kind == .missingChild ? .namingStoreAction : kind
+      body(Effect<Other>(operation: .warning(message: message, site: site, kind: kept)))
     }
   }
 

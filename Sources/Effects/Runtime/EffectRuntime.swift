@@ -468,7 +468,8 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       let rest = parts
       var later = context
       later.isDeferred = true
-      later.enclosingSequences.append(driver.id)
+      // Once: the later parts start from this context, which may hold the driver already.
+      if later.enclosingSequences.last != driver.id { later.enclosingSequences.append(driver.id) }
       partGroup.whenEmpty { [weak self] in
         self?.startSequence(rest, later, driver: driver)
       }

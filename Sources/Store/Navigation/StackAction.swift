@@ -19,8 +19,10 @@ public enum StackAction<State: Sendable, Action: Sendable>: Sendable {
   ///
   /// A pop of a screen the stack popped already (a back button tapped as the screen closed
   /// itself) changes nothing and is not reported, as a sheet's second dismissal is not; the
-  /// parent's reducer does not see it. A pop from an id the stack never gave out changes
-  /// nothing either, with a runtime warning.
+  /// parent's reducer does not see it. A pop from an id the stack never gave out (negative, or
+  /// at or past ``StackState/nextElementID``) changes nothing either, with a runtime warning.
+  /// A stack assigned anew starts its ids over, so empty one whose screens may still send
+  /// with `removeAll()`, which keeps the next id.
   case popFrom(id: StackElementID)
 }
 

@@ -203,13 +203,14 @@ extension StackOperations {
         // (it would act on a pop that did not happen). A screen the stack pushed and popped
         // already (its id is below the next, and ids are never reused) is ordinary, as a
         // sheet's second dismissal is: a back button tapped as the screen closed itself. An
-        // id the stack never gave out is a mistake, and reported.
+        // id the stack never gave out is a mistake, and reported. (Ids a `push(_:id:)`
+        // skipped count as given out: the stack does not list them.)
         let lifetime = ElementIdentity(
           collection: KeyPathIdentity(keyPath: entriesPath(of: toStack)), id: id)
-        if id.rawValue < read(toStack, in: &state).nextElementID.rawValue {
-          return .staleChild(
+        if id.rawValue >= 0, id.rawValue < read(toStack, in: &state).nextElementID.rawValue {
+          return .missingChild(
             "\(describe(action)) pops from id \(id), which was popped already.", site: site,
-            lifetime: lifetime)
+            lifetime: lifetime, isOrdinary: true)
         }
         return .missingChild(
           """
