@@ -189,14 +189,13 @@ extension Effect {
   }
 
   /// Calls `body` with each runtime warning this effect reports when it starts, in order, as
-  /// an effect of another action type that reports it with the same meaning (its kind kept):
-  /// what is left of an effect whose work will not run.
+  /// an effect of another action type that reports it the same way: what is left of an effect
+  /// whose work will not run. A warning that names the store's action still does, and a
+  /// missing child's is raised as one that names it: the effect it was part of is not run, and
+  /// its mark must not stop the reducers around the one that reports it, which acted on the
+  /// action (a closing alert closed).
   ///
   /// - Complexity: O(*n*) in the effect's parts; the work inside `run` is not looked at.
-  ///
-  /// A missing child's warning is raised as one that names the store's action: the effect it
-  /// was part of is not run, and its mark must not stop the reducers around the one that
-  /// reports it, which acted on the action (a closing alert closed).
   package func forEachWarning<Other>(as _: Other.Type, _ body: (Effect<Other>) -> Void) {
     forEachWarningOperation { message, site, kind in
       let kept = kind == .missingChild ? .namingStoreAction : kind
