@@ -12,7 +12,10 @@ public final class ImmediateClock: Clock, Sendable {
   /// Creates a clock at time zero.
   public init() {}
 
-  /// The current time: the sum of every sleep so far.
+  /// The current time: the latest deadline slept until so far. For one task's sleeps in turn,
+  /// that is their sum; sleeps of several tasks at once do not add up (two sleeps of 10
+  /// seconds side by side leave it at 10), and each moves time for every user of the clock: a
+  /// timer on it, beside a 10-second sleep, takes its ticks for missed and skips them.
   public var now: Instant {
     current.withLock { $0 }
   }
