@@ -122,7 +122,7 @@ extension TestStore {
     column: UInt = #column
   ) async {
     let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    settle()
+    // The warnings already raised; work still queued is cancelled, not run first.
     reportWarnings(at: location)
     ledger.excuse(runtime.running)
     runtime.cancelAll()
