@@ -240,13 +240,23 @@ extension IdentifiedArray {
   /// var activeTodos: IdentifiedArrayOf<Todo.State> { todos.filter { !$0.isComplete } }
   /// ```
   ///
+  /// The result keeps what this array knows of which elements changed lately: the stores of
+  /// a filtered view's rows, built anew at each read, learn from it which rows an action
+  /// changed, as the rows of a stored collection do, instead of each comparing its row.
+  ///
   /// - Parameter isIncluded: Whether an element is in the result.
   /// - Returns: The included elements; their ids are unique, as the array's are.
   /// - Complexity: O(*n*).
   @inlinable
   public func filter(_ isIncluded: (Element) throws -> Bool) rethrows -> IdentifiedArray {
     var included = IdentifiedArray()
-    for element in storage where try isIncluded(element) { included.appendIndexed(element) }
+    for element in storage where try isIncluded(element) { included.storage.append(element) }
+    // Indexed once, at the size reached: the ids are unique already, as this array's are.
+    if !included.storage.isEmpty { included.rebuildIndex() }
+    // The same elements, so the same content, and the same changes since earlier content
+    // stamps; the ids of changed elements the result lacks are ids it has no store for.
+    included.stamps.content = content
+    included.contentHistory = contentHistory
     return included
   }
 }

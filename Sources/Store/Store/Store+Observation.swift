@@ -135,9 +135,9 @@ extension Store {
 
   /// The ids of a collection: followed by its structure stamp, and compared when the stamp
   /// moved. A sort that changed no order, an array replaced by an equal one (a refresh), a
-  /// row removed and added back all move the stamp and keep the ids; and a computed view of
-  /// a collection (a filter) is built anew at each read, with a new stamp each time, though
-  /// its ids may be the same.
+  /// row removed and added back all move the stamp and keep the ids. A computed view of a
+  /// collection (a filter) is built anew at each read, with a new stamp: the reader gives a
+  /// build the last build's stamp when it has the same ids in the same order.
   final class TrackedIDs<ID: Hashable, Element: Identifiable>: Tracked where Element.ID == ID {
     let reader: CollectionReader<State, ID, Element>
     var stamp: UInt64
