@@ -132,7 +132,8 @@ import Testing
         }
       case 40..<43 where !model.isEmpty:
         let offsets = Set(
-          (0..<Int.random(in: 1...5, using: &random)).map { _ in
+          // Mostly a few, as a swipe to delete; now and then more than are removed one by one.
+          (0..<Int.random(in: 1...(step.isMultiple(of: 3) ? 40 : 5), using: &random)).map { _ in
             Int.random(in: 0..<model.count, using: &random)
           })
         items.remove(atOffsets: offsets)
