@@ -313,7 +313,12 @@ extension Store where State: Codable, Action: Codable {
   ///   - feature: The root feature's name, written in the header and checked on replay.
   ///   - schemaVersion: Mixed into the schema fingerprint: change it when the action types
   ///     change shape, since the fingerprint cannot see enum cases.
-  ///   - checkpointInterval: How many actions pass between checkpoints; at least 1.
+  ///   - checkpointInterval: How many actions pass between checkpoints; at least 1. A
+  ///     checkpoint encodes the whole state, canonicalizes and digests it, on the main actor,
+  ///     during the action it follows: 6 to 9 us per row of a list (a performance trial:
+  ///     11 ms for a state of 1,000 rows, 86 ms for 10,000, 0.64 s for 100,000). For a large
+  ///     state, pass a larger interval; the actions between checkpoints cost what the state's
+  ///     size does not change.
   ///   - time: The time of each action, in seconds; by default since recording started.
   /// - Returns: The recorder. Keep it, and call ``ActionLogRecorder/finish()`` at the end: a
   ///   recorder released before `finish()` stops recording, and the next action the store

@@ -168,6 +168,11 @@ public final class Store<State, Action: Sendable>: Observable {
   ///
   /// Only the first step of a chain is read through the store: `store.header.title` tracks
   /// the whole `header`. To track `title` alone, read it through a store scoped to `header`.
+  /// This matters most for a struct that holds a collection: `store.list.title` keeps a copy
+  /// of `list`, which shares the buffers of its rows, so each write to a row copies them all
+  /// (10,000 rows: 0.13 ms an action, against 0.3 to 0.9 us with
+  /// `store.scope(state: \.list, action: .list).title`; performance trial). Reading
+  /// `store.state` whole does the same.
   /// That matters most when the struct holds a large collection: `store.list.title`, with
   /// `list` holding the rows, keeps a copy of `list` that shares the rows' buffer, so the next
   /// change to a row copies all the rows while a view shows the title (about 1 ms an action
