@@ -153,20 +153,6 @@ extension CaseKey<Labeled.Action, IdentifiedAction<Int, Never>> {
 
 @MainActor
 @Suite struct FilteredViewModelTests {
-  fileprivate typealias RowStore = Store<Backlog.Item, Backlog.RowAction>
-
-  /// A row store as a view holds it: the name it showed and an observation of that read.
-  @MainActor fileprivate final class WatchedRow {
-    let store: RowStore
-    let tracker: Tracker
-    let shownName: String
-    init(store: RowStore) {
-      self.store = store
-      self.shownName = store.name
-      tracker = Tracker { _ = store.name }
-    }
-  }
-
   /// The stores of a filtered view's rows learn from the view which rows an action changed,
   /// as a stored collection's do: an action that renames one row of 200 shown has that
   /// row's store alone read its row again (each read its row before: 200 reads an action).
@@ -205,7 +191,7 @@ extension CaseKey<Labeled.Action, IdentifiedAction<Int, Never>> {
     let harness = Harness(
       initialState: Backlog.State(), warnings: warnings.handler, reducer: Backlog())
     var random = SeededGenerator(state: seed &* 131 &+ 7)
-    var watched: [Int: WatchedRow] = [:]
+    let watched = WatchedRows<Int, Backlog.Item, Backlog.RowAction>(name: \.name)
     var renames = 0
     var log: [String] = []
     for id in 0..<10 { harness.send(.add(id)) }
@@ -289,46 +275,11 @@ extension CaseKey<Labeled.Action, IdentifiedAction<Int, Never>> {
           "seed \(seed) step \(step): the view's stores list \(rows.ids), the view \(now.ids)")
         return
       }
-      for (id, watch) in watched {
-        // Stores of rows that left the view are let go, as a view lets them go.
-        guard let row = now[id: id], rows[id: id] === watch.store else {
-          watched[id] = nil
-          continue
-        }
-        let place = "seed \(seed) step \(step) after \(description): row \(id)"
-        let isChanged = row.name != watch.shownName
-        let firings = watch.tracker.firings
-        if isChanged && firings != 1 {
-          Issue.record(
-            """
-            \(place) was renamed from \(watch.shownName) to \(row.name) and its observer \
-            fired \(firings) times; recent actions \(log.suffix(8))
-            """)
-          return
-        }
-        if !isChanged && !replaced.contains(id) && firings != 0 {
-          Issue.record(
-            """
-            \(place) kept its name \(row.name) and its observer fired \(firings) times; \
-            recent actions \(log.suffix(8))
-            """)
-          return
-        }
-        if watch.store.name != row.name {
-          Issue.record("\(place)'s store reads \(watch.store.name), the view \(row.name)")
-          return
-        }
-        if firings > 0 || isChanged {
-          watched[id] = WatchedRow(store: watch.store)
-        }
-      }
-      for id in now.ids where watched[id] == nil {
-        guard let store = rows[id: id] else {
-          Issue.record("seed \(seed) step \(step): the view hands out no store for row \(id)")
-          return
-        }
-        watched[id] = WatchedRow(store: store)
-      }
+      guard
+        watched.check(
+          ids: now.ids, names: { now[id: $0]?.name }, stores: rows, replaced: replaced,
+          place: "seed \(seed) step \(step) after \(description)", log: log)
+      else { return }
     }
     #expect(warnings.messages.isEmpty, "seed \(seed): \(warnings.messages)")
   }

@@ -11,19 +11,6 @@ import Testing
 @MainActor
 @Suite struct RowObservationModelTests {
   typealias List = NestedRowList.List
-  typealias RowStore = Store<NestedRowList.Row.State, NestedRowList.Row.Action>
-
-  /// A row store as a view holds it: the name it showed and an observation of that read.
-  @MainActor fileprivate final class WatchedRow {
-    let store: RowStore
-    let tracker: Tracker
-    let shownName: String
-    init(store: RowStore) {
-      self.store = store
-      self.shownName = store.name
-      tracker = Tracker { _ = store.name }
-    }
-  }
 
   @Test(arguments: 0..<10 as Range<UInt64>)
   func observersAreNotifiedExactlyForTheirOwnRow(seed: UInt64) async {
@@ -32,7 +19,8 @@ import Testing
     let harness = Harness(
       initialState: List.State(), warnings: warnings.handler, reducer: List(clock: clock))
     var random = SeededGenerator(state: seed &* 31 &+ 77)
-    var watched: [Int: WatchedRow] = [:]
+    let watched = WatchedRows<Int, NestedRowList.Row.State, NestedRowList.Row.Action>(
+      name: \.name)
     var renames = 0
     var log: [String] = []
     for id in 0..<6 { harness.send(.addRow(id, items: [], detail: nil)) }
@@ -98,47 +86,13 @@ import Testing
         description = "advance"
       }
       log.append(description)
-      let rows = harness.store.scope(state: \.rows, action: .rows)
-      for (id, watch) in watched {
-        // Stores of rows that went are let go, as a view lets them go.
-        guard let row = harness.state.rows[id: id], rows[id: id] === watch.store else {
-          watched[id] = nil
-          continue
-        }
-        let place = "seed \(seed) step \(step) after \(description): row \(id)"
-        let isChanged = row.name != watch.shownName
-        let firings = watch.tracker.firings
-        if isChanged && firings != 1 {
-          Issue.record(
-            """
-            \(place) was renamed from \(watch.shownName) to \(row.name) and its observer \
-            fired \(firings) times; recent actions \(log.suffix(8))
-            """)
-          return
-        }
-        if !isChanged && !replaced.contains(id) && firings != 0 {
-          Issue.record(
-            """
-            \(place) kept its name \(row.name) and its observer fired \(firings) times; \
-            recent actions \(log.suffix(8))
-            """)
-          return
-        }
-        if watch.store.name != row.name {
-          Issue.record("\(place)'s store reads \(watch.store.name), the state \(row.name)")
-          return
-        }
-        if firings > 0 || isChanged {
-          watched[id] = WatchedRow(store: watch.store)
-        }
-      }
-      for id in harness.state.rows.ids where watched[id] == nil {
-        guard let store = rows[id: id] else {
-          Issue.record("seed \(seed) step \(step): the list hands out no store for row \(id)")
-          return
-        }
-        watched[id] = WatchedRow(store: store)
-      }
+      let place = "seed \(seed) step \(step) after \(description)"
+      guard
+        watched.check(
+          ids: harness.state.rows.ids, names: { harness.state.rows[id: $0]?.name },
+          stores: harness.store.scope(state: \.rows, action: .rows), replaced: replaced,
+          place: place, log: log)
+      else { return }
     }
     #expect(warnings.messages.isEmpty, "seed \(seed): \(warnings.messages)")
   }
