@@ -30,9 +30,9 @@ import Synchronization
 ///   enum Action: Sendable { case editor(Editor.Action), deleteAlert(DeleteAlertAction) }
 ///   var body: some Reducer<State, Action> {
 ///     EmptyReducer()
-///       .ifCaseLet(.editor, action: .editor) { Editor() }
+///       .ifCaseLet(StateKey.editor, action: ActionKey.editor) { Editor() }
 ///       // No reducer: refuses the alert's actions while the editor shows.
-///       .ifCaseLet(.deleteAlert, action: .deleteAlert)
+///       .ifCaseLet(StateKey.deleteAlert, action: ActionKey.deleteAlert)
 ///   }
 /// }
 /// ```

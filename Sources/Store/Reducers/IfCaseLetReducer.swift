@@ -22,8 +22,8 @@ extension Reducer {
   /// enum State { case signedOut(SignIn.State), signedIn(Home.State) }
   ///
   /// Reduce { state, action in ... }
-  ///   .ifCaseLet(.signedOut, action: .signedOut) { SignIn() }
-  ///   .ifCaseLet(.signedIn, action: .signedIn) { Home() }
+  ///   .ifCaseLet(StateKey.signedOut, action: ActionKey.signedOut) { SignIn() }
+  ///   .ifCaseLet(StateKey.signedIn, action: ActionKey.signedIn) { Home() }
   /// ```
   ///
   /// The state this runs on is the enum itself. For an enum kept in a property of a larger
@@ -69,8 +69,8 @@ extension Reducer {
   ///
   /// ```swift
   /// EmptyReducer()
-  ///   .ifCaseLet(.editor, action: .editor) { Editor() }
-  ///   .ifCaseLet(.deleteAlert, action: .deleteAlert)
+  ///   .ifCaseLet(StateKey.editor, action: ActionKey.editor) { Editor() }
+  ///   .ifCaseLet(StateKey.deleteAlert, action: ActionKey.deleteAlert)
   /// ```
   ///
   /// - Parameters:
