@@ -37,7 +37,11 @@ final class CollectionReader<State, ID: Hashable, Element: Identifiable> where E
   /// Where the collection lies in the state, when it is stored.
   private let offset: Int?
   /// The view last built, and the ``StoreCore/stateVersion`` it was built at.
-  private var kept: (elements: IdentifiedArray<ID, Element>, version: Int)?
+  private var kept: IdentifiedArray<ID, Element>?
+  /// The ``StoreCore/stateVersion`` `kept` was built at, or -1 when nothing is kept: compared
+  /// first, an integer, where an optional tuple of generic types looked up its type's metadata
+  /// at every look of every element store, kept view or not.
+  private var keptVersion = -1
   /// Whether the last read that reached the state built the collection anew.
   private(set) var builtAnew = false
   /// Reads the stamps of a stored collection where the root stores it, in place: no copy of
@@ -94,7 +98,7 @@ final class CollectionReader<State, ID: Hashable, Element: Identifiable> where E
     -> LookPresence
   {
     let version = self.version()
-    if let kept, kept.version == version { return withUnsafePointer(to: kept.elements, body) }
+    if keptVersion == version, let kept { return withUnsafePointer(to: kept, body) }
     guard let offset else { return withUnsafePointer(to: read(), body) }
     // As `read(from:)` does: a collection built during the read (of a store whose state is
     // itself built anew at each read) is kept, for the next element store's look.
@@ -104,11 +108,12 @@ final class CollectionReader<State, ID: Hashable, Element: Identifiable> where E
         to: IdentifiedArray<ID, Element>.self)
       builtAnew = elements.pointee.structure > before
       guard builtAnew else {
-        kept = nil
+        forgetKept()
         return body(elements)
       }
       let built = continued(elements.pointee)
-      kept = (built, version)
+      kept = built
+      keptVersion = version
       return withUnsafePointer(to: built, body)
     }
   }
@@ -117,7 +122,7 @@ final class CollectionReader<State, ID: Hashable, Element: Identifiable> where E
   /// read from `state`, or from the state read now, and kept if the read built it.
   private func read(from state: UnsafePointer<State>?) -> IdentifiedArray<ID, Element> {
     let version = self.version()
-    if let kept, kept.version == version { return kept.elements }
+    if keptVersion == version, let kept { return kept }
     let before = structureStamps.load(ordering: .relaxed)
     let keyPath = self.keyPath
     let offset = self.offset
@@ -129,19 +134,28 @@ final class CollectionReader<State, ID: Hashable, Element: Identifiable> where E
     // in the state were all taken before.
     builtAnew = elements.structure > before
     guard builtAnew else {
-      kept = nil
+      forgetKept()
       return elements
     }
     let built = continued(elements)
-    kept = (built, version)
+    kept = built
+    keptVersion = version
     return built
+  }
+
+  /// Lets go of the view kept, if any: for a stored collection, nothing to do, and nothing
+  /// touched (see `keptVersion`).
+  private func forgetKept() {
+    guard keptVersion != -1 else { return }
+    kept = nil
+    keptVersion = -1
   }
 
   /// A collection built anew, carrying on the structure history of the one the last read
   /// built (see ``IdentifiedArray/continueStructure(from:)``): its element stores and the
   /// observers of its ids then tell which rows left, and that none did, from its stamps.
   private func continued(_ built: IdentifiedArray<ID, Element>) -> IdentifiedArray<ID, Element> {
-    guard let previous = kept?.elements else { return built }
+    guard let previous = kept else { return built }
     var built = built
     built.continueStructure(from: previous)
     return built
