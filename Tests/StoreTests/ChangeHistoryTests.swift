@@ -43,14 +43,21 @@ import Testing
   }
 
   /// A history that went round at one capacity, then grew with the array, keeps its changes
-  /// in order.
+  /// in order. (Each append is a change too, an element's arrival: the stamp is taken after
+  /// them.)
   @Test func aHistoryThatGrowsAfterGoingRoundKeepsItsOrder() {
     var array = rows(200)
     for id in 0..<40 { array[id: id]?.count += 1 }
-    let content = array.contentStamp
     for id in 200..<1_200 { array.append(Row(id: id)) }
+    let content = array.contentStamp
     for id in 40..<80 { array[id: id]?.count += 1 }
     #expect(array.changedIDs(since: content) == Array(40..<80))
+    // Arrivals are listed as changes.
+    let beforeArrival = array.contentStamp
+    array.append(Row(id: 5_000))
+    array.insert(Row(id: 5_001), at: 3)
+    array.append(contentsOf: [Row(id: 5_002), Row(id: 5_003)])
+    #expect(array.changedIDs(since: beforeArrival) == [5_000, 5_001, 5_002, 5_003])
   }
 
   /// A history grown for a larger array went on past its end once the array shrank (the

@@ -219,7 +219,24 @@ extension IdentifiedArray {
     return true
   }
 
-  /// Marks that the element with `id` may have changed.
+  /// Marks that the elements at `positions` arrived (appended or inserted), as
+  /// ``touch(_:)`` marks one: see ``touch(_:)``.
+  @inlinable
+  mutating func arrived(_ positions: Range<Int>) {
+    let previous = content
+    content = Self.nextContent()
+    let ids = positions.count > StructureHistory<ID>.maximumIDsPerChange ? [] : positions.map(id(at:))
+    contentHistory.record(
+      from: previous, to: content, ids: ids.isEmpty ? .unknown : .many(ids),
+      capacity: StructureHistory<ID>.capacity(forCount: count),
+      idLimit: StructureHistory<ID>.idLimit(forCount: count))
+  }
+
+  /// Marks that the element with `id` may have changed, or arrived: an element appended or
+  /// inserted is new to whoever saw the array before. A view built anew at each read keeps
+  /// the last build's structure stamp when its ids are the same (`continueStructure`), so
+  /// the arrival of a row removed and added back, or of rows appended to a copy of another
+  /// array, is told by the content stamp alone.
   @inlinable
   mutating func touch(_ id: ID) {
     let previous = content

@@ -16,6 +16,7 @@ extension IdentifiedArray {
     )
     appendIndexed(element)
     restructure(removed: [])
+    touch(element.id)
   }
 
   /// Adds an element at the end, unless an element with its id is present already.
@@ -38,6 +39,7 @@ extension IdentifiedArray {
     if let position = index(id: element.id) { return (false, position) }
     appendIndexed(element)
     restructure(removed: [])
+    touch(element.id)
     return (true, storage.count - 1)
   }
 
@@ -56,7 +58,7 @@ extension IdentifiedArray {
     if needed > storage.capacity {
       storage.reserveCapacity(Swift.max(needed, 2 * storage.capacity))
     }
-    var appended = false
+    let first = storage.count
     for element in elements {
       precondition(
         find(element.id) == nil,
@@ -65,9 +67,11 @@ extension IdentifiedArray {
           advice: "; use updateOrAppend(_:) to replace the element with that id")
       )
       appendIndexed(element)
-      appended = true
     }
-    if appended { restructure(removed: []) }
+    if storage.count > first {
+      restructure(removed: [])
+      arrived(first..<storage.count)
+    }
   }
 
   /// Inserts an element at a position, moving later elements back.
@@ -94,6 +98,7 @@ extension IdentifiedArray {
       """)
     insertIndexed(CollectionOfOne(element), at: position)
     restructure(removed: [])
+    touch(element.id)
   }
 
   /// Inserts an element at a position, moving later elements back, unless an element with its
@@ -130,6 +135,7 @@ extension IdentifiedArray {
     if let present = index(id: element.id) { return (false, present) }
     insertIndexed(CollectionOfOne(element), at: position)
     restructure(removed: [])
+    touch(element.id)
     return (true, position)
   }
 
@@ -163,6 +169,7 @@ extension IdentifiedArray {
     guard !elements.isEmpty else { return }
     insertIndexed(elements, at: position)
     restructure(removed: [])
+    arrived(position..<(position + elements.count))
   }
 
   /// Replaces the element with the same id, or appends the element if its id is new.
