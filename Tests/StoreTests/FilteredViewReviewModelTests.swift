@@ -112,9 +112,10 @@ extension CaseKey<ReviewShelf.Action, IdentifiedAction<Int, Never>> {
         action = .add(Int.random(in: 0..<60, using: &random), "a\(counter)")
       case 60..<65:
         action = .removeWhere(
-          Set((0..<Int.random(in: 1..<25, using: &random)).map { _ in
-            Int.random(in: 0..<60, using: &random)
-          }))
+          Set(
+            (0..<Int.random(in: 1..<25, using: &random)).map { _ in
+              Int.random(in: 0..<60, using: &random)
+            }))
       case 65..<70:
         guard !ids.isEmpty else { continue }
         action = .removeOffsets(
@@ -154,7 +155,8 @@ extension CaseKey<ReviewShelf.Action, IdentifiedAction<Int, Never>> {
           continue
         }
         if watch.store.name != row.name {
-          Issue.record("\(place): row \(id)'s store reads \(watch.store.name), the view \(row.name)")
+          Issue.record(
+            "\(place): row \(id)'s store reads \(watch.store.name), the view \(row.name)")
           return
         }
         if row.name != watch.shown, watch.tracker.firings == 0 {

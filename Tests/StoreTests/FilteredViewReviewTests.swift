@@ -107,7 +107,8 @@ extension CaseKey<Reloading.PanelAction, IdentifiedAction<Int, Never>> {
     let rows = store.scope(state: \.items, action: .rows)
     let row = rows[id: 1]!
     let tracker = Tracker { _ = row.name }
-    store.send(.reloadInPlace([.init(id: 0, name: "A"), .init(id: 1, name: "B"), .init(id: 2, name: "C")]))
+    store.send(
+      .reloadInPlace([.init(id: 0, name: "A"), .init(id: 1, name: "B"), .init(id: 2, name: "C")]))
     #expect(tracker.firings == 1)
     #expect(row.name == "B")
   }
@@ -123,7 +124,8 @@ extension CaseKey<Reloading.PanelAction, IdentifiedAction<Int, Never>> {
     let rows = store.scope(state: \.shown, action: .rows)
     let row = rows[id: 1]!
     let tracker = Tracker { _ = row.name }
-    store.send(.reloadInPlace([.init(id: 0, name: "A"), .init(id: 1, name: "B"), .init(id: 2, name: "C")]))
+    store.send(
+      .reloadInPlace([.init(id: 0, name: "A"), .init(id: 1, name: "B"), .init(id: 2, name: "C")]))
     #expect(store.state.shown[id: 1]?.name == "B")
     #expect(tracker.firings == 1)
     #expect(row.name == "B")
@@ -184,7 +186,8 @@ extension CaseKey<Reloading.PanelAction, IdentifiedAction<Int, Never>> {
     let rows = panel.scope(state: \.rows, action: .panelRows)
     let row = rows[id: 1]!
     let tracker = Tracker { _ = row.name }
-    store.send(.reloadInPlace([.init(id: 0, name: "A"), .init(id: 1, name: "B"), .init(id: 2, name: "C")]))
+    store.send(
+      .reloadInPlace([.init(id: 0, name: "A"), .init(id: 1, name: "B"), .init(id: 2, name: "C")]))
     #expect(store.state.panel.rows[id: 1]?.name == "B")
     #expect(tracker.firings == 1)
     #expect(row.name == "B")

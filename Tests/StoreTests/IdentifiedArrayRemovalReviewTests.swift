@@ -20,7 +20,8 @@ import Testing
       var expectedRemoved: [Int] = []
       switch Int.random(in: 0..<5, using: &random) {
       case 0 where !model.isEmpty:
-        let offsets = (0..<Int.random(in: 1...(Bool.random(using: &random) ? 40 : 6), using: &random))
+        let offsets =
+          (0..<Int.random(in: 1...(Bool.random(using: &random) ? 40 : 6), using: &random))
           .map { _ in Int.random(in: 0..<model.count, using: &random) }
         let sorted = Set(offsets).sorted()
         expectedRemoved = sorted.map { model[$0] }
@@ -63,7 +64,9 @@ import Testing
       #expect(items.ids == model)
       for (position, id) in model.enumerated() {
         if items.index(id: id) != position {
-          Issue.record("seed \(seed): id \(id) indexed at \(String(describing: items.index(id: id))), is at \(position)")
+          Issue.record(
+            "seed \(seed): id \(id) indexed at \(String(describing: items.index(id: id))), is at \(position)"
+          )
           return
         }
       }

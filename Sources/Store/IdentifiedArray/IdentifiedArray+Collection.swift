@@ -225,7 +225,8 @@ extension IdentifiedArray {
   mutating func arrived(_ positions: Range<Int>) {
     let previous = content
     content = Self.nextContent()
-    let ids = positions.count > StructureHistory<ID>.maximumIDsPerChange ? [] : positions.map(id(at:))
+    let ids =
+      positions.count > StructureHistory<ID>.maximumIDsPerChange ? [] : positions.map(id(at:))
     contentHistory.record(
       from: previous, to: content, ids: ids.isEmpty ? .unknown : .many(ids),
       capacity: StructureHistory<ID>.capacity(forCount: count),
