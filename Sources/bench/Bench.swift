@@ -497,7 +497,11 @@ struct Bench {
     // 23. An action that writes 20 rows of 20,000, each with a store something read, against
     // the same at 1,000 rows. The array remembers which rows changed for as many changes as a
     // sixteenth of its rows: past 16 changes (its fixed size before), every row store looked
-    // at its row, 20,000 of them here.
+    // at its row, 20,000 of them here. The target was 2.0 (1.70 to 1.99 across sessions'
+    // runs, 58 us against 32); once an element store's look stopped fetching type metadata,
+    // both sides got faster, the small one most (34 to 44 us against 17 to 19), and the ratio
+    // rose to 1.93 to 2.28, the growth itself (the cache misses of rows and stores scattered
+    // through more memory) no larger. The target follows the growth: 2.5.
     if runs(23) {
       func updater(count: Int) -> () -> Void {
         let store = Store(initialState: List.State(count: count)) { List() }
@@ -518,7 +522,7 @@ struct Bench {
         iterations: 10_000, updater(count: 20_000), updater(count: 1_000))
       table.add(
         "write 20 rows of 20,000, each row's store read", big, "the same at 1,000 rows", small,
-        2.0)
+        2.5)
     }
 
     // 24. An action beside a list whose rows a view has scoped (`ForEach(store.scope(...))`),
