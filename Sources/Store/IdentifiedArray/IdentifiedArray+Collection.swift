@@ -219,31 +219,36 @@ extension IdentifiedArray {
     return true
   }
 
-  /// Marks that the elements at `positions` arrived (appended or inserted), as
-  /// ``touch(_:)`` marks one: see ``touch(_:)``.
+  /// Marks that the elements at `positions`, just appended or inserted, arrived: a change of
+  /// the ids, and of the content, as each arriving element is new to whoever saw the array
+  /// before. A view built anew at each read keeps the last build's structure stamp when its
+  /// ids are the same (`continueStructure`), so the arrival of a row removed and added back,
+  /// or of rows appended to a copy of another array, is told by the content stamp alone.
   @inlinable
-  mutating func arrived(_ positions: Range<Int>) {
-    let previous = content
-    content = Self.nextContent()
-    let ids =
-      positions.count > StructureHistory<ID>.maximumIDsPerChange ? [] : positions.map(id(at:))
-    contentHistory.record(
-      from: previous, to: content, ids: ids.isEmpty ? .unknown : .many(ids),
-      capacity: StructureHistory<ID>.capacity(forCount: count),
-      idLimit: StructureHistory<ID>.idLimit(forCount: count))
+  mutating func recordArrival(at positions: Range<Int>) {
+    restructure(removed: [])
+    let ids: StructureHistory<ID>.IDs =
+      switch positions.count {
+      case 1: .one(id(at: positions.lowerBound))
+      case ...StructureHistory<ID>.maximumIDsPerChange: .many(positions.map(id(at:)))
+      default: .unknown
+      }
+    recordContentChange(ids)
   }
 
-  /// Marks that the element with `id` may have changed, or arrived: an element appended or
-  /// inserted is new to whoever saw the array before. A view built anew at each read keeps
-  /// the last build's structure stamp when its ids are the same (`continueStructure`), so
-  /// the arrival of a row removed and added back, or of rows appended to a copy of another
-  /// array, is told by the content stamp alone.
+  /// Marks that the element with `id` may have changed.
   @inlinable
   mutating func touch(_ id: ID) {
+    recordContentChange(.one(id))
+  }
+
+  /// Moves the content stamp, recording `ids` as the elements that may have changed.
+  @inlinable
+  mutating func recordContentChange(_ ids: StructureHistory<ID>.IDs) {
     let previous = content
     content = Self.nextContent()
     contentHistory.record(
-      from: previous, to: content, ids: .one(id),
+      from: previous, to: content, ids: ids,
       capacity: StructureHistory<ID>.capacity(forCount: count),
       idLimit: StructureHistory<ID>.idLimit(forCount: count))
   }

@@ -212,14 +212,9 @@ extension IdentifiedArray {
   mutating func continueStructure(from previous: IdentifiedArray) {
     guard !(Element.self is any LifetimeStateCarrier.Type) else { return }
     let count = storage.count
-    let sameIDs =
-      count == previous.storage.count
-      && storage.withUnsafeBufferPointer { now in
-        previous.storage.withUnsafeBufferPointer { then in
-          (0..<count).allSatisfy { now[$0].id == then[$0].id }
-        }
-      }
-    if sameIDs {
+    if count == previous.storage.count,
+      storage.indices.allSatisfy({ id(at: $0) == previous.id(at: $0) })
+    {
       structure = previous.structure
       history = previous.history
       return

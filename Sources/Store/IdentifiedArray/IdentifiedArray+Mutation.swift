@@ -15,8 +15,7 @@ extension IdentifiedArray {
         advice: "; use updateOrAppend(_:) to replace the element with that id")
     )
     appendIndexed(element)
-    restructure(removed: [])
-    touch(element.id)
+    recordArrival(at: (storage.count - 1)..<storage.count)
   }
 
   /// Adds an element at the end, unless an element with its id is present already.
@@ -38,8 +37,7 @@ extension IdentifiedArray {
   public mutating func appendIfAbsent(_ element: Element) -> (appended: Bool, index: Int) {
     if let position = index(id: element.id) { return (false, position) }
     appendIndexed(element)
-    restructure(removed: [])
-    touch(element.id)
+    recordArrival(at: (storage.count - 1)..<storage.count)
     return (true, storage.count - 1)
   }
 
@@ -68,10 +66,7 @@ extension IdentifiedArray {
       )
       appendIndexed(element)
     }
-    if storage.count > first {
-      restructure(removed: [])
-      arrived(first..<storage.count)
-    }
+    if storage.count > first { recordArrival(at: first..<storage.count) }
   }
 
   /// Inserts an element at a position, moving later elements back.
@@ -97,8 +92,7 @@ extension IdentifiedArray {
       of \(storage.count) elements (positions 0 through \(storage.count) are valid).
       """)
     insertIndexed(CollectionOfOne(element), at: position)
-    restructure(removed: [])
-    touch(element.id)
+    recordArrival(at: position..<(position + 1))
   }
 
   /// Inserts an element at a position, moving later elements back, unless an element with its
@@ -134,8 +128,7 @@ extension IdentifiedArray {
       """)
     if let present = index(id: element.id) { return (false, present) }
     insertIndexed(CollectionOfOne(element), at: position)
-    restructure(removed: [])
-    touch(element.id)
+    recordArrival(at: position..<(position + 1))
     return (true, position)
   }
 
@@ -168,8 +161,7 @@ extension IdentifiedArray {
     }
     guard !elements.isEmpty else { return }
     insertIndexed(elements, at: position)
-    restructure(removed: [])
-    arrived(position..<(position + elements.count))
+    recordArrival(at: position..<(position + elements.count))
   }
 
   /// Replaces the element with the same id, or appends the element if its id is new.
@@ -268,6 +260,7 @@ extension IdentifiedArray {
   /// Removes the element that `find` located in `bucket` and `slot`, without recording the
   /// change: a removal of several elements records them once.
   @inlinable
+  @discardableResult
   mutating func removeUnrecorded(bucket: Int, slot: Int) -> Element {
     let position = position(ofSlot: slot)
     // The bucket is emptied first, while every other slot still maps to its element.
@@ -288,12 +281,12 @@ extension IdentifiedArray {
   /// their ids as one change.
   @inlinable
   mutating func remove(ascendingPositions positions: [Int]) {
-    var removed = [ID](repeating: id(at: positions[0]), count: positions.count)
+    let removed = positions.map(id(at:))
     if positions.count <= Self.fewRemovals {
       // From the last, so that the positions still to remove stay where they were.
-      for (index, position) in positions.enumerated().reversed() {
-        let (bucket, slot) = find(id(at: position))!
-        removed[index] = removeUnrecorded(bucket: bucket, slot: slot).id
+      for id in removed.reversed() {
+        let (bucket, slot) = find(id)!
+        removeUnrecorded(bucket: bucket, slot: slot)
       }
     } else {
       var kept = ContiguousArray<Element>()
@@ -301,7 +294,6 @@ extension IdentifiedArray {
       var next = 0
       for position in storage.indices {
         if next < positions.count, positions[next] == position {
-          removed[next] = id(at: position)
           next += 1
         } else {
           kept.append(storage[position])

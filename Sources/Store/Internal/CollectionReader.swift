@@ -106,14 +106,9 @@ final class CollectionReader<State, ID: Hashable, Element: Identifiable> where E
     return lookAtState { state in
       let elements = UnsafeRawPointer(state).advanced(by: offset).assumingMemoryBound(
         to: IdentifiedArray<ID, Element>.self)
-      builtAnew = elements.pointee.structure > before
-      guard builtAnew else {
-        forgetKept()
+      guard let built = keepIfBuilt(elements, since: before, version: version) else {
         return body(elements)
       }
-      let built = continued(elements.pointee)
-      kept = built
-      keptVersion = version
       return withUnsafePointer(to: built, body)
     }
   }
@@ -130,34 +125,34 @@ final class CollectionReader<State, ID: Hashable, Element: Identifiable> where E
       withValue(at: keyPath, offset: offset, in: $0) { $0.pointee }
     }
     let elements = state.map(read) ?? readElements(read)
-    // A collection built during the read took its structure stamp then: the stamps of those
-    // in the state were all taken before.
-    builtAnew = elements.structure > before
+    return withUnsafePointer(to: elements) { keepIfBuilt($0, since: before, version: version) }
+      ?? elements
+  }
+
+  /// Keeps the collection a read found at `elements`, if the read built it (its structure
+  /// stamp is newer than `before`, the last stamp taken before the read: the stamps of the
+  /// collections in the state were all taken earlier), and returns what it kept; else lets
+  /// go of what was kept (for a stored collection, nothing, and nothing touched: see
+  /// `keptVersion`) and returns `nil`.
+  ///
+  /// What it keeps carries on the structure history of the last build
+  /// (``IdentifiedArray/continueStructure(from:)``): its element stores and the observers of
+  /// its ids then tell which rows left, and that none did, from its stamps.
+  private func keepIfBuilt(
+    _ elements: UnsafePointer<IdentifiedArray<ID, Element>>, since before: UInt64, version: Int
+  ) -> IdentifiedArray<ID, Element>? {
+    builtAnew = elements.pointee.structure > before
     guard builtAnew else {
-      forgetKept()
-      return elements
+      if keptVersion != -1 {
+        kept = nil
+        keptVersion = -1
+      }
+      return nil
     }
-    let built = continued(elements)
+    var built = elements.pointee
+    if let previous = kept { built.continueStructure(from: previous) }
     kept = built
     keptVersion = version
-    return built
-  }
-
-  /// Lets go of the view kept, if any: for a stored collection, nothing to do, and nothing
-  /// touched (see `keptVersion`).
-  private func forgetKept() {
-    guard keptVersion != -1 else { return }
-    kept = nil
-    keptVersion = -1
-  }
-
-  /// A collection built anew, carrying on the structure history of the one the last read
-  /// built (see ``IdentifiedArray/continueStructure(from:)``): its element stores and the
-  /// observers of its ids then tell which rows left, and that none did, from its stamps.
-  private func continued(_ built: IdentifiedArray<ID, Element>) -> IdentifiedArray<ID, Element> {
-    guard let previous = kept else { return built }
-    var built = built
-    built.continueStructure(from: previous)
     return built
   }
 }
