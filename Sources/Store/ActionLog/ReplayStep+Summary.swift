@@ -18,7 +18,7 @@ extension ReplayStep where Action: Encodable {
   /// a case (`inner(a: 1, b: 2)`), and a `nil` left out reads as a case without values.
   ///
   /// ```swift
-  /// try replayer.replay(path: path) { step in
+  /// _ = try replayer.replay(path: path) { step in
   ///   print("#\(step.sequence) \(step.actionSummary)")
   ///   for change in step.stateChanges { print("    \(change)") }
   /// }
