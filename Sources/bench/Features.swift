@@ -232,6 +232,25 @@ extension CaseKey<SheetHost.Action, Row.Action> {
   }
 }
 
+/// A list of rows in a sheet (`presents`).
+struct ListSheetHost: Reducer {
+  struct State {
+    var sheet: List.State?
+  }
+  enum Action: Equatable, Sendable {
+    case sheet(PresentationAction<List.Action>)
+  }
+  var body: some Reducer<State, Action> {
+    EmptyReducer().presents(\.sheet, action: .sheet) { List() }
+  }
+}
+
+extension CaseKey<ListSheetHost.Action, PresentationAction<List.Action>> {
+  static var sheet: Self {
+    Self(ListSheetHost.Action.sheet) { if case .sheet(let a) = $0 { a } else { nil } }
+  }
+}
+
 /// A form of 16 text fields, each a string too long to be stored inline: a copy of its state
 /// retains 16 buffers, and releases them.
 struct Form: Reducer {

@@ -3,7 +3,9 @@ import Effects
 /// A view of state that may disappear: an optional child, or one element of a collection.
 ///
 /// Reads go to the parent; while the state is gone, the core keeps returning the last value it
-/// read, so a screen that is being dismissed can still draw. Sends go to the parent, whose
+/// read, so a screen that is being dismissed can still draw. (Or, for state at a fixed address
+/// of the root's, the value the last step of its reducer left, if that came later: see
+/// `KeptCopies`.) Sends go to the parent, whose
 /// reducer reports an action for a child that is gone (but for an element gone from a computed
 /// view of a collection, whose store ignores them: the parent's reducer would find the element
 /// in the whole collection).
@@ -33,6 +35,10 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
   /// address, never copied onto the stack. (`nonisolated(unsafe)` for `deinit` alone, which
   /// frees it once nothing else can read it.)
   private nonisolated(unsafe) let lastState: UnsafeMutablePointer<State>
+  /// Where `lastState` lies when the state lies at a fixed address of the root's state (see
+  /// `KeptCopies`): there, a reducer about to change the state lets the copy go for the
+  /// change, which the copy's shared buffers would have made a copy of them all.
+  private let keptCopy: KeptCopy<State>?
   /// When `lastState` was last looked for: what a look finds holds until the state version
   /// moves or a gone flag changes (a hook found a child dismissed, a row removed).
   private var stateKey: LookKey?
@@ -56,10 +62,20 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     parentIsPresent: (@MainActor () -> Bool)? = nil,
     version: @escaping @MainActor () -> Int,
     reads: StateReads,
-    ownsHooks: Bool = false
+    ownsHooks: Bool = false,
+    keptAt place: (anchor: KeptCopyAnchor, address: UnsafePointer<State>)? = nil
   ) {
-    self.lastState = .allocate(capacity: 1)
-    copyValue(initial, to: lastState, replacing: false)
+    // (A copy of plain values, with no buffers, shares none: it need not be let go.)
+    if let place, !_isPOD(State.self) {
+      let keptCopy = KeptCopy(of: initial, at: place.address, in: place.anchor)
+      KeptCopies.register(keptCopy)
+      self.keptCopy = keptCopy
+      self.lastState = keptCopy.storage
+    } else {
+      self.keptCopy = nil
+      self.lastState = .allocate(capacity: 1)
+      copyValue(initial, to: lastState, replacing: false)
+    }
     self.version = version
     self.reads = reads
     self.ownedHooks = ownsHooks ? [] : nil
@@ -114,8 +130,13 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
   }
 
   deinit {
-    lastState.deinitialize(count: 1)
-    lastState.deallocate()
+    // A kept copy's memory is its own: a reducer may be about to take it again.
+    if let keptCopy {
+      KeptCopies.unregister(keptCopy)
+    } else {
+      lastState.deinitialize(count: 1)
+      lastState.deallocate()
+    }
   }
 
   package func withState<Result>(_ body: (UnsafePointer<State>) -> Result) -> Result {
@@ -206,6 +227,16 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     let send = self.embed
     let embedChild = action.embed
     let offset = MemoryLayout<State>.offset(of: toChild)
+    // A stored part of a state at a fixed address lies at a fixed address too.
+    let place = keptCopy.flatMap { keptCopy in
+      offset.map {
+        (
+          anchor: keptCopy.anchor,
+          address: UnsafeRawPointer(keptCopy.address).advanced(by: $0)
+            .assumingMemoryBound(to: ChildState.self)
+        )
+      }
+    }
     return withState { state in
       withValue(at: toChild, offset: offset, in: state) { initial in
         // A part of a state another identity took over is that identity's: the part's store
@@ -224,7 +255,8 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
           warn: report,
           parentIsPresent: { self.isPresent },
           version: version,
-          reads: reads
+          reads: reads,
+          keptAt: place
         )
       }
     }

@@ -165,6 +165,8 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     stateAddress.deallocate()
   }
 
+  package var stateLiesInPlace: Bool { true }
+
   package func withState<Result>(_ body: (UnsafePointer<State>) -> Result) -> Result {
     checkNotReducing()
     // An action sent meanwhile waits for the read to end (see `StateReads`).

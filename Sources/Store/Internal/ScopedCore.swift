@@ -37,6 +37,8 @@ package final class ScopedCore<R: Reducer, State, Action: Sendable>: StoreCore {
 
   package var reads: StateReads { root.reads }
 
+  package var stateLiesInPlace: Bool { offset != nil }
+
   package var stateVersion: Int {
     root.stateVersion
   }

@@ -52,6 +52,11 @@ package protocol StoreCore<State, Action>: AnyObject {
   /// state where the root has it, and a read with no value to compare has no use.
   var keepsCopyOfState: Bool { get }
 
+  /// Whether ``withState(_:)`` hands out the address where the root keeps the state, which
+  /// stays the same while the root lives: the root's own, or a part of it reached through
+  /// stored properties. A copy (a derived core's) or a computed value lies elsewhere.
+  var stateLiesInPlace: Bool { get }
+
   /// A reader of the identified array stamps at `keyPath` that loads them from where the root
   /// stores them, with no copy of the state and no key path read, or `nil` when there is no
   /// such place: the path goes through a computed property, an optional or a class, or this
@@ -69,6 +74,8 @@ extension StoreCore {
   package var isPresent: Bool { true }
 
   package var keepsCopyOfState: Bool { false }
+
+  package var stateLiesInPlace: Bool { false }
 
   /// Runs the hooks registered with this core that it keeps to itself, rather than passing
   /// them to the root: an element's core does, and its owner checks it only when the element

@@ -368,7 +368,14 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         closesEphemeralState
         ? withUnsafePointer(to: &presented) { Ephemerality.closing($0, on: childAction) }
         : (nil, nil)
+      // A store's copy of the child lets go of the child's buffers for the step (see
+      // `KeptCopies`): shared with it, a write into a list of the child copied it whole.
+      let keptCopies = withUnsafePointer(to: &presented) {
+        // (An optional's value lies at the optional's address.)
+        KeptCopies.letGo(Child.State.self, at: UnsafeRawPointer($0))
+      }
       effect = child.reduce(into: &presented!, action: childAction)
+      if let keptCopies { KeptCopies.takeAgain(keptCopies) }
       // Unless a reducer refused the action, or handled it by showing something else.
       if let mismatch, !effect.isForMissingChild,
         withUnsafePointer(to: &presented, { Ephemerality.stillCloses($0, as: mismatch.shown) })

@@ -84,9 +84,16 @@ extension Store {
   /// Scoping again returns the same child store while the child stays present; once it has
   /// become `nil`, or been replaced by an `Identifiable` child with another id, the store is
   /// let go, and the new presentation gets a new store. A child store
-  /// kept past its child's removal still reads the child's last state (as it stood after the
-  /// last `send` before the one that removed it, once anything was read through the store:
-  /// what a view last drew), and actions it sends are ignored with a runtime warning.
+  /// kept past its child's removal still reads the child's last state, as the store last saw
+  /// it: as it stood after the last `send` before the one that removed it, once anything was
+  /// read through the store (what a view last drew), or, for a child reached through stored
+  /// properties from the root's state or from a store scoped with a key path of stored
+  /// properties, after the last action its `ifLet` or `presents` ran it for, when that came
+  /// later. Actions it sends are ignored with a runtime warning.
+  ///
+  /// A child reached that way costs no more to change while its store is read: a row action
+  /// in a list of 10,000 rows in a sheet takes what it takes under a `Scope`, where a copy the
+  /// store kept made it copy the list (bench scenario 31).
   ///
   /// - Parameters:
   ///   - state: The path to the optional child state.
@@ -235,6 +242,7 @@ extension Store {
     let extract = state.extract
     return optionalChild(
       find: { withExtracted(extract, from: $0, $1) },
+      findsInPlace: false,
       key: ScopeKey(
         path: \State.self, action: action.identity, kind: .enumCase(state.identity),
         childState: ChildState.self, childAction: ChildAction.self),
@@ -253,6 +261,7 @@ extension Store {
       find: { state, found in
         withValue(at: toChild, offset: offset, in: state) { withWrapped($0, found) }
       },
+      findsInPlace: offset != nil,
       key: ScopeKey(
         path: toChild, action: action, kind: kind,
         childState: ChildState.self, childAction: ChildAction.self),
@@ -265,8 +274,13 @@ extension Store {
   typealias ChildFinder<ChildState> =
     (UnsafePointer<State>, (UnsafePointer<ChildState>?) -> Void) -> Void
 
+  ///
+  /// `findsInPlace`: whether `find`, given the address of the state where it lies, gives the
+  /// address where the child lies (through stored properties; not a payload taken out of an
+  /// enum).
   private func optionalChild<ChildState, ChildAction: Sendable>(
     find: @escaping ChildFinder<ChildState>,
+    findsInPlace: Bool,
     key: ScopeKey,
     embed: @escaping @Sendable (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction>? {
@@ -349,9 +363,18 @@ extension Store {
       return presence
     }
     var made: Store<ChildState, ChildAction>?
+    // Where the child lies, when that is a fixed address of the root's state: the child's
+    // reducer lets go of the store's copy of it for its steps there (see `KeptCopies`).
+    var anchor: KeptCopyAnchor?
+    let keepsCopyInPlace = findsInPlace && parent.stateLiesInPlace
     parent.withState { state in
       find(state) { current in
         guard let current else { return }
+        if keepsCopyInPlace {
+          anchor = KeptCopyAnchor(
+            ChildState.self, at: current,
+            isOwn: idOf.map { [currentID] idOf in { idOf($0) == currentID } })
+        }
         made = Store<ChildState, ChildAction>(
           core: DerivedCore(
             initial: current,
@@ -361,7 +384,8 @@ extension Store {
             warn: { parent.warn($0) },
             parentIsPresent: { parent.isPresent },
             version: { parent.stateVersion },
-            reads: parent.reads
+            reads: parent.reads,
+            keptAt: anchor.map { ($0, current) }
           )
         )
       }
@@ -384,7 +408,7 @@ extension Store {
     // is known to be alive, which keeps the parent's core alive. Not weak: an object weakly
     // referenced counts its references in a side table, and every retain and release of the
     // core took that slower path, a quarter more on a send through nested children's stores.)
-    parent.afterDispatch { [weak self, weak child, unowned parent] in
+    parent.afterDispatch { [weak self, weak child, unowned parent, anchor] in
       guard let child else { return false }
       var isGone = !parent.isPresent
       if !isGone {
@@ -395,6 +419,7 @@ extension Store {
       }
       guard isGone else { return true }
       dismissal.isGone = true
+      anchor?.isGone = true
       if let self, self.children[key] === child {
         self.children[key] = nil
         self.childIDs[key] = nil

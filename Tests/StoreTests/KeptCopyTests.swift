@@ -1,0 +1,221 @@
+import Effects
+import Testing
+
+@testable import Store
+
+/// A list of items shown in a sheet, in a section of its own that a view can scope a store to.
+private struct Catalog: Reducer {
+  struct Item: Equatable, Identifiable, Sendable {
+    let id: Int
+    var count = 0
+  }
+
+  struct Section: Equatable, Sendable {
+    var items: IdentifiedArrayOf<Item>
+  }
+
+  struct Sheet: Equatable, Sendable {
+    var title: String
+    var section: Section
+
+    init(title: String, items count: Int) {
+      self.title = title
+      section = Section(items: IdentifiedArray((0..<count).map { Item(id: $0) }))
+    }
+  }
+
+  struct State {
+    var sheet: Sheet?
+  }
+
+  enum Action: Sendable {
+    case sheet(PresentationAction<SheetAction>)
+    case present(Sheet)
+  }
+
+  enum SheetAction: Sendable {
+    case section(SectionAction)
+    case retitled(String)
+  }
+
+  enum SectionAction: Sendable {
+    case items(IdentifiedAction<Int, ItemAction>)
+  }
+
+  enum ItemAction: Sendable {
+    case increment
+  }
+
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      if case .present(let sheet) = action { state.sheet = sheet }
+      return .none
+    }
+    .presents(\.sheet, action: .sheet) {
+      Scope(state: \.section, action: .section) {
+        EmptyReducer<Section, SectionAction>()
+          .forEach(\.items, action: .items) {
+            Reduce<Item, ItemAction> { item, _ in
+              item.count += 1
+              return .none
+            }
+          }
+      }
+      Reduce { sheet, action in
+        if case .retitled(let title) = action { sheet.title = title }
+        return .none
+      }
+    }
+  }
+}
+
+extension CaseKey<Catalog.Action, PresentationAction<Catalog.SheetAction>> {
+  fileprivate static var sheet: Self {
+    Self(Catalog.Action.sheet) { if case .sheet(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<Catalog.SheetAction, Catalog.SectionAction> {
+  fileprivate static var section: Self {
+    Self(Catalog.SheetAction.section) { if case .section(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<Catalog.SectionAction, IdentifiedAction<Int, Catalog.ItemAction>> {
+  fileprivate static var items: Self {
+    Self(Catalog.SectionAction.items) { if case .items(let a) = $0 { a } else { nil } }
+  }
+}
+
+/// A store of a presented child keeps a copy of the child's state, to show once the child is
+/// dismissed. That copy must not make the child's reducer copy the child's buffers: a row
+/// action in a list of 10,000 rows in a read sheet copied every row (see `KeptCopies`).
+@MainActor
+@Suite struct KeptCopyTests {
+  private func store(items count: Int = 100) -> StoreOf<Catalog> {
+    Store(initialState: Catalog.State(sheet: Catalog.Sheet(title: "first", items: count))) {
+      Catalog()
+    }
+  }
+
+  /// Where the sheet's list of items lies: it moves when a write finds it shared and copies it.
+  /// (Read where the root keeps it: a store keeps what `store.state` returned until the state
+  /// changes, and that copy would make the write copy the list itself.)
+  private func itemsBuffer(_ store: StoreOf<Catalog>) -> UnsafeRawPointer? {
+    store.core.withState { state in
+      state.pointee.sheet?.section.items.storage.withUnsafeBufferPointer {
+        UnsafeRawPointer($0.baseAddress)
+      }
+    }
+  }
+
+  private func increment(_ id: Int) -> Catalog.Action {
+    .sheet(.presented(.section(.items(.element(id: id, action: .increment)))))
+  }
+
+  /// The sheet's store is read after each action, as a view showing it reads it; its list is
+  /// written where it lies at each row action all the same.
+  @Test func aRowActionWritesTheListOfASheetWhoseStoreIsReadInPlace() throws {
+    let store = store()
+    let sheet = try #require(store.scope(state: \.sheet, action: .sheet))
+    #expect(sheet.title == "first")
+    let before = itemsBuffer(store)
+    for id in [3, 4, 3] {
+      store.send(increment(id))
+      _ = sheet.title
+      #expect(itemsBuffer(store) == before)
+    }
+    #expect(sheet.section.items[id: 3]?.count == 2)
+    #expect(sheet.section.items[id: 4]?.count == 1)
+  }
+
+  /// The same for a store scoped from the sheet's, to a part of it that holds the list.
+  @Test func aRowActionWritesTheListOfAReadPartOfASheetInPlace() throws {
+    let store = store()
+    let sheet = try #require(store.scope(state: \.sheet, action: .sheet))
+    let section = sheet.scope(state: \.section, action: .section)
+    #expect(section.items.count == 100)
+    let before = itemsBuffer(store)
+    store.send(increment(7))
+    #expect(section.items[id: 7]?.count == 1)
+    #expect(sheet.section.items[id: 7]?.count == 1)
+    #expect(itemsBuffer(store) == before)
+  }
+
+  /// Once dismissed, the sheet's store and the part's show the sheet as the last action left
+  /// it, and keep showing it once another sheet is presented in its place and changes: the
+  /// copies are the dismissed sheet's.
+  @Test func aDismissedSheetsStoresKeepItsLastStateThroughTheNextSheet() throws {
+    let store = store()
+    let sheet = try #require(store.scope(state: \.sheet, action: .sheet))
+    let section = sheet.scope(state: \.section, action: .section)
+    _ = (sheet.title, section.items.count)
+    store.send(increment(1))
+    store.send(.sheet(.presented(.retitled("edited"))))
+    store.send(increment(1))
+    store.send(.sheet(.dismiss))
+    #expect(store.state.sheet == nil)
+    #expect(sheet.title == "edited")
+    #expect(sheet.section.items[id: 1]?.count == 2)
+    #expect(section.items[id: 1]?.count == 2)
+
+    store.send(.present(Catalog.Sheet(title: "second", items: 3)))
+    let next = try #require(store.scope(state: \.sheet, action: .sheet))
+    #expect(next !== sheet)
+    _ = next.title
+    store.send(increment(1))
+    store.send(.sheet(.presented(.retitled("second, edited"))))
+    #expect(next.title == "second, edited")
+    #expect(next.section.items[id: 1]?.count == 1)
+    #expect(sheet.title == "edited")
+    #expect(sheet.section.items.count == 100)
+    #expect(sheet.section.items[id: 1]?.count == 2)
+    #expect(section.items.count == 100)
+  }
+
+  /// A sheet dismissed by the action that last changed it: its store shows that change.
+  @Test func aSheetDismissedByItsOwnActionShowsWhatThatActionDid() throws {
+    let store = Store(
+      initialState: Catalog.State(sheet: Catalog.Sheet(title: "first", items: 3))
+    ) {
+      Catalog()
+      Reduce<Catalog.State, Catalog.Action> { state, action in
+        // A parent that closes the sheet once it is retitled, in the same action.
+        if case .sheet(.presented(.retitled)) = action { state.sheet = nil }
+        return .none
+      }
+    }
+    let sheet = try #require(store.scope(state: \.sheet, action: .sheet))
+    _ = sheet.title
+    store.send(.sheet(.presented(.retitled("saved"))))
+    #expect(store.state.sheet == nil)
+    #expect(sheet.title == "saved")
+  }
+
+  /// Stores let go take their copies out of the register: none is left at the sheet's address.
+  @Test func storesLetGoLeaveNoCopyRegistered() throws {
+    let store = store(items: 3)
+    let address = store.withSheetAddress()
+    weak var released: Store<Catalog.Sheet, Catalog.SheetAction>?
+    do {
+      let sheet = try #require(store.scope(state: \.sheet, action: .sheet))
+      let section = sheet.scope(state: \.section, action: .section)
+      _ = (sheet.title, section.items.count)
+      #expect(KeptCopies.registered(at: address) == 2)
+      released = sheet
+      store.send(.sheet(.dismiss))
+    }
+    _ = store.scope(state: \.sheet, action: .sheet)
+    #expect(released == nil)
+    #expect(KeptCopies.registered(at: address) == 0)
+  }
+}
+
+extension Store where State == Catalog.State {
+  /// Where the root keeps its sheet: the address its stores' copies are registered at.
+  fileprivate func withSheetAddress() -> UnsafeRawPointer {
+    core.withState { state in
+      UnsafeRawPointer(state).advanced(by: MemoryLayout<Catalog.State>.offset(of: \.sheet)!)
+    }
+  }
+}
