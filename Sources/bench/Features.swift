@@ -251,6 +251,27 @@ extension CaseKey<ListSheetHost.Action, PresentationAction<List.Action>> {
   }
 }
 
+/// A list of rows in a stack's screen (`navigationStack`).
+struct ListStackHost: Reducer {
+  struct State {
+    var path = StackState<List.State>()
+  }
+  enum Action: Equatable, Sendable {
+    case path(StackAction<List.State, List.Action>)
+  }
+  var body: some Reducer<State, Action> {
+    EmptyReducer().navigationStack(\.path, action: .path) { List() }
+  }
+}
+
+extension List.State: Sendable {}
+
+extension CaseKey<ListStackHost.Action, StackAction<List.State, List.Action>> {
+  static var path: Self {
+    Self(ListStackHost.Action.path) { if case .path(let a) = $0 { a } else { nil } }
+  }
+}
+
 /// A form of 16 text fields, each a string too long to be stored inline: a copy of its state
 /// retains 16 buffers, and releases them.
 struct Form: Reducer {

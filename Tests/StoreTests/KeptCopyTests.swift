@@ -51,7 +51,12 @@ private struct Catalog: Reducer {
       if case .present(let sheet) = action { state.sheet = sheet }
       return .none
     }
-    .presents(\.sheet, action: .sheet) {
+    .presents(\.sheet, action: .sheet) { SheetFeature() }
+  }
+
+  /// The sheet's reducer: also a screen's, in `ScreenShelf`.
+  struct SheetFeature: Reducer {
+    var body: some Reducer<Sheet, SheetAction> {
       Scope(state: \.section, action: .section) {
         EmptyReducer<Section, SectionAction>()
           .forEach(\.items, action: .items) {
@@ -66,6 +71,43 @@ private struct Catalog: Reducer {
         return .none
       }
     }
+  }
+}
+
+/// The same lists, each in a screen of a navigation stack.
+private struct ScreenShelf: Reducer {
+  struct State {
+    var path = StackState<Catalog.Sheet>()
+  }
+
+  enum Action: Sendable {
+    case path(StackAction<Catalog.Sheet, Catalog.SheetAction>)
+    case open(Catalog.Sheet)
+    /// Replaces the stack with one holding `sheet` alone: its id is the first again.
+    case restart(Catalog.Sheet)
+    /// The same, then retitles the newcomer in the same `send` (an action fed back).
+    case restartAndRetitle(Catalog.Sheet, String)
+  }
+
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      switch action {
+      case .open(let sheet): state.path.append(sheet)
+      case .restart(let sheet): state.path = [sheet]
+      case .restartAndRetitle(let sheet, let title):
+        state.path = [sheet]
+        return .send(.path(.element(id: 0, action: .retitled(title))))
+      case .path: break
+      }
+      return .none
+    }
+    .navigationStack(\.path, action: .path) { Catalog.SheetFeature() }
+  }
+}
+
+extension CaseKey<ScreenShelf.Action, StackAction<Catalog.Sheet, Catalog.SheetAction>> {
+  fileprivate static var path: Self {
+    Self(ScreenShelf.Action.path) { if case .path(let a) = $0 { a } else { nil } }
   }
 }
 
@@ -208,6 +250,158 @@ extension CaseKey<Catalog.SectionAction, IdentifiedAction<Int, Catalog.ItemActio
     _ = store.scope(state: \.sheet, action: .sheet)
     #expect(released == nil)
     #expect(KeptCopies.registered(at: address) == 0)
+  }
+}
+
+/// A draft sheet given its server's id by its own reducer.
+private struct DraftHost: Reducer {
+  struct Draft: Equatable, Identifiable, Sendable {
+    var id: Int
+    var title: String
+  }
+
+  struct State {
+    var draft: Draft?
+  }
+
+  enum Action: Sendable {
+    case draft(PresentationAction<DraftAction>)
+  }
+
+  enum DraftAction: Sendable {
+    case saved(id: Int)
+  }
+
+  var body: some Reducer<State, Action> {
+    EmptyReducer()
+      .presents(\.draft, action: .draft) {
+        Reduce<Draft, DraftAction> { draft, action in
+          if case .saved(let id) = action {
+            draft.id = id
+            draft.title = "saved"
+          }
+          return .none
+        }
+      }
+  }
+}
+
+extension CaseKey<DraftHost.Action, PresentationAction<DraftHost.DraftAction>> {
+  fileprivate static var draft: Self {
+    Self(DraftHost.Action.draft) { if case .draft(let a) = $0 { a } else { nil } }
+  }
+}
+
+@MainActor
+@Suite struct KeptCopyIdentityTests {
+  /// A child that gives itself another id in its step: the store made for the old id is let
+  /// go (a new one is made for the new id), and shows the state the step left, new id
+  /// included, as its last; its sends are ignored with a warning, as before.
+  @Test func aChildThatChangesItsOwnIDLeavesItsOldStoreTheStepsState() throws {
+    let store = Store(initialState: DraftHost.State(draft: .init(id: 1, title: "draft"))) {
+      DraftHost()
+    }
+    let old = try #require(store.scope(state: \.draft, action: .draft))
+    #expect(old.title == "draft")
+    store.send(.draft(.presented(.saved(id: 42))))
+    let new = try #require(store.scope(state: \.draft, action: .draft))
+    #expect(new !== old)
+    #expect(new.id == 42)
+    #expect(old.id == 42)
+    #expect(old.title == "saved")
+  }
+}
+
+/// The same for a screen of a navigation stack, whose store is read as a view showing it reads
+/// it: a screen's reducer lets the store's copy go for its steps too.
+@MainActor
+@Suite struct KeptScreenCopyTests {
+  private func store(screens: Int = 1) -> StoreOf<ScreenShelf> {
+    var state = ScreenShelf.State()
+    for index in 0..<screens {
+      state.path.append(Catalog.Sheet(title: "screen \(index)", items: 100))
+    }
+    return Store(initialState: state) { ScreenShelf() }
+  }
+
+  private func itemsBuffer(_ store: StoreOf<ScreenShelf>, screen: StackElementID)
+    -> UnsafeRawPointer?
+  {
+    store.core.withState { state in
+      state.pointee.path[id: screen]?.section.items.storage.withUnsafeBufferPointer {
+        UnsafeRawPointer($0.baseAddress)
+      }
+    }
+  }
+
+  private func increment(_ item: Int, on screen: StackElementID) -> ScreenShelf.Action {
+    .path(.element(id: screen, action: .section(.items(.element(id: item, action: .increment)))))
+  }
+
+  @Test func aRowActionWritesTheListOfAScreenWhoseStoreIsReadInPlace() throws {
+    let store = store()
+    let screen = try #require(store.scope(state: \.path, action: .path)[id: 0])
+    let section = screen.scope(state: \.section, action: .section)
+    _ = (screen.title, section.items.count)
+    let before = itemsBuffer(store, screen: 0)
+    for item in [3, 4, 3] {
+      store.send(increment(item, on: 0))
+      _ = (screen.title, section.items.count)
+      #expect(itemsBuffer(store, screen: 0) == before)
+    }
+    #expect(screen.section.items[id: 3]?.count == 2)
+    #expect(section.items[id: 4]?.count == 1)
+  }
+
+  /// Pushes move the screens to a larger buffer; the stack stays where it is, and so does the
+  /// key its screens' copies are registered under.
+  @Test func aScreenMovedByPushesIsStillWrittenInPlace() throws {
+    let store = store()
+    let bottom = try #require(store.scope(state: \.path, action: .path)[id: 0])
+    _ = bottom.title
+    for index in 1...40 { store.send(.open(Catalog.Sheet(title: "screen \(index)", items: 2))) }
+    let before = itemsBuffer(store, screen: 0)
+    store.send(increment(5, on: 0))
+    _ = bottom.title
+    #expect(itemsBuffer(store, screen: 0) == before)
+    #expect(bottom.section.items[id: 5]?.count == 1)
+  }
+
+  /// A popped screen's store shows the screen as its last step left it, and keeps showing it
+  /// once a new stack reuses the screen's id and that screen changes.
+  @Test func aPoppedScreensStoreKeepsItsLastStateThroughANewcomerWithItsID() throws {
+    let store = store()
+    let screen = try #require(store.scope(state: \.path, action: .path)[id: 0])
+    _ = screen.title
+    store.send(increment(1, on: 0))
+    store.send(.path(.element(id: 0, action: .retitled("edited"))))
+    store.send(.path(.popFrom(id: 0)))
+    #expect(screen.title == "edited")
+    #expect(screen.section.items[id: 1]?.count == 1)
+
+    store.send(.restart(Catalog.Sheet(title: "newcomer", items: 3)))
+    let newcomer = try #require(store.scope(state: \.path, action: .path)[id: 0])
+    #expect(newcomer !== screen)
+    _ = newcomer.title
+    store.send(increment(1, on: 0))
+    store.send(.path(.element(id: 0, action: .retitled("newcomer, edited"))))
+    #expect(newcomer.title == "newcomer, edited")
+    #expect(screen.title == "edited")
+    #expect(screen.section.items.count == 100)
+    #expect(screen.section.items[id: 1]?.count == 1)
+  }
+
+  /// A stack replaced by one that reuses a screen's id, and the newcomer changed, in one
+  /// `send` (before the store of the old screen is told it is gone): the newcomer's step
+  /// leaves that store's copy alone, told apart by the screen's push.
+  @Test func aReplacedStacksScreenStoreIsNotTheNewcomers() throws {
+    let store = store()
+    let screen = try #require(store.scope(state: \.path, action: .path)[id: 0])
+    _ = screen.title
+    store.send(.restartAndRetitle(Catalog.Sheet(title: "newcomer", items: 3), "newcomer, edited"))
+    #expect(store.state.path[id: 0]?.title == "newcomer, edited")
+    #expect(screen.title == "screen 0")
+    #expect(screen.section.items.count == 100)
   }
 }
 

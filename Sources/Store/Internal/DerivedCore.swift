@@ -3,9 +3,9 @@ import Effects
 /// A view of state that may disappear: an optional child, or one element of a collection.
 ///
 /// Reads go to the parent; while the state is gone, the core keeps returning the last value it
-/// read, so a screen that is being dismissed can still draw. (Or, for state at a fixed address
-/// of the root's, the value the last step of its reducer left, if that came later: see
-/// `KeptCopies`.) Sends go to the parent, whose
+/// read, so a screen that is being dismissed can still draw. (Or, for a child or a stack's
+/// screen at a fixed place of the root's state, the value the last step of its reducer left,
+/// if that came later: see `KeptCopies`.) Sends go to the parent, whose
 /// reducer reports an action for a child that is gone (but for an element gone from a computed
 /// view of a collection, whose store ignores them: the parent's reducer would find the element
 /// in the whole collection).
@@ -63,11 +63,11 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     version: @escaping @MainActor () -> Int,
     reads: StateReads,
     ownsHooks: Bool = false,
-    keptAt place: (anchor: KeptCopyAnchor, address: UnsafePointer<State>)? = nil
+    keptAt place: (anchor: KeptCopyAnchor, offset: Int)? = nil
   ) {
     // (A copy of plain values, with no buffers, shares none: it need not be let go.)
     if let place, !_isPOD(State.self) {
-      let keptCopy = KeptCopy(of: initial, at: place.address, in: place.anchor)
+      let keptCopy = KeptCopy(of: initial, at: place.offset, in: place.anchor)
       KeptCopies.register(keptCopy)
       self.keptCopy = keptCopy
       self.lastState = keptCopy.storage
@@ -227,15 +227,9 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     let send = self.embed
     let embedChild = action.embed
     let offset = MemoryLayout<State>.offset(of: toChild)
-    // A stored part of a state at a fixed address lies at a fixed address too.
+    // A stored part of a state at a fixed place lies at a fixed offset from it.
     let place = keptCopy.flatMap { keptCopy in
-      offset.map {
-        (
-          anchor: keptCopy.anchor,
-          address: UnsafeRawPointer(keptCopy.address).advanced(by: $0)
-            .assumingMemoryBound(to: ChildState.self)
-        )
-      }
+      offset.map { (anchor: keptCopy.anchor, offset: keptCopy.offset + $0) }
     }
     return withState { state in
       withValue(at: toChild, offset: offset, in: state) { initial in

@@ -62,6 +62,10 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   /// onto, gives a new screen an old screen's id.
   private let token: (@MainActor (ID) -> UInt64?)?
   private var storeTokens: [ID: UInt64] = [:]
+  /// Where the elements lie, when their stores' copies are registered (a stack's screens at a
+  /// fixed place of the root's state; see `KeptCopies`), and the anchor of each store's copy.
+  private let copyPlace: ElementCopyPlace?
+  private var copyAnchors: [ID: KeptCopyAnchor] = [:]
   /// The ids last listed, and the structure stamp of the collection they were read from:
   /// while the stamp is the same, so are the ids, and a view that lists the collection again
   /// (each time it draws) gets them in O(1).
@@ -72,9 +76,11 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     elements reader: CollectionReader<ParentState, ID, Element>,
     toState: KeyPath<Element, ElementState>,
     embed: @escaping @Sendable (ID, ElementAction) -> ParentAction,
-    token: (@MainActor (ID) -> UInt64?)? = nil
+    token: (@MainActor (ID) -> UInt64?)? = nil,
+    copyPlace: ElementCopyPlace? = nil
   ) {
     self.token = token
+    self.copyPlace = copyPlace
     self.reader = reader
     let elements: @MainActor () -> IdentifiedArray<ID, Element> = reader.read
     lookup = { elements()[id: $0]?[keyPath: toState] }
@@ -219,6 +225,17 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
         """
     }
     let lookAtElement = self.lookAtElement
+    // A screen's store's copy, registered under the stack's place and the screen's id, for the
+    // screen's reducer to let go of at its steps; told apart from a newcomer with the id by
+    // its push.
+    var keptAt: (anchor: KeptCopyAnchor, offset: Int)?
+    if let copyPlace, let tokenThen {
+      let anchor = KeptCopyAnchor(
+        element: AnyHashable(id), of: copyPlace.elementType, in: copyPlace.collection,
+        isOwn: { copyPlace.token($0) == tokenThen })
+      copyAnchors[id] = anchor
+      keptAt = (anchor, copyPlace.stateOffset)
+    }
     let core = withUnsafePointer(to: initial) {
       DerivedCore<ElementState, ElementAction>(
         initial: $0,
@@ -240,7 +257,8 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
         parentIsPresent: parentIsPresent,
         version: version,
         reads: reads,
-        ownsHooks: true
+        ownsHooks: true,
+        keptAt: keptAt
       )
     }
     let store = Store<ElementState, ElementAction>(core: core)
@@ -333,6 +351,7 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   private func retire(_ id: ID) {
     guard let store = stores.removeValue(forKey: id) else { return }
     retirements.removeValue(forKey: id)?.isGone = true
+    copyAnchors.removeValue(forKey: id)?.isGone = true
     // Once more, for what was scoped from it: its children learn that they are gone (an
     // optional child's store stops driving the parent, as when it is dismissed).
     store.core.runOwnedHooks()
@@ -383,4 +402,16 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     }
   }
 
+}
+
+/// Where the elements of a collection lie, for their stores' copies (see `KeptCopies`).
+struct ElementCopyPlace {
+  /// Where the collection lies in the root's state: a fixed place.
+  let collection: UnsafeRawPointer
+  /// The type of the collection's elements, which its reducer steps.
+  let elementType: ObjectIdentifier
+  /// Where a store's state lies in its element.
+  let stateOffset: Int
+  /// The push of the element at an address (a stack's screen's token).
+  let token: (UnsafeRawPointer) -> UInt64
 }

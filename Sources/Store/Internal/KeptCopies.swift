@@ -1,56 +1,78 @@
 import Synchronization
 
-// A store of an optional child (a sheet) keeps a copy of the child's state, to show once the
-// child is gone: a sheet being dismissed still draws. While the child is there, that copy
-// shares the child's buffers, so the reducer's next write into them (a row of a list in the
-// sheet) found them shared and copied them whole: every row, at every row action, once a view
-// had read the sheet's store (10,000 rows: 121.6 us an action, against 2.2 through a `Scope`).
+// A store of an optional child (a sheet) or of a stack's screen keeps a copy of its state, to
+// show once the child is gone: a sheet being dismissed, a screen being popped, still draws.
+// While the child is there, that copy shares the child's buffers, so the reducer's next write
+// into them (a row of a list in the sheet) found them shared and copied them whole: every
+// row, at every row action, once a view had read the child's store (10,000 rows: 118 us an
+// action, against 3.1 at 100 rows).
 //
-// So the reducer that runs the child (`ifLet`, `presents`) lets go of the copies of the state
-// at its address for the child's step, and copies the state again once the step is done: the
-// step writes in place, and the copy is as recent as it would have been. Only copies of state
-// at a fixed address of a root's state are registered (a child reached through stored
-// properties, from a store that reads its root's state in place; and the parts of it that
-// stores scoped from the child's store copy): there, the address names the child for as long
-// as it is there, so a reducer at that address is running that child.
+// So the reducer that runs the child (`ifLet` and `presents`; `navigationStack` for a screen)
+// lets go of the copies of the child for the child's step, and copies the child again once
+// the step is done: the step writes in place, and the copy is as recent as it would have been.
+// The step cannot remove the child (it changes the child's state, not where it lies), so the
+// child is there to copy again. Only copies of a child at a fixed place of a root's state are
+// registered: an optional child reached through stored properties from a store that reads its
+// root's state in place, or a screen of a stack reached that way, by its id (and the parts of
+// either that stores scoped from theirs copy). There, the place names the child for as long
+// as it is there, and a reducer stepping a child at that place steps that child; the anchor
+// checks the rest (the type, the id, a screen's push).
 
-/// A child that derived stores copy, where it lies in its root's state: the address their
+/// A child that derived stores copy, and where it lies in its root's state: the place their
 /// copies are registered at, and whether the child there is still the one they were made for.
 ///
 /// Touched on the main actor only: by the stores, and by the reducer of the root whose state
-/// holds the address (no other reducer runs on that memory).
+/// holds the place (no other reducer runs on that memory).
 package final class KeptCopyAnchor: @unchecked Sendable {
-  /// Where the child lies in its root's state.
-  let address: UnsafeRawPointer
-  /// The child's type: a reducer at the address runs a child of this type.
+  /// Where the child lies in its root's state (an optional child), or where the collection
+  /// that holds it lies (a screen): the key its copies are registered under.
+  let place: UnsafeRawPointer
+  /// The screen's id in its collection; `nil` for an optional child.
+  let id: AnyHashable?
+  /// The type of the state a reducer steps: the child's, or the collection's element's.
   let stateType: ObjectIdentifier
-  /// For an `Identifiable` child: whether the child at the address is the one the stores were
-  /// made for (its id), which a child with another id may have replaced since they looked.
+  /// Whether the state a reducer steps, given by address, is the one the stores were made for:
+  /// for an `Identifiable` child, its id (a child with another id may have replaced it since
+  /// they looked); for a screen, its push (a stack replaced since may reuse its id).
   private let isOwn: ((UnsafeRawPointer) -> Bool)?
   /// Set once the child is gone, or another has taken its place: the copies then keep the
   /// last state of the child the stores were made for, and no reducer touches them again.
   var isGone = false
 
-  /// An anchor for a child of type `State` at `address`.
+  /// An anchor for an optional child of type `State` at `address`.
   init<State>(
     _: State.Type, at address: UnsafePointer<State>,
     isOwn: ((UnsafePointer<State>) -> Bool)?
   ) {
-    self.address = UnsafeRawPointer(address)
+    self.place = UnsafeRawPointer(address)
+    self.id = nil
     self.stateType = ObjectIdentifier(State.self)
     self.isOwn = isOwn.map { isOwn in { isOwn($0.assumingMemoryBound(to: State.self)) } }
   }
 
-  /// Whether a reducer running a child of `stateType` at the address runs this one.
-  fileprivate func isRunning(_ stateType: ObjectIdentifier) -> Bool {
+  /// An anchor for the element with `id`, of type `stateType`, of the collection at
+  /// `collection`.
+  init(
+    element id: AnyHashable, of stateType: ObjectIdentifier, in collection: UnsafeRawPointer,
+    isOwn: @escaping (UnsafeRawPointer) -> Bool
+  ) {
+    self.place = collection
+    self.id = id
+    self.stateType = stateType
+    self.isOwn = isOwn
+  }
+
+  /// Whether a reducer stepping the state of type `stateType` at `state`, under this anchor's
+  /// place and id, steps this anchor's child.
+  fileprivate func isStepped(_ stateType: ObjectIdentifier, at state: UnsafeRawPointer) -> Bool {
     guard stateType == self.stateType, !isGone else { return false }
-    return isOwn?(address) ?? true
+    return isOwn?(state) ?? true
   }
 }
 
-/// A copy that a derived store keeps of its state, at a place of its own, of the state at a
-/// fixed address of its root's state: a reducer about to change that state lets the copy go,
-/// and has it taken again once it is done.
+/// A copy that a derived store keeps of its state, at a place of its own, of state that lies
+/// at a fixed offset in an anchor's child: a reducer about to change the child lets the copy
+/// go, and has it taken again once it is done.
 ///
 /// Owns the copy's memory, so that a reducer that let the copy go can always take it again,
 /// even if the store was let go meanwhile (on another thread). Touched as the anchor is.
@@ -59,19 +81,17 @@ final class KeptCopy<State>: KeptCopyProtocol, @unchecked Sendable {
   let storage: UnsafeMutablePointer<State>
   /// The child the state lies in (the store's own state, or one that contains it).
   let anchor: KeptCopyAnchor
-  /// Where the copied state lies.
-  let address: UnsafePointer<State>
+  /// Where the copied state lies in the state a reducer steps (0 for the child itself).
+  let offset: Int
   /// Whether a reducer let the copy go and has not had it taken again yet.
   private var isLetGo = false
 
-  /// A copy of the state at `address`, in `anchor`'s child, made from `initial`.
-  init(
-    of initial: UnsafePointer<State>, at address: UnsafePointer<State>, in anchor: KeptCopyAnchor
-  ) {
+  /// A copy, made from `initial`, of the state at `offset` in `anchor`'s child.
+  init(of initial: UnsafePointer<State>, at offset: Int, in anchor: KeptCopyAnchor) {
     self.storage = .allocate(capacity: 1)
     copyValue(initial, to: storage, replacing: false)
     self.anchor = anchor
-    self.address = address
+    self.offset = offset
   }
 
   deinit {
@@ -79,15 +99,15 @@ final class KeptCopy<State>: KeptCopyProtocol, @unchecked Sendable {
     storage.deallocate()
   }
 
-  func letGo(forStepOf stateType: ObjectIdentifier) -> Bool {
-    guard !isLetGo, anchor.isRunning(stateType) else { return false }
+  func letGo(forStepOf stateType: ObjectIdentifier, at state: UnsafeRawPointer) -> Bool {
+    guard !isLetGo, anchor.isStepped(stateType, at: state) else { return false }
     storage.deinitialize(count: 1)
     isLetGo = true
     return true
   }
 
-  func takeAgain() {
-    storage.initialize(to: address.pointee)
+  func takeAgain(from state: UnsafeRawPointer) {
+    storage.initialize(to: state.advanced(by: offset).assumingMemoryBound(to: State.self).pointee)
     isLetGo = false
   }
 }
@@ -95,68 +115,105 @@ final class KeptCopy<State>: KeptCopyProtocol, @unchecked Sendable {
 /// ``KeptCopy``, of any state.
 @usableFromInline
 protocol KeptCopyProtocol: AnyObject, Sendable {
-  /// Lets the copy go if a reducer running a child of `stateType` at the anchor's address runs
-  /// the anchor's child, and says whether it did.
-  func letGo(forStepOf stateType: ObjectIdentifier) -> Bool
-  /// Copies the state again, from where it lies, after a reducer's step.
-  func takeAgain()
+  /// Lets the copy go if a reducer stepping the state of type `stateType` at `state`, under
+  /// the anchor's place and id, steps the anchor's child, and says whether it did.
+  func letGo(forStepOf stateType: ObjectIdentifier, at state: UnsafeRawPointer) -> Bool
+  /// Copies the state again after a reducer's step, from the state stepped at `state`.
+  func takeAgain(from state: UnsafeRawPointer)
 }
 
-/// The kept copies, by the address of the child they lie in.
+/// Where copies are registered: a place, and for a collection's element, its id.
+struct KeptCopyKey: Hashable, @unchecked Sendable {
+  let place: UInt
+  /// (`Sendable`: the ids of the elements of scoped collections are.)
+  let id: AnyHashable?
+
+  init(_ place: UnsafeRawPointer, id: AnyHashable?) {
+    self.place = UInt(bitPattern: place)
+    self.id = id
+  }
+}
+
+/// The kept copies, by the place of the child they lie in.
 @usableFromInline
 enum KeptCopies {
-  private static let byAddress = Mutex<[UInt: [any KeptCopyProtocol]]>([:])
+  private static let byPlace = Mutex<[KeptCopyKey: [any KeptCopyProtocol]]>([:])
   /// How many are registered: while none is, a reducer's step does not take the lock.
   private static let count = Atomic<Int>(0)
 
-  /// Registers `copy`, for reducers at its anchor's address to let go of.
+  /// Registers `copy`, for reducers at its anchor's place to let go of.
   static func register<State>(_ copy: KeptCopy<State>) {
-    let key = UInt(bitPattern: copy.anchor.address)
-    byAddress.withLock { $0[key, default: []].append(copy) }
+    let key = KeptCopyKey(copy.anchor.place, id: copy.anchor.id)
+    byPlace.withLock { $0[key, default: []].append(copy) }
     count.add(1, ordering: .relaxed)
   }
 
   /// Removes `copy`, once its store is let go.
   static func unregister<State>(_ copy: KeptCopy<State>) {
-    let key = UInt(bitPattern: copy.anchor.address)
-    let removed = byAddress.withLock { byAddress -> Bool in
-      guard var copies = byAddress[key],
+    let key = KeptCopyKey(copy.anchor.place, id: copy.anchor.id)
+    let removed = byPlace.withLock { byPlace -> Bool in
+      guard var copies = byPlace[key],
         let index = copies.firstIndex(where: { $0 === copy })
       else { return false }
       copies.remove(at: index)
-      byAddress[key] = copies.isEmpty ? nil : copies
+      byPlace[key] = copies.isEmpty ? nil : copies
       return true
     }
     if removed { count.subtract(1, ordering: .relaxed) }
   }
 
-  /// How many copies are registered at `address` (for tests).
-  static func registered(at address: UnsafeRawPointer) -> Int {
-    byAddress.withLock { $0[UInt(bitPattern: address)]?.count ?? 0 }
+  /// How many copies are registered under `place` and `id` (for tests).
+  static func registered(at place: UnsafeRawPointer, id: AnyHashable? = nil) -> Int {
+    let key = KeptCopyKey(place, id: id)
+    return byPlace.withLock { $0[key]?.count ?? 0 }
   }
 
-  /// Lets go of the copies of a child of type `State` at `address`, for a reducer's step of
-  /// that child, and returns them, for ``takeAgain(_:)`` once the step is done; `nil` when
-  /// none was let go (almost always: a look at a counter while no store keeps a copy).
+  /// Whether any copy is registered: while none is, a reducer need not find where it steps.
+  @usableFromInline
+  static var isActive: Bool {
+    count.load(ordering: .relaxed) != 0
+  }
+
+  /// Lets go of the copies of the optional child of type `State` at `child`, for a reducer's
+  /// step of it, and returns them, for ``takeAgain(_:from:)`` once the step is done; `nil`
+  /// when none was let go (almost always: a look at a counter while no store keeps a copy).
   ///
   /// - Complexity: O(1) while no copy is registered; otherwise a lock and a look-up, and O(*k*)
-  ///   for the *k* copies registered at the address.
+  ///   for the *k* copies registered under the place and id (the child's store's and those of
+  ///   stores scoped from it).
   @usableFromInline
-  static func letGo<State>(
-    _: State.Type, at address: UnsafeRawPointer
+  static func letGo<State>(_: State.Type, at child: UnsafeRawPointer) -> [any KeptCopyProtocol]? {
+    guard isActive else { return nil }
+    return letGo(ObjectIdentifier(State.self), under: child, id: nil, at: child)
+  }
+
+  /// Lets go of the copies of the element with `id`, of type `State`, at `element` in the
+  /// collection at `collection`, for a reducer's step of it; as ``letGo(_:at:)``.
+  @usableFromInline
+  static func letGo<State, ID: Hashable>(
+    _: State.Type, id: ID, at element: UnsafeRawPointer, in collection: UnsafeRawPointer
   ) -> [any KeptCopyProtocol]? {
-    guard count.load(ordering: .relaxed) != 0 else { return nil }
-    let key = UInt(bitPattern: address)
-    guard let copies = byAddress.withLock({ $0[key] }) else { return nil }
-    let stateType = ObjectIdentifier(State.self)
+    guard isActive else { return nil }
+    return letGo(ObjectIdentifier(State.self), under: collection, id: AnyHashable(id), at: element)
+  }
+
+  private static func letGo(
+    _ stateType: ObjectIdentifier, under place: UnsafeRawPointer, id: AnyHashable?,
+    at state: UnsafeRawPointer
+  ) -> [any KeptCopyProtocol]? {
+    let key = KeptCopyKey(place, id: id)
+    guard let copies = byPlace.withLock({ $0[key] }) else { return nil }
     var letGo: [any KeptCopyProtocol] = []
-    for copy in copies where copy.letGo(forStepOf: stateType) { letGo.append(copy) }
+    for copy in copies where copy.letGo(forStepOf: stateType, at: state) {
+      letGo.append(copy)
+    }
     return letGo.isEmpty ? nil : letGo
   }
 
-  /// Has the copies ``letGo(_:at:)`` returned taken again, once the step is done.
+  /// Has the copies a `letGo` returned taken again, from the state stepped at `state`, once
+  /// the step is done.
   @usableFromInline
-  static func takeAgain(_ copies: [any KeptCopyProtocol]) {
-    for copy in copies { copy.takeAgain() }
+  static func takeAgain(_ copies: [any KeptCopyProtocol], from state: UnsafeRawPointer) {
+    for copy in copies { copy.takeAgain(from: state) }
   }
 }

@@ -165,6 +165,9 @@ struct StackRouting<Root, Action: Sendable, Screen: Sendable, ScreenAction: Send
 
   @inlinable
   var stack: AnyKeyPath? { toStack }
+
+  @inlinable
+  var elementsHaveKeptCopies: Bool { true }
 }
 
 extension StackOperations {

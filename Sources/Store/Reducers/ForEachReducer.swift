@@ -159,6 +159,10 @@ protocol ElementRouting {
   /// For a navigation stack: the key path to the stack, which warnings name (the elements
   /// are the stack's entries, a detail of `StackState`).
   var stack: AnyKeyPath? { get }
+
+  /// Whether stores of the elements may register copies of them to let go of at an element's
+  /// step (a stack's screens; see `KeptCopies`).
+  var elementsHaveKeptCopies: Bool { get }
 }
 
 /// The routing of `forEach`: an identified array at a key path, its actions in a case.
@@ -230,6 +234,11 @@ where ElementState.ID: Sendable {
 
   @inlinable
   var stack: AnyKeyPath? { nil }
+
+  // A row's store's copy shares the row's buffers only: a row action writes the row, not
+  // the list. (A row holding a list of its own is the exception, left as it was.)
+  @inlinable
+  var elementsHaveKeptCopies: Bool { false }
 }
 
 /// Runs an element reducer on the elements of a collection its routing finds: the body of
@@ -315,9 +324,10 @@ where
       elementEffect = missingElement(id, action)
       return true
     }
-    let effect = elements.modifyElement(inSlot: slot) {
-      element.reduce(into: &$0, action: elementAction)
-    }
+    let effect =
+      routing.elementsHaveKeptCopies && KeptCopies.isActive
+      ? reduceElementLettingCopiesGo(&elements, inSlot: slot, id: id, elementAction)
+      : elements.modifyElement(inSlot: slot) { element.reduce(into: &$0, action: elementAction) }
     guard !effect.isNone else { return false }
     let isForMissingChild = effect.isForMissingChild
     var embedded = effect.map(routing.embedding(id))
@@ -332,6 +342,28 @@ where
         to: ElementIdentity(collection: KeyPathIdentity(keyPath: routing.toElements), id: id),
         token: routing.token(ofElementWithID: id, in: elements))
     return isForMissingChild
+  }
+
+  /// The element's step, with the copies stores keep of it let go meanwhile (see
+  /// `KeptCopies`): a screen's list, shared with the copy its store keeps, was copied whole
+  /// at each write. Out of line: only while some store keeps a copy.
+  @inlinable @inline(never)
+  func reduceElementLettingCopiesGo(
+    _ elements: inout IdentifiedArray<ID, Element.State>, inSlot slot: Int, id: ID,
+    _ action: Element.Action
+  ) -> Effect<Element.Action> {
+    // (Where the collection lies: the key the copies are registered under.)
+    let collection = withUnsafePointer(to: &elements) { UnsafeRawPointer($0) }
+    return elements.modifyElement(inSlot: slot) { state in
+      let kept = withUnsafePointer(to: &state) {
+        KeptCopies.letGo(Element.State.self, id: id, at: UnsafeRawPointer($0), in: collection)
+      }
+      let effect = element.reduce(into: &state, action: action)
+      if let kept {
+        withUnsafePointer(to: &state) { KeptCopies.takeAgain(kept, from: UnsafeRawPointer($0)) }
+      }
+      return effect
+    }
   }
 
   /// The warning for a `.dismiss` a row returned: rows are not presented. Out of line: off

@@ -375,7 +375,11 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         KeptCopies.letGo(Child.State.self, at: UnsafeRawPointer($0))
       }
       effect = child.reduce(into: &presented!, action: childAction)
-      if let keptCopies { KeptCopies.takeAgain(keptCopies) }
+      if let keptCopies {
+        withUnsafePointer(to: &presented) {
+          KeptCopies.takeAgain(keptCopies, from: UnsafeRawPointer($0))
+        }
+      }
       // Unless a reducer refused the action, or handled it by showing something else.
       if let mismatch, !effect.isForMissingChild,
         withUnsafePointer(to: &presented, { Ephemerality.stillCloses($0, as: mismatch.shown) })

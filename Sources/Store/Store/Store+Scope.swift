@@ -89,11 +89,15 @@ extension Store {
   /// read through the store (what a view last drew), or, for a child reached through stored
   /// properties from the root's state or from a store scoped with a key path of stored
   /// properties, after the last action its `ifLet` or `presents` ran it for, when that came
-  /// later. Actions it sends are ignored with a runtime warning.
+  /// later (a child that changed its own id in that step included: the store made for its old
+  /// id shows what the step left). Actions it sends are ignored with a runtime warning.
   ///
-  /// A child reached that way costs no more to change while its store is read: a row action
-  /// in a list of 10,000 rows in a sheet takes what it takes under a `Scope`, where a copy the
-  /// store kept made it copy the list (bench scenario 31).
+  /// The child's reducer costs no more while such a child's store is read: a row action in a
+  /// list of 10,000 rows in a sheet takes what it takes at 100 rows, where the copy the store
+  /// keeps made it copy the list (bench scenario 31). A write into the child by its parent's
+  /// reducer, after the child's step, still copies what it writes into (the list, for a row).
+  /// A case of an enum child read through a store of that case, and a child of a row or of
+  /// another child, keep their copies as before.
   ///
   /// - Parameters:
   ///   - state: The path to the optional child state.
@@ -156,7 +160,11 @@ extension Store {
   /// Stores for the screens of a navigation stack: one per pushed screen, keyed by its id.
   ///
   /// Each screen's store stays the same while the screen is on the stack, and is let go when
-  /// it is popped.
+  /// it is popped. A store kept past the pop reads the screen's last state, as the store last
+  /// saw it: after the last `send` through which it was read, or, for a stack reached through
+  /// stored properties from the root's state, after the last action the screen's reducer ran
+  /// for, when that came later. For such a stack, a screen's reducer costs no more while its
+  /// store is read (a list in a screen is not copied at each row action).
   ///
   /// The collection counts as a store scoped from this one: while something holds it, even
   /// empty, the effects this store started go on running after this store is released (see
@@ -173,12 +181,14 @@ extension Store {
   ) -> IdentifiedStores<StackElementID, ElementState, ElementAction> {
     let core = self.core
     let offset = MemoryLayout<State>.offset(of: state)
+    let entries = readOnlyEntriesPath(of: state)
     return elementStores(
-      readOnlyEntriesPath(of: state), toState: StackState.entryElement, action: action.identity,
+      entries, toState: StackState.entryElement, action: action.identity,
       token: { id in
         core.withState { withValue(at: state, offset: offset, in: $0) { $0.pointee.entries } }[
           id: id]?.birth
-      }
+      },
+      copyPlace: { StackState<ElementState>.copyPlace(of: entries, in: core) }
     ) {
       action.embed(.element(id: $0, action: $1))
     }
@@ -203,6 +213,7 @@ extension Store {
     toState: KeyPath<Element, ElementState>,
     action: CaseKeyIdentity,
     token: (@MainActor (ID) -> UInt64?)? = nil,
+    copyPlace: (@MainActor () -> ElementCopyPlace?)? = nil,
     embed: @escaping @Sendable (ID, ElementAction) -> Action
   ) -> IdentifiedStores<ID, ElementState, ElementAction> {
     let key = ScopeKey(
@@ -214,7 +225,7 @@ extension Store {
     } else {
       cache = ElementStoreCache(
         parent: core, elements: collectionReader(toElements), toState: toState, embed: embed,
-        token: token)
+        token: token, copyPlace: copyPlace?())
       children[key] = cache
     }
     // The cache's reader: made for this key path, whose type gives the element's.
@@ -385,7 +396,7 @@ extension Store {
             parentIsPresent: { parent.isPresent },
             version: { parent.stateVersion },
             reads: parent.reads,
-            keptAt: anchor.map { ($0, current) }
+            keptAt: anchor.map { ($0, 0) }
           )
         )
       }
@@ -460,5 +471,26 @@ struct ScopeKey: Hashable {
     self.kind = kind
     self.childState = ObjectIdentifier(childState)
     self.childAction = ObjectIdentifier(childAction)
+  }
+}
+
+extension StackState {
+  /// Where the screens of the stack at `entries` of `core`'s state lie, when that is a fixed
+  /// place of the root's state (see `KeptCopies`), or `nil`.
+  @MainActor
+  static func copyPlace<Root, Action>(
+    of entries: KeyPath<Root, IdentifiedArray<StackElementID, Entry>>,
+    in core: any StoreCore<Root, Action>
+  ) -> ElementCopyPlace? {
+    guard core.stateLiesInPlace, !_isPOD(Element.self),
+      let offset = MemoryLayout<Root>.offset(of: entries),
+      let stateOffset = MemoryLayout<Entry>.offset(of: \.element),
+      let birthOffset = MemoryLayout<Entry>.offset(of: \.birth)
+    else { return nil }
+    return ElementCopyPlace(
+      collection: core.withState { UnsafeRawPointer($0).advanced(by: offset) },
+      elementType: ObjectIdentifier(Entry.self),
+      stateOffset: stateOffset,
+      token: { $0.advanced(by: birthOffset).load(as: UInt64.self) })
   }
 }
