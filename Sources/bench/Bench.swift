@@ -242,19 +242,8 @@ struct Bench {
         let store = Store(initialState: ListSheetHost.State(sheet: List.State(count: rows))) {
           ListSheetHost()
         }
-        let sheet = store.scope(state: \.sheet, action: .sheet)!
-        let fired = Counted()
-        withObservationTracking {
-          _ = sheet.ticks
-        } onChange: {
-          fired.increment()
-        }
-        var id = 0
-        return {
-          store.send(.sheet(.presented(.rows(.element(id: id, action: .increment)))))
-          // What a view showing the sheet does after each change: reads what it shows.
-          _ = sheet.ticks
-          id = (id + 1) % rows
+        return listRowActions(rows: rows, shownBy: store.scope(state: \.sheet, action: .sheet)!) {
+          store.send(.sheet(.presented($0)))
         }
       }
       let (large, small) = measure.alternating(
@@ -272,18 +261,10 @@ struct Bench {
         var state = ListStackHost.State()
         state.path.append(List.State(count: rows))
         let store = Store(initialState: state) { ListStackHost() }
-        let screen = store.scope(state: \.path, action: .path)[id: 0]!
-        let fired = Counted()
-        withObservationTracking {
-          _ = screen.ticks
-        } onChange: {
-          fired.increment()
-        }
-        var id = 0
-        return {
-          store.send(.path(.element(id: 0, action: .rows(.element(id: id, action: .increment)))))
-          _ = screen.ticks
-          id = (id + 1) % rows
+        return listRowActions(
+          rows: rows, shownBy: store.scope(state: \.path, action: .path)[id: 0]!
+        ) {
+          store.send(.path(.element(id: 0, action: $0)))
         }
       }
       let (large, small) = measure.alternating(
@@ -783,6 +764,27 @@ struct Bench {
     } onChange: {
       fired.increment()
       MainActor.assumeIsolated { observeAgain(model, fired) }
+    }
+  }
+
+  /// Row actions, one row after another, to a list of `rows` rows that a view shows through
+  /// `list`, a store of a child of the root (scenarios 31 and 32): `send` sends a list action
+  /// through the root, and `list` is read after each, as a view that draws again reads it.
+  static func listRowActions(
+    rows: Int, shownBy list: Store<List.State, List.Action>,
+    send: @escaping (List.Action) -> Void
+  ) -> () -> Void {
+    let fired = Counted()
+    withObservationTracking {
+      _ = list.ticks
+    } onChange: {
+      fired.increment()
+    }
+    var id = 0
+    return {
+      send(.rows(.element(id: id, action: .increment)))
+      _ = list.ticks
+      id = (id + 1) % rows
     }
   }
 
