@@ -391,6 +391,23 @@ extension CaseKey<DraftHost.Action, PresentationAction<DraftHost.DraftAction>> {
     #expect(screen.section.items[id: 1]?.count == 1)
   }
 
+  /// A popped screen's store, still held, is out of the register: later steps at the stack
+  /// neither look at it nor change its copy.
+  @Test func aPoppedScreensHeldStoreLeavesTheRegister() throws {
+    let store = store(screens: 2)
+    let place = store.core.withState { state in
+      UnsafeRawPointer(state).advanced(
+        by: MemoryLayout<ScreenShelf.State>.offset(of: \.path.entries)!)
+    }
+    let top = AnyHashable(StackElementID(rawValue: 1))
+    let screen = try #require(store.scope(state: \.path, action: .path)[id: 1])
+    _ = screen.title
+    #expect(KeptCopies.registered(at: place, id: top) == 1)
+    store.send(.path(.popFrom(id: 1)))
+    #expect(KeptCopies.registered(at: place, id: top) == 0)
+    #expect(screen.title == "screen 1")
+  }
+
   /// A stack replaced by one that reuses a screen's id, and the newcomer changed, in one
   /// `send` (before the store of the old screen is told it is gone): the newcomer's step
   /// leaves that store's copy alone, told apart by the screen's push.

@@ -147,6 +147,17 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
 
   /// ``withState(_:)``, once no action can be reduced meanwhile.
   private func readState<Result>(_ body: (UnsafePointer<State>) -> Result) -> Result {
+    // A read reaches the root, which stops it while the reducer runs, unless the look answers
+    // without it (a store whose collection's cache is gone): the copy is let go then, and
+    // would be read uninitialized.
+    if let keptCopy, keptCopy.isLetGo {
+      preconditionFailure(
+        """
+        A store of \(State.self) was read while a reducer was changing its state (a reducer, \
+        or the deinit of a value it let go, read a store or sent an action to a scoped store). \
+        Reducers get the state as their inout argument; send follow-up actions with an effect.
+        """)
+    }
     // Once per state version (and change of a gone flag): a look reads the parent's state,
     // which, for a store scoped under other optional children, looks at its parent's, up to
     // the root. Without it, the hooks that each level of nested children runs after an
@@ -169,6 +180,13 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     presence = look(nil)
     presenceKey = key
     return presence
+  }
+
+  /// Takes this core's copy out of the register of kept copies (see `KeptCopies`), once its
+  /// state is gone: no reducer steps it for this store again, and a register that kept every
+  /// store held made each step look through them. The copy stays this core's last state.
+  package func unregisterKeptCopy() {
+    if let keptCopy { KeptCopies.unregister(keptCopy) }
   }
 
   package func send(_ action: Action) -> StoreTask {

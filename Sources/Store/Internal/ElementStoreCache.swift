@@ -351,7 +351,10 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   private func retire(_ id: ID) {
     guard let store = stores.removeValue(forKey: id) else { return }
     retirements.removeValue(forKey: id)?.isGone = true
-    copyAnchors.removeValue(forKey: id)?.isGone = true
+    if let anchor = copyAnchors.removeValue(forKey: id) {
+      anchor.isGone = true
+      (store.core as? DerivedCore<ElementState, ElementAction>)?.unregisterKeptCopy()
+    }
     // Once more, for what was scoped from it: its children learn that they are gone (an
     // optional child's store stops driving the parent, as when it is dismissed).
     store.core.runOwnedHooks()

@@ -83,8 +83,9 @@ final class KeptCopy<State>: KeptCopyProtocol, @unchecked Sendable {
   let anchor: KeptCopyAnchor
   /// Where the copied state lies in the state a reducer steps (0 for the child itself).
   let offset: Int
-  /// Whether a reducer let the copy go and has not had it taken again yet.
-  private var isLetGo = false
+  /// Whether a reducer let the copy go and has not had it taken again yet: the reducer is
+  /// stepping the state, and the copy must not be read.
+  private(set) var isLetGo = false
 
   /// A copy, made from `initial`, of the state at `offset` in `anchor`'s child.
   init(of initial: UnsafePointer<State>, at offset: Int, in anchor: KeptCopyAnchor) {

@@ -431,6 +431,7 @@ extension Store {
       guard isGone else { return true }
       dismissal.isGone = true
       anchor?.isGone = true
+      (child.core as? DerivedCore<ChildState, ChildAction>)?.unregisterKeptCopy()
       if let self, self.children[key] === child {
         self.children[key] = nil
         self.childIDs[key] = nil
