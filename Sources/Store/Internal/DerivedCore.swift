@@ -35,9 +35,9 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
   /// address, never copied onto the stack. (`nonisolated(unsafe)` for `deinit` alone, which
   /// frees it once nothing else can read it.)
   private nonisolated(unsafe) let lastState: UnsafeMutablePointer<State>
-  /// Where `lastState` lies when the state lies at a fixed address of the root's state (see
-  /// `KeptCopies`): there, a reducer about to change the state lets the copy go for the
-  /// change, which the copy's shared buffers would have made a copy of them all.
+  /// What holds `lastState` when the state lies at a fixed place of the root's state (see
+  /// `KeptCopies`): a reducer about to change the state there lets the copy go for the
+  /// change, which would otherwise find the buffers it writes shared, and copy them whole.
   private let keptCopy: KeptCopy<State>?
   /// When `lastState` was last looked for: what a look finds holds until the state version
   /// moves or a gone flag changes (a hook found a child dismissed, a row removed).
