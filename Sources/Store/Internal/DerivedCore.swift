@@ -182,11 +182,14 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     return presence
   }
 
-  /// Takes this core's copy out of the register of kept copies (see `KeptCopies`), once its
-  /// state is gone: no reducer steps it for this store again, and a register that kept every
-  /// store held made each step look through them. The copy stays this core's last state.
-  package func unregisterKeptCopy() {
-    if let keptCopy { KeptCopies.unregister(keptCopy) }
+  /// Ends this core's kept copy (see `KeptCopies`), once its state is gone: its anchor is
+  /// marked gone (stores scoped from this one share it), and the copy leaves the register, so
+  /// that no reducer steps it for this store again, and a register that kept every store held
+  /// does not make each step look through them. The copy stays this core's last state.
+  package func endKeptCopy() {
+    guard let keptCopy else { return }
+    keptCopy.anchor.isGone = true
+    KeptCopies.unregister(keptCopy)
   }
 
   package func send(_ action: Action) -> StoreTask {

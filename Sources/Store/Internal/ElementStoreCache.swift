@@ -63,9 +63,8 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   private let token: (@MainActor (ID) -> UInt64?)?
   private var storeTokens: [ID: UInt64] = [:]
   /// Where the elements lie, when their stores' copies are registered (a stack's screens at a
-  /// fixed place of the root's state; see `KeptCopies`), and the anchor of each store's copy.
+  /// fixed place of the root's state; see `KeptCopies`).
   private let copyPlace: ElementCopyPlace?
-  private var copyAnchors: [ID: KeptCopyAnchor] = [:]
   /// The ids last listed, and the structure stamp of the collection they were read from:
   /// while the stamp is the same, so are the ids, and a view that lists the collection again
   /// (each time it draws) gets them in O(1).
@@ -233,7 +232,6 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
       let anchor = KeptCopyAnchor(
         element: AnyHashable(id), of: copyPlace.elementType, in: copyPlace.collection,
         isOwn: { copyPlace.token($0) == tokenThen })
-      copyAnchors[id] = anchor
       keptAt = (anchor, copyPlace.stateOffset)
     }
     let core = withUnsafePointer(to: initial) {
@@ -351,10 +349,7 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   private func retire(_ id: ID) {
     guard let store = stores.removeValue(forKey: id) else { return }
     retirements.removeValue(forKey: id)?.isGone = true
-    if let anchor = copyAnchors.removeValue(forKey: id) {
-      anchor.isGone = true
-      (store.core as? DerivedCore<ElementState, ElementAction>)?.unregisterKeptCopy()
-    }
+    (store.core as? DerivedCore<ElementState, ElementAction>)?.endKeptCopy()
     // Once more, for what was scoped from it: its children learn that they are gone (an
     // optional child's store stops driving the parent, as when it is dismissed).
     store.core.runOwnedHooks()

@@ -419,7 +419,7 @@ extension Store {
     // is known to be alive, which keeps the parent's core alive. Not weak: an object weakly
     // referenced counts its references in a side table, and every retain and release of the
     // core took that slower path, a quarter more on a send through nested children's stores.)
-    parent.afterDispatch { [weak self, weak child, unowned parent, anchor] in
+    parent.afterDispatch { [weak self, weak child, unowned parent] in
       guard let child else { return false }
       var isGone = !parent.isPresent
       if !isGone {
@@ -430,8 +430,7 @@ extension Store {
       }
       guard isGone else { return true }
       dismissal.isGone = true
-      anchor?.isGone = true
-      (child.core as? DerivedCore<ChildState, ChildAction>)?.unregisterKeptCopy()
+      (child.core as? DerivedCore<ChildState, ChildAction>)?.endKeptCopy()
       if let self, self.children[key] === child {
         self.children[key] = nil
         self.childIDs[key] = nil
