@@ -274,6 +274,49 @@ struct Bench {
         "the same with 100 rows", small, 1.5)
     }
 
+    // 33. The same for a list in one case of an enum destination (`presents` of an enum whose
+    // cases `ifCaseLet` runs), read through the case's store, as a view shows the case.
+    if runs(33) {
+      func rowAction(rows: Int) -> () -> Void {
+        let store = Store(
+          initialState: ListDestinationHost.State(destination: .list(List.State(count: rows)))
+        ) {
+          ListDestinationHost()
+        }
+        let destination = store.scope(state: \.destination, action: .destination)!
+        return listRowActions(
+          rows: rows, shownBy: destination.scope(state: .list, action: .list)!
+        ) {
+          store.send(.destination(.presented(.list($0))))
+        }
+      }
+      let (large, small) = measure.alternating(
+        iterations: 20_000, rowAction(rows: 10_000), rowAction(rows: 100))
+      table.add(
+        "row action in an enum destination's list of 10,000 rows, the case's store read", large,
+        "the same with 100 rows", small, 1.5)
+    }
+
+    // 34. The same for a list in one case of the root's own state, an enum (signed in or out),
+    // read through the case's store.
+    if runs(34) {
+      func rowAction(rows: Int) -> () -> Void {
+        let store = Store(initialState: ListSession.State.signedIn(List.State(count: rows))) {
+          ListSession()
+        }
+        return listRowActions(
+          rows: rows, shownBy: store.scope(state: .signedIn, action: .signedIn)!
+        ) {
+          store.send(.signedIn($0))
+        }
+      }
+      let (large, small) = measure.alternating(
+        iterations: 20_000, rowAction(rows: 10_000), rowAction(rows: 100))
+      table.add(
+        "row action in a root enum case's list of 10,000 rows, the case's store read", large,
+        "the same with 100 rows", small, 1.5)
+    }
+
     // 11. An action to an optional child (`ifLet`, checking presence and identity), against
     // the same child always there (`Scope`). `ifLet` reads the child's id before and after
     // the parent runs, to see it leave or be replaced, and looks up whether the child is
@@ -810,7 +853,7 @@ func format(_ value: Double) -> String {
 
 /// The bench's command line.
 struct Options {
-  static let scenarios = 1...32
+  static let scenarios = 1...34
   static let usage = """
     USAGE: bench [--check] [--only N]
 

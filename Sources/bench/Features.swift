@@ -514,3 +514,103 @@ extension CaseKey<DestinationHost.Destination.Action, DestinationHost.AlertActio
     }
   }
 }
+
+/// A list of rows in one case of an enum destination (`presents` of an enum, `ifCaseLet`), as
+/// an app presents an editor of many rows beside its alerts.
+struct ListDestinationHost: Reducer {
+  struct State {
+    var destination: Destination.State?
+  }
+  enum Action: Equatable, Sendable {
+    case destination(PresentationAction<Destination.Action>)
+  }
+  var body: some Reducer<State, Action> {
+    EmptyReducer().presents(\.destination, action: .destination) { Destination() }
+  }
+
+  /// The destinations: a list, or an alert.
+  struct Destination: Reducer {
+    enum State {
+      case list(List.State)
+      case alert(DestinationHost.Alert)
+    }
+    enum Action: Equatable, Sendable {
+      case list(List.Action)
+      case alert(DestinationHost.AlertAction)
+    }
+    var body: some Reducer<State, Action> {
+      EmptyReducer()
+        .ifCaseLet(.list, action: .list) { List() }
+        .ifCaseLet(.alert, action: .alert)
+    }
+  }
+}
+
+extension CaseKey<
+  ListDestinationHost.Action, PresentationAction<ListDestinationHost.Destination.Action>
+> {
+  static var destination: Self {
+    Self(ListDestinationHost.Action.destination) {
+      if case .destination(let a) = $0 { a } else { nil }
+    }
+  }
+}
+
+extension CaseKey<ListDestinationHost.Destination.State, List.State> {
+  static var list: Self {
+    Self(ListDestinationHost.Destination.State.list) {
+      if case .list(let s) = $0 { s } else { nil }
+    }
+  }
+}
+
+extension CaseKey<ListDestinationHost.Destination.State, DestinationHost.Alert> {
+  static var alert: Self {
+    Self(ListDestinationHost.Destination.State.alert) {
+      if case .alert(let s) = $0 { s } else { nil }
+    }
+  }
+}
+
+extension CaseKey<ListDestinationHost.Destination.Action, List.Action> {
+  static var list: Self {
+    Self(ListDestinationHost.Destination.Action.list) {
+      if case .list(let a) = $0 { a } else { nil }
+    }
+  }
+}
+
+extension CaseKey<ListDestinationHost.Destination.Action, DestinationHost.AlertAction> {
+  static var alert: Self {
+    Self(ListDestinationHost.Destination.Action.alert) {
+      if case .alert(let a) = $0 { a } else { nil }
+    }
+  }
+}
+
+/// An app whose state is an enum, signed in or out, with a list while signed in: the root's
+/// own state, one case of which a view reads through that case's store.
+struct ListSession: Reducer {
+  enum State {
+    case signedIn(List.State)
+    case signedOut
+  }
+  enum Action: Equatable, Sendable {
+    case signedIn(List.Action)
+  }
+  var body: some Reducer<State, Action> {
+    EmptyReducer().ifCaseLet(.signedIn, action: .signedIn) { List() }
+  }
+}
+
+extension CaseKey<ListSession.State, List.State> {
+  static var signedIn: Self {
+    Self(ListSession.State.signedIn) { if case .signedIn(let s) = $0 { s } else { nil } }
+  }
+}
+
+extension CaseKey<ListSession.Action, List.Action> {
+  static var signedIn: Self {
+    Self(ListSession.Action.signedIn) { if case .signedIn(let a) = $0 { a } else { nil } }
+  }
+}
