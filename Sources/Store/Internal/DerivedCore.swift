@@ -182,6 +182,12 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     return presence
   }
 
+  /// Where this core's kept copy lies (see `KeptCopies`): its anchor, and its offset in the
+  /// anchor's child; `nil` when the core keeps a copy of its own.
+  package var keptCopyPlace: (anchor: KeptCopyAnchor, offset: Int)? {
+    keptCopy.map { ($0.anchor, $0.offset) }
+  }
+
   /// Ends this core's kept copy (see `KeptCopies`), once its state is gone: its anchor is
   /// marked gone (stores scoped from this one share it), and the copy leaves the register, so
   /// that no reducer steps it for this store again, and a register that kept every store held

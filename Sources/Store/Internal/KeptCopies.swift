@@ -17,6 +17,14 @@ import Synchronization
 // either that stores scoped from theirs copy). There, the place names the child for as long
 // as it is there, and a reducer stepping a child at that place steps that child; the anchor
 // checks the rest (the type, the id, a screen's push).
+//
+// A store of an enum's case keeps a copy of the case's payload, which `ifCaseLet` takes out
+// of the enum for the case's step. Its copies are registered under the enum's place (the
+// root's state, a part of it, or an optional child at a fixed place, or a part of one) and
+// the case key's identity; `ifCaseLet` lets them go once it has the payload out, and has them
+// taken from it again after the case's step, before the enum's own reducer may switch the
+// case. An enum in a screen has no fixed place, nor has one in a case's payload: their case
+// stores keep their copies.
 
 /// A child that derived stores copy, and where it lies in its root's state: the place their
 /// copies are registered at, and whether the child there is still the one they were made for.
@@ -35,6 +43,10 @@ package final class KeptCopyAnchor: @unchecked Sendable {
   /// for an `Identifiable` child, its id (a child with another id may have replaced it since
   /// they looked); for a screen, its push (a stack replaced since may reuse its id).
   private let isOwn: ((UnsafeRawPointer) -> Bool)?
+  /// For a case of an enum: the anchor of the optional child the enum lies in, and the
+  /// enum's offset in it; `nil` for an enum that lies at a fixed place of its root's state
+  /// alone, and for other children.
+  private let enclosing: (anchor: KeptCopyAnchor, offset: Int)?
   /// Set once the child is gone, or another has taken its place: the copies then keep the
   /// last state of the child the stores were made for, and no reducer touches them again.
   var isGone = false
@@ -48,6 +60,22 @@ package final class KeptCopyAnchor: @unchecked Sendable {
     self.id = nil
     self.stateType = ObjectIdentifier(State.self)
     self.isOwn = isOwn.map { isOwn in { isOwn($0.assumingMemoryBound(to: State.self)) } }
+    self.enclosing = nil
+  }
+
+  /// An anchor for the payload of type `Payload` of the case `identity` of the enum at
+  /// `place`, which lies at `enclosing.offset` in the optional child of `enclosing.anchor`
+  /// when given. `isOwn` is asked of the payload, as an optional child's is of the child.
+  init<Payload>(
+    case identity: CaseKeyIdentity, of _: Payload.Type, enumAt place: UnsafeRawPointer,
+    in enclosing: (anchor: KeptCopyAnchor, offset: Int)?,
+    isOwn: ((UnsafePointer<Payload>) -> Bool)?
+  ) {
+    self.place = place
+    self.id = AnyHashable(identity)
+    self.stateType = ObjectIdentifier(Payload.self)
+    self.isOwn = isOwn.map { isOwn in { isOwn($0.assumingMemoryBound(to: Payload.self)) } }
+    self.enclosing = enclosing
   }
 
   /// An anchor for the element with `id`, of type `stateType`, of the collection at
@@ -60,12 +88,20 @@ package final class KeptCopyAnchor: @unchecked Sendable {
     self.id = id
     self.stateType = stateType
     self.isOwn = isOwn
+    self.enclosing = nil
   }
 
   /// Whether a reducer stepping the state of type `stateType` at `state`, under this anchor's
   /// place and id, steps this anchor's child.
   fileprivate func isStepped(_ stateType: ObjectIdentifier, at state: UnsafeRawPointer) -> Bool {
     guard stateType == self.stateType, !isGone else { return false }
+    // A case's enum lies in a child that must be the one the stores were made for too: a
+    // newcomer in the enclosing child's place, with the same case, is not theirs.
+    if let enclosing,
+      !enclosing.anchor.isStepped(enclosing.anchor.stateType, at: place - enclosing.offset)
+    {
+      return false
+    }
     return isOwn?(state) ?? true
   }
 }

@@ -176,9 +176,13 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         // nothing: the parent does not see it either (it would act for a case not there).
         return missingCase(action, state: state, identity: identity)
       }
+      // A store of the case keeps a copy of the payload, which would share its buffers too
+      // (see `KeptCopies`): let go here, while the enum is still there to be looked at.
+      let keptCopies = KeptCopies.isActive ? letGoOfCopies(in: &state, of: &extracted) : nil
       _ = consume state
       before = id(&extracted!)
       let effect = child.reduce(into: &extracted!, action: childAction)
+      if let keptCopies { Self.takeAgain(keptCopies, from: &extracted) }
       if !effect.isNone {
         isForMissingChild = effect.isForMissingChild
         let token = hasToken ? lifetimeToken(ofID: id(&extracted!)) : nil
@@ -213,6 +217,28 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   func caseID<ID>(of state: Parent.State, _ id: (inout Child.State) -> ID) -> ID? {
     guard var childState = toCase.extract(state) else { return nil }
     return id(&childState)
+  }
+
+  /// Lets go of the copies that stores of the case keep of the payload in `extracted`, taken
+  /// out of the enum `state` where it lies, for the child's step; see `KeptCopies`.
+  @inlinable @inline(never)
+  func letGoOfCopies(
+    in state: inout Parent.State, of extracted: inout Child.State?
+  ) -> [any KeptCopyProtocol]? {
+    withUnsafePointer(to: &state) { state in
+      withUnsafePointer(to: &extracted) { payload in
+        // (An optional's value lies at the optional's address.)
+        KeptCopies.letGo(
+          Child.State.self, id: toCase.identity, at: UnsafeRawPointer(payload),
+          in: UnsafeRawPointer(state))
+      }
+    }
+  }
+
+  /// Has the copies let go by ``letGoOfCopies(in:of:)`` taken again from the stepped payload.
+  @inlinable @inline(never)
+  static func takeAgain(_ copies: [any KeptCopyProtocol], from extracted: inout Child.State?) {
+    withUnsafePointer(to: &extracted) { KeptCopies.takeAgain(copies, from: UnsafeRawPointer($0)) }
   }
 
   /// Whether the state was the case (without a copy of the payload).

@@ -96,8 +96,10 @@ extension Store {
   /// list of 10,000 rows in a sheet takes what it takes at 100 rows, where the copy the store
   /// keeps made it copy the list (bench scenario 31). A write into the child by its parent's
   /// reducer, after the child's step, still copies what it writes into (the list, for a row).
-  /// A case of an enum child read through a store of that case, and a child of a row or of
-  /// another child, keep their copies as before.
+  /// The same holds for a case of an enum child read through the store of that case (the
+  /// `scope(state:action:)` that takes a case key of the state); a child of a row, of a
+  /// screen or of another optional child keeps its copy as before, and a write into its
+  /// buffers copies them.
   ///
   /// - Parameters:
   ///   - state: The path to the optional child state.
@@ -242,6 +244,18 @@ extension Store {
   /// the same state and action types (an `add` and an `edit` of one form) get stores of their
   /// own.
   ///
+  /// The store keeps a copy of the case's state, to show once the state leaves the case (a
+  /// view being dismissed still draws): the state after the last action the case's
+  /// `ifCaseLet` ran for, or the state last read, whichever came later. For an enum that lies
+  /// at a fixed place (the root's state, a part of it reached through stored properties, or an
+  /// optional child at such a place, or a part of one), the case's reducer costs no more
+  /// while the store is read: `ifCaseLet` lets the copy go for the case's step, so that a row
+  /// action in a list of 10,000 rows in the case takes what it takes at 100 rows (bench
+  /// scenarios 33 and 34), where the copy made it copy the list. The case key the reducer
+  /// runs the case with must be the one this store was scoped with (the same creation site,
+  /// as a static property gives); with another, the reducer copies the list as before. An
+  /// enum in a screen of a stack, in a row, or in another case keeps its copy as before too.
+  ///
   /// - Parameters:
   ///   - state: The case of this store's state that holds the child's state.
   ///   - action: The case of this store's actions that carries the child's.
@@ -253,7 +267,7 @@ extension Store {
     let extract = state.extract
     return optionalChild(
       find: { withExtracted(extract, from: $0, $1) },
-      findsInPlace: false,
+      copyPlace: .payload(of: state.identity),
       key: ScopeKey(
         path: \State.self, action: action.identity, kind: .enumCase(state.identity),
         childState: ChildState.self, childAction: ChildAction.self),
@@ -272,7 +286,7 @@ extension Store {
       find: { state, found in
         withValue(at: toChild, offset: offset, in: state) { withWrapped($0, found) }
       },
-      findsInPlace: offset != nil,
+      copyPlace: offset != nil ? .found : .none,
       key: ScopeKey(
         path: toChild, action: action, kind: kind,
         childState: ChildState.self, childAction: ChildAction.self),
@@ -286,12 +300,11 @@ extension Store {
     (UnsafePointer<State>, (UnsafePointer<ChildState>?) -> Void) -> Void
 
   ///
-  /// `findsInPlace`: whether `find`, given the address of the state where it lies, gives the
-  /// address where the child lies (through stored properties; not a payload taken out of an
-  /// enum).
+  /// `copyPlace`: how the child lies in this store's state, for the place its store's copy is
+  /// kept at (see `KeptCopies`).
   private func optionalChild<ChildState, ChildAction: Sendable>(
     find: @escaping ChildFinder<ChildState>,
-    findsInPlace: Bool,
+    copyPlace: ChildCopyPlace,
     key: ScopeKey,
     embed: @escaping @Sendable (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction>? {
@@ -377,14 +390,31 @@ extension Store {
     // Where the child lies, when that is a fixed address of the root's state: the child's
     // reducer lets go of the store's copy of it for its steps there (see `KeptCopies`).
     var anchor: KeptCopyAnchor?
-    let keepsCopyInPlace = findsInPlace && parent.stateLiesInPlace
+    let isOwnChild = idOf.map { [currentID] idOf in { idOf($0) == currentID } }
     parent.withState { state in
       find(state) { current in
         guard let current else { return }
-        if keepsCopyInPlace {
-          anchor = KeptCopyAnchor(
-            ChildState.self, at: current,
-            isOwn: idOf.map { [currentID] idOf in { idOf($0) == currentID } })
+        switch copyPlace {
+        case .found where parent.stateLiesInPlace:
+          anchor = KeptCopyAnchor(ChildState.self, at: current, isOwn: isOwnChild)
+        case .payload(let identity):
+          // The enum lies where this store's state does: at the address this store reads
+          // it from, or where its own kept copy is taken from.
+          if parent.stateLiesInPlace {
+            anchor = KeptCopyAnchor(
+              case: identity, of: ChildState.self, enumAt: UnsafeRawPointer(state), in: nil,
+              isOwn: isOwnChild)
+          } else if let enclosing = (parent as? DerivedCore<State, Action>)?.keptCopyPlace,
+            enclosing.anchor.id == nil, !enclosing.anchor.isGone
+          {
+            // (An optional child's: a screen's lies at no fixed place, nor does a case's.)
+            anchor = KeptCopyAnchor(
+              case: identity, of: ChildState.self,
+              enumAt: enclosing.anchor.place + enclosing.offset, in: enclosing,
+              isOwn: isOwnChild)
+          }
+        case .found, .none:
+          break
         }
         made = Store<ChildState, ChildAction>(
           core: DerivedCore(
@@ -439,6 +469,20 @@ extension Store {
     }
     return child
   }
+}
+
+/// How an optional child lies in the state of the store it is scoped from, for the place its
+/// store's copy is kept at (see `KeptCopies`).
+private enum ChildCopyPlace {
+  /// Not where a reducer steps it in place (behind a computed property): the copy is the
+  /// store's alone.
+  case none
+  /// Where the finder gives it, when the state it is given lies in place: through stored
+  /// properties.
+  case found
+  /// The payload of the case with `identity` of the state, an enum: taken out of the enum
+  /// for the case's reducer, which lets go of the copy for its step (`ifCaseLet`).
+  case payload(of: CaseKeyIdentity)
 }
 
 /// Whether an optional child is there, and which one when it has an id.

@@ -1,0 +1,495 @@
+import Effects
+import Testing
+
+@testable import Store
+
+/// A titled list of items: the payload of one case of an enum, in the root's state or in a
+/// sheet's.
+private struct CaseShelf: Reducer {
+  struct Item: Equatable, Identifiable, Sendable {
+    let id: Int
+    var count = 0
+  }
+
+  struct State: Equatable, Identifiable, Sendable {
+    var id: Int
+    var title: String
+    var items: IdentifiedArrayOf<Item>
+
+    init(id: Int = 1, title: String, items count: Int = 100) {
+      self.id = id
+      self.title = title
+      items = IdentifiedArray((0..<count).map { Item(id: $0) })
+    }
+  }
+
+  enum Action: Sendable {
+    case items(IdentifiedAction<Int, ItemAction>)
+    case retitled(String)
+  }
+
+  enum ItemAction: Sendable {
+    case increment
+  }
+
+  var body: some Reducer<State, Action> {
+    Reduce { shelf, action in
+      if case .retitled(let title) = action { shelf.title = title }
+      return .none
+    }
+    .forEach(\.items, action: .items) {
+      Reduce<Item, ItemAction> { item, _ in
+        item.count += 1
+        return .none
+      }
+    }
+  }
+}
+
+/// An app's state as an enum: browsing a shelf, or signed out. Retitling the shelf "sign out"
+/// signs out in the same action, after the shelf's reducer ran.
+private struct ShelfSession: Reducer {
+  enum State: Equatable, Sendable {
+    case browsing(CaseShelf.State)
+    case signedOut
+  }
+
+  enum Action: Sendable {
+    case browsing(CaseShelf.Action)
+    case signIn(CaseShelf.State)
+    /// Signs in with `shelf`, then retitles it, in the same `send` (an action fed back).
+    case signInAndRetitle(CaseShelf.State, String)
+  }
+
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      switch action {
+      case .browsing(.retitled("sign out")): state = .signedOut
+      case .signIn(let shelf): state = .browsing(shelf)
+      case .signInAndRetitle(let shelf, let title):
+        state = .browsing(shelf)
+        return .send(.browsing(.retitled(title)))
+      case .browsing: break
+      }
+      return .none
+    }
+    .ifCaseLet(.browsing, action: .browsing) { CaseShelf() }
+  }
+}
+
+/// The same enum in a property of the root's state, beside a value of its own.
+private struct ShelfDesk: Reducer {
+  struct State {
+    var owner = "me"
+    var session: ShelfSession.State
+  }
+
+  enum Action: Sendable {
+    case session(ShelfSession.Action)
+  }
+
+  var body: some Reducer<State, Action> {
+    Scope(state: \.session, action: .session) { ShelfSession() }
+  }
+}
+
+/// The same enum as a presented destination (`presents`): a sheet that shows a shelf, or a note.
+private struct ShelfLibrary: Reducer {
+  enum Destination: Equatable, Sendable {
+    case shelf(CaseShelf.State)
+    case note(String)
+  }
+
+  enum DestinationAction: Sendable {
+    case shelf(CaseShelf.Action)
+  }
+
+  struct State {
+    var destination: Destination?
+  }
+
+  enum Action: Sendable {
+    case destination(PresentationAction<DestinationAction>)
+    case present(Destination)
+  }
+
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      if case .present(let destination) = action { state.destination = destination }
+      return .none
+    }
+    .presents(\.destination, action: .destination) {
+      EmptyReducer<Destination, DestinationAction>()
+        .ifCaseLet(.shelf, action: .shelf) { CaseShelf() }
+    }
+  }
+}
+
+/// Panels, each with an id, presented one at a time, that hold a session beside their id.
+private struct ShelfPanels: Reducer {
+  struct Panel: Equatable, Identifiable, Sendable {
+    let id: Int
+    var session: ShelfSession.State
+  }
+
+  struct State {
+    var panel: Panel?
+  }
+
+  enum Action: Sendable {
+    case panel(PresentationAction<PanelAction>)
+    /// Presents `panel` in place of the one shown, then retitles its shelf, in one `send`.
+    case replaceAndRetitle(Panel, String)
+  }
+
+  enum PanelAction: Sendable {
+    case session(ShelfSession.Action)
+  }
+
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      guard case .replaceAndRetitle(let panel, let title) = action else { return .none }
+      state.panel = panel
+      return .send(.panel(.presented(.session(.browsing(.retitled(title))))))
+    }
+    .presents(\.panel, action: .panel) {
+      Scope(state: \.session, action: .session) { ShelfSession() }
+    }
+  }
+}
+
+extension CaseKey<ShelfPanels.Action, PresentationAction<ShelfPanels.PanelAction>> {
+  fileprivate static var panel: Self {
+    Self(ShelfPanels.Action.panel) { if case .panel(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<ShelfPanels.PanelAction, ShelfSession.Action> {
+  fileprivate static var session: Self {
+    Self(ShelfPanels.PanelAction.session) { if case .session(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<CaseShelf.Action, IdentifiedAction<Int, CaseShelf.ItemAction>> {
+  fileprivate static var items: Self {
+    Self(CaseShelf.Action.items) { if case .items(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<ShelfSession.State, CaseShelf.State> {
+  fileprivate static var browsing: Self {
+    Self(ShelfSession.State.browsing) { if case .browsing(let s) = $0 { s } else { nil } }
+  }
+}
+
+extension CaseKey<ShelfSession.Action, CaseShelf.Action> {
+  fileprivate static var browsing: Self {
+    Self(ShelfSession.Action.browsing) { if case .browsing(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<ShelfDesk.Action, ShelfSession.Action> {
+  fileprivate static var session: Self {
+    Self(ShelfDesk.Action.session) { if case .session(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<ShelfLibrary.Destination, CaseShelf.State> {
+  fileprivate static var shelf: Self {
+    Self(ShelfLibrary.Destination.shelf) { if case .shelf(let s) = $0 { s } else { nil } }
+  }
+}
+
+extension CaseKey<ShelfLibrary.DestinationAction, CaseShelf.Action> {
+  fileprivate static var shelf: Self {
+    Self(ShelfLibrary.DestinationAction.shelf) { if case .shelf(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<ShelfLibrary.Action, PresentationAction<ShelfLibrary.DestinationAction>> {
+  fileprivate static var destination: Self {
+    Self(ShelfLibrary.Action.destination) { if case .destination(let a) = $0 { a } else { nil } }
+  }
+}
+
+/// Where a shelf's list of items lies: it moves when a write finds it shared and copies it.
+private func shelfItemsBuffer(_ shelf: CaseShelf.State?) -> UnsafeRawPointer? {
+  shelf?.items.storage.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+}
+
+/// The shelf of a session, where the root keeps it (a store's `state` would be a copy that
+/// keeps the list shared).
+private func shelf(of session: ShelfSession.State) -> CaseShelf.State? {
+  guard case .browsing(let shelf) = session else { return nil }
+  return shelf
+}
+
+/// A store of an enum's case keeps a copy of the case's payload, to show once the state
+/// leaves the case. That copy must not make the case's reducer copy the payload's buffers: a
+/// row action in a list of 10,000 rows in a read case copied every row (bench scenarios 33 and
+/// 34, 21 and 36 times the cost at 100 rows). `ifCaseLet` lets it go for the case's step.
+@MainActor
+@Suite struct KeptCaseCopyTests {
+  private func sessionStore(items: Int = 100) -> StoreOf<ShelfSession> {
+    Store(initialState: .browsing(CaseShelf.State(title: "first", items: items))) { ShelfSession() }
+  }
+
+  private func itemsBuffer(_ store: StoreOf<ShelfSession>) -> UnsafeRawPointer? {
+    store.core.withState { shelfItemsBuffer(shelf(of: $0.pointee)) }
+  }
+
+  private func increment(_ id: Int) -> ShelfSession.Action {
+    .browsing(.items(.element(id: id, action: .increment)))
+  }
+
+  /// The case's store is read after each action, as a view showing it reads it; the list is
+  /// written where it lies all the same, and the store shows each change.
+  @Test func aRowActionWritesTheListOfTheRootsReadCaseInPlace() throws {
+    let store = sessionStore()
+    let browsing = try #require(store.scope(state: .browsing, action: .browsing))
+    #expect(browsing.title == "first")
+    let before = itemsBuffer(store)
+    for id in [3, 4, 3] {
+      store.send(increment(id))
+      _ = browsing.title
+      #expect(itemsBuffer(store) == before)
+    }
+    #expect(browsing.items[id: 3]?.count == 2)
+    #expect(browsing.items[id: 4]?.count == 1)
+  }
+
+  /// The same for an enum in a property of the root's state, through a `Scope`.
+  @Test func aRowActionWritesTheListOfAReadCaseOfAPropertyInPlace() throws {
+    let store = Store(
+      initialState: ShelfDesk.State(session: .browsing(CaseShelf.State(title: "desk")))
+    ) {
+      ShelfDesk()
+    }
+    let session = store.scope(state: \.session, action: .session)
+    let browsing = try #require(session.scope(state: .browsing, action: .browsing))
+    #expect(browsing.items.count == 100)
+    func buffer() -> UnsafeRawPointer? {
+      store.core.withState { shelfItemsBuffer(shelf(of: $0.pointee.session)) }
+    }
+    let before = buffer()
+    store.send(.session(increment(9)))
+    #expect(browsing.items[id: 9]?.count == 1)
+    #expect(buffer() == before)
+  }
+
+  /// A case left by the action that last changed its payload: the case's store shows what
+  /// the case's reducer did, not the payload as it last read it.
+  @Test func aCaseLeftInTheActionOfItsStepShowsWhatTheStepDid() throws {
+    let store = sessionStore(items: 3)
+    let browsing = try #require(store.scope(state: .browsing, action: .browsing))
+    #expect(browsing.title == "first")
+    store.send(increment(1))
+    store.send(.browsing(.retitled("sign out")))
+    #expect(store.state == .signedOut)
+    #expect(store.scope(state: .browsing, action: .browsing) == nil)
+    #expect(browsing.title == "sign out")
+    #expect(browsing.items[id: 1]?.count == 1)
+  }
+
+  /// Once the state left the case, the case's store keeps its last state while the case is
+  /// entered again and changed: the new stay in the case has a store of its own.
+  @Test func aLeftCasesStoreKeepsItsLastStateThroughTheNextStay() throws {
+    let store = sessionStore(items: 3)
+    let browsing = try #require(store.scope(state: .browsing, action: .browsing))
+    _ = browsing.title
+    store.send(increment(0))
+    store.send(.browsing(.retitled("sign out")))
+    store.send(.signIn(CaseShelf.State(title: "second", items: 5)))
+    let next = try #require(store.scope(state: .browsing, action: .browsing))
+    #expect(next !== browsing)
+    _ = next.title
+    store.send(increment(0))
+    store.send(.browsing(.retitled("second, edited")))
+    #expect(next.title == "second, edited")
+    #expect(next.items[id: 0]?.count == 1)
+    #expect(browsing.title == "sign out")
+    #expect(browsing.items.count == 3)
+    #expect(browsing.items[id: 0]?.count == 1)
+  }
+
+  /// A payload replaced by one with another id, in the same case: the old id's store is not
+  /// the newcomer's, and keeps the old payload's last state through the newcomer's steps.
+  @Test func aReplacedPayloadsStoreIsNotTheNewcomers() throws {
+    let store = sessionStore(items: 3)
+    let old = try #require(store.scope(state: .browsing, action: .browsing))
+    _ = old.title
+    store.send(increment(2))
+    store.send(.signIn(CaseShelf.State(id: 2, title: "newcomer", items: 3)))
+    store.send(increment(2))
+    store.send(.browsing(.retitled("newcomer, edited")))
+    let new = try #require(store.scope(state: .browsing, action: .browsing))
+    #expect(new !== old)
+    #expect(new.title == "newcomer, edited")
+    #expect(old.title == "first")
+    #expect(old.items[id: 2]?.count == 1)
+  }
+
+  /// The same when the newcomer comes and changes in one `send`, before the store learns
+  /// that its payload left: the newcomer's step does not touch the old store's copy.
+  @Test func aPayloadReplacedAndChangedInOneSendIsNotTheOldStores() throws {
+    let store = sessionStore(items: 3)
+    let old = try #require(store.scope(state: .browsing, action: .browsing))
+    _ = old.title
+    store.send(.signInAndRetitle(CaseShelf.State(id: 2, title: "newcomer", items: 3), "edited"))
+    #expect(old.title == "first")
+    let new = try #require(store.scope(state: .browsing, action: .browsing))
+    #expect(new.title == "edited")
+  }
+
+  /// Stores let go take their copies out of the register: none is left under the enum's
+  /// address and the case.
+  @Test func caseStoresLetGoLeaveNoCopyRegistered() throws {
+    let store = sessionStore(items: 3)
+    let place = store.core.withState { UnsafeRawPointer($0) }
+    let key = AnyHashable(CaseKey<ShelfSession.State, CaseShelf.State>.browsing.identity)
+    weak var released: Store<CaseShelf.State, CaseShelf.Action>?
+    do {
+      let browsing = try #require(store.scope(state: .browsing, action: .browsing))
+      let items = browsing.scope(state: \.items, action: .items)
+      _ = (browsing.title, items.count)
+      #expect(KeptCopies.registered(at: place, id: key) == 1)
+      released = browsing
+      store.send(.browsing(.retitled("sign out")))
+    }
+    _ = store.scope(state: .browsing, action: .browsing)
+    #expect(released == nil)
+    #expect(KeptCopies.registered(at: place, id: key) == 0)
+  }
+}
+
+/// The same for a case of an enum destination, presented by `presents`: the destination's
+/// store keeps a copy of the enum, which `presents` lets go, and the case's store one of the
+/// case's payload, which `ifCaseLet` lets go.
+@MainActor
+@Suite struct KeptDestinationCaseCopyTests {
+  private func store() -> StoreOf<ShelfLibrary> {
+    Store(initialState: ShelfLibrary.State(destination: .shelf(CaseShelf.State(title: "first")))) {
+      ShelfLibrary()
+    }
+  }
+
+  private func itemsBuffer(_ store: StoreOf<ShelfLibrary>) -> UnsafeRawPointer? {
+    store.core.withState { state -> UnsafeRawPointer? in
+      guard case .shelf(let shelf) = state.pointee.destination else { return nil }
+      return shelfItemsBuffer(shelf)
+    }
+  }
+
+  private func increment(_ id: Int) -> ShelfLibrary.Action {
+    .destination(.presented(.shelf(.items(.element(id: id, action: .increment)))))
+  }
+
+  @Test func aRowActionWritesTheListOfAReadDestinationCaseInPlace() throws {
+    let store = store()
+    let destination = try #require(store.scope(state: \.destination, action: .destination))
+    let shelf = try #require(destination.scope(state: .shelf, action: .shelf))
+    #expect(shelf.title == "first")
+    let before = itemsBuffer(store)
+    for id in [5, 6, 5] {
+      store.send(increment(id))
+      _ = shelf.title
+      #expect(itemsBuffer(store) == before)
+    }
+    #expect(shelf.items[id: 5]?.count == 2)
+    #expect(shelf.items[id: 6]?.count == 1)
+  }
+
+  /// A destination dismissed, and another presented in its place with the same case: the
+  /// old case's store keeps the old shelf's last state through the newcomer's steps (the
+  /// newcomer's payload is not the old store's, though its id and case are the same).
+  @Test func aDismissedDestinationsCaseStoreKeepsItsLastStateThroughTheNext() throws {
+    let store = store()
+    let destination = try #require(store.scope(state: \.destination, action: .destination))
+    let shelf = try #require(destination.scope(state: .shelf, action: .shelf))
+    _ = shelf.title
+    store.send(increment(1))
+    store.send(.destination(.dismiss))
+    store.send(.present(.shelf(CaseShelf.State(title: "second", items: 3))))
+    let nextDestination = try #require(
+      store.scope(state: \.destination, action: .destination))
+    let next = try #require(nextDestination.scope(state: .shelf, action: .shelf))
+    #expect(next !== shelf)
+    _ = next.title
+    store.send(increment(1))
+    store.send(.destination(.presented(.shelf(.retitled("second, edited")))))
+    #expect(next.title == "second, edited")
+    #expect(next.items[id: 1]?.count == 1)
+    #expect(shelf.title == "first")
+    #expect(shelf.items.count == 100)
+    #expect(shelf.items[id: 1]?.count == 1)
+  }
+
+  /// The destination switched to another case: the shelf's store keeps the shelf's last state.
+  @Test func aDestinationSwitchedToAnotherCaseLeavesTheCaseStoreItsLastState() throws {
+    let store = store()
+    let destination = try #require(store.scope(state: \.destination, action: .destination))
+    let shelf = try #require(destination.scope(state: .shelf, action: .shelf))
+    _ = shelf.title
+    store.send(increment(8))
+    store.send(.present(.note("hello")))
+    #expect(destination.scope(state: .shelf, action: .shelf) == nil)
+    #expect(shelf.items[id: 8]?.count == 1)
+    store.send(.present(.shelf(CaseShelf.State(title: "again", items: 3))))
+    store.send(increment(8))
+    #expect(shelf.items[id: 8]?.count == 1)
+    #expect(shelf.title == "first")
+  }
+}
+
+/// The same for an enum in a property of a presented child with an id: the case's copy lies
+/// at the enum's offset in the child, and follows the child's identity too.
+@MainActor
+@Suite struct KeptPanelCaseCopyTests {
+  private func store() -> StoreOf<ShelfPanels> {
+    Store(
+      initialState: ShelfPanels.State(
+        panel: ShelfPanels.Panel(id: 1, session: .browsing(CaseShelf.State(title: "first"))))
+    ) {
+      ShelfPanels()
+    }
+  }
+
+  private func itemsBuffer(_ store: StoreOf<ShelfPanels>) -> UnsafeRawPointer? {
+    store.core.withState { state -> UnsafeRawPointer? in
+      guard let panel = state.pointee.panel else { return nil }
+      return shelfItemsBuffer(shelf(of: panel.session))
+    }
+  }
+
+  private func browsing(
+    _ store: StoreOf<ShelfPanels>
+  ) throws -> Store<CaseShelf.State, CaseShelf.Action> {
+    let panel = try #require(store.scope(state: \.panel, action: .panel))
+    let session = panel.scope(state: \.session, action: .session)
+    return try #require(session.scope(state: .browsing, action: .browsing))
+  }
+
+  @Test func aRowActionWritesTheListOfAReadCaseOfAPanelInPlace() throws {
+    let store = store()
+    let browsing = try browsing(store)
+    #expect(browsing.title == "first")
+    let before = itemsBuffer(store)
+    store.send(.panel(.presented(.session(.browsing(.items(.element(id: 4, action: .increment)))))))
+    #expect(browsing.items[id: 4]?.count == 1)
+    #expect(itemsBuffer(store) == before)
+  }
+
+  /// A panel with another id, whose shelf has the same id and case, replaces the panel and
+  /// changes in one `send`: the old panel's case store keeps the old shelf.
+  @Test func aReplacedPanelsCaseStoreIsNotTheNewcomers() throws {
+    let store = store()
+    let old = try browsing(store)
+    _ = old.title
+    let newcomer = ShelfPanels.Panel(
+      id: 2, session: .browsing(CaseShelf.State(title: "newcomer", items: 3)))
+    store.send(.replaceAndRetitle(newcomer, "edited"))
+    #expect(old.title == "first")
+    #expect(old.items.count == 100)
+    #expect(try browsing(store).title == "edited")
+  }
+}
