@@ -317,6 +317,25 @@ struct Bench {
         "the same with 100 rows", small, 1.5)
     }
 
+    // 35. The same for a list in one case of a stack's screens, an enum, read through the
+    // case's store: the case's copy is let go by `ifCaseLet` during the screen's steps.
+    if runs(35) {
+      func rowAction(rows: Int) -> () -> Void {
+        var state = ListPathHost.State()
+        state.path.append(.list(List.State(count: rows)))
+        let store = Store(initialState: state) { ListPathHost() }
+        let screen = store.scope(state: \.path, action: .path)[id: 0]!
+        return listRowActions(rows: rows, shownBy: screen.scope(state: .list, action: .list)!) {
+          store.send(.path(.element(id: 0, action: .list($0))))
+        }
+      }
+      let (large, small) = measure.alternating(
+        iterations: 20_000, rowAction(rows: 10_000), rowAction(rows: 100))
+      table.add(
+        "row action in a stack's enum screen's list of 10,000 rows, the case's store read", large,
+        "the same with 100 rows", small, 1.5)
+    }
+
     // 11. An action to an optional child (`ifLet`, checking presence and identity), against
     // the same child always there (`Scope`). `ifLet` reads the child's id before and after
     // the parent runs, to see it leave or be replaced, and looks up whether the child is
@@ -853,7 +872,7 @@ func format(_ value: Double) -> String {
 
 /// The bench's command line.
 struct Options {
-  static let scenarios = 1...34
+  static let scenarios = 1...35
   static let usage = """
     USAGE: bench [--check] [--only N]
 

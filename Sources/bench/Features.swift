@@ -614,3 +614,51 @@ extension CaseKey<ListSession.Action, List.Action> {
     Self(ListSession.Action.signedIn) { if case .signedIn(let a) = $0 { a } else { nil } }
   }
 }
+
+/// A list of rows in one case of a stack's screens, an enum (`navigationStack` of an enum whose
+/// cases `ifCaseLet` runs), as an app keeps the destinations of its stack.
+struct ListPathHost: Reducer {
+  struct State {
+    var path = StackState<Path.State>()
+  }
+  enum Action: Equatable, Sendable {
+    case path(StackAction<Path.State, Path.Action>)
+  }
+  var body: some Reducer<State, Action> {
+    EmptyReducer().navigationStack(\.path, action: .path) { Path() }
+  }
+
+  /// The screens: a list, or a note.
+  struct Path: Reducer {
+    enum State: Equatable, Sendable {
+      case list(List.State)
+      case note(String)
+    }
+    enum Action: Equatable, Sendable {
+      case list(List.Action)
+    }
+    var body: some Reducer<State, Action> {
+      EmptyReducer().ifCaseLet(.list, action: .list) { List() }
+    }
+  }
+}
+
+extension CaseKey<
+  ListPathHost.Action, StackAction<ListPathHost.Path.State, ListPathHost.Path.Action>
+> {
+  static var path: Self {
+    Self(ListPathHost.Action.path) { if case .path(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<ListPathHost.Path.State, List.State> {
+  static var list: Self {
+    Self(ListPathHost.Path.State.list) { if case .list(let s) = $0 { s } else { nil } }
+  }
+}
+
+extension CaseKey<ListPathHost.Path.Action, List.Action> {
+  static var list: Self {
+    Self(ListPathHost.Path.Action.list) { if case .list(let a) = $0 { a } else { nil } }
+  }
+}

@@ -158,6 +158,41 @@ private struct ShelfPanels: Reducer {
   }
 }
 
+/// A stack whose screens are sessions: an enum, each screen in one of its cases.
+private struct SessionStack: Reducer {
+  struct State {
+    var path = StackState<ShelfSession.State>()
+  }
+
+  enum Action: Sendable {
+    case path(StackAction<ShelfSession.State, ShelfSession.Action>)
+    case open(ShelfSession.State)
+    /// Replaces the stack with one holding `screen` alone (its id is the first again), then
+    /// retitles the screen's shelf, in the same `send`.
+    case restartAndRetitle(ShelfSession.State, String)
+  }
+
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      switch action {
+      case .open(let screen): state.path.append(screen)
+      case .restartAndRetitle(let screen, let title):
+        state.path = [screen]
+        return .send(.path(.element(id: 0, action: .browsing(.retitled(title)))))
+      case .path: break
+      }
+      return .none
+    }
+    .navigationStack(\.path, action: .path) { ShelfSession() }
+  }
+}
+
+extension CaseKey<SessionStack.Action, StackAction<ShelfSession.State, ShelfSession.Action>> {
+  fileprivate static var path: Self {
+    Self(SessionStack.Action.path) { if case .path(let a) = $0 { a } else { nil } }
+  }
+}
+
 extension CaseKey<ShelfPanels.Action, PresentationAction<ShelfPanels.PanelAction>> {
   fileprivate static var panel: Self {
     Self(ShelfPanels.Action.panel) { if case .panel(let a) = $0 { a } else { nil } }
@@ -491,5 +526,99 @@ private func shelf(of session: ShelfSession.State) -> CaseShelf.State? {
     #expect(old.title == "first")
     #expect(old.items.count == 100)
     #expect(try browsing(store).title == "edited")
+  }
+}
+
+/// The same for a case of a stack's screens, an enum: the screen moves in the stack's buffer,
+/// and the case's copies are found where the screen's step has it.
+@MainActor
+@Suite struct KeptScreenCaseCopyTests {
+  private func store() -> StoreOf<SessionStack> {
+    var state = SessionStack.State()
+    state.path.append(.browsing(CaseShelf.State(title: "screen 0")))
+    return Store(initialState: state) { SessionStack() }
+  }
+
+  private func itemsBuffer(_ store: StoreOf<SessionStack>) -> UnsafeRawPointer? {
+    store.core.withState { state -> UnsafeRawPointer? in
+      guard let screen = state.pointee.path[id: 0] else { return nil }
+      return shelfItemsBuffer(shelf(of: screen))
+    }
+  }
+
+  private func increment(_ item: Int) -> SessionStack.Action {
+    .path(.element(id: 0, action: .browsing(.items(.element(id: item, action: .increment)))))
+  }
+
+  private func browsing(
+    _ store: StoreOf<SessionStack>
+  ) throws -> Store<CaseShelf.State, CaseShelf.Action> {
+    let screen = try #require(store.scope(state: \.path, action: .path)[id: 0])
+    return try #require(screen.scope(state: .browsing, action: .browsing))
+  }
+
+  @Test func aRowActionWritesTheListOfAReadCaseOfAScreenInPlace() throws {
+    let store = store()
+    let browsing = try browsing(store)
+    let items = browsing.scope(state: \.items, action: .items)
+    _ = (browsing.title, items.count)
+    let before = itemsBuffer(store)
+    for item in [3, 4, 3] {
+      store.send(increment(item))
+      _ = (browsing.title, items.count)
+      #expect(itemsBuffer(store) == before)
+    }
+    #expect(browsing.items[id: 3]?.count == 2)
+    #expect(items[id: 4]?.count == 1)
+  }
+
+  /// Pushes move the screen to a larger buffer: its case's copies are still let go at its
+  /// steps, found where the step has the screen, and no copy stays registered there after.
+  @Test func aCaseOfAScreenMovedByPushesIsStillWrittenInPlace() throws {
+    let store = store()
+    let browsing = try browsing(store)
+    _ = browsing.title
+    for index in 1...40 {
+      store.send(.open(.browsing(CaseShelf.State(title: "screen \(index)", items: 2))))
+    }
+    let before = itemsBuffer(store)
+    store.send(increment(5))
+    _ = browsing.title
+    #expect(itemsBuffer(store) == before)
+    #expect(browsing.items[id: 5]?.count == 1)
+    let enumPlace = store.core.withState { state in
+      state.pointee.path.entries.storage.withUnsafeBufferPointer {
+        UnsafeRawPointer($0.baseAddress!)
+          + MemoryLayout<StackState<ShelfSession.State>.Entry>.offset(of: \.element)!
+      }
+    }
+    let caseKey = AnyHashable(CaseKey<ShelfSession.State, CaseShelf.State>.browsing.identity)
+    #expect(KeptCopies.registered(at: enumPlace, id: caseKey) == 0)
+  }
+
+  /// A stack replaced by one whose screen reuses the id and case, and the newcomer changed in
+  /// one `send`: the old screen's case store keeps the old screen's shelf.
+  @Test func aReplacedStacksScreenCaseStoreIsNotTheNewcomers() throws {
+    let store = store()
+    let old = try browsing(store)
+    _ = old.title
+    store.send(increment(1))
+    store.send(
+      .restartAndRetitle(.browsing(CaseShelf.State(title: "newcomer", items: 3)), "edited"))
+    #expect(old.title == "screen 0")
+    #expect(old.items.count == 100)
+    #expect(old.items[id: 1]?.count == 1)
+    #expect(try browsing(store).title == "edited")
+  }
+
+  /// A screen that leaves the case in the action of its case's step: the case's store shows
+  /// what the step did.
+  @Test func aScreenThatLeavesTheCaseShowsWhatTheStepDid() throws {
+    let store = store()
+    let browsing = try browsing(store)
+    _ = browsing.title
+    store.send(.path(.element(id: 0, action: .browsing(.retitled("sign out")))))
+    #expect(store.state.path[id: 0] == .signedOut)
+    #expect(browsing.title == "sign out")
   }
 }

@@ -23,30 +23,39 @@ import Synchronization
 // root's state, a part of it, or an optional child at a fixed place, or a part of one) and
 // the case key's identity; `ifCaseLet` lets them go once it has the payload out, and has them
 // taken from it again after the case's step, before the enum's own reducer may switch the
-// case. An enum in a screen has no fixed place, nor has one in a case's payload: their case
-// stores keep their copies.
+// case. An enum in a screen (a stack's destinations, as an enum) moves with the screen: the
+// copies of its cases are registered under the screen's place and id, and while the screen's
+// reducer steps the screen, also under the enum's place for that step, where `ifCaseLet`
+// finds them. An enum in a case's payload has no fixed place: its case stores keep their
+// copies.
 
 /// A child that derived stores copy, and where it lies in its root's state: the place their
 /// copies are registered at, and whether the child there is still the one they were made for.
 ///
 /// Touched on the main actor only: by the stores, and by the reducer of the root whose state
 /// holds the place (no other reducer runs on that memory).
+@usableFromInline
 package final class KeptCopyAnchor: @unchecked Sendable {
-  /// Where the child lies in its root's state (an optional child), or where the collection
-  /// that holds it lies (a screen): the key its copies are registered under.
+  /// Where the child lies in its root's state (an optional child, an enum whose case the
+  /// child is), or where the collection that holds it lies (a screen, or an enum in a
+  /// screen): the key its copies are registered under.
   let place: UnsafeRawPointer
-  /// The screen's id in its collection; `nil` for an optional child.
+  /// The screen's id in its collection (for a case of an enum in a screen too), the case
+  /// key's identity for a case of another enum; `nil` for an optional child.
   let id: AnyHashable?
+  /// For a case of an enum: the case key's identity, under which `ifCaseLet` looks for the
+  /// copies at the enum's place.
+  let caseID: AnyHashable?
   /// The type of the state a reducer steps: the child's, or the collection's element's.
   let stateType: ObjectIdentifier
   /// Whether the state a reducer steps, given by address, is the one the stores were made for:
   /// for an `Identifiable` child, its id (a child with another id may have replaced it since
   /// they looked); for a screen, its push (a stack replaced since may reuse its id).
   private let isOwn: ((UnsafeRawPointer) -> Bool)?
-  /// For a case of an enum: the anchor of the optional child the enum lies in, and the
-  /// enum's offset in it; `nil` for an enum that lies at a fixed place of its root's state
-  /// alone, and for other children.
-  private let enclosing: (anchor: KeptCopyAnchor, offset: Int)?
+  /// For a case of an enum: the anchor of the optional child or screen the enum lies in, and
+  /// the enum's offset in it; `nil` for an enum that lies at a fixed place of its root's
+  /// state alone, and for other children.
+  let enclosing: (anchor: KeptCopyAnchor, offset: Int)?
   /// Set once the child is gone, or another has taken its place: the copies then keep the
   /// last state of the child the stores were made for, and no reducer touches them again.
   var isGone = false
@@ -58,21 +67,29 @@ package final class KeptCopyAnchor: @unchecked Sendable {
   ) {
     self.place = UnsafeRawPointer(address)
     self.id = nil
+    self.caseID = nil
     self.stateType = ObjectIdentifier(State.self)
     self.isOwn = isOwn.map { isOwn in { isOwn($0.assumingMemoryBound(to: State.self)) } }
     self.enclosing = nil
   }
 
-  /// An anchor for the payload of type `Payload` of the case `identity` of the enum at
-  /// `place`, which lies at `enclosing.offset` in the optional child of `enclosing.anchor`
-  /// when given. `isOwn` is asked of the payload, as an optional child's is of the child.
+  /// An anchor for the payload of type `Payload` of the case `identity` of an enum: the enum
+  /// at `place`, or the one at `enclosing.offset` in the optional child or screen of
+  /// `enclosing.anchor` when given (a screen's enum has no place of its own: `place` is not
+  /// read). `isOwn` is asked of the payload, as an optional child's is of the child.
   init<Payload>(
-    case identity: CaseKeyIdentity, of _: Payload.Type, enumAt place: UnsafeRawPointer,
+    case identity: CaseKeyIdentity, of _: Payload.Type, enumAt place: UnsafeRawPointer?,
     in enclosing: (anchor: KeptCopyAnchor, offset: Int)?,
     isOwn: ((UnsafePointer<Payload>) -> Bool)?
   ) {
-    self.place = place
-    self.id = AnyHashable(identity)
+    if let enclosing, enclosing.anchor.isScreen {
+      self.place = enclosing.anchor.place
+      self.id = enclosing.anchor.id
+    } else {
+      self.place = place ?? enclosing!.anchor.place + enclosing!.offset
+      self.id = AnyHashable(identity)
+    }
+    self.caseID = AnyHashable(identity)
     self.stateType = ObjectIdentifier(Payload.self)
     self.isOwn = isOwn.map { isOwn in { isOwn($0.assumingMemoryBound(to: Payload.self)) } }
     self.enclosing = enclosing
@@ -86,21 +103,36 @@ package final class KeptCopyAnchor: @unchecked Sendable {
   ) {
     self.place = collection
     self.id = id
+    self.caseID = nil
     self.stateType = stateType
     self.isOwn = isOwn
     self.enclosing = nil
   }
 
+  /// Whether this anchors a screen: its copies are registered under its collection's place
+  /// and its id.
+  var isScreen: Bool { id != nil && caseID == nil }
+
+  /// Whether this anchors a case of an enum in a screen, looked up under the screen's key
+  /// `key`: its copies are registered there, for the screen's steps to register them under
+  /// the enum's place for the step (where they are looked up under another key).
+  func isCaseInScreen(registeredUnder key: KeptCopyKey) -> Bool {
+    caseID != nil && enclosing?.anchor.isScreen == true && key == KeptCopyKey(place, id: id)
+  }
+
   /// Whether a reducer stepping the state of type `stateType` at `state`, under this anchor's
-  /// place and id, steps this anchor's child.
-  fileprivate func isStepped(_ stateType: ObjectIdentifier, at state: UnsafeRawPointer) -> Bool {
+  /// place and id, steps this anchor's child. For a case, `place` is where the enum lies (for
+  /// one in a screen, where the screen's step has it).
+  fileprivate func isStepped(
+    _ stateType: ObjectIdentifier, at state: UnsafeRawPointer, enumAt place: UnsafeRawPointer
+  ) -> Bool {
     guard stateType == self.stateType, !isGone else { return false }
     // A case's enum lies in a child that must be the one the stores were made for too: a
     // newcomer in the enclosing child's place, with the same case, is not theirs.
-    if let enclosing,
-      !enclosing.anchor.isStepped(enclosing.anchor.stateType, at: place - enclosing.offset)
-    {
-      return false
+    if let enclosing {
+      let child = place - enclosing.offset
+      guard enclosing.anchor.isStepped(enclosing.anchor.stateType, at: child, enumAt: child)
+      else { return false }
     }
     return isOwn?(state) ?? true
   }
@@ -136,8 +168,10 @@ final class KeptCopy<State>: KeptCopyProtocol, @unchecked Sendable {
     storage.deallocate()
   }
 
-  func letGo(forStepOf stateType: ObjectIdentifier, at state: UnsafeRawPointer) -> Bool {
-    guard !isLetGo, anchor.isStepped(stateType, at: state) else { return false }
+  func letGo(
+    forStepOf stateType: ObjectIdentifier, at state: UnsafeRawPointer, under place: UnsafeRawPointer
+  ) -> Bool {
+    guard !isLetGo, anchor.isStepped(stateType, at: state, enumAt: place) else { return false }
     storage.deinitialize(count: 1)
     isLetGo = true
     return true
@@ -152,9 +186,13 @@ final class KeptCopy<State>: KeptCopyProtocol, @unchecked Sendable {
 /// ``KeptCopy``, of any state.
 @usableFromInline
 protocol KeptCopyProtocol: AnyObject, Sendable {
+  /// The child the copied state lies in.
+  var anchor: KeptCopyAnchor { get }
   /// Lets the copy go if a reducer stepping the state of type `stateType` at `state`, under
-  /// the anchor's place and id, steps the anchor's child, and says whether it did.
-  func letGo(forStepOf stateType: ObjectIdentifier, at state: UnsafeRawPointer) -> Bool
+  /// `place` and the anchor's id, steps the anchor's child, and says whether it did.
+  func letGo(
+    forStepOf stateType: ObjectIdentifier, at state: UnsafeRawPointer, under place: UnsafeRawPointer
+  ) -> Bool
   /// Copies the state again after a reducer's step, from the state stepped at `state`.
   func takeAgain(from state: UnsafeRawPointer)
 }
@@ -239,12 +277,57 @@ enum KeptCopies {
     at state: UnsafeRawPointer
   ) -> [any KeptCopyProtocol]? {
     let key = KeptCopyKey(place, id: id)
-    guard let copies = byPlace.withLock({ $0[key] }) else { return nil }
+    var stepRegistration: StepRegistration?
+    let copies = byPlace.withLock { byPlace -> [any KeptCopyProtocol]? in
+      guard let copies = byPlace[key] else { return nil }
+      // The copies of the cases of an enum in a screen this step may be stepping: found by
+      // `ifCaseLet` under the enum's place, where it lies for this step. (A screen replaced
+      // or popped since turns them away there.)
+      for copy in copies where copy.anchor.isCaseInScreen(registeredUnder: key) {
+        let registration = KeptCopyKey(
+          state + copy.anchor.enclosing!.offset, id: copy.anchor.caseID)
+        byPlace[registration, default: []].append(copy)
+        if stepRegistration == nil { stepRegistration = StepRegistration() }
+        stepRegistration!.entries.append((registration, copy))
+      }
+      return copies
+    }
+    guard let copies else { return nil }
     var letGo: [any KeptCopyProtocol] = []
-    for copy in copies where copy.letGo(forStepOf: stateType, at: state) {
+    for copy in copies
+    where !copy.anchor.isCaseInScreen(registeredUnder: key)
+      && copy.letGo(forStepOf: stateType, at: state, under: place)
+    {
       letGo.append(copy)
     }
+    if let stepRegistration { letGo.append(stepRegistration) }
     return letGo.isEmpty ? nil : letGo
+  }
+
+  /// Copies registered under the places where the step of a screen has its enum, for the
+  /// step: taken out of the register when the step is done, in place of being taken again.
+  private final class StepRegistration: KeptCopyProtocol, @unchecked Sendable {
+    var entries: [(key: KeptCopyKey, copy: any KeptCopyProtocol)] = []
+
+    var anchor: KeptCopyAnchor { entries[0].copy.anchor }
+
+    func letGo(
+      forStepOf stateType: ObjectIdentifier, at state: UnsafeRawPointer,
+      under place: UnsafeRawPointer
+    ) -> Bool {
+      false
+    }
+
+    func takeAgain(from state: UnsafeRawPointer) {
+      KeptCopies.byPlace.withLock { byPlace in
+        for (key, copy) in entries {
+          guard var copies = byPlace[key], let index = copies.firstIndex(where: { $0 === copy })
+          else { continue }
+          copies.remove(at: index)
+          byPlace[key] = copies.isEmpty ? nil : copies
+        }
+      }
+    }
   }
 
   /// Has the copies a `letGo` returned taken again, from the state stepped at `state`, once

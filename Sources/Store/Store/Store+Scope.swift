@@ -246,15 +246,15 @@ extension Store {
   ///
   /// The store keeps a copy of the case's state, to show once the state leaves the case (a
   /// view being dismissed still draws): the state after the last action the case's
-  /// `ifCaseLet` ran for, or the state last read, whichever came later. For an enum that lies
-  /// at a fixed place (the root's state, a part of it reached through stored properties, or an
-  /// optional child at such a place, or a part of one), the case's reducer costs no more
-  /// while the store is read: `ifCaseLet` lets the copy go for the case's step, so that a row
-  /// action in a list of 10,000 rows in the case takes what it takes at 100 rows (bench
-  /// scenarios 33 and 34), where the copy made it copy the list. The case key the reducer
-  /// runs the case with must be the one this store was scoped with (the same creation site,
-  /// as a static property gives); with another, the reducer copies the list as before. An
-  /// enum in a screen of a stack, in a row, or in another case keeps its copy as before too.
+  /// `ifCaseLet` ran for, or the state last read, whichever came later. For an enum reached
+  /// through stored properties from the root's state, from an optional child of it (a
+  /// sheet's destinations) or from a screen of a stack of it (a stack's destinations), the
+  /// case's reducer costs no more while the store is read: `ifCaseLet` lets the copy go for
+  /// the case's step, so that a row action in a list of 10,000 rows in the case takes what it
+  /// takes at 100 rows (bench scenarios 33 to 35), where the copy made it copy the list. The
+  /// case key the reducer runs the case with must be the one this store was scoped with (the
+  /// same creation site, as a static property gives); with another, the reducer copies the
+  /// list as before. An enum in a row, or in another case, keeps its copy as before too.
   ///
   /// - Parameters:
   ///   - state: The case of this store's state that holds the child's state.
@@ -405,12 +405,11 @@ extension Store {
               case: identity, of: ChildState.self, enumAt: UnsafeRawPointer(state), in: nil,
               isOwn: isOwnChild)
           } else if let enclosing = (parent as? DerivedCore<State, Action>)?.keptCopyPlace,
-            enclosing.anchor.id == nil, !enclosing.anchor.isGone
+            enclosing.anchor.caseID == nil, !enclosing.anchor.isGone
           {
-            // (An optional child's: a screen's lies at no fixed place, nor does a case's.)
+            // In an optional child, or a screen (a case's payload has no fixed place).
             anchor = KeptCopyAnchor(
-              case: identity, of: ChildState.self,
-              enumAt: enclosing.anchor.place + enclosing.offset, in: enclosing,
+              case: identity, of: ChildState.self, enumAt: nil, in: enclosing,
               isOwn: isOwnChild)
           }
         case .found, .none:
