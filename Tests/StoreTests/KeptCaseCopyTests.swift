@@ -381,7 +381,7 @@ private func shelf(of session: ShelfSession.State) -> CaseShelf.State? {
   @Test func caseStoresLetGoLeaveNoCopyRegistered() throws {
     let store = sessionStore(items: 3)
     let place = store.core.withState { UnsafeRawPointer($0) }
-    let key = AnyHashable(CaseKey<ShelfSession.State, CaseShelf.State>.browsing.identity)
+    let key = KeptCopyID.payload(of: CaseKey<ShelfSession.State, CaseShelf.State>.browsing.identity)
     weak var released: Store<CaseShelf.State, CaseShelf.Action>?
     do {
       let browsing = try #require(store.scope(state: .browsing, action: .browsing))
@@ -592,7 +592,8 @@ private func shelf(of session: ShelfSession.State) -> CaseShelf.State? {
           + MemoryLayout<StackState<ShelfSession.State>.Entry>.offset(of: \.element)!
       }
     }
-    let caseKey = AnyHashable(CaseKey<ShelfSession.State, CaseShelf.State>.browsing.identity)
+    let caseKey = KeptCopyID.payload(
+      of: CaseKey<ShelfSession.State, CaseShelf.State>.browsing.identity)
     #expect(KeptCopies.registered(at: enumPlace, id: caseKey) == 0)
   }
 

@@ -399,7 +399,7 @@ extension CaseKey<DraftHost.Action, PresentationAction<DraftHost.DraftAction>> {
       UnsafeRawPointer(state).advanced(
         by: MemoryLayout<ScreenShelf.State>.offset(of: \.path.entries)!)
     }
-    let top = AnyHashable(StackElementID(rawValue: 1))
+    let top = KeptCopyID.screen(StackElementID(rawValue: 1))
     let screen = try #require(store.scope(state: \.path, action: .path)[id: 1])
     _ = screen.title
     #expect(KeptCopies.registered(at: place, id: top) == 1)

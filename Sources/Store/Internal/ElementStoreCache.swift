@@ -228,9 +228,9 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     // screen's reducer to let go of at its steps; told apart from a newcomer with the id by
     // its push.
     var keptAt: (anchor: KeptCopyAnchor, offset: Int)?
-    if let copyPlace, let tokenThen {
+    if let copyPlace, let tokenThen, let screen = id as? StackElementID {
       let anchor = KeptCopyAnchor(
-        element: AnyHashable(id), of: copyPlace.elementType, in: copyPlace.collection,
+        screen: screen, of: copyPlace.elementType, in: copyPlace.collection,
         isOwn: { copyPlace.token($0) == tokenThen })
       keptAt = (anchor, copyPlace.stateOffset)
     }

@@ -40,12 +40,12 @@ package final class KeptCopyAnchor: @unchecked Sendable {
   /// child is), or where the collection that holds it lies (a screen, or an enum in a
   /// screen): the key its copies are registered under.
   let place: UnsafeRawPointer
-  /// The screen's id in its collection (for a case of an enum in a screen too), the case
-  /// key's identity for a case of another enum; `nil` for an optional child.
-  let id: AnyHashable?
+  /// Which child lies at the place: the optional child, a screen by id (for a case of an
+  /// enum in a screen too), or a case of the enum there.
+  let id: KeptCopyID
   /// For a case of an enum: the case key's identity, under which `ifCaseLet` looks for the
   /// copies at the enum's place.
-  let caseID: AnyHashable?
+  let caseID: CaseKeyIdentity?
   /// The type of the state a reducer steps: the child's, or the collection's element's.
   let stateType: ObjectIdentifier
   /// Whether the state a reducer steps, given by address, is the one the stores were made for:
@@ -66,7 +66,7 @@ package final class KeptCopyAnchor: @unchecked Sendable {
     isOwn: ((UnsafePointer<State>) -> Bool)?
   ) {
     self.place = UnsafeRawPointer(address)
-    self.id = nil
+    self.id = .child
     self.caseID = nil
     self.stateType = ObjectIdentifier(State.self)
     self.isOwn = isOwn.map { isOwn in { isOwn($0.assumingMemoryBound(to: State.self)) } }
@@ -87,22 +87,22 @@ package final class KeptCopyAnchor: @unchecked Sendable {
       self.id = enclosing.anchor.id
     } else {
       self.place = place ?? enclosing!.anchor.place + enclosing!.offset
-      self.id = AnyHashable(identity)
+      self.id = .payload(of: identity)
     }
-    self.caseID = AnyHashable(identity)
+    self.caseID = identity
     self.stateType = ObjectIdentifier(Payload.self)
     self.isOwn = isOwn.map { isOwn in { isOwn($0.assumingMemoryBound(to: Payload.self)) } }
     self.enclosing = enclosing
   }
 
-  /// An anchor for the element with `id`, of type `stateType`, of the collection at
-  /// `collection`.
+  /// An anchor for the screen with `id`, of type `stateType`, of the stack whose entries lie
+  /// at `collection`.
   init(
-    element id: AnyHashable, of stateType: ObjectIdentifier, in collection: UnsafeRawPointer,
+    screen id: StackElementID, of stateType: ObjectIdentifier, in collection: UnsafeRawPointer,
     isOwn: @escaping (UnsafeRawPointer) -> Bool
   ) {
     self.place = collection
-    self.id = id
+    self.id = .screen(id)
     self.caseID = nil
     self.stateType = stateType
     self.isOwn = isOwn
@@ -111,7 +111,10 @@ package final class KeptCopyAnchor: @unchecked Sendable {
 
   /// Whether this anchors a screen: its copies are registered under its collection's place
   /// and its id.
-  var isScreen: Bool { id != nil && caseID == nil }
+  var isScreen: Bool {
+    guard case .screen = id else { return false }
+    return caseID == nil
+  }
 
   /// Whether this anchors a case of an enum in a screen, looked up under the screen's key
   /// `key`: its copies are registered there, for the screen's steps to register them under
@@ -197,13 +200,23 @@ protocol KeptCopyProtocol: AnyObject, Sendable {
   func takeAgain(from state: UnsafeRawPointer)
 }
 
-/// Where copies are registered: a place, and for a collection's element, its id.
-struct KeptCopyKey: Hashable, @unchecked Sendable {
-  let place: UInt
-  /// (`Sendable`: the ids of the elements of scoped collections are.)
-  let id: AnyHashable?
+/// Which child at a place copies are registered under. (Plain values: an `AnyHashable` id
+/// cost a generic metadata look-up at each comparison in the register.)
+enum KeptCopyID: Hashable, Sendable {
+  /// The optional child that lies at the place.
+  case child
+  /// The screen with this id, of the stack whose entries lie at the place.
+  case screen(StackElementID)
+  /// The payload of this case of the enum that lies at the place.
+  case payload(of: CaseKeyIdentity)
+}
 
-  init(_ place: UnsafeRawPointer, id: AnyHashable?) {
+/// Where copies are registered: a place, and which child there.
+struct KeptCopyKey: Hashable, Sendable {
+  let place: UInt
+  let id: KeptCopyID
+
+  init(_ place: UnsafeRawPointer, id: KeptCopyID) {
     self.place = UInt(bitPattern: place)
     self.id = id
   }
@@ -238,7 +251,7 @@ enum KeptCopies {
   }
 
   /// How many copies are registered under `place` and `id` (for tests).
-  static func registered(at place: UnsafeRawPointer, id: AnyHashable? = nil) -> Int {
+  static func registered(at place: UnsafeRawPointer, id: KeptCopyID = .child) -> Int {
     let key = KeptCopyKey(place, id: id)
     return byPlace.withLock { $0[key]?.count ?? 0 }
   }
@@ -259,21 +272,34 @@ enum KeptCopies {
   @usableFromInline
   static func letGo<State>(_: State.Type, at child: UnsafeRawPointer) -> [any KeptCopyProtocol]? {
     guard isActive else { return nil }
-    return letGo(ObjectIdentifier(State.self), under: child, id: nil, at: child)
+    return letGo(ObjectIdentifier(State.self), under: child, id: .child, at: child)
   }
 
   /// Lets go of the copies of the element with `id`, of type `State`, at `element` in the
-  /// collection at `collection`, for a reducer's step of it; as ``letGo(_:at:)``.
+  /// collection at `collection`, for a reducer's step of it; as ``letGo(_:at:)``. Only a
+  /// stack's screens have copies registered (their ids are ``StackElementID``s).
   @usableFromInline
   static func letGo<State, ID: Hashable>(
     _: State.Type, id: ID, at element: UnsafeRawPointer, in collection: UnsafeRawPointer
   ) -> [any KeptCopyProtocol]? {
+    guard isActive, let id = id as? StackElementID else { return nil }
+    return letGo(ObjectIdentifier(State.self), under: collection, id: .screen(id), at: element)
+  }
+
+  /// Lets go of the copies of the payload of type `Payload` at `payload`, taken out of the
+  /// case `identity` of the enum at `place`, for a reducer's step of it; as ``letGo(_:at:)``.
+  @usableFromInline
+  static func letGo<Payload>(
+    _: Payload.Type, case identity: CaseKeyIdentity, at payload: UnsafeRawPointer,
+    inEnumAt place: UnsafeRawPointer
+  ) -> [any KeptCopyProtocol]? {
     guard isActive else { return nil }
-    return letGo(ObjectIdentifier(State.self), under: collection, id: AnyHashable(id), at: element)
+    return letGo(
+      ObjectIdentifier(Payload.self), under: place, id: .payload(of: identity), at: payload)
   }
 
   private static func letGo(
-    _ stateType: ObjectIdentifier, under place: UnsafeRawPointer, id: AnyHashable?,
+    _ stateType: ObjectIdentifier, under place: UnsafeRawPointer, id: KeptCopyID,
     at state: UnsafeRawPointer
   ) -> [any KeptCopyProtocol]? {
     let key = KeptCopyKey(place, id: id)
@@ -285,7 +311,7 @@ enum KeptCopies {
       // or popped since turns them away there.)
       for copy in copies where copy.anchor.isCaseInScreen(registeredUnder: key) {
         let registration = KeptCopyKey(
-          state + copy.anchor.enclosing!.offset, id: copy.anchor.caseID)
+          state + copy.anchor.enclosing!.offset, id: .payload(of: copy.anchor.caseID!))
         byPlace[registration, default: []].append(copy)
         if stepRegistration == nil { stepRegistration = StepRegistration() }
         stepRegistration!.entries.append((registration, copy))

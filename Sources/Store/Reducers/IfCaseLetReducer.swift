@@ -229,8 +229,8 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       withUnsafePointer(to: &extracted) { payload in
         // (An optional's value lies at the optional's address.)
         KeptCopies.letGo(
-          Child.State.self, id: toCase.identity, at: UnsafeRawPointer(payload),
-          in: UnsafeRawPointer(state))
+          Child.State.self, case: toCase.identity, at: UnsafeRawPointer(payload),
+          inEnumAt: UnsafeRawPointer(state))
       }
     }
   }
