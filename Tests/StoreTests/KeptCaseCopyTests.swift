@@ -187,6 +187,27 @@ private struct SessionStack: Reducer {
   }
 }
 
+/// The stack of sessions in a part of the root's state, which a store is scoped to.
+private struct StackDesk: Reducer {
+  struct State {
+    var stack: SessionStack.State
+  }
+
+  enum Action: Sendable {
+    case stack(SessionStack.Action)
+  }
+
+  var body: some Reducer<State, Action> {
+    Scope(state: \.stack, action: .stack) { SessionStack() }
+  }
+}
+
+extension CaseKey<StackDesk.Action, SessionStack.Action> {
+  fileprivate static var stack: Self {
+    Self(StackDesk.Action.stack) { if case .stack(let a) = $0 { a } else { nil } }
+  }
+}
+
 extension CaseKey<SessionStack.Action, StackAction<ShelfSession.State, ShelfSession.Action>> {
   fileprivate static var path: Self {
     Self(SessionStack.Action.path) { if case .path(let a) = $0 { a } else { nil } }
@@ -621,5 +642,40 @@ private func shelf(of session: ShelfSession.State) -> CaseShelf.State? {
     store.send(.path(.element(id: 0, action: .browsing(.retitled("sign out")))))
     #expect(store.state.path[id: 0] == .signedOut)
     #expect(browsing.title == "sign out")
+  }
+}
+
+/// A screen's store kept once the store its stack was scoped from is let go, with its
+/// collection of screen stores: it can no longer tell its screen from a newcomer with its id,
+/// so it keeps its last state and ignores sends; its copy does not follow the screen either.
+@MainActor
+@Suite struct KeptCopyOfAnOrphanedScreenTests {
+  @Test func aScreenStoreWhoseCollectionIsGoneKeepsItsLastState() throws {
+    // The root and the stack's store are let go; a store scoped to the root's whole state
+    // drives it.
+    let (proxy, screen): (StoreOf<StackDesk>, Store<ShelfSession.State, ShelfSession.Action>) =
+      try {
+        var stack = SessionStack.State()
+        stack.path.append(.browsing(CaseShelf.State(title: "screen 0", items: 3)))
+        let root = Store(initialState: StackDesk.State(stack: stack)) { StackDesk() }
+        let desk = root.scope(state: \.stack, action: .stack)
+        let screen = try #require(desk.scope(state: \.path, action: .path)[id: 0])
+        #expect(shelf(of: screen.state)?.title == "screen 0")
+        return (root.scope(state: \.self, action: .whole), screen)
+      }()
+    proxy.send(.stack(.path(.element(id: 0, action: .browsing(.retitled("later"))))))
+    guard case .browsing(let live) = proxy.state.stack.path[id: 0] else {
+      Issue.record("The screen left its case")
+      return
+    }
+    #expect(live.title == "later")
+    #expect(shelf(of: screen.state)?.title == "screen 0")
+  }
+}
+
+extension CaseKey<StackDesk.Action, StackDesk.Action> {
+  /// All of the root's actions, for a store of the root's whole state.
+  fileprivate static var whole: Self {
+    Self({ $0 }) { $0 }
   }
 }

@@ -229,9 +229,11 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     // its push.
     var keptAt: (anchor: KeptCopyAnchor, offset: Int)?
     if let copyPlace, let tokenThen, let screen = id as? StackElementID {
+      // Once this cache is let go, the store can no longer tell its screen from a newcomer
+      // (see `takenOver`): its copy no longer follows the screen's steps either.
       let anchor = KeptCopyAnchor(
         screen: screen, of: copyPlace.elementType, in: copyPlace.collection,
-        isOwn: { copyPlace.token($0) == tokenThen })
+        isOwn: { [weak self] in self != nil && copyPlace.token($0) == tokenThen })
       keptAt = (anchor, copyPlace.stateOffset)
     }
     let core = withUnsafePointer(to: initial) {
