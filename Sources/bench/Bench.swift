@@ -336,6 +336,47 @@ struct Bench {
         "the same with 100 rows", small, 1.5)
     }
 
+    // 36. The same for a list in a sheet (`presents`) of a stack's screen, read through the
+    // sheet's store: its copy is let go by `presents` during the screen's steps.
+    if runs(36) {
+      func rowAction(rows: Int) -> () -> Void {
+        var state = SheetScreenHost.State()
+        state.path.append(SheetScreenHost.Screen.State(sheet: List.State(count: rows)))
+        let store = Store(initialState: state) { SheetScreenHost() }
+        let screen = store.scope(state: \.path, action: .path)[id: 0]!
+        return listRowActions(rows: rows, shownBy: screen.scope(state: \.sheet, action: .sheet)!) {
+          store.send(.path(.element(id: 0, action: .sheet(.presented($0)))))
+        }
+      }
+      let (large, small) = measure.alternating(
+        iterations: 20_000, rowAction(rows: 10_000), rowAction(rows: 100))
+      table.add(
+        "row action in a stack screen's sheet's list of 10,000 rows, the sheet's store read", large,
+        "the same with 100 rows", small, 1.5)
+    }
+
+    // 37. The same for a list in a screen of a sheet's own stack, read through the screen's
+    // store.
+    if runs(37) {
+      func rowAction(rows: Int) -> () -> Void {
+        var sheet = ListStackHost.State()
+        sheet.path.append(List.State(count: rows))
+        let store = Store(initialState: StackSheetHost.State(sheet: sheet)) { StackSheetHost() }
+        let stack = store.scope(state: \.sheet, action: .sheet)!
+        return listRowActions(
+          rows: rows, shownBy: stack.scope(state: \.path, action: .path)[id: 0]!
+        ) {
+          store.send(.sheet(.presented(.path(.element(id: 0, action: $0)))))
+        }
+      }
+      let (large, small) = measure.alternating(
+        iterations: 20_000, rowAction(rows: 10_000), rowAction(rows: 100))
+      table.add(
+        "row action in a sheet's stack screen's list of 10,000 rows, the screen's store read",
+        large,
+        "the same with 100 rows", small, 1.5)
+    }
+
     // 11. An action to an optional child (`ifLet`, checking presence and identity), against
     // the same child always there (`Scope`). `ifLet` reads the child's id before and after
     // the parent runs, to see it leave or be replaced, and looks up whether the child is
@@ -872,7 +913,7 @@ func format(_ value: Double) -> String {
 
 /// The bench's command line.
 struct Options {
-  static let scenarios = 1...35
+  static let scenarios = 1...37
   static let usage = """
     USAGE: bench [--check] [--only N]
 

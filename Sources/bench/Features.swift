@@ -662,3 +662,63 @@ extension CaseKey<ListPathHost.Path.Action, List.Action> {
     Self(ListPathHost.Path.Action.list) { if case .list(let a) = $0 { a } else { nil } }
   }
 }
+
+/// A list of rows in a sheet (`presents`) of a stack's screen, as a screen presents an editor.
+struct SheetScreenHost: Reducer {
+  struct State {
+    var path = StackState<Screen.State>()
+  }
+  enum Action: Equatable, Sendable {
+    case path(StackAction<Screen.State, Screen.Action>)
+  }
+  var body: some Reducer<State, Action> {
+    EmptyReducer().navigationStack(\.path, action: .path) { Screen() }
+  }
+
+  /// A screen that presents a list.
+  struct Screen: Reducer {
+    struct State: Equatable, Sendable {
+      var title = "screen"
+      var sheet: List.State?
+    }
+    enum Action: Equatable, Sendable {
+      case sheet(PresentationAction<List.Action>)
+    }
+    var body: some Reducer<State, Action> {
+      EmptyReducer().presents(\.sheet, action: .sheet) { List() }
+    }
+  }
+}
+
+extension CaseKey<
+  SheetScreenHost.Action, StackAction<SheetScreenHost.Screen.State, SheetScreenHost.Screen.Action>
+> {
+  static var path: Self {
+    Self(SheetScreenHost.Action.path) { if case .path(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<SheetScreenHost.Screen.Action, PresentationAction<List.Action>> {
+  static var sheet: Self {
+    Self(SheetScreenHost.Screen.Action.sheet) { if case .sheet(let a) = $0 { a } else { nil } }
+  }
+}
+
+/// A list of rows in a screen of a sheet's own stack, as a sheet navigates within itself.
+struct StackSheetHost: Reducer {
+  struct State {
+    var sheet: ListStackHost.State?
+  }
+  enum Action: Equatable, Sendable {
+    case sheet(PresentationAction<ListStackHost.Action>)
+  }
+  var body: some Reducer<State, Action> {
+    EmptyReducer().presents(\.sheet, action: .sheet) { ListStackHost() }
+  }
+}
+
+extension CaseKey<StackSheetHost.Action, PresentationAction<ListStackHost.Action>> {
+  static var sheet: Self {
+    Self(StackSheetHost.Action.sheet) { if case .sheet(let a) = $0 { a } else { nil } }
+  }
+}

@@ -663,6 +663,10 @@ private func shelf(of session: ShelfSession.State) -> CaseShelf.State? {
         #expect(shelf(of: screen.state)?.title == "screen 0")
         return (root.scope(state: \.self, action: .whole), screen)
       }()
+    // (Scoped once the collection is gone: the screen's store keeps its last state, and so
+    // does its case's.)
+    let browsing = try #require(screen.scope(state: .browsing, action: .browsing))
+    #expect(browsing.title == "screen 0")
     proxy.send(.stack(.path(.element(id: 0, action: .browsing(.retitled("later"))))))
     guard case .browsing(let live) = proxy.state.stack.path[id: 0] else {
       Issue.record("The screen left its case")
@@ -670,6 +674,7 @@ private func shelf(of session: ShelfSession.State) -> CaseShelf.State? {
     }
     #expect(live.title == "later")
     #expect(shelf(of: screen.state)?.title == "screen 0")
+    #expect(browsing.title == "screen 0")
   }
 }
 
@@ -677,5 +682,334 @@ extension CaseKey<StackDesk.Action, StackDesk.Action> {
   /// All of the root's actions, for a store of the root's whole state.
   fileprivate static var whole: Self {
     Self({ $0 }) { $0 }
+  }
+}
+
+/// A screen that presents a shelf in a sheet of its own, beside a session.
+private struct ShelfScreen: Reducer {
+  struct State: Equatable, Sendable {
+    var title: String
+    var sheet: CaseShelf.State?
+    var session: ShelfSession.State = .signedOut
+  }
+
+  enum Action: Sendable {
+    case sheet(PresentationAction<CaseShelf.Action>)
+    case session(ShelfSession.Action)
+    case retitled(String)
+  }
+
+  var body: some Reducer<State, Action> {
+    Scope(state: \.session, action: .session) { ShelfSession() }
+    Reduce { state, action in
+      if case .retitled(let title) = action { state.title = title }
+      return .none
+    }
+    .presents(\.sheet, action: .sheet) { CaseShelf() }
+  }
+}
+
+/// A stack of such screens.
+private struct ScreenStack: Reducer {
+  struct State {
+    var path = StackState<ShelfScreen.State>()
+  }
+
+  enum Action: Sendable {
+    case path(StackAction<ShelfScreen.State, ShelfScreen.Action>)
+    /// Replaces the stack with one holding `screen` alone (its id is the first again), then
+    /// retitles the screen's sheet, in the same `send`.
+    case restartAndRetitleSheet(ShelfScreen.State, String)
+  }
+
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      guard case .restartAndRetitleSheet(let screen, let title) = action else { return .none }
+      state.path = [screen]
+      return .send(.path(.element(id: 0, action: .sheet(.presented(.retitled(title))))))
+    }
+    .navigationStack(\.path, action: .path) { ShelfScreen() }
+  }
+}
+
+/// A sheet that holds a stack of sessions: a sheet's own navigation.
+private struct StackSheet: Reducer {
+  struct State {
+    var sheet: SessionStack.State?
+  }
+
+  enum Action: Sendable {
+    case sheet(PresentationAction<SessionStack.Action>)
+    /// Presents `sheet` in place of the one shown, then retitles its first screen's shelf,
+    /// in the same `send`.
+    case replaceAndRetitle(SessionStack.State, String)
+  }
+
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      guard case .replaceAndRetitle(let sheet, let title) = action else { return .none }
+      state.sheet = sheet
+      return .send(.sheet(.presented(.path(.element(id: 0, action: .browsing(.retitled(title)))))))
+    }
+    .presents(\.sheet, action: .sheet) { SessionStack() }
+  }
+}
+
+/// A panel with an id, presented, that presents a shelf in a sheet of its own.
+private struct NestedSheets: Reducer {
+  struct Panel: Equatable, Identifiable, Sendable {
+    let id: Int
+    var sheet: CaseShelf.State?
+  }
+
+  struct State {
+    var panel: Panel?
+  }
+
+  enum Action: Sendable {
+    case panel(PresentationAction<PanelAction>)
+    /// Presents `panel` in place of the one shown, then retitles its sheet, in one `send`.
+    case replaceAndRetitle(Panel, String)
+  }
+
+  enum PanelAction: Sendable {
+    case sheet(PresentationAction<CaseShelf.Action>)
+  }
+
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      guard case .replaceAndRetitle(let panel, let title) = action else { return .none }
+      state.panel = panel
+      return .send(.panel(.presented(.sheet(.presented(.retitled(title))))))
+    }
+    .presents(\.panel, action: .panel) {
+      EmptyReducer<Panel, PanelAction>().presents(\.sheet, action: .sheet) { CaseShelf() }
+    }
+  }
+}
+
+extension CaseKey<ShelfScreen.Action, PresentationAction<CaseShelf.Action>> {
+  fileprivate static var sheet: Self {
+    Self(ShelfScreen.Action.sheet) { if case .sheet(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<ShelfScreen.Action, ShelfSession.Action> {
+  fileprivate static var session: Self {
+    Self(ShelfScreen.Action.session) { if case .session(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<ScreenStack.Action, StackAction<ShelfScreen.State, ShelfScreen.Action>> {
+  fileprivate static var path: Self {
+    Self(ScreenStack.Action.path) { if case .path(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<StackSheet.Action, PresentationAction<SessionStack.Action>> {
+  fileprivate static var sheet: Self {
+    Self(StackSheet.Action.sheet) { if case .sheet(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<NestedSheets.Action, PresentationAction<NestedSheets.PanelAction>> {
+  fileprivate static var panel: Self {
+    Self(NestedSheets.Action.panel) { if case .panel(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<NestedSheets.PanelAction, PresentationAction<CaseShelf.Action>> {
+  fileprivate static var sheet: Self {
+    Self(NestedSheets.PanelAction.sheet) { if case .sheet(let a) = $0 { a } else { nil } }
+  }
+}
+
+/// Children of children: a sheet of a stack's screen, a case of an enum in a part of a screen,
+/// a screen of a sheet's stack and a sheet of a sheet. Their stores' copies are let go at
+/// their steps too (bench scenarios 36 and 37), and follow their child's identity and the
+/// enclosing child's.
+@MainActor
+@Suite struct KeptNestedCopyTests {
+  private func screenStack() -> StoreOf<ScreenStack> {
+    var state = ScreenStack.State()
+    state.path.append(
+      ShelfScreen.State(
+        title: "screen", sheet: CaseShelf.State(title: "sheet"),
+        session: .browsing(CaseShelf.State(title: "session"))))
+    return Store(initialState: state) { ScreenStack() }
+  }
+
+  private func sheetItems(_ store: StoreOf<ScreenStack>) -> UnsafeRawPointer? {
+    store.core.withState { shelfItemsBuffer($0.pointee.path[id: 0]?.sheet) }
+  }
+
+  private func sessionItems(_ store: StoreOf<ScreenStack>) -> UnsafeRawPointer? {
+    store.core.withState { state -> UnsafeRawPointer? in
+      guard let screen = state.pointee.path[id: 0] else { return nil }
+      return shelfItemsBuffer(shelf(of: screen.session))
+    }
+  }
+
+  @Test func aRowActionWritesTheListOfAReadSheetOfAScreenInPlace() throws {
+    let store = screenStack()
+    let screen = try #require(store.scope(state: \.path, action: .path)[id: 0])
+    let sheet = try #require(screen.scope(state: \.sheet, action: .sheet))
+    let items = sheet.scope(state: \.items, action: .items)
+    _ = (sheet.title, items.count)
+    let before = sheetItems(store)
+    for item in [2, 3, 2] {
+      store.send(
+        .path(
+          .element(
+            id: 0, action: .sheet(.presented(.items(.element(id: item, action: .increment)))))))
+      _ = (sheet.title, items.count)
+      #expect(sheetItems(store) == before)
+    }
+    #expect(sheet.items[id: 2]?.count == 2)
+    #expect(items[id: 3]?.count == 1)
+    // A screen action that reaches no sheet leaves nothing registered where the step had the
+    // sheet.
+    store.send(.path(.element(id: 0, action: .retitled("again"))))
+    let sheetPlace = store.core.withState { state in
+      state.pointee.path.entries.storage.withUnsafeBufferPointer {
+        UnsafeRawPointer($0.baseAddress!)
+          + MemoryLayout<StackState<ShelfScreen.State>.Entry>.offset(of: \.element.sheet)!
+      }
+    }
+    #expect(KeptCopies.registered(at: sheetPlace) == 0)
+  }
+
+  /// A case of an enum in a part of a screen: the enum's offset in the screen is not 0.
+  @Test func aRowActionWritesTheListOfAReadCaseOfAPartOfAScreenInPlace() throws {
+    let store = screenStack()
+    let screen = try #require(store.scope(state: \.path, action: .path)[id: 0])
+    let session = screen.scope(state: \.session, action: .session)
+    let browsing = try #require(session.scope(state: .browsing, action: .browsing))
+    _ = browsing.title
+    let before = sessionItems(store)
+    store.send(
+      .path(
+        .element(id: 0, action: .session(.browsing(.items(.element(id: 6, action: .increment)))))))
+    _ = browsing.title
+    #expect(sessionItems(store) == before)
+    #expect(browsing.items[id: 6]?.count == 1)
+  }
+
+  /// The sheet closed by the step of its own action, and the screen popped: the sheet's store
+  /// shows what the step did, and keeps it.
+  @Test func aSheetOfAScreenKeepsItsLastStateThroughThePop() throws {
+    let store = screenStack()
+    let screen = try #require(store.scope(state: \.path, action: .path)[id: 0])
+    let sheet = try #require(screen.scope(state: \.sheet, action: .sheet))
+    _ = sheet.title
+    store.send(.path(.element(id: 0, action: .sheet(.presented(.retitled("edited"))))))
+    store.send(.path(.element(id: 0, action: .sheet(.dismiss))))
+    store.send(.path(.popFrom(id: 0)))
+    #expect(sheet.title == "edited")
+    #expect(sheet.items.count == 100)
+  }
+
+  /// A stack replaced by one whose screen reuses the id, with a sheet, and the newcomer's
+  /// sheet changed in one `send`: the old screen's sheet store keeps the old sheet.
+  @Test func aReplacedScreensSheetStoreIsNotTheNewcomers() throws {
+    let store = screenStack()
+    let screen = try #require(store.scope(state: \.path, action: .path)[id: 0])
+    let sheet = try #require(screen.scope(state: \.sheet, action: .sheet))
+    _ = sheet.title
+    let newcomer = ShelfScreen.State(
+      title: "newcomer", sheet: CaseShelf.State(title: "newcomer's sheet", items: 3))
+    store.send(.restartAndRetitleSheet(newcomer, "edited"))
+    #expect(store.state.path[id: 0]?.sheet?.title == "edited")
+    #expect(sheet.title == "sheet")
+    #expect(sheet.items.count == 100)
+  }
+
+  /// A sheet whose stack holds one screen. (Made here: a local holding the initial state
+  /// until the test's end would share the list, and make the first write copy it.)
+  private func stackSheet() -> StoreOf<StackSheet> {
+    var stack = SessionStack.State()
+    stack.path.append(.browsing(CaseShelf.State(title: "screen 0")))
+    return Store(initialState: StackSheet.State(sheet: stack)) { StackSheet() }
+  }
+
+  @Test func aRowActionWritesTheListOfAReadScreenOfASheetsStackInPlace() throws {
+    let store = stackSheet()
+    let sheet = try #require(store.scope(state: \.sheet, action: .sheet))
+    let screen = try #require(sheet.scope(state: \.path, action: .path)[id: 0])
+    // (The screen's whole state is not read: a store keeps what `state` returned, and that
+    // copy would make the write copy the list.)
+    let browsing = try #require(screen.scope(state: .browsing, action: .browsing))
+    _ = browsing.title
+    func buffer() -> UnsafeRawPointer? {
+      store.core.withState { state -> UnsafeRawPointer? in
+        guard let screen = state.pointee.sheet?.path[id: 0] else { return nil }
+        return shelfItemsBuffer(shelf(of: screen))
+      }
+    }
+    let before = buffer()
+    store.send(
+      .sheet(
+        .presented(
+          .path(.element(id: 0, action: .browsing(.items(.element(id: 1, action: .increment))))))))
+    _ = browsing.title
+    #expect(buffer() == before)
+    #expect(browsing.items[id: 1]?.count == 1)
+    #expect(shelf(of: screen.state)?.items[id: 1]?.count == 1)
+  }
+
+  /// A sheet replaced by another whose stack has a screen with the same id and case, and
+  /// that screen changed in one `send`: the old screen's stores keep the old screen.
+  @Test func aReplacedSheetsScreenStoreIsNotTheNewcomers() throws {
+    let store = stackSheet()
+    let sheet = try #require(store.scope(state: \.sheet, action: .sheet))
+    let screen = try #require(sheet.scope(state: \.path, action: .path)[id: 0])
+    let browsing = try #require(screen.scope(state: .browsing, action: .browsing))
+    _ = (screen.state, browsing.title)
+    var newcomer = SessionStack.State()
+    newcomer.path.append(.browsing(CaseShelf.State(title: "newcomer", items: 3)))
+    store.send(.replaceAndRetitle(newcomer, "edited"))
+    #expect(shelf(of: store.state.sheet!.path[id: 0]!)?.title == "edited")
+    #expect(shelf(of: screen.state)?.title == "screen 0")
+    #expect(browsing.title == "screen 0")
+    #expect(browsing.items.count == 100)
+  }
+
+  @Test func aRowActionWritesTheListOfAReadSheetOfASheetInPlace() throws {
+    let store = Store(
+      initialState: NestedSheets.State(
+        panel: NestedSheets.Panel(id: 1, sheet: CaseShelf.State(title: "inner")))
+    ) {
+      NestedSheets()
+    }
+    let panel = try #require(store.scope(state: \.panel, action: .panel))
+    let sheet = try #require(panel.scope(state: \.sheet, action: .sheet))
+    _ = sheet.title
+    func buffer() -> UnsafeRawPointer? {
+      store.core.withState { shelfItemsBuffer($0.pointee.panel?.sheet) }
+    }
+    let before = buffer()
+    store.send(.panel(.presented(.sheet(.presented(.items(.element(id: 9, action: .increment)))))))
+    _ = sheet.title
+    #expect(buffer() == before)
+    #expect(sheet.items[id: 9]?.count == 1)
+  }
+
+  /// A panel with another id replaces the panel, and its sheet (same type, same place)
+  /// changes in one `send`: the old panel's sheet store keeps the old sheet.
+  @Test func aReplacedPanelsSheetStoreIsNotTheNewcomers() throws {
+    let store = Store(
+      initialState: NestedSheets.State(
+        panel: NestedSheets.Panel(id: 1, sheet: CaseShelf.State(title: "inner")))
+    ) {
+      NestedSheets()
+    }
+    let panel = try #require(store.scope(state: \.panel, action: .panel))
+    let sheet = try #require(panel.scope(state: \.sheet, action: .sheet))
+    _ = sheet.title
+    let newcomer = NestedSheets.Panel(id: 2, sheet: CaseShelf.State(title: "newcomer", items: 3))
+    store.send(.replaceAndRetitle(newcomer, "edited"))
+    #expect(store.state.panel?.sheet?.title == "edited")
+    #expect(sheet.title == "inner")
+    #expect(sheet.items.count == 100)
   }
 }

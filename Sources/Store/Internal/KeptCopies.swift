@@ -19,15 +19,19 @@ import Synchronization
 // checks the rest (the type, the id, a screen's push).
 //
 // A store of an enum's case keeps a copy of the case's payload, which `ifCaseLet` takes out
-// of the enum for the case's step. Its copies are registered under the enum's place (the
-// root's state, a part of it, or an optional child at a fixed place, or a part of one) and
-// the case key's identity; `ifCaseLet` lets them go once it has the payload out, and has them
+// of the enum for the case's step. Its copies are registered under the enum's place and the
+// case key's identity; `ifCaseLet` lets them go once it has the payload out, and has them
 // taken from it again after the case's step, before the enum's own reducer may switch the
-// case. An enum in a screen (a stack's destinations, as an enum) moves with the screen: the
-// copies of its cases are registered under the screen's place and id, and while the screen's
-// reducer steps the screen, also under the enum's place for that step, where `ifCaseLet`
-// finds them. An enum in a case's payload has no fixed place: its case stores keep their
-// copies.
+// case.
+//
+// Children nest: an optional child or a stack of an optional child at a fixed place has a
+// fixed place too, and so has an enum there. A child of a screen (a sheet of the screen, a
+// case of the screen's enum: a stack's destinations) moves with the screen: its copies are
+// registered under the screen's place and id, and, while the screen's reducer steps the
+// screen, also under the child's place for that step, where the child's reducer (`ifLet`,
+// `presents`, `ifCaseLet`) finds them. What has no place a reducer steps it at keeps its
+// copies: a child of a case's payload (the payload is moved out for the step), of a row, or
+// of a child of a screen's child.
 
 /// A child that derived stores copy, and where it lies in its root's state: the place their
 /// copies are registered at, and whether the child there is still the one they were made for.
@@ -36,63 +40,83 @@ import Synchronization
 /// holds the place (no other reducer runs on that memory).
 @usableFromInline
 package final class KeptCopyAnchor: @unchecked Sendable {
-  /// Where the child lies in its root's state (an optional child, an enum whose case the
-  /// child is), or where the collection that holds it lies (a screen, or an enum in a
-  /// screen): the key its copies are registered under.
+  /// What the anchored child is.
+  enum Kind {
+    /// An optional child.
+    case child
+    /// A stack's screen.
+    case screen
+    /// The payload of a case of an enum, with the case key's identity.
+    case payload(CaseKeyIdentity)
+  }
+
+  let kind: Kind
+  /// The key the child's copies are registered under, with ``id``: where the child lies in
+  /// its root's state (an optional child, an enum whose case the child is), or where the
+  /// collection that holds it lies (a screen, and a child of a screen).
   let place: UnsafeRawPointer
-  /// Which child lies at the place: the optional child, a screen by id (for a case of an
-  /// enum in a screen too), or a case of the enum there.
+  /// Which child at the place: the optional child, a screen by id (for a child of a screen
+  /// too), or a case of the enum there.
   let id: KeptCopyID
-  /// For a case of an enum: the case key's identity, under which `ifCaseLet` looks for the
-  /// copies at the enum's place.
-  let caseID: CaseKeyIdentity?
   /// The type of the state a reducer steps: the child's, or the collection's element's.
   let stateType: ObjectIdentifier
   /// Whether the state a reducer steps, given by address, is the one the stores were made for:
-  /// for an `Identifiable` child, its id (a child with another id may have replaced it since
-  /// they looked); for a screen, its push (a stack replaced since may reuse its id).
+  /// for an `Identifiable` child or case payload, its id (a child with another id may have
+  /// replaced it since they looked); for a screen, its push (a stack replaced since may reuse
+  /// its id).
   private let isOwn: ((UnsafeRawPointer) -> Bool)?
-  /// For a case of an enum: the anchor of the optional child or screen the enum lies in, and
-  /// the enum's offset in it; `nil` for an enum that lies at a fixed place of its root's
-  /// state alone, and for other children.
+  /// The anchor of the optional child or screen this child lies in, and the child's offset in
+  /// it (for a case, the enum's); `nil` for a child that lies at a fixed place of its root's
+  /// state alone, and for a screen.
   let enclosing: (anchor: KeptCopyAnchor, offset: Int)?
   /// Set once the child is gone, or another has taken its place: the copies then keep the
   /// last state of the child the stores were made for, and no reducer touches them again.
   var isGone = false
 
-  /// An anchor for an optional child of type `State` at `address`.
-  init<State>(
-    _: State.Type, at address: UnsafePointer<State>,
-    isOwn: ((UnsafePointer<State>) -> Bool)?
+  /// An anchor of a `kind` of child of type `stateType`: at `place`, or at `enclosing.offset`
+  /// in the child of `enclosing.anchor` (for a case, the enum). A child of a screen has no
+  /// place of its own (`place` is not read): its copies are registered under the screen's.
+  private init(
+    _ kind: Kind, of stateType: ObjectIdentifier, at place: UnsafeRawPointer?,
+    in enclosing: (anchor: KeptCopyAnchor, offset: Int)?, isOwn: ((UnsafeRawPointer) -> Bool)?
   ) {
-    self.place = UnsafeRawPointer(address)
-    self.id = .child
-    self.caseID = nil
-    self.stateType = ObjectIdentifier(State.self)
-    self.isOwn = isOwn.map { isOwn in { isOwn($0.assumingMemoryBound(to: State.self)) } }
-    self.enclosing = nil
-  }
-
-  /// An anchor for the payload of type `Payload` of the case `identity` of an enum: the enum
-  /// at `place`, or the one at `enclosing.offset` in the optional child or screen of
-  /// `enclosing.anchor` when given (a screen's enum has no place of its own: `place` is not
-  /// read). `isOwn` is asked of the payload, as an optional child's is of the child.
-  init<Payload>(
-    case identity: CaseKeyIdentity, of _: Payload.Type, enumAt place: UnsafeRawPointer?,
-    in enclosing: (anchor: KeptCopyAnchor, offset: Int)?,
-    isOwn: ((UnsafePointer<Payload>) -> Bool)?
-  ) {
+    self.kind = kind
     if let enclosing, enclosing.anchor.isScreen {
       self.place = enclosing.anchor.place
       self.id = enclosing.anchor.id
     } else {
-      self.place = place ?? enclosing!.anchor.place + enclosing!.offset
-      self.id = .payload(of: identity)
+      self.place = place ?? enclosing!.anchor.fixedPlace! + enclosing!.offset
+      self.id = Self.id(atPlaceOf: kind)
     }
-    self.caseID = identity
-    self.stateType = ObjectIdentifier(Payload.self)
-    self.isOwn = isOwn.map { isOwn in { isOwn($0.assumingMemoryBound(to: Payload.self)) } }
+    self.stateType = stateType
+    self.isOwn = isOwn
     self.enclosing = enclosing
+  }
+
+  /// An anchor for an optional child of type `State`: at `address`, or at `enclosing.offset`
+  /// in the child of `enclosing.anchor`, which has a fixed place or is a screen.
+  convenience init<State>(
+    _: State.Type, at address: UnsafeRawPointer?,
+    in enclosing: (anchor: KeptCopyAnchor, offset: Int)?,
+    isOwn: ((UnsafePointer<State>) -> Bool)?
+  ) {
+    self.init(
+      .child, of: ObjectIdentifier(State.self), at: address, in: enclosing,
+      isOwn: isOwn.map { isOwn in { isOwn($0.assumingMemoryBound(to: State.self)) } })
+  }
+
+  /// An anchor for the payload of type `Payload` of the case `identity` of an enum: the enum
+  /// at `place`, or the one at `enclosing.offset` in the child of `enclosing.anchor`, which
+  /// has a fixed place or is a screen. `isOwn` is asked of the payload, as an optional
+  /// child's is of the child.
+  convenience init<Payload>(
+    case identity: CaseKeyIdentity, of _: Payload.Type, enumAt place: UnsafeRawPointer?,
+    in enclosing: (anchor: KeptCopyAnchor, offset: Int)?,
+    isOwn: ((UnsafePointer<Payload>) -> Bool)?
+  ) {
+    self.init(
+      .payload(identity), of: ObjectIdentifier(Payload.self), at: place, in: enclosing,
+      isOwn: isOwn.map { isOwn in { isOwn($0.assumingMemoryBound(to: Payload.self)) } })
   }
 
   /// An anchor for the screen with `id`, of type `stateType`, of the stack whose entries lie
@@ -101,26 +125,50 @@ package final class KeptCopyAnchor: @unchecked Sendable {
     screen id: StackElementID, of stateType: ObjectIdentifier, in collection: UnsafeRawPointer,
     isOwn: @escaping (UnsafeRawPointer) -> Bool
   ) {
+    self.kind = .screen
     self.place = collection
     self.id = .screen(id)
-    self.caseID = nil
     self.stateType = stateType
     self.isOwn = isOwn
     self.enclosing = nil
   }
 
+  /// The id a `kind` of child's copies are looked up under at the child's place.
+  private static func id(atPlaceOf kind: Kind) -> KeptCopyID {
+    switch kind {
+    case .child, .screen: .child
+    case .payload(let identity): .payload(of: identity)
+    }
+  }
+
   /// Whether this anchors a screen: its copies are registered under its collection's place
   /// and its id.
   var isScreen: Bool {
-    guard case .screen = id else { return false }
-    return caseID == nil
+    guard case .screen = kind else { return false }
+    return true
   }
 
-  /// Whether this anchors a case of an enum in a screen, looked up under the screen's key
-  /// `key`: its copies are registered there, for the screen's steps to register them under
-  /// the enum's place for the step (where they are looked up under another key).
-  func isCaseInScreen(registeredUnder key: KeptCopyKey) -> Bool {
-    caseID != nil && enclosing?.anchor.isScreen == true && key == KeptCopyKey(place, id: id)
+  /// Where the child lies at each of its steps, when that is one place: an optional child's
+  /// of the root's state, or of an optional child with a fixed place. Not a screen's (its
+  /// stack's place is the collection's), nor a child's of a screen (it moves with the
+  /// screen), nor a case's payload (taken out of the enum for the case's step).
+  var fixedPlace: UnsafeRawPointer? {
+    guard case .child = kind, enclosing?.anchor.isScreen != true else { return nil }
+    return place
+  }
+
+  /// Whether this anchors a child of a screen (an optional child, a case of an enum), looked
+  /// up under the screen's key `key`: its copies are registered there, for the screen's
+  /// steps to register them under the child's place for the step, where the child's reducer
+  /// looks them up.
+  func liesInScreen(registeredUnder key: KeptCopyKey) -> Bool {
+    enclosing?.anchor.isScreen == true && key == KeptCopyKey(place, id: id)
+  }
+
+  /// Where a screen's step, with the screen at `screen`, has this child of the screen: the
+  /// key its copies are registered under for the step.
+  func keyInScreen(at screen: UnsafeRawPointer) -> KeptCopyKey {
+    KeptCopyKey(screen + enclosing!.offset, id: Self.id(atPlaceOf: kind))
   }
 
   /// Whether a reducer stepping the state of type `stateType` at `state`, under this anchor's
@@ -191,8 +239,10 @@ final class KeptCopy<State>: KeptCopyProtocol, @unchecked Sendable {
 protocol KeptCopyProtocol: AnyObject, Sendable {
   /// The child the copied state lies in.
   var anchor: KeptCopyAnchor { get }
-  /// Lets the copy go if a reducer stepping the state of type `stateType` at `state`, under
-  /// `place` and the anchor's id, steps the anchor's child, and says whether it did.
+  /// Lets the copy go if a reducer stepping the state of type `stateType` at `state`, which it
+  /// looked the copy up for under `place` (the anchor's place, or for a child of a screen,
+  /// where the screen's step has the child), steps the anchor's child, and says whether it
+  /// did.
   func letGo(
     forStepOf stateType: ObjectIdentifier, at state: UnsafeRawPointer, under place: UnsafeRawPointer
   ) -> Bool
@@ -309,11 +359,11 @@ enum KeptCopies {
       // The copies of the cases of an enum in a screen this step may be stepping: found by
       // `ifCaseLet` under the enum's place, where it lies for this step. (A screen replaced
       // or popped since turns them away there.)
-      for copy in copies where copy.anchor.isCaseInScreen(registeredUnder: key) {
-        let registration = KeptCopyKey(
-          state + copy.anchor.enclosing!.offset, id: .payload(of: copy.anchor.caseID!))
+      for copy in copies
+      where !copy.anchor.isGone && copy.anchor.liesInScreen(registeredUnder: key) {
+        let registration = copy.anchor.keyInScreen(at: state)
         byPlace[registration, default: []].append(copy)
-        if stepRegistration == nil { stepRegistration = StepRegistration() }
+        if stepRegistration == nil { stepRegistration = StepRegistration(copy.anchor) }
         stepRegistration!.entries.append((registration, copy))
       }
       return copies
@@ -321,7 +371,7 @@ enum KeptCopies {
     guard let copies else { return nil }
     var letGo: [any KeptCopyProtocol] = []
     for copy in copies
-    where !copy.anchor.isCaseInScreen(registeredUnder: key)
+    where !copy.anchor.liesInScreen(registeredUnder: key)
       && copy.letGo(forStepOf: stateType, at: state, under: place)
     {
       letGo.append(copy)
@@ -334,8 +384,12 @@ enum KeptCopies {
   /// step: taken out of the register when the step is done, in place of being taken again.
   private final class StepRegistration: KeptCopyProtocol, @unchecked Sendable {
     var entries: [(key: KeptCopyKey, copy: any KeptCopyProtocol)] = []
+    /// The anchor of the first copy registered for the step (of a child of the screen).
+    let anchor: KeptCopyAnchor
 
-    var anchor: KeptCopyAnchor { entries[0].copy.anchor }
+    init(_ anchor: KeptCopyAnchor) {
+      self.anchor = anchor
+    }
 
     func letGo(
       forStepOf stateType: ObjectIdentifier, at state: UnsafeRawPointer,

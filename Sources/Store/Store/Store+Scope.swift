@@ -87,19 +87,20 @@ extension Store {
   /// kept past its child's removal still reads the child's last state, as the store last saw
   /// it: as it stood after the last `send` before the one that removed it, once anything was
   /// read through the store (what a view last drew), or, for a child reached through stored
-  /// properties from the root's state or from a store scoped with a key path of stored
-  /// properties, after the last action its `ifLet` or `presents` ran it for, when that came
-  /// later (a child that changed its own id in that step included: the store made for its old
-  /// id shows what the step left). Actions it sends are ignored with a runtime warning.
+  /// properties from the root's state (from a store scoped with a key path of stored
+  /// properties, too), from another such optional child, or from a screen of a stack of
+  /// either, after the last action its `ifLet` or `presents` ran it for, when that came later
+  /// (a child that changed its own id in that step included: the store made for its old id
+  /// shows what the step left). Actions it sends are ignored with a runtime warning.
   ///
   /// The child's reducer costs no more while such a child's store is read: a row action in a
   /// list of 10,000 rows in a sheet takes what it takes at 100 rows, where the copy the store
-  /// keeps made it copy the list (bench scenario 31). A write into the child by its parent's
-  /// reducer, after the child's step, still copies what it writes into (the list, for a row).
-  /// The same holds for a case of an enum child read through the store of that case (the
-  /// `scope(state:action:)` that takes a case key of the state); a child of a row, of a
-  /// screen or of another optional child keeps its copy as before, and a write into its
-  /// buffers copies them.
+  /// keeps made it copy the list (bench scenarios 31, 36 and 37). A write into the child by
+  /// its parent's reducer, after the child's step, still copies what it writes into (the
+  /// list, for a row). The same holds for a case of an enum child read through the store of
+  /// that case (the `scope(state:action:)` that takes a case key of the state). A child of a
+  /// row, or of a case's payload, keeps its copy as before, and a write into its buffers
+  /// copies them.
   ///
   /// - Parameters:
   ///   - state: The path to the optional child state.
@@ -164,9 +165,10 @@ extension Store {
   /// Each screen's store stays the same while the screen is on the stack, and is let go when
   /// it is popped. A store kept past the pop reads the screen's last state, as the store last
   /// saw it: after the last `send` through which it was read, or, for a stack reached through
-  /// stored properties from the root's state, after the last action the screen's reducer ran
-  /// for, when that came later. For such a stack, a screen's reducer costs no more while its
-  /// store is read (a list in a screen is not copied at each row action).
+  /// stored properties from the root's state or from an optional child reached that way (a
+  /// sheet's own stack), after the last action the screen's reducer ran for, when that came
+  /// later. For such a stack, a screen's reducer costs no more while its store is read (a
+  /// list in a screen is not copied at each row action).
   ///
   /// The collection counts as a store scoped from this one: while something holds it, even
   /// empty, the effects this store started go on running after this store is released (see
@@ -245,10 +247,10 @@ extension Store {
   /// own.
   ///
   /// The store keeps a copy of the case's state, to show once the state leaves the case (a
-  /// view being dismissed still draws): the state after the last action the case's
-  /// `ifCaseLet` ran for, or the state last read, whichever came later. For an enum reached
-  /// through stored properties from the root's state, from an optional child of it (a
-  /// sheet's destinations) or from a screen of a stack of it (a stack's destinations), the
+  /// view being dismissed still draws): the state last read; or, for an enum reached through
+  /// stored properties from the root's state, from an optional child of it (a sheet's
+  /// destinations) or from a screen of a stack of it (a stack's destinations), the state
+  /// after the last action the case's `ifCaseLet` ran for, when that came later. There, the
   /// case's reducer costs no more while the store is read: `ifCaseLet` lets the copy go for
   /// the case's step, so that a row action in a list of 10,000 rows in the case takes what it
   /// takes at 100 rows (bench scenarios 33 to 35), where the copy made it copy the list. The
@@ -286,7 +288,7 @@ extension Store {
       find: { state, found in
         withValue(at: toChild, offset: offset, in: state) { withWrapped($0, found) }
       },
-      copyPlace: offset != nil ? .found : .none,
+      copyPlace: offset.map { .found(offset: $0) } ?? .none,
       key: ScopeKey(
         path: toChild, action: action, kind: kind,
         childState: ChildState.self, childAction: ChildAction.self),
@@ -394,25 +396,30 @@ extension Store {
     parent.withState { state in
       find(state) { current in
         guard let current else { return }
+        // Where this store's state lies: at the address it reads it from, or at an offset in
+        // the optional child or screen its kept copy is of (see `KeptCopies`).
+        let enclosing = parent.stateLiesInPlace ? nil : enclosingCopyPlace(of: parent)
         switch copyPlace {
-        case .found where parent.stateLiesInPlace:
-          anchor = KeptCopyAnchor(ChildState.self, at: current, isOwn: isOwnChild)
+        case .found(let offset):
+          if parent.stateLiesInPlace {
+            anchor = KeptCopyAnchor(
+              ChildState.self, at: UnsafeRawPointer(current), in: nil, isOwn: isOwnChild)
+          } else if let enclosing {
+            anchor = KeptCopyAnchor(
+              ChildState.self, at: nil, in: (enclosing.anchor, enclosing.offset + offset),
+              isOwn: isOwnChild)
+          }
         case .payload(let identity):
-          // The enum lies where this store's state does: at the address this store reads
-          // it from, or where its own kept copy is taken from.
           if parent.stateLiesInPlace {
             anchor = KeptCopyAnchor(
               case: identity, of: ChildState.self, enumAt: UnsafeRawPointer(state), in: nil,
               isOwn: isOwnChild)
-          } else if let enclosing = (parent as? DerivedCore<State, Action>)?.keptCopyPlace,
-            enclosing.anchor.caseID == nil, !enclosing.anchor.isGone
-          {
-            // In an optional child, or a screen (a case's payload has no fixed place).
+          } else if let enclosing {
             anchor = KeptCopyAnchor(
               case: identity, of: ChildState.self, enumAt: nil, in: enclosing,
               isOwn: isOwnChild)
           }
-        case .found, .none:
+        case .none:
           break
         }
         made = Store<ChildState, ChildAction>(
@@ -470,15 +477,28 @@ extension Store {
   }
 }
 
+/// Where the state of the store with `core` lies when that core is a derived one whose kept
+/// copy is of a child at a fixed place or of a screen (see `KeptCopies`): that child's anchor,
+/// and the offset of the state in it; `nil` for a core that keeps a copy of its own, or of a
+/// child with no place a reducer steps it at (a case's payload, a child of a screen's child).
+@MainActor
+func enclosingCopyPlace<State, Action: Sendable>(
+  of core: any StoreCore<State, Action>
+) -> (anchor: KeptCopyAnchor, offset: Int)? {
+  guard let kept = (core as? DerivedCore<State, Action>)?.keptCopyPlace, !kept.anchor.isGone,
+    kept.anchor.fixedPlace != nil || kept.anchor.isScreen
+  else { return nil }
+  return kept
+}
+
 /// How an optional child lies in the state of the store it is scoped from, for the place its
 /// store's copy is kept at (see `KeptCopies`).
 private enum ChildCopyPlace {
   /// Not where a reducer steps it in place (behind a computed property): the copy is the
   /// store's alone.
   case none
-  /// Where the finder gives it, when the state it is given lies in place: through stored
-  /// properties.
-  case found
+  /// At `offset` in the state, through stored properties.
+  case found(offset: Int)
   /// The payload of the case with `identity` of the state, an enum: taken out of the enum
   /// for the case's reducer, which lets go of the copy for its step (`ifCaseLet`).
   case payload(of: CaseKeyIdentity)
@@ -521,17 +541,28 @@ extension StackState {
   /// Where the screens of the stack at `entries` of `core`'s state lie, when that is a fixed
   /// place of the root's state (see `KeptCopies`), or `nil`.
   @MainActor
-  static func copyPlace<Root, Action>(
+  static func copyPlace<Root, Action: Sendable>(
     of entries: KeyPath<Root, IdentifiedArray<StackElementID, Entry>>,
     in core: any StoreCore<Root, Action>
   ) -> ElementCopyPlace? {
-    guard core.stateLiesInPlace, !_isPOD(Element.self),
+    guard !_isPOD(Element.self),
       let offset = MemoryLayout<Root>.offset(of: entries),
       let stateOffset = MemoryLayout<Entry>.offset(of: \.element),
       let birthOffset = MemoryLayout<Entry>.offset(of: \.birth)
     else { return nil }
+    // The state lies in place, or in an optional child with a fixed place (a stack of a
+    // sheet). Screens are told apart by their pushes, unique in the process: a newcomer in a
+    // sheet that replaced the stack's is not taken for a screen of the stack.
+    let collection: UnsafeRawPointer
+    if core.stateLiesInPlace {
+      collection = core.withState { UnsafeRawPointer($0).advanced(by: offset) }
+    } else if let kept = enclosingCopyPlace(of: core), let place = kept.anchor.fixedPlace {
+      collection = place + kept.offset + offset
+    } else {
+      return nil
+    }
     return ElementCopyPlace(
-      collection: core.withState { UnsafeRawPointer($0).advanced(by: offset) },
+      collection: collection,
       elementType: ObjectIdentifier(Entry.self),
       stateOffset: stateOffset,
       token: { $0.advanced(by: birthOffset).load(as: UInt64.self) })
