@@ -871,7 +871,7 @@ struct Bench {
   }
 
   /// Row actions, one row after another, to a list of `rows` rows that a view shows through
-  /// `list`, a store of a child of the root (scenarios 31 and 32): `send` sends a list action
+  /// `list`, a store of a child of the root (scenarios 31 to 37): `send` sends a list action
   /// through the root, and `list` is read after each, as a view that draws again reads it.
   static func listRowActions(
     rows: Int, shownBy list: Store<List.State, List.Action>,

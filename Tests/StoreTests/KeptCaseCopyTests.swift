@@ -691,11 +691,15 @@ private struct ShelfScreen: Reducer {
     var title: String
     var sheet: CaseShelf.State?
     var session: ShelfSession.State = .signedOut
+    /// A destination presented as an enum (`presents` of an enum), as a screen presents its
+    /// sheets and alerts.
+    var destination: ShelfSession.State?
   }
 
   enum Action: Sendable {
     case sheet(PresentationAction<CaseShelf.Action>)
     case session(ShelfSession.Action)
+    case destination(PresentationAction<ShelfSession.Action>)
     case retitled(String)
   }
 
@@ -706,6 +710,7 @@ private struct ShelfScreen: Reducer {
       return .none
     }
     .presents(\.sheet, action: .sheet) { CaseShelf() }
+    .presents(\.destination, action: .destination) { ShelfSession() }
   }
 }
 
@@ -720,13 +725,23 @@ private struct ScreenStack: Reducer {
     /// Replaces the stack with one holding `screen` alone (its id is the first again), then
     /// retitles the screen's sheet, in the same `send`.
     case restartAndRetitleSheet(ShelfScreen.State, String)
+    /// The same, retitling the screen's destination's shelf.
+    case restartAndRetitleDestination(ShelfScreen.State, String)
   }
 
   var body: some Reducer<State, Action> {
     Reduce { state, action in
-      guard case .restartAndRetitleSheet(let screen, let title) = action else { return .none }
-      state.path = [screen]
-      return .send(.path(.element(id: 0, action: .sheet(.presented(.retitled(title))))))
+      switch action {
+      case .restartAndRetitleSheet(let screen, let title):
+        state.path = [screen]
+        return .send(.path(.element(id: 0, action: .sheet(.presented(.retitled(title))))))
+      case .restartAndRetitleDestination(let screen, let title):
+        state.path = [screen]
+        return .send(
+          .path(.element(id: 0, action: .destination(.presented(.browsing(.retitled(title)))))))
+      case .path:
+        return .none
+      }
     }
     .navigationStack(\.path, action: .path) { ShelfScreen() }
   }
@@ -794,6 +809,12 @@ extension CaseKey<ShelfScreen.Action, PresentationAction<CaseShelf.Action>> {
   }
 }
 
+extension CaseKey<ShelfScreen.Action, PresentationAction<ShelfSession.Action>> {
+  fileprivate static var destination: Self {
+    Self(ShelfScreen.Action.destination) { if case .destination(let a) = $0 { a } else { nil } }
+  }
+}
+
 extension CaseKey<ShelfScreen.Action, ShelfSession.Action> {
   fileprivate static var session: Self {
     Self(ShelfScreen.Action.session) { if case .session(let a) = $0 { a } else { nil } }
@@ -835,7 +856,8 @@ extension CaseKey<NestedSheets.PanelAction, PresentationAction<CaseShelf.Action>
     state.path.append(
       ShelfScreen.State(
         title: "screen", sheet: CaseShelf.State(title: "sheet"),
-        session: .browsing(CaseShelf.State(title: "session"))))
+        session: .browsing(CaseShelf.State(title: "session")),
+        destination: .browsing(CaseShelf.State(title: "destination"))))
     return Store(initialState: state) { ScreenStack() }
   }
 
@@ -893,6 +915,49 @@ extension CaseKey<NestedSheets.PanelAction, PresentationAction<CaseShelf.Action>
     _ = browsing.title
     #expect(sessionItems(store) == before)
     #expect(browsing.items[id: 6]?.count == 1)
+  }
+
+  /// A case of a screen's destinations, an enum presented by the screen: a child of a child of
+  /// the screen, found through the sheet where the screen's step has it.
+  @Test func aRowActionWritesTheListOfAReadCaseOfAScreensDestinationInPlace() throws {
+    let store = screenStack()
+    let screen = try #require(store.scope(state: \.path, action: .path)[id: 0])
+    let destination = try #require(screen.scope(state: \.destination, action: .destination))
+    let browsing = try #require(destination.scope(state: .browsing, action: .browsing))
+    _ = browsing.title
+    func buffer() -> UnsafeRawPointer? {
+      store.core.withState { state -> UnsafeRawPointer? in
+        guard let destination = state.pointee.path[id: 0]?.destination else { return nil }
+        return shelfItemsBuffer(shelf(of: destination))
+      }
+    }
+    let before = buffer()
+    for item in [4, 5, 4] {
+      store.send(
+        .path(
+          .element(
+            id: 0,
+            action: .destination(
+              .presented(.browsing(.items(.element(id: item, action: .increment))))))))
+      _ = browsing.title
+      #expect(buffer() == before)
+    }
+    #expect(browsing.items[id: 4]?.count == 2)
+  }
+
+  /// A stack replaced by one whose screen reuses the id, with the same destination case,
+  /// changed in one `send`: the old screen's destination case store keeps the old shelf.
+  @Test func aReplacedScreensDestinationCaseStoreIsNotTheNewcomers() throws {
+    let store = screenStack()
+    let screen = try #require(store.scope(state: \.path, action: .path)[id: 0])
+    let destination = try #require(screen.scope(state: \.destination, action: .destination))
+    let browsing = try #require(destination.scope(state: .browsing, action: .browsing))
+    _ = browsing.title
+    let newcomer = ShelfScreen.State(
+      title: "newcomer", destination: .browsing(CaseShelf.State(title: "newcomer's", items: 3)))
+    store.send(.restartAndRetitleDestination(newcomer, "edited"))
+    #expect(browsing.title == "destination")
+    #expect(browsing.items.count == 100)
   }
 
   /// The sheet closed by the step of its own action, and the screen popped: the sheet's store

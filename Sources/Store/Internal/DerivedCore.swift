@@ -3,9 +3,9 @@ import Effects
 /// A view of state that may disappear: an optional child, or one element of a collection.
 ///
 /// Reads go to the parent; while the state is gone, the core keeps returning the last value it
-/// read, so a screen that is being dismissed can still draw. (Or, for a child or a stack's
-/// screen at a fixed place of the root's state, the value the last step of its reducer left,
-/// if that came later: see `KeptCopies`.) Sends go to the parent, whose
+/// read, so a screen that is being dismissed can still draw. (Or, for a child, a case or a
+/// stack's screen that its reducer steps where it lies, the value the last step of its
+/// reducer left, if that came later: see `KeptCopies`.) Sends go to the parent, whose
 /// reducer reports an action for a child that is gone (but for an element gone from a computed
 /// view of a collection, whose store ignores them: the parent's reducer would find the element
 /// in the whole collection).
@@ -35,7 +35,7 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
   /// address, never copied onto the stack. (`nonisolated(unsafe)` for `deinit` alone, which
   /// frees it once nothing else can read it.)
   private nonisolated(unsafe) let lastState: UnsafeMutablePointer<State>
-  /// What holds `lastState` when the state lies at a fixed place of the root's state (see
+  /// What holds `lastState` when the state lies where a reducer steps it in place (see
   /// `KeptCopies`): a reducer about to change the state there lets the copy go for the
   /// change, which would otherwise find the buffers it writes shared, and copy them whole.
   private let keptCopy: KeptCopy<State>?
@@ -183,7 +183,8 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
   }
 
   /// Where this core's kept copy lies (see `KeptCopies`): its anchor, and its offset in the
-  /// anchor's child; `nil` when the core keeps a copy of its own.
+  /// state the anchor's reducer steps (the child, or a screen's entry in its stack); `nil`
+  /// when the core keeps a copy of its own.
   package var keptCopyPlace: (anchor: KeptCopyAnchor, offset: Int)? {
     keptCopy.map { ($0.anchor, $0.offset) }
   }
@@ -255,8 +256,10 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     let embedChild = action.embed
     let offset = MemoryLayout<State>.offset(of: toChild)
     // A stored part of a state at a fixed place lies at a fixed offset from it.
+    // (Not once the child is gone: no reducer steps it again.)
     let place = keptCopy.flatMap { keptCopy in
-      offset.map { (anchor: keptCopy.anchor, offset: keptCopy.offset + $0) }
+      keptCopy.anchor.isGone
+        ? nil : offset.map { (anchor: keptCopy.anchor, offset: keptCopy.offset + $0) }
     }
     return withState { state in
       withValue(at: toChild, offset: offset, in: state) { initial in

@@ -233,6 +233,7 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
       // (see `takenOver`): its copy no longer follows the screen's steps either.
       let anchor = KeptCopyAnchor(
         screen: screen, of: copyPlace.elementType, in: copyPlace.collection,
+        container: copyPlace.container,
         isOwn: { [weak self] in self != nil && copyPlace.token($0) == tokenThen })
       keptAt = (anchor, copyPlace.stateOffset)
     }
@@ -408,6 +409,8 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
 struct ElementCopyPlace {
   /// Where the collection lies in the root's state: a fixed place.
   let collection: UnsafeRawPointer
+  /// The anchor of the optional child the collection lies in, if it does.
+  let container: KeptCopyAnchor?
   /// The type of the collection's elements, which its reducer steps.
   let elementType: ObjectIdentifier
   /// Where a store's state lies in its element.

@@ -11,12 +11,12 @@ import Synchronization
 // lets go of the copies of the child for the child's step, and copies the child again once
 // the step is done: the step writes in place, and the copy is as recent as it would have been.
 // The step cannot remove the child (it changes the child's state, not where it lies), so the
-// child is there to copy again. Only copies of a child at a fixed place of a root's state are
-// registered: an optional child reached through stored properties from a store that reads its
-// root's state in place, or a screen of a stack reached that way, by its id (and the parts of
-// either that stores scoped from theirs copy). There, the place names the child for as long
-// as it is there, and a reducer stepping a child at that place steps that child; the anchor
-// checks the rest (the type, the id, a screen's push).
+// child is there to copy again. Only copies of a child that a reducer steps where the copies
+// can be found are registered: an optional child reached through stored properties from a
+// store that reads its root's state in place, or a screen of a stack reached that way, by its
+// id (and the parts of either that stores scoped from theirs copy). There, the place names the
+// child for as long as it is there, and a reducer stepping a child at that place steps that
+// child; the anchor checks the rest (the type, the id, a screen's push).
 //
 // A store of an enum's case keeps a copy of the case's payload, which `ifCaseLet` takes out
 // of the enum for the case's step. Its copies are registered under the enum's place and the
@@ -24,14 +24,15 @@ import Synchronization
 // taken from it again after the case's step, before the enum's own reducer may switch the
 // case.
 //
-// Children nest: an optional child or a stack of an optional child at a fixed place has a
-// fixed place too, and so has an enum there. A child of a screen (a sheet of the screen, a
-// case of the screen's enum: a stack's destinations) moves with the screen: its copies are
-// registered under the screen's place and id, and, while the screen's reducer steps the
-// screen, also under the child's place for that step, where the child's reducer (`ifLet`,
-// `presents`, `ifCaseLet`) finds them. What has no place a reducer steps it at keeps its
-// copies: a child of a case's payload (the payload is moved out for the step), of a row, or
-// of a child of a screen's child.
+// Children nest. An optional child, a stack or an enum in an optional child at a fixed place
+// has a fixed place too. A child of a screen (a sheet of the screen, a case of the screen's
+// enum: a stack's destinations; and their own optional children and cases, through optional
+// children) moves with the screen: its copies are registered under the screen's place and
+// id, and, while the screen's reducer steps the screen, also under the child's place for that
+// step, where the child's reducer (`ifLet`, `presents`, `ifCaseLet`) finds them. What has no
+// place a reducer steps it at keeps its copies: a child of a case's payload (the payload is
+// moved out for the step) or of a row, a stack of a screen, and a child behind a computed
+// property.
 
 /// A child that derived stores copy, and where it lies in its root's state: the place their
 /// copies are registered at, and whether the child there is still the one they were made for.
@@ -66,35 +67,47 @@ package final class KeptCopyAnchor: @unchecked Sendable {
   /// its id).
   private let isOwn: ((UnsafeRawPointer) -> Bool)?
   /// The anchor of the optional child or screen this child lies in, and the child's offset in
-  /// it (for a case, the enum's); `nil` for a child that lies at a fixed place of its root's
-  /// state alone, and for a screen.
+  /// the state that anchor's reducer steps (for a case, the enum's offset; for a child of a
+  /// screen, the offset in the stack's entry); `nil` for a child that lies at a fixed place of
+  /// its root's state alone, and for a screen.
   let enclosing: (anchor: KeptCopyAnchor, offset: Int)?
+  /// For a screen of a stack that lies in an optional child: that child's anchor. Screens
+  /// are told apart by their pushes, unique in the process; once the child is gone, the
+  /// stores of its screens are a dismissed sheet's, which no reducer steps again.
+  private let container: KeptCopyAnchor?
+  /// For a child of a screen, reached from the screen through optional children: its offset
+  /// (for a case, the enum's) in the stack's entry the screen's reducer steps.
+  let screenOffset: Int?
   /// Set once the child is gone, or another has taken its place: the copies then keep the
   /// last state of the child the stores were made for, and no reducer touches them again.
   var isGone = false
 
   /// An anchor of a `kind` of child of type `stateType`: at `place`, or at `enclosing.offset`
-  /// in the child of `enclosing.anchor` (for a case, the enum). A child of a screen has no
-  /// place of its own (`place` is not read): its copies are registered under the screen's.
+  /// in the child of `enclosing.anchor` (for a case, the enum), which ``placesChildren``. A
+  /// child of a screen has no place of its own (`place` is not read): its copies are
+  /// registered under the screen's.
   private init(
     _ kind: Kind, of stateType: ObjectIdentifier, at place: UnsafeRawPointer?,
     in enclosing: (anchor: KeptCopyAnchor, offset: Int)?, isOwn: ((UnsafeRawPointer) -> Bool)?
   ) {
     self.kind = kind
-    if let enclosing, enclosing.anchor.isScreen {
-      self.place = enclosing.anchor.place
-      self.id = enclosing.anchor.id
+    if let enclosing, let screen = enclosing.anchor.screenForChildren {
+      self.place = screen.place
+      self.id = screen.id
+      self.screenOffset = (enclosing.anchor.screenOffset ?? 0) + enclosing.offset
     } else {
       self.place = place ?? enclosing!.anchor.fixedPlace! + enclosing!.offset
       self.id = Self.id(atPlaceOf: kind)
+      self.screenOffset = nil
     }
     self.stateType = stateType
     self.isOwn = isOwn
     self.enclosing = enclosing
+    self.container = nil
   }
 
   /// An anchor for an optional child of type `State`: at `address`, or at `enclosing.offset`
-  /// in the child of `enclosing.anchor`, which has a fixed place or is a screen.
+  /// in the child of `enclosing.anchor`, which ``placesChildren``.
   convenience init<State>(
     _: State.Type, at address: UnsafeRawPointer?,
     in enclosing: (anchor: KeptCopyAnchor, offset: Int)?,
@@ -107,8 +120,8 @@ package final class KeptCopyAnchor: @unchecked Sendable {
 
   /// An anchor for the payload of type `Payload` of the case `identity` of an enum: the enum
   /// at `place`, or the one at `enclosing.offset` in the child of `enclosing.anchor`, which
-  /// has a fixed place or is a screen. `isOwn` is asked of the payload, as an optional
-  /// child's is of the child.
+  /// ``placesChildren``. `isOwn` is asked of the payload, as an optional child's is of the
+  /// child.
   convenience init<Payload>(
     case identity: CaseKeyIdentity, of _: Payload.Type, enumAt place: UnsafeRawPointer?,
     in enclosing: (anchor: KeptCopyAnchor, offset: Int)?,
@@ -120,10 +133,10 @@ package final class KeptCopyAnchor: @unchecked Sendable {
   }
 
   /// An anchor for the screen with `id`, of type `stateType`, of the stack whose entries lie
-  /// at `collection`.
+  /// at `collection`, in the optional child of `container` when given.
   init(
     screen id: StackElementID, of stateType: ObjectIdentifier, in collection: UnsafeRawPointer,
-    isOwn: @escaping (UnsafeRawPointer) -> Bool
+    container: KeptCopyAnchor?, isOwn: @escaping (UnsafeRawPointer) -> Bool
   ) {
     self.kind = .screen
     self.place = collection
@@ -131,6 +144,8 @@ package final class KeptCopyAnchor: @unchecked Sendable {
     self.stateType = stateType
     self.isOwn = isOwn
     self.enclosing = nil
+    self.container = container
+    self.screenOffset = nil
   }
 
   /// The id a `kind` of child's copies are looked up under at the child's place.
@@ -153,36 +168,56 @@ package final class KeptCopyAnchor: @unchecked Sendable {
   /// stack's place is the collection's), nor a child's of a screen (it moves with the
   /// screen), nor a case's payload (taken out of the enum for the case's step).
   var fixedPlace: UnsafeRawPointer? {
-    guard case .child = kind, enclosing?.anchor.isScreen != true else { return nil }
+    guard case .child = kind, screenOffset == nil else { return nil }
     return place
   }
 
-  /// Whether this anchors a child of a screen (an optional child, a case of an enum), looked
-  /// up under the screen's key `key`: its copies are registered there, for the screen's
-  /// steps to register them under the child's place for the step, where the child's reducer
-  /// looks them up.
+  /// The screen whose steps have the children of this child where their reducers find them:
+  /// the screen itself, or the one an optional child lies in; `nil` for a child at a fixed
+  /// place, and for a case's payload (moved out of its enum for its step).
+  private var screenForChildren: KeptCopyAnchor? {
+    switch kind {
+    case .screen: self
+    case .child: screenOffset == nil ? nil : enclosing!.anchor.screenForChildren
+    case .payload: nil
+    }
+  }
+
+  /// Whether a child at an offset in the state this anchor's reducer steps lies where a
+  /// reducer stepping it can find its copies: this is a screen, or an optional child at a
+  /// fixed place or in a screen. (Not a case's payload, moved out of its enum for its step.)
+  var placesChildren: Bool {
+    switch kind {
+    case .screen, .child: true
+    case .payload: false
+    }
+  }
+
+  /// Whether this anchors a child of a screen, looked up under the screen's key `key`: its
+  /// copies are registered there, for the screen's steps to register them under the child's
+  /// place for the step, where the child's reducer looks them up.
   func liesInScreen(registeredUnder key: KeptCopyKey) -> Bool {
-    enclosing?.anchor.isScreen == true && key == KeptCopyKey(place, id: id)
+    screenOffset != nil && key == KeptCopyKey(place, id: id)
   }
 
-  /// Where a screen's step, with the screen at `screen`, has this child of the screen: the
-  /// key its copies are registered under for the step.
-  func keyInScreen(at screen: UnsafeRawPointer) -> KeptCopyKey {
-    KeptCopyKey(screen + enclosing!.offset, id: Self.id(atPlaceOf: kind))
+  /// Where a screen's step, with the screen's entry at `entry`, has this child of the
+  /// screen: the key its copies are registered under for the step.
+  func keyInScreen(at entry: UnsafeRawPointer) -> KeptCopyKey {
+    KeptCopyKey(entry + screenOffset!, id: Self.id(atPlaceOf: kind))
   }
 
-  /// Whether a reducer stepping the state of type `stateType` at `state`, under this anchor's
-  /// place and id, steps this anchor's child. For a case, `place` is where the enum lies (for
-  /// one in a screen, where the screen's step has it).
+  /// Whether a reducer stepping the state of type `stateType` at `state`, which it looked the
+  /// copies up for under `place`, steps this anchor's child. (For a case, `place` is where the
+  /// enum lies; for a child of a screen, where the screen's step has it.)
   fileprivate func isStepped(
-    _ stateType: ObjectIdentifier, at state: UnsafeRawPointer, enumAt place: UnsafeRawPointer
+    _ stateType: ObjectIdentifier, at state: UnsafeRawPointer, under place: UnsafeRawPointer
   ) -> Bool {
-    guard stateType == self.stateType, !isGone else { return false }
-    // A case's enum lies in a child that must be the one the stores were made for too: a
-    // newcomer in the enclosing child's place, with the same case, is not theirs.
+    guard stateType == self.stateType, !isGone, container?.isGone != true else { return false }
+    // A child lies in a child that must be the one the stores were made for too: a newcomer
+    // in the enclosing child's place, with the same case or child, is not theirs.
     if let enclosing {
-      let child = place - enclosing.offset
-      guard enclosing.anchor.isStepped(enclosing.anchor.stateType, at: child, enumAt: child)
+      let outer = place - enclosing.offset
+      guard enclosing.anchor.isStepped(enclosing.anchor.stateType, at: outer, under: outer)
       else { return false }
     }
     return isOwn?(state) ?? true
@@ -222,7 +257,7 @@ final class KeptCopy<State>: KeptCopyProtocol, @unchecked Sendable {
   func letGo(
     forStepOf stateType: ObjectIdentifier, at state: UnsafeRawPointer, under place: UnsafeRawPointer
   ) -> Bool {
-    guard !isLetGo, anchor.isStepped(stateType, at: state, enumAt: place) else { return false }
+    guard !isLetGo, anchor.isStepped(stateType, at: state, under: place) else { return false }
     storage.deinitialize(count: 1)
     isLetGo = true
     return true
@@ -356,9 +391,9 @@ enum KeptCopies {
     var stepRegistration: StepRegistration?
     let copies = byPlace.withLock { byPlace -> [any KeptCopyProtocol]? in
       guard let copies = byPlace[key] else { return nil }
-      // The copies of the cases of an enum in a screen this step may be stepping: found by
-      // `ifCaseLet` under the enum's place, where it lies for this step. (A screen replaced
-      // or popped since turns them away there.)
+      // The copies of the children of the screen this step may be stepping (a sheet, a
+      // case of an enum): found by their reducers under the child's place for this step.
+      // (A screen replaced or popped since turns them away there.)
       for copy in copies
       where !copy.anchor.isGone && copy.anchor.liesInScreen(registeredUnder: key) {
         let registration = copy.anchor.keyInScreen(at: state)
@@ -380,8 +415,9 @@ enum KeptCopies {
     return letGo.isEmpty ? nil : letGo
   }
 
-  /// Copies registered under the places where the step of a screen has its enum, for the
-  /// step: taken out of the register when the step is done, in place of being taken again.
+  /// Copies registered under the places where the step of a screen has its children, for
+  /// the step: taken out of the register when the step is done, in place of being taken
+  /// again.
   private final class StepRegistration: KeptCopyProtocol, @unchecked Sendable {
     var entries: [(key: KeptCopyKey, copy: any KeptCopyProtocol)] = []
     /// The anchor of the first copy registered for the step (of a child of the screen).

@@ -86,21 +86,23 @@ extension Store {
   /// let go, and the new presentation gets a new store. A child store
   /// kept past its child's removal still reads the child's last state, as the store last saw
   /// it: as it stood after the last `send` before the one that removed it, once anything was
-  /// read through the store (what a view last drew), or, for a child reached through stored
-  /// properties from the root's state (from a store scoped with a key path of stored
-  /// properties, too), from another such optional child, or from a screen of a stack of
-  /// either, after the last action its `ifLet` or `presents` ran it for, when that came later
+  /// read through the store (what a view last drew), or, for a child its reducer steps where
+  /// it lies, after the last action its `ifLet` or `presents` ran it for, when that came later
   /// (a child that changed its own id in that step included: the store made for its old id
-  /// shows what the step left). Actions it sends are ignored with a runtime warning.
+  /// shows what the step left). Actions it sends are ignored with a runtime warning. A child
+  /// is stepped where it lies when the path to it from the root's state goes through stored
+  /// properties (a store scoped with a key path of stored properties included), optional
+  /// children, and screens of stacks that lie at such places (a sheet of a stack's screen, a
+  /// screen of a sheet's stack); not through a case's payload (moved out of its enum for the
+  /// case's step), a row of a `forEach`, or a stack inside a screen.
   ///
   /// The child's reducer costs no more while such a child's store is read: a row action in a
   /// list of 10,000 rows in a sheet takes what it takes at 100 rows, where the copy the store
   /// keeps made it copy the list (bench scenarios 31, 36 and 37). A write into the child by
   /// its parent's reducer, after the child's step, still copies what it writes into (the
   /// list, for a row). The same holds for a case of an enum child read through the store of
-  /// that case (the `scope(state:action:)` that takes a case key of the state). A child of a
-  /// row, or of a case's payload, keeps its copy as before, and a write into its buffers
-  /// copies them.
+  /// that case (the `scope(state:action:)` that takes a case key of the state). Another
+  /// child's store keeps its copy as before, and a write into its buffers copies them.
   ///
   /// - Parameters:
   ///   - state: The path to the optional child state.
@@ -247,16 +249,17 @@ extension Store {
   /// own.
   ///
   /// The store keeps a copy of the case's state, to show once the state leaves the case (a
-  /// view being dismissed still draws): the state last read; or, for an enum reached through
-  /// stored properties from the root's state, from an optional child of it (a sheet's
-  /// destinations) or from a screen of a stack of it (a stack's destinations), the state
-  /// after the last action the case's `ifCaseLet` ran for, when that came later. There, the
+  /// view being dismissed still draws): the state last read; or, for an enum that its
+  /// reducer steps where it lies (the root's state, a sheet's or a screen's destinations, a
+  /// stack's screens: the places the optional child's `scope(state:action:)` lists), the
+  /// state after the last action the case's `ifCaseLet` ran for, when that came later. There, the
   /// case's reducer costs no more while the store is read: `ifCaseLet` lets the copy go for
   /// the case's step, so that a row action in a list of 10,000 rows in the case takes what it
   /// takes at 100 rows (bench scenarios 33 to 35), where the copy made it copy the list. The
   /// case key the reducer runs the case with must be the one this store was scoped with (the
   /// same creation site, as a static property gives); with another, the reducer copies the
-  /// list as before. An enum in a row, or in another case, keeps its copy as before too.
+  /// list as before. An enum in a row, or in another case's payload, keeps its copy as before
+  /// too.
   ///
   /// - Parameters:
   ///   - state: The case of this store's state that holds the child's state.
@@ -389,8 +392,9 @@ extension Store {
       return presence
     }
     var made: Store<ChildState, ChildAction>?
-    // Where the child lies, when that is a fixed address of the root's state: the child's
-    // reducer lets go of the store's copy of it for its steps there (see `KeptCopies`).
+    // Where the child lies, when its reducer steps it there (at a fixed address of the root's
+    // state, or in a screen): it lets go of the store's copy of it for its steps there (see
+    // `KeptCopies`).
     var anchor: KeptCopyAnchor?
     let isOwnChild = idOf.map { [currentID] idOf in { idOf($0) == currentID } }
     parent.withState { state in
@@ -480,13 +484,13 @@ extension Store {
 /// Where the state of the store with `core` lies when that core is a derived one whose kept
 /// copy is of a child at a fixed place or of a screen (see `KeptCopies`): that child's anchor,
 /// and the offset of the state in it; `nil` for a core that keeps a copy of its own, or of a
-/// child with no place a reducer steps it at (a case's payload, a child of a screen's child).
+/// child with no place a reducer steps its children at (a case's payload), or of one gone.
 @MainActor
 func enclosingCopyPlace<State, Action: Sendable>(
   of core: any StoreCore<State, Action>
 ) -> (anchor: KeptCopyAnchor, offset: Int)? {
   guard let kept = (core as? DerivedCore<State, Action>)?.keptCopyPlace, !kept.anchor.isGone,
-    kept.anchor.fixedPlace != nil || kept.anchor.isScreen
+    kept.anchor.placesChildren
   else { return nil }
   return kept
 }
@@ -551,18 +555,20 @@ extension StackState {
       let birthOffset = MemoryLayout<Entry>.offset(of: \.birth)
     else { return nil }
     // The state lies in place, or in an optional child with a fixed place (a stack of a
-    // sheet). Screens are told apart by their pushes, unique in the process: a newcomer in a
-    // sheet that replaced the stack's is not taken for a screen of the stack.
+    // sheet), whose anchor the screens' are tied to: once it is gone, so are they.
     let collection: UnsafeRawPointer
+    var container: KeptCopyAnchor?
     if core.stateLiesInPlace {
       collection = core.withState { UnsafeRawPointer($0).advanced(by: offset) }
     } else if let kept = enclosingCopyPlace(of: core), let place = kept.anchor.fixedPlace {
       collection = place + kept.offset + offset
+      container = kept.anchor
     } else {
       return nil
     }
     return ElementCopyPlace(
       collection: collection,
+      container: container,
       elementType: ObjectIdentifier(Entry.self),
       stateOffset: stateOffset,
       token: { $0.advanced(by: birthOffset).load(as: UInt64.self) })
