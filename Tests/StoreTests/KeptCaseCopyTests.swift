@@ -26,6 +26,8 @@ private struct CaseShelf: Reducer {
   enum Action: Sendable {
     case items(IdentifiedAction<Int, ItemAction>)
     case retitled(String)
+    /// Gives the shelf another id and title (a draft given its server's id).
+    case saved(id: Int)
   }
 
   enum ItemAction: Sendable {
@@ -35,6 +37,10 @@ private struct CaseShelf: Reducer {
   var body: some Reducer<State, Action> {
     Reduce { shelf, action in
       if case .retitled(let title) = action { shelf.title = title }
+      if case .saved(let id) = action {
+        shelf.id = id
+        shelf.title = "saved"
+      }
       return .none
     }
     .forEach(\.items, action: .items) {
@@ -395,6 +401,20 @@ private func shelf(of session: ShelfSession.State) -> CaseShelf.State? {
     #expect(old.title == "first")
     let new = try #require(store.scope(state: .browsing, action: .browsing))
     #expect(new.title == "edited")
+  }
+
+  /// A payload that gives itself another id in its step: the store made for the old id shows
+  /// the state the step left, new id included, as a child's does (`KeptCopyIdentityTests`).
+  @Test func aPayloadThatChangesItsOwnIDLeavesItsOldStoreTheStepsState() throws {
+    let store = sessionStore(items: 3)
+    let old = try #require(store.scope(state: .browsing, action: .browsing))
+    #expect(old.title == "first")
+    store.send(.browsing(.saved(id: 42)))
+    let new = try #require(store.scope(state: .browsing, action: .browsing))
+    #expect(new !== old)
+    #expect(new.id == 42)
+    #expect(old.id == 42)
+    #expect(old.title == "saved")
   }
 
   /// Stores let go take their copies out of the register: none is left under the enum's
