@@ -1042,6 +1042,29 @@ extension CaseKey<NestedSheets.PanelAction, PresentationAction<CaseShelf.Action>
     #expect(shelf(of: screen.state)?.items[id: 1]?.count == 1)
   }
 
+  /// A dismissed sheet's screen stores, still held, are never stepped again: the first step
+  /// at their place once they are stale takes their copies out of the register, so that
+  /// later steps there do not walk them.
+  @Test func aDismissedSheetsHeldScreenStoresLeaveTheRegisterAtTheNextStep() throws {
+    let store = stackSheet()
+    let place = store.core.withState { state in
+      UnsafeRawPointer(state) + MemoryLayout<StackSheet.State>.offset(of: \.sheet)!
+        + MemoryLayout<SessionStack.State>.offset(of: \.path.entries)!
+    }
+    let sheet = try #require(store.scope(state: \.sheet, action: .sheet))
+    let screen = try #require(sheet.scope(state: \.path, action: .path)[id: 0])
+    let browsing = try #require(screen.scope(state: .browsing, action: .browsing))
+    _ = browsing.title
+    #expect(KeptCopies.registered(at: place, id: .screen(StackElementID(rawValue: 0))) == 2)
+    store.send(.sheet(.dismiss))
+    var next = SessionStack.State()
+    next.path.append(.browsing(CaseShelf.State(title: "next", items: 3)))
+    store.send(.replaceAndRetitle(next, "edited"))
+    #expect(KeptCopies.registered(at: place, id: .screen(StackElementID(rawValue: 0))) == 0)
+    #expect(browsing.title == "screen 0")
+    #expect(shelf(of: screen.state)?.title == "screen 0")
+  }
+
   /// A sheet replaced by another whose stack has a screen with the same id and case, and
   /// that screen changed in one `send`: the old screen's stores keep the old screen.
   @Test func aReplacedSheetsScreenStoreIsNotTheNewcomers() throws {

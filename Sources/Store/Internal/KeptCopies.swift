@@ -156,6 +156,15 @@ package final class KeptCopyAnchor: @unchecked Sendable {
     }
   }
 
+  /// The key its copies are registered under.
+  var key: KeptCopyKey { KeptCopyKey(place, id: id) }
+
+  /// Whether no reducer steps the child again: it is gone, or the child or screen it lies in
+  /// is, or the optional child its stack lies in.
+  var isStale: Bool {
+    isGone || container?.isGone == true || enclosing?.anchor.isStale == true
+  }
+
   /// Whether this anchors a screen: its copies are registered under its collection's place
   /// and its id.
   var isScreen: Bool {
@@ -389,8 +398,19 @@ enum KeptCopies {
   ) -> [any KeptCopyProtocol]? {
     let key = KeptCopyKey(place, id: id)
     var stepRegistration: StepRegistration?
+    var pruned = 0
     let copies = byPlace.withLock { byPlace -> [any KeptCopyProtocol]? in
-      guard let copies = byPlace[key] else { return nil }
+      guard var copies = byPlace[key] else { return nil }
+      // Copies that no reducer steps again, of stores still held (the parts of a dismissed
+      // sheet, the screens of a dismissed sheet's stack, whose collection of stores no longer
+      // prunes them): out of the register, so that later steps here do not walk them. Only
+      // under their own key (not where a screen's step registered them for the step).
+      let before = copies.count
+      copies.removeAll { $0.anchor.isStale && $0.anchor.key == key }
+      if copies.count != before {
+        pruned = before - copies.count
+        byPlace[key] = copies.isEmpty ? nil : copies
+      }
       // The copies of the children of the screen this step may be stepping (a sheet, a
       // case of an enum): found by their reducers under the child's place for this step.
       // (A screen replaced or popped since turns them away there.)
@@ -403,7 +423,8 @@ enum KeptCopies {
       }
       return copies
     }
-    guard let copies else { return nil }
+    if pruned != 0 { count.subtract(pruned, ordering: .relaxed) }
+    guard let copies, !copies.isEmpty else { return nil }
     var letGo: [any KeptCopyProtocol] = []
     for copy in copies
     where !copy.anchor.liesInScreen(registeredUnder: key)
