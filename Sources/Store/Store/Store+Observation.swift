@@ -67,6 +67,28 @@ extension Store {
     }
   }
 
+  /// A struct or enum read through a key path that holds a stamped collection: kept as its
+  /// outline, which keeps no collection's buffer (see ``ValueOutline``).
+  final class TrackedOutline<Value>: Tracked {
+    let keyPath: KeyPath<State, Value>
+    let offset: Int?
+    let outline: ValueOutline
+
+    init(keyPath: KeyPath<State, Value>, outline: ValueOutline, token: KeyPath<Store, Int>) {
+      self.keyPath = keyPath
+      self.offset = MemoryLayout<State>.offset(of: keyPath)
+      self.outline = outline
+      super.init(token: token)
+    }
+
+    /// Whether the value differs from the one outlined. The outline is not brought up to
+    /// date: a changed entry is dropped (see `checkObservations`), and made anew when read.
+    override func update(from state: UnsafeRawPointer) -> Bool {
+      let state = state.assumingMemoryBound(to: State.self)
+      return withValue(at: keyPath, offset: offset, in: state) { !outline.matches($0.pointee) }
+    }
+  }
+
   /// A reference read through a key path (an object, or an optional one, of a class that is not
   /// `Equatable`, and so compared by identity): remembered weakly, so that what the store
   /// remembers keeps nothing alive. Remembered strongly, an object read through the store
@@ -200,6 +222,15 @@ extension Store {
       }
       if let reference = ReferenceReading(Value.self) {
         return TrackedReference(keyPath: keyPath, last: value, reading: reference, token: token)
+      }
+      // A struct or enum that holds a stamped collection: a copy would share its buffer.
+      if let outline = ValueOutline(of: value),
+        // A computed property that builds its collections anew at each read gives new
+        // stamps each time, and is compared as any value (by `==`, when it is `Equatable`).
+        MemoryLayout<State>.offset(of: keyPath) != nil
+          || core.withState({ withValue(at: keyPath, offset: nil, in: $0, outline.matches) })
+      {
+        return TrackedOutline(keyPath: keyPath, outline: outline, token: token)
       }
       return TrackedValue(keyPath: keyPath, last: value, token: token)
     }

@@ -136,12 +136,12 @@ public final class Store<State, Action: Sendable>: Observable {
   /// The current state.
   ///
   /// Reading it inside observation tracking registers the read: observers are notified when
-  /// any part of the state changes. The store then keeps the state it saw, to compare after
-  /// each action, and that copy shares the state's buffers, so each action that changes a
-  /// collection in the state copies that collection while observed. Views should read the
-  /// values they show instead (`store.title`, `store.rows`, or scoped stores): those are
-  /// compared one by one, and an ``IdentifiedArray`` or ``StackState`` read that way is
-  /// followed by its version stamps, with no copy at all.
+  /// any part of the state changes. The store then keeps what it saw, to compare after each
+  /// action, as ``subscript(dynamicMember:)`` says: an ``IdentifiedArray`` or ``StackState``
+  /// in the state is kept as its version stamps, with no copy of its elements, so a row
+  /// action still writes the rows in place. A view that reads the whole state is told of every
+  /// change to any part of it, though: views should read the values they show (`store.title`,
+  /// `store.rows`, or scoped stores), which are compared one by one.
   public var state: State {
     let state = core.state
     track(\State.self, state)
@@ -156,10 +156,17 @@ public final class Store<State, Action: Sendable>: Observable {
   /// otherwise), so it keeps a copy: for a plain `Array` or `Dictionary` that copy shares the
   /// buffer, and the next change copies the collection. An object (or an optional one) of a
   /// class that is not `Equatable` is remembered weakly instead: the store keeps no object
-  /// alive, and a `weak` property read through it becomes `nil` when its object goes. An ``IdentifiedArray`` or ``StackState`` is followed
-  /// by its version stamps instead, with no copy (any write to an element counts as a change);
-  /// one that a computed property builds anew at each read, a filtered view, is compared as
-  /// above.
+  /// alive, and a `weak` property read through it becomes `nil` when its object goes.
+  ///
+  /// An ``IdentifiedArray`` or ``StackState`` is followed by its version stamps instead, with
+  /// no copy (any write to an element counts as a change); one that a computed property
+  /// builds anew at each read, a filtered view, is compared as above. So is one inside the
+  /// value, in a stored property, an optional, an enum's payload or a tuple, however deep
+  /// (`store.list`, a struct holding the rows beside a title; `store.state`): the store keeps
+  /// the collection's stamps and copies of the value's other parts, and compares them one by
+  /// one (not with the value's own `==`), so a row action writes the rows in place while a
+  /// view shows the value. A collection inside an array, a dictionary, an object or a type
+  /// with a custom mirror is kept with it, so the next change to it copies it while observed.
   ///
   /// Once the value has changed and its observers were notified (observation fires once per
   /// read), the store forgets it until it is read again, as a view does when it renders
@@ -167,16 +174,8 @@ public final class Store<State, Action: Sendable>: Observable {
   /// and kept only until its first change.
   ///
   /// Only the first step of a chain is read through the store: `store.header.title` tracks
-  /// the whole `header`. To track `title` alone, read it through a store scoped to `header`.
-  /// This matters most for a struct that holds a collection: `store.list.title` keeps a copy
-  /// of `list`, which shares the buffers of its rows, so each write to a row copies them all
-  /// (10,000 rows: 0.13 ms an action, against 0.3 to 0.9 us with
-  /// `store.scope(state: \.list, action: .list).title`; performance trial). Reading
-  /// `store.state` whole does the same.
-  /// That matters most when the struct holds a large collection: `store.list.title`, with
-  /// `list` holding the rows, keeps a copy of `list` that shares the rows' buffer, so the next
-  /// change to a row copies all the rows while a view shows the title (about 1 ms an action
-  /// at 100,000 rows). `store.scope(state: \.list, action: .list).title` keeps the title.
+  /// the whole `header`, and its observers are told of any change to it. To track `title`
+  /// alone, read it through a store scoped to `header`.
   ///
   /// - Parameter keyPath: The path to the value.
   /// - Returns: The value.

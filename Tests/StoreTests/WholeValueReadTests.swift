@@ -1,0 +1,325 @@
+import Effects
+import Testing
+
+@testable import Store
+
+/// A titled list of items, the root of a store or a property of one.
+private struct ReadShelf: Reducer {
+  struct Item: Equatable, Identifiable, Sendable {
+    let id: Int
+    var count = 0
+  }
+
+  struct State: Equatable, Sendable {
+    var title: String
+    var items: IdentifiedArrayOf<Item>
+    var note: String?
+
+    init(title: String = "shelf", items count: Int = 100) {
+      self.title = title
+      items = IdentifiedArray((0..<count).map { Item(id: $0) })
+    }
+  }
+
+  enum Action: Sendable {
+    case items(IdentifiedAction<Int, ItemAction>)
+    case retitled(String)
+    case noted(String?)
+    /// Writes item `id` with the count it has: a write that changes nothing.
+    case rewrote(id: Int)
+    case nothing
+  }
+
+  enum ItemAction: Sendable {
+    case increment
+  }
+
+  var body: some Reducer<State, Action> {
+    Reduce { shelf, action in
+      switch action {
+      case .retitled(let title): shelf.title = title
+      case .noted(let note): shelf.note = note
+      case .rewrote(let id): shelf.items[id: id]?.count += 0
+      case .items, .nothing: break
+      }
+      return .none
+    }
+    .forEach(\.items, action: .items) {
+      Reduce<Item, ItemAction> { item, _ in
+        item.count += 1
+        return .none
+      }
+    }
+  }
+}
+
+extension CaseKey<ReadShelf.Action, IdentifiedAction<Int, ReadShelf.ItemAction>> {
+  fileprivate static var items: Self {
+    Self(ReadShelf.Action.items) { if case .items(let a) = $0 { a } else { nil } }
+  }
+}
+
+/// A shelf in a property, beside a count, and an optional second shelf.
+private struct ReadRoom: Reducer {
+  struct State: Equatable, Sendable {
+    var shelf = ReadShelf.State()
+    var spare: ReadShelf.State?
+    var visits = 0
+
+    /// The shelf with its even items only: a view built anew at each read.
+    var evenShelf: ReadShelf.State {
+      var even = shelf
+      even.items = IdentifiedArray(shelf.items.filter { $0.id % 2 == 0 })
+      return even
+    }
+  }
+
+  enum Action: Sendable {
+    case shelf(ReadShelf.Action)
+    case visited
+    case setSpare(ReadShelf.State?)
+  }
+
+  var body: some Reducer<State, Action> {
+    Scope(state: \.shelf, action: .shelf) { ReadShelf() }
+    Reduce { room, action in
+      switch action {
+      case .visited: room.visits += 1
+      case .setSpare(let spare): room.spare = spare
+      case .shelf: break
+      }
+      return .none
+    }
+  }
+}
+
+extension CaseKey<ReadRoom.Action, ReadShelf.Action> {
+  fileprivate static var shelf: Self {
+    Self(ReadRoom.Action.shelf) { if case .shelf(let a) = $0 { a } else { nil } }
+  }
+}
+
+/// An app's state as an enum: a shelf, or signed out.
+private struct ReadSession: Reducer {
+  enum State: Equatable, Sendable {
+    case browsing(ReadShelf.State)
+    case signedOut
+  }
+
+  enum Action: Sendable {
+    case browsing(ReadShelf.Action)
+    case signOut
+  }
+
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      if case .signOut = action { state = .signedOut }
+      return .none
+    }
+    .ifCaseLet(.browsing, action: .browsing) { ReadShelf() }
+  }
+}
+
+extension CaseKey<ReadSession.State, ReadShelf.State> {
+  fileprivate static var browsing: Self {
+    Self(ReadSession.State.browsing) { if case .browsing(let s) = $0 { s } else { nil } }
+  }
+}
+
+extension CaseKey<ReadSession.Action, ReadShelf.Action> {
+  fileprivate static var browsing: Self {
+    Self(ReadSession.Action.browsing) { if case .browsing(let a) = $0 { a } else { nil } }
+  }
+}
+
+/// Where a list of items lies: it moves when a write finds it shared and copies it.
+private func buffer(_ items: IdentifiedArrayOf<ReadShelf.Item>?) -> UnsafeRawPointer? {
+  items?.storage.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+}
+
+private func increment(_ id: Int) -> ReadShelf.Action {
+  .items(.element(id: id, action: .increment))
+}
+
+/// A struct or enum that holds an identified collection, read whole through a store
+/// (`store.state`, or `store.shelf` for a struct holding the items), as a view that shows it
+/// reads it. The store remembers what was read, to tell whether it changed; a copy shared the
+/// collection's buffer, so each row action copied every row while the view showed it (bench
+/// scenarios 38 and 39). The store keeps an outline instead (`ValueOutline`): the other parts,
+/// and the collection's stamps.
+@MainActor
+@Suite struct WholeValueReadTests {
+  @Test func aRowActionWritesTheListOfARootReadWholeInPlace() {
+    let store = Store(initialState: ReadShelf.State()) { ReadShelf() }
+    let view = Tracker { _ = store.state }
+    func items() -> UnsafeRawPointer? { store.core.withState { buffer($0.pointee.items) } }
+    let before = items()
+    for (round, id) in [3, 4, 3].enumerated() {
+      store.send(increment(id))
+      #expect(view.firings == round + 1)
+      #expect(items() == before)
+      view.observe()
+    }
+    #expect(store.state.items[id: 3]?.count == 2)
+    #expect(store.state.items[id: 4]?.count == 1)
+  }
+
+  @Test func aRowActionWritesTheListOfAStructReadThroughAPropertyInPlace() {
+    let store = Store(initialState: ReadRoom.State()) { ReadRoom() }
+    let view = Tracker { _ = store.shelf.title }
+    func items() -> UnsafeRawPointer? { store.core.withState { buffer($0.pointee.shelf.items) } }
+    let before = items()
+    store.send(.shelf(increment(7)))
+    #expect(view.firings == 1)
+    #expect(items() == before)
+    view.observe()
+    store.send(.visited)
+    #expect(view.firings == 1)
+    #expect(store.shelf.items[id: 7]?.count == 1)
+  }
+
+  @Test func aRowActionWritesTheListOfAnEnumReadWholeInPlace() {
+    let store = Store(initialState: ReadSession.State.browsing(ReadShelf.State())) { ReadSession() }
+    let view = Tracker {
+      if case .browsing(let shelf) = store.state { _ = shelf.title }
+    }
+    func items() -> UnsafeRawPointer? {
+      store.core.withState { state in
+        guard case .browsing(let shelf) = state.pointee else { return nil }
+        return buffer(shelf.items)
+      }
+    }
+    let before = items()
+    store.send(.browsing(increment(1)))
+    #expect(view.firings == 1)
+    #expect(items() == before)
+    view.observe()
+    store.send(.signOut)
+    #expect(view.firings == 2)
+    #expect(store.state == .signedOut)
+  }
+
+  /// The outline tells each kind of change from no change: a property beside the list, an
+  /// optional property given and taken, the list's own rows, and an action that changes
+  /// nothing.
+  @Test func theStoreTellsEachChangeOfAValueReadWholeAndNothingElse() {
+    let store = Store(initialState: ReadRoom.State()) { ReadRoom() }
+    let view = Tracker { _ = store.state }
+    var firings = 0
+    func expectChange(_ action: ReadRoom.Action, _ changes: Bool, line: Int = #line) {
+      store.send(action)
+      if changes { firings += 1 }
+      #expect(
+        view.firings == firings,
+        sourceLocation: SourceLocation(
+          fileID: #fileID, filePath: #filePath, line: line, column: 1))
+      // Observation fires once: a view tracks again when it renders.
+      if changes { view.observe() }
+    }
+    expectChange(.shelf(.nothing), false)
+    expectChange(.visited, true)
+    expectChange(.shelf(.retitled("shelf")), false)
+    expectChange(.shelf(.retitled("books")), true)
+    expectChange(.shelf(.noted("dusty")), true)
+    expectChange(.shelf(.noted("dusty")), false)
+    expectChange(.shelf(.noted(nil)), true)
+    expectChange(.setSpare(ReadShelf.State(title: "spare", items: 3)), true)
+    expectChange(.setSpare(nil), true)
+    expectChange(.setSpare(nil), false)
+    expectChange(.shelf(increment(99)), true)
+    #expect(store.state.shelf.title == "books")
+    #expect(store.state.shelf.items[id: 99]?.count == 1)
+  }
+
+  /// A write of an element with the value it had counts as a change, as it does for a store
+  /// that reads the collection itself: the outline keeps the collection's stamps, not its
+  /// elements, and does not ask the value's `==`.
+  @Test func aWriteOfAnEqualElementCountsAsAChange() {
+    let store = Store(initialState: ReadShelf.State()) { ReadShelf() }
+    let view = Tracker { _ = store.state }
+    store.send(.rewrote(id: 5))
+    #expect(view.firings == 1)
+  }
+
+  /// A computed property that builds its collection anew at each read gives new stamps at
+  /// each read: it is compared as any value, by `==`, so an action that changes nothing of it
+  /// is not reported.
+  @Test func aComputedValueHoldingAListBuiltAtEachReadIsComparedByValue() {
+    let store = Store(initialState: ReadRoom.State()) { ReadRoom() }
+    let view = Tracker { _ = store.evenShelf.title }
+    store.send(.visited)
+    #expect(view.firings == 0)
+    store.send(.shelf(increment(2)))
+    #expect(view.firings == 1)
+    #expect(store.evenShelf.items[id: 2]?.count == 1)
+  }
+
+  /// A list in an array of structs is not reached: the array is kept whole, and still
+  /// compared right (a row action copies that list, as before).
+  @Test func aListInsideAnArrayIsKeptWholeAndComparedRight() {
+    struct Shelves: Reducer {
+      struct State: Equatable {
+        var shelves = [ReadShelf.State(items: 3), ReadShelf.State(items: 3)]
+        var title = "shelves"
+      }
+      enum Action: Sendable {
+        case bump(shelf: Int, item: Int)
+        case nothing
+      }
+      var body: some Reducer<State, Action> {
+        Reduce { state, action in
+          if case .bump(let shelf, let item) = action {
+            state.shelves[shelf].items[id: item]?.count += 1
+          }
+          return .none
+        }
+      }
+    }
+    let store = Store(initialState: Shelves.State()) { Shelves() }
+    let view = Tracker { _ = store.state }
+    store.send(.nothing)
+    #expect(view.firings == 0)
+    store.send(.bump(shelf: 1, item: 2))
+    #expect(view.firings == 1)
+    #expect(store.state.shelves[1].items[id: 2]?.count == 1)
+  }
+
+  /// A value of an existential type is reached as the value it holds, and another value in
+  /// it, of another type, is a change.
+  @Test func aListBehindAnExistentialIsReachedAndItsChangesSeen() {
+    struct Holder: Reducer {
+      struct State {
+        var content: any Sendable = ReadShelf.State(items: 10)
+      }
+      enum Action: Sendable {
+        case bump(Int)
+        case replace
+        case nothing
+      }
+      var body: some Reducer<State, Action> {
+        Reduce { state, action in
+          switch action {
+          case .bump(let id):
+            var shelf = state.content as! ReadShelf.State
+            state.content = 0
+            shelf.items[id: id]?.count += 1
+            state.content = shelf
+          case .replace: state.content = "no shelf"
+          case .nothing: break
+          }
+          return .none
+        }
+      }
+    }
+    let store = Store(initialState: Holder.State()) { Holder() }
+    let view = Tracker { _ = store.content }
+    store.send(.nothing)
+    #expect(view.firings == 0)
+    store.send(.bump(4))
+    #expect(view.firings == 1)
+    view.observe()
+    store.send(.replace)
+    #expect(view.firings == 2)
+    #expect(store.content as? String == "no shelf")
+  }
+}
