@@ -380,8 +380,8 @@ struct Bench {
     // 38. A row action in a list of 10,000 rows whose struct a view reads whole
     // (`store.state`, the `List` beside its ticks), against the same with 100 rows. The store
     // kept a copy of what was read, which shared the rows' buffer, so each row action copied
-    // every row (and compared them all). It now keeps the struct's other properties and the
-    // rows' stamps (see `ValueOutline`).
+    // every row (and compared them all). Its copy now keeps the rows hollow, with their
+    // stamps (see `HollowingPlan`).
     if runs(38) {
       func rowAction(rows: Int) -> () -> Void {
         let store = Store(initialState: List.State(count: rows)) { List() }
@@ -393,28 +393,6 @@ struct Bench {
         iterations: 20_000, rowAction(rows: 10_000), rowAction(rows: 100))
       table.add(
         "row action in a list of 10,000 rows, its struct read whole (`store.state`)", large,
-        "the same with 100 rows", small, 1.5)
-    }
-
-    // 39. The same for a list in one case of the root's own state, an enum read whole to
-    // `switch` on it, as a view that shows one screen or another does.
-    if runs(39) {
-      func rowAction(rows: Int) -> () -> Void {
-        let store = Store(initialState: ListSession.State.signedIn(List.State(count: rows))) {
-          ListSession()
-        }
-        let read = {
-          switch store.state {
-          case .signedIn(let list): _ = list.ticks
-          case .signedOut: break
-          }
-        }
-        return wholeStateRowActions(rows: rows, read: read) { store.send(.signedIn($0)) }
-      }
-      let (large, small) = measure.alternating(
-        iterations: 20_000, rowAction(rows: 10_000), rowAction(rows: 100))
-      table.add(
-        "row action in a root enum's list of 10,000 rows, the enum read whole", large,
         "the same with 100 rows", small, 1.5)
     }
 
@@ -969,7 +947,7 @@ func format(_ value: Double) -> String {
 
 /// The bench's command line.
 struct Options {
-  static let scenarios = 1...39
+  static let scenarios = 1...38
   static let usage = """
     USAGE: bench [--check] [--only N]
 

@@ -67,25 +67,46 @@ extension Store {
     }
   }
 
-  /// A struct or enum read through a key path that holds a stamped collection: kept as its
-  /// outline, which keeps no collection's buffer (see ``ValueOutline``).
-  final class TrackedOutline<Value>: Tracked {
+  /// A value read through a stored path that holds stamped collections at fixed places
+  /// (a struct holding the rows beside a title): kept as ``TrackedValue`` keeps it, with its
+  /// collections hollow, so that the copy shares no collection's buffer (see
+  /// ``HollowingPlan``).
+  final class TrackedHollowedValue<Value>: Tracked {
     let keyPath: KeyPath<State, Value>
-    let offset: Int?
-    let outline: ValueOutline
+    let offset: Int
+    let plan: HollowingPlan
+    /// The value read, its collections hollow: they keep their stamps, not their elements.
+    var last: Value
+    let isEqual: ValueEquality<Value>
 
-    init(keyPath: KeyPath<State, Value>, outline: ValueOutline, token: KeyPath<Store, Int>) {
+    init(
+      keyPath: KeyPath<State, Value>, offset: Int, last: Value, plan: HollowingPlan,
+      token: KeyPath<Store, Int>
+    ) {
       self.keyPath = keyPath
-      self.offset = MemoryLayout<State>.offset(of: keyPath)
-      self.outline = outline
+      self.offset = offset
+      self.plan = plan
+      self.last = last
+      self.isEqual = equality(of: Value.self)
       super.init(token: token)
+      withUnsafeMutablePointer(to: &self.last) { plan.hollow(UnsafeMutableRawPointer($0)) }
     }
 
-    /// Whether the value differs from the one outlined. The outline is not brought up to
-    /// date: a changed entry is dropped (see `checkObservations`), and made anew when read.
+    /// Whether the value changed: a collection's stamps moved, or the rest differs (by `==`
+    /// over the whole value, its collections put back for the comparison, when the bytes
+    /// outside them changed). `last` is not brought up to date: a changed entry is dropped
+    /// (see `checkObservations`) and made anew when read.
     override func update(from state: UnsafeRawPointer) -> Bool {
-      let state = state.assumingMemoryBound(to: State.self)
-      return withValue(at: keyPath, offset: offset, in: state) { !outline.matches($0.pointee) }
+      let value = UnsafeMutableRawPointer(mutating: state + offset)
+      return withUnsafeMutablePointer(to: &last) { last in
+        let kept = UnsafeMutableRawPointer(last)
+        guard plan.haveSameStamps(kept, value) else { return true }
+        let size = MemoryLayout<Value>.size
+        if plan.haveSameBytesOutsideSlots(kept, value, size: size) { return false }
+        plan.fill(kept, from: value)
+        defer { plan.hollow(kept) }
+        return !isEqual(last, value.assumingMemoryBound(to: Value.self))
+      }
     }
   }
 
@@ -223,14 +244,14 @@ extension Store {
       if let reference = ReferenceReading(Value.self) {
         return TrackedReference(keyPath: keyPath, last: value, reading: reference, token: token)
       }
-      // A struct or enum that holds a stamped collection: a copy would share its buffer.
-      if let outline = ValueOutline(of: value),
-        // A computed property that builds its collections anew at each read gives new
-        // stamps each time, and is compared as any value (by `==`, when it is `Equatable`).
-        MemoryLayout<State>.offset(of: keyPath) != nil
-          || core.withState({ withValue(at: keyPath, offset: nil, in: $0, outline.matches) })
+      // A value that holds stamped collections: a copy would share their buffers. Only
+      // through stored properties: a computed property that builds its collections anew at
+      // each read gives new stamps each time, and is compared as any value.
+      if let offset = MemoryLayout<State>.offset(of: keyPath),
+        let plan = HollowingPlan.plan(for: value)
       {
-        return TrackedOutline(keyPath: keyPath, outline: outline, token: token)
+        return TrackedHollowedValue(
+          keyPath: keyPath, offset: offset, last: value, plan: plan, token: token)
       }
       return TrackedValue(keyPath: keyPath, last: value, token: token)
     }
@@ -439,6 +460,9 @@ extension Optional: OptionalOfObject {
 /// it without keeping a copy. Stamps come from one counter, so two values never share one.
 protocol VersionStamped {
   var versionStamp: VersionStamp { get }
+  /// Lets go of the elements and keeps the stamps: what a store keeps of a collection it
+  /// only compares (see ``HollowingPlan``).
+  mutating func hollowOut()
 }
 
 /// The version of a stamped value. Equal stamps mean an unchanged value; different stamps
@@ -453,11 +477,21 @@ extension IdentifiedArray: VersionStamped {
   var versionStamp: VersionStamp {
     VersionStamp(structure: structure, content: content)
   }
+
+  mutating func hollowOut() {
+    var hollow = IdentifiedArray()
+    hollow.stamps = stamps
+    self = hollow
+  }
 }
 
 extension StackState: VersionStamped {
   var versionStamp: VersionStamp {
     VersionStamp(structure: entries.structure, content: entries.content, extra: nextID)
+  }
+
+  mutating func hollowOut() {
+    entries.hollowOut()
   }
 }
 
@@ -507,25 +541,8 @@ typealias ValueEquality<Value> = (UnsafeMutablePointer<Value>, UnsafeMutablePoin
 private func haveSameBytes<Value>(_ first: UnsafePointer<Value>, _ second: UnsafePointer<Value>)
   -> Bool
 {
-  let first = UnsafeRawPointer(first)
-  let second = UnsafeRawPointer(second)
-  let count = MemoryLayout<Value>.size
-  var offset = 0
-  while offset + 8 <= count {
-    guard
-      first.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-        == second.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-    else { return false }
-    offset += 8
-  }
-  while offset < count {
-    guard
-      first.load(fromByteOffset: offset, as: UInt8.self)
-        == second.load(fromByteOffset: offset, as: UInt8.self)
-    else { return false }
-    offset += 1
-  }
-  return true
+  haveSameBytes(
+    UnsafeRawPointer(first), UnsafeRawPointer(second), count: MemoryLayout<Value>.size)
 }
 
 /// `==` on the values at `first` and `second`, whose type is `E`, read in place.

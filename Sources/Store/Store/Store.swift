@@ -138,8 +138,9 @@ public final class Store<State, Action: Sendable>: Observable {
   /// Reading it inside observation tracking registers the read: observers are notified when
   /// any part of the state changes. The store then keeps what it saw, to compare after each
   /// action, as ``subscript(dynamicMember:)`` says: an ``IdentifiedArray`` or ``StackState``
-  /// in the state is kept as its version stamps, with no copy of its elements, so a row
-  /// action still writes the rows in place. A view that reads the whole state is told of every
+  /// in the state's stored properties is kept as its version stamps, with no copy of its
+  /// elements, so a row action still writes the rows in place (one in an optional or an enum's
+  /// case is copied with it). A view that reads the whole state is told of every
   /// change to any part of it, though: views should read the values they show (`store.title`,
   /// `store.rows`, or scoped stores), which are compared one by one.
   public var state: State {
@@ -160,13 +161,13 @@ public final class Store<State, Action: Sendable>: Observable {
   ///
   /// An ``IdentifiedArray`` or ``StackState`` is followed by its version stamps instead, with
   /// no copy (any write to an element counts as a change); one that a computed property
-  /// builds anew at each read, a filtered view, is compared as above. So is one inside the
-  /// value, in a stored property, an optional, an enum's payload or a tuple, however deep
-  /// (`store.list`, a struct holding the rows beside a title; `store.state`): the store keeps
-  /// the collection's stamps and copies of the value's other parts, and compares them one by
-  /// one (not with the value's own `==`), so a row action writes the rows in place while a
-  /// view shows the value. A collection inside an array, a dictionary, an object or a type
-  /// with a custom mirror is kept with it, so the next change to it copies it while observed.
+  /// builds anew at each read, a filtered view, is compared as above. So is one in the
+  /// stored properties of a value read through stored properties, however deep (`store.list`,
+  /// a struct holding the rows beside a title; `store.state`): the store's copy keeps the
+  /// collection hollow, with its stamps, so a row action writes the rows in place while a view
+  /// shows the value, and any write to the collection counts as a change of the value. A
+  /// collection in an optional, an enum's case, an existential, an array, a dictionary or an
+  /// object is kept in the copy, so the next change to it copies it while observed.
   ///
   /// Once the value has changed and its observers were notified (observation fires once per
   /// read), the store forgets it until it is read again, as a view does when it renders
