@@ -109,8 +109,7 @@ final class HollowingPlan {
     return places.first { !taken.contains($0) }
   }
 
-  private static func sameBytes(_ first: any VersionStamped, _ second: any VersionStamped) -> Bool
-  {
+  private static func sameBytes(_ first: any VersionStamped, _ second: any VersionStamped) -> Bool {
     guard type(of: first) == type(of: second) else { return false }
     func bytes<T>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value) { Array($0) } }
     return _openExistential(first, do: bytes) == _openExistential(second, do: bytes)
