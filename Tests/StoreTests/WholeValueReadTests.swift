@@ -62,9 +62,10 @@ extension CaseKey<ReadShelf.Action, IdentifiedAction<Int, ReadShelf.ItemAction>>
 /// A shelf in a property, beside a count, and an optional second shelf.
 private struct ReadRoom: Reducer {
   struct State: Equatable, Sendable {
+    // First, so that the shelf lies at an offset other than 0.
+    var visits = 0
     var shelf = ReadShelf.State()
     var spare: ReadShelf.State?
-    var visits = 0
 
     /// The shelf with its even items only: a view built anew at each read.
     var evenShelf: ReadShelf.State {
@@ -322,5 +323,134 @@ private func increment(_ id: Int) -> ReadShelf.Action {
     store.send(.replace)
     #expect(view.firings == 2)
     #expect(store.content as? String == "no shelf")
+  }
+
+  /// A store scoped to the shelf, read whole, as a view of the shelf reads it.
+  @Test func aScopedStoreReadWholeWritesItsListInPlace() {
+    let store = Store(initialState: ReadRoom.State()) { ReadRoom() }
+    let shelf = store.scope(state: \.shelf, action: .shelf)
+    let view = Tracker { _ = shelf.state.title }
+    func items() -> UnsafeRawPointer? { store.core.withState { buffer($0.pointee.shelf.items) } }
+    let before = items()
+    store.send(.shelf(increment(8)))
+    #expect(view.firings == 1)
+    #expect(items() == before)
+    #expect(shelf.state.items[id: 8]?.count == 1)
+  }
+
+  /// A title set again to an equal string in a new buffer: the bytes differ, the values do
+  /// not, and the store says nothing, then or at the next such write.
+  @Test func anEqualLongStringInANewBufferIsNoChange() {
+    let long = String(repeating: "long title ", count: 4)
+    let store = Store(initialState: ReadShelf.State(title: long)) { ReadShelf() }
+    let view = Tracker { _ = store.state }
+    store.send(.retitled(String(repeating: "long title ", count: 4)))
+    store.send(.retitled(String(repeating: "long title ", count: 4)))
+    #expect(view.firings == 0)
+    store.send(.retitled("short"))
+    #expect(view.firings == 1)
+  }
+
+  /// Two properties holding the same collection (a backup of the rows), and a copy of it in
+  /// an optional and behind an existential: each stored property's copy is its own, the
+  /// optional's and the existential's are kept in the copy, and every change is seen, the
+  /// optional's going away included.
+  @Test func copiesOfTheListInOtherPropertiesAreToldApart() {
+    struct Backups: Reducer {
+      struct State {
+        var items = IdentifiedArray((0..<5).map { ReadShelf.Item(id: $0) })
+        var backup: IdentifiedArrayOf<ReadShelf.Item>
+        var saved: IdentifiedArrayOf<ReadShelf.Item>?
+        var boxed: any Sendable
+
+        init() {
+          backup = items
+          saved = items
+          boxed = ReadShelf.State(items: 5)
+        }
+      }
+      enum Action: Sendable {
+        case bump(Int)
+        case bumpBackup(Int)
+        case dropSaved
+        case nothing
+      }
+      var body: some Reducer<State, Action> {
+        Reduce { state, action in
+          switch action {
+          case .bump(let id): state.items[id: id]?.count += 1
+          case .bumpBackup(let id): state.backup[id: id]?.count += 1
+          case .dropSaved: state.saved = nil
+          case .nothing: break
+          }
+          return .none
+        }
+      }
+    }
+    let store = Store(initialState: Backups.State()) { Backups() }
+    let view = Tracker { _ = store.state }
+    store.send(.bump(1))
+    #expect(view.firings == 1)
+    view.observe()
+    store.send(.bumpBackup(2))
+    #expect(view.firings == 2)
+    view.observe()
+    store.send(.dropSaved)
+    #expect(view.firings == 3)
+    view.observe()
+    store.send(.bump(1))
+    #expect(view.firings == 4)
+    #expect(store.state.items[id: 1]?.count == 2)
+    #expect(store.state.backup[id: 2]?.count == 1)
+    #expect(store.state.backup[id: 1]?.count == 0)
+    #expect(store.state.saved == nil)
+  }
+
+  /// A stack beside a title, read whole: a push, a write to a screen and a pop each count,
+  /// and the stack's screens are written in place.
+  @Test func aStackReadWholeSeesPushesWritesAndPops() {
+    struct Trail: Reducer {
+      struct State {
+        var title = "trail"
+        var path = StackState<ReadShelf.State>()
+      }
+      enum Action: Sendable {
+        case push
+        case bump(StackElementID, item: Int)
+        case pop
+      }
+      var body: some Reducer<State, Action> {
+        Reduce { state, action in
+          switch action {
+          case .push: state.path.append(ReadShelf.State(items: 10))
+          case .bump(let id, let item): state.path[id: id]?.items[id: item]?.count += 1
+          case .pop: _ = state.path.popLast()
+          }
+          return .none
+        }
+      }
+    }
+    let store = Store(initialState: Trail.State()) { Trail() }
+    store.send(.push)
+    let view = Tracker { _ = store.state }
+    let id = StackElementID(rawValue: 0)
+    func screens() -> UnsafeRawPointer? {
+      store.core.withState { state in
+        state.pointee.path.entries.storage.withUnsafeBufferPointer {
+          UnsafeRawPointer($0.baseAddress)
+        }
+      }
+    }
+    let before = screens()
+    store.send(.bump(id, item: 3))
+    #expect(screens() == before)
+    #expect(view.firings == 1)
+    view.observe()
+    #expect(store.state.path[id: id]?.items[id: 3]?.count == 1)
+    store.send(.push)
+    #expect(view.firings == 2)
+    view.observe()
+    store.send(.pop)
+    #expect(view.firings == 3)
   }
 }

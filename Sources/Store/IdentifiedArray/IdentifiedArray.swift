@@ -87,6 +87,15 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
     stamps = CollectionStamps(structure: Self.nextStructure(), content: Self.nextContent())
   }
 
+  /// An empty array with `stamps`, taking no new stamps: what a store keeps of an array it
+  /// only compares (see `HollowingPlan`). Taking new ones would tell every root that a
+  /// structure moved, and walk its places, at each read.
+  init(hollowWith stamps: CollectionStamps) {
+    storage = []
+    buckets = []
+    self.stamps = stamps
+  }
+
   /// Creates an array from elements whose ids must be unique.
   ///
   /// - Parameter elements: The elements, in order.

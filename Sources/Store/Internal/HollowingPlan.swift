@@ -1,6 +1,6 @@
 /// Where a type holds stamped collections (``IdentifiedArray``, ``StackState``) in its own
 /// bytes: through stored properties and tuples, at offsets fixed for the type. Found once per
-/// type, from one value.
+/// type, from one value, and checked against that value's bytes.
 ///
 /// A store that keeps a copy of a value it tracks (`store.state`, or `store.list` for a struct
 /// that holds the rows beside a title) keeps the copy's collections hollow: empty, with the
@@ -13,7 +13,9 @@
 /// The plan does not reach into optionals, enum payloads, existentials, arrays, dictionaries,
 /// objects or a type with a custom mirror: what lies in an optional or an enum's case is not
 /// always there, and what an existential or an object holds is not in the value's bytes. A
-/// collection there is kept in the copy, and copied at its next change, as before.
+/// collection there is kept in the copy, and copied at its next change, as before. A type
+/// whose layout the plan cannot confirm (see `collectSlots`) has no plan, and its values are
+/// copied whole.
 @MainActor
 final class HollowingPlan {
   /// A stamped collection at a fixed offset of the type, with how to handle it there.
@@ -40,9 +42,9 @@ final class HollowingPlan {
 
   /// The plan for `Value`, found from `value` the first time; `nil` when it has no slot.
   ///
-  /// - Complexity: O(1) after the first call for the type; the first walks the value with
-  ///   `Mirror` and compares bytes, O(*s* × *k*) for a value of *s* bytes holding *k*
-  ///   collections.
+  /// - Complexity: O(1) after the first call for the type; the first walks the value's
+  ///   stored properties with `Mirror`, O(*f*) for the *f* fields of the structs and tuples
+  ///   it reaches.
   static func plan<Value>(for value: Value) -> HollowingPlan? {
     let id = ObjectIdentifier(Value.self)
     if let known = plans[id] { return known }
@@ -52,67 +54,74 @@ final class HollowingPlan {
   }
 
   private static func makePlan<Value>(_ value: Value) -> HollowingPlan? {
-    var found: [any VersionStamped] = []
-    collectStamped(in: value, into: &found)
-    guard !found.isEmpty else { return nil }
+    // An existential's value is not in its bytes.
+    guard type(of: value as Any) == Value.self else { return nil }
     var slots: [Slot] = []
-    withUnsafeBytes(of: value) { bytes in
-      var taken = Set<Int>()
-      for collection in found {
-        guard let offset = uniqueOffset(of: collection, in: bytes, found: found, taken: taken)
-        else { continue }
-        taken.insert(offset)
-        slots.append(slot(for: collection, at: offset))
-      }
+    let laidOut = withUnsafeBytes(of: value) { bytes in
+      collectSlots(in: value, at: 0, of: bytes, into: &slots)
     }
-    guard !slots.isEmpty else { return nil }
-    return HollowingPlan(slots: slots.sorted { $0.offset < $1.offset })
+    guard laidOut, !slots.isEmpty else { return nil }
+    return HollowingPlan(slots: slots)
   }
 
-  /// The stamped collections reached from `value` through stored properties and tuples.
-  private static func collectStamped(in value: Any, into found: inout [any VersionStamped]) {
+  /// Adds the slots of the stamped collections reached from `value`, which lies at `offset`
+  /// in `bytes`, through stored properties and tuples; `false` when the layout is not the one
+  /// the fields' types give, and the plan cannot be trusted.
+  ///
+  /// A struct's or a tuple's fields lie in order, each at the next offset its alignment
+  /// allows. `Mirror` gives a field's value, and so the type of what it holds: for a field of
+  /// an existential type, the type of the value inside, whose size is not the field's. The
+  /// fields' sizes must then add up to the type's; and a collection must have its very bytes
+  /// (its buffers' addresses, its stamps) where the layout puts it, which a collection behind
+  /// an existential's box, or a copy of it in an optional elsewhere, cannot have.
+  private static func collectSlots(
+    in value: Any, at offset: Int, of bytes: UnsafeRawBufferPointer,
+    into slots: inout [Slot]
+  ) -> Bool {
     let type = type(of: value)
-    if let stamped = value as? any VersionStamped, type is any VersionStamped.Type {
-      found.append(stamped)
-      return
+    if type is any VersionStamped.Type {
+      let collection = value as! any VersionStamped
+      guard hasBytes(of: collection, at: offset, in: bytes) else { return false }
+      slots.append(slot(for: collection, at: offset))
+      return true
     }
-    guard !(type is any CustomReflectable.Type), !(type is AnyObject.Type) else { return }
+    guard !(type is any CustomReflectable.Type), !(type is AnyObject.Type) else { return true }
     let mirror = Mirror(reflecting: value)
-    guard mirror.displayStyle == .struct || mirror.displayStyle == .tuple else { return }
+    guard mirror.displayStyle == .struct || mirror.displayStyle == .tuple else { return true }
+    var end = 0
     for child in mirror.children {
-      collectStamped(in: child.value, into: &found)
+      let (size, alignment) = layout(of: Swift.type(of: child.value))
+      let start = (end + alignment - 1) / alignment * alignment
+      guard offset + start + size <= bytes.count,
+        collectSlots(in: child.value, at: offset + start, of: bytes, into: &slots)
+      else { return false }
+      end = start + size
     }
+    return end == layout(of: type).size
   }
 
-  /// Where `collection` lies in `bytes`, when that is known for certain: its bytes (its
-  /// buffers' addresses and its stamps) appear there, and at as many places as `found` holds
-  /// copies of it, so each copy has its own. `nil` when it is not in `bytes` (it is behind an
-  /// existential's box) or when a copy of it also lies where the plan does not reach (an
-  /// optional holding the same collection), which the bytes cannot tell apart.
-  private static func uniqueOffset(
-    of collection: any VersionStamped, in bytes: UnsafeRawBufferPointer,
-    found: [any VersionStamped], taken: Set<Int>
-  ) -> Int? {
-    func offsets<T: VersionStamped>(_ collection: T) -> [Int] {
+  /// Whether `collection`'s bytes are the ones at `offset` in `bytes`.
+  private static func hasBytes(
+    of collection: any VersionStamped, at offset: Int, in bytes: UnsafeRawBufferPointer
+  ) -> Bool {
+    func compare<T>(_ collection: T) -> Bool {
       let size = MemoryLayout<T>.size
-      let step = MemoryLayout<T>.alignment
-      guard size > 0, bytes.count >= size else { return [] }
+      guard offset % MemoryLayout<T>.alignment == 0, offset + size <= bytes.count else {
+        return false
+      }
       return withUnsafeBytes(of: collection) { mine in
-        stride(from: 0, through: bytes.count - size, by: step).filter { offset in
-          haveSameBytes(bytes.baseAddress! + offset, mine.baseAddress!, count: size)
-        }
+        haveSameBytes(bytes.baseAddress! + offset, mine.baseAddress!, count: size)
       }
     }
-    let places = offsets(collection)
-    let copies = found.filter { sameBytes($0, collection) }.count
-    guard places.count == copies else { return nil }
-    return places.first { !taken.contains($0) }
+    return _openExistential(collection, do: compare)
   }
 
-  private static func sameBytes(_ first: any VersionStamped, _ second: any VersionStamped) -> Bool {
-    guard type(of: first) == type(of: second) else { return false }
-    func bytes<T>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value) { Array($0) } }
-    return _openExistential(first, do: bytes) == _openExistential(second, do: bytes)
+  /// `MemoryLayout`'s size and alignment of a type known only at run time.
+  private static func layout(of type: Any.Type) -> (size: Int, alignment: Int) {
+    func layout<T>(_: T.Type) -> (size: Int, alignment: Int) {
+      (MemoryLayout<T>.size, MemoryLayout<T>.alignment)
+    }
+    return _openExistential(type, do: layout)
   }
 
   private static func slot(for collection: any VersionStamped, at offset: Int) -> Slot {

@@ -105,7 +105,12 @@ extension Store {
         if plan.haveSameBytesOutsideSlots(kept, value, size: size) { return false }
         plan.fill(kept, from: value)
         defer { plan.hollow(kept) }
-        return !isEqual(last, value.assumingMemoryBound(to: Value.self))
+        let current = value.assumingMemoryBound(to: Value.self)
+        guard isEqual(last, current) else { return true }
+        // Equal in other bytes (a long string built again): kept as it is now, so that the
+        // next check finds the same bytes.
+        last.pointee = current.pointee
+        return false
       }
     }
   }
@@ -479,9 +484,7 @@ extension IdentifiedArray: VersionStamped {
   }
 
   mutating func hollowOut() {
-    var hollow = IdentifiedArray()
-    hollow.stamps = stamps
-    self = hollow
+    self = IdentifiedArray(hollowWith: stamps)
   }
 }
 
