@@ -27,11 +27,7 @@ struct Bench {
     let check = options.check
     var table = Table()
     /// Whether scenario `scenario` runs; if it does, the rows added next are numbered so.
-    func runs(_ scenario: Int) -> Bool {
-      guard options.only == nil || options.only == scenario else { return false }
-      table.scenarioNumber = scenario
-      return true
-    }
+    func runs(_ scenario: Int) -> Bool { table.begins(scenario, only: options.only) }
     let measure = Measure()
 
     // 1. A trivial action through send, against a method on an @Observable class.
@@ -252,11 +248,7 @@ struct Bench {
   /// Scenarios 11 to 18, rows of `main`'s table: actions to optional children, cases, screens
   /// and rows, beside running effects and large children.
   static func childScenarios(only: Int?, measure: Measure, table: inout Table) {
-    func runs(_ scenario: Int) -> Bool {
-      guard only == nil || only == scenario else { return false }
-      table.scenarioNumber = scenario
-      return true
-    }
+    func runs(_ scenario: Int) -> Bool { table.begins(scenario, only: only) }
 
     // 11. An action to an optional child (`ifLet`, checking presence and identity), against
     // the same child always there (`Scope`). `ifLet` reads the child's id before and after
@@ -415,11 +407,7 @@ struct Bench {
   /// Scenarios 19 to 29, rows of `main`'s table: observed row stores, scoped rows, removals,
   /// stacks of held screens and enum destinations.
   static func observedRowScenarios(only: Int?, measure: Measure, table: inout Table) {
-    func runs(_ scenario: Int) -> Bool {
-      guard only == nil || only == scenario else { return false }
-      table.scenarioNumber = scenario
-      return true
-    }
+    func runs(_ scenario: Int) -> Bool { table.begins(scenario, only: only) }
 
     // 19. Observed row stores of a filtered view (a computed property), change one: each
     // row store reads its row through the view. Against the same rows of the stored
@@ -735,11 +723,7 @@ struct Bench {
   /// holder's store, a view reads. Apart from `main`, whose body took over the CI's second
   /// for type-checking once scenario 38 was added (as are the other groups).
   static func readListScenarios(only: Int?, measure: Measure, table: inout Table) {
-    func runs(_ scenario: Int) -> Bool {
-      guard only == nil || only == scenario else { return false }
-      table.scenarioNumber = scenario
-      return true
-    }
+    func runs(_ scenario: Int) -> Bool { table.begins(scenario, only: only) }
 
     // 31. A row action in a list of 10,000 rows shown in a sheet (`presents`), whose store a
     // view reads, against the same in a sheet of 100 rows. The sheet's store keeps a copy of

@@ -50,3 +50,13 @@ struct Table {
     return lines.joined(separator: "\n")
   }
 }
+
+extension Table {
+  /// Whether scenario `scenario` runs (every scenario when `only` is `nil`); if it does, the
+  /// rows added next are numbered so.
+  mutating func begins(_ scenario: Int, only: Int?) -> Bool {
+    guard only == nil || only == scenario else { return false }
+    scenarioNumber = scenario
+    return true
+  }
+}
