@@ -2,7 +2,8 @@ import Foundation
 
 /// `demo`: records and replays action logs of the sample app.
 ///
-/// Exit codes: 0 success, 1 a replay diverged from a checkpoint, 2 bad input or usage.
+/// Exit codes: 0 success, 1 a replay diverged from a checkpoint, 2 bad input or usage, 3 a
+/// log `verify --complete` finds incomplete.
 @main
 @MainActor
 struct Demo {

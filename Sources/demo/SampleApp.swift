@@ -43,7 +43,8 @@ enum SampleApp {
   }
 }
 
-/// `demo record [--out FILE]`: runs the scripted session and records it.
+/// `demo record [--out FILE] [--sessions N]`: runs the scripted session, `N` times in a
+/// row, and records it.
 struct RecordCommand {
   var path = "session.jsonl"
   var sessions = 1

@@ -6,7 +6,7 @@ import Testing
 // Twelve destinations whose four cases share their names, as the features of one module do
 // (`alert`, `edit`, ...): each body writes its keys with `StateKey` and `ActionKey`, and
 // type-checks in about 5 ms. With leading dots (`.ifCaseLet(.alert, action: .alert)`), each
-// took about 1 s (12 s for the file), at CI's one-second limit on a function body, and each
+// took about 1 s (12 s for the file), at CI's one-second limit on an expression, and each
 // destination more would have added to every body's time. The keys are `fileprivate`: the
 // keys of other files do not count, and these would slow other files' bodies.
 

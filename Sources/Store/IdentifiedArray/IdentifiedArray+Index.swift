@@ -28,10 +28,14 @@ extension IdentifiedArray {
   }
 
   /// The id of the element at `position`, read where the element lies: `storage[position].id`
-  /// would copy the whole element first in unspecialized code.
+  /// would copy the whole element first in unspecialized code, and so would a buffer's
+  /// subscript (its getter returns the element).
   @inlinable
   func id(at position: Int) -> ID {
-    storage.withUnsafeBufferPointer { $0[position].id }
+    storage.withUnsafeBufferPointer {
+      precondition(position >= 0 && position < $0.count, "IdentifiedArray: position out of range")
+      return identity(of: $0.baseAddress.unsafelyUnwrapped + position, as: Element.self)
+    }
   }
 
   /// Finds `id`: the bucket holding it and its slot, or `nil` when it is absent.
