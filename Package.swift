@@ -8,6 +8,23 @@ let exitTestSettings: [SwiftSetting] = [
   .define("EXIT_TESTS", .when(platforms: [.macOS, .linux, .windows]))
 ]
 
+/// CI's checks, on when `UNIDIRECTIONAL_STORE_STRICT_CHECKS` is set (`.ci/run` sets it):
+/// warnings are errors, and so are an expression that takes over a second to type-check and a
+/// function body that takes over 2.5 s. Given here rather than with `-Xswiftc`, so that
+/// `swift test` builds with the settings the build step used and reuses what it built, instead
+/// of compiling the package again. A package that depends on this one does not set the
+/// variable, and gets no unsafe flags.
+let strictChecks: [SwiftSetting] =
+  Context.environment["UNIDIRECTIONAL_STORE_STRICT_CHECKS"] == nil
+  ? []
+  : [
+    .unsafeFlags([
+      "-warnings-as-errors",
+      "-Xfrontend", "-warn-long-expression-type-checking=1000",
+      "-Xfrontend", "-warn-long-function-bodies=2500",
+    ])
+  ]
+
 let package = Package(
   name: "swift-unidirectional-store",
   platforms: [
@@ -24,21 +41,25 @@ let package = Package(
     .library(name: "AppFeature", targets: ["AppFeature"]),
   ],
   targets: [
-    .target(name: "Effects"),
-    .target(name: "Store", dependencies: ["Effects"]),
-    .target(name: "StoreTesting", dependencies: ["Store", "Effects"]),
-    .target(name: "CartFeature", dependencies: ["Store", "Effects"]),
-    .target(name: "AccountFeature", dependencies: ["Store", "Effects"]),
+    .target(name: "Effects", swiftSettings: strictChecks),
+    .target(name: "Store", dependencies: ["Effects"], swiftSettings: strictChecks),
+    .target(
+      name: "StoreTesting", dependencies: ["Store", "Effects"], swiftSettings: strictChecks),
+    .target(
+      name: "CartFeature", dependencies: ["Store", "Effects"], swiftSettings: strictChecks),
+    .target(
+      name: "AccountFeature", dependencies: ["Store", "Effects"], swiftSettings: strictChecks),
     .target(
       name: "AppFeature",
-      dependencies: ["CartFeature", "AccountFeature", "Store", "Effects"]
+      dependencies: ["CartFeature", "AccountFeature", "Store", "Effects"],
+      swiftSettings: strictChecks
     ),
     .executableTarget(
       name: "demo",
       dependencies: ["AppFeature", "CartFeature", "AccountFeature", "Store", "Effects"],
       resources: [.copy("Resources/sample-session.jsonl")],
       // A command-line program: everything runs on the main actor.
-      swiftSettings: [.defaultIsolation(MainActor.self)]
+      swiftSettings: [.defaultIsolation(MainActor.self)] + strictChecks
     ),
     .executableTarget(
       name: "bench",
@@ -46,26 +67,29 @@ let package = Package(
         "Store", "Effects",
         // Only to time TestStore.send; not linked where XCTest is not a runtime library.
         .target(name: "StoreTesting", condition: .when(platforms: [.linux])),
-      ]
+      ],
+      swiftSettings: strictChecks
     ),
     .testTarget(
-      name: "StoreTests", dependencies: ["Store", "Effects"], swiftSettings: exitTestSettings),
+      name: "StoreTests", dependencies: ["Store", "Effects"],
+      swiftSettings: exitTestSettings + strictChecks),
     .testTarget(
       name: "FeatureTests",
       dependencies: [
         "AppFeature", "CartFeature", "AccountFeature", "StoreTesting", "Store", "Effects",
-      ]
+      ],
+      swiftSettings: strictChecks
     ),
     .testTarget(
       name: "StoreTestingTests", dependencies: ["StoreTesting", "Store", "Effects"],
-      swiftSettings: exitTestSettings),
-    .testTarget(name: "DemoTests", dependencies: ["demo"]),
+      swiftSettings: exitTestSettings + strictChecks),
+    .testTarget(name: "DemoTests", dependencies: ["demo"], swiftSettings: strictChecks),
     // Features written for, and tests run in, a module isolated to the main actor by default,
     // as Xcode 26 makes app targets: the Store documentation's "Modules Isolated to the Main
     // Actor" article is checked here.
     .testTarget(
       name: "MainActorDefaultTests", dependencies: ["StoreTesting", "Store", "Effects"],
-      swiftSettings: [.defaultIsolation(MainActor.self)]),
+      swiftSettings: [.defaultIsolation(MainActor.self)] + strictChecks),
   ],
   swiftLanguageModes: [.v6]
 )
