@@ -12,10 +12,11 @@ let exitTestSettings: [SwiftSetting] = [
 /// warnings are errors, and so are an expression that takes over a second to type-check and a
 /// function body that takes over 2.5 s. Given here rather than with `-Xswiftc`, so that
 /// `swift test` builds with the settings the build step used and reuses what it built, instead
-/// of compiling the package again. A package that depends on this one does not set the
-/// variable, and gets no unsafe flags.
+/// of compiling the package again. Any value but empty or `0` turns them on. A package that
+/// depends on this one gets no unsafe flags unless its environment sets the variable (SwiftPM
+/// would then refuse the dependency: hence the long name).
 let strictChecks: [SwiftSetting] =
-  Context.environment["UNIDIRECTIONAL_STORE_STRICT_CHECKS"] == nil
+  ["", "0", nil].contains(Context.environment["UNIDIRECTIONAL_STORE_STRICT_CHECKS"])
   ? []
   : [
     .unsafeFlags([

@@ -33,7 +33,9 @@ extension IdentifiedArray {
   @inlinable
   func id(at position: Int) -> ID {
     storage.withUnsafeBufferPointer {
-      precondition(position >= 0 && position < $0.count, "IdentifiedArray: position out of range")
+      precondition(
+        position >= 0 && position < $0.count,
+        "IdentifiedArray: position \(position) is out of range for \($0.count) elements")
       return identity(of: $0.baseAddress.unsafelyUnwrapped + position, as: Element.self)
     }
   }

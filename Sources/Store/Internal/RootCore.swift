@@ -306,7 +306,7 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   /// more than a chain of observers that each react to the one before (a chain of 20 was cut
   /// at 16, with a false report of a loop and an observer showing a stale value), and, for a
   /// loop, a few milliseconds of rounds before it is reported.
-  @usableFromInline static var hookRoundLimit: Int { 1_000 }
+  @inlinable static var hookRoundLimit: Int { 1_000 }
 
   /// Reduces the actions observers sent while the hooks ran, one at a time, each with what it
   /// feeds back (its `.send` effects) before the next: `send(.a); send(.b)` in `onChange`
