@@ -12,9 +12,10 @@ let exitTestSettings: [SwiftSetting] = [
 /// warnings are errors, and so are an expression that takes over a second to type-check and a
 /// function body that takes over 2.5 s. Given here rather than with `-Xswiftc`, so that
 /// `swift test` builds with the settings the build step used and reuses what it built, instead
-/// of compiling the package again. Any value but empty or `0` turns them on. A package that
-/// depends on this one gets no unsafe flags unless its environment sets the variable (SwiftPM
-/// would then refuse the dependency: hence the long name).
+/// of compiling the package again. Added to every target at the end of this file, so a new
+/// target cannot miss them. Any value but empty or `0` turns them on. A package that depends
+/// on this one gets no unsafe flags unless its environment sets the variable (SwiftPM would
+/// then refuse the dependency: hence the long name).
 let strictChecks: [SwiftSetting] =
   ["", "0", nil].contains(Context.environment["UNIDIRECTIONAL_STORE_STRICT_CHECKS"])
   ? []
@@ -42,25 +43,21 @@ let package = Package(
     .library(name: "AppFeature", targets: ["AppFeature"]),
   ],
   targets: [
-    .target(name: "Effects", swiftSettings: strictChecks),
-    .target(name: "Store", dependencies: ["Effects"], swiftSettings: strictChecks),
-    .target(
-      name: "StoreTesting", dependencies: ["Store", "Effects"], swiftSettings: strictChecks),
-    .target(
-      name: "CartFeature", dependencies: ["Store", "Effects"], swiftSettings: strictChecks),
-    .target(
-      name: "AccountFeature", dependencies: ["Store", "Effects"], swiftSettings: strictChecks),
+    .target(name: "Effects"),
+    .target(name: "Store", dependencies: ["Effects"]),
+    .target(name: "StoreTesting", dependencies: ["Store", "Effects"]),
+    .target(name: "CartFeature", dependencies: ["Store", "Effects"]),
+    .target(name: "AccountFeature", dependencies: ["Store", "Effects"]),
     .target(
       name: "AppFeature",
-      dependencies: ["CartFeature", "AccountFeature", "Store", "Effects"],
-      swiftSettings: strictChecks
+      dependencies: ["CartFeature", "AccountFeature", "Store", "Effects"]
     ),
     .executableTarget(
       name: "demo",
       dependencies: ["AppFeature", "CartFeature", "AccountFeature", "Store", "Effects"],
       resources: [.copy("Resources/sample-session.jsonl")],
       // A command-line program: everything runs on the main actor.
-      swiftSettings: [.defaultIsolation(MainActor.self)] + strictChecks
+      swiftSettings: [.defaultIsolation(MainActor.self)]
     ),
     .executableTarget(
       name: "bench",
@@ -68,29 +65,30 @@ let package = Package(
         "Store", "Effects",
         // Only to time TestStore.send; not linked where XCTest is not a runtime library.
         .target(name: "StoreTesting", condition: .when(platforms: [.linux])),
-      ],
-      swiftSettings: strictChecks
+      ]
     ),
     .testTarget(
-      name: "StoreTests", dependencies: ["Store", "Effects"],
-      swiftSettings: exitTestSettings + strictChecks),
+      name: "StoreTests", dependencies: ["Store", "Effects"], swiftSettings: exitTestSettings),
     .testTarget(
       name: "FeatureTests",
       dependencies: [
         "AppFeature", "CartFeature", "AccountFeature", "StoreTesting", "Store", "Effects",
-      ],
-      swiftSettings: strictChecks
+      ]
     ),
     .testTarget(
       name: "StoreTestingTests", dependencies: ["StoreTesting", "Store", "Effects"],
-      swiftSettings: exitTestSettings + strictChecks),
-    .testTarget(name: "DemoTests", dependencies: ["demo"], swiftSettings: strictChecks),
+      swiftSettings: exitTestSettings),
+    .testTarget(name: "DemoTests", dependencies: ["demo"]),
     // Features written for, and tests run in, a module isolated to the main actor by default,
     // as Xcode 26 makes app targets: the Store documentation's "Modules Isolated to the Main
     // Actor" article is checked here.
     .testTarget(
       name: "MainActorDefaultTests", dependencies: ["StoreTesting", "Store", "Effects"],
-      swiftSettings: [.defaultIsolation(MainActor.self)] + strictChecks),
+      swiftSettings: [.defaultIsolation(MainActor.self)]),
   ],
   swiftLanguageModes: [.v6]
 )
+
+for target in package.targets {
+  target.swiftSettings = (target.swiftSettings ?? []) + strictChecks
+}
