@@ -30,14 +30,11 @@ import Testing
     process.arguments = ["record", "--out", log.path, "--sessions", "100000"]
     process.standardOutput = FileHandle.nullDevice
     try process.run()
-    // Wait until the recording is well under way (a condition, not a duration), then kill
-    // it without warning, as a crash would.
-    var size = 0
-    while size < 200_000, process.isRunning {
-      size = (try? FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int) ?? 0
-      await Task.yield()
-    }
-    #expect(process.isRunning, "the recording should still be running when it is killed")
+    // Once the recording is well under way (a condition, not a duration), it is stopped
+    // wherever it is, perhaps in the middle of a line, and killed without warning, as a crash
+    // would.
+    let stopped = await process.stop(whenFileAt: log.path, reaches: 200_000)
+    #expect(stopped, "the recording should still be running when it is killed")
     kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
     #expect(process.terminationReason == .uncaughtSignal)

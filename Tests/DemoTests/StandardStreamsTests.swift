@@ -173,13 +173,10 @@ import Testing
       if first.isRunning { kill(first.processIdentifier, SIGKILL) }
       first.waitUntilExit()
     }
-    // Once lines are there, the first recording holds the file (a condition, not a duration).
-    var size = 0
-    while size < 10_000, first.isRunning {
-      size = (try? FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? 0
-      await Task.yield()
-    }
-    try #require(first.isRunning, "the first recording should still be running")
+    // Once lines are there, the first recording holds the file (a condition, not a
+    // duration); stopped, it holds it without writing more.
+    let stopped = await first.stop(whenFileAt: log, reaches: 10_000)
+    try #require(stopped, "the first recording should still be running")
     let output = Output(capturing: true)
     #expect(await Demo.run(["record", "--out", log], output: output) == 2)
     let message = output.captured?.first ?? ""
