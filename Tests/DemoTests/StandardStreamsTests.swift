@@ -20,17 +20,6 @@ import Testing
 
   func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
-  /// Runs blocking work (waiting for a process) on a thread of its own: on the main actor or
-  /// the cooperative pool (two threads on a 2-core machine), it held up every other test's
-  /// work for as long as the demo ran, seconds under ThreadSanitizer.
-  nonisolated static func offTheCooperativePool<T: Sendable>(
-    _ work: @escaping @Sendable () -> T
-  ) async -> T {
-    await withCheckedContinuation { continuation in
-      Thread { continuation.resume(returning: work()) }.start()
-    }
-  }
-
   /// What `process` wrote to standard error through `errors`, once it has exited.
   static func waitForExit(of process: Process, readingErrorsFrom errors: Pipe) async -> String {
     let handle = errors.fileHandleForReading
@@ -102,7 +91,7 @@ import Testing
     defer { for argument in argv { free(argument) } }
     var pid = pid_t()
     try #require(posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, environ) == 0)
-    let status = await Self.offTheCooperativePool { [pid] in
+    let status = await offTheCooperativePool { [pid] in
       var status: Int32 = 0
       _ = waitpid(pid, &status, 0)
       return status
@@ -131,7 +120,7 @@ import Testing
     defer { for argument in argv { free(argument) } }
     var pid = pid_t()
     try #require(posix_spawn(&pid, demo.path, &actions, nil, &argv, environ) == 0)
-    let status = await Self.offTheCooperativePool { [pid] in
+    let status = await offTheCooperativePool { [pid] in
       var status: Int32 = 0
       _ = waitpid(pid, &status, 0)
       return status
