@@ -180,10 +180,28 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
           )
         }
         guard isWholeJSON || Self.isBlank(line) else {
+          let cut = Self.cutOff(line, isFirstLine: false)
+          if let damage = cut.damage {
+            // Text no recorder leaves when cut off: the log was damaged, not cut short.
+            throw ActionLogError.malformedLine(
+              line: lineNumber,
+              reason: """
+                invalid JSON: \(damage). It is the last line and has no newline, but it is \
+                not a line cut short (a recording cut off while writing a line leaves the \
+                start of a JSON object), so the log was damaged.
+                """)
+          }
+          let zeros =
+            cut.zeroBytes == 0
+            ? ""
+            : """
+             It ends in \(cut.zeroBytes) zero bytes, as a file can after a crash, when its \
+            size reached the disk before its data.
+            """
           report.warnings.append(
             """
             Line \(lineNumber): incomplete (the recording was cut off while writing it); \
-            replayed the \(lineNumber - 1) complete lines before it.
+            replayed the \(lineNumber - 1) complete lines before it.\(zeros)
             """
           )
           report.finalState = state
@@ -403,6 +421,62 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     stopLine.map { "line \($0), which marks the recording as stopped" } ?? "the final checkpoint"
   }
 
+  /// How a last line without its newline, not whole JSON, came to be: what is wrong with it
+  /// if it is not the start of a line of the log (a recorder cut off while writing one
+  /// leaves that: the start of a JSON object, as far as it got), and how many zero bytes end
+  /// it. Those are left out of the check: after a crash, a file's end can read as zeros, when
+  /// its new size reached the disk and its data did not. The file's first line may start
+  /// with a byte order mark (`isFirstLine`), or with as much of one as was written.
+  ///
+  /// - Complexity: O(*n*) for a line of *n* bytes.
+  static func cutOff(_ line: Data, isFirstLine: Bool) -> (damage: String?, zeroBytes: Int) {
+    let text = line.withUnsafeBytes { bytes in
+      let end = (bytes.lastIndex { $0 != 0 } ?? -1) + 1
+      return Data(bytes[..<end])
+    }
+    let zeroBytes = line.count - text.count
+    // After the byte order mark a first line may start with.
+    let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
+    if isFirstLine, !text.isEmpty, mark.starts(with: text) { return (nil, zeroBytes) }
+    let bom = isFirstLine && text.starts(with: mark) ? 3 : 0
+    // Blank but for its zeros, or the start of an object: the check says whether the rest
+    // could go on.
+    guard let first = text.dropFirst(bom).first(where: { !isSpace($0) }) else {
+      return (nil, zeroBytes)
+    }
+    if first != UInt8(ascii: "{") {
+      let found =
+        (0x21...0x7E).contains(first) ? "\"\(Character(Unicode.Scalar(first)))\"" : "byte \(first)"
+      return ("a log line is a JSON object, and this one starts with \(found)", zeroBytes)
+    }
+    let check = JSONCheck.check(text, allowingLoneSurrogates: true)
+    guard let problem = check.problem, !check.endsTooSoon else { return (nil, zeroBytes) }
+    return (problem, zeroBytes)
+  }
+
+  /// A sentence for the message about a line that is not JSON and holds a carriage return
+  /// right before a `{`: lines that end in a carriage return alone (as classic Mac OS ended
+  /// them), which a reader of lines ended by newlines reads as one line. Empty otherwise.
+  static func lineEndingHint(_ line: Data) -> String {
+    let joined = line.withUnsafeBytes { bytes in
+      bytes.indices.dropLast().contains {
+        bytes[$0] == UInt8(ascii: "\r") && bytes[$0 + 1] == UInt8(ascii: "{")
+      }
+    }
+    guard joined else { return "" }
+    return """
+       The line holds a carriage return followed by "{": its lines seem to end in carriage \
+      returns alone, and a log's lines end in a newline (LF, with or without a carriage \
+      return before it).
+      """
+  }
+
+  /// Whether `byte` is JSON whitespace.
+  private static func isSpace(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
+      || byte == UInt8(ascii: "\n")
+  }
+
   private static func isBlank(_ line: Data) -> Bool {
     // Through the bytes: `Data`'s own iteration costs more than the test, on every line.
     line.withUnsafeBytes { bytes in
@@ -513,10 +587,12 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       }
     } while Self.isBlank(bytes)
     var scanner = DuplicateKeyScanner()
-    if let problem = Self.encodingProblem(in: bytes, isFirstLine: true)
+    // A byte order mark is the file's first bytes, or not one a log may hold.
+    if let problem = Self.encodingProblem(in: bytes, isFirstLine: headerLine == 1)
       ?? scanner.firstProblem(in: bytes).map({ "\($0)" })
     {
-      throw ActionLogError.badHeader(line: headerLine, reason: problem)
+      throw ActionLogError.badHeader(
+        line: headerLine, reason: problem + Self.lineEndingHint(bytes))
     }
     // What the format and version are first: another version's other fields may differ.
     let version: VersionProbe
@@ -529,12 +605,15 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       var reason = Self.explain(error, in: bytes) {
         _ = try decoder.decode(VersionProbe.self, from: $0)
       }
-      if isUnended, JSONCheck.check(bytes).problem != nil {
+      if isUnended, JSONCheck.check(bytes).problem != nil,
+        Self.cutOff(bytes, isFirstLine: headerLine == 1).damage == nil
+      {
         reason += """
            The line has no newline at its end: the recording may have been cut off while \
           writing its header.
           """
       }
+      reason += Self.lineEndingHint(bytes)
       throw ActionLogError.badHeader(line: headerLine, reason: reason)
     }
     try Self.refuseRoundedInteger(in: bytes, headerLine, if: scanner.holdsRoundableNumber) {

@@ -11,7 +11,8 @@
   import Darwin
 #endif
 
-/// Finds a key repeated in one JSON object of a line, or a trailing comma.
+/// Finds a key repeated in one JSON object of a line, a trailing comma, or text that breaks
+/// JSON's grammar where `JSONDecoder` does not look.
 ///
 /// `JSONDecoder` keeps the first of two equal keys, where other readers (Python, `jq`) keep
 /// the last, so a line with one means different things to different tools: the replay
@@ -20,7 +21,9 @@
 /// differ. `JSONDecoder` on Linux also reads a comma before a closing bracket (`[1,]`), which
 /// JSON does not allow and other readers refuse, and it reads a string only where a type asks
 /// for it, so an invalid escape (`"\x"`) in an object the feature's types ignore passes: the
-/// replay refuses both.
+/// replay refuses both. Nor does it look at a value no type reads beyond where it ends: a
+/// control character in a string (a raw tab or byte 1, which JSON allows only escaped) and a
+/// number JSON does not have (`01`, `1.`, `--1`, `1.2.3`) pass there too, and are refused.
 ///
 /// A key that is not Unicode text (a UTF-16 surrogate without its pair, `"\ud800"`, which JSON's
 /// grammar allows) is compared by its code points, as other readers compare it: `JSONDecoder`
@@ -29,7 +32,9 @@
 /// still found.
 ///
 /// One pass over the bytes, reusing its buffers from line to line; it does not otherwise
-/// validate the JSON (the decoder does), and gives up quietly on text that is not.
+/// validate the JSON (the decoder does), and gives up quietly on text that is not. Strings
+/// are looked into for control characters only when the line holds a byte below 0x20, found
+/// eight bytes at a time first: nearly no line does.
 struct DuplicateKeyScanner {
   /// What the scan found.
   enum Problem: Equatable, CustomStringConvertible {
@@ -41,6 +46,10 @@ struct DuplicateKeyScanner {
     /// An escape JSON does not have (`\x`, or `\u` without four hexadecimal digits), whose
     /// backslash is at `column`, in the string at `path` (a key's object, or a value's place).
     case invalidEscape(column: Int, path: String)
+    /// A control character in a string, or a number JSON does not have: `JSONCheck`'s
+    /// account of the line's first problem (naming its place and column), which it finds
+    /// here too.
+    case invalidJSON(String)
 
     /// The problem, as part of a sentence naming the line.
     var description: String {
@@ -53,6 +62,8 @@ struct DuplicateKeyScanner {
       case .invalidEscape(let column, let path):
         let place = path.isEmpty ? "" : " at \(LogText.escaped(path))"
         return "invalid JSON: \(JSONCheck.invalidEscape(at: column, place: place))."
+      case .invalidJSON(let problem):
+        return "invalid JSON: \(problem)."
       }
     }
   }
@@ -185,6 +196,8 @@ struct DuplicateKeyScanner {
 
   private mutating func scan(_ bytes: UnsafeRawBufferPointer) -> Problem? {
     let count = bytes.count
+    // Strings that end after it are looked into for control characters.
+    let firstControlByte = Self.firstByteBelowSpace(in: bytes)
     var index = 0
     while index < count {
       switch bytes[index] {
@@ -192,6 +205,11 @@ struct DuplicateKeyScanner {
         let start = index + 1
         guard let end = Self.closingQuote(after: start, bytes) else { return nil }
         index = end + 1
+        if let firstControlByte, end > firstControlByte,
+          bytes[start..<end].contains(where: { $0 < 0x20 })
+        {
+          return Self.strictProblem(in: bytes)
+        }
         guard let top = frames.indices.last, frames[top].isObject, frames[top].expectsKey
         else {
           // A value: its escapes are looked for with `memchr`.
@@ -248,13 +266,22 @@ struct DuplicateKeyScanner {
         keys.removeLast(keys.count - frame.keyStart)
         frames.removeLast()
         index += 1
-      case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
-        // Outside strings, after a digit: in a number (`true` and `false` have none before
-        // their `e`).
-        if !holdsRoundableNumber, index > 0, Self.isDigit(bytes[index - 1]) {
-          holdsRoundableNumber = Self.mayRound(at: index, bytes)
+      case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        // Outside strings, a number starts here (`true`, `false` and `null` hold no digit),
+        // and is read whole: what follows it must not go on as a number would.
+        let start = index
+        let scan = JSONGrammar.scanNumber(in: bytes, from: start)
+        index = scan.end
+        if scan.problem != nil || (index < count && Self.continuesNumber(bytes[index])) {
+          return Self.strictProblem(in: bytes)
         }
-        index += 1
+        if !holdsRoundableNumber,
+          let mark = bytes[start..<index].firstIndex(where: {
+            $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e")
+          })
+        {
+          holdsRoundableNumber = Self.mayRound(at: mark, bytes)
+        }
       case UInt8(ascii: ","):
         if let top = frames.indices.last {
           if frames[top].isObject {
@@ -467,6 +494,43 @@ struct DuplicateKeyScanner {
       }
     }
     return nil
+  }
+
+  /// The offset of the first byte of `bytes` below 0x20 (a control character, or a tab,
+  /// carriage return or newline, which JSON allows between tokens), or `nil` if there is none.
+  ///
+  /// - Complexity: O(*n*), read eight bytes at a time.
+  private static func firstByteBelowSpace(in bytes: UnsafeRawBufferPointer) -> Int? {
+    guard let base = bytes.baseAddress else { return nil }
+    var index = 0
+    // A byte below 0x20 borrows in its lane when 0x20 is taken from each byte; a byte of
+    // 0x80 or more keeps its top bit clear in `~word`, so it never counts.
+    while index + 8 <= bytes.count {
+      let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+      if (word &- 0x2020_2020_2020_2020) & ~word & 0x8080_8080_8080_8080 != 0 { break }
+      index += 8
+    }
+    while index < bytes.count {
+      if bytes[index] < 0x20 { return index }
+      index += 1
+    }
+    return nil
+  }
+
+  /// Whether `byte`, right after a number, would go on as part of one (`1.2.3`, `01`, `1e5e`):
+  /// the number as written is not one JSON has.
+  private static func continuesNumber(_ byte: UInt8) -> Bool {
+    isDigit(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "+")
+      || byte == UInt8(ascii: "-") || byte | 0x20 == UInt8(ascii: "e")
+  }
+
+  /// The line's first problem as the strict check names it, for a line this scan found text
+  /// in that JSON does not allow (a control character in a string, a malformed number).
+  /// A UTF-16 surrogate without its pair, which the replay allows where no type reads it, is
+  /// allowed here too.
+  private static func strictProblem(in bytes: UnsafeRawBufferPointer) -> Problem {
+    let result = JSONCheck.check(Data(bytes), allowingLoneSurrogates: true)
+    return .invalidJSON(result.problem ?? "text JSON does not allow")
   }
 
   /// Whether the number whose `.`, `e` or `E` is at `index` has an exponent, or more than 15

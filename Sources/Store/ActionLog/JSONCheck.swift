@@ -36,6 +36,9 @@ struct JSONCheck {
     /// Where the `\u` escapes of UTF-16 surrogates without their pairs are, read before the
     /// problem, when they are allowed.
     var loneSurrogates: [Range<Int>] = []
+    /// Whether the only problem is that the line ends too soon: every byte of it could start
+    /// a line of JSON (what a writer cut off mid-line leaves), and more bytes would be needed.
+    var endsTooSoon = false
   }
 
   /// How deep `JSONDecoder` nests arrays and objects; one level more is refused.
@@ -86,14 +89,20 @@ struct JSONCheck {
     } catch {
       return Result(
         problem: error.message, suspectNumbers: suspectNumbers, path: shownPath,
-        problemIsLoneSurrogate: error.isLoneSurrogate, loneSurrogates: loneSurrogates)
+        problemIsLoneSurrogate: error.isLoneSurrogate, loneSurrogates: loneSurrogates,
+        endsTooSoon: error.endsTooSoon)
     }
   }
 
   private struct Failure: Error {
     var message: String
     var isLoneSurrogate = false
-    init(_ message: String) { self.message = message }
+    /// Whether the scan ran out of bytes in the middle of what it was reading.
+    var endsTooSoon = false
+    init(_ message: String, endsTooSoon: Bool = false) {
+      self.message = message
+      self.endsTooSoon = endsTooSoon
+    }
   }
 
   private let bytes: [UInt8]
@@ -137,7 +146,7 @@ struct JSONCheck {
 
   private func unexpected(_ expected: String) -> Failure {
     guard index < bytes.count else {
-      return Failure("the line ends where \(expected) was expected")
+      return Failure("the line ends where \(expected) was expected", endsTooSoon: true)
     }
     let found = bytes[index]
     let shown =
@@ -169,7 +178,12 @@ struct JSONCheck {
         index += literal.utf8.count
         return
       }
-      throw unexpected("a value")
+      var failure = unexpected("a value")
+      // The start of a literal the line ends in (`tr`).
+      failure.endsTooSoon = ["true", "false", "null"].contains {
+        $0.utf8.starts(with: bytes[index...])
+      }
+      throw failure
     }
   }
 
@@ -240,7 +254,8 @@ struct JSONCheck {
     index += 1
     while true {
       guard index < bytes.count else {
-        throw Failure("a string\(place) that starts at column \(start + 1) is not closed")
+        throw Failure(
+          "a string\(place) that starts at column \(start + 1) is not closed", endsTooSoon: true)
       }
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") { break }
@@ -304,7 +319,13 @@ struct JSONCheck {
     let start = index - 1
     index += 1
     guard let unit = JSONGrammar.hexUnit(in: bytes, at: index) else {
-      throw Failure("an invalid \\u escape in a string\(place), at column \(start + 1)")
+      // Fewer than four hexadecimal digits, and then the line's end.
+      let endsTooSoon =
+        index + 4 > bytes.count
+        && bytes[index...].allSatisfy(JSONGrammar.isHexDigit)
+      throw Failure(
+        "an invalid \\u escape in a string\(place), at column \(start + 1)",
+        endsTooSoon: endsTooSoon)
     }
     index += 4
     return Int(unit)
@@ -322,6 +343,8 @@ struct JSONCheck {
     case .noDigitAfterPoint?: throw unexpected("a digit after the decimal point")
     case .noDigitInExponent?: throw unexpected("a digit in the exponent")
     }
+    // A number the line ends in may be cut short: more digits could follow it.
+    let reachesEnd = index == bytes.count
     // An integer of up to 18 digits fits every number type and an `Int64`: nothing to
     // check, or to keep (most numbers; a line may hold a million).
     if index - start <= 18,
@@ -337,7 +360,9 @@ struct JSONCheck {
       suspectNumbers.append(number)
     }
     guard let value = Double(text), value.isFinite else {
-      throw Failure("the number \(Number.shown(text))\(place) is too large for any number type")
+      throw Failure(
+        "the number \(Number.shown(text))\(place) is too large for any number type",
+        endsTooSoon: reachesEnd)
     }
     // Not zero as written, and zero as a `Double`: `JSONDecoder` refuses it, with no place.
     let significand = text.prefix { $0 != "e" && $0 != "E" }
@@ -346,7 +371,7 @@ struct JSONCheck {
         """
         the number \(Number.shown(text))\(place) is too small for any number type (it is not \
         zero, and the closest Double is)
-        """)
+        """, endsTooSoon: reachesEnd)
     }
   }
 }

@@ -29,34 +29,47 @@ enum JSONGrammar {
   /// what is wrong with it, and where the scan stopped (the byte a digit was expected at).
   ///
   /// - Complexity: O(*n*) in the number's length.
-  static func scanNumber(in bytes: [UInt8], from start: Int) -> (
-    end: Int, problem: NumberProblem?
-  ) {
+  static func scanNumber<Bytes: RandomAccessCollection<UInt8>>(
+    in bytes: Bytes, from start: Int
+  ) -> (end: Int, problem: NumberProblem?) where Bytes.Index == Int {
     var index = start
     func digits() -> Int {
       let first = index
-      while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
+      while index < bytes.endIndex, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
         index += 1
       }
       return index - first
     }
-    if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+    if index < bytes.endIndex, bytes[index] == UInt8(ascii: "-") { index += 1 }
     let integer = digits()
     guard integer > 0 else { return (index, .noDigit) }
     if integer > 1, bytes[index - integer] == UInt8(ascii: "0") { return (index, .leadingZero) }
-    if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+    if index < bytes.endIndex, bytes[index] == UInt8(ascii: ".") {
       index += 1
       guard digits() > 0 else { return (index, .noDigitAfterPoint) }
     }
-    if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+    if index < bytes.endIndex,
+      bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E")
+    {
       index += 1
-      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")
+      if index < bytes.endIndex,
+        bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")
       {
         index += 1
       }
       guard digits() > 0 else { return (index, .noDigitInExponent) }
     }
     return (index, nil)
+  }
+
+  /// Whether `byte` is a hexadecimal digit, in either case.
+  static func isHexDigit(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "F"),
+      UInt8(ascii: "a")...UInt8(ascii: "f"):
+      true
+    default: false
+    }
   }
 
   /// The UTF-16 code unit of the four hexadecimal digits at `start`, if there are four.
