@@ -191,29 +191,94 @@ import Testing
     #expect(clock.sleeperCount == 0)  // draft 101's upload must not run on into draft 7
   }
 
-  /// An editor sheet whose parent opens a fresh editor when one is dismissed.
+  /// An editor sheet whose parent reads the editor it is dismissing, and tries to open a
+  /// fresh one in its place.
   struct Sheet: Reducer {
-    struct State: Equatable { var editor: Editor.State? = Editor.State(rowID: 1, title: "") }
+    struct State: Equatable {
+      var editor: Editor.State? = Editor.State(rowID: 1, title: "")
+      var seenOnDismiss: [Int?] = []
+    }
     enum Action: Sendable, Equatable {
       case editor(PresentationAction<Editor.Action>)
     }
     let clock: TestClock
     var body: some Reducer<State, Action> {
       Reduce { state, action in
-        if action == .editor(.dismiss) { state.editor = Editor.State(rowID: 2, title: "") }
+        if action == .editor(.dismiss) {
+          state.seenOnDismiss.append(state.editor?.rowID)
+          state.editor = Editor.State(rowID: 2, title: "")
+        }
         return .none
       }
       .presents(\.editor, action: .editor) { Editor(clock: clock) }
     }
   }
 
-  @Test func aSheetDismissedAndPresentedAgainInOneActionStartsWithNoEffects() {
+  /// As in The Composable Architecture: the parent sees `.dismiss` with the child still there,
+  /// then the child goes. A child that is not `Identifiable` cannot be told from another, so
+  /// one the parent presents in answer is dismissed too; the old child's effects end.
+  @Test func theParentSeesTheChildItDismissesThenTheChildGoes() {
     let harness = Harness(initialState: Sheet.State(), reducer: Sheet(clock: clock))
     harness.send(.editor(.presented(.autosaveTapped)))
     #expect(clock.sleeperCount == 1)
     harness.send(.editor(.dismiss))
-    #expect(harness.state.editor?.rowID == 2)
+    #expect(harness.state.seenOnDismiss == [1])
+    #expect(harness.state.editor == nil)
     #expect(clock.sleeperCount == 0)
+  }
+
+  /// A sheet of drafts whose parent keeps the draft the user swiped away, and may open the
+  /// next one in its place.
+  struct SwipedDrafts: Reducer {
+    struct State: Equatable {
+      var draft: Drafts.Draft? = Drafts.Draft(id: 1)
+      var kept: [Int] = []
+      var opensNext = false
+    }
+    enum Action: Sendable, Equatable {
+      case draft(PresentationAction<Row.Action>)
+    }
+    let clock: TestClock
+    var body: some Reducer<State, Action> {
+      Reduce { state, action in
+        if action == .draft(.dismiss) {
+          if let draft = state.draft { state.kept.append(draft.id) }
+          if state.opensNext { state.draft = Drafts.Draft(id: 50) }
+        }
+        return .none
+      }
+      .presents(\.draft, action: .draft) { Drafts.DraftReducer(clock: clock) }
+    }
+  }
+
+  @Test func aParentKeepsTheDraftItDismissesAndItsEffectsEnd() {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: SwipedDrafts.State(), warnings: warnings.handler,
+      reducer: SwipedDrafts(clock: clock))
+    harness.send(.draft(.presented(.loadTapped)))
+    #expect(harness.state.draft?.id == 101)
+    #expect(clock.sleeperCount == 1)
+    harness.send(.draft(.dismiss))
+    #expect(harness.state.kept == [101])
+    #expect(harness.state.draft == nil)
+    #expect(clock.sleeperCount == 0)
+    // A second dismissal, with nothing presented: it reaches no reducer, and warns of nothing.
+    harness.send(.draft(.dismiss))
+    #expect(harness.state.kept == [101])
+    #expect(warnings.messages.isEmpty)
+  }
+
+  @Test func aChildOfAnotherIDPresentedInAnswerToADismissalStaysWithNoEffects() {
+    var state = SwipedDrafts.State()
+    state.opensNext = true
+    let harness = Harness(initialState: state, reducer: SwipedDrafts(clock: clock))
+    harness.send(.draft(.presented(.loadTapped)))
+    #expect(clock.sleeperCount == 1)
+    harness.send(.draft(.dismiss))
+    #expect(harness.state.kept == [101])
+    #expect(harness.state.draft?.id == 50)
+    #expect(clock.sleeperCount == 0)  // draft 101's load must not run on into draft 50
   }
 
   /// A sheet that answers its draft's save by presenting the next draft.
@@ -732,6 +797,14 @@ extension CaseKey<
   static var alert: Self {
     Self(IfLetReducerTests.Confirming.Action.alert) {
       if case .alert(let a) = $0 { a } else { nil }
+    }
+  }
+}
+
+extension CaseKey<IfLetReducerTests.SwipedDrafts.Action, PresentationAction<Row.Action>> {
+  static var draft: Self {
+    Self(IfLetReducerTests.SwipedDrafts.Action.draft) {
+      if case .draft(let a) = $0 { a } else { nil }
     }
   }
 }

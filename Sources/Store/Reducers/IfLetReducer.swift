@@ -49,8 +49,12 @@ extension Reducer {
   /// Runs `child` on a presented destination, such as a sheet, while it is present.
   ///
   /// Works like ``Reducer/ifLet(_:action:fileID:line:child:)``, with the child's actions
-  /// wrapped in a ``PresentationAction``, and also handles ``PresentationAction/dismiss``: it
-  /// sets the child's state to `nil`, which cancels the child's effects. The child dismisses
+  /// wrapped in a ``PresentationAction``, and also handles ``PresentationAction/dismiss``: the
+  /// parent's reducer sees it first, with the child still there (to keep a draft the user
+  /// swiped away, say), then the child's state becomes `nil`, which cancels the child's
+  /// effects; unless the parent set it to `nil` itself, or presented a child with another id
+  /// in its place, which stays. A `.dismiss` sent while nothing is presented does nothing, and
+  /// the parent does not see it. The child dismisses
   /// itself by returning `Effect.dismiss`; it reports results to the parent with its own
   /// delegate actions, which the parent handles as
   /// `.destination(.presented(.delegate(...)))`.
@@ -320,9 +324,17 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
           """,
           site: site, lifetime: identity)
       }
-    } else if wasPresent, isDismissAction(action) {
-      clearChild(in: &state)
-      wasDismissed = true
+    } else if isDismissAction(action) {
+      // A dismissal of a child that is gone (a second tap on a close button, or one racing
+      // the child's own) does nothing: the parent does not see it either.
+      guard wasPresent else { return .none }
+      // The parent sees the child it dismisses (to keep its draft, say), then the child goes,
+      // unless the parent already dismissed it, or replaced it with a child of another id.
+      let parentEffect = parent.reduce(into: &state, action: action)
+      if presentID(in: &state, id) == before { clearChild(in: &state) }
+      return childStepEffect(
+        before: before, after: presentID(in: &state, id), idLeftByChild: nil,
+        childEffect: .none, parentEffect: parentEffect, identity: identity)
     }
     // An action for a child of the child that is not there changes nothing: the parent does
     // not see it either.
@@ -540,10 +552,13 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
 public enum PresentationAction<Action: Sendable>: Sendable {
   /// An action for the presented child.
   case presented(Action)
-  /// Dismisses the child: its state becomes `nil` and its effects are cancelled.
+  /// Dismisses the child: the parent's reducer sees it with the child still there, then the
+  /// child's state becomes `nil` and its effects are cancelled (unless the parent presented
+  /// a child with another id in its place, which stays).
   ///
-  /// Sent while nothing is presented, it does nothing, and raises no warning: a second tap on
-  /// a close button, or a dismissal racing the child's own, is not a mistake.
+  /// Sent while nothing is presented, it does nothing, reaches no reducer, and raises no
+  /// warning: a second tap on a close button, or a dismissal racing the child's own, is not a
+  /// mistake.
   case dismiss
 
   /// The child's action, if this is one.
