@@ -83,7 +83,10 @@ extension Store {
   ///
   /// Scoping again returns the same child store while the child stays present; once it has
   /// become `nil`, or been replaced by an `Identifiable` child with another id, the store is
-  /// let go, and the new presentation gets a new store. A child store
+  /// let go, and the new presentation gets a new store. The store sees only the state each
+  /// `send` leaves: a child dismissed and presented again within one `send` (with the same
+  /// id, or not `Identifiable`) is, to it, the child that was there, and keeps its store,
+  /// though the child's effects ended with the dismissal. A child store
   /// kept past its child's removal still reads the child's last state, as the store last saw
   /// it: as it stood after the last `send` before the one that removed it, once anything was
   /// read through the store (what a view last drew), or, for a child its reducer steps where
