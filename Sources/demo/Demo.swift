@@ -1,4 +1,5 @@
 import Foundation
+import Store
 
 /// `demo`: records and replays action logs of the sample app.
 ///
@@ -104,21 +105,25 @@ struct SeenOptions {
 /// The value an option is given.
 enum OptionValue {
   /// `value` read as a whole number of at least `minimum`, or a usage error that says what is
-  /// wrong with it: `problem` when it is missing, not a number, or too small; that it is too
-  /// large, with the largest there is, when it is all digits but does not fit an `Int` (which
-  /// `Int(_:)` does not tell apart from text that is not a number).
+  /// wrong with it: `problem` when it is missing; when it is given, `problem`, what a number
+  /// the option takes is, and the value, quoted (`--until needs a sequence number, a whole
+  /// number from 0 up: "abc" is not one.`); that it is too large, with the largest there is,
+  /// when it is all digits but does not fit an `Int` (which `Int(_:)` does not tell apart from
+  /// text that is not a number).
   static func number(
     _ value: String?, for option: String, atLeast minimum: Int, else problem: String,
     usage: String
   ) throws(UsageError) -> Int {
     guard let value, let number = Int(value), number >= minimum else {
-      if let value, Int(value) == nil, !value.isEmpty,
-        value.utf8.allSatisfy({ (0x30...0x39).contains($0) })
-      {
+      guard let value else { throw UsageError(message: problem + ".", usage: usage) }
+      if Int(value) == nil, !value.isEmpty, value.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
         throw UsageError(
           message: "\(option) \(value) is too large: the largest is \(Int.max).", usage: usage)
       }
-      throw UsageError(message: problem, usage: usage)
+      throw UsageError(
+        message: """
+          \(problem), a whole number from \(minimum) up: \(LogText.quoted(value)) is not one.
+          """, usage: usage)
     }
     return number
   }

@@ -18,7 +18,7 @@ struct ReplayCommand {
       case "--until":
         until = try OptionValue.number(
           remaining.popFirst(), for: option, atLeast: 0,
-          else: "--until needs a sequence number.", usage: Usage.replay)
+          else: "--until needs a sequence number", usage: Usage.replay)
       default:
         return false
       }

@@ -59,14 +59,22 @@ struct RecordCommand {
       case "-h", "--help":
         throw HelpRequested(text: Usage.record)
       case "--out":
-        guard let value = remaining.popFirst(), !value.hasPrefix("-") else {
+        guard let value = remaining.popFirst() else {
           throw UsageError(message: "--out needs a FILE.", usage: Usage.record)
+        }
+        guard !value.hasPrefix("-") else {
+          // An option forgotten its value, more likely than a file named so.
+          throw UsageError(
+            message: """
+              --out needs a FILE, and \(LogText.quoted(value)) starts with "-", as options do: \
+              to record to a file whose name starts with "-", write it as "./\(value)".
+              """, usage: Usage.record)
         }
         command.path = value
       case "--sessions":
         command.sessions = try OptionValue.number(
           remaining.popFirst(), for: argument, atLeast: 1,
-          else: "--sessions needs a positive count.", usage: Usage.record)
+          else: "--sessions needs a count of sessions", usage: Usage.record)
       case "--":
         // Ends the options, as in the other commands; record takes no FILE after it.
         if let extra = remaining.first {

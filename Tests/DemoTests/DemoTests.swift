@@ -107,12 +107,45 @@ import Testing
       "\(output.captured ?? [])")
   }
 
-  /// A number that fits but is below the least was called too large (review).
-  @Test func aNumberTooSmallForAnOptionSaysWhatItNeeds() async {
+  /// A number that fits but is below the least was called too large (review); a value that
+  /// is not a number was not quoted (fuzzing trial).
+  @Test(arguments: [
+    (
+      ["record", "--sessions", "0"],
+      #"--sessions needs a count of sessions, a whole number from 1 up: "0" is not one."#
+    ),
+    (
+      ["record", "--sessions", "abc"],
+      #"--sessions needs a count of sessions, a whole number from 1 up: "abc" is not one."#
+    ),
+    (["record", "--sessions"], "--sessions needs a count of sessions."),
+    (
+      ["replay", "a.jsonl", "--until", "-1"],
+      #"--until needs a sequence number, a whole number from 0 up: "-1" is not one."#
+    ),
+    (
+      ["replay", "a.jsonl", "--until", "1.5"],
+      #"--until needs a sequence number, a whole number from 0 up: "1.5" is not one."#
+    ),
+    (
+      ["replay", "a.jsonl", "--until", ""],
+      #"--until needs a sequence number, a whole number from 0 up: "" is not one."#
+    ),
+    (["replay", "a.jsonl", "--until"], "--until needs a sequence number."),
+    (
+      ["record", "--out", "-x"],
+      #"--out needs a FILE, and "-x" starts with "-", as options do: to record to a file whose name starts with "-", write it as "./-x"."#
+    ),
+    (["record", "--out"], "--out needs a FILE."),
+  ])
+  func anOptionsValueThatDoesNotDoIsQuotedWithWhatItNeeds(arguments: [String], message: String)
+    async
+  {
     let output = Output(capturing: true)
-    #expect(await Demo.run(["record", "--sessions", "0"], output: output) == 2)
+    #expect(await Demo.run(arguments, output: output) == 2)
+    // The message, then the command's usage.
     #expect(
-      output.captured?.first?.hasPrefix("demo: --sessions needs a positive count.") == true,
+      output.captured?.first?.split(separator: "\n").first.map(String.init) == "demo: \(message)",
       "\(output.captured ?? [])")
   }
 
