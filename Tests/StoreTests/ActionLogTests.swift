@@ -306,6 +306,20 @@ import Testing
     }
   }
 
+  /// A schema that is not a fingerprint was called a change of the types (fuzzing trial).
+  @Test(arguments: ["", "XYZ", "7EFD774D8521C847", "7efd774d8521c84", "7efd774d8521c8470"])
+  func aSchemaThatIsNotAFingerprintIsDamageNotAChangeOfTypes(_ schema: String) throws {
+    let file = try write(try header(schema: schema) + "\n", to: "schema-\(UUID().uuidString).jsonl")
+    #expect {
+      try replayer().replay(path: file)
+    } throws: { error in
+      guard case .badHeader(1, let reason) = error as? ActionLogError else { return false }
+      return reason.hasPrefix(
+        "the schema fingerprint \"\(schema)\" is not one: a fingerprint is 16 lowercase hexadecimal digits, and the current types' is \""
+      )
+    }
+  }
+
   @Test func aMalformedDigestIsADamagedLineNotADivergence() throws {
     let (file, _) = try record([.add(1)], interval: 1)
     let text = try lines(file).map {

@@ -703,6 +703,18 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       action: R.Action.self,
       version: schemaVersion
     )
+    // Not a fingerprint at all: damage or a hand-written header, not types that changed.
+    let isFingerprint =
+      probe.schema.utf8.count == 16
+      && probe.schema.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    guard isFingerprint else {
+      throw ActionLogError.badHeader(
+        line: headerLine,
+        reason: """
+          the schema fingerprint \(LogText.quoted(probe.schema)) is not one: a fingerprint is 16 \
+          lowercase hexadecimal digits, and the current types' is \(LogText.quoted(current)).
+          """)
+    }
     guard probe.schema == current else {
       throw ActionLogError.schemaMismatch(
         line: headerLine, log: probe.schema, current: current)
