@@ -253,4 +253,22 @@ import Testing
         return before it).
         """), "\(reason)")
   }
+
+  /// Foundation's message for a value its type refuses does not show the value.
+  @Test func aRefusedValueIsShownWhenTheTypesMessageDoesNotShowIt() throws {
+    typealias Echo = ReplayShortcutDifferentialTests.Echo<UUID>
+    let file = directory.appendingPathComponent("\(UUID().uuidString).jsonl").path
+    let store = Store(initialState: Echo.State()) { Echo() }
+    let recorder = try store.recordActions(to: file, feature: "Echo", time: { 0 })
+    store.send(UUID(uuidString: "00000000-0000-0000-0000-000000000001")!)
+    try recorder.finish()
+    let text = try String(contentsOfFile: file, encoding: .utf8)
+      .replacingOccurrences(of: "00000000-0000-0000-0000-000000000001", with: #"not-a-\u001Buuid"#)
+    try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+    #expect {
+      try ActionLogReplayer(feature: "Echo") { Echo() }.replay(path: file)
+    } throws: { error in
+      "\(error)".hasPrefix(#"Line 2: invalid value "not-a-\u{1B}uuid" at action: "#)
+    }
+  }
 }

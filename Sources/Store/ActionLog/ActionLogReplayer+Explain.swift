@@ -32,9 +32,18 @@ extension ActionLogReplayer {
         return diagnosis
       }
       let cause = context.underlyingError.map { " (\($0))" } ?? ""
-      // With a place, the JSON was read: it is the value there that is refused.
+      // With a place, the JSON was read: it is the value there that is refused, shown unless
+      // the message shows it (Foundation's do not: "Attempted to decode UUID from invalid
+      // UUID string.").
       let what = context.codingPath.isEmpty ? "invalid JSON or value" : "invalid value"
-      return "\(what)\(path(context)): \(context.debugDescription)\(cause)"
+      var found = ""
+      if !context.codingPath.isEmpty, let line,
+        let value = JSONValue(parsing: line)?.value(at: context.codingPath)?.rendered(),
+        !context.debugDescription.contains(value)
+      {
+        found = " " + value
+      }
+      return "\(what)\(found)\(path(context)): \(context.debugDescription)\(cause)"
     case .keyNotFound(let key, let context):
       return "missing key \"\(key.stringValue)\"\(path(context))."
     case .typeMismatch(let type, let context):
