@@ -143,10 +143,12 @@ import Testing
   {
     let output = Output(capturing: true)
     #expect(await Demo.run(arguments, output: output) == 2)
-    // The message, then the command's usage.
-    #expect(
-      output.captured?.first?.split(separator: "\n").first.map(String.init) == "demo: \(message)",
-      "\(output.captured ?? [])")
+    // The message, then the command's usage. (Typed step by step: as one expression, it
+    // took over a second to type-check.)
+    let captured: [String] = output.captured ?? []
+    let first: String = captured.first ?? ""
+    let line = String(first.prefix { $0 != "\n" })
+    #expect(line == "demo: " + message, "\(captured)")
   }
 
   @Test func doubleDashEndsTheOptionsOfReplayAndVerify() async throws {

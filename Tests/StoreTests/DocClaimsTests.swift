@@ -516,6 +516,8 @@ struct Popper: Reducer {
   struct State: Equatable {
     var path = StackState<Guide.Row.State>()
     var seenByParent: [[StackElementID]] = []
+    /// Whether the parent answers a `.popFrom` by pushing a screen (a confirmation, say).
+    var pushesOnPop = false
   }
   enum Action: Sendable, Equatable {
     case path(StackAction<Guide.Row.State, Guide.Row.Action>)
@@ -532,7 +534,12 @@ struct Popper: Reducer {
       case .pop(.popFromBottom): state.path.pop(from: 0)
       case .pop(.removeAll): state.path.removeAll()
       case .pop(.subscriptNil): state.path[id: 0] = nil
-      case .path(.push), .path(.popFrom): state.seenByParent.append(state.path.ids)
+      case .path(.push): state.seenByParent.append(state.path.ids)
+      case .path(.popFrom):
+        state.seenByParent.append(state.path.ids)
+        if state.pushesOnPop {
+          state.path.append(Guide.Row.State(id: UUID(counting: 100)))
+        }
       case .path: break
       }
       return .none
@@ -1397,13 +1404,24 @@ private struct Item: Codable, Equatable, Identifiable, Sendable {
       harness.store.scope(state: \.visibleRows, action: .filtered).ids == Array(ids.prefix(3)))
   }
 
-  // "navigationStack ... applies pushes and pops before the parent runs."
-  @Test func pushesAndPopsAreAppliedBeforeTheParentRuns() {
+  // "navigationStack ... applies pushes before the parent runs, and pops after it: the
+  // parent sees the screens a `.popFrom` pops, and a screen it pushes in answer stays."
+  @Test func pushesAreAppliedBeforeTheParentRunsAndPopsAfter() {
     let harness = Harness(initialState: Popper.State(), reducer: Popper(clock: clock))
     harness.send(.path(.push(id: 0, state: Guide.Row.State(id: UUID(counting: 0)))))
     harness.send(.path(.push(id: 1, state: Guide.Row.State(id: UUID(counting: 1)))))
+    harness.send(.path(.push(id: 2, state: Guide.Row.State(id: UUID(counting: 2)))))
     harness.send(.path(.popFrom(id: 1)))
-    #expect(harness.state.seenByParent == [[0], [0, 1], [0]])
+    #expect(harness.state.seenByParent == [[0], [0, 1], [0, 1, 2], [0, 1, 2]])
+    #expect(harness.state.path.ids == [0])
+    var answering = Popper.State()
+    answering.pushesOnPop = true
+    let confirming = Harness(initialState: answering, reducer: Popper(clock: clock))
+    confirming.send(.push)
+    confirming.send(.push)
+    confirming.send(.path(.popFrom(id: 0)))
+    #expect(confirming.state.seenByParent == [[0, 1]])
+    #expect(confirming.state.path.ids == [2], "the screen pushed in answer to the pop stays")
   }
 
   // StackState.subscript(id:): "Setting a value for an id no screen has changes nothing".

@@ -4,7 +4,10 @@ extension Reducer {
   /// Runs `destination` on the screens of a navigation stack, and handles pushes and pops.
   ///
   /// A screen's action runs its reducer first (found by id in O(1)), then this one. `.push`
-  /// and `.popFrom` change the stack before this reducer runs. Popping a screen, by action
+  /// changes the stack before this reducer runs; `.popFrom(id:)` after it, as in The
+  /// Composable Architecture, so that this reducer sees the screens it pops (to keep what one
+  /// holds, say): then the screen with that id and those above it go, but not a screen this
+  /// reducer pushed in answer. Popping a screen, by action
   /// or by changing ``StackState`` directly, cancels that screen's effects. An action for a
   /// screen that is not on the stack changes nothing and reports a runtime warning naming
   /// the action and the id.
@@ -48,10 +51,8 @@ extension Reducer {
     // alone. Typed by `Self` as well, the type doubled at each link of a chain of stacks, and
     // 15 links crashed the compiler (large-state adversary trial).
     return ElementsReducer(
-      parent: CombinedReducer(
-        StackOperations<State, Action, DestinationState, DestinationAction>(
-          toStack: toStack, toStackAction: toStackAction, site: site),
-        self),
+      parent: StackOperations<State, Action, DestinationState, DestinationAction, Self>(
+        toStack: toStack, toStackAction: toStackAction, site: site, parent: self),
       routing: StackRouting(toStack: toStack, toStackAction: toStackAction),
       element: StackEntryReducer(destination: destination()),
       site: site
@@ -59,32 +60,44 @@ extension Reducer {
   }
 }
 
-/// Pushes and pops a navigation stack for its `.push` and `.popFrom` actions: the part of
-/// `navigationStack` that runs before the parent's reducer.
+/// Runs the parent's reducer, and pushes and pops a navigation stack for its `.push` and
+/// `.popFrom` actions: a push before the parent's reducer, a pop after it.
 @usableFromInline
-struct StackOperations<State, Action: Sendable, Screen: Sendable, ScreenAction: Sendable>: Reducer {
+struct StackOperations<
+  State, Action: Sendable, Screen: Sendable, ScreenAction: Sendable, Parent: Reducer
+>: Reducer where Parent.State == State, Parent.Action == Action {
   @usableFromInline let toStack: WritableKeyPath<State, StackState<Screen>>
   @usableFromInline let toStackAction: CaseKey<Action, StackAction<Screen, ScreenAction>>
   @usableFromInline let site: SourceSite
+  @usableFromInline let parent: Parent
 
   @inlinable
   init(
     toStack: WritableKeyPath<State, StackState<Screen>>,
     toStackAction: CaseKey<Action, StackAction<Screen, ScreenAction>>,
-    site: SourceSite
+    site: SourceSite,
+    parent: Parent
   ) {
     self.toStack = toStack
     self.toStackAction = toStackAction
     self.site = site
+    self.parent = parent
   }
 
   @inlinable
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch toStackAction.extract(action) {
     case .element?, nil:
-      return .none
-    case let operation?:
-      return Self.apply(operation, of: action, to: &state, toStack, site: site)
+      return parent.reduce(into: &state, action: action)
+    case .popFrom(let id)?:
+      return Self.pop(from: id, of: action, in: &state, toStack, site: site) {
+        parent.reduce(into: &$0, action: action)
+      }
+    case .push(let id, let element)?:
+      let effect = Self.push(element, id: id, of: action, to: &state, toStack, site: site)
+      // A refused push changes nothing; the parent still sees it, with the warning.
+      let parentEffect = parent.reduce(into: &state, action: action)
+      return effect.isNone ? parentEffect : effect.merge(with: parentEffect)
     }
   }
 }
@@ -171,61 +184,88 @@ struct StackRouting<Root, Action: Sendable, Screen: Sendable, ScreenAction: Send
 }
 
 extension StackOperations {
-  /// Pushes or pops for a `.push` or `.popFrom` action. Out of line: not for a screen's
+  /// Pushes for a `.push` action, or warns that it cannot. Out of line: not for a screen's
   /// actions, which most are.
   @usableFromInline
-  static func apply(
-    _ operation: StackAction<Screen, ScreenAction>,
+  static func push(
+    _ element: Screen,
+    id: StackElementID,
     of action: Action,
     to state: inout State,
     _ toStack: WritableKeyPath<State, StackState<Screen>>,
     site: SourceSite
   ) -> Effect<Action> {
-    switch operation {
-    case .push(let id, let element):
-      guard state[keyPath: toStack].push(element, id: id) else {
-        // The pushed state is left out of the message: it can be a whole screen's.
-        let nextID = read(toStack, in: &state).nextElementID
-        let pushed = String(reflecting: Screen.self)
-        let reason =
-          id.rawValue < nextID.rawValue
-          ? "the stack's next id is \(nextID), and ids are never reused"
-          : "a pushed id must be below Int.max / 2"
-        return .warning(
-          """
-          A .push action of a \(pushed) with id \(id) came to the stack at \(toStack), but \
-          \(reason). Nothing was pushed.
-          """,
-          site: site
-        )
-      }
-      return .none
-    case .popFrom(let id):
-      guard state[keyPath: toStack].pop(from: id) else {
-        // A pop of a screen that is gone changes nothing: the parent does not see it either
-        // (it would act on a pop that did not happen). A screen the stack pushed and popped
-        // already (its id is below the next, and ids are never reused) is ordinary, as a
-        // sheet's second dismissal is: a back button tapped as the screen closed itself. An
-        // id the stack never gave out is a mistake, and reported. (Ids a `push(_:id:)`
-        // skipped count as given out: the stack does not list them.)
-        let lifetime = ElementIdentity(
-          collection: KeyPathIdentity(keyPath: entriesPath(of: toStack)), id: id)
-        if id.rawValue >= 0, id.rawValue < read(toStack, in: &state).nextElementID.rawValue {
-          return .missingChild(
-            "\(describe(action)) pops from id \(id), which was popped already.", site: site,
-            lifetime: lifetime, isOrdinary: true)
-        }
-        return .missingChild(
-          """
-          \(describe(action)) pops from id \(id), which is not on the stack. Neither \
-          a pop nor the parent's reducer ran for it: nothing changed.
-          """,
-          site: site, lifetime: lifetime)
-      }
-      return .none
-    case .element:
-      return .none
+    guard state[keyPath: toStack].push(element, id: id) else {
+      // The pushed state is left out of the message: it can be a whole screen's.
+      let nextID = read(toStack, in: &state).nextElementID
+      let pushed = String(reflecting: Screen.self)
+      let reason =
+        id.rawValue < nextID.rawValue
+        ? "the stack's next id is \(nextID), and ids are never reused"
+        : "a pushed id must be below Int.max / 2"
+      return .warning(
+        """
+        A .push action of a \(pushed) with id \(id) came to the stack at \(toStack), but \
+        \(reason). Nothing was pushed.
+        """,
+        site: site
+      )
     }
+    return .none
+  }
+
+  /// Pops from the screen with `id` for a `.popFrom` action, after `parent` (the parent's
+  /// reducer) ran with the screens still there. A screen `parent` pushed in answer stays; one
+  /// it popped already is not looked for. A pop of a screen that is not on the stack runs
+  /// neither. Out of line: not for a screen's actions, which most are.
+  @usableFromInline
+  static func pop(
+    from id: StackElementID,
+    of action: Action,
+    in state: inout State,
+    _ toStack: WritableKeyPath<State, StackState<Screen>>,
+    site: SourceSite,
+    parent: (inout State) -> Effect<Action>
+  ) -> Effect<Action> {
+    let stack = read(toStack, in: &state)
+    guard stack.contains(id: id) else {
+      return missingScreen(id, of: action, in: &state, toStack, site: site)
+    }
+    let limit = stack.nextElementID
+    let parentEffect = parent(&state)
+    state[keyPath: toStack].pop(from: id, pushedBefore: limit)
+    return parentEffect
+  }
+
+  /// What a `.popFrom` of a screen that is not on the stack does: nothing, and the parent's
+  /// reducer does not run for it.
+  @usableFromInline
+  static func missingScreen(
+    _ id: StackElementID,
+    of action: Action,
+    in state: inout State,
+    _ toStack: WritableKeyPath<State, StackState<Screen>>,
+    site: SourceSite
+  ) -> Effect<Action> {
+    // A pop of a screen that is gone changes nothing: the parent does not see it either (it
+    // would act on a pop that did not happen). A screen the stack pushed and popped already
+    // (its id is below the next, and ids are never reused) is ordinary, as a sheet's second
+    // dismissal is: a back button tapped as the screen closed itself. An id the stack never
+    // gave out is a mistake, and reported. (Ids a `push(_:id:)` skipped count as given out:
+    // the stack does not list them.)
+    let lifetime = ElementIdentity(
+      collection: KeyPathIdentity(keyPath: entriesPath(of: toStack)), id: id)
+    if id.rawValue >= 0, id.rawValue < read(toStack, in: &state).nextElementID.rawValue {
+      return .missingChild(
+        "\(describe(action)) pops from id \(id), which was popped already.", site: site,
+        lifetime: lifetime, isOrdinary: true)
+    }
+    return .missingChild(
+      """
+      \(describe(action)) pops from id \(id), which is not on the stack. Neither a pop nor \
+      the parent's reducer ran for it: nothing changed.
+      """,
+      site: site, lifetime: lifetime)
   }
 }
 

@@ -223,6 +223,21 @@ public struct StackState<Element> {
     return true
   }
 
+  /// Pops the screen with `id` and the screens above it that were pushed before `limit` (the
+  /// next id when the pop was asked for): a screen pushed since, in answer to the pop, stays.
+  ///
+  /// - Complexity: O(*k*) for the *k* screens from `id` up.
+  mutating func pop(from id: StackElementID, pushedBefore limit: StackElementID) {
+    guard var position = entries.index(id: id) else { return }
+    while position < entries.count {
+      if entries[position].id.rawValue < limit.rawValue {
+        entries.remove(at: position)
+      } else {
+        position += 1
+      }
+    }
+  }
+
   /// Pops every screen above the one with `id`.
   ///
   /// - Parameter id: The screen to go back to.
