@@ -441,12 +441,11 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     let bom = isFirstLine && text.starts(with: mark) ? 3 : 0
     // Blank but for its zeros, or the start of an object: the check says whether the rest
     // could go on.
-    guard let first = text.dropFirst(bom).first(where: { !isSpace($0) }) else {
+    guard let first = text.dropFirst(bom).first(where: { !JSONGrammar.isSpace($0) }) else {
       return (nil, zeroBytes)
     }
     if first != UInt8(ascii: "{") {
-      let found =
-        (0x21...0x7E).contains(first) ? "\"\(Character(Unicode.Scalar(first)))\"" : "byte \(first)"
+      let found = JSONCheck.shown(first)
       return ("a log line is a JSON object, and this one starts with \(found)", zeroBytes)
     }
     let check = JSONCheck.check(text, allowingLoneSurrogates: true)
@@ -469,12 +468,6 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       returns alone, and a log's lines end in a newline (LF, with or without a carriage \
       return before it).
       """
-  }
-
-  /// Whether `byte` is JSON whitespace.
-  private static func isSpace(_ byte: UInt8) -> Bool {
-    byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
-      || byte == UInt8(ascii: "\n")
   }
 
   private static func isBlank(_ line: Data) -> Bool {
@@ -703,11 +696,9 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       action: R.Action.self,
       version: schemaVersion
     )
-    // Not a fingerprint at all: damage or a hand-written header, not types that changed.
-    let isFingerprint =
-      probe.schema.utf8.count == 16
-      && probe.schema.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
-    guard isFingerprint else {
+    // Not a fingerprint at all (a fingerprint is a digest of the types' shape): damage or a
+    // hand-written header, not types that changed.
+    guard StateDigest.isWellFormed(probe.schema) else {
       throw ActionLogError.badHeader(
         line: headerLine,
         reason: """

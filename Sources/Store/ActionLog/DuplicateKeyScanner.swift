@@ -254,7 +254,7 @@ struct DuplicateKeyScanner {
         // What comes before the bracket: in the compact lines the recorder writes, the byte
         // right before it, so this costs one comparison.
         var before = index - 1
-        while before > 0, Self.isSpace(bytes[before]) { before -= 1 }
+        while before > 0, JSONGrammar.isSpace(bytes[before]) { before -= 1 }
         if bytes[before] == UInt8(ascii: ",") {
           return .trailingComma(column: before + 1, path: path(count: frames.count - 1, bytes))
         }
@@ -547,12 +547,6 @@ struct DuplicateKeyScanner {
 
   private static func isDigit(_ byte: UInt8) -> Bool {
     (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-  }
-
-  /// Whether `byte` is JSON whitespace.
-  private static func isSpace(_ byte: UInt8) -> Bool {
-    byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
-      || byte == UInt8(ascii: "\n")
   }
 
   /// The duplicate `key` of the innermost open object, equal to its `first` key, with that

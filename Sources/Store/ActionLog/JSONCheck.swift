@@ -141,17 +141,21 @@ struct JSONCheck {
   }
 
   private mutating func skipSpace() {
-    while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+    while index < bytes.count, JSONGrammar.isSpace(bytes[index]) { index += 1 }
   }
 
   private func unexpected(_ expected: String) -> Failure {
     guard index < bytes.count else {
       return Failure("the line ends where \(expected) was expected", endsTooSoon: true)
     }
-    let found = bytes[index]
-    let shown =
-      (0x21...0x7E).contains(found) ? "\"\(Character(Unicode.Scalar(found)))\"" : "byte \(found)"
+    let shown = Self.shown(bytes[index])
     return Failure("expected \(expected)\(place), found \(shown) at column \(index + 1)")
+  }
+
+  /// A byte as a message names it: a printable ASCII character in quotes (`"h"`), else by
+  /// its value (`byte 239`).
+  static func shown(_ byte: UInt8) -> String {
+    (0x21...0x7E).contains(byte) ? "\"\(Character(Unicode.Scalar(byte)))\"" : "byte \(byte)"
   }
 
   private mutating func value(depth: Int) throws(Failure) {

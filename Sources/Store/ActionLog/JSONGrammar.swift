@@ -62,6 +62,12 @@ enum JSONGrammar {
     return (index, nil)
   }
 
+  /// Whether `byte` is JSON whitespace: a space, a tab, a carriage return or a newline.
+  static func isSpace(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
+      || byte == UInt8(ascii: "\n")
+  }
+
   /// Whether `byte` is a hexadecimal digit, in either case.
   static func isHexDigit(_ byte: UInt8) -> Bool {
     switch byte {

@@ -96,8 +96,7 @@ struct StackOperations<
     case .push(let id, let element)?:
       let effect = Self.push(element, id: id, of: action, to: &state, toStack, site: site)
       // A refused push changes nothing; the parent still sees it, with the warning.
-      let parentEffect = parent.reduce(into: &state, action: action)
-      return effect.isNone ? parentEffect : effect.merge(with: parentEffect)
+      return merged(effect, parent.reduce(into: &state, action: action))
     }
   }
 }

@@ -331,10 +331,14 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       // The parent sees the child it dismisses (to keep its draft, say), then the child goes,
       // unless the parent already dismissed it, or replaced it with a child of another id.
       let parentEffect = parent.reduce(into: &state, action: action)
-      if presentID(in: &state, id) == before { clearChild(in: &state) }
+      var after = presentID(in: &state, id)
+      if after == before {
+        clearChild(in: &state)
+        after = nil
+      }
       return childStepEffect(
-        before: before, after: presentID(in: &state, id), idLeftByChild: nil,
-        childEffect: .none, parentEffect: parentEffect, identity: identity)
+        before: before, after: after, idLeftByChild: nil, childEffect: .none,
+        parentEffect: parentEffect, identity: identity)
     }
     // An action for a child of the child that is not there changes nothing: the parent does
     // not see it either.
