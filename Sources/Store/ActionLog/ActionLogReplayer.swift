@@ -25,9 +25,26 @@ public struct ReplayStep<State, Action> {
   /// The action.
   public var action: Action
   /// The state before the action.
-  public var stateBefore: State
+  public var stateBefore: State {
+    didSet { replayed.before = nil }
+  }
   /// The state after the action.
-  public var stateAfter: State
+  public var stateAfter: State {
+    didSet { replayed.after = nil }
+  }
+  /// Where the replay keeps its states' encodings, and which of them are this step's.
+  var replayed = ReplayedStates()
+}
+
+/// A replay step's way to its replay's encodings of its states (see ``ReplayStep/stateChanges``).
+struct ReplayedStates: Sendable {
+  /// The replay's encodings; `nil` for a step made by hand.
+  var encodings: ReplayEncodings?
+  /// The sequence number of the action that left `stateBefore`, while it is the state the
+  /// replay gave.
+  var before: Int?
+  /// The step's own sequence number, while `stateAfter` is the state the replay gave.
+  var after: Int?
 }
 
 /// What a replay found.
@@ -152,6 +169,8 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     // The line marking the recording as stopped: nothing may follow it.
     var stopLine: Int?
     var scanner = DuplicateKeyScanner()
+    // The states' encodings, shared by the steps and the checkpoints.
+    let encodings = ReplayEncodings()
     while let next = try reader.next() {
       let bytes: Data
       let number: Int
@@ -298,7 +317,8 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         try step(
           ReplayStep(
             sequence: sequence, line: number, origin: origin, time: time, action: action,
-            stateBefore: before, stateAfter: state
+            stateBefore: before, stateAfter: state,
+            replayed: ReplayedStates(encodings: encodings, before: sequence - 1, after: sequence)
           )
         )
       case .checkpoint(let digest, let isFinal):
@@ -312,21 +332,28 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
           path: path, checkpoint: found, line: number, lastMatch: lastMatch,
           warnings: report.warnings, unlistedWarnings: report.unlistedWarningCount,
           canReread: reader.isRegularFile)
-        let json: Data
-        do {
-          json = try encoder.encode(state)
-        } catch {
-          // The recording encoded its state here, or it would have stopped: the replay
-          // reached another one.
-          throw since.error(
-            [
-              """
-              the replayed state cannot be encoded: \
-              \(LineFailure.unencodable(error, encoding: state, at: "state").reason)
-              """
-            ], replayer: self)
+        let canonical: Data
+        if let kept = encodings.json(after: sequence) {
+          // A step's `stateChanges` encoded it already.
+          canonical = kept
+        } else {
+          let json: Data
+          do {
+            json = try encoder.encode(state)
+          } catch {
+            // The recording encoded its state here, or it would have stopped: the replay
+            // reached another one.
+            throw since.error(
+              [
+                """
+                the replayed state cannot be encoded: \
+                \(LineFailure.unencodable(error, encoding: state, at: "state").reason)
+                """
+              ], replayer: self)
+          }
+          canonical = CanonicalJSON.canonical(json, of: state, encoder: encoder)
+          encodings.keep(canonical, after: sequence)
         }
-        let canonical = CanonicalJSON.canonical(json, of: state, encoder: encoder)
         guard StateDigest.of(canonical) == digest else {
           let (differences, isDigestAlone) = Self.differences(
             recordedLine: bytes, replayed: canonical, of: state, encoder: encoder)

@@ -3,6 +3,13 @@
 #else
   import Foundation
 #endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 extension JSONValue {
   /// Reads the JSON text `data`, keeping every number as written; `nil` when it is not
@@ -18,6 +25,105 @@ extension JSONValue {
     parser.skipSpace()
     guard parser.index == parser.bytes.count else { return nil }
     self = value
+  }
+}
+
+extension JSONValue {
+  /// Reads two JSON texts to compare them, leaving out what is the same in both: a value
+  /// that is the same byte for byte at the same place (the same key of objects at the same
+  /// place, or the same position of arrays of the same length there) is read as `null` on
+  /// both sides. ``differences(to:limit:)`` of the pair lists exactly what it lists for the
+  /// texts read whole, since equal values make no line; a step that changed one row of
+  /// thousands reads the path down to that row and the row, not every row twice.
+  ///
+  /// The texts are an encoder's (a state's canonical JSON): what is the same in both is
+  /// only skipped, its grammar unchecked.
+  ///
+  /// - Returns: `nil` when what is read is not JSON.
+  /// - Complexity: O(*n* *d*) byte comparisons and skips for *n* bytes and differences *d*
+  ///   levels deep (each level of a difference's path is scanned once), and a full read of
+  ///   what differs.
+  static func parsingDifferences(_ old: Data, _ new: Data) -> (old: JSONValue, new: JSONValue)? {
+    var pair = JSONPairReader(
+      old: JSONValueParser(bytes: [UInt8](old)), new: JSONValueParser(bytes: [UInt8](new)))
+    guard let oldRange = pair.old.wholeValue(), let newRange = pair.new.wholeValue() else {
+      return nil
+    }
+    return pair.values(oldRange, newRange, depth: 0)
+  }
+}
+
+/// Two ``JSONValueParser``s read side by side, for ``JSONValue/parsingDifferences(_:_:)``.
+private struct JSONPairReader {
+  var old: JSONValueParser
+  var new: JSONValueParser
+
+  /// The values at `oldRange` of the old text and `newRange` of the new, `null` on both
+  /// sides where they are the same bytes.
+  mutating func values(_ oldRange: Range<Int>, _ newRange: Range<Int>, depth: Int)
+    -> (old: JSONValue, new: JSONValue)?
+  {
+    if sameBytes(oldRange, newRange) { return (.null, .null) }
+    switch (old.bytes[oldRange.lowerBound], new.bytes[newRange.lowerBound]) {
+    case (UInt8(ascii: "{"), UInt8(ascii: "{")) where depth < JSONCheck.maximumDepth:
+      guard let oldMembers = old.members(at: oldRange.lowerBound, depth: depth),
+        let newMembers = new.members(at: newRange.lowerBound, depth: depth)
+      else { return nil }
+      // The last of a repeated key counts, as when an object is read whole.
+      let newByKey = Dictionary(newMembers, uniquingKeysWith: { _, last in last })
+      let oldByKey = Dictionary(oldMembers, uniquingKeysWith: { _, last in last })
+      var oldFields: [String: JSONValue] = [:]
+      var newFields: [String: JSONValue] = [:]
+      for (key, oldValue) in oldByKey {
+        if let newValue = newByKey[key] {
+          guard let pair = values(oldValue, newValue, depth: depth + 1) else { return nil }
+          (oldFields[key], newFields[key]) = pair
+        } else {
+          guard let value = old.value(in: oldValue, depth: depth + 1) else { return nil }
+          oldFields[key] = value
+        }
+      }
+      for (key, newValue) in newByKey where oldByKey[key] == nil {
+        guard let value = new.value(in: newValue, depth: depth + 1) else { return nil }
+        newFields[key] = value
+      }
+      return (.object(oldFields), .object(newFields))
+    case (UInt8(ascii: "["), UInt8(ascii: "[")) where depth < JSONCheck.maximumDepth:
+      guard let oldElements = old.elements(at: oldRange.lowerBound, depth: depth),
+        let newElements = new.elements(at: newRange.lowerBound, depth: depth)
+      else { return nil }
+      // Arrays of other lengths are compared element by element from both ends, and their
+      // elements added or removed are shown: read whole.
+      guard oldElements.count == newElements.count else { break }
+      var oldValues: [JSONValue] = []
+      var newValues: [JSONValue] = []
+      oldValues.reserveCapacity(oldElements.count)
+      newValues.reserveCapacity(newElements.count)
+      for (oldElement, newElement) in zip(oldElements, newElements) {
+        guard let pair = values(oldElement, newElement, depth: depth + 1) else { return nil }
+        oldValues.append(pair.old)
+        newValues.append(pair.new)
+      }
+      return (.array(oldValues), .array(newValues))
+    default:
+      break
+    }
+    guard let oldValue = old.value(in: oldRange, depth: depth),
+      let newValue = new.value(in: newRange, depth: depth)
+    else { return nil }
+    return (oldValue, newValue)
+  }
+
+  /// Whether the old text's bytes at `oldRange` are the new text's at `newRange`.
+  private func sameBytes(_ oldRange: Range<Int>, _ newRange: Range<Int>) -> Bool {
+    guard oldRange.count == newRange.count else { return false }
+    return old.bytes.withUnsafeBytes { oldBytes in
+      new.bytes.withUnsafeBytes { newBytes in
+        memcmp(
+          oldBytes.baseAddress! + oldRange.lowerBound,
+          newBytes.baseAddress! + newRange.lowerBound, oldRange.count) == 0
+      }
+    }
   }
 }
 
@@ -109,6 +215,138 @@ private struct JSONValueParser {
       default: return nil
       }
     }
+  }
+
+  /// Where the text's one value is, spaces around it left out; `nil` when the text is not
+  /// one value.
+  mutating func wholeValue() -> Range<Int>? {
+    skipSpace()
+    let start = index
+    guard skipValue(depth: 0) else { return nil }
+    let end = index
+    skipSpace()
+    guard index == bytes.count else { return nil }
+    return start..<end
+  }
+
+  /// The value at `range`, read whole; `nil` unless it is JSON that ends there.
+  mutating func value(in range: Range<Int>, depth: Int) -> JSONValue? {
+    index = range.lowerBound
+    guard let value = value(depth: depth), index == range.upperBound else { return nil }
+    return value
+  }
+
+  /// The keys of the object starting at `start`, each with where its value is.
+  mutating func members(at start: Int, depth: Int) -> [(String, Range<Int>)]? {
+    index = start + 1
+    var members: [(String, Range<Int>)] = []
+    skipSpace()
+    if index < bytes.count, bytes[index] == UInt8(ascii: "}") { return members }
+    while true {
+      skipSpace()
+      guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = string() else {
+        return nil
+      }
+      skipSpace()
+      guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+      index += 1
+      skipSpace()
+      let valueStart = index
+      guard skipValue(depth: depth + 1) else { return nil }
+      members.append((key, valueStart..<index))
+      skipSpace()
+      guard index < bytes.count else { return nil }
+      index += 1
+      switch bytes[index - 1] {
+      case UInt8(ascii: ","): continue
+      case UInt8(ascii: "}"): return members
+      default: return nil
+      }
+    }
+  }
+
+  /// Where the elements of the array starting at `start` are.
+  mutating func elements(at start: Int, depth: Int) -> [Range<Int>]? {
+    index = start + 1
+    var elements: [Range<Int>] = []
+    skipSpace()
+    if index < bytes.count, bytes[index] == UInt8(ascii: "]") { return elements }
+    while true {
+      skipSpace()
+      let elementStart = index
+      guard skipValue(depth: depth + 1) else { return nil }
+      elements.append(elementStart..<index)
+      skipSpace()
+      guard index < bytes.count else { return nil }
+      index += 1
+      switch bytes[index - 1] {
+      case UInt8(ascii: ","): continue
+      case UInt8(ascii: "]"): return elements
+      default: return nil
+      }
+    }
+  }
+
+  /// Moves past the value at `index` without reading it: strings to their closing quote,
+  /// arrays and objects to their closing bracket, anything else to the next separator.
+  /// Checks no more of its grammar than where it ends, and the nesting limit; `false`
+  /// where it cannot find the end.
+  mutating func skipValue(depth: Int) -> Bool {
+    guard index < bytes.count else { return false }
+    switch bytes[index] {
+    case UInt8(ascii: "\""):
+      return skipString()
+    case UInt8(ascii: "{"), UInt8(ascii: "["):
+      var nesting = 0
+      while index < bytes.count {
+        switch bytes[index] {
+        case UInt8(ascii: "\""):
+          guard skipString() else { return false }
+          continue
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+          nesting += 1
+          guard depth + nesting <= JSONCheck.maximumDepth else { return false }
+        case UInt8(ascii: "}"), UInt8(ascii: "]"):
+          nesting -= 1
+          if nesting == 0 {
+            index += 1
+            return true
+          }
+        default:
+          break
+        }
+        index += 1
+      }
+      return false
+    default:
+      let start = index
+      while index < bytes.count {
+        switch bytes[index] {
+        case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D:
+          return index > start
+        default:
+          index += 1
+        }
+      }
+      return index > start
+    }
+  }
+
+  /// Moves past the string at `index`, to after its closing quote.
+  private mutating func skipString() -> Bool {
+    index += 1
+    while index < bytes.count {
+      switch bytes[index] {
+      case UInt8(ascii: "\""):
+        index += 1
+        return true
+      case UInt8(ascii: "\\"):
+        index += 2
+      default:
+        index += 1
+      }
+    }
+    return false
   }
 
   /// A string, its escapes decoded.

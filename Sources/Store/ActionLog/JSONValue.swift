@@ -226,16 +226,22 @@ public func stateChanges<State: Encodable>(
 /// not hide (the module's name is also its `Store` type's, so the module cannot qualify it).
 func changedFields<State: Encodable>(from old: State, to new: State, limit: Int) -> [String] {
   let encoder = makeLogEncoder()
-  guard let oldPlain = try? encoder.encode(old), let newPlain = try? encoder.encode(new) else {
+  guard let oldJSON = canonicalEncoding(of: old, encoder: encoder),
+    let newJSON = canonicalEncoding(of: new, encoder: encoder)
+  else {
     return ["(the state could not be encoded)"]
   }
-  // In canonical form: a set (or a dictionary written as a list) that only iterates in
-  // another order is not a change.
-  let oldJSON = CanonicalJSON.canonical(oldPlain, of: old, encoder: encoder)
-  let newJSON = CanonicalJSON.canonical(newPlain, of: new, encoder: encoder)
+  return changedFields(fromCanonical: oldJSON, to: newJSON, limit: limit)
+}
+
+/// The changes between two states given as their canonical JSON (see `CanonicalJSON`): a
+/// set (or a dictionary written as a list) that only iterates in another order is not a
+/// change.
+func changedFields(fromCanonical oldJSON: Data, to newJSON: Data, limit: Int) -> [String] {
   if oldJSON == newJSON { return [] }
-  guard let before = JSONValue(parsing: oldJSON), let after = JSONValue(parsing: newJSON)
-  else { return ["(the state could not be compared)"] }
+  guard let (before, after) = JSONValue.parsingDifferences(oldJSON, newJSON) else {
+    return ["(the state could not be compared)"]
+  }
   let (lines, unlisted) = before.differences(to: after, limit: limit)
   return unlisted == 0 ? lines : lines + ["and \(unlisted) more difference(s)"]
 }

@@ -37,9 +37,22 @@ extension ReplayStep where State: Encodable {
   /// `path: old → new`, sorted by path; empty when it changed nothing. The same as
   /// `stateChanges(from: stateBefore, to: stateAfter)`.
   ///
+  /// A step the replay made encodes only its `stateAfter`: the replay keeps the encoding of
+  /// the state after each of the last two actions, which is the next step's `stateBefore`
+  /// (and what a checkpoint there digests). A state set anew on the step is encoded anew.
+  ///
   /// - Complexity: O(*n*) for states that encode to *n* JSON values.
   public var stateChanges: [String] {
-    changedFields(from: stateBefore, to: stateAfter, limit: .max)
+    guard let encodings = replayed.encodings else {
+      return changedFields(from: stateBefore, to: stateAfter, limit: .max)
+    }
+    let encoder = makeLogEncoder()
+    guard let before = encodings.json(of: stateBefore, after: replayed.before, encoder: encoder),
+      let after = encodings.json(of: stateAfter, after: replayed.after, encoder: encoder)
+    else {
+      return ["(the state could not be encoded)"]
+    }
+    return changedFields(fromCanonical: before, to: after, limit: .max)
   }
 }
 
