@@ -334,7 +334,8 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
           canReread: reader.isRegularFile)
         let canonical: Data
         if let kept = encodings.json(after: sequence) {
-          // A step's `stateChanges` encoded it already.
+          // A step's `stateChanges` encoded it already. (An encoding made here is not kept:
+          // a replay whose steps did not ask for this one will not ask for it next.)
           canonical = kept
         } else {
           let json: Data
@@ -352,7 +353,6 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
               ], replayer: self)
           }
           canonical = CanonicalJSON.canonical(json, of: state, encoder: encoder)
-          encodings.keep(canonical, after: sequence)
         }
         guard StateDigest.of(canonical) == digest else {
           let (differences, isDigestAlone) = Self.differences(
