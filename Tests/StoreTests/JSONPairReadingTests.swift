@@ -108,6 +108,22 @@ import Testing
     }
   }
 
+  /// Each level of a difference's path is scanned again; past a budget the rest of the path
+  /// is read whole (a review timed 205 ms against 11 for a whole read at 500 levels).
+  @Test(arguments: [1, 3, 40, 300])
+  func aDifferenceUnderAChainOfLevelsListsWhatAWholeReadLists(depth: Int) {
+    let rows = (0..<200).map { #"{"id":\#($0),"name":"row \#($0)"}"# }.joined(separator: ",")
+    for (open, close) in [("[", "]"), (#"{"a":"#, "}")] {
+      let prefix = String(repeating: open, count: depth)
+      let suffix = String(repeating: close, count: depth)
+      let old = prefix + #"{"rows":["# + rows + #"],"x":1}"# + suffix
+      let new = prefix + #"{"rows":["# + rows + #"],"x":2,"y":[]}"# + suffix
+      let expected = Self.wholeReadDifferences(old, new)
+      #expect(expected?.count == 2)
+      #expect(Self.pairReadDifferences(old, new) == expected)
+    }
+  }
+
   @Test func spacesAroundValuesAreNotDifferences() {
     #expect(
       Self.pairReadDifferences(#"{"a":[1,2],"b":"x"}"#, #" { "a" : [ 1 , 2 ] , "b":"y" } "#)

@@ -40,9 +40,9 @@ extension JSONValue {
   /// only skipped, its grammar unchecked.
   ///
   /// - Returns: `nil` when what is read is not JSON.
-  /// - Complexity: O(*n* *d*) byte comparisons and skips for *n* bytes and differences *d*
-  ///   levels deep (each level of a difference's path is scanned once), and a full read of
-  ///   what differs.
+  /// - Complexity: O(*n*) for *n* bytes: each level of a difference's path is scanned for
+  ///   its keys or elements, four times the texts' size at most in all, then what is left of
+  ///   the path is read whole; what differs is read whole.
   static func parsingDifferences(_ old: Data, _ new: Data) -> (old: JSONValue, new: JSONValue)? {
     var pair = JSONPairReader(
       old: JSONValueParser(bytes: [UInt8](old)), new: JSONValueParser(bytes: [UInt8](new)))
@@ -57,6 +57,17 @@ extension JSONValue {
 private struct JSONPairReader {
   var old: JSONValueParser
   var new: JSONValueParser
+  /// How many bytes the walk may still scan for the keys and elements of what differs:
+  /// each level of a difference's path scans all below it again, so a difference under a
+  /// chain of hundreds of levels would cost hundreds of scans. Past four scans of both texts,
+  /// what is left of the path is read whole, which lists the same lines.
+  private var scanBudget: Int
+
+  init(old: JSONValueParser, new: JSONValueParser) {
+    self.old = old
+    self.new = new
+    scanBudget = 4 * (old.bytes.count + new.bytes.count)
+  }
 
   /// The values at `oldRange` of the old text and `newRange` of the new, `null` on both
   /// sides where they are the same bytes.
@@ -64,7 +75,10 @@ private struct JSONPairReader {
     -> (old: JSONValue, new: JSONValue)?
   {
     if sameBytes(oldRange, newRange) { return (.null, .null) }
+    scanBudget -= oldRange.count + newRange.count
     switch (old.bytes[oldRange.lowerBound], new.bytes[newRange.lowerBound]) {
+    case _ where scanBudget < 0:
+      break
     case (UInt8(ascii: "{"), UInt8(ascii: "{")) where depth < JSONCheck.maximumDepth:
       guard let oldMembers = old.members(at: oldRange.lowerBound, depth: depth),
         let newMembers = new.members(at: newRange.lowerBound, depth: depth)

@@ -40,6 +40,11 @@ extension ReplayStep where State: Encodable {
   /// A step the replay made encodes only its `stateAfter`: the replay keeps the encoding of
   /// the state after each of the last two actions, which is the next step's `stateBefore`
   /// (and what a checkpoint there digests). A state set anew on the step is encoded anew.
+  /// For a state that is a value, as states are meant to be, that gives the same lines. An
+  /// object a state holds and the reducer changes in place is one object in both states:
+  /// encoded now, both show its new content; kept from the step before, `stateBefore`'s
+  /// encoding shows what it held then, so the change is listed when the step before
+  /// listed its own.
   ///
   /// - Complexity: O(*n*) for states that encode to *n* JSON values.
   public var stateChanges: [String] {
