@@ -807,6 +807,29 @@ import Testing
       stateChanges(from: Tally.State(), to: after) == ["count: 0 → 2", #"names[0] added: "x""#])
     #expect(stateChanges(from: after, to: after).isEmpty)
   }
+
+  struct Panel: Encodable {
+    enum Mode: Encodable {
+      case idle
+      case editing(draft: String)
+    }
+    var mode = Mode.idle
+    var readings: [String: Int] = [:]
+  }
+
+  /// An enum case that changes is one line; a dictionary of one entry whose key changes
+  /// is compared key by key, as one of two entries is (a coverage trial: it read as a case).
+  @Test func anotherEnumCaseIsOneChangeAndAnotherKeyIsTwo() {
+    #expect(
+      stateChanges(from: Panel(), to: Panel(mode: .editing(draft: "x")))
+        == [#"mode: .idle → .editing(draft: "x")"#])
+    #expect(
+      stateChanges(from: Panel(readings: ["a": 1]), to: Panel(readings: ["b": 1]))
+        == ["readings.a: 1 → (absent)", "readings.b: (absent) → 1"])
+    #expect(
+      stateChanges(from: Panel(readings: ["a": 1, "c": 2]), to: Panel(readings: ["b": 1, "c": 2]))
+        == ["readings.a: 1 → (absent)", "readings.b: (absent) → 1"])
+  }
 }
 
 private struct PrivateState {}

@@ -35,6 +35,11 @@ enum JSONValue: Equatable {
     }
   }
 
+  /// Whether this is an object.
+  var isObject: Bool {
+    if case .object = self { true } else { false }
+  }
+
   /// The value found by following `path` (object keys and array positions), or `nil`.
   func value(at path: [any CodingKey]) -> JSONValue? {
     var value = self
@@ -143,8 +148,11 @@ enum JSONValue: Equatable {
   ) {
     switch (self, other) {
     case (.object(let old), .object(let new))
-    where old.count == 1 && new.count == 1 && old.keys.first != new.keys.first:
-      // Another enum case: the value changed as a whole.
+    where old.count == 1 && new.count == 1 && old.keys.first != new.keys.first
+      && old.values.first!.isObject && new.values.first!.isObject:
+      // Another enum case (an enum encodes as its case's name holding an object of the
+      // case's values): the value changed as a whole. A dictionary of one entry whose key
+      // changed holds no object, and is compared key by key as any other.
       list.add("\(Self.name(path)): \(rendered()) → \(other.rendered())")
     case (.object(let old), .object(let new)):
       for key in Set(old.keys).union(new.keys).sorted() {
@@ -203,7 +211,11 @@ private struct DifferenceList {
 }
 
 /// Lists what differs between two states, field by field, as `path: old → new`, or as
-/// `path added: value` and `path removed: value` for an element only one side has.
+/// `path added: value` and `path removed: value` for an element only one side has. A value
+/// that becomes another enum case is one line (`mode: .idle → .editing(draft: "x")`); the
+/// JSON tells a case from a struct of one field only by the case's values, which encode as
+/// an object, so a struct of one field holding a struct that becomes one of another field
+/// reads as such a case too.
 ///
 /// The states are compared through their JSON encoding, so secrets stay redacted. The action
 /// log's replay uses it to say where a replay diverged; the demo uses it to print what each
