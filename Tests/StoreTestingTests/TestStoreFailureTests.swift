@@ -141,6 +141,23 @@ import Testing
     #expect(messages.last.contains("it did not change"))
   }
 
+  /// An assertion closure may throw (to unwrap a value, say): what it threw fails the step,
+  /// named (a coverage trial found no test of it).
+  @Test func anAssertionClosureThatThrowsFailsNamingTheError() async {
+    struct Unwrapped: Error, CustomStringConvertible {
+      var description: String { "no city" }
+    }
+    let store = makeStore()
+    await withKnownIssue {
+      await store.send(.moveTapped("Lyon")) { _ in throw Unwrapped() }
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(
+      messages.all.contains(
+        #"The assertion closure of send(Profile.Action.moveTapped("Lyon")) threw: no city"#))
+  }
+
   @Test func receivingTheWrongActionFails() async {
     let store = makeStore()
     await store.send(.refreshTapped) { $0.isLoading = true }
