@@ -125,4 +125,25 @@ import Testing
     #expect(lines.last?.contains(named) == true)
     #expect(throws: ActionLogError.self) { try recorder.finish() }
   }
+
+  /// A checkpoint that diverges with no action since the last match (here the header) says
+  /// so, instead of naming actions to look at.
+  @Test func aCheckpointThatDivergesBeforeAnyActionSaysNoneWasReplayed() throws {
+    let file = try record([])
+    try edit(file) { lines in
+      // The final checkpoint of an empty session, its state and digest changed.
+      lines[1] = lines[1].replacingOccurrences(of: #""a":0"#, with: #""a":5"#)
+        .replacingOccurrences(
+          of: #""digest":"[0-9a-f]{16}""#, with: #""digest":"0000000000000000""#,
+          options: .regularExpression)
+    }
+    var message = "no error"
+    do { try replay(file) } catch { message = "\(error)" }
+    #expect(
+      message == """
+        Line 2: the replay diverged at checkpoint 0:
+          recorded → replayed: a: 5 → 0
+          no action was replayed since the header (line 1)
+        """)
+  }
 }

@@ -120,6 +120,31 @@ import Testing
     }
   }
 
+  /// Steps share their replay's encodings across threads (`ReplayStep` is `Sendable`): each
+  /// lists its own changes, whichever thread asks first.
+  @Test func stepsAskedFromManyThreadsAtOnceListTheirOwnChanges() async throws {
+    let file = try record(40)
+    var steps: [ReplayStep<Counter.State, Counter.Action>] = []
+    _ = try replayer().replay(path: file) { steps.append($0) }
+    let expected = steps.map { stateChanges(from: $0.stateBefore, to: $0.stateAfter) }
+    let asked = steps
+    let results = await withTaskGroup(of: [[String]].self) { group in
+      for reversed in [false, true, false, true, false, true, false, true] {
+        group.addTask {
+          let order = reversed ? Array(asked.indices.reversed()) : Array(asked.indices)
+          var lists = [[String]](repeating: [], count: asked.count)
+          for index in order { lists[index] = asked[index].stateChanges }
+          return lists
+        }
+      }
+      var results: [[[String]]] = []
+      for await lists in group { results.append(lists) }
+      return results
+    }
+    #expect(results.count == 8)
+    for lists in results { #expect(lists == expected) }
+  }
+
   @Test func aDivergenceReadsTheSameWhenTheStepsListedTheirChanges() throws {
     let file = try record(10)
     func failure(listingChanges: Bool) -> String {
