@@ -62,6 +62,74 @@ enum JSONGrammar {
     return (index, nil)
   }
 
+  /// Where the value that starts at `start` ends, read no further than to find its end: a
+  /// string after its closing quote, an object or an array after its closing bracket (the
+  /// strings in it skipped whole, so that brackets in them do not count), and a number or a
+  /// literal at the next comma, closing bracket or whitespace. Whether the value is valid JSON
+  /// is for a reader to say.
+  ///
+  /// - Returns: The offset after the value; `nil` when it does not end, is empty, or nests
+  ///   arrays and objects more than `nestingLimit` deep.
+  /// - Complexity: O(*n*) in the value's length.
+  static func endOfValue<Bytes: RandomAccessCollection<UInt8>>(
+    in bytes: Bytes, from start: Int, nestingLimit: Int
+  ) -> Int? where Bytes.Index == Int {
+    guard start < bytes.endIndex else { return nil }
+    switch bytes[start] {
+    case UInt8(ascii: "\""):
+      return endOfString(in: bytes, from: start)
+    case UInt8(ascii: "{"), UInt8(ascii: "["):
+      var index = start
+      var nesting = 0
+      while index < bytes.endIndex {
+        switch bytes[index] {
+        case UInt8(ascii: "\""):
+          guard let end = endOfString(in: bytes, from: index) else { return nil }
+          index = end
+          continue
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+          nesting += 1
+          guard nesting <= nestingLimit else { return nil }
+        case UInt8(ascii: "}"), UInt8(ascii: "]"):
+          nesting -= 1
+          if nesting == 0 { return index + 1 }
+        default:
+          break
+        }
+        index += 1
+      }
+      return nil
+    default:
+      var index = start
+      while index < bytes.endIndex, !endsScalar(bytes[index]) { index += 1 }
+      return index > start ? index : nil
+    }
+  }
+
+  /// Where the string whose opening quote is at `start` ends: after its closing quote, its
+  /// escapes skipped; `nil` when it does not end.
+  static func endOfString<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes, from start: Int)
+    -> Int? where Bytes.Index == Int
+  {
+    var index = start + 1
+    while index < bytes.endIndex {
+      switch bytes[index] {
+      case UInt8(ascii: "\""): return index + 1
+      case UInt8(ascii: "\\"): index += 2
+      default: index += 1
+      }
+    }
+    return nil
+  }
+
+  /// Whether `byte` ends a number or a literal: a comma, a closing bracket or whitespace.
+  static func endsScalar(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D: true
+    default: false
+    }
+  }
+
   /// Whether `byte` is JSON whitespace: a space, a tab, a carriage return or a newline.
   static func isSpace(_ byte: UInt8) -> Bool {
     byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")

@@ -301,66 +301,16 @@ private struct JSONValueParser {
     }
   }
 
-  /// Moves past the value at `index` without reading it: strings to their closing quote,
-  /// arrays and objects to their closing bracket, anything else to the next separator.
-  /// Checks no more of its grammar than where it ends, and the nesting limit; `false`
+  /// Moves past the value at `index` without reading it (see `JSONGrammar.endOfValue`),
+  /// its arrays and objects nested no deeper than a whole read allows at `depth`; `false`
   /// where it cannot find the end.
   mutating func skipValue(depth: Int) -> Bool {
-    guard index < bytes.count else { return false }
-    switch bytes[index] {
-    case UInt8(ascii: "\""):
-      return skipString()
-    case UInt8(ascii: "{"), UInt8(ascii: "["):
-      var nesting = 0
-      while index < bytes.count {
-        switch bytes[index] {
-        case UInt8(ascii: "\""):
-          guard skipString() else { return false }
-          continue
-        case UInt8(ascii: "{"), UInt8(ascii: "["):
-          nesting += 1
-          guard depth + nesting <= JSONCheck.maximumDepth else { return false }
-        case UInt8(ascii: "}"), UInt8(ascii: "]"):
-          nesting -= 1
-          if nesting == 0 {
-            index += 1
-            return true
-          }
-        default:
-          break
-        }
-        index += 1
-      }
-      return false
-    default:
-      let start = index
-      while index < bytes.count {
-        switch bytes[index] {
-        case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D:
-          return index > start
-        default:
-          index += 1
-        }
-      }
-      return index > start
-    }
-  }
-
-  /// Moves past the string at `index`, to after its closing quote.
-  private mutating func skipString() -> Bool {
-    index += 1
-    while index < bytes.count {
-      switch bytes[index] {
-      case UInt8(ascii: "\""):
-        index += 1
-        return true
-      case UInt8(ascii: "\\"):
-        index += 2
-      default:
-        index += 1
-      }
-    }
-    return false
+    guard
+      let end = JSONGrammar.endOfValue(
+        in: bytes, from: index, nestingLimit: JSONCheck.maximumDepth - depth)
+    else { return false }
+    index = end
+    return true
   }
 
   /// A string, its escapes decoded.

@@ -215,64 +215,17 @@ enum PlainActionLine {
     mutating func valueExtent() -> Range<Int>? {
       skipWhitespace()
       let start = index
-      guard index < bytes.count else { return nil }
-      switch bytes[index] {
-      case UInt8(ascii: "\""):
-        guard skipString() else { return nil }
-      case UInt8(ascii: "{"), UInt8(ascii: "["):
-        var depth = 0
-        repeat {
-          guard index < bytes.count else { return nil }
-          switch bytes[index] {
-          case UInt8(ascii: "\""):
-            guard skipString() else { return nil }
-            continue
-          case UInt8(ascii: "{"), UInt8(ascii: "["):
-            depth += 1
-            guard depth < 256 else { return nil }
-          case UInt8(ascii: "}"), UInt8(ascii: "]"):
-            depth -= 1
-          default:
-            break
-          }
-          index += 1
-        } while depth > 0
-      default:
-        while index < bytes.count, !Self.endsValue(bytes[index]) { index += 1 }
+      guard let end = JSONGrammar.endOfValue(in: bytes, from: start, nestingLimit: 255) else {
+        return nil
       }
-      return index > start ? start..<index : nil
-    }
-
-    /// Moves past the string that starts at `index`; `false` when it does not end.
-    private mutating func skipString() -> Bool {
-      index += 1
-      while index < bytes.count {
-        switch bytes[index] {
-        case UInt8(ascii: "\""):
-          index += 1
-          return true
-        case UInt8(ascii: "\\"):
-          index += 2
-        default:
-          index += 1
-        }
-      }
-      return false
-    }
-
-    private static func endsValue(_ byte: UInt8) -> Bool {
-      switch byte {
-      case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D:
-        true
-      default:
-        false
-      }
+      index = end
+      return start..<end
     }
 
     /// Whether a number just read goes on with bytes that cannot follow it in JSON (`1x`,
     /// `1.`): then it is not one plain number.
     private var continuesNumber: Bool {
-      index < bytes.count && !Self.endsValue(bytes[index])
+      index < bytes.count && !JSONGrammar.endsScalar(bytes[index])
     }
 
     private mutating func skipDigits() -> Int {
