@@ -181,54 +181,63 @@ private struct JSONValueParser {
   }
 
   private mutating func object(depth: Int) -> JSONValue? {
-    index += 1
     var fields: [String: JSONValue] = [:]
+    let isWhole = readList(closing: UInt8(ascii: "}")) { parser in
+      guard let key = parser.memberKey(), let value = parser.value(depth: depth + 1) else {
+        return false
+      }
+      fields[key] = value
+      return true
+    }
+    return isWhole ? .object(fields) : nil
+  }
+
+  private mutating func array(depth: Int) -> JSONValue? {
+    var elements: [JSONValue] = []
+    let isWhole = readList(closing: UInt8(ascii: "]")) { parser in
+      guard let value = parser.value(depth: depth + 1) else { return false }
+      elements.append(value)
+      return true
+    }
+    return isWhole ? .array(elements) : nil
+  }
+
+  /// Reads an object or an array from its opening bracket at `index` to past its `closing`
+  /// one: `item` reads each member or element (called at its first byte, spaces skipped) and
+  /// says whether it was one; the commas between them are checked here.
+  private mutating func readList(closing: UInt8, _ item: (inout JSONValueParser) -> Bool)
+    -> Bool
+  {
+    index += 1
     skipSpace()
-    if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+    if index < bytes.count, bytes[index] == closing {
       index += 1
-      return .object(fields)
+      return true
     }
     while true {
       skipSpace()
-      guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = string() else {
-        return nil
-      }
+      guard item(&self) else { return false }
       skipSpace()
-      guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
-      index += 1
-      guard let value = value(depth: depth + 1) else { return nil }
-      fields[key] = value
-      skipSpace()
-      guard index < bytes.count else { return nil }
+      guard index < bytes.count else { return false }
       index += 1
       switch bytes[index - 1] {
       case UInt8(ascii: ","): continue
-      case UInt8(ascii: "}"): return .object(fields)
-      default: return nil
+      case closing: return true
+      default: return false
       }
     }
   }
 
-  private mutating func array(depth: Int) -> JSONValue? {
-    index += 1
-    var elements: [JSONValue] = []
+  /// An object member's key, read with the colon and the spaces after it.
+  private mutating func memberKey() -> String? {
+    guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = string() else {
+      return nil
+    }
     skipSpace()
-    if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-      index += 1
-      return .array(elements)
-    }
-    while true {
-      guard let value = value(depth: depth + 1) else { return nil }
-      elements.append(value)
-      skipSpace()
-      guard index < bytes.count else { return nil }
-      index += 1
-      switch bytes[index - 1] {
-      case UInt8(ascii: ","): continue
-      case UInt8(ascii: "]"): return .array(elements)
-      default: return nil
-      }
-    }
+    guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+    index += 1
+    skipSpace()
+    return key
   }
 
   /// Where the text's one value is, spaces around it left out; `nil` when the text is not
@@ -252,53 +261,29 @@ private struct JSONValueParser {
 
   /// The keys of the object starting at `start`, each with where its value is.
   mutating func members(at start: Int, depth: Int) -> [(String, Range<Int>)]? {
-    index = start + 1
+    index = start
     var members: [(String, Range<Int>)] = []
-    skipSpace()
-    if index < bytes.count, bytes[index] == UInt8(ascii: "}") { return members }
-    while true {
-      skipSpace()
-      guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = string() else {
-        return nil
-      }
-      skipSpace()
-      guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
-      index += 1
-      skipSpace()
-      let valueStart = index
-      guard skipValue(depth: depth + 1) else { return nil }
-      members.append((key, valueStart..<index))
-      skipSpace()
-      guard index < bytes.count else { return nil }
-      index += 1
-      switch bytes[index - 1] {
-      case UInt8(ascii: ","): continue
-      case UInt8(ascii: "}"): return members
-      default: return nil
-      }
+    let isWhole = readList(closing: UInt8(ascii: "}")) { parser in
+      guard let key = parser.memberKey() else { return false }
+      let valueStart = parser.index
+      guard parser.skipValue(depth: depth + 1) else { return false }
+      members.append((key, valueStart..<parser.index))
+      return true
     }
+    return isWhole ? members : nil
   }
 
   /// Where the elements of the array starting at `start` are.
   mutating func elements(at start: Int, depth: Int) -> [Range<Int>]? {
-    index = start + 1
+    index = start
     var elements: [Range<Int>] = []
-    skipSpace()
-    if index < bytes.count, bytes[index] == UInt8(ascii: "]") { return elements }
-    while true {
-      skipSpace()
-      let elementStart = index
-      guard skipValue(depth: depth + 1) else { return nil }
-      elements.append(elementStart..<index)
-      skipSpace()
-      guard index < bytes.count else { return nil }
-      index += 1
-      switch bytes[index - 1] {
-      case UInt8(ascii: ","): continue
-      case UInt8(ascii: "]"): return elements
-      default: return nil
-      }
+    let isWhole = readList(closing: UInt8(ascii: "]")) { parser in
+      let elementStart = parser.index
+      guard parser.skipValue(depth: depth + 1) else { return false }
+      elements.append(elementStart..<parser.index)
+      return true
     }
+    return isWhole ? elements : nil
   }
 
   /// Moves past the value at `index` without reading it (see `JSONGrammar.endOfValue`),
