@@ -146,29 +146,21 @@ extension ActionLogReplayer {
       if [UInt8](recordedJSON).firstRange(of: placeholder) != nil {
         withSecrets.append(line.sequence)
       }
-      guard
-        let encoded = try? encoder.encode(action),
-        let decoded = JSONValue(
-          parsing: CanonicalJSON.canonical(encoded, of: action, encoder: encoder)),
-        let written = JSONValue(
-          parsing: CanonicalJSON.canonical(recordedJSON, of: action, encoder: encoder))
-      else { continue }
-      // A secret the log held in plain text (the replay warned of it) is neither quoted nor
-      // taken for a difference.
-      let recorded = written.maskingSecrets(as: decoded)
-      guard recorded != decoded
+      guard let encoded = try? encoder.encode(action),
+        let mismatch = RoundTripMismatch(
+          written: CanonicalJSON.canonical(recordedJSON, of: action, encoder: encoder),
+          reencoded: CanonicalJSON.canonical(encoded, of: action, encoder: encoder))
       else { continue }
       guard problems.count < 5 else {
         unnamed += 1
         continue
       }
-      let changes = recorded.differences(to: decoded, limit: 5).lines.joined(separator: "; ")
       problems.append(
         """
         action \(line.sequence) on line \(number) does not round-trip: recorded \
-        \(recorded.rendered(limit: 120)), decoded as \(describeShortly(action)), which is \
-        recorded as \(decoded.rendered(limit: 120)) (\(changes)); the replay reduced what it \
-        decoded
+        \(mismatch.recorded), decoded as \(describeShortly(action)), which is recorded as \
+        \(mismatch.reencoded) (\(mismatch.changes.joined(separator: "; "))); the replay \
+        reduced what it decoded
         """)
     }
     if unnamed > 0 {
@@ -188,22 +180,17 @@ extension ActionLogReplayer {
     guard let header = try? decoder.decode(ActionLogHeader<R.State>.self, from: bytes),
       let recordedJSON = JSONField.bytes(of: "initialState", in: bytes),
       let encoded = try? encoder.encode(header.initialState),
-      let decoded = JSONValue(
-        parsing: CanonicalJSON.canonical(encoded, of: header.initialState, encoder: encoder)),
-      let written = JSONValue(
-        parsing: CanonicalJSON.canonical(recordedJSON, of: header.initialState, encoder: encoder))
+      let mismatch = RoundTripMismatch(
+        written: CanonicalJSON.canonical(recordedJSON, of: header.initialState, encoder: encoder),
+        reencoded: CanonicalJSON.canonical(encoded, of: header.initialState, encoder: encoder))
     else { return nil }
-    // A secret the log held in plain text (the replay warned of it) is neither quoted nor
-    // taken for a difference.
-    let recorded = written.maskingSecrets(as: decoded)
-    guard recorded != decoded else { return nil }
-    let (changes, unlisted) = recorded.differences(to: decoded, limit: 5)
-    let more = unlisted == 0 ? "" : "; and \(unlisted) more"
+    let more = mismatch.unlisted == 0 ? "" : "; and \(mismatch.unlisted) more"
     return """
       the initial state in the header on line \(line) does not round-trip: what it decodes \
-      to is recorded otherwise (\(changes.joined(separator: "; "))\(more)); the replay started \
-      from what it decoded, not from the state recorded (a value its Codable conformance does \
-      not decode as it encodes, such as .some(nil) of an Int??, written null and decoded as nil)
+      to is recorded otherwise (\(mismatch.changes.joined(separator: "; "))\(more)); the \
+      replay started from what it decoded, not from the state recorded (a value its Codable \
+      conformance does not decode as it encodes, such as .some(nil) of an Int??, written null \
+      and decoded as nil)
       """
   }
 

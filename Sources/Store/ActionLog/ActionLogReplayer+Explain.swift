@@ -38,7 +38,8 @@ extension ActionLogReplayer {
       let what = context.codingPath.isEmpty ? "invalid JSON or value" : "invalid value"
       var found = ""
       if !context.codingPath.isEmpty, let line,
-        let value = JSONValue(parsing: line)?.value(at: context.codingPath)?.rendered(),
+        let value = JSONValue.reading(line, { $0.value(at: context.codingPath)?.rendered() })
+          ?? nil,
         !context.debugDescription.contains(value)
       {
         found = " " + value
@@ -49,15 +50,15 @@ extension ActionLogReplayer {
     case .typeMismatch(let type, let context):
       // An enum case this type does not have decodes as an object with no key it knows.
       if context.debugDescription.hasPrefix("Invalid number of keys"), let line,
-        case .object(let object)? = JSONValue(parsing: line)?.value(at: context.codingPath)
+        let keys = JSONValue.reading(line, { $0.value(at: context.codingPath)?.keys }) ?? nil
       {
         // Named with its enclosing types: a feature has an `Action` at every level.
         let name = TypeName.name(of: type)
-        if object.count == 1, let key = object.keys.first {
+        if keys.count == 1, let key = keys.first {
           return "\(LogText.quoted(key)) is not a case of \(name)\(path(context))."
         }
-        let keys = object.keys.sorted().map { LogText.quoted($0) }.joined(separator: ", ")
-        let found = object.isEmpty ? "none" : keys
+        let found =
+          keys.isEmpty ? "none" : keys.sorted().map { LogText.quoted($0) }.joined(separator: ", ")
         return "expected one case of \(name)\(path(context)), found \(found)."
       }
       return JSONMismatch.explain(expected: type, context, path: path(context), in: line)

@@ -180,7 +180,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       case .truncated(let line, let lineNumber):
         // A last line without its newline was cut off while being written, unless it is
         // whole JSON: then it is an ordinary line, decoded (and reported) as any other.
-        let isWholeJSON = JSONValue(parsing: line) != nil
+        let isWholeJSON = JSONValue.reading(line, { _ in true }) != nil
         if !isWholeJSON, let until, sequence >= until {
           // Cut off past the step asked for: the replay got there.
           report.stoppedAfter = sequence
@@ -774,6 +774,16 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       return (["the state's digest differs (the checkpoint has no state to compare)"], false)
     }
     let canonical = CanonicalJSON.canonical(recordedJSON, of: state, encoder: encoder)
+    return StackRoom.run(reading: canonical, replayed) {
+      differences(recorded: canonical, asWritten: recordedJSON, replayed: replayed)
+    }
+  }
+
+  /// The lines of ``differences(recordedLine:replayed:of:encoder:)`` once the recorded state
+  /// is in canonical form: the comparison, which reads JSON only.
+  private static func differences(
+    recorded canonical: Data, asWritten recordedJSON: Data, replayed: Data
+  ) -> (lines: [String], isDigestAlone: Bool) {
     guard let recorded = JSONValue(parsing: canonical) else {
       let problem = JSONCheck.check(recordedJSON).problem.map { ": invalid JSON: \($0)" } ?? ""
       return (

@@ -58,9 +58,11 @@ struct JSONCheck {
   /// - Complexity: O(*n*) in time for a line of *n* bytes, and O(*n*) in memory, whatever
   ///   its numbers and the length of their paths.
   static func check(_ line: Data, allowingLoneSurrogates: Bool = false) -> Result {
-    var check = JSONCheck(bytes: [UInt8](line))
-    check.allowsLoneSurrogates = allowingLoneSurrogates
-    return check.run()
+    StackRoom.run(reading: line) {
+      var check = JSONCheck(bytes: [UInt8](line))
+      check.allowsLoneSurrogates = allowingLoneSurrogates
+      return check.run()
+    }
   }
 
   /// The place of the value that starts at byte `offset` of `line` (a number from
@@ -69,10 +71,12 @@ struct JSONCheck {
   ///
   /// - Complexity: O(*n*) for a line of *n* bytes: the line is read again up to the value.
   static func path(at offset: Int, in line: Data) -> String {
-    var check = JSONCheck(bytes: [UInt8](line))
-    check.stopOffset = offset
-    check.allowsLoneSurrogates = true
-    return check.run().path
+    StackRoom.run(reading: line) {
+      var check = JSONCheck(bytes: [UInt8](line))
+      check.stopOffset = offset
+      check.allowsLoneSurrogates = true
+      return check.run().path
+    }
   }
 
   private mutating func run() -> Result {

@@ -106,6 +106,36 @@ enum JSONGrammar {
     }
   }
 
+  /// Whether `bytes` nest arrays and objects more than `levels` deep anywhere, the strings in
+  /// them skipped whole (brackets in a string do not count). Text that is not JSON is scanned
+  /// the same way, a closing bracket with none open counting for nothing.
+  ///
+  /// - Complexity: O(*n*) for *n* bytes, stopping at the first bracket past `levels`.
+  static func nests<Bytes: RandomAccessCollection<UInt8>>(deeperThan levels: Int, _ bytes: Bytes)
+    -> Bool where Bytes.Index == Int
+  {
+    var index = bytes.startIndex
+    var nesting = 0
+    while index < bytes.endIndex {
+      switch bytes[index] {
+      case UInt8(ascii: "\""):
+        guard let end = endOfString(in: bytes, from: index) else { return false }
+        index = end
+        continue
+      case UInt8(ascii: "{"), UInt8(ascii: "["):
+        nesting += 1
+        if nesting > levels { return true }
+      case UInt8(ascii: "}"), UInt8(ascii: "]"):
+        // A closing bracket with none open is not JSON, and does not make room for more.
+        nesting = max(nesting - 1, 0)
+      default:
+        break
+      }
+      index += 1
+    }
+    return false
+  }
+
   /// Where the string whose opening quote is at `start` ends: after its closing quote, its
   /// escapes skipped; `nil` when it does not end.
   static func endOfString<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes, from start: Int)

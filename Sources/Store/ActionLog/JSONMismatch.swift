@@ -20,9 +20,9 @@ enum JSONMismatch {
       ? " (one record per line)" : path
     let expected = "expected \(jsonName(of: type))\(place)"
     let found =
-      line.flatMap { JSONValue(parsing: $0) }?
-      .value(at: context.codingPath).map { describe($0) }
-      ?? foundInDescription(context.debugDescription)
+      line.flatMap { line in
+        JSONValue.reading(line, { $0.value(at: context.codingPath).map(describe) }) ?? nil
+      } ?? foundInDescription(context.debugDescription)
     guard let found else { return "\(expected): \(context.debugDescription)" }
     return "\(expected), found \(found)."
   }

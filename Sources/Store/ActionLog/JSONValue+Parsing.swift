@@ -29,6 +29,17 @@ extension JSONValue {
 }
 
 extension JSONValue {
+  /// What `body` makes of the JSON text `data`, read whole (as ``init(parsing:)`` reads it);
+  /// `nil` when it is not JSON. The text is read, used and let go where the stack has room
+  /// for its nesting (see `StackRoom`), so `body` must only read the value.
+  ///
+  /// - Complexity: O(*n*) for *n* bytes, besides `body`.
+  static func reading<Result>(_ data: Data, _ body: (JSONValue) -> Result) -> Result? {
+    StackRoom.run(reading: data) { JSONValue(parsing: data).map(body) }
+  }
+}
+
+extension JSONValue {
   /// Reads two JSON texts to compare them, leaving out what is the same in both: a value
   /// that is the same byte for byte at the same place (the same key of objects at the same
   /// place, or the same position of arrays of the same length there) is read as `null` on

@@ -40,6 +40,11 @@ enum JSONValue: Equatable {
     if case .object = self { true } else { false }
   }
 
+  /// The keys of an object, in no order; `nil` for any other value.
+  var keys: [String]? {
+    if case .object(let fields) = self { Array(fields.keys) } else { nil }
+  }
+
   /// The value found by following `path` (object keys and array positions), or `nil`.
   func value(at path: [any CodingKey]) -> JSONValue? {
     var value = self
@@ -194,6 +199,51 @@ enum JSONValue: Equatable {
   }
 }
 
+/// How a value as a log wrote it differs from what it decodes to, encoded again: a value
+/// whose `Codable` conformance does not decode as it encodes (`.some(nil)` of an `Int??`,
+/// written `null` and decoded as `nil`), which the replay reduced in place of what was
+/// recorded.
+struct RoundTripMismatch {
+  /// The value as recorded, shortened (at most 120 characters).
+  let recorded: String
+  /// The value decoded and encoded again, shortened (at most 120 characters).
+  let reencoded: String
+  /// The first five places where they differ, as ``JSONValue/differences(to:limit:)``
+  /// lists them.
+  let changes: [String]
+  /// How many more places differ.
+  let unlisted: Int
+
+  /// The mismatch between `written`, the JSON a log holds, and `reencoded`, what it decodes
+  /// to encoded again, both in canonical form; `nil` when they are the same, or either
+  /// cannot be read. A secret the log held in plain text (which the replay warns of) is
+  /// neither quoted nor taken for a difference.
+  init?(written: Data, reencoded: Data) {
+    guard
+      let mismatch = StackRoom.run(
+        reading: written, reencoded,
+        body: { () -> RoundTripMismatch? in
+          guard let decoded = JSONValue(parsing: reencoded),
+            let recorded = JSONValue(parsing: written)?.maskingSecrets(as: decoded),
+            recorded != decoded
+          else { return nil }
+          let (changes, unlisted) = recorded.differences(to: decoded, limit: 5)
+          return RoundTripMismatch(
+            recorded: recorded.rendered(limit: 120), reencoded: decoded.rendered(limit: 120),
+            changes: changes, unlisted: unlisted)
+        })
+    else { return nil }
+    self = mismatch
+  }
+
+  private init(recorded: String, reencoded: String, changes: [String], unlisted: Int) {
+    self.recorded = recorded
+    self.reencoded = reencoded
+    self.changes = changes
+    self.unlisted = unlisted
+  }
+}
+
 /// Differences as they are found: the first `limit` written out, the rest only counted.
 private struct DifferenceList {
   let limit: Int
@@ -251,9 +301,11 @@ func changedFields<State: Encodable>(from old: State, to new: State, limit: Int)
 /// change.
 func changedFields(fromCanonical oldJSON: Data, to newJSON: Data, limit: Int) -> [String] {
   if oldJSON == newJSON { return [] }
-  guard let (before, after) = JSONValue.parsingDifferences(oldJSON, newJSON) else {
-    return ["(the state could not be compared)"]
+  return StackRoom.run(reading: oldJSON, newJSON) {
+    guard let (before, after) = JSONValue.parsingDifferences(oldJSON, newJSON) else {
+      return ["(the state could not be compared)"]
+    }
+    let (lines, unlisted) = before.differences(to: after, limit: limit)
+    return unlisted == 0 ? lines : lines + ["and \(unlisted) more difference(s)"]
   }
-  let (lines, unlisted) = before.differences(to: after, limit: limit)
-  return unlisted == 0 ? lines : lines + ["and \(unlisted) more difference(s)"]
 }

@@ -26,9 +26,10 @@ extension ReplayStep where Action: Encodable {
   ///
   /// - Complexity: O(*n*) for an action that encodes to *n* JSON values.
   public var actionSummary: String {
-    guard let data = try? makeLogEncoder().encode(action), let json = JSONValue(parsing: data)
+    guard let data = try? makeLogEncoder().encode(action),
+      let summary = JSONValue.reading(data, { ActionSummary.render($0, isTopLevel: true) })
     else { return LogText.escaped("\(action)") }
-    return ActionSummary.render(json, isTopLevel: true)
+    return summary
   }
 }
 
