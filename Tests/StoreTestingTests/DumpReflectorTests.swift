@@ -19,6 +19,24 @@ private final class Dog: Animal {
   var name = "Rex"
 }
 
+private final class Token {}
+
+private final class Labelled: CustomStringConvertible {
+  var description: String { "labelled" }
+}
+
+/// A class whose mirror says what it shows: its superclass's property is not added.
+private final class Summarized: Animal, CustomReflectable {
+  var secretCount = 3
+
+  var customMirror: Mirror { Mirror(self, children: ["count": secretCount], displayStyle: .class) }
+}
+
+/// A struct whose mirror calls it a class.
+private struct ClassLike: CustomReflectable {
+  var customMirror: Mirror { Mirror(self, children: ["a": 1, "b": "x"], displayStyle: .class) }
+}
+
 private indirect enum Chain {
   case link(Chain)
   case end
@@ -86,6 +104,20 @@ private struct Point: Hashable {
 
   @Test func inheritedPropertiesComeFirst() {
     #expect(render(Dog()) == "Dog(\n  legs: 4\n  name: \"Rex\"\n)")
+  }
+
+  @Test func aClassWithNoStoredPropertiesPrintsEmptyParenthesesOrItsDescription() {
+    #expect(render(Token()) == "Token()")
+    #expect(render(Labelled()) == "labelled")
+  }
+
+  @Test func aClassWithACustomMirrorShowsOnlyWhatItsMirrorSays() {
+    #expect(render(Summarized()) == "Summarized(\n  count: 3\n)")
+  }
+
+  /// Not an object, so not on the path for cycles: printed as its mirror's children.
+  @Test func aStructWhoseMirrorCallsItAClassPrintsItsChildren() {
+    #expect(render(ClassLike()) == "ClassLike(\n  a: 1\n  b: \"x\"\n)")
   }
 
   @Test func deepNestingStopsAtTheLimit() {

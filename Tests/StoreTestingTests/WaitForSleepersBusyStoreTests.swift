@@ -1,0 +1,79 @@
+import Effects
+import Store
+import StoreTesting
+import Testing
+
+/// A feature with an effect that never pauses (a loop on `Task.yield()`), and one that waits
+/// on a stream the test feeds, then sleeps on the test clock it holds.
+private struct BusyListener: Reducer {
+  struct State: Equatable {
+    var processed: [Int] = []
+  }
+
+  enum Action: Equatable, Sendable {
+    case poll
+    case stopPolling
+    case listen
+    case processed(Int)
+  }
+
+  enum CancelID { case poll }
+
+  let clock: TestClock
+  let messages: AsyncStream<Int>
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .poll:
+      return .run { _ in
+        while !Task.isCancelled { await Task.yield() }
+      }
+      .cancellable(id: CancelID.poll)
+    case .stopPolling:
+      return .cancel(id: CancelID.poll)
+    case .listen:
+      return .run { [clock, messages] send in
+        for await message in messages {
+          try await clock.sleep(for: .seconds(1))
+          send(.processed(message))
+        }
+      }
+    case .processed(let message):
+      state.processed.append(message)
+      return .none
+    }
+  }
+}
+
+/// `waitForSleepers()` over a test store whose executor always has work ready (an effect
+/// that never pauses, reported): it settles the store once, which runs the effect the test
+/// resumed to its sleep, and returns, rather than waiting on the busy executor's next job.
+@MainActor
+@Suite(.timeLimit(.minutes(30))) struct WaitForSleepersBusyStoreTests {
+  let clock = TestClock()
+  let messages = Messages()
+
+  @Test func waitingForSleepersSettlesAStoreWhoseEffectNeverPausesOnceAndReturns() async {
+    let (stream, input) = AsyncStream.makeStream(of: Int.self)
+    let store = TestStore(initialState: BusyListener.State()) {
+      BusyListener(clock: clock, messages: stream)
+    }
+    await withKnownIssue {
+      await store.send(.poll)
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.last.hasPrefix("Runtime warning: Effects ran 200000 jobs without coming"))
+    await store.send(.listen)
+    // Resumed before the wait: the wait's settling runs it to its sleep.
+    input.yield(1)
+    #expect(await clock.waitForSleepers())
+    #expect(clock.sleeperCount == 1)
+    await clock.advance(by: .seconds(1))
+    await store.receive(.processed(1)) { $0.processed = [1] }
+    input.finish()
+    await store.send(.stopPolling)
+    await store.finish()
+    #expect(messages.all.count == 1, "\(messages.all)")
+  }
+}
