@@ -40,4 +40,26 @@ import Testing
         ])
     }
   }
+
+  /// A header whose initial state does not round-trip is named besides the five actions, not
+  /// as one of them.
+  @Test func aHeaderThatDoesNotRoundTripIsNotOneOfTheFiveActions() throws {
+    var initial = Ledger.State()
+    initial.maybe = .some(nil)
+    let store = Store(initialState: initial) { Ledger() }
+    let file = directory.path("\(UUID().uuidString).jsonl")
+    let recorder = try store.recordActions(
+      to: file, feature: "Ledger", checkpointInterval: 100, time: { 0 })
+    for _ in 1...7 { store.send(.setMaybe(.some(nil))) }
+    try recorder.finish()
+    #expect {
+      try ActionLogReplayer(feature: "Ledger") { Ledger() }.replay(path: file)
+    } throws: { error in
+      guard case ActionLogError.diverged(_, _, let differences, _) = error else { return false }
+      let header = differences.filter { $0.hasPrefix("the initial state in the header on line 1") }
+      let actions = differences.filter { $0.hasPrefix("action ") }
+      return header.count == 1 && actions.count == 5 && actions.last?.hasPrefix("action 5 ") == true
+        && differences.contains("and 2 more action(s) that do not round-trip")
+    }
+  }
 }

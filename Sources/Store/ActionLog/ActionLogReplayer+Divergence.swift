@@ -126,6 +126,8 @@ extension ActionLogReplayer {
     let decoder = JSONDecoder()
     let encoder = makeLogEncoder()
     var problems: [String] = []
+    // The actions named so far: the header's problem, if any, is not one of the five.
+    var named = 0
     var unnamed = 0
     var first: Int?
     var last: Int?
@@ -151,10 +153,11 @@ extension ActionLogReplayer {
           written: CanonicalJSON.canonical(recordedJSON, of: action, encoder: encoder),
           reencoded: CanonicalJSON.canonical(encoded, of: action, encoder: encoder))
       else { continue }
-      guard problems.count < 5 else {
+      guard named < 5 else {
         unnamed += 1
         continue
       }
+      named += 1
       problems.append(
         """
         action \(line.sequence) on line \(number) does not round-trip: recorded \
