@@ -76,4 +76,29 @@ private struct BusyListener: Reducer {
     await store.finish()
     #expect(messages.all.count == 1, "\(messages.all)")
   }
+
+  /// Fed once the wait may have begun (the busy store's executor then has a job ready when
+  /// the wait looks): the wait settles that store again and runs the effect to its sleep.
+  /// It used to leave a store with work out of the wait for good, and hang.
+  @Test func waitingForSleepersRunsAnEffectResumedDuringTheWaitBesideOneThatNeverPauses() async {
+    let (stream, input) = AsyncStream.makeStream(of: Int.self)
+    let store = TestStore(initialState: BusyListener.State()) {
+      BusyListener(clock: clock, messages: stream)
+    }
+    await withKnownIssue {
+      await store.send(.poll)
+    } matching: {
+      messages.capture($0)
+    }
+    await store.send(.listen)
+    async let waited = clock.waitForSleepers()
+    for _ in 0..<50 { await Task.yield() }
+    input.yield(1)
+    #expect(await waited)
+    await clock.advance(by: .seconds(1))
+    await store.receive(.processed(1)) { $0.processed = [1] }
+    input.finish()
+    await store.send(.stopPolling)
+    await store.finish()
+  }
 }

@@ -238,10 +238,17 @@ public final class TestClock: Clock, Sendable {
   public func waitForSleepers(_ count: Int = 1) async -> Bool {
     while true {
       let executors = await settleStores()
-      // One with work still ready after settling runs something that never pauses (its store
-      // reported it): waiting for its next job would only spin.
-      let quiet = executors.filter { !$0.hasWork }
-      switch await waitForSleepersOrWork(count, on: quiet) {
+      // One with work still ready after settling was resumed from outside meanwhile, or runs
+      // something that never pauses (its store reported it, and runs a bounded number of its
+      // jobs a settling): either way it is settled again, after letting other tasks run. Left
+      // out of the wait, a job enqueued just now would never run.
+      if executors.contains(where: \.hasWork) {
+        if state.withLock({ $0.sleepers.count >= count }) { return true }
+        if Task.isCancelled { return false }
+        await Task.yield()
+        continue
+      }
+      switch await waitForSleepersOrWork(count, on: executors) {
       case .sleepers: return true
       case .cancelled: return false
       case .work: continue
