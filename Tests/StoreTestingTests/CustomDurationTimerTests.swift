@@ -95,4 +95,23 @@ private final class TickClock: Clock, Sendable {
     }
     #expect(wrong.isEmpty, "\(wrong)")
   }
+
+  /// The same with an interval of 333,333,333,333,333,333 ticks (a third of a second in
+  /// attoseconds), where a `Double` quotient rounds: the count is made exact with the
+  /// duration's own multiplication, and the tick due on the consumer's return is that tick.
+  @Test func aConsumerBackExactlyOnATickOfAVeryFineClockGetsThatTick() async throws {
+    let interval = Ticks(333_333_333_333_333_333)
+    var wrong: [String] = []
+    for k in 2...26 {
+      let clock = TickClock()
+      var iterator = clock.timer(interval: interval).makeAsyncIterator()
+      _ = await iterator.next()
+      try await clock.sleep(for: interval * k)
+      let second = await iterator.next()
+      if second != interval * (k + 1) {
+        wrong.append("k=\(k): \(String(describing: second))")
+      }
+    }
+    #expect(wrong.isEmpty, "\(wrong)")
+  }
 }

@@ -50,10 +50,11 @@ public struct ClockTimer<Duration: DurationProtocol>: AsyncSequence, Sendable {
   /// Sleeps until that offset from the instant.
   let sleep: @Sendable (Duration) async throws -> Void
 
-  /// The smallest whole number of intervals at least as long as `gap`, both positive: for a
-  /// `Swift.Duration`, counted exactly in attoseconds (as a `Double` quotient, 15 intervals of
-  /// a third of a second came to just over 15, and a tick due exactly on a consumer's return
-  /// was skipped; a count past `Int.max` stopped the program).
+  /// The smallest whole number of intervals at least as long as `gap`, both positive, counted
+  /// exactly: in attoseconds for a `Swift.Duration`, and with the type's own multiplication
+  /// for another duration type. (As a `Double` quotient alone, 15 intervals of a third of a
+  /// second came to just over 15, and a tick due exactly on a consumer's return was skipped;
+  /// a count past `Int.max` stopped the program.)
   static func wholeIntervals(_ interval: Duration, toCover gap: Duration) -> Duration {
     if let interval = interval as? Swift.Duration, let gap = gap as? Swift.Duration {
       let step = interval.attoseconds
@@ -64,10 +65,23 @@ public struct ClockTimer<Duration: DurationProtocol>: AsyncSequence, Sendable {
       let (covered, overflow) = step.multipliedReportingOverflow(by: whole)
       return Swift.Duration(attoseconds: overflow ? gap.attoseconds : covered) as! Duration
     }
-    // Another duration type: its own division (a `Double`, so a tick due exactly on the
-    // consumer's return may be taken for missed), with the count kept within `Int`.
-    let missed = (gap / interval).rounded(.up)
-    return interval * Int(Swift.min(missed, Double(Int.max / 2)))
+    // Another duration type: its own division, a `Double`, with the count kept within
+    // `Int`; then made exact with the type's own multiplication and comparison. (Past 2^53
+    // units the quotient rounds: a tick due exactly on the consumer's return was taken for
+    // missed.) The correction moves the count by at most the quotient's error, bounded here.
+    var count = Int(Swift.max(1, Swift.min((gap / interval).rounded(.up), Double(Int.max / 2))))
+    var covers = false
+    var steps = 0
+    while steps < 1_024, count > 1, interval * (count - 1) >= gap {
+      count -= 1
+      covers = true
+      steps += 1
+    }
+    while !covers, steps < 1_024, interval * count < gap {
+      count += 1
+      steps += 1
+    }
+    return interval * count
   }
 
   /// Starts the ticks: the first is due `interval` after the first call to `next()`.
