@@ -88,8 +88,8 @@ extension TestStore {
       : "The state after \(step) differs from the expected state"
     return """
       \(headline), although both print the same: they differ in something the dump does not \
-      show (deeper than it goes, or a value whose description hides the difference). `==` \
-      says they differ.
+      show (deeper than it goes, or a value whose description hides the difference, such as \
+      an object compared by identity). `==` says they differ.
       """
   }
 
