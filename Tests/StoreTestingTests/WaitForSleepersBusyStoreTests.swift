@@ -46,14 +46,19 @@ private struct BusyListener: Reducer {
 }
 
 /// `waitForSleepers()` over a test store whose executor always has work ready (an effect
-/// that never pauses, reported): it settles the store once, which runs the effect the test
-/// resumed to its sleep, and returns, rather than waiting on the busy executor's next job.
+/// that never pauses, reported): it settles the store, which runs the effect the test
+/// resumed to its sleep, settling it again while it has work, and returns once the sleeper is
+/// there, rather than waiting on the busy executor's next job.
 @MainActor
 @Suite(.timeLimit(.minutes(30))) struct WaitForSleepersBusyStoreTests {
   let clock = TestClock()
   let messages = Messages()
 
-  @Test func waitingForSleepersSettlesAStoreWhoseEffectNeverPausesOnceAndReturns() async {
+  /// A test store whose effect never pauses (its runtime warning captured in `messages`), and
+  /// the input of the stream its listener reads once sent `.listen`.
+  private func storeRunningAnEffectThatNeverPauses() async -> (
+    store: TestStoreOf<BusyListener>, input: AsyncStream<Int>.Continuation
+  ) {
     let (stream, input) = AsyncStream.makeStream(of: Int.self)
     let store = TestStore(initialState: BusyListener.State()) {
       BusyListener(clock: clock, messages: stream)
@@ -63,6 +68,11 @@ private struct BusyListener: Reducer {
     } matching: {
       messages.capture($0)
     }
+    return (store, input)
+  }
+
+  @Test func waitingForSleepersSettlesAStoreWhoseEffectNeverPausesOnceAndReturns() async {
+    let (store, input) = await storeRunningAnEffectThatNeverPauses()
     #expect(messages.last.hasPrefix("Runtime warning: Effects ran 200000 jobs without coming"))
     await store.send(.listen)
     // Resumed before the wait: the wait's settling runs it to its sleep.
@@ -81,15 +91,7 @@ private struct BusyListener: Reducer {
   /// the wait looks): the wait settles that store again and runs the effect to its sleep.
   /// It used to leave a store with work out of the wait for good, and hang.
   @Test func waitingForSleepersRunsAnEffectResumedDuringTheWaitBesideOneThatNeverPauses() async {
-    let (stream, input) = AsyncStream.makeStream(of: Int.self)
-    let store = TestStore(initialState: BusyListener.State()) {
-      BusyListener(clock: clock, messages: stream)
-    }
-    await withKnownIssue {
-      await store.send(.poll)
-    } matching: {
-      messages.capture($0)
-    }
+    let (store, input) = await storeRunningAnEffectThatNeverPauses()
     await store.send(.listen)
     async let waited = clock.waitForSleepers()
     for _ in 0..<50 { await Task.yield() }
