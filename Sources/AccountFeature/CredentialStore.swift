@@ -1,5 +1,5 @@
+import Effects
 import Store
-import Synchronization
 
 /// Secure storage for a session's token, outside any state: the place a real app would put
 /// the keychain. Only ``AuthenticationClient`` sees it.
@@ -32,13 +32,14 @@ public final class CredentialStore: Sendable {
     var listeners: [Int: AsyncStream<AccountProfile>.Continuation] = [:]
     var nextListener = 0
   }
-  private let storage: Mutex<Storage>
+  /// `Locked`, this package's `Mutex`, whose hand-offs ThreadSanitizer sees on Linux too.
+  private let storage: Locked<Storage>
 
   /// Creates storage, empty or holding a saved session.
   ///
   /// - Parameter session: A session saved earlier.
   public init(session: Session? = nil) {
-    storage = Mutex(Storage(session: session))
+    storage = Locked(Storage(session: session))
   }
 
   /// The saved session, if any.

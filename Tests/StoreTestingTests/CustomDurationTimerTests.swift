@@ -1,5 +1,4 @@
 import Effects
-import Synchronization
 import Testing
 
 /// A duration counted in whole ticks: a clock's own duration type, not `Swift.Duration`.
@@ -30,10 +29,10 @@ private final class TickClock: Clock, Sendable {
     static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.tick < rhs.tick }
   }
 
-  private let state: Mutex<(now: Instant, deadlines: [Int])>
+  private let state: Locked<(now: Instant, deadlines: [Int])>
 
   init(at tick: Int = 0) {
-    state = Mutex((Instant(tick: tick), []))
+    state = Locked((Instant(tick: tick), []))
   }
 
   var now: Instant { state.withLock { $0.now } }

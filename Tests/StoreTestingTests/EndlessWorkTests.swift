@@ -1,6 +1,5 @@
 import Effects
 import Store
-import Synchronization
 import Testing
 
 @testable import StoreTesting
@@ -22,7 +21,7 @@ private struct Poller: Reducer {
 
   /// Counts the polling loop's turns.
   final class Turns: Sendable {
-    let count = Mutex(0)
+    let count = Locked(0)
   }
 
   var turns = Turns()

@@ -1,5 +1,4 @@
 import Effects
-import Synchronization
 import Testing
 
 @testable import Store
@@ -13,7 +12,7 @@ struct Pinger: Reducer {
   /// The running effect's `Send`, kept to send from the reducer, and a stream that yields
   /// once the effect has handed it over.
   final class Outlet: Sendable {
-    let send = Mutex<Send<Action>?>(nil)
+    let send = Locked<Send<Action>?>(nil)
     let started: AsyncStream<Void>
     let startedContinuation: AsyncStream<Void>.Continuation
     init() { (started, startedContinuation) = AsyncStream.makeStream() }
@@ -108,7 +107,7 @@ struct Burst: Reducer {
 
 /// Jobs a store schedules, kept for the test to run one at a time on the main actor.
 final class HandRunJobs: Sendable {
-  private let jobs = Mutex<[@Sendable @MainActor () -> Void]>([])
+  private let jobs = Locked<[@Sendable @MainActor () -> Void]>([])
 
   var scheduler: DrainScheduler {
     DrainScheduler { job in self.jobs.withLock { $0.append(job) } }

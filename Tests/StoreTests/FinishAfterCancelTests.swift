@@ -1,5 +1,4 @@
 import Effects
-import Synchronization
 import Testing
 
 @testable import Store
@@ -7,7 +6,8 @@ import Testing
 /// A one-way gate an effect waits at, deaf to its task's cancellation: what an effect that
 /// takes a while to wind down does (closing a file, a last write).
 private final class WindDownGate: Sendable {
-  private let state = Mutex<(isOpen: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+  private let state = Locked<(isOpen: Bool, waiter: CheckedContinuation<Void, Never>?)>(
+    (false, nil))
 
   func wait() async {
     await withCheckedContinuation { continuation in
@@ -67,7 +67,7 @@ private struct Upload: Reducer {
   @Test func finishAfterCancelWaitsForTheEffectsToWindDown() async {
     let (store, task, windDown) = await startedUpload()
     task.cancel()
-    let finished = Mutex(false)
+    let finished = Locked(false)
     let waiting = Task { @MainActor in
       await task.finish()
       finished.withLock { $0 = true }

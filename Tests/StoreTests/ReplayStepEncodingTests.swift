@@ -1,6 +1,5 @@
 import Effects
 import Foundation
-import Synchronization
 import Testing
 
 @testable import Store
@@ -10,7 +9,7 @@ import Testing
 @MainActor
 @Suite struct ReplayStepEncodingTests {
   /// How many times each state was encoded, by its run and count.
-  nonisolated static let encodings = Mutex<[String: Int]>([:])
+  nonisolated static let encodings = Locked<[String: Int]>([:])
 
   struct Counter: Reducer {
     struct State: Equatable, Codable {

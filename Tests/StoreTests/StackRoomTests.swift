@@ -1,6 +1,5 @@
 import Effects
 import Foundation
-import Synchronization
 import Testing
 
 @testable import Store
@@ -157,7 +156,7 @@ import Testing
   /// The result of `body`, run on a thread with a stack of 512 KB (4 MB under
   /// ThreadSanitizer).
   static func onSmallStack<Value: Sendable>(_ body: @escaping @Sendable () -> Value) -> Value {
-    let result = Mutex<Value?>(nil)
+    let result = Locked<Value?>(nil)
     let done = DispatchSemaphore(value: 0)
     let thread = Thread {
       let value = body()

@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -19,7 +17,7 @@ final class ReplayEncodings: Sendable {
   /// How many states are kept: the newest step's two.
   private static var capacity: Int { 2 }
 
-  private let kept = Mutex<[(sequence: Int, json: Data)]>([])
+  private let kept = ModuleLock<[(sequence: Int, json: Data)]>([])
 
   /// The canonical JSON of the state after action `sequence` (0: the initial state), if
   /// it is kept.

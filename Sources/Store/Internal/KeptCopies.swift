@@ -319,7 +319,7 @@ struct KeptCopyKey: Hashable, Sendable {
 /// The kept copies, by the place of the child they lie in.
 @usableFromInline
 enum KeptCopies {
-  private static let byPlace = Mutex<[KeptCopyKey: [any KeptCopyProtocol]]>([:])
+  private static let byPlace = ModuleLock<[KeptCopyKey: [any KeptCopyProtocol]]>([:])
   /// How many are registered: while none is, a reducer's step does not take the lock.
   private static let count = Atomic<Int>(0)
 

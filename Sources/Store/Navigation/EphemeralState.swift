@@ -1,5 +1,4 @@
 import Effects
-import Synchronization
 
 /// State of a presented destination that closes itself when any of its actions arrives, as an
 /// alert or a confirmation dialog closes when one of its buttons is tapped.
@@ -74,27 +73,7 @@ enum Ephemerality {
   /// The kind of each state type met so far. A type's conformance and shape do not change
   /// while the program runs, so an entry is never replaced; there is one per destination
   /// type, however many actions arrive.
-  private static let kinds = Mutex<[ObjectIdentifier: Kind]>([:])
-  private static let kindsHandOff = Atomic<UInt8>(0)
-
-  /// Runs `body` on the value `mutex` guards, with a hand-off ThreadSanitizer can see: an
-  /// atomic `handOff` loaded after taking the lock and stored before giving it back.
-  ///
-  /// As `Locked` does (see why there), which the caches here do not use: its generic
-  /// `withLock`, called from this module, is not specialized for their dictionaries (made
-  /// `@inlinable`, an action to a presented child still took 5.2 to 5.7 times `Scope`, against
-  /// 3.4 to 3.6 this way). Without the hand-off, tests asking for kinds in parallel drew
-  /// reports of races under the lock.
-  private static func withHandOff<Value, Result: Sendable>(
-    _ mutex: borrowing Mutex<Value>, _ handOff: borrowing Atomic<UInt8>,
-    _ body: (inout Value) -> Result
-  ) -> Result {
-    mutex.withLock { value in
-      _ = handOff.load(ordering: .acquiring)
-      defer { handOff.store(0, ordering: .releasing) }
-      return body(&value)
-    }
-  }
+  private static let kinds = ModuleLock<[ObjectIdentifier: Kind]>([:])
 
   /// The kind of `type`.
   ///
@@ -107,10 +86,10 @@ enum Ephemerality {
   @usableFromInline
   static func kind(of type: Any.Type) -> Kind {
     let key = ObjectIdentifier(type)
-    if let known = withHandOff(kinds, kindsHandOff, { $0[key] }) { return known }
+    if let known = kinds.withLock { $0[key] } { return known }
     let kind: Kind =
       type is any EphemeralState.Type ? .ephemeral : isEnum(type) ? .enumeration : .plain
-    withHandOff(kinds, kindsHandOff) { $0[key] = kind }
+    kinds.withLock { $0[key] = kind }
     return kind
   }
 
@@ -195,8 +174,7 @@ enum Ephemerality {
   /// Each enum case met so far. One entry per case of the destination and action types, made
   /// once: a mirror at each action to an enum destination cost 1.6 us, 60 times an action
   /// through `Scope` (bench scenario 27).
-  private static let cases = Mutex<[CaseSlot: CaseInfo]>([:])
-  private static let casesHandOff = Atomic<UInt8>(0)
+  private static let cases = ModuleLock<[CaseSlot: CaseInfo]>([:])
 
   /// The case of the enum value at `value`, of type `type`.
   ///
@@ -211,11 +189,11 @@ enum Ephemerality {
       return info(of: reflect(type))
     #else
       let slot = CaseSlot(type: ObjectIdentifier(type), tag: enumTag(of: value, type: type))
-      if let known = withHandOff(cases, casesHandOff, { $0[slot] }) {
+      if let known = cases.withLock { $0[slot] } {
         return known.isObject ? info(of: reflect(type)) : known
       }
       let info = info(of: reflect(type))
-      withHandOff(cases, casesHandOff) { $0[slot] = info }
+      cases.withLock { $0[slot] = info }
       return info
     #endif
   }

@@ -1,14 +1,13 @@
 import AccountFeature
 import Effects
-import Synchronization
 
 /// A controllable authentication client for tests: it records calls, answers from a script
 /// after a delay on a test clock, and lets a test push profile changes.
 final class AccountTestClient: Sendable {
   let clock: any Clock<Duration>
-  private let calls = Mutex<[String]>([])
-  private let changes = Mutex<[Int: AsyncStream<AccountProfile>.Continuation]>([:])
-  private let nextListener = Mutex(0)
+  private let calls = Locked<[String]>([])
+  private let changes = Locked<[Int: AsyncStream<AccountProfile>.Continuation]>([:])
+  private let nextListener = Locked(0)
   let signInResult: @Sendable (String, String) throws -> AccountProfile
   let savedSession: AccountProfile?
 

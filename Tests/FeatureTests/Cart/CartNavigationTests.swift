@@ -4,7 +4,6 @@ import Foundation
 import Observation
 import Store
 import StoreTesting
-import Synchronization
 import Testing
 
 /// Forward data flow: a row pushes its item's editor by id; the editor edits the item where it
@@ -131,7 +130,7 @@ import Testing
 
 /// Whether an observation callback fired; it may fire on any thread.
 private final class ObservedChange: Sendable {
-  private let value = Mutex(false)
+  private let value = Locked(false)
 
   var isSet: Bool { value.withLock { $0 } }
 

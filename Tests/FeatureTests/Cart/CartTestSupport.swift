@@ -3,7 +3,6 @@ import Effects
 import Foundation
 import Store
 import StoreTesting
-import Synchronization
 import Testing
 
 extension CartItem {
@@ -46,7 +45,7 @@ func makeCartStore(
 
 /// Records the orders a checkout client receives, so a test can count submissions.
 final class SubmittedOrders: Sendable {
-  private let orders = Mutex<[[CartItem]]>([])
+  private let orders = Locked<[[CartItem]]>([])
 
   /// Every order submitted so far, oldest first.
   var all: [[CartItem]] {
