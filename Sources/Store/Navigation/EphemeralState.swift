@@ -86,7 +86,7 @@ enum Ephemerality {
   @usableFromInline
   static func kind(of type: Any.Type) -> Kind {
     let key = ObjectIdentifier(type)
-    if let known = kinds.withLock { $0[key] } { return known }
+    if let known = kinds.withLock({ $0[key] }) { return known }
     let kind: Kind =
       type is any EphemeralState.Type ? .ephemeral : isEnum(type) ? .enumeration : .plain
     kinds.withLock { $0[key] = kind }
@@ -189,7 +189,7 @@ enum Ephemerality {
       return info(of: reflect(type))
     #else
       let slot = CaseSlot(type: ObjectIdentifier(type), tag: enumTag(of: value, type: type))
-      if let known = cases.withLock { $0[slot] } {
+      if let known = cases.withLock({ $0[slot] }) {
         return known.isObject ? info(of: reflect(type)) : known
       }
       let info = info(of: reflect(type))
