@@ -32,7 +32,8 @@ public final class CredentialStore: Sendable {
     var listeners: [Int: AsyncStream<AccountProfile>.Continuation] = [:]
     var nextListener = 0
   }
-  /// `Locked`, this package's `Mutex`, whose hand-offs ThreadSanitizer sees on Linux too.
+  /// `Locked`, this package's `Mutex`, whose hand-offs ThreadSanitizer sees on Linux too
+  /// (outside this package, which `Locked` is not visible to, a `Mutex`).
   private let storage: Locked<Storage>
 
   /// Creates storage, empty or holding a saved session.

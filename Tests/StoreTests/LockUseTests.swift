@@ -18,54 +18,162 @@ import Testing
       .deletingLastPathComponent()
   }
 
-  /// `path:line: text` for each line of code (not a comment) under `folder` that makes a
-  /// `Mutex`, outside the files `skipped` (paths from the package's root) and this one.
+  /// The lines of the Swift source `text` with its comments and the contents of its string
+  /// literals blanked out, so that only code is left: `//` and `///` comments, `/* */` blocks
+  /// (nested, as Swift nests them, and across lines), `"…"`, `"""…"""` across lines, and raw
+  /// strings (`#"…"#`). An interpolation's code is blanked with its string; one that holds a
+  /// string literal of its own ends the blanking early, for the rest of its line.
+  static func codeLines(of text: String) -> [String] {
+    var lines: [String] = []
+    var commentDepth = 0
+    /// While inside a string: whether it is multi-line, and its raw delimiter's `#`s.
+    var string: (multiline: Bool, hashes: Int)?
+    let quote = UInt8(ascii: "\""), hash = UInt8(ascii: "#"), slash = UInt8(ascii: "/")
+    let star = UInt8(ascii: "*"), backslash = UInt8(ascii: "\\"), space = UInt8(ascii: " ")
+    for line in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+      let bytes = Array(line)
+      var code: [UInt8] = []
+      var index = 0
+      func at(_ offset: Int) -> UInt8? {
+        index + offset < bytes.count ? bytes[index + offset] : nil
+      }
+      /// Whether `count` quotes and then `hashes` `#`s start at `index`.
+      func delimiter(quotes count: Int, hashes: Int) -> Bool {
+        (0..<count).allSatisfy { at($0) == quote }
+          && (0..<hashes).allSatisfy { at(count + $0) == hash }
+      }
+      while index < bytes.count {
+        if commentDepth > 0 {
+          if at(0) == star, at(1) == slash {
+            commentDepth -= 1
+            index += 2
+          } else if at(0) == slash, at(1) == star {
+            commentDepth += 1
+            index += 2
+          } else {
+            index += 1
+          }
+          code.append(space)
+        } else if let open = string {
+          let quotes = open.multiline ? 3 : 1
+          if open.hashes == 0, at(0) == backslash {
+            index += 2
+          } else if delimiter(quotes: quotes, hashes: open.hashes) {
+            string = nil
+            index += quotes + open.hashes
+            code.append(quote)
+          } else {
+            index += 1
+          }
+        } else if at(0) == slash, at(1) == slash {
+          break
+        } else if at(0) == slash, at(1) == star {
+          commentDepth = 1
+          index += 2
+        } else {
+          var hashes = 0
+          while at(hashes) == hash { hashes += 1 }
+          if at(hashes) == quote {
+            let multiline = at(hashes + 1) == quote && at(hashes + 2) == quote
+            string = (multiline, hashes)
+            index += hashes + (multiline ? 3 : 1)
+            code.append(quote)
+          } else {
+            let end = min(index + hashes + 1, bytes.count)
+            code.append(contentsOf: bytes[index..<end])
+            index = end
+          }
+        }
+      }
+      // A single-line string does not go on to the next line.
+      if string?.multiline == false { string = nil }
+      lines.append(String(decoding: code, as: UTF8.self))
+    }
+    return lines
+  }
+
+  /// Whether `code` holds the identifier `name` (not as part of a longer one).
+  static func names(_ name: String, in code: String) -> Bool {
+    code.contains(name)
+      && code.split { !($0.isLetter || $0.isNumber || $0 == "_") }.contains { $0 == name }
+  }
+
+  /// `path:line: text` for each line under `folder` whose code names `Mutex`, outside the
+  /// files `skipped` (paths from the package's root).
   static func bareMutexes(under folder: String, skipping skipped: [String] = wrappers) throws
     -> [String]
   {
-    let root = packageRoot
-    let thisFile = URL(fileURLWithPath: #filePath).standardizedFileURL.path
+    let root = packageRoot.standardizedFileURL.path
     let files = try #require(
       FileManager.default.enumerator(
-        at: root.appendingPathComponent(folder), includingPropertiesForKeys: nil))
+        at: packageRoot.appendingPathComponent(folder), includingPropertiesForKeys: nil))
     var found: [String] = []
     for case let file as URL in files where file.pathExtension == "swift" {
-      let path = String(
-        file.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count + 1))
-      guard !skipped.contains(path), file.standardizedFileURL.path != thisFile else { continue }
-      let lines = try String(contentsOf: file, encoding: .utf8)
-        .split(separator: "\n", omittingEmptySubsequences: false)
-      for (index, line) in lines.enumerated() {
-        let code = line.trimmingCharacters(in: .whitespaces)
-        guard !code.hasPrefix("//") else { continue }
-        if code.contains("Mutex<") || code.contains("Mutex(") {
-          found.append("\(path):\(index + 1): \(code)")
-        }
+      let path = String(file.standardizedFileURL.path.dropFirst(root.count + 1))
+      guard !skipped.contains(path) else { continue }
+      let text = try String(contentsOf: file, encoding: .utf8)
+      let source = text.split(separator: "\n", omittingEmptySubsequences: false)
+      for (index, code) in codeLines(of: text).enumerated() where names("Mutex", in: code) {
+        found.append("\(path):\(index + 1): \(source[index].trimmingCharacters(in: .whitespaces))")
       }
     }
     return found.sorted()
   }
 
   @Test(arguments: ["Sources", "Tests"])
-  func noFileButTheWrappersMakesAMutex(folder: String) throws {
+  func noFileButTheWrappersNamesMutexInItsCode(folder: String) throws {
     let found = try Self.bareMutexes(under: folder)
     #expect(
       found.isEmpty,
-      "use Locked (ModuleLock on Store's action path) instead of Mutex:\n\(found.joined(separator: "\n"))"
+      """
+      use Locked (ModuleLock on Store's action path) instead of Mutex:
+      \(found.joined(separator: "\n"))
+      """
     )
   }
 
   /// The check reads the files it means to: left in, the wrappers' own `Mutex`es are found,
   /// each named by its file and line.
   @Test func theCheckFindsTheWrappersOwnMutexes() throws {
-    let found = try Self.bareMutexes(under: "Sources", skipping: [])
     for wrapper in Self.wrappers {
+      let found = try Self.bareMutexes(
+        under: URL(fileURLWithPath: wrapper).deletingLastPathComponent().relativePath,
+        skipping: [])
       let lines = try String(
         contentsOf: Self.packageRoot.appendingPathComponent(wrapper), encoding: .utf8
       ).split(separator: "\n", omittingEmptySubsequences: false)
-      let line = try #require(lines.firstIndex { $0.contains("let mutex: Mutex<Value>") })
-      #expect(found.contains("\(wrapper):\(line + 1): private let mutex: Mutex<Value>"), "\(found)")
+      let stored = try #require(lines.firstIndex { $0.contains("let mutex: Mutex<Value>") })
+      let made = try #require(lines.firstIndex { $0.contains("mutex = Mutex(initialValue)") })
+      #expect(
+        found == [
+          "\(wrapper):\(stored + 1): private let mutex: Mutex<Value>",
+          "\(wrapper):\(made + 1): mutex = Mutex(initialValue)",
+        ])
     }
-    #expect(found.count == 2 * Self.wrappers.count, "\(found)")
+  }
+
+  /// Code that names `Mutex` is found however it is spelled; the name in a comment, a string
+  /// or another identifier is not.
+  @Test func onlyCodeCounts() {
+    let source = #"""
+      let a = Mutex<Int>(0)
+      let b = Synchronization.Mutex(0)
+      typealias Lock = Mutex
+      let c: Mutex <Int> = .init(0)
+      // let d = Mutex(0)
+      /// `Mutex<Int>` in a doc comment
+      let e = makeMutex()  // Mutex(0)
+      /* let f = Mutex(0)
+         /* nested */ Mutex(0) */ let g = Mutex(0)
+      let h = "Mutex(0)"; let i = Mutex(0)
+      let j = #"say "Mutex(0)" here"#
+      let k = """
+        Mutex(0)
+        """
+      let l = Mutex.self
+      """#
+    let found = Self.codeLines(of: source).enumerated()
+      .filter { Self.names("Mutex", in: $0.element) }.map { $0.offset + 1 }
+    #expect(found == [1, 2, 3, 4, 9, 10, 15])
   }
 }
