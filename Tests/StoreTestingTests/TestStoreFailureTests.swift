@@ -228,6 +228,13 @@ import Testing
         "Must assert received actions before sending Profile.Action.noop: 1 received action not yet asserted"
       ))
     #expect(messages.last.contains(#"loaded("Ada")"#))
+    // The dropped action's change is taken as the state before the send: the send itself
+    // changed nothing, and later steps are checked from the state the load left.
+    await store.send(.moveTapped("Lyon")) {
+      #expect($0.user.name == "Ada" && !$0.isLoading)
+      $0.user.address.city = "Lyon"
+    }
+    #expect(messages.all.count == 1)
   }
 
   @Test func finishingWithARunningEffectFailsNamingTheActionThatStartedIt() async {
