@@ -239,6 +239,9 @@ struct Bench {
     // 7. Replaying a 1,000,000-action log, against decoding its lines alone.
     if runs(7) { try await ReplayBench.run(into: &table) }
 
+    // 39. A replay's timeline over 1,000 rows, against encoding its states alone.
+    if runs(39) { try TimelineBench.run(into: &table) }
+
     print(table.render())
     if check && !table.allMet {
       print("bench: some ratios miss their targets.")
@@ -978,7 +981,7 @@ func format(_ value: Double) -> String {
 
 /// The bench's command line.
 struct Options {
-  static let scenarios = 1...38
+  static let scenarios = 1...39
   static let usage = """
     USAGE: bench [--check] [--only N]
 
