@@ -14,9 +14,7 @@ struct Measure {
       let start = clock.now
       for _ in 0..<iterations { body() }
       let elapsed = start.duration(to: clock.now)
-      samples.append(
-        Double(elapsed.components.attoseconds) / 1e9 / Double(iterations)
-          + Double(elapsed.components.seconds) * 1e9 / Double(iterations))
+      samples.append(elapsed.nanoseconds / Double(iterations))
     }
     return samples.sorted()[samples.count / 2]
   }
@@ -40,8 +38,7 @@ struct Measure {
     let start = clock.now
     for _ in 0..<iterations { body() }
     let elapsed = start.duration(to: clock.now)
-    return (Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9)
-      / Double(iterations)
+    return elapsed.nanoseconds / Double(iterations)
   }
 
   func nanoseconds(iterations: Int, _ body: () async -> Void) async -> Double {
@@ -52,9 +49,7 @@ struct Measure {
       let start = clock.now
       for _ in 0..<iterations { await body() }
       let elapsed = start.duration(to: clock.now)
-      samples.append(
-        Double(elapsed.components.attoseconds) / 1e9 / Double(iterations)
-          + Double(elapsed.components.seconds) * 1e9 / Double(iterations))
+      samples.append(elapsed.nanoseconds / Double(iterations))
     }
     return samples.sorted()[samples.count / 2]
   }
@@ -86,5 +81,12 @@ enum Memory {
     #else
       return nil
     #endif
+  }
+}
+
+extension Duration {
+  /// The duration in nanoseconds.
+  var nanoseconds: Double {
+    Double(components.seconds) * 1e9 + Double(components.attoseconds) / 1e9
   }
 }

@@ -54,14 +54,10 @@ enum ReplayBench {
     // runs and not others, and the middle run still moved the ratio between 1.0 and 1.45.
     let decode = decodeTimes.min()!
     let replay = replayTimes.min()!
-    func perLine(_ duration: Duration) -> Double {
-      (Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9)
-        / Double(lines.count)
-    }
     table.add(
-      "replay a 1,000,000-action log", perLine(replay), "JSONDecoder on the same lines alone",
-      perLine(decode), 1.3)
-    let seconds = Double(replay.components.seconds) + Double(replay.components.attoseconds) / 1e18
+      "replay a 1,000,000-action log", replay.nanoseconds / Double(lines.count),
+      "JSONDecoder on the same lines alone", decode.nanoseconds / Double(lines.count), 1.3)
+    let seconds = replay.nanoseconds / 1e9
     table.note(
       "replay throughput",
       "\(Int(Double(actionCount) / seconds)) actions/s; "

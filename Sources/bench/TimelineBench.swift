@@ -73,13 +73,10 @@ enum TimelineBench {
     }
     // The fastest of each, as for the replay (scenario 7): runs are long enough for the
     // machine's other work to land in some and not others.
-    func perStep(_ duration: Duration) -> Double {
-      (Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9)
-        / Double(stepCount)
-    }
     table.add(
       "a replay's timeline (each step's stateChanges), 1,000 rows",
-      perStep(timelineTimes.min()!), "JSONEncoder encoding each step's state once",
-      perStep(encodeTimes.min()!), 2.0)
+      timelineTimes.min()!.nanoseconds / Double(stepCount),
+      "JSONEncoder encoding each step's state once",
+      encodeTimes.min()!.nanoseconds / Double(stepCount), 2.0)
   }
 }
