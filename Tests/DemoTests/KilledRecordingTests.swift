@@ -36,7 +36,7 @@ import Testing
     let stopped = await process.stop(whenFileAt: log.path, reaches: 200_000)
     #expect(stopped, "the recording should still be running when it is killed")
     kill(process.processIdentifier, SIGKILL)
-    process.waitUntilExit()
+    await process.waitForExit()
     #expect(process.terminationReason == .uncaughtSignal)
 
     let report = try SampleApp.replayer.replay(path: log.path)

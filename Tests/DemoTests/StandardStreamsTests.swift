@@ -24,7 +24,7 @@ import Testing
   static func waitForExit(of process: Process, readingErrorsFrom errors: Pipe) async -> String {
     let handle = errors.fileHandleForReading
     let data = await offTheCooperativePool { handle.readDataToEndOfFile() }
-    await offTheCooperativePool { process.waitUntilExit() }
+    await process.waitForExit()
     return String(decoding: data, as: UTF8.self)
   }
 
@@ -158,10 +158,8 @@ import Testing
     first.arguments = ["record", "--out", log, "--sessions", "100000"]
     first.standardOutput = FileHandle.nullDevice
     try first.run()
-    defer {
-      if first.isRunning { kill(first.processIdentifier, SIGKILL) }
-      first.waitUntilExit()
-    }
+    // Foundation reaps the process once it is killed; waiting is only for what comes after.
+    defer { if first.isRunning { kill(first.processIdentifier, SIGKILL) } }
     // Once lines are there, the first recording holds the file (a condition, not a
     // duration); stopped, it holds it without writing more.
     let stopped = await first.stop(whenFileAt: log, reaches: 10_000)
@@ -171,7 +169,7 @@ import Testing
     let message = output.captured?.first ?? ""
     #expect(message.contains("another process is recording to this file"), "\(message)")
     kill(first.processIdentifier, SIGKILL)
-    first.waitUntilExit()
+    await first.waitForExit()
     let report = try SampleApp.replayer.replay(path: log)
     #expect(report.actionCount > 36, "the second recording truncated the first one's log")
   }

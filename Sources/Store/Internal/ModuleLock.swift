@@ -8,7 +8,7 @@ import Synchronization
 /// `@inlinable`, an action to a presented child still took 5.2 to 5.7 times `Scope`, against 3.4
 /// to 3.6 this way). Use it for locks an action takes; `Locked` elsewhere. A bare `Mutex` is
 /// not used in this package: on Linux, two threads meeting at one draw reports of races under
-/// the lock (`LockUseTests` checks the sources).
+/// the lock (`CodeRuleTests` checks the sources).
 struct ModuleLock<Value: ~Copyable>: ~Copyable, Sendable {
   private let mutex: Mutex<Value>
   private let handOff = Atomic<UInt8>(0)

@@ -1,17 +1,42 @@
 import Foundation
 import Testing
 
-/// The package's code takes its locks through `Locked` (or, on the action path in `Store`,
-/// `ModuleLock`), never through a bare `Mutex`: on Linux, a thread that waits for a `Mutex` gets
-/// it from the kernel in uninstrumented code, and ThreadSanitizer, seeing no hand-off, reports
-/// the accesses of two critical sections as a race (four threads adding to one `Mutex<Int>`
-/// 50,000 times each: a report in each of three runs, and the exact total). Those reports hide
-/// real ones, and came back each time a new file took a `Mutex`: this check names the line.
-@Suite struct LockUseTests {
-  /// The files that wrap a `Mutex`.
-  static let wrappers = [
-    "Sources/Effects/Runtime/Locked.swift", "Sources/Store/Internal/ModuleLock.swift",
-  ]
+/// Names the package's code keeps to a few files, each for a reason found the hard way; a check
+/// names the file and line of any other use.
+@Suite struct CodeRuleTests {
+  /// A name the package's code uses only in some files, and what to use elsewhere.
+  struct Rule: Sendable, CustomTestStringConvertible {
+    /// The identifier.
+    let name: String
+    /// The files allowed to name it, from the package's root.
+    let allowedIn: [String]
+    /// What to use instead, said with the lines found.
+    let instead: String
+
+    var testDescription: String { name }
+  }
+
+  /// Locks are taken through `Locked` (or, on the action path in `Store`, `ModuleLock`), never
+  /// through a bare `Mutex`: on Linux, a thread that waits for a `Mutex` gets it from the kernel
+  /// in uninstrumented code, and ThreadSanitizer, seeing no hand-off, reports the accesses of
+  /// two critical sections as a race (four threads adding to one `Mutex<Int>` 50,000 times
+  /// each: a report in each of three runs, and the exact total). Those reports hide real ones,
+  /// and came back each time a new file took a `Mutex`.
+  static let mutex = Rule(
+    name: "Mutex",
+    allowedIn: ["Sources/Effects/Runtime/Locked.swift", "Sources/Store/Internal/ModuleLock.swift"],
+    instead: "use Locked (ModuleLock on Store's action path) instead of Mutex")
+
+  /// A test waits for a process with `Process.waitForExit()`, which calls `waitUntilExit()` on a
+  /// thread of its own: on the main actor, `waitUntilExit()` runs the main run loop, which runs
+  /// other tests' main-actor jobs inside the waiting one, and a test that takes 1.7 s alone
+  /// took 1,305 s in a full ThreadSanitizer run.
+  static let processWait = Rule(
+    name: "waitUntilExit",
+    allowedIn: ["Tests/DemoTests/ProcessSupport.swift"],
+    instead: "use await process.waitForExit() instead of waitUntilExit()")
+
+  static let rules = [mutex, processWait]
 
   static var packageRoot: URL {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -98,10 +123,10 @@ import Testing
       && code.split { !($0.isLetter || $0.isNumber || $0 == "_") }.contains { $0 == name }
   }
 
-  /// `path:line: text` for each line under `folder` whose code names `Mutex`, outside the
+  /// `path:line: text` for each line under `folder` whose code names `name`, outside the
   /// files `skipped` (paths from the package's root).
-  static func bareMutexes(under folder: String, skipping skipped: [String] = wrappers) throws
-    -> [String]
+  static func lines(naming name: String, under folder: String, skipping skipped: [String])
+    throws -> [String]
   {
     let root = packageRoot.standardizedFileURL.path
     let files = try #require(
@@ -113,20 +138,20 @@ import Testing
       guard !skipped.contains(path) else { continue }
       let text = try String(contentsOf: file, encoding: .utf8)
       let source = text.split(separator: "\n", omittingEmptySubsequences: false)
-      for (index, code) in codeLines(of: text).enumerated() where names("Mutex", in: code) {
+      for (index, code) in codeLines(of: text).enumerated() where names(name, in: code) {
         found.append("\(path):\(index + 1): \(source[index].trimmingCharacters(in: .whitespaces))")
       }
     }
     return found.sorted()
   }
 
-  @Test(arguments: ["Sources", "Tests"])
-  func noFileButTheWrappersNamesMutexInItsCode(folder: String) throws {
-    let found = try Self.bareMutexes(under: folder)
+  @Test(arguments: rules, ["Sources", "Tests"])
+  func noOtherFileNamesTheRulesName(rule: Rule, folder: String) throws {
+    let found = try Self.lines(naming: rule.name, under: folder, skipping: rule.allowedIn)
     #expect(
       found.isEmpty,
       """
-      use Locked (ModuleLock on Store's action path) instead of Mutex:
+      \(rule.instead):
       \(found.joined(separator: "\n"))
       """
     )
@@ -135,8 +160,9 @@ import Testing
   /// The check reads the files it means to: left in, the wrappers' own `Mutex`es are found,
   /// each named by its file and line.
   @Test func theCheckFindsTheWrappersOwnMutexes() throws {
-    for wrapper in Self.wrappers {
-      let found = try Self.bareMutexes(
+    for wrapper in Self.mutex.allowedIn {
+      let found = try Self.lines(
+        naming: "Mutex",
         under: URL(fileURLWithPath: wrapper).deletingLastPathComponent().relativePath,
         skipping: [])
       let lines = try String(
@@ -149,6 +175,17 @@ import Testing
           "\(wrapper):\(stored + 1): private let mutex: Mutex<Value>",
           "\(wrapper):\(made + 1): mutex = Mutex(initialValue)",
         ])
+    }
+  }
+
+  /// Each rule's check reads the files it means to: left in, each allowed file is found
+  /// naming the rule's name.
+  @Test(arguments: rules)
+  func theCheckFindsTheAllowedUses(rule: Rule) throws {
+    for allowed in rule.allowedIn {
+      let folder = URL(fileURLWithPath: allowed).deletingLastPathComponent().relativePath
+      let found = try Self.lines(naming: rule.name, under: folder, skipping: [])
+      #expect(found.contains { $0.hasPrefix("\(allowed):") }, "\(found)")
     }
   }
 
