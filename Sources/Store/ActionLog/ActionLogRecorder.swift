@@ -8,7 +8,7 @@ import Effects
 
 /// Writes every action a store processes to a JSON Lines log, as it happens.
 ///
-/// Start one with ``Store/recordActions(to:feature:schemaVersion:checkpointInterval:time:)``.
+/// Start one with ``Store/recordActions(to:feature:schemaVersion:checkpointInterval:time:)-(String,_,_,_,_)``.
 /// Each action is written just before it is reduced, in order, with its origin (so an action
 /// that crashes the reducer is the log's last line); a checkpoint (a digest of the state, and
 /// the state itself) follows every `checkpointInterval` actions, once the last of them is
