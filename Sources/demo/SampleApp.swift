@@ -7,11 +7,12 @@ import Store
 
 /// The sample app as the demo records and replays it.
 enum SampleApp {
-  static let feature = "AppFeature"
+  nonisolated static let feature = "AppFeature"
 
   /// A replayer for the app. Replay runs no effects, so its dependencies are never called;
-  /// they are the unconfigured ones, which would fail loudly if they were.
-  static var replayer: ActionLogReplayer<AppFeature> {
+  /// they are the unconfigured ones, which would fail loudly if they were. Replay needs no
+  /// actor: any thread may make one and replay with it.
+  nonisolated static var replayer: ActionLogReplayer<AppFeature> {
     ActionLogReplayer(feature: feature) {
       AppFeature(
         checkout: .failing(with: CheckoutError.serviceUnavailable),

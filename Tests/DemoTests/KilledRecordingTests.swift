@@ -5,7 +5,9 @@ import Testing
 @testable import demo
 
 /// A recording process killed mid-write leaves a log whose complete lines all replay.
-@MainActor
+///
+/// Not on the main actor: nothing here needs it, and in a full ThreadSanitizer run, where most
+/// tests take turns on it, each hop back to it waited minutes.
 @Suite struct KilledRecordingTests {
   /// The `demo` executable, built beside this test bundle.
   static var demoExecutable: URL? {
