@@ -31,14 +31,14 @@ import Testing
     process.executableURL = demo
     process.arguments = ["record", "--out", log.path, "--sessions", "100000"]
     process.standardOutput = FileHandle.nullDevice
-    try process.run()
+    let end = try process.start()
     // Once the recording is well under way (a condition, not a duration), it is stopped
     // wherever it is, perhaps in the middle of a line, and killed without warning, as a crash
     // would.
     let stopped = await process.stop(whenFileAt: log.path, reaches: 200_000)
     #expect(stopped, "the recording should still be running when it is killed")
     kill(process.processIdentifier, SIGKILL)
-    await process.waitForExit()
+    await end.wait()
     #expect(process.terminationReason == .uncaughtSignal)
 
     let report = try SampleApp.replayer.replay(path: log.path)

@@ -1,3 +1,4 @@
+import Effects
 import Foundation
 
 /// Runs blocking work (waiting for a process) on a thread of its own: on the main actor or
@@ -10,15 +11,22 @@ func offTheCooperativePool<T: Sendable>(_ work: @escaping @Sendable () -> T) asy
 }
 
 extension Process {
-  /// Waits for this process to end, on a thread of its own.
+  /// Starts this process (`run()`), with a termination handler set first, and returns its
+  /// end, for a test to await.
   ///
-  /// `waitUntilExit()` runs the calling thread's run loop until the process ends, and the main
-  /// thread's run loop runs the jobs queued for the main actor: called there, it ran other
-  /// tests' main-actor work inside the waiting test's, out of turn, and came back only when
-  /// that work let it (1,305 s in a full ThreadSanitizer run for a test that takes 1.7 s
-  /// alone). On a thread of its own, the run loop has nothing else to run.
-  func waitForExit() async {
-    await offTheCooperativePool { [self] in waitUntilExit() }
+  /// Not `waitUntilExit()`: it runs the calling thread's run loop until the process ends. On
+  /// the main actor, that is the main thread's run loop, which runs the jobs queued for the
+  /// main actor: other tests' main-actor work ran inside the waiting test's, out of turn, and
+  /// the waiting test came back only when that work let it (1,305 s in a full
+  /// ThreadSanitizer run for a test that takes 1.7 s alone; the whole run took 24 minutes,
+  /// and 8 once no test waited so). On a thread of its own, it polls without pause, since
+  /// that run loop has nothing to wait on. The handler is set before the process starts, so
+  /// that an end is never missed.
+  func start() throws -> ProcessEnd {
+    let end = ProcessEnd()
+    terminationHandler = { _ in end.arrived() }
+    try run()
+    return end
   }
 
   /// Stops this process (`SIGSTOP`) the moment the file at `path` holds at least `bytes`
@@ -49,5 +57,38 @@ extension Process {
       }
       return false
     }
+  }
+}
+
+/// The end of a process started with `Process.start()`, told by its termination handler.
+final class ProcessEnd: Sendable {
+  private enum State {
+    case running(waiting: [CheckedContinuation<Void, Never>])
+    case ended
+  }
+
+  private let state = Locked(State.running(waiting: []))
+
+  /// Suspends until the process has ended (at once if it has), without a thread of its own.
+  func wait() async {
+    await withCheckedContinuation { continuation in
+      let ended = state.withLock { state in
+        guard case .running(var waiting) = state else { return true }
+        waiting.append(continuation)
+        state = .running(waiting: waiting)
+        return false
+      }
+      if ended { continuation.resume() }
+    }
+  }
+
+  /// Called by the termination handler: resumes every waiting task.
+  fileprivate func arrived() {
+    let waiting = state.withLock { state in
+      guard case .running(let waiting) = state else { return [CheckedContinuation<Void, Never>]() }
+      state = .ended
+      return waiting
+    }
+    for continuation in waiting { continuation.resume() }
   }
 }

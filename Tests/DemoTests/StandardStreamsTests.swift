@@ -20,11 +20,11 @@ import Testing
 
   func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
-  /// What `process` wrote to standard error through `errors`, once it has exited.
-  static func waitForExit(of process: Process, readingErrorsFrom errors: Pipe) async -> String {
+  /// What a process wrote to standard error through `errors`, once it has ended (`end`).
+  static func waitForExit(_ end: ProcessEnd, readingErrorsFrom errors: Pipe) async -> String {
     let handle = errors.fileHandleForReading
     let data = await offTheCooperativePool { handle.readDataToEndOfFile() }
-    await process.waitForExit()
+    await end.wait()
     return String(decoding: data, as: UTF8.self)
   }
 
@@ -41,8 +41,8 @@ import Testing
     process.standardError = errors
     // The only reader goes before the demo writes anything.
     try output.fileHandleForReading.close()
-    try process.run()
-    let messages = await Self.waitForExit(of: process, readingErrorsFrom: errors)
+    let end = try process.start()
+    let messages = await Self.waitForExit(end, readingErrorsFrom: errors)
     #expect(process.terminationReason == .exit)
     #expect(process.terminationStatus == 0)
     #expect(messages.contains("cannot write to standard output"), "\(messages)")
@@ -142,8 +142,8 @@ import Testing
     process.arguments = ["record", "--out", "/dev/stdout"]
     process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
     process.standardError = errors
-    try process.run()
-    let messages = await Self.waitForExit(of: process, readingErrorsFrom: errors)
+    let end = try process.start()
+    let messages = await Self.waitForExit(end, readingErrorsFrom: errors)
     #expect(process.terminationStatus == 0)
     #expect(messages.contains("Recorded 36 actions to /dev/stdout."), "\(messages)")
     #expect(try SampleApp.replayer.replay(path: log).isComplete)
@@ -157,7 +157,7 @@ import Testing
     first.executableURL = demo
     first.arguments = ["record", "--out", log, "--sessions", "100000"]
     first.standardOutput = FileHandle.nullDevice
-    try first.run()
+    let end = try first.start()
     // Foundation reaps the process once it is killed; waiting is only for what comes after.
     defer { if first.isRunning { kill(first.processIdentifier, SIGKILL) } }
     // Once lines are there, the first recording holds the file (a condition, not a
@@ -169,7 +169,7 @@ import Testing
     let message = output.captured?.first ?? ""
     #expect(message.contains("another process is recording to this file"), "\(message)")
     kill(first.processIdentifier, SIGKILL)
-    await first.waitForExit()
+    await end.wait()
     let report = try SampleApp.replayer.replay(path: log)
     #expect(report.actionCount > 36, "the second recording truncated the first one's log")
   }

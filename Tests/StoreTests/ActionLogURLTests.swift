@@ -51,11 +51,32 @@ import Testing
     #expect(report.finalState.count == 3)
   }
 
+  /// A relative file URL is read against its base, as `FileManager` reads it.
+  @Test func aRelativeFileURLRecordsBesideItsBase() throws {
+    // The base is a directory's URL (ending in `/`): against a file's, the name would replace
+    // the base's last component, as RFC 3986 resolves it.
+    let base = URL(fileURLWithPath: directory.url.path, isDirectory: true)
+    let url = URL(fileURLWithPath: "relative.jsonl", relativeTo: base)
+    let store = Store(initialState: Tally.State()) { Tally() }
+    let recorder = try store.recordActions(to: url, feature: "Tally")
+    store.send(.add(2))
+    try recorder.finish()
+    #expect(recorder.path == directory.path("relative.jsonl"))
+    #expect(try replayer.replay(url: url).finalState.count == 2)
+  }
+
   @Test(arguments: [
-    ("https://example.com/session.jsonl", "a `https` URL"),
-    ("logs/session.jsonl", "a URL without a scheme"),
+    ("https://example.com/session.jsonl", "https://example.com/session.jsonl", "a `https` URL"),
+    ("logs/session.jsonl", "logs/session.jsonl", "a URL without a scheme"),
+    (
+      "https://ada:hunter2@example.com/session.jsonl?token=s3cret#top",
+      "https://example.com/session.jsonl", "a `https` URL"
+    ),
+    ("file://server/share/session.jsonl", "file://server/share/session.jsonl", "the host server"),
   ])
-  func aURLThatIsNotAFileIsRefusedNamingIt(address: String, kind: String) throws {
+  func aURLThatNamesNoLocalFileIsRefusedNamingIt(address: String, named: String, problem: String)
+    throws
+  {
     let url = try #require(URL(string: address))
     let store = Store(initialState: Tally.State()) { Tally() }
     let refusal = #expect(throws: ActionLogError.self) {
@@ -65,10 +86,11 @@ import Testing
       Issue.record("expected cannotWrite, got \(String(describing: refusal))")
       return
     }
-    #expect(path == address)
-    #expect(reason.contains(kind), "\(reason)")
+    #expect(path == named)
+    #expect(reason.contains(problem), "\(reason)")
     #expect(reason.contains("URL(fileURLWithPath:)"), "\(reason)")
-    #expect(!FileManager.default.fileExists(atPath: "logs/session.jsonl"))
+    // Neither the password nor the token is said.
+    #expect(!"\(refusal!)".contains("hunter2") && !"\(refusal!)".contains("s3cret"))
 
     // Nothing was started: the store records to a file URL at once.
     let file = directory.appendingPathComponent("after-refusal.jsonl")
@@ -78,9 +100,40 @@ import Testing
     #expect(try replayer.replay(url: file).actionCount == 1)
 
     let unread = #expect(throws: ActionLogError.self) { try replayer.replay(url: url) }
+    guard case .cannotRead(let readPath, let readReason) = unread else {
+      Issue.record("expected cannotRead, got \(String(describing: unread))")
+      return
+    }
+    #expect(readPath == named)
+    #expect(readReason == reason)
+  }
+
+  /// `file:///…/log.jsonl/` asks for a directory: refused, where the path alone would have
+  /// made the file `log.jsonl`.
+  @Test func aFileURLNamingADirectoryIsRefused() throws {
+    let url = URL(fileURLWithPath: directory.path("log.jsonl"), isDirectory: true)
+    let store = Store(initialState: Tally.State()) { Tally() }
     #expect(
-      unread?.description
-        == "Cannot read the log at \(address): it is \(kind), and a log is a local file: give a "
-        + "file URL (URL(fileURLWithPath:) makes one from a path).")
+      throws: ActionLogError.cannotWrite(
+        path: url.absoluteString,
+        reason: "it names a directory (its path ends in /), and a log is a file")
+    ) {
+      try store.recordActions(to: url, feature: "Tally")
+    }
+    #expect(!FileManager.default.fileExists(atPath: directory.path("log.jsonl")))
+  }
+
+  /// A NUL character ends a path where the system reads it: `a\0b` would have been `a`.
+  @Test func aPathHoldingANULCharacterIsRefused() throws {
+    let path = directory.path("log.jsonl") + "\0.txt"
+    let reason = "the path holds a NUL character, which ends a path where the system reads it"
+    let store = Store(initialState: Tally.State()) { Tally() }
+    #expect(throws: ActionLogError.cannotWrite(path: path, reason: reason)) {
+      try store.recordActions(to: path, feature: "Tally")
+    }
+    #expect(!FileManager.default.fileExists(atPath: directory.path("log.jsonl")))
+    #expect(throws: ActionLogError.cannotRead(path: path, reason: reason)) {
+      try replayer.replay(path: path)
+    }
   }
 }

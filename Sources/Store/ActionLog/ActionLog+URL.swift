@@ -4,9 +4,60 @@
   import Foundation
 #endif
 
-/// The local path a file URL names, or `nil` for a URL of another scheme.
-func localPath(of url: URL) -> String? {
-  url.isFileURL ? url.path : nil
+/// The local path the file URL `url` names, or why it names none: a URL of another scheme
+/// (or none), a file on another host (`file://server/...`, whose path alone would name a file
+/// here), or a directory (a path ending in `/`).
+private func localPath(of url: URL) -> Result<String, URLRefusal> {
+  guard url.isFileURL else { return .failure(URLRefusal(url: url, problem: .notAFile)) }
+  if let host = url.host(percentEncoded: false), !host.isEmpty, host != "localhost" {
+    return .failure(URLRefusal(url: url, problem: .otherHost(host)))
+  }
+  guard !url.hasDirectoryPath else {
+    return .failure(URLRefusal(url: url, problem: .directory))
+  }
+  return .success(url.absoluteURL.path(percentEncoded: false))
+}
+
+/// Why a URL names no log file, for an ``ActionLogError``.
+private struct URLRefusal: Error {
+  enum Problem {
+    case notAFile
+    case otherHost(String)
+    case directory
+  }
+  let url: URL
+  let problem: Problem
+
+  /// The URL as the error names it: without a user, a password, a query or a fragment, which
+  /// may hold credentials or tokens.
+  var named: String {
+    guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
+      return url.scheme.map { "a \($0) URL" } ?? "a URL"
+    }
+    components.user = nil
+    components.password = nil
+    components.query = nil
+    components.fragment = nil
+    return components.string ?? url.scheme.map { "a \($0) URL" } ?? "a URL"
+  }
+
+  var reason: String {
+    switch problem {
+    case .notAFile:
+      let kind = url.scheme.map { "a `\($0)` URL" } ?? "a URL without a scheme"
+      return """
+        it is \(kind), and a log is a local file: give a file URL \
+        (URL(fileURLWithPath:) makes one from a path)
+        """
+    case .otherHost(let host):
+      return """
+        it names a file on the host \(host), and a log is a local file: give a file URL \
+        without a host (URL(fileURLWithPath:) makes one from a path)
+        """
+    case .directory:
+      return "it names a directory (its path ends in /), and a log is a file"
+    }
+  }
 }
 
 extension Store where State: Codable, Action: Codable {
@@ -22,16 +73,19 @@ extension Store where State: Codable, Action: Codable {
   /// ```
   ///
   /// - Parameters:
-  ///   - url: Where to create the log: a file URL (`file://`), whose path is written as the
-  ///     path form says.
+  ///   - url: Where to create the log: a file URL (`file://`) of this machine, naming a file,
+  ///     not a directory. What happens to a file already there, or one another recorder
+  ///     writes, is as for the path form's `path`.
   ///   - feature: The root feature's name, written in the header and checked on replay.
   ///   - schemaVersion: Mixed into the schema fingerprint: change it when the action types
   ///     change shape.
   ///   - checkpointInterval: How many actions pass between checkpoints; at least 1.
   ///   - time: The time of each action, in seconds; by default since recording started.
   /// - Returns: The recorder. Keep it, and call ``ActionLogRecorder/finish()`` at the end.
-  /// - Throws: ``ActionLogError/cannotWrite(path:reason:)`` naming the URL if it is not a file
-  ///   URL (nothing is written anywhere); otherwise what the path form throws.
+  /// - Throws: ``ActionLogError/cannotWrite(path:reason:)`` naming the URL (without its user,
+  ///   password, query or fragment) if it is not a file URL, names a file on another host, or
+  ///   names a directory: nothing is written anywhere then. Otherwise what the path form
+  ///   throws.
   public func recordActions(
     to url: URL,
     feature: String,
@@ -39,10 +93,10 @@ extension Store where State: Codable, Action: Codable {
     checkpointInterval: Int = 100,
     time: (() -> Double)? = nil
   ) throws(ActionLogError) -> ActionLogRecorder<State, Action> {
-    guard let path = localPath(of: url) else {
-      throw .cannotWrite(
-        path: url.absoluteString,
-        reason: notAFileURL(url))
+    let path: String
+    switch localPath(of: url) {
+    case .success(let local): path = local
+    case .failure(let refusal): throw .cannotWrite(path: refusal.named, reason: refusal.reason)
     }
     return try recordActions(
       to: path,
@@ -86,36 +140,31 @@ extension Store {
 extension ActionLogReplayer {
   /// Replays the log at the file URL `url`.
   ///
-  /// The same as ``replay(path:until:step:)`` with `url`'s path.
+  /// The same as ``replay(path:until:step:)`` with `url`'s path. (Recording overloads
+  /// `recordActions(to:)` by type, where the label reads as a place; replaying keeps the
+  /// label that says what is given, as `replay(path:)` does.)
   ///
   /// - Parameters:
-  ///   - url: The log: a file URL (`file://`).
+  ///   - url: The log: a file URL (`file://`) of this machine.
   ///   - until: The last sequence number to replay: the replay stops before the first action
-  ///     after it, and the rest of the log is not read.
+  ///     after it (its checkpoints are still checked), and the rest of the log is not read.
   ///   - step: Called after each action, in order. An error it throws stops the replay and
   ///     is thrown on as it is.
   /// - Returns: What the replay found.
-  /// - Throws: ``ActionLogError/cannotRead(path:reason:)`` naming the URL if it is not a file
-  ///   URL; otherwise what the path form throws.
+  /// - Throws: ``ActionLogError/cannotRead(path:reason:)`` naming the URL (without its user,
+  ///   password, query or fragment) if it is not a file URL, names a file on another host, or
+  ///   names a directory. Otherwise what the path form throws.
   public func replay(
     url: URL,
     until: Int? = nil,
     step: (ReplayStep<R.State, R.Action>) throws -> Void = { _ in }
   ) throws -> ReplayReport<R.State> {
-    guard let path = localPath(of: url) else {
-      throw ActionLogError.cannotRead(
-        path: url.absoluteString,
-        reason: notAFileURL(url))
+    let path: String
+    switch localPath(of: url) {
+    case .success(let local): path = local
+    case .failure(let refusal):
+      throw ActionLogError.cannotRead(path: refusal.named, reason: refusal.reason)
     }
     return try replay(path: path, until: until, step: step)
   }
-}
-
-/// Why `url` names no file, for an error's message.
-private func notAFileURL(_ url: URL) -> String {
-  let kind = url.scheme.map { "a `\($0)` URL" } ?? "a URL without a scheme"
-  return """
-    it is \(kind), and a log is a local file: give a file URL \
-    (URL(fileURLWithPath:) makes one from a path)
-    """
 }

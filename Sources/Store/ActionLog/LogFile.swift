@@ -39,6 +39,7 @@ final class LogFile {
   private static let heldFiles = Locked<Set<FileIdentity>>([])
 
   init(creating path: String) throws(ActionLogError) {
+    if let reason = unusablePathReason(path) { throw .cannotWrite(path: path, reason: reason) }
     let flags = O_WRONLY | O_APPEND | O_CLOEXEC
     // Creating it exclusively tells whether the file is this log's own; if something is
     // there already, it is opened as it is (O_CREAT still covers a file removed in between,
@@ -177,6 +178,7 @@ final class LineReader {
   let isRegularFile: Bool
 
   init(path: String, limit: Int) throws(ActionLogError) {
+    if let reason = unusablePathReason(path) { throw .cannotRead(path: path, reason: reason) }
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else {
       throw .cannotRead(path: path, reason: String(cString: strerror(errno)))
@@ -271,4 +273,12 @@ final class LineReader {
       end += count
     }
   }
+}
+
+/// Why `path` can name no file, or `nil`: a NUL character ends a path where the system reads
+/// it, so `"logs/a\0b"` would open `logs/a` (a path made by joining a name read from
+/// elsewhere, say).
+func unusablePathReason(_ path: String) -> String? {
+  guard path.utf8.contains(0) else { return nil }
+  return "the path holds a NUL character, which ends a path where the system reads it"
 }
