@@ -78,7 +78,7 @@ let package = Package(
     .testTarget(
       name: "StoreTestingTests", dependencies: ["StoreTesting", "Store", "Effects"],
       swiftSettings: exitTestSettings),
-    .testTarget(name: "DemoTests", dependencies: ["demo"]),
+    .testTarget(name: "DemoTests", dependencies: ["demo", "Store", "Effects"]),
     // Features written for, and tests run in, a module isolated to the main actor by default,
     // as Xcode 26 makes app targets: the Store documentation's "Modules Isolated to the Main
     // Actor" article is checked here.

@@ -1,9 +1,10 @@
 import Effects
 import Foundation
 
-/// Runs blocking work (waiting for a process) on a thread of its own: on the main actor or
-/// the cooperative pool (two threads on a 2-core machine), it held up every other test's
-/// work for as long as the demo ran, seconds under ThreadSanitizer.
+/// Runs blocking work (reading a pipe to its end, `waitpid` for a child spawned directly,
+/// watching a file) on a thread of its own: on the main actor or the cooperative pool (two
+/// threads on a 2-core machine), it held up every other test's work for as long as the demo
+/// ran, seconds under ThreadSanitizer.
 func offTheCooperativePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
   await withCheckedContinuation { continuation in
     Thread { continuation.resume(returning: work()) }.start()
@@ -18,14 +19,16 @@ extension Process {
   /// the main actor, that is the main thread's run loop, which runs the jobs queued for the
   /// main actor: other tests' main-actor work ran inside the waiting test's, out of turn, and
   /// the waiting test came back only when that work let it (1,305 s in a full
-  /// ThreadSanitizer run for a test that takes 1.7 s alone; the whole run took 24 minutes,
-  /// and 8 once no test waited so). On a thread of its own, it polls without pause, since
-  /// that run loop has nothing to wait on. The handler is set before the process starts, so
-  /// that an end is never missed.
+  /// ThreadSanitizer run for a test that takes 1.7 s alone; that run took 24 minutes, and
+  /// 7.5 once no test waited so and this one left the main actor). On a thread of its own,
+  /// it polls without pause, since that run loop has nothing to wait on. The handler is set
+  /// before the process starts, so that an end is never missed; it replaces any handler set
+  /// before.
   func start() throws -> ProcessEnd {
     let end = ProcessEnd()
     terminationHandler = { _ in end.arrived() }
     try run()
+    end.started(processIdentifier)
     return end
   }
 
@@ -63,29 +66,52 @@ extension Process {
 /// The end of a process started with `Process.start()`, told by its termination handler.
 final class ProcessEnd: Sendable {
   private enum State {
-    case running(waiting: [CheckedContinuation<Void, Never>])
+    /// Started (its id known once `run()` returned), with the tasks waiting for its end.
+    case running(id: pid_t?, waiting: [CheckedContinuation<Void, Never>])
     case ended
   }
 
-  private let state = Locked(State.running(waiting: []))
+  private let state = Locked(State.running(id: nil, waiting: []))
 
   /// Suspends until the process has ended (at once if it has), without a thread of its own.
+  ///
+  /// A cancelled wait (a test's time limit) kills the process (`SIGKILL`) and goes on
+  /// waiting for its end, which then comes at once: a child that never ends cannot hold the
+  /// run.
   func wait() async {
-    await withCheckedContinuation { continuation in
-      let ended = state.withLock { state in
-        guard case .running(var waiting) = state else { return true }
-        waiting.append(continuation)
-        state = .running(waiting: waiting)
-        return false
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        let ended = state.withLock { state in
+          guard case .running(let id, var waiting) = state else { return true }
+          waiting.append(continuation)
+          state = .running(id: id, waiting: waiting)
+          return false
+        }
+        if ended { continuation.resume() }
       }
-      if ended { continuation.resume() }
+    } onCancel: {
+      let id = state.withLock { state -> pid_t? in
+        guard case .running(let id, _) = state else { return nil }
+        return id
+      }
+      if let id { kill(id, SIGKILL) }
+    }
+  }
+
+  /// Called once `run()` returned: the process's id, for a cancelled wait to kill.
+  fileprivate func started(_ id: pid_t) {
+    state.withLock { state in
+      guard case .running(_, let waiting) = state else { return }
+      state = .running(id: id, waiting: waiting)
     }
   }
 
   /// Called by the termination handler: resumes every waiting task.
   fileprivate func arrived() {
     let waiting = state.withLock { state in
-      guard case .running(let waiting) = state else { return [CheckedContinuation<Void, Never>]() }
+      guard case .running(_, let waiting) = state else {
+        return [CheckedContinuation<Void, Never>]()
+      }
       state = .ended
       return waiting
     }

@@ -109,18 +109,53 @@ import Testing
   }
 
   /// `file:///…/log.jsonl/` asks for a directory: refused, where the path alone would have
-  /// made the file `log.jsonl`.
+  /// made the file `log.jsonl`; so is a directory's URL that does not end in `/`.
   @Test func aFileURLNamingADirectoryIsRefused() throws {
     let url = URL(fileURLWithPath: directory.path("log.jsonl"), isDirectory: true)
+    let reason = "it names a directory, and a log is a file"
     let store = Store(initialState: Tally.State()) { Tally() }
-    #expect(
-      throws: ActionLogError.cannotWrite(
-        path: url.absoluteString,
-        reason: "it names a directory (its path ends in /), and a log is a file")
-    ) {
+    #expect(throws: ActionLogError.cannotWrite(path: url.absoluteString, reason: reason)) {
       try store.recordActions(to: url, feature: "Tally")
     }
     #expect(!FileManager.default.fileExists(atPath: directory.path("log.jsonl")))
+    #expect(throws: ActionLogError.cannotRead(path: url.absoluteString, reason: reason)) {
+      try replayer.replay(url: url)
+    }
+    let dot = try #require(URL(string: directory.url.absoluteString + "/."))
+    #expect(throws: ActionLogError.cannotWrite(path: dot.absoluteString, reason: reason)) {
+      try store.recordActions(to: dot, feature: "Tally")
+    }
+  }
+
+  /// The path is decoded as `FileManager` decodes it: `%2F` names a file with `%2F` in its
+  /// name, not a folder; and `localhost` is this machine, in any case.
+  @Test(arguments: ["", "localhost", "LocalHost"])
+  func aFileURLsPathIsTheOneFileManagerReads(host: String) throws {
+    let address = "file://\(host)\(directory.url.path)/a%2Fb.jsonl"
+    let url = try #require(URL(string: address))
+    let store = Store(initialState: Tally.State()) { Tally() }
+    let recorder = try store.recordActions(to: url, feature: "Tally")
+    store.send(.add(5))
+    try recorder.finish()
+    #expect(recorder.path == directory.path("a%2Fb.jsonl"))
+    #expect(FileManager.default.fileExists(atPath: url.path))
+    #expect(!FileManager.default.fileExists(atPath: directory.path("a")))
+    #expect(try replayer.replay(url: url).finalState.count == 5)
+  }
+
+  /// An escape that does not decode to UTF-8 leaves no path: refused, naming the URL.
+  @Test func aFileURLWhosePathDoesNotDecodeIsRefusedNamingIt() throws {
+    let url = try #require(URL(string: "file://\(directory.url.path)/a%FFb.jsonl"))
+    let store = Store(initialState: Tally.State()) { Tally() }
+    let refusal = #expect(throws: ActionLogError.self) {
+      try store.recordActions(to: url, feature: "Tally")
+    }
+    guard case .cannotWrite(let path, let reason) = refusal else {
+      Issue.record("expected cannotWrite, got \(String(describing: refusal))")
+      return
+    }
+    #expect(path == url.absoluteString)
+    #expect(reason.contains("does not decode"), "\(reason)")
   }
 
   /// A NUL character ends a path where the system reads it: `a\0b` would have been `a`.

@@ -207,4 +207,17 @@ import Testing
       .filter { Self.names("Mutex", in: $0.element) }.map { $0.offset + 1 }
     #expect(found == [1, 2, 3, 4, 9, 10, 15])
   }
+
+  /// The other rule's name is found the same way: in code, not in a comment or a string.
+  @Test func aProcessWaitIsFoundInCodeOnly() {
+    let source = #"""
+      process.waitUntilExit()
+      // process.waitUntilExit()
+      let hint = "call waitUntilExit()"
+      await offTheCooperativePool { first.waitUntilExit() }
+      """#
+    let found = Self.codeLines(of: source).enumerated()
+      .filter { Self.names(Self.processWait.name, in: $0.element) }.map { $0.offset + 1 }
+    #expect(found == [1, 4])
+  }
 }

@@ -6,16 +6,24 @@
 
 /// The local path the file URL `url` names, or why it names none: a URL of another scheme
 /// (or none), a file on another host (`file://server/...`, whose path alone would name a file
-/// here), or a directory (a path ending in `/`).
+/// here), a directory (a path ending in `/`, `.` or `..`, or a directory already there), or no
+/// path at all (an escape that is not UTF-8, such as `%FF`).
+///
+/// The path is decoded as `FileManager` decodes it: `%20` is a space, but `%2F` and `%00` stay
+/// as they are written, since a `/` or a NUL cannot be part of a file's name.
 private func localPath(of url: URL) -> Result<String, URLRefusal> {
   guard url.isFileURL else { return .failure(URLRefusal(url: url, problem: .notAFile)) }
-  if let host = url.host(percentEncoded: false), !host.isEmpty, host != "localhost" {
+  if let host = url.host(percentEncoded: false), !host.isEmpty,
+    host.lowercased() != "localhost"
+  {
     return .failure(URLRefusal(url: url, problem: .otherHost(host)))
   }
   guard !url.hasDirectoryPath else {
     return .failure(URLRefusal(url: url, problem: .directory))
   }
-  return .success(url.absoluteURL.path(percentEncoded: false))
+  let path = url.path
+  guard !path.isEmpty else { return .failure(URLRefusal(url: url, problem: .noPath)) }
+  return .success(path)
 }
 
 /// Why a URL names no log file, for an ``ActionLogError``.
@@ -24,6 +32,7 @@ private struct URLRefusal: Error {
     case notAFile
     case otherHost(String)
     case directory
+    case noPath
   }
   let url: URL
   let problem: Problem
@@ -32,13 +41,13 @@ private struct URLRefusal: Error {
   /// may hold credentials or tokens.
   var named: String {
     guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
-      return url.scheme.map { "a \($0) URL" } ?? "a URL"
+      return url.scheme.map { "a `\($0)` URL" } ?? "a URL"
     }
     components.user = nil
     components.password = nil
     components.query = nil
     components.fragment = nil
-    return components.string ?? url.scheme.map { "a \($0) URL" } ?? "a URL"
+    return components.string ?? url.scheme.map { "a `\($0)` URL" } ?? "a URL"
   }
 
   var reason: String {
@@ -55,7 +64,9 @@ private struct URLRefusal: Error {
         without a host (URL(fileURLWithPath:) makes one from a path)
         """
     case .directory:
-      return "it names a directory (its path ends in /), and a log is a file"
+      return "it names a directory, and a log is a file"
+    case .noPath:
+      return "its path does not decode to a file's path (an escape that is not UTF-8?)"
     }
   }
 }
@@ -83,9 +94,9 @@ extension Store where State: Codable, Action: Codable {
   ///   - time: The time of each action, in seconds; by default since recording started.
   /// - Returns: The recorder. Keep it, and call ``ActionLogRecorder/finish()`` at the end.
   /// - Throws: ``ActionLogError/cannotWrite(path:reason:)`` naming the URL (without its user,
-  ///   password, query or fragment) if it is not a file URL, names a file on another host, or
-  ///   names a directory: nothing is written anywhere then. Otherwise what the path form
-  ///   throws.
+  ///   password, query or fragment) if it is not a file URL, names a file on another host,
+  ///   names a directory, or has no path: nothing is written anywhere then. Otherwise what the
+  ///   path form throws.
   public func recordActions(
     to url: URL,
     feature: String,
@@ -152,8 +163,8 @@ extension ActionLogReplayer {
   ///     is thrown on as it is.
   /// - Returns: What the replay found.
   /// - Throws: ``ActionLogError/cannotRead(path:reason:)`` naming the URL (without its user,
-  ///   password, query or fragment) if it is not a file URL, names a file on another host, or
-  ///   names a directory. Otherwise what the path form throws.
+  ///   password, query or fragment) if it is not a file URL, names a file on another host,
+  ///   names a directory, or has no path. Otherwise what the path form throws.
   public func replay(
     url: URL,
     until: Int? = nil,

@@ -1,10 +1,12 @@
 /// Why recording or replaying an action log failed. Each case names where and what.
 public enum ActionLogError: Error, Equatable, Sendable, CustomStringConvertible {
-  /// The log file could not be created or written. `path` is the path given, or the URL given
-  /// when it names no local file (without its user, password, query or fragment).
+  /// The log file could not be created or written. `path` is the path given (for a file URL,
+  /// the path it names), or the URL given when it names no local file (without its user,
+  /// password, query or fragment).
   case cannotWrite(path: String, reason: String)
-  /// The log file could not be opened. `path` is the path given, or the URL given when it
-  /// names no local file (without its user, password, query or fragment).
+  /// The log file could not be opened. `path` is the path given (for a file URL, the path it
+  /// names), or the URL given when it names no local file (without its user, password, query
+  /// or fragment).
   case cannotRead(path: String, reason: String)
   /// The file holds no header: no line at all, or only blank lines.
   case empty
