@@ -12,6 +12,21 @@ import Testing
 
   var replayer: ActionLogReplayer<Tally> { ActionLogReplayer(feature: "Tally") { Tally() } }
 
+  /// The refusal to record `store`'s actions to `url`: the path it names, its reason and the
+  /// error; `nil`, with an issue recorded, if recording was not refused with `cannotWrite`.
+  func refusalToRecord(to url: URL, in store: StoreOf<Tally>) -> (
+    path: String, reason: String, error: ActionLogError
+  )? {
+    let refusal = #expect(throws: ActionLogError.self) {
+      try store.recordActions(to: url, feature: "Tally")
+    }
+    guard let refusal, case .cannotWrite(let path, let reason) = refusal else {
+      Issue.record("expected cannotWrite, got \(String(describing: refusal))")
+      return nil
+    }
+    return (path, reason, refusal)
+  }
+
   /// A name with a space, which a file URL holds percent-encoded: the file is made at the
   /// path, not at the encoding.
   @Test func aLogRecordedToAFileURLReplaysFromIt() throws {
@@ -79,18 +94,12 @@ import Testing
   {
     let url = try #require(URL(string: address))
     let store = Store(initialState: Tally.State()) { Tally() }
-    let refusal = #expect(throws: ActionLogError.self) {
-      try store.recordActions(to: url, feature: "Tally")
-    }
-    guard case .cannotWrite(let path, let reason) = refusal else {
-      Issue.record("expected cannotWrite, got \(String(describing: refusal))")
-      return
-    }
+    guard case let (path, reason, refusal)? = refusalToRecord(to: url, in: store) else { return }
     #expect(path == named)
     #expect(reason.contains(problem), "\(reason)")
     #expect(reason.contains("URL(fileURLWithPath:)"), "\(reason)")
     // Neither the password nor the token is said.
-    #expect(!"\(refusal!)".contains("hunter2") && !"\(refusal!)".contains("s3cret"))
+    #expect(!"\(refusal)".contains("hunter2") && !"\(refusal)".contains("s3cret"))
 
     // Nothing was started: the store records to a file URL at once.
     let file = directory.appendingPathComponent("after-refusal.jsonl")
@@ -147,13 +156,7 @@ import Testing
   @Test func aFileURLWhosePathDoesNotDecodeIsRefusedNamingIt() throws {
     let url = try #require(URL(string: "file://\(directory.url.path)/a%FFb.jsonl"))
     let store = Store(initialState: Tally.State()) { Tally() }
-    let refusal = #expect(throws: ActionLogError.self) {
-      try store.recordActions(to: url, feature: "Tally")
-    }
-    guard case .cannotWrite(let path, let reason) = refusal else {
-      Issue.record("expected cannotWrite, got \(String(describing: refusal))")
-      return
-    }
+    guard case let (path, reason, _)? = refusalToRecord(to: url, in: store) else { return }
     #expect(path == url.absoluteString)
     #expect(reason.contains("does not decode"), "\(reason)")
   }
