@@ -4,71 +4,46 @@
   import Foundation
 #endif
 
-/// The local path the file URL `url` names, or why it names none: a URL of another scheme
-/// (or none), a file on another host (`file://server/...`, whose path alone would name a file
-/// here), a directory (a path ending in `/`, `.` or `..`, or a directory already there), or no
-/// path at all (an escape that is not UTF-8, such as `%FF`).
+/// The local path the file URL `url` names. A URL that names none is refused with
+/// `refusal(url, reason)`, the URL named without its user, password, query or fragment (which
+/// may hold credentials or tokens): a URL of another scheme (or none), a file on another host
+/// (`file://server/...`, whose path alone would name a file here), a directory (a path ending
+/// in `/`, `.` or `..`, or a directory already there), or no path at all (an escape that is
+/// not UTF-8, such as `%FF`).
 ///
 /// The path is decoded as `FileManager` decodes it: `%20` is a space, but `%2F` and `%00` stay
 /// as they are written, since a `/` or a NUL cannot be part of a file's name.
-private func localPath(of url: URL) -> Result<String, URLRefusal> {
-  guard url.isFileURL else { return .failure(URLRefusal(url: url, problem: .notAFile)) }
+private func localPath(
+  of url: URL, refusal: (_ url: String, _ reason: String) -> ActionLogError
+) throws(ActionLogError) -> String {
+  func refused(_ reason: String) -> ActionLogError {
+    var named = URLComponents(url: url, resolvingAgainstBaseURL: true)
+    named?.user = nil
+    named?.password = nil
+    named?.query = nil
+    named?.fragment = nil
+    return refusal(named?.string ?? url.scheme.map { "a `\($0)` URL" } ?? "a URL", reason)
+  }
+  let fileURLHint = "(URL(fileURLWithPath:) makes one from a path)"
+  guard url.isFileURL else {
+    let kind = url.scheme.map { "a `\($0)` URL" } ?? "a URL without a scheme"
+    throw refused("it is \(kind), and a log is a local file: give a file URL \(fileURLHint)")
+  }
   if let host = url.host(percentEncoded: false), !host.isEmpty,
     host.lowercased() != "localhost"
   {
-    return .failure(URLRefusal(url: url, problem: .otherHost(host)))
+    throw refused(
+      """
+      it names a file on the host \(host), and a log is a local file: give a file URL \
+      without a host \(fileURLHint)
+      """)
   }
-  guard !url.hasDirectoryPath else {
-    return .failure(URLRefusal(url: url, problem: .directory))
-  }
+  guard !url.hasDirectoryPath else { throw refused("it names a directory, and a log is a file") }
   let path = url.path
-  guard !path.isEmpty else { return .failure(URLRefusal(url: url, problem: .noPath)) }
-  return .success(path)
-}
-
-/// Why a URL names no log file, for an ``ActionLogError``.
-private struct URLRefusal: Error {
-  enum Problem {
-    case notAFile
-    case otherHost(String)
-    case directory
-    case noPath
+  guard !path.isEmpty else {
+    throw refused("its path does not decode to a file's path (an escape that is not UTF-8?)")
   }
-  let url: URL
-  let problem: Problem
-
-  /// The URL as the error names it: without a user, a password, a query or a fragment, which
-  /// may hold credentials or tokens.
-  var named: String {
-    guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
-      return url.scheme.map { "a `\($0)` URL" } ?? "a URL"
-    }
-    components.user = nil
-    components.password = nil
-    components.query = nil
-    components.fragment = nil
-    return components.string ?? url.scheme.map { "a `\($0)` URL" } ?? "a URL"
-  }
-
-  var reason: String {
-    switch problem {
-    case .notAFile:
-      let kind = url.scheme.map { "a `\($0)` URL" } ?? "a URL without a scheme"
-      return """
-        it is \(kind), and a log is a local file: give a file URL \
-        (URL(fileURLWithPath:) makes one from a path)
-        """
-    case .otherHost(let host):
-      return """
-        it names a file on the host \(host), and a log is a local file: give a file URL \
-        without a host (URL(fileURLWithPath:) makes one from a path)
-        """
-    case .directory:
-      return "it names a directory, and a log is a file"
-    case .noPath:
-      return "its path does not decode to a file's path (an escape that is not UTF-8?)"
-    }
-  }
+  return path
 }
 
 extension Store where State: Codable, Action: Codable {
@@ -104,13 +79,8 @@ extension Store where State: Codable, Action: Codable {
     checkpointInterval: Int = 100,
     time: (() -> Double)? = nil
   ) throws(ActionLogError) -> ActionLogRecorder<State, Action> {
-    let path: String
-    switch localPath(of: url) {
-    case .success(let local): path = local
-    case .failure(let refusal): throw .cannotWrite(path: refusal.named, reason: refusal.reason)
-    }
-    return try recordActions(
-      to: path,
+    try recordActions(
+      to: localPath(of: url, refusal: ActionLogError.cannotWrite),
       feature: feature,
       schemaVersion: schemaVersion,
       checkpointInterval: checkpointInterval,
@@ -170,12 +140,7 @@ extension ActionLogReplayer {
     until: Int? = nil,
     step: (ReplayStep<R.State, R.Action>) throws -> Void = { _ in }
   ) throws -> ReplayReport<R.State> {
-    let path: String
-    switch localPath(of: url) {
-    case .success(let local): path = local
-    case .failure(let refusal):
-      throw ActionLogError.cannotRead(path: refusal.named, reason: refusal.reason)
-    }
-    return try replay(path: path, until: until, step: step)
+    try replay(
+      path: localPath(of: url, refusal: ActionLogError.cannotRead), until: until, step: step)
   }
 }
