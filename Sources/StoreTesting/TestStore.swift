@@ -132,9 +132,10 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   ///
   /// ```swift
   /// @MainActor
-  /// func makeStore(fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+  /// func makeStore(client: SearchClient, clock: TestClock,
+  ///                fileID: StaticString = #fileID, filePath: StaticString = #filePath,
   ///                line: UInt = #line, column: UInt = #column) -> TestStoreOf<Search> {
-  ///   TestStore(initialState: Search.State(), reducer: { Search(clock: clock) },
+  ///   TestStore(initialState: Search.State(), reducer: { Search(client: client, clock: clock) },
   ///             fileID: fileID, filePath: filePath, line: line, column: column)
   /// }
   /// ```

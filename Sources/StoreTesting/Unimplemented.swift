@@ -20,7 +20,7 @@ public struct UnimplementedError: Error, Equatable, Sendable, CustomStringConver
 /// let store = TestStore(initialState: Profile.State()) {
 ///   Profile(load: unimplemented("load"), clock: clock)  // load: () async throws -> String
 /// }
-/// Search(search: unimplemented("search"), clock: clock)  // search: (String) async throws -> [Item]
+/// SearchClient(search: unimplemented("search"))  // search: (String) async throws -> [String]
 /// NotesClient(save: unimplemented("save"))  // save: (UUID, String) async throws -> Void
 /// ```
 ///

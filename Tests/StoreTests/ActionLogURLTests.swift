@@ -118,7 +118,8 @@ import Testing
   }
 
   /// `file:///…/log.jsonl/` asks for a directory: refused, where the path alone would have
-  /// made the file `log.jsonl`; so is a directory's URL that does not end in `/`.
+  /// made the file `log.jsonl`; so is one ending in `/.`. An existing directory's URL written
+  /// without a trailing `/` is refused by the path form, naming the directory's path.
   @Test func aFileURLNamingADirectoryIsRefused() throws {
     let url = URL(fileURLWithPath: directory.path("log.jsonl"), isDirectory: true)
     let reason = "it names a directory, and a log is a file"
@@ -133,6 +134,21 @@ import Testing
     let dot = try #require(URL(string: directory.url.absoluteString + "/."))
     #expect(throws: ActionLogError.cannotWrite(path: dot.absoluteString, reason: reason)) {
       try store.recordActions(to: dot, feature: "Tally")
+    }
+
+    let bare = URL(filePath: directory.url.path, directoryHint: .notDirectory)
+    #expect(!bare.hasDirectoryPath)
+    let unwritten = #expect(throws: ActionLogError.self) {
+      try store.recordActions(to: bare, feature: "Tally")
+    }
+    guard case .cannotWrite(let path, _) = unwritten else {
+      Issue.record("expected cannotWrite, got \(String(describing: unwritten))")
+      return
+    }
+    #expect(path == directory.url.path)
+    let readReason = "it is a directory, not a log file"
+    #expect(throws: ActionLogError.cannotRead(path: path, reason: readReason)) {
+      try replayer.replay(url: bare)
     }
   }
 

@@ -7,9 +7,10 @@
 /// The local path the file URL `url` names. A URL that names none is refused with
 /// `refusal(url, reason)`, the URL named without its user, password, query or fragment (which
 /// may hold credentials or tokens): a URL of another scheme (or none), a file on another host
-/// (`file://server/...`, whose path alone would name a file here), a directory (a path ending
-/// in `/`, `.` or `..`, or a directory already there), or no path at all (an escape that is
-/// not UTF-8, such as `%FF`).
+/// (`file://server/...`, whose path alone would name a file here), one written as a
+/// directory's (a path ending in `/`, `.` or `..`), or no path at all (an escape that is not
+/// UTF-8, such as `%FF`). A directory's URL written without those (`file:///tmp`) is left to
+/// the path form, which refuses a directory naming its path.
 ///
 /// The path is decoded as `FileManager` decodes it: `%20` is a space, but `%2F` and `%00` stay
 /// as they are written, since a `/` or a NUL cannot be part of a file's name.
@@ -69,9 +70,10 @@ extension Store where State: Codable, Action: Codable {
   ///   - time: The time of each action, in seconds; by default since recording started.
   /// - Returns: The recorder. Keep it, and call ``ActionLogRecorder/finish()`` at the end.
   /// - Throws: ``ActionLogError/cannotWrite(path:reason:)`` naming the URL (without its user,
-  ///   password, query or fragment) if it is not a file URL, names a file on another host,
-  ///   names a directory, or has no path: nothing is written anywhere then. Otherwise what the
-  ///   path form throws.
+  ///   password, query or fragment) if it is not a file URL, names a file on another host, is
+  ///   written as a directory's (its path ending in `/`, `.` or `..`), or has no path: nothing
+  ///   is written anywhere then. Otherwise what the path form throws, naming the path (for a
+  ///   directory's URL written without a trailing `/`, that the path is a directory).
   public func recordActions(
     to url: URL,
     feature: String,
@@ -133,8 +135,10 @@ extension ActionLogReplayer {
   ///     is thrown on as it is.
   /// - Returns: What the replay found.
   /// - Throws: ``ActionLogError/cannotRead(path:reason:)`` naming the URL (without its user,
-  ///   password, query or fragment) if it is not a file URL, names a file on another host,
-  ///   names a directory, or has no path. Otherwise what the path form throws.
+  ///   password, query or fragment) if it is not a file URL, names a file on another host, is
+  ///   written as a directory's (its path ending in `/`, `.` or `..`), or has no path.
+  ///   Otherwise what the path form throws, naming the path (for a directory's URL written
+  ///   without a trailing `/`, that the path is a directory).
   public func replay(
     url: URL,
     until: Int? = nil,

@@ -460,6 +460,18 @@ public struct StackElementID: Hashable, Comparable, Sendable, Codable, CustomStr
   /// The id as `#n`.
   public var description: String { "#\(rawValue)" }
 
+  /// Hashes the push order as `Int` hashes itself, one word at once, rather than through a
+  /// `Hasher` made for the call, as a type with only ``hash(into:)`` is hashed (the stack's
+  /// index hashes the id at every screen action). Equal ids hash alike, as
+  /// ``hash(into:)`` says they must: both hash `rawValue` alone.
+  ///
+  /// - Parameter seed: The seed of the table the id is hashed for.
+  /// - Returns: The hash.
+  @inlinable
+  public func _rawHashValue(seed: Int) -> Int {
+    rawValue._rawHashValue(seed: seed)
+  }
+
   /// Encodes the id as a bare number.
   ///
   /// - Parameter encoder: The encoder.

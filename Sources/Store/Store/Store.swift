@@ -38,8 +38,10 @@ import Observation
 /// change when it is told of it, next. Several actions sent so are reduced in order, each
 /// with the actions it feeds back before the next, all before the call that changed the
 /// state (a `send`, or an effect's action) returns. Observers that send at every change they
-/// are told of are a feedback loop: after 1,000 rounds of it, the store stops reducing their
-/// actions and reports the loop as a runtime warning.
+/// are told of are a feedback loop: after 1,000 rounds of it, the store reports the loop as a
+/// runtime warning and stops checking for that action (observers are told again from the next
+/// one on). No action is lost: what they sent is still reduced, but what the last of it
+/// changed is not checked, so an observer may show a value the state no longer holds.
 ///
 /// Two reads are not followed exactly. A value of a type that is not `Equatable` is compared
 /// by its bytes: one a computed property builds anew at each read (holding a new array each
