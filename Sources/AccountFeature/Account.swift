@@ -1,11 +1,16 @@
 import Effects
+import Foundation
 import Store
 
 /// The account screen: signing in and out, and the one account state that every
 /// account-related view reads.
 ///
 /// - A second sign-in tap while a sign-in is in flight is ignored (the button would be
-///   disabled; the reducer does not rely on it).
+///   disabled; the reducer does not rely on it), and so is one while signed in: another user
+///   signs out first, which resets what the app keeps for the last one. A username is
+///   trimmed of surrounding spaces, and one that is blank is not sent.
+/// - An error message shows until the next sign-in, sign-out or profile that arrives for
+///   the signed-in user.
 /// - The password is cleared from state the moment the request is sent; the request holds
 ///   the only copy. Tokens never enter state: ``AuthenticationClient`` keeps them.
 /// - Sign-out resets everything visible at once, cancels work in flight, then asks the client
@@ -51,7 +56,8 @@ public struct Account: Reducer {
     case usernameChanged(String)
     /// The user edited the password.
     case passwordChanged(Secret<String>)
-    /// The user submitted the form.
+    /// The user submitted the form. Ignored while a sign-in is in flight, while signed in,
+    /// or with a username that is blank once trimmed.
     case signInTapped
     /// The sign-in request succeeded.
     case signInSucceeded(AccountProfile)
@@ -59,7 +65,8 @@ public struct Account: Reducer {
     case signInFailed(String)
     /// The user asked to sign out.
     case signOutTapped
-    /// Revoking the credentials failed, with a message to show.
+    /// Revoking the credentials failed, with a message to show. Ignored once a sign-in has
+    /// started since: the message was about the last session, not the one starting.
     case signOutFailed(String)
     /// A saved session was looked for at startup.
     case sessionRestored(AccountProfile?)
@@ -114,10 +121,10 @@ public struct Account: Reducer {
       return .none
 
     case .signInTapped:
-      guard !state.isSigningIn, !state.form.username.isEmpty else { return .none }
+      let username = state.form.username.trimmingCharacters(in: .whitespacesAndNewlines)
+      guard !state.isSigningIn, !state.isSignedIn, !username.isEmpty else { return .none }
       state.isSigningIn = true
       state.errorMessage = nil
-      let username = state.form.username
       let password = state.form.password
       state.form.password = ""
       // A sign-in wins over a restore still under way.
@@ -135,6 +142,7 @@ public struct Account: Reducer {
       state.isSigningIn = false
       state.profile = profile
       state.form = SignInForm()
+      state.errorMessage = nil
       return .none
 
     case .signInFailed(let message):
@@ -160,6 +168,7 @@ public struct Account: Reducer {
       )
 
     case .signOutFailed(let message):
+      guard !state.isSigningIn, !state.isSignedIn else { return .none }
       state.errorMessage = "Signed out, but the credentials could not be revoked: \(message)"
       return .none
 
@@ -167,11 +176,13 @@ public struct Account: Reducer {
       // A sign-in that finished (or started) first wins over a slower restore.
       guard state.profile == nil, !state.isSigningIn else { return .none }
       state.profile = profile
+      if profile != nil { state.errorMessage = nil }
       return .none
 
     case .profileRefreshed(let profile), .profileChanged(let profile):
       guard state.profile?.username == profile.username else { return .none }
       state.profile = profile
+      state.errorMessage = nil
       return .none
 
     case .profileRefreshFailed(let message):

@@ -63,9 +63,11 @@ public enum AuthenticationError: Error, Equatable, Sendable, CustomStringConvert
 }
 
 extension AuthenticationClient {
-  /// A client whose every endpoint fails with ``AuthenticationError/notConfigured(_:)``: tests
-  /// start from it and set the endpoints they expect to be called, so any other call fails
-  /// the test through the feature's error handling.
+  /// A client whose every endpoint that can fail fails with
+  /// ``AuthenticationError/notConfigured(_:)``: tests start from it and set the endpoints they
+  /// expect to be called, so any other call fails the test through the feature's error
+  /// handling. `profileChanges`, which cannot throw, is a stream that ends at once: a test
+  /// that expects changes sets it, and one that does not sees none.
   public static let unconfigured = AuthenticationClient(
     signIn: { _, _ in throw AuthenticationError.notConfigured("signIn") },
     restoreSession: { throw AuthenticationError.notConfigured("restoreSession") },

@@ -72,13 +72,16 @@ public struct Cart: Reducer {
   public enum Action: Equatable, Sendable, Codable {
     /// The user added an item with this name. A name that is empty once trimmed is ignored.
     case addItemTapped(name: String)
-    /// An item was added, with the id made for it.
+    /// An item was added, with the id made for it. An item whose quantity is outside
+    /// ``CartItem/quantityRange``, whose name is blank, or whose id is already in the cart is
+    /// ignored.
     ///
     /// ``addItemTapped(name:)`` makes the id and sends it here rather than appending at once,
     /// so the id is in the action log: a replay, which reduces logged actions without running
     /// effects, adds the same item without needing the same id generator.
     case itemAdded(CartItem)
-    /// The user tapped an item's row: push its editor.
+    /// The user tapped an item's row: push its editor, unless it is the screen on top
+    /// already (a double tap pushes it once).
     case rowTapped(CartItem.ID)
     /// The user tapped the title: present the title editor.
     case editTitleTapped
@@ -90,6 +93,11 @@ public struct Cart: Reducer {
     case checkoutFailed(CheckoutError)
     /// The cart screen went away: cancel the checkout in flight, if any.
     ///
+    /// Cancelling stops waiting for the answer; it cannot take back a request the service
+    /// already received. Checkout is possible again at once, so a client whose service may
+    /// have received the order should make `submit` idempotent (an order key it keeps until
+    /// it hears back), or a second tap may order twice.
+    ///
     /// The app sends it when it stops showing the cart. (A held stepper is the row view's to
     /// stop: it sends ``ItemEditor/Action/stepperReleased``, or cancels the handle `send`
     /// returned, when its gesture or view ends.)
@@ -97,7 +105,8 @@ public struct Cart: Reducer {
     /// The user dismissed ``State/alert``.
     case alertDismissed
     /// Empties the cart: cancels a checkout in flight, closes the title editor and every
-    /// pushed screen, and removes every item (ending the items' effects). The title stays.
+    /// pushed screen, removes every item (ending the items' effects), and gives the cart
+    /// back the default title, `"Cart"`: a title is the user's words too.
     case reset
     /// An action of one item, from its row or its editor screen.
     case items(IdentifiedAction<CartItem.ID, ItemEditor.Action>)
@@ -144,11 +153,14 @@ public struct Cart: Reducer {
       return .send(.itemAdded(CartItem(id: makeID(), name: name)))
 
     case .itemAdded(let item):
+      guard CartItem.quantityRange.contains(item.quantity),
+        !item.name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+      else { return .none }
       state.items.appendIfAbsent(item)
       return .none
 
     case .rowTapped(let id):
-      guard state.items.contains(id: id) else { return .none }
+      guard state.items.contains(id: id), state.path.last?.itemID != id else { return .none }
       state.path.append(.itemEditor(id))
       return .none
 
@@ -203,6 +215,7 @@ public struct Cart: Reducer {
       state.isCheckingOut = false
       state.alert = nil
       state.titleEditor = nil
+      state.title = State().title
       state.removeItems { _ in true }
       return .cancel(id: CancelID.checkout)
 

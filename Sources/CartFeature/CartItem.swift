@@ -6,9 +6,11 @@ import Foundation
 /// store, the lifetime of its effects and the editor screen that shows it. Features never
 /// call `UUID()` for it; ``Cart`` takes a `UUIDGenerator`, so tests know every id in advance.
 ///
-/// ``quantity`` stays in ``quantityRange``: ``ItemEditor`` refuses any change that would
-/// leave it, and decoding refuses an item outside it, so a state read back from an action log
-/// holds the same invariant as a live one.
+/// ``quantity`` stays in ``quantityRange`` for every item the cart makes, edits or decodes:
+/// ``Cart`` adds items of quantity 1, ``ItemEditor`` refuses any change that would leave the
+/// range, ``Cart/Action/itemAdded(_:)`` ignores an item outside it, and decoding refuses one,
+/// so a state read back from an action log holds the same invariant as a live one.
+/// ``init(id:name:quantity:note:)`` itself does not check: a test may build any item.
 public struct CartItem: Identifiable, Equatable, Hashable, Sendable {
   /// The quantities an item may have: 1 through 99.
   public static let quantityRange: ClosedRange<Int> = 1...99
@@ -17,7 +19,7 @@ public struct CartItem: Identifiable, Equatable, Hashable, Sendable {
   public let id: UUID
   /// The product's name, as the user typed it.
   public var name: String
-  /// How many of the product: always in ``quantityRange``.
+  /// How many of the product: in ``quantityRange`` in every cart (see ``CartItem``).
   public var quantity: Int
   /// A free-form note for this line, such as "the ripe ones".
   public var note: String
@@ -27,7 +29,8 @@ public struct CartItem: Identifiable, Equatable, Hashable, Sendable {
   /// - Parameters:
   ///   - id: The item's identity, from the feature's `UUIDGenerator`.
   ///   - name: The product's name.
-  ///   - quantity: How many; it must be in ``quantityRange``.
+  ///   - quantity: How many; a cart takes only an item whose quantity is in
+  ///     ``quantityRange``.
   ///   - note: A note for this line.
   public init(id: UUID, name: String, quantity: Int = 1, note: String = "") {
     self.id = id

@@ -157,7 +157,9 @@ import Testing
     #expect(!settings.canSignOut)
   }
 
-  @Test func tokensNeverEnterStateOrActions() throws {
+  /// The password is redacted wherever state and actions are written. (Tokens have no place
+  /// in either type; `AppActionLogTests` checks a sign-in's log holds neither.)
+  @Test func thePasswordIsRedactedInEncodedStateAndActions() throws {
     var state = Account.State()
     state.form.password = "hunter2"
     let encoded = try JSONEncoder().encode(state)

@@ -44,14 +44,17 @@ import Testing
   @Test func signingOutEmptiesTheCartAndCancelsACheckoutInFlight() async {
     var state = AppFeature.State(cart: Cart.State(title: "Groceries", items: [tea]))
     state.account.profile = ada
-    let store = makeStore(state, checkout: .live(clock: clock, delay: .seconds(5)))
+    let store = makeStore(
+      state, checkout: .live(clock: clock, delay: .seconds(5), makeID: .incrementing()))
     await store.send(.cart(.checkoutTapped)) { $0.cart.isCheckingOut = true }
     await store.send(.account(.signOutTapped)) { $0.account.profile = nil }
+    // The title is the last user's words too: it goes back to the default.
     await store.receive(.cart(.reset)) {
       $0.cart.isCheckingOut = false
       $0.cart.items = []
+      $0.cart.title = "Cart"
     }
-    #expect(store.state.cartHeader == CartHeader(title: "Groceries", itemCount: 0, signedInAs: nil))
+    #expect(store.state.cartHeader == CartHeader(title: "Cart", itemCount: 0, signedInAs: nil))
     await clock.advance(by: .seconds(5))
     await store.finish()
   }

@@ -21,6 +21,17 @@ import Testing
     await store.finish()
   }
 
+  @Test func aDoubleTapOnARowPushesItsEditorOnce() async {
+    let store = makeCartStore(clock: clock)
+    await store.send(.rowTapped(tea)) { $0.path.append(.itemEditor(tea)) }
+    await store.send(.rowTapped(tea))
+    // Another item's editor goes on top; the first item's can then be pushed above it again.
+    await store.send(.rowTapped(milk)) { $0.path.append(.itemEditor(milk)) }
+    await store.send(.rowTapped(tea)) { $0.path.append(.itemEditor(tea)) }
+    #expect(store.state.path.ids == [cartScreen(0), cartScreen(1), cartScreen(2)])
+    await store.finish()
+  }
+
   @Test func tappingARowWhoseItemIsGonePushesNothing() async {
     let store = makeCartStore(clock: clock)
     await store.send(.rowTapped(UUID(counting: 999)))

@@ -37,6 +37,20 @@ import Testing
     await store.finish()
   }
 
+  /// The cart's own actions never make such an item; one built by hand is refused, so that
+  /// every item in a cart keeps the range the editor and decoding keep.
+  @Test(arguments: [
+    CartItem(id: UUID(counting: 7), name: "Eggs", quantity: 0),
+    CartItem(id: UUID(counting: 7), name: "Eggs", quantity: 100),
+    CartItem(id: UUID(counting: 7), name: "Eggs", quantity: -1),
+    CartItem(id: UUID(counting: 7), name: "  ", quantity: 1),
+  ])
+  func anItemOutsideTheRangeOrWithoutANameIsNotAdded(item: CartItem) async {
+    let store = makeCartStore(clock: clock)
+    await store.send(.itemAdded(item))
+    await store.finish()
+  }
+
   // MARK: - Quantities
 
   @Test func theTotalQuantityIsDerivedFromTheItems() {
