@@ -111,8 +111,11 @@ extension AuthenticationClient {
         return profile
       },
       signOut: {
+        // The session signed out of is the one saved now: one saved while the request is
+        // under way (the next user's) stays.
+        let token = credentials.session?.token.value
         try await clock.sleep(for: latency)
-        credentials.revoke()
+        if let token { credentials.revoke(token: token) }
       },
       profileChanges: { credentials.changes() }
     )

@@ -62,6 +62,20 @@ public final class CredentialStore: Sendable {
     storage.withLock { $0.session = nil }
   }
 
+  /// Forgets the session if its token is `token`: the one a sign-out set out to revoke. A
+  /// sign-out whose answer comes after another session was saved leaves that session alone.
+  ///
+  /// - Parameter token: The token of the session to forget.
+  /// - Returns: Whether the session was forgotten.
+  @discardableResult
+  public func revoke(token: String) -> Bool {
+    storage.withLock { storage in
+      guard storage.session?.token.value == token else { return false }
+      storage.session = nil
+      return true
+    }
+  }
+
   /// Changes the saved profile, as another device would, and tells every listener.
   ///
   /// - Parameter displayName: The new display name.

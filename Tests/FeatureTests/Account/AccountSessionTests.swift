@@ -148,4 +148,27 @@ import Testing
     }
     await store.finish()
   }
+
+  /// The simulated server revokes the session it was asked to: a sign-out answered after the
+  /// next user's sign-in saved a session leaves that session.
+  @Test func aSignOutAnsweredAfterTheNextSignInLeavesTheNewSession() async throws {
+    let credentials = CredentialStore(session: .init(token: "token-ada", profile: ada))
+    let client = AuthenticationClient.simulated(credentials: credentials, clock: clock)
+    let signOut = Task { try await client.signOut() }
+    #expect(await clock.waitForSleepers(1))
+    credentials.save(token: "token-bob", for: bob)
+    await clock.advance(by: .seconds(1))
+    try await signOut.value
+    #expect(credentials.session?.profile == bob)
+    #expect(credentials.session?.token.value == "token-bob")
+  }
+
+  @Test func revokingByTokenForgetsOnlyThatSession() {
+    let credentials = CredentialStore(session: .init(token: "token-ada", profile: ada))
+    #expect(!credentials.revoke(token: "token-bob"))
+    #expect(credentials.session?.profile == ada)
+    #expect(credentials.revoke(token: "token-ada"))
+    #expect(credentials.session == nil)
+    #expect(!credentials.revoke(token: "token-ada"))
+  }
 }
