@@ -167,4 +167,51 @@ import Testing
     }
     await store.finish()
   }
+
+  /// What was bought comes off what is in the cart now: an item stepped down below what was
+  /// bought, or removed, while the order was in flight, leaves nothing behind.
+  @Test func itemsSteppedDownOrRemovedDuringCheckoutEndRight() async {
+    let store = makeCartStore(checkout: liveCheckout, clock: clock)
+    let (tea, milk) = (CartItem.tea.id, CartItem.milk.id)
+    await store.send(.checkoutTapped) { $0.isCheckingOut = true }
+    await store.send(.items(.element(id: tea, action: .quantityStepped(by: -1)))) {
+      $0.items[id: tea]?.quantity = 1
+    }
+    await store.send(.items(.element(id: milk, action: .removeTapped)))
+    await store.receive(.items(.element(id: milk, action: .delegate(.removeRequested)))) {
+      $0.items.remove(id: milk)
+    }
+    await clock.advance(by: .seconds(1))
+    let receipt = Receipt(id: receiptID, items: [.tea, .milk])
+    await store.receive(.checkoutSucceeded(receipt)) {
+      $0.isCheckingOut = false
+      $0.items = []
+      $0.alert = .checkoutSucceeded(receipt)
+    }
+    await store.finish()
+  }
+
+  /// A reset with everything open: the sheet closes, the screens pop, a held stepper and the
+  /// checkout stop, and the title goes back to the default.
+  @Test func aResetWithTheSheetOpenAScreenPushedAndAStepperHeldEndsAll() async {
+    let store = makeCartStore(checkout: liveCheckout, clock: clock)
+    let tea = CartItem.tea.id
+    await store.send(.rowTapped(tea)) { $0.path.append(.itemEditor(tea)) }
+    await store.send(.items(.element(id: tea, action: .stepperHeld(step: 1))))
+    await store.send(.editTitleTapped) { $0.titleEditor = TitleEditor.State(title: "Groceries") }
+    await store.send(.checkoutTapped) { $0.isCheckingOut = true }
+    #expect(clock.sleeperCount == 2)
+    await store.send(.reset) {
+      $0.isCheckingOut = false
+      $0.titleEditor = nil
+      $0.title = "Cart"
+      $0.items = []
+      $0.path.removeAll()
+    }
+    #expect(clock.sleeperCount == 0)
+    await clock.advance(by: .seconds(5))
+    #expect(orders.all.count == 1)
+    await store.finish()
+  }
 }
+
