@@ -214,4 +214,3 @@ import Testing
     await store.finish()
   }
 }
-
