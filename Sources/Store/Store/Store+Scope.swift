@@ -86,7 +86,10 @@ extension Store {
   /// let go, and the new presentation gets a new store. The store sees only the state each
   /// `send` leaves: a child dismissed and presented again within one `send` (with the same
   /// id, or not `Identifiable`) is, to it, the child that was there, and keeps its store,
-  /// though the child's effects ended with the dismissal. A child store
+  /// though the child's effects ended with the dismissal when one action dismissed it and a
+  /// later one presented it again (within one action, set to `nil` and back, the reducers
+  /// saw no dismissal, and its effects go on, as a row's do when it is removed and added back
+  /// within one action). A child store
   /// kept past its child's removal still reads the child's last state, as the store last saw
   /// it: as it stood after the last `send` before the one that removed it, once anything was
   /// read through the store (what a view last drew), or, for a child its reducer steps where
