@@ -20,6 +20,16 @@ import Testing
     TestStore(initialState: state) { Account(client: client) }
   }
 
+  /// The test server, but for a sign-out that fails two seconds after it is asked.
+  func clientWhoseRevokeFails() -> AuthenticationClient {
+    var client = AccountTestClient(clock: clock).client
+    client.signOut = { [clock] in
+      try await clock.sleep(for: .seconds(2))
+      throw AuthenticationError.notSignedIn
+    }
+    return client
+  }
+
   func signedIn(as profile: AccountProfile) -> Account.State {
     var state = Account.State()
     state.profile = profile
@@ -111,13 +121,7 @@ import Testing
   /// Ada signs out and the revoke fails two seconds later; Bob signs in meanwhile. The
   /// failure is about Ada's session: Bob does not see it.
   @Test func aFailedRevokeIsNotShownToTheNextUser() async {
-    let server = AccountTestClient(clock: clock)
-    var client = server.client
-    client.signOut = { [clock] in
-      try await clock.sleep(for: .seconds(2))
-      throw AuthenticationError.notSignedIn
-    }
-    let store = makeStore(client, state: signedIn(as: ada))
+    let store = makeStore(clientWhoseRevokeFails(), state: signedIn(as: ada))
     await store.send(.signOutTapped) { $0.profile = nil }
     await store.send(.usernameChanged("bob")) { $0.form.username = "bob" }
     await store.send(.signInTapped) { $0.isSigningIn = true }
@@ -133,13 +137,7 @@ import Testing
   }
 
   @Test func aFailedRevokeIsShownWhenNobodySignedInSince() async {
-    let server = AccountTestClient(clock: clock)
-    var client = server.client
-    client.signOut = { [clock] in
-      try await clock.sleep(for: .seconds(2))
-      throw AuthenticationError.notSignedIn
-    }
-    let store = makeStore(client, state: signedIn(as: ada))
+    let store = makeStore(clientWhoseRevokeFails(), state: signedIn(as: ada))
     await store.send(.signOutTapped) { $0.profile = nil }
     await clock.advance(by: .seconds(2))
     await store.receive(.signOutFailed("You are not signed in.")) {
