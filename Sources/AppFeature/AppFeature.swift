@@ -11,7 +11,7 @@ import Store
 /// Signing out resets the cart (it empties, its title goes back to the default, its screens
 /// close, and a checkout in flight is cancelled): on a shared device, the next person must
 /// neither see nor pay for the previous user's cart. Nobody else signs in before that:
-/// ``Account`` ignores a sign-in while a user is signed in.
+/// `Account` ignores a sign-in while a user is signed in.
 public struct AppFeature: Reducer {
   /// The whole app's state.
   public struct State: Equatable, Sendable, Codable {
