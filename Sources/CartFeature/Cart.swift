@@ -48,12 +48,15 @@ public struct Cart: Reducer {
     /// The message shown until dismissed, if any.
     public var alert: CartAlert?
 
+    /// The title of a new cart, and of one after ``Cart/Action/reset``.
+    public static let defaultTitle = "Cart"
+
     /// Creates a cart with nothing pushed, presented or in flight.
     ///
     /// - Parameters:
     ///   - title: The cart's title.
     ///   - items: The items already in the cart.
-    public init(title: String = "Cart", items: IdentifiedArrayOf<CartItem> = []) {
+    public init(title: String = defaultTitle, items: IdentifiedArrayOf<CartItem> = []) {
       self.title = title
       self.items = items
     }
@@ -106,7 +109,7 @@ public struct Cart: Reducer {
     case alertDismissed
     /// Empties the cart: cancels a checkout in flight, closes the title editor and every
     /// pushed screen, removes every item (ending the items' effects), and gives the cart
-    /// back the default title, `"Cart"`: a title is the user's words too.
+    /// back ``State/defaultTitle``: a title is the user's words too.
     case reset
     /// An action of one item, from its row or its editor screen.
     case items(IdentifiedAction<CartItem.ID, ItemEditor.Action>)
@@ -215,7 +218,7 @@ public struct Cart: Reducer {
       state.isCheckingOut = false
       state.alert = nil
       state.titleEditor = nil
-      state.title = State().title
+      state.title = State.defaultTitle
       state.removeItems { _ in true }
       return .cancel(id: CancelID.checkout)
 
