@@ -17,9 +17,12 @@ import Store
 /// - **Backward**: the ``TitleEditor`` sheet, presented with `presents`, reports
 ///   `saved(title)` or `cancelled` through delegate actions, then dismisses itself.
 /// - **Commands**: checkout is an action, ``Action/checkoutTapped``, that starts one
-///   cancellable request; ``Action/screenDisappeared`` cancels it.
-/// - **Replayable**: a new item's id is made when the add is handled and carried in
-///   ``Action/itemAdded(_:)``, so a recorded session replays without the id generator.
+///   cancellable request; ``Action/screenDisappeared`` cancels it. The order's key outlives
+///   the request (``State/pendingOrder``), so tapping again after leaving the screen does not
+///   order twice.
+/// - **Replayable**: a new item's id and a new order's key are made when the tap is handled and
+///   carried in ``Action/itemAdded(_:)`` and ``Action/checkoutStarted(orderKey:)``, so a
+///   recorded session replays without the id generator.
 ///
 /// A view gets each child store from the cart's store:
 ///
@@ -45,6 +48,15 @@ public struct Cart: Reducer {
     public var titleEditor: TitleEditor.State?
     /// Whether a checkout is in flight; a second one cannot start until it ends.
     public var isCheckingOut = false
+    /// The order last submitted, until the cart hears a definite answer: a receipt, or a
+    /// refusal (``CheckoutError/paymentDeclined``, ``CheckoutError/itemUnavailable(name:)``).
+    ///
+    /// It outlives the request: the service may have received the order though the screen
+    /// went away (``Action/screenDisappeared``) or the answer was lost
+    /// (``CheckoutError/serviceUnavailable``). Checking out the same items again submits them
+    /// under its key, so the service places the order once; a cart changed since is a new
+    /// order, with a new key. ``Action/reset`` forgets it.
+    public var pendingOrder: PendingOrder?
     /// The message shown until dismissed, if any.
     public var alert: CartAlert?
 
@@ -89,7 +101,17 @@ public struct Cart: Reducer {
     /// The user tapped the title: present the title editor.
     case editTitleTapped
     /// The user tapped Checkout. Ignored while a checkout is in flight or the cart is empty.
+    ///
+    /// Sends ``checkoutStarted(orderKey:)`` with the key of ``State/pendingOrder`` when the
+    /// cart holds the items that order submitted, or else a new key.
     case checkoutTapped
+    /// A checkout started under this order key: submits the items, and keeps them with the
+    /// key as ``State/pendingOrder``. Ignored while a checkout is in flight or the cart is
+    /// empty.
+    ///
+    /// ``checkoutTapped`` makes or reuses the key and sends it here rather than submitting at
+    /// once, so the key is in the action log, as a new item's id is (``itemAdded(_:)``).
+    case checkoutStarted(orderKey: UUID)
     /// The checkout service accepted the order.
     case checkoutSucceeded(Receipt)
     /// The checkout service refused the order, or could not be reached.
@@ -97,9 +119,9 @@ public struct Cart: Reducer {
     /// The cart screen went away: cancel the checkout in flight, if any.
     ///
     /// Cancelling stops waiting for the answer; it cannot take back a request the service
-    /// already received. Checkout is possible again at once, so a client whose service may
-    /// have received the order should make `submit` idempotent (an order key it keeps until
-    /// it hears back), or a second tap may order twice.
+    /// already received. Checkout is possible again at once, under the same order key while
+    /// the items are the same (``State/pendingOrder``), so a service that places one order
+    /// per key does not place a second.
     ///
     /// The app sends it when it stops showing the cart. (A held stepper is the row view's to
     /// stop: it sends ``ItemEditor/Action/stepperReleased``, or cancels the handle `send`
@@ -131,7 +153,7 @@ public struct Cart: Reducer {
   ///
   /// - Parameters:
   ///   - checkout: Submits orders.
-  ///   - makeID: Makes the ids of new items.
+  ///   - makeID: Makes the ids of new items and the keys of new orders.
   ///   - clock: The clock held steppers repeat on.
   public init(checkout: CheckoutClient, makeID: UUIDGenerator, clock: any Clock<Duration>) {
     self.checkout = checkout
@@ -172,13 +194,22 @@ public struct Cart: Reducer {
       return .none
 
     case .checkoutTapped:
+      guard !state.isCheckingOut, !state.items.isEmpty else { return .none }
+      let key =
+        state.pendingOrder.flatMap { $0.items == state.items.elements ? $0.key : nil }
+        ?? makeID()
+      return .send(.checkoutStarted(orderKey: key))
+
+    case .checkoutStarted(let key):
       // A state flag rather than `cancelInFlight`: cancelling the first request and sending
       // a second could still place the order twice.
       guard !state.isCheckingOut, !state.items.isEmpty else { return .none }
+      let items = state.items.elements
       state.isCheckingOut = true
+      state.pendingOrder = PendingOrder(key: key, items: items)
       state.alert = nil
-      return .run { [checkout, items = state.items.elements] send in
-        send(.checkoutSucceeded(try await checkout.submit(items)))
+      return .run { [checkout] send in
+        send(.checkoutSucceeded(try await checkout.submit(items, key)))
       } catch: { error in
         .checkoutFailed(CheckoutError(error))
       }
@@ -186,6 +217,7 @@ public struct Cart: Reducer {
 
     case .checkoutSucceeded(let receipt):
       state.isCheckingOut = false
+      state.pendingOrder = nil
       // Remove what was bought, not everything: an item added meanwhile was not bought, and
       // units stepped up meanwhile stay in the cart.
       var bought: [CartItem.ID: Int] = [:]
@@ -203,6 +235,9 @@ public struct Cart: Reducer {
 
     case .checkoutFailed(let error):
       state.isCheckingOut = false
+      // Refused: the service has the order and said no, so the next tap is a new order.
+      // Unavailable: it may have the order, so the next tap of the same items keeps its key.
+      if error != .serviceUnavailable { state.pendingOrder = nil }
       state.alert = .checkoutFailed(error)
       return .none
 
@@ -216,6 +251,7 @@ public struct Cart: Reducer {
 
     case .reset:
       state.isCheckingOut = false
+      state.pendingOrder = nil
       state.alert = nil
       state.titleEditor = nil
       state.title = State.defaultTitle

@@ -13,39 +13,56 @@ import Foundation
 /// }
 /// ```
 public struct CheckoutClient: Sendable {
-  /// Submits the items and returns the receipt, or throws why it failed.
+  /// Submits the items as the order of key `orderKey` and returns the receipt, or throws why
+  /// it failed.
   ///
-  /// It must honour task cancellation: the cart cancels it when its screen goes away.
-  public var submit: @Sendable (_ items: [CartItem]) async throws -> Receipt
+  /// It must honour task cancellation: the cart cancels it when its screen goes away. That
+  /// stops the wait, not a request the service already received, so the cart submits the
+  /// same items again under the same key (see ``PendingOrder``): the service should place one
+  /// order per key, and answer a key it has seen with that order's outcome.
+  public var submit: @Sendable (_ items: [CartItem], _ orderKey: UUID) async throws -> Receipt
 
   /// Creates a client.
   ///
-  /// - Parameter submit: Submits the items and returns the receipt.
-  public init(submit: @escaping @Sendable (_ items: [CartItem]) async throws -> Receipt) {
+  /// - Parameter submit: Submits the items under the order key and returns the receipt.
+  public init(
+    submit: @escaping @Sendable (_ items: [CartItem], _ orderKey: UUID) async throws -> Receipt
+  ) {
     self.submit = submit
   }
 }
 
 extension CheckoutClient {
-  /// A simulated service: waits `delay` on `clock`, then accepts every order.
+  /// A simulated service: accepts every order as it receives it, and answers after `delay`
+  /// on `clock`.
   ///
-  /// The wait is a cancellable sleep on the injected clock, so the simulation behaves like a
-  /// request in flight: with a `TestClock`, the order stays in flight until the test advances
-  /// the clock, and cancelling the checkout ends it at once.
+  /// The answer's wait is a cancellable sleep on the injected clock, so the simulation behaves
+  /// like a request in flight: with a `TestClock`, the order stays in flight until the test
+  /// advances the clock, and cancelling the checkout ends the wait at once. As with a real
+  /// service, the order was placed all the same: the client remembers each order key it
+  /// accepted, and answers a key it has seen with that order's receipt (after `delay` again)
+  /// instead of placing another. It remembers every key for as long as it lives.
   ///
   /// - Parameters:
   ///   - clock: The clock to wait on.
   ///   - delay: How long the simulated request takes.
-  ///   - makeID: Makes the receipt's id.
-  /// - Returns: A client that accepts every order after `delay`.
+  ///   - makeID: Makes the receipt's id, once per order key.
+  /// - Returns: A client that accepts every order, once per key, and answers after `delay`.
   public static func live(
     clock: any Clock<Duration>,
     delay: Duration = .seconds(1),
     makeID: UUIDGenerator = .live
   ) -> Self {
-    CheckoutClient { items in
+    let placed = Locked<[UUID: Receipt]>([:])
+    return CheckoutClient { items, orderKey in
+      let receipt = placed.withLock { placed in
+        if let receipt = placed[orderKey] { return receipt }
+        let receipt = Receipt(id: makeID(), items: items)
+        placed[orderKey] = receipt
+        return receipt
+      }
       try await clock.sleep(for: delay)
-      return Receipt(id: makeID(), items: items)
+      return receipt
     }
   }
 
@@ -54,7 +71,7 @@ extension CheckoutClient {
   /// - Parameter receiptID: The id of every receipt.
   /// - Returns: A client that always succeeds.
   public static func succeeding(receiptID: UUID) -> Self {
-    CheckoutClient { items in Receipt(id: receiptID, items: items) }
+    CheckoutClient { items, _ in Receipt(id: receiptID, items: items) }
   }
 
   /// A client that refuses every order at once with `error`.
@@ -62,6 +79,6 @@ extension CheckoutClient {
   /// - Parameter error: The error to throw, a ``CheckoutError`` or any other.
   /// - Returns: A client that always fails.
   public static func failing(with error: any Error & Sendable) -> Self {
-    CheckoutClient { _ in throw error }
+    CheckoutClient { _, _ in throw error }
   }
 }

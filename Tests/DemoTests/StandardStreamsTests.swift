@@ -128,7 +128,7 @@ import Testing
     #expect(status == 0, "exit status \(status)")
     let report = try SampleApp.replayer.replay(path: log)
     #expect(report.isComplete)
-    #expect(report.actionCount == 36)
+    #expect(report.actionCount == 37)
   }
 
   /// `demo record --out /dev/stdout > x.jsonl`: the summary ended the log.
@@ -145,7 +145,7 @@ import Testing
     let end = try process.start()
     let messages = await Self.waitForExit(end, readingErrorsFrom: errors)
     #expect(process.terminationStatus == 0)
-    #expect(messages.contains("Recorded 36 actions to /dev/stdout."), "\(messages)")
+    #expect(messages.contains("Recorded 37 actions to /dev/stdout."), "\(messages)")
     #expect(try SampleApp.replayer.replay(path: log).isComplete)
   }
 
@@ -171,6 +171,6 @@ import Testing
     kill(first.processIdentifier, SIGKILL)
     await end.wait()
     let report = try SampleApp.replayer.replay(path: log)
-    #expect(report.actionCount > 36, "the second recording truncated the first one's log")
+    #expect(report.actionCount > 37, "the second recording truncated the first one's log")
   }
 }

@@ -46,11 +46,18 @@ import Testing
     state.account.profile = ada
     let store = makeStore(
       state, checkout: .live(clock: clock, delay: .seconds(5), makeID: .incrementing()))
-    await store.send(.cart(.checkoutTapped)) { $0.cart.isCheckingOut = true }
+    let key = UUID(counting: 0)
+    await store.send(.cart(.checkoutTapped))
+    await store.receive(.cart(.checkoutStarted(orderKey: key))) {
+      $0.cart.isCheckingOut = true
+      $0.cart.pendingOrder = PendingOrder(key: key, items: [tea])
+    }
     await store.send(.account(.signOutTapped)) { $0.account.profile = nil }
-    // The title is the last user's words too: it goes back to the default.
+    // The title is the last user's words too: it goes back to the default. The order in
+    // flight is the last user's: the next user's first checkout is a new order.
     await store.receive(.cart(.reset)) {
       $0.cart.isCheckingOut = false
+      $0.cart.pendingOrder = nil
       $0.cart.items = []
       $0.cart.title = "Cart"
     }

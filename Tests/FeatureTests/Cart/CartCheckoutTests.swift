@@ -6,12 +6,15 @@ import StoreTesting
 import Testing
 
 /// Checkout as a command: one request in flight at a time, cancelled when the screen goes
-/// away; success empties the cart and confirms, failure keeps the cart and explains.
+/// away; success empties the cart and confirms, failure keeps the cart and explains; an order
+/// without an answer keeps its key, so tapping again does not order twice.
 @MainActor
 @Suite struct CartCheckoutTests {
   let clock = TestClock()
   let orders = SubmittedOrders()
   let receiptID = UUID(counting: 0xCAFE)
+  /// The key of the first order a test's cart starts: its id generator's first id.
+  let firstKey = UUID(counting: 0)
 
   /// The simulated service, answering after one second of the test clock.
   var liveCheckout: CheckoutClient {
@@ -20,12 +23,14 @@ import Testing
 
   @Test func checkoutSubmitsTheItemsEmptiesTheCartAndConfirms() async {
     let store = makeCartStore(checkout: liveCheckout, clock: clock)
-    await store.send(.checkoutTapped) { $0.isCheckingOut = true }
+    await store.tapCheckout(startingOrder: firstKey)
     #expect(orders.all == [[.tea, .milk]])
+    #expect(orders.keys == [firstKey])
     await clock.advance(by: .seconds(1))
     let receipt = Receipt(id: receiptID, items: [.tea, .milk])
     await store.receive(.checkoutSucceeded(receipt)) {
       $0.isCheckingOut = false
+      $0.pendingOrder = nil
       $0.items = []
       $0.alert = .checkoutSucceeded(receipt)
     }
@@ -34,14 +39,18 @@ import Testing
     await store.finish()
   }
 
+  /// A refusal is a definite answer: the order is no longer pending. An unavailable service
+  /// is not: it may have received the order, so the cart keeps its key.
   @Test(arguments: [
-    CheckoutError.paymentDeclined, .itemUnavailable(name: "Tea"), .serviceUnavailable,
+    (CheckoutError.paymentDeclined, false), (.itemUnavailable(name: "Tea"), false),
+    (.serviceUnavailable, true),
   ])
-  func aFailedCheckoutKeepsTheCartAndExplains(error: CheckoutError) async {
+  func aFailedCheckoutKeepsTheCartAndExplains(error: CheckoutError, keepsOrder: Bool) async {
     let store = makeCartStore(checkout: .failing(with: error), clock: clock)
-    await store.send(.checkoutTapped) { $0.isCheckingOut = true }
+    await store.tapCheckout(startingOrder: firstKey)
     await store.receive(.checkoutFailed(error)) {
       $0.isCheckingOut = false
+      if !keepsOrder { $0.pendingOrder = nil }
       $0.alert = .checkoutFailed(error)
     }
     #expect(store.state.items == [.tea, .milk])
@@ -51,7 +60,7 @@ import Testing
 
   @Test func anErrorTheCartCannotExplainIsReportedAsServiceUnavailable() async {
     let store = makeCartStore(checkout: .failing(with: ConnectionLost()), clock: clock)
-    await store.send(.checkoutTapped) { $0.isCheckingOut = true }
+    await store.tapCheckout(startingOrder: firstKey)
     await store.receive(.checkoutFailed(.serviceUnavailable)) {
       $0.isCheckingOut = false
       $0.alert = .checkoutFailed(.serviceUnavailable)
@@ -59,19 +68,19 @@ import Testing
     await store.finish()
   }
 
+  /// A declined order was answered: retrying is a new order, with a new key.
   @Test func retryingAfterAFailureClearsTheErrorWhileInFlight() async {
     let store = makeCartStore(checkout: .failing(with: CheckoutError.paymentDeclined), clock: clock)
-    await store.send(.checkoutTapped) { $0.isCheckingOut = true }
+    await store.tapCheckout(startingOrder: firstKey)
     await store.receive(.checkoutFailed(.paymentDeclined)) {
       $0.isCheckingOut = false
+      $0.pendingOrder = nil
       $0.alert = .checkoutFailed(.paymentDeclined)
     }
-    await store.send(.checkoutTapped) {
-      $0.isCheckingOut = true
-      $0.alert = nil
-    }
+    await store.tapCheckout(startingOrder: UUID(counting: 1))
     await store.receive(.checkoutFailed(.paymentDeclined)) {
       $0.isCheckingOut = false
+      $0.pendingOrder = nil
       $0.alert = .checkoutFailed(.paymentDeclined)
     }
     await store.finish()
@@ -79,7 +88,7 @@ import Testing
 
   @Test func unitsAddedWhileTheCheckoutIsInFlightStayInTheCart() async {
     let store = makeCartStore(checkout: liveCheckout, clock: clock)
-    await store.send(.checkoutTapped) { $0.isCheckingOut = true }
+    await store.tapCheckout(startingOrder: firstKey)
     // Two teas were submitted; a third is added before the receipt comes back.
     await store.send(.items(.element(id: CartItem.tea.id, action: .quantityStepped(by: 1)))) {
       $0.items[id: CartItem.tea.id]?.quantity = 3
@@ -90,6 +99,7 @@ import Testing
       $0.isCheckingOut = false
       var tea = CartItem.tea
       tea.quantity = 1
+      $0.pendingOrder = nil
       $0.items = [tea]
       $0.alert = .checkoutSucceeded(receipt)
     }
@@ -98,7 +108,7 @@ import Testing
 
   @Test func aSecondTapWhileInFlightDoesNotSubmitTwice() async {
     let store = makeCartStore(checkout: liveCheckout, clock: clock)
-    await store.send(.checkoutTapped) { $0.isCheckingOut = true }
+    await store.tapCheckout(startingOrder: firstKey)
     await store.send(.checkoutTapped)
     await clock.advance(by: .milliseconds(500))
     await store.send(.checkoutTapped)
@@ -107,6 +117,7 @@ import Testing
     let receipt = Receipt(id: receiptID, items: [.tea, .milk])
     await store.receive(.checkoutSucceeded(receipt)) {
       $0.isCheckingOut = false
+      $0.pendingOrder = nil
       $0.items = []
       $0.alert = .checkoutSucceeded(receipt)
     }
@@ -115,7 +126,7 @@ import Testing
 
   @Test func leavingTheScreenCancelsTheCheckoutInFlight() async {
     let store = makeCartStore(checkout: liveCheckout, clock: clock)
-    await store.send(.checkoutTapped) { $0.isCheckingOut = true }
+    await store.tapCheckout(startingOrder: firstKey)
     #expect(clock.sleeperCount == 1)
     await store.send(.screenDisappeared) { $0.isCheckingOut = false }
     #expect(clock.sleeperCount == 0)
@@ -139,14 +150,15 @@ import Testing
 
   @Test func anItemAddedDuringCheckoutStaysInTheCart() async {
     let store = makeCartStore(checkout: liveCheckout, clock: clock)
-    await store.send(.checkoutTapped) { $0.isCheckingOut = true }
-    let bread = CartItem(id: UUID(counting: 0), name: "Bread")
+    await store.tapCheckout(startingOrder: firstKey)
+    let bread = CartItem(id: UUID(counting: 1), name: "Bread")
     await store.send(.addItemTapped(name: "Bread"))
     await store.receive(.itemAdded(bread)) { $0.items.append(bread) }
     await clock.advance(by: .seconds(1))
     let receipt = Receipt(id: receiptID, items: [.tea, .milk])
     await store.receive(.checkoutSucceeded(receipt)) {
       $0.isCheckingOut = false
+      $0.pendingOrder = nil
       $0.items = [bread]
       $0.alert = .checkoutSucceeded(receipt)
     }
@@ -156,11 +168,12 @@ import Testing
   @Test func aCheckoutThatSucceedsPopsTheEditorsOfTheItemsBought() async {
     let store = makeCartStore(checkout: liveCheckout, clock: clock)
     await store.send(.rowTapped(CartItem.tea.id)) { $0.path.append(.itemEditor(CartItem.tea.id)) }
-    await store.send(.checkoutTapped) { $0.isCheckingOut = true }
+    await store.tapCheckout(startingOrder: firstKey)
     await clock.advance(by: .seconds(1))
     let receipt = Receipt(id: receiptID, items: [.tea, .milk])
     await store.receive(.checkoutSucceeded(receipt)) {
       $0.isCheckingOut = false
+      $0.pendingOrder = nil
       $0.items = []
       $0.path.removeAll()
       $0.alert = .checkoutSucceeded(receipt)
@@ -173,7 +186,7 @@ import Testing
   @Test func itemsSteppedDownOrRemovedDuringCheckoutEndRight() async {
     let store = makeCartStore(checkout: liveCheckout, clock: clock)
     let (tea, milk) = (CartItem.tea.id, CartItem.milk.id)
-    await store.send(.checkoutTapped) { $0.isCheckingOut = true }
+    await store.tapCheckout(startingOrder: firstKey)
     await store.send(.items(.element(id: tea, action: .quantityStepped(by: -1)))) {
       $0.items[id: tea]?.quantity = 1
     }
@@ -185,6 +198,7 @@ import Testing
     let receipt = Receipt(id: receiptID, items: [.tea, .milk])
     await store.receive(.checkoutSucceeded(receipt)) {
       $0.isCheckingOut = false
+      $0.pendingOrder = nil
       $0.items = []
       $0.alert = .checkoutSucceeded(receipt)
     }
@@ -199,10 +213,11 @@ import Testing
     await store.send(.rowTapped(tea)) { $0.path.append(.itemEditor(tea)) }
     await store.send(.items(.element(id: tea, action: .stepperHeld(step: 1))))
     await store.send(.editTitleTapped) { $0.titleEditor = TitleEditor.State(title: "Groceries") }
-    await store.send(.checkoutTapped) { $0.isCheckingOut = true }
+    await store.tapCheckout(startingOrder: firstKey)
     #expect(clock.sleeperCount == 2)
     await store.send(.reset) {
       $0.isCheckingOut = false
+      $0.pendingOrder = nil
       $0.titleEditor = nil
       $0.title = "Cart"
       $0.items = []

@@ -19,7 +19,7 @@ extension Cart.State {
 
 extension CheckoutClient {
   /// A client for tests that never check out: a call fails the test.
-  static let unimplemented = CheckoutClient { _ in
+  static let unimplemented = CheckoutClient { _, _ in
     Issue.record("CheckoutClient.submit was called, but this test does not check out.")
     throw CheckoutError.serviceUnavailable
   }
@@ -45,19 +45,47 @@ func makeCartStore(
 
 /// Records the orders a checkout client receives, so a test can count submissions.
 final class SubmittedOrders: Sendable {
-  private let orders = Locked<[[CartItem]]>([])
+  private let orders = Locked<[PendingOrder]>([])
 
-  /// Every order submitted so far, oldest first.
+  /// The items of every order submitted so far, oldest first.
   var all: [[CartItem]] {
-    orders.withLock { $0 }
+    orders.withLock { $0.map(\.items) }
+  }
+
+  /// The key of every order submitted so far, oldest first.
+  var keys: [UUID] {
+    orders.withLock { $0.map(\.key) }
   }
 
   /// A client that records each order, then hands it to `client`.
   func recording(_ client: CheckoutClient) -> CheckoutClient {
-    CheckoutClient { items in
-      self.orders.withLock { $0.append(items) }
-      return try await client.submit(items)
+    CheckoutClient { items, key in
+      self.orders.withLock { $0.append(PendingOrder(key: key, items: items)) }
+      return try await client.submit(items, key)
     }
+  }
+}
+
+extension TestStore where State == Cart.State, Action == Cart.Action {
+  /// Taps Checkout, and receives the order's start under `key`: the checkout is in flight,
+  /// with `items` submitted as the pending order.
+  func tapCheckout(
+    startingOrder key: UUID,
+    of items: [CartItem] = [.tea, .milk],
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await send(.checkoutTapped, fileID: fileID, filePath: filePath, line: line, column: column)
+    await receive(
+      .checkoutStarted(orderKey: key),
+      assert: {
+        $0.isCheckingOut = true
+        $0.pendingOrder = PendingOrder(key: key, items: items)
+        $0.alert = nil
+      },
+      fileID: fileID, filePath: filePath, line: line, column: column)
   }
 }
 
