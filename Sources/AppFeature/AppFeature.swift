@@ -9,9 +9,9 @@ import Store
 /// (``State/cartHeader``): shared data with a single owner, no copy to keep in sync.
 ///
 /// Signing out resets the cart (it empties, its title goes back to the default, its screens
-/// close, and a checkout in flight is cancelled): on a shared device, the next person must
-/// neither see nor pay for the previous user's cart. Nobody else signs in before that:
-/// `Account` ignores a sign-in while a user is signed in.
+/// close, a checkout in flight is cancelled and an unanswered order's key forgotten): on a
+/// shared device, the next person must neither see nor pay for the previous user's cart.
+/// Nobody else signs in before that: `Account` ignores a sign-in while a user is signed in.
 public struct AppFeature: Reducer {
   /// The whole app's state.
   public struct State: Equatable, Sendable, Codable {
@@ -58,7 +58,7 @@ public struct AppFeature: Reducer {
   /// - Parameters:
   ///   - checkout: Submits orders.
   ///   - authentication: Signs users in and out.
-  ///   - makeID: Makes ids for new items.
+  ///   - makeID: Makes ids for new items and keys for new orders.
   ///   - clock: The clock for timed work.
   public init(
     checkout: CheckoutClient,

@@ -18,8 +18,8 @@ import Store
 ///   `saved(title)` or `cancelled` through delegate actions, then dismisses itself.
 /// - **Commands**: checkout is an action, ``Action/checkoutTapped``, that starts one
 ///   cancellable request; ``Action/screenDisappeared`` cancels it. The order's key outlives
-///   the request (``State/pendingOrder``), so tapping again after leaving the screen does not
-///   order twice.
+///   the request (``State/pendingOrderKey``), so checking out again after leaving the screen
+///   or losing the answer does not order twice.
 /// - **Replayable**: a new item's id and a new order's key are made when the tap is handled and
 ///   carried in ``Action/itemAdded(_:)`` and ``Action/checkoutStarted(orderKey:)``, so a
 ///   recorded session replays without the id generator.
@@ -48,15 +48,18 @@ public struct Cart: Reducer {
     public var titleEditor: TitleEditor.State?
     /// Whether a checkout is in flight; a second one cannot start until it ends.
     public var isCheckingOut = false
-    /// The order last submitted, until the cart hears a definite answer: a receipt, or a
-    /// refusal (``CheckoutError/paymentDeclined``, ``CheckoutError/itemUnavailable(name:)``).
+    /// The key of the order last submitted, until the cart hears a definite answer: a
+    /// receipt, or a refusal (``CheckoutError/paymentDeclined``,
+    /// ``CheckoutError/itemUnavailable(name:)``).
     ///
     /// It outlives the request: the service may have received the order though the screen
     /// went away (``Action/screenDisappeared``) or the answer was lost
-    /// (``CheckoutError/serviceUnavailable``). Checking out the same items again submits them
-    /// under its key, so the service places the order once; a cart changed since is a new
-    /// order, with a new key. ``Action/reset`` forgets it.
-    public var pendingOrder: PendingOrder?
+    /// (``CheckoutError/serviceUnavailable``). The next checkout submits under this key, so
+    /// the service places at most one order for it. Submitted with what the cart holds then,
+    /// which may differ from the first submission: a service that had the first answers with
+    /// its receipt, which says what was bought (the cart removes that, and keeps the rest), and
+    /// one that did not places what the cart holds now. ``Action/reset`` forgets it.
+    public var pendingOrderKey: UUID?
     /// The message shown until dismissed, if any.
     public var alert: CartAlert?
 
@@ -102,12 +105,11 @@ public struct Cart: Reducer {
     case editTitleTapped
     /// The user tapped Checkout. Ignored while a checkout is in flight or the cart is empty.
     ///
-    /// Sends ``checkoutStarted(orderKey:)`` with the key of ``State/pendingOrder`` when the
-    /// cart holds the items that order submitted, or else a new key.
+    /// Sends ``checkoutStarted(orderKey:)`` with ``State/pendingOrderKey`` while an order is
+    /// without an answer, or else a new key.
     case checkoutTapped
-    /// A checkout started under this order key: submits the items, and keeps them with the
-    /// key as ``State/pendingOrder``. Ignored while a checkout is in flight or the cart is
-    /// empty.
+    /// A checkout started under this order key: submits the items, and keeps the key as
+    /// ``State/pendingOrderKey``. Ignored while a checkout is in flight or the cart is empty.
     ///
     /// ``checkoutTapped`` makes or reuses the key and sends it here rather than submitting at
     /// once, so the key is in the action log, as a new item's id is (``itemAdded(_:)``).
@@ -119,9 +121,9 @@ public struct Cart: Reducer {
     /// The cart screen went away: cancel the checkout in flight, if any.
     ///
     /// Cancelling stops waiting for the answer; it cannot take back a request the service
-    /// already received. Checkout is possible again at once, under the same order key while
-    /// the items are the same (``State/pendingOrder``), so a service that places one order
-    /// per key does not place a second.
+    /// already received. Checkout is possible again at once, under the same order key
+    /// (``State/pendingOrderKey``), so a service that places one order per key does not place
+    /// a second.
     ///
     /// The app sends it when it stops showing the cart. (A held stepper is the row view's to
     /// stop: it sends ``ItemEditor/Action/stepperReleased``, or cancels the handle `send`
@@ -195,20 +197,16 @@ public struct Cart: Reducer {
 
     case .checkoutTapped:
       guard !state.isCheckingOut, !state.items.isEmpty else { return .none }
-      let key =
-        state.pendingOrder.flatMap { $0.items == state.items.elements ? $0.key : nil }
-        ?? makeID()
-      return .send(.checkoutStarted(orderKey: key))
+      return .send(.checkoutStarted(orderKey: state.pendingOrderKey ?? makeID()))
 
     case .checkoutStarted(let key):
       // A state flag rather than `cancelInFlight`: cancelling the first request and sending
       // a second could still place the order twice.
       guard !state.isCheckingOut, !state.items.isEmpty else { return .none }
-      let items = state.items.elements
       state.isCheckingOut = true
-      state.pendingOrder = PendingOrder(key: key, items: items)
+      state.pendingOrderKey = key
       state.alert = nil
-      return .run { [checkout] send in
+      return .run { [checkout, items = state.items.elements] send in
         send(.checkoutSucceeded(try await checkout.submit(items, key)))
       } catch: { error in
         .checkoutFailed(CheckoutError(error))
@@ -217,7 +215,7 @@ public struct Cart: Reducer {
 
     case .checkoutSucceeded(let receipt):
       state.isCheckingOut = false
-      state.pendingOrder = nil
+      state.pendingOrderKey = nil
       // Remove what was bought, not everything: an item added meanwhile was not bought, and
       // units stepped up meanwhile stay in the cart.
       var bought: [CartItem.ID: Int] = [:]
@@ -236,8 +234,8 @@ public struct Cart: Reducer {
     case .checkoutFailed(let error):
       state.isCheckingOut = false
       // Refused: the service has the order and said no, so the next tap is a new order.
-      // Unavailable: it may have the order, so the next tap of the same items keeps its key.
-      if error != .serviceUnavailable { state.pendingOrder = nil }
+      // Unavailable: it may have the order, so the next tap keeps its key.
+      if error != .serviceUnavailable { state.pendingOrderKey = nil }
       state.alert = .checkoutFailed(error)
       return .none
 
@@ -251,7 +249,7 @@ public struct Cart: Reducer {
 
     case .reset:
       state.isCheckingOut = false
-      state.pendingOrder = nil
+      state.pendingOrderKey = nil
       state.alert = nil
       state.titleEditor = nil
       state.title = State.defaultTitle

@@ -17,9 +17,10 @@ public struct CheckoutClient: Sendable {
   /// it failed.
   ///
   /// It must honour task cancellation: the cart cancels it when its screen goes away. That
-  /// stops the wait, not a request the service already received, so the cart submits the
-  /// same items again under the same key (see ``PendingOrder``): the service should place one
-  /// order per key, and answer a key it has seen with that order's outcome.
+  /// stops the wait, not a request the service already received, so the cart's next checkout
+  /// submits under the same key (see ``Cart/State/pendingOrderKey``): the service should place
+  /// one order per key, and answer a key it has seen with that order's outcome, whatever items
+  /// come with it (the cart may have changed since; the receipt says what was bought).
   public var submit: @Sendable (_ items: [CartItem], _ orderKey: UUID) async throws -> Receipt
 
   /// Creates a client.

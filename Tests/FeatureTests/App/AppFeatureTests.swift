@@ -50,14 +50,14 @@ import Testing
     await store.send(.cart(.checkoutTapped))
     await store.receive(.cart(.checkoutStarted(orderKey: key))) {
       $0.cart.isCheckingOut = true
-      $0.cart.pendingOrder = PendingOrder(key: key, items: [tea])
+      $0.cart.pendingOrderKey = key
     }
     await store.send(.account(.signOutTapped)) { $0.account.profile = nil }
     // The title is the last user's words too: it goes back to the default. The order in
     // flight is the last user's: the next user's first checkout is a new order.
     await store.receive(.cart(.reset)) {
       $0.cart.isCheckingOut = false
-      $0.cart.pendingOrder = nil
+      $0.cart.pendingOrderKey = nil
       $0.cart.items = []
       $0.cart.title = "Cart"
     }

@@ -6,8 +6,8 @@ import StoreTesting
 import Testing
 
 /// Checkout as a command: one request in flight at a time, cancelled when the screen goes
-/// away; success empties the cart and confirms, failure keeps the cart and explains; an order
-/// without an answer keeps its key, so tapping again does not order twice.
+/// away; success empties the cart and confirms, failure keeps the cart and explains. (An
+/// order without an answer keeps its key: `CartPendingOrderTests`.)
 @MainActor
 @Suite struct CartCheckoutTests {
   let clock = TestClock()
@@ -30,7 +30,7 @@ import Testing
     let receipt = Receipt(id: receiptID, items: [.tea, .milk])
     await store.receive(.checkoutSucceeded(receipt)) {
       $0.isCheckingOut = false
-      $0.pendingOrder = nil
+      $0.pendingOrderKey = nil
       $0.items = []
       $0.alert = .checkoutSucceeded(receipt)
     }
@@ -50,7 +50,7 @@ import Testing
     await store.tapCheckout(startingOrder: firstKey)
     await store.receive(.checkoutFailed(error)) {
       $0.isCheckingOut = false
-      if !keepsOrder { $0.pendingOrder = nil }
+      if !keepsOrder { $0.pendingOrderKey = nil }
       $0.alert = .checkoutFailed(error)
     }
     #expect(store.state.items == [.tea, .milk])
@@ -74,13 +74,13 @@ import Testing
     await store.tapCheckout(startingOrder: firstKey)
     await store.receive(.checkoutFailed(.paymentDeclined)) {
       $0.isCheckingOut = false
-      $0.pendingOrder = nil
+      $0.pendingOrderKey = nil
       $0.alert = .checkoutFailed(.paymentDeclined)
     }
     await store.tapCheckout(startingOrder: UUID(counting: 1))
     await store.receive(.checkoutFailed(.paymentDeclined)) {
       $0.isCheckingOut = false
-      $0.pendingOrder = nil
+      $0.pendingOrderKey = nil
       $0.alert = .checkoutFailed(.paymentDeclined)
     }
     await store.finish()
@@ -99,7 +99,7 @@ import Testing
       $0.isCheckingOut = false
       var tea = CartItem.tea
       tea.quantity = 1
-      $0.pendingOrder = nil
+      $0.pendingOrderKey = nil
       $0.items = [tea]
       $0.alert = .checkoutSucceeded(receipt)
     }
@@ -117,7 +117,7 @@ import Testing
     let receipt = Receipt(id: receiptID, items: [.tea, .milk])
     await store.receive(.checkoutSucceeded(receipt)) {
       $0.isCheckingOut = false
-      $0.pendingOrder = nil
+      $0.pendingOrderKey = nil
       $0.items = []
       $0.alert = .checkoutSucceeded(receipt)
     }
@@ -158,7 +158,7 @@ import Testing
     let receipt = Receipt(id: receiptID, items: [.tea, .milk])
     await store.receive(.checkoutSucceeded(receipt)) {
       $0.isCheckingOut = false
-      $0.pendingOrder = nil
+      $0.pendingOrderKey = nil
       $0.items = [bread]
       $0.alert = .checkoutSucceeded(receipt)
     }
@@ -173,7 +173,7 @@ import Testing
     let receipt = Receipt(id: receiptID, items: [.tea, .milk])
     await store.receive(.checkoutSucceeded(receipt)) {
       $0.isCheckingOut = false
-      $0.pendingOrder = nil
+      $0.pendingOrderKey = nil
       $0.items = []
       $0.path.removeAll()
       $0.alert = .checkoutSucceeded(receipt)
@@ -198,7 +198,7 @@ import Testing
     let receipt = Receipt(id: receiptID, items: [.tea, .milk])
     await store.receive(.checkoutSucceeded(receipt)) {
       $0.isCheckingOut = false
-      $0.pendingOrder = nil
+      $0.pendingOrderKey = nil
       $0.items = []
       $0.alert = .checkoutSucceeded(receipt)
     }
@@ -217,7 +217,7 @@ import Testing
     #expect(clock.sleeperCount == 2)
     await store.send(.reset) {
       $0.isCheckingOut = false
-      $0.pendingOrder = nil
+      $0.pendingOrderKey = nil
       $0.titleEditor = nil
       $0.title = "Cart"
       $0.items = []

@@ -15,6 +15,7 @@ import Testing
     state.path.popLast()
     state.titleEditor = TitleEditor.State(title: "Draft")
     state.isCheckingOut = true
+    state.pendingOrderKey = UUID(counting: 3)
     state.alert = .quantityOutOfRange(itemName: "Tea")
     let decoded = try roundTrip(state)
     #expect(decoded == state)
@@ -28,6 +29,7 @@ import Testing
     .rowTapped(CartItem.tea.id),
     .editTitleTapped,
     .checkoutTapped,
+    .checkoutStarted(orderKey: UUID(counting: 3)),
     .checkoutSucceeded(receipt),
     .checkoutFailed(.itemUnavailable(name: "Tea")),
     .screenDisappeared,

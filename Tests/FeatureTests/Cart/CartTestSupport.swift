@@ -45,7 +45,7 @@ func makeCartStore(
 
 /// Records the orders a checkout client receives, so a test can count submissions.
 final class SubmittedOrders: Sendable {
-  private let orders = Locked<[PendingOrder]>([])
+  private let orders = Locked<[(items: [CartItem], key: UUID)]>([])
 
   /// The items of every order submitted so far, oldest first.
   var all: [[CartItem]] {
@@ -60,7 +60,7 @@ final class SubmittedOrders: Sendable {
   /// A client that records each order, then hands it to `client`.
   func recording(_ client: CheckoutClient) -> CheckoutClient {
     CheckoutClient { items, key in
-      self.orders.withLock { $0.append(PendingOrder(key: key, items: items)) }
+      self.orders.withLock { $0.append((items, key)) }
       return try await client.submit(items, key)
     }
   }
@@ -68,10 +68,9 @@ final class SubmittedOrders: Sendable {
 
 extension TestStore where State == Cart.State, Action == Cart.Action {
   /// Taps Checkout, and receives the order's start under `key`: the checkout is in flight,
-  /// with `items` submitted as the pending order.
+  /// and `key` is the pending order's.
   func tapCheckout(
     startingOrder key: UUID,
-    of items: [CartItem] = [.tea, .milk],
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
@@ -82,7 +81,7 @@ extension TestStore where State == Cart.State, Action == Cart.Action {
       .checkoutStarted(orderKey: key),
       assert: {
         $0.isCheckingOut = true
-        $0.pendingOrder = PendingOrder(key: key, items: items)
+        $0.pendingOrderKey = key
         $0.alert = nil
       },
       fileID: fileID, filePath: filePath, line: line, column: column)
