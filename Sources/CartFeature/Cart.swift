@@ -16,13 +16,13 @@ import Store
 ///   Removing an item pops the screens that showed it.
 /// - **Backward**: the ``TitleEditor`` sheet, presented with `presents`, reports
 ///   `saved(title)` or `cancelled` through delegate actions, then dismisses itself.
-/// - **Commands**: checkout is an action, ``Action/checkoutTapped``, that starts one
-///   cancellable request; ``Action/screenDisappeared`` cancels it. The order's key outlives
-///   the request (``State/pendingOrderKey``), so checking out again after leaving the screen
-///   or losing the answer does not order twice.
+/// - **Commands**: checkout is an action: ``Action/checkoutTapped`` starts one cancellable
+///   request (through ``Action/checkoutStarted(orderKey:)``); ``Action/screenDisappeared``
+///   cancels it. The order's key outlives the request (``State/pendingOrderKey``), so
+///   checking out again after leaving the screen or losing the answer does not order twice.
 /// - **Replayable**: a new item's id and a new order's key are made when the tap is handled and
 ///   carried in ``Action/itemAdded(_:)`` and ``Action/checkoutStarted(orderKey:)``, so a
-///   recorded session replays without the id generator.
+///   recorded session replays to the same state whatever ids the generator makes then.
 ///
 /// A view gets each child store from the cart's store:
 ///
@@ -131,9 +131,10 @@ public struct Cart: Reducer {
     case screenDisappeared
     /// The user dismissed ``State/alert``.
     case alertDismissed
-    /// Empties the cart: cancels a checkout in flight, closes the title editor and every
-    /// pushed screen, removes every item (ending the items' effects), and gives the cart
-    /// back ``State/defaultTitle``: a title is the user's words too.
+    /// Empties the cart: cancels a checkout in flight and forgets
+    /// ``State/pendingOrderKey``, clears the alert, closes the title editor and every pushed
+    /// screen, removes every item (ending the items' effects), and gives the cart back
+    /// ``State/defaultTitle``: a title is the user's words too.
     case reset
     /// An action of one item, from its row or its editor screen.
     case items(IdentifiedAction<CartItem.ID, ItemEditor.Action>)

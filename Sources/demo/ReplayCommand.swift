@@ -38,6 +38,8 @@ struct ReplayCommand {
       let end =
         if let stop = report.stoppedAfter {
           "stopped after #\(stop)"
+        } else if let stop = report.recordingStoppedAfter {
+          "the recording stopped after #\(stop) (see the warning above)"
         } else if report.isComplete {
           "the log is complete"
         } else {
@@ -138,7 +140,6 @@ enum FileArguments {
     var isOptionsEnd = false
     while let argument = remaining.popFirst() {
       if !isOptionsEnd, argument.hasPrefix("-") {
-        try seen.note(argument)
         switch argument {
         case "--": isOptionsEnd = true
         case "-h", "--help": throw HelpRequested(text: usage)
@@ -146,6 +147,8 @@ enum FileArguments {
           guard try option(argument, &remaining) else {
             throw UsageError(message: "unknown option \"\(argument)\".", usage: usage)
           }
+          // Noted once known: an unknown option given twice is unknown, not repeated.
+          try seen.note(argument)
         }
         continue
       }

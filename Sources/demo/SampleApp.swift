@@ -9,9 +9,12 @@ import Store
 enum SampleApp {
   nonisolated static let feature = "AppFeature"
 
-  /// A replayer for the app. Replay runs no effects, so its dependencies are never called;
-  /// they are the unconfigured ones, which would fail loudly if they were. Replay needs no
-  /// actor: any thread may make one and replay with it.
+  /// A replayer for the app. Replay runs no effects, so the clients are never called (the
+  /// checkout client refuses every order, the authentication client is the unconfigured one,
+  /// which would fail loudly). The reducers do call `makeID` (a tap that makes an item's id
+  /// or an order's key), but the value they make only goes into an effect's action, which
+  /// replay drops: the log's next action carries the id recorded. Replay needs no actor: any
+  /// thread may make one and replay with it.
   nonisolated static var replayer: ActionLogReplayer<AppFeature> {
     ActionLogReplayer(feature: feature) {
       AppFeature(
@@ -55,11 +58,11 @@ struct RecordCommand {
     var remaining = arguments[...]
     var seen = SeenOptions(usage: Usage.record)
     while let argument = remaining.popFirst() {
-      try seen.note(argument)
       switch argument {
       case "-h", "--help":
         throw HelpRequested(text: Usage.record)
       case "--out":
+        try seen.note(argument)
         guard let value = remaining.popFirst() else {
           throw UsageError(message: "--out needs a FILE.", usage: Usage.record)
         }
@@ -73,21 +76,28 @@ struct RecordCommand {
         }
         command.path = value
       case "--sessions":
+        try seen.note(argument)
         command.sessions = try OptionValue.number(
           remaining.popFirst(), for: argument, atLeast: 1,
           else: "--sessions needs a count of sessions", usage: Usage.record)
       case "--":
         // Ends the options, as in the other commands; record takes no FILE after it.
-        if let extra = remaining.first {
-          throw UsageError(message: "unexpected argument \"\(extra)\".", usage: Usage.record)
-        }
+        if let extra = remaining.first { throw unexpected(extra) }
       case _ where argument.hasPrefix("-"):
         throw UsageError(message: "unknown option \"\(argument)\".", usage: Usage.record)
       default:
-        throw UsageError(message: "unexpected argument \"\(argument)\".", usage: Usage.record)
+        throw unexpected(argument)
       }
     }
     return command
+  }
+
+  /// The error for an argument `record` does not take: a FILE, most likely, given as
+  /// `replay` and `verify` take theirs.
+  private static func unexpected(_ argument: String) -> UsageError {
+    UsageError(
+      message: "unexpected argument \(LogText.quoted(argument)): record writes to --out FILE.",
+      usage: Usage.record)
   }
 
   @MainActor
@@ -115,12 +125,21 @@ struct RecordCommand {
 
 /// The scripted session: sign in, fill the cart, edit an item through its screen, rename
 /// the cart, remove an item, check out, and leave.
+///
+/// A session after the first starts where the last one left the app, signed in and in the
+/// background: it signs out (which resets the cart) and comes back to the foreground first,
+/// so that it signs in, renames and leaves again rather than being ignored. The first
+/// session sends neither, so one session records the same log as before they were added.
 enum Script {
   @MainActor
   static func run(_ store: StoreOf<AppFeature>, settle: () -> Void) throws {
     func send(_ action: AppFeature.Action) {
       store.send(action)
       settle()
+    }
+    if store.account.isSignedIn { send(.account(.signOutTapped)) }
+    if store.account.lifecycle.scenePhase != .active {
+      send(.account(.lifecycle(.scenePhaseChanged(.active))))
     }
     send(.account(.lifecycle(.taskStarted)))
     send(.account(.usernameChanged("ada")))

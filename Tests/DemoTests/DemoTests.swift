@@ -77,14 +77,23 @@ import Testing
   }
 
   /// `verify f --until 3` said "expected exactly one FILE"; `verify --complete --complete f`
-  /// was accepted; `record -- ...` refused the `--` (log adversary trial).
+  /// was accepted; `record -- ...` refused the `--` (log adversary trial). A misspelt option
+  /// given twice was called repeated, not unknown; `record FILE` did not say where a FILE
+  /// goes (a review).
   @Test(arguments: [
     (["verify", "a.jsonl", "--until", "3"], #"demo: unknown option "--until"."#),
     (["verify", "a.jsonl", "--quiet"], #"demo: unknown option "--quiet"."#),
     (["verify", "--complete", "--complete", "a.jsonl"], "demo: --complete is given twice."),
     (["replay", "a.jsonl", "--complete"], #"demo: unknown option "--complete"."#),
     (["record", "--until", "3"], #"demo: unknown option "--until"."#),
-    (["record", "--", "x.jsonl"], #"demo: unexpected argument "x.jsonl"."#),
+    (
+      ["record", "--", "x.jsonl"],
+      #"demo: unexpected argument "x.jsonl": record writes to --out FILE."#
+    ),
+    (["record", "x.jsonl"], #"demo: unexpected argument "x.jsonl": record writes to --out FILE."#),
+    (["verify", "--compelte", "--compelte", "a.jsonl"], #"demo: unknown option "--compelte"."#),
+    (["record", "--seshions", "2", "--seshions"], #"demo: unknown option "--seshions"."#),
+    (["record", "--sessions", "2", "--sessions", "3"], "demo: --sessions is given twice."),
   ])
   func aMistakenCommandLineIsNamedForWhatItIs(arguments: [String], message: String) async {
     let output = Output(capturing: true)
@@ -277,5 +286,33 @@ import Testing
     let firstBytes = try Data(contentsOf: URL(fileURLWithPath: first))
     #expect(!firstBytes.isEmpty)
     #expect(firstBytes == (try Data(contentsOf: URL(fileURLWithPath: second))))
+  }
+
+  /// The second session was signed in and in the background already: its sign-in was
+  /// ignored, its rename changed nothing and its leaving lost no focus (a review).
+  @Test func everySessionOfALongRecordingRunsTheWholeScript() async throws {
+    let file = path("three.jsonl")
+    #expect(await run(["record", "--out", file, "--sessions", "3"]) == 0)
+    var signIns = 0
+    var renames = 0
+    var focusLosses = 0
+    var checkouts = 0
+    let report = try SampleApp.replayer.replay(path: file) { step in
+      switch step.action {
+      case .account(.signInSucceeded): signIns += 1
+      case .account(.lifecycle(.lostFocus)): focusLosses += 1
+      case .cart(.checkoutSucceeded): checkouts += 1
+      case .cart(.titleEditor(.presented(.delegate(.saved)))):
+        if step.stateBefore.cart.title != step.stateAfter.cart.title { renames += 1 }
+      default: break
+      }
+    }
+    #expect(report.isComplete)
+    #expect([signIns, renames, focusLosses, checkouts] == [Int](repeating: 3, count: 4))
+    // The first session is the bundled sample, action for action.
+    let sample = try SampleApp.replayer.replay(path: Self.samplePath, until: 37)
+    let start = try SampleApp.replayer.replay(path: file, until: 37)
+    #expect(sample.finalState == start.finalState)
+    #expect(sample.actionCount == 37)
   }
 }

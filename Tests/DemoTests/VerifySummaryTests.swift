@@ -41,6 +41,21 @@ import Testing
         """)
   }
 
+  /// `replay` said only "the log has no final checkpoint" of it (a review).
+  @Test func replayTooSaysTheRecordingStopped() async throws {
+    let file = try log(
+      "stopped-replay.jsonl", firstLines: 12,
+      then: [#"{"kind":"stopped","reason":"a disk full","seq":10}"#])
+    let output = Output(capturing: true)
+    #expect(await Demo.run(["replay", "--quiet", file], output: output) == 0)
+    #expect(
+      output.captured?.last
+        == """
+        Replayed 10 action(s); 1 checkpoint(s) matched; the recording stopped after #10 (see the \
+        warning above).
+        """)
+  }
+
   @Test func aLogOfOnlyAHeaderSaysSo() async throws {
     let file = try log("header.jsonl", firstLines: 1)
     let output = Output(capturing: true)
