@@ -72,7 +72,7 @@ struct Demo {
       output.line(Usage.main)
       return 0
     default:
-      throw UsageError(message: "unknown command \"\(command)\".", usage: Usage.main)
+      throw UsageError(message: "unknown command \(LogText.quoted(command)).", usage: Usage.main)
     }
   }
 }

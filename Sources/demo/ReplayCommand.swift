@@ -145,7 +145,7 @@ enum FileArguments {
         case "-h", "--help": throw HelpRequested(text: usage)
         default:
           guard try option(argument, &remaining) else {
-            throw UsageError(message: "unknown option \"\(argument)\".", usage: usage)
+            throw UsageError(message: "unknown option \(LogText.quoted(argument)).", usage: usage)
           }
           // Noted once known: an unknown option given twice is unknown, not repeated.
           try seen.note(argument)
@@ -153,7 +153,7 @@ enum FileArguments {
         continue
       }
       guard path == nil else {
-        throw UsageError(message: "unexpected argument \"\(argument)\".", usage: usage)
+        throw UsageError(message: "unexpected argument \(LogText.quoted(argument)).", usage: usage)
       }
       path = argument
     }

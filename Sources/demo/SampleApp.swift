@@ -71,7 +71,7 @@ struct RecordCommand {
           throw UsageError(
             message: """
               --out needs a FILE, and \(LogText.quoted(value)) starts with "-", as options do: \
-              to record to a file whose name starts with "-", write it as "./\(value)".
+              to record to a file whose name starts with "-", write it as \(LogText.quoted("./" + value)).
               """, usage: Usage.record)
         }
         command.path = value
@@ -84,7 +84,8 @@ struct RecordCommand {
         // Ends the options, as in the other commands; record takes no FILE after it.
         if let extra = remaining.first { throw unexpected(extra) }
       case _ where argument.hasPrefix("-"):
-        throw UsageError(message: "unknown option \"\(argument)\".", usage: Usage.record)
+        throw UsageError(
+          message: "unknown option \(LogText.quoted(argument)).", usage: Usage.record)
       default:
         throw unexpected(argument)
       }

@@ -94,6 +94,10 @@ import Testing
     (["verify", "--compelte", "--compelte", "a.jsonl"], #"demo: unknown option "--compelte"."#),
     (["record", "--seshions", "2", "--seshions"], #"demo: unknown option "--seshions"."#),
     (["record", "--sessions", "2", "--sessions", "3"], "demo: --sessions is given twice."),
+    // Command-line text is escaped as a log's is, so it cannot reach the terminal raw.
+    (["\u{1B}[31mred"], #"demo: unknown command "\u{1B}[31mred"."#),
+    (["replay", "--\u{7}"], #"demo: unknown option "--\u{7}"."#),
+    (["verify", "a.jsonl", "b\u{1B}"], #"demo: unexpected argument "b\u{1B}"."#),
   ])
   func aMistakenCommandLineIsNamedForWhatItIs(arguments: [String], message: String) async {
     let output = Output(capturing: true)
