@@ -7,7 +7,10 @@ extension TestStore {
   /// and cancels what is left.
   ///
   /// Call it at the end of a test. A test store that is released without it makes the same
-  /// checks, without waiting.
+  /// checks, without waiting; it then cancels the effects still running, but cannot see the
+  /// runtime warnings that cancellation raises (an effect that throws another error once
+  /// cancelled), which come on the main actor after the release. `finish()` waits for them
+  /// and fails the test with them, in either exhaustivity.
   ///
   /// It waits only for work the store cannot run itself (on another thread, say), up to the
   /// timeout, and stops waiting as soon as every effect still at work is asleep on a
@@ -77,6 +80,9 @@ extension TestStore {
     }
     runtime.cancelAll()
     settle()
+    // Raised by that cancellation (an effect that throws another error once cancelled): the
+    // app would print them when its screen went away, so they fail the test too.
+    reportWarnings(at: location)
     removeAllReceived()
     ledger.isFinished = true
   }
@@ -107,6 +113,11 @@ extension TestStore {
 
   /// Cancels every effect still running, so the test can end without waiting for them.
   ///
+  /// An effect that ignores the cancellation and keeps running is still reported by
+  /// ``finish(timeout:fileID:filePath:line:column:)``, as after a task's
+  /// ``TestStoreTask/cancel(fileID:filePath:line:column:)``: it would outlive its screen in
+  /// the app.
+  ///
   /// Runtime warnings raised since the last step (a `TestClock.run()` that reached its guard,
   /// say) fail the test here, as at any step.
   ///
@@ -124,7 +135,9 @@ extension TestStore {
     let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     // The warnings already raised; work still queued is cancelled, not run first.
     reportWarnings(at: location)
-    ledger.excuse(runtime.running)
+    // As a task's `cancel()` does: `finish()` waits for these effects to end and reports
+    // those that do not (they ignore cancellation, and would keep running in the app).
+    ledger.noteCancelledByTest(runtime.running)
     runtime.cancelAll()
     await settleIncludingMainActor()
     reportWarnings(at: location)

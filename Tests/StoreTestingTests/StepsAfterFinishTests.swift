@@ -73,7 +73,8 @@ private struct Timer: Reducer {
     #expect(messages.last.contains("1 effect still running at the end of the test"))
     #expect(
       messages.last.contains(
-        "The test cancelled one of them (a task's `cancel()`), and it does not end"))
+        "The test cancelled one of them (a task's `cancel()`, or `skipInFlightEffects()`), and it does not end"
+      ))
     gate.open()
   }
 

@@ -56,10 +56,8 @@ final class Ledger: Sendable {
     state.withLock { $0.unreceived.removeAll() }
   }
 
-  /// Notes effects the test no longer asks to end: those it cancelled with
-  /// `skipInFlightEffects` (code of theirs still winding down on the main actor is not left
-  /// over), and those a failure already named (a task's `finish()` that timed out, the
-  /// store's `finish()`), which are not named again.
+  /// Notes effects the test no longer asks to end: those a failure already named (a task's
+  /// `finish()` that timed out, the store's `finish()`), which are not named again.
   func excuse(_ records: [EffectRecord]) {
     state.withLock { $0.excused.formUnion(records.map(\.id)) }
   }
@@ -69,15 +67,16 @@ final class Ledger: Sendable {
     state.withLock { $0.excused.contains(id) }
   }
 
-  /// Notes effects the test cancelled with a task's `cancel()`, as the screen that started
-  /// them going away would: the store's `finish()` waits for them to end and reports those
+  /// Notes effects the test cancelled with a task's `cancel()` or `skipInFlightEffects()`, as
+  /// the screen that started them going away would: the store's `finish()` waits for them to end and reports those
   /// that do not (they would keep running in the app), while its release, which cannot
   /// wait, does not count code of theirs still winding down.
   func noteCancelledByTest(_ records: [EffectRecord]) {
     state.withLock { $0.cancelledByTest.formUnion(records.map(\.id)) }
   }
 
-  /// Whether the test cancelled the effect with this record id through a task's `cancel()`.
+  /// Whether the test cancelled the effect with this record id (a task's `cancel()`,
+  /// `skipInFlightEffects()`).
   func isCancelledByTest(_ id: Int) -> Bool {
     state.withLock { $0.cancelledByTest.contains(id) }
   }
