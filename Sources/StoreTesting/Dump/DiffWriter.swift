@@ -27,6 +27,8 @@ struct DiffWriter {
   static let textContext = 2
 
   private var lines: [TreeDiffer.Line] = []
+  /// The whole text of each line a whole value printed shortened, by its index in ``lines``.
+  private var shortenedLines: [Int: String] = [:]
   private var changesLeft: Int
   private var linesLeft: Int
   private var shownChanges = 0
@@ -46,6 +48,7 @@ struct DiffWriter {
   /// The lines written, with the count of changes left out filled in.
   func finished() -> TreeDiffer.Diff {
     var lines = lines
+    unmaskChanges(in: &lines)
     if let cutLine {
       lines[cutLine].line.text = "… (\(Messages.counted(omittedChanges, "more change")) left out)"
     }
@@ -182,6 +185,44 @@ struct DiffWriter {
     return partners
   }
 
+  /// Shows the change in removed and inserted lines that their starts hide: a line kept as its
+  /// start (a long string in an element removed at one place and inserted at another) prints
+  /// the same on both sides when the strings differ only further on. Each such removed line is
+  /// paired with an inserted one printed the same at the same depth (one whose whole text is
+  /// the same first: a moved element's line did not change), and a pair whose whole texts
+  /// differ is shortened around the region that changed instead (see
+  /// ``TextElision/pair(_:_:)``).
+  ///
+  /// - Complexity: O(*n* log *n*) in the number of lines shortened, and O(*m*) in their length.
+  private func unmaskChanges(in lines: inout [TreeDiffer.Line]) {
+    guard !shortenedLines.isEmpty else { return }
+    let shortened = shortenedLines.sorted { $0.key < $1.key }
+    // The inserted lines by how they print, then by their whole text; first lines first.
+    var inserted: [DumpNode.Line: [String: [Int]]] = [:]
+    for (index, whole) in shortened.reversed() where lines[index].marker == .inserted {
+      inserted[lines[index].line, default: [:]][whole, default: []].append(index)
+    }
+    var unpaired: [(index: Int, whole: String)] = []
+    for (index, whole) in shortened where lines[index].marker == .removed {
+      if inserted[lines[index].line]?[whole]?.popLast() == nil {
+        unpaired.append((index, whole))
+      }
+    }
+    for (index, whole) in unpaired {
+      // The first inserted line left that prints the same (not a dictionary's order, which
+      // changes from run to run).
+      guard
+        let (partnerWhole, partner) = inserted[lines[index].line]?
+          .compactMap({ whole, indices in indices.last.map { (whole, $0) } })
+          .min(by: { $0.1 < $1.1 })
+      else { continue }
+      inserted[lines[index].line]?[partnerWhole]?.removeLast()
+      let pair = TextElision.pair(whole, partnerWhole)
+      lines[index].line.text = pair.old
+      lines[partner].line.text = pair.new
+    }
+  }
+
   /// `text` shortened when long lines are.
   private func shortened(_ text: String) -> String {
     shortensLines ? TextElision.single(text) : text
@@ -248,8 +289,10 @@ struct DiffWriter {
     let room = max(linesLeft, 4)
     let made = node.lines(label: label, depth: depth, limit: room == .max ? .max : room + 1)
     let isCutShort = made.count > room
-    lines += made.prefix(isCutShort ? room - 1 : room).map {
-      TreeDiffer.Line(marker: marker, line: .init(depth: $0.depth, text: shortened($0.text)))
+    for line in made.prefix(isCutShort ? room - 1 : room) {
+      let text = shortened(line.text)
+      if text != line.text { shortenedLines[lines.count] = line.text }
+      lines.append(TreeDiffer.Line(marker: marker, line: .init(depth: line.depth, text: text)))
     }
     linesLeft -= made.count
     if isCutShort {
