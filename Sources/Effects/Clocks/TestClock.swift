@@ -120,7 +120,11 @@ public final class TestClock: Clock, Sendable {
 
   /// Suspends until the clock has been advanced to `deadline`.
   ///
-  /// Returns at once when `deadline` is not after ``now``.
+  /// Does not wait when `deadline` is not after ``now``, but yields once, as
+  /// ``ImmediateClock`` does: a loop that sleeps for zero (or until a time already past) still
+  /// pauses at each turn, a job per turn, which a test store stops and reports as work that
+  /// never pauses. Had it returned at once, the loop would be one job that never ends, and the
+  /// test would hang with no message.
   ///
   /// - Parameters:
   ///   - deadline: When to wake.
@@ -140,6 +144,12 @@ public final class TestClock: Clock, Sendable {
     // feature holds the clock in a stored property: the store cannot find a clock captured in
     // a closure, or held by an object.
     if let executor, isOnTestExecutor { attachIfAbsent(executor) }
+    // The clock never goes back: a deadline not after `now` here is not after it later.
+    if state.withLock({ deadline <= $0.now }) {
+      await Task.yield()
+      try Task.checkCancellation()
+      return
+    }
     let warnings = RuntimeWarningHandler.current
     // Inside an effect: a test store that waits in vain names what the effect sleeps on.
     let record = EffectRecord.current
