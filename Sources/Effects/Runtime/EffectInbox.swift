@@ -17,6 +17,8 @@ package final class EffectInbox<Action: Sendable>: Sendable {
     var wake: (@Sendable () -> Void)?
     /// Whether a drain is due: woken for, and not yet found the inbox empty.
     var isDrainDue = false
+    /// Set once the store is gone: what effects push from then on goes here, not to the queue.
+    var afterClose: (@Sendable (Event) -> Void)?
   }
   private let state = Locked(State())
 
@@ -27,16 +29,19 @@ package final class EffectInbox<Action: Sendable>: Sendable {
     state.withLock { $0.wake = wake }
   }
 
-  /// Queues an event.
+  /// Queues an event; once the inbox is closed, hands it to the closing handler instead.
   package func push(_ event: Event) {
-    let wake = state.withLock { state -> (@Sendable () -> Void)? in
+    let (wake, afterClose) = state.withLock {
+      state -> ((@Sendable () -> Void)?, (@Sendable (Event) -> Void)?) in
+      if let afterClose = state.afterClose { return (nil, afterClose) }
       state.events.append(event)
       // One wake until a drain empties the inbox: a drain that leaves events queued asks for
       // the next one itself.
-      guard !state.isDrainDue, let wake = state.wake else { return nil }
+      guard !state.isDrainDue, let wake = state.wake else { return (nil, nil) }
       state.isDrainDue = true
-      return wake
+      return (wake, nil)
     }
+    afterClose?(event)
     wake?()
   }
 
@@ -62,6 +67,22 @@ package final class EffectInbox<Action: Sendable>: Sendable {
       }
       return (taken, true)
     }
+  }
+
+  /// Closes the inbox, for a store that is gone: nobody drains it any more. Each event
+  /// queued and not taken, then each event pushed from now on, goes to `handle` instead, on
+  /// the thread that closes or pushes.
+  package func close(handlingLate handle: @escaping @Sendable (Event) -> Void) {
+    let queued = state.withLock { state -> [Event] in
+      state.afterClose = handle
+      state.wake = nil
+      defer {
+        state.events.removeAll()
+        state.head = 0
+      }
+      return Array(state.events[state.head...])
+    }
+    for event in queued { handle(event) }
   }
 
   /// Whether no event is queued.

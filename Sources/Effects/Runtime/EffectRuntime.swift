@@ -86,6 +86,14 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     // the groups waiting for them end here, or a `StoreTask`'s `finish()` would wait for good
     // (and each group and its records, which point at each other, would never be freed).
     let records = state.withLock { $0.records.values.map(\.record).sorted { $0.id < $1.id } }
+    // What the effects report from now on, and what they reported that no drain took, has no
+    // store to reach. An error is still a runtime warning, as it would have been: a save that
+    // fails once its store is gone, and throws something other than a cancellation, says so.
+    let warnings = self.warnings
+    inbox.close { event in
+      guard case .finished(let record, let error?) = event else { return }
+      warnings(Self.warning(for: error, of: record))
+    }
     for record in records {
       record.cancel()
       record.owner?.abandon()
@@ -527,30 +535,35 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     if places.remove(record.id, at: path, removability) {
       count(removability, by: -1)
     }
-    if let error {
-      let origin = describe(record.origin)
-      let message =
-        if let late = error as? ThrownAfterCancellation {
-          """
-          An effect started by action \(origin) threw an error after it was cancelled: \
-          \(late.error). No action of a cancelled effect reaches a reducer, so no `catch` turned \
-          it into one. Only `CancellationError` (and `URLError.cancelled`) end a cancelled \
-          effect quietly: catch an error that means the work was stopped inside the operation, \
-          or throw `CancellationError` for it.
-          """
-        } else {
-          """
-          An effect started by action \(origin) threw an error that no catch action handles: \
-          \(error). Pass `catch:` to `.run` to turn it into an action.
-          """
-        }
-      warnings(
-        RuntimeWarning(
-          message: message, fileID: record.site?.fileID ?? "Effects",
-          line: record.site?.line ?? 0))
-    }
+    if let error { warnings(Self.warning(for: error, of: record)) }
     record.owner?.remove(record)
     entry.onFinish?()
+  }
+
+  /// The runtime warning for an error that `record`'s effect threw and no `catch` handled:
+  /// after it was cancelled (a ``ThrownAfterCancellation``), or with no `catch:` to turn it
+  /// into an action.
+  nonisolated static func warning(for error: any Error, of record: EffectRecord)
+    -> RuntimeWarning
+  {
+    let origin = describe(record.origin)
+    let message =
+      if let late = error as? ThrownAfterCancellation {
+        """
+        An effect started by action \(origin) threw an error after it was cancelled: \
+        \(late.error). No action of a cancelled effect reaches a reducer, so no `catch` turned \
+        it into one. Only `CancellationError` (and `URLError.cancelled`) end a cancelled \
+        effect quietly: catch an error that means the work was stopped inside the operation, \
+        or throw `CancellationError` for it.
+        """
+      } else {
+        """
+        An effect started by action \(origin) threw an error that no catch action handles: \
+        \(error). Pass `catch:` to `.run` to turn it into an action.
+        """
+      }
+    return RuntimeWarning(
+      message: message, fileID: record.site?.fileID ?? "Effects", line: record.site?.line ?? 0)
   }
 
   @MainActor
