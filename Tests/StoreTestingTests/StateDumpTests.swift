@@ -188,6 +188,18 @@ private final class Account {
     #expect(StateDump.render(Duration.milliseconds(1500)) == "1.5 seconds")
   }
 
+  /// Two dates that differ below what seconds since 1970 hold printed alike, and a failure
+  /// said only that both print the same (a bug hunt of the test store).
+  @Test func datesThatDifferInTheirLastBitsPrintApart() {
+    let date = Date(timeIntervalSinceReferenceDate: 0.1)
+    let later = Date(timeIntervalSinceReferenceDate: 0.1 + 1e-12)
+    #expect(date != later)
+    #expect(date.timeIntervalSince1970 == later.timeIntervalSince1970)
+    #expect(StateDump.render(date) != StateDump.render(later))
+    #expect(StateDump.render(later).hasSuffix("s since 2001)"), "\(StateDump.render(later))")
+    #expect(StateDiff.diff(expected: date, actual: later)?.contains("s since 2001") == true)
+  }
+
   @Test func renderingIsDeterministic() {
     let value = ["x": Set([3, 1, 2]), "a": Set([9])]
     let first = StateDump.render(value)

@@ -223,6 +223,19 @@ extension IdentifiedArray: IdentifiedCollection {}
 // MARK: - Leaves
 
 extension DumpReflector {
+  /// A date as a test reads it: its description, and the seconds since 1970; and, when those
+  /// seconds lose some of its precision (a `Double` counting from 1970 has fewer bits left
+  /// for the fraction than the one `Date` stores, counting from 2001), the seconds since 2001
+  /// too, which `==` compares: two dates that differ only in its last bits then print apart.
+  static func dateText(_ date: Date) -> String {
+    let since1970 = date.timeIntervalSince1970
+    guard Date(timeIntervalSince1970: since1970) != date else {
+      return "\(date) (\(since1970) s since 1970)"
+    }
+    return
+      "\(date) (\(since1970) s since 1970, \(date.timeIntervalSinceReferenceDate) s since 2001)"
+  }
+
   /// The one-line text of a value that prints as a leaf whatever its mirror shows, or `nil`
   /// when the value is read structurally.
   ///
@@ -239,7 +252,7 @@ extension DumpReflector {
     case let character as Character: character.debugDescription
     case let scalar as Unicode.Scalar: scalar.debugDescription
     case let uuid as UUID: uuid.testDescription
-    case let date as Date: "\(date) (\(date.timeIntervalSince1970) s since 1970)"
+    case let date as Date: dateText(date)
     case let url as URL: url.description
     case let decimal as Decimal: decimal.description
     case let data as Data: describeBytes(data)
