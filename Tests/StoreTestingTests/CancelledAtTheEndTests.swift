@@ -16,31 +16,6 @@ import Testing
     var description: String { "SaveInterrupted(half written)" }
   }
 
-  /// Holds an effect that waits for nothing the test store can cancel, until opened.
-  final class Gate: Sendable {
-    private let state = Locked<(isOpen: Bool, waiter: CheckedContinuation<Void, Never>?)>(
-      (false, nil))
-
-    func wait() async {
-      await withCheckedContinuation { continuation in
-        let isOpen = state.withLock { state in
-          if !state.isOpen { state.waiter = continuation }
-          return state.isOpen
-        }
-        if isOpen { continuation.resume() }
-      }
-    }
-
-    func open() {
-      let waiter = state.withLock { state in
-        state.isOpen = true
-        defer { state.waiter = nil }
-        return state.waiter
-      }
-      waiter?.resume()
-    }
-  }
-
   struct Feature: Reducer {
     struct State: Equatable {}
     enum Action: Equatable, Sendable {
@@ -61,7 +36,8 @@ import Testing
       case .saved:
         return .none
       case .hang:
-        // Ignores cancellation: it ends only when the test opens the gate.
+        // Ignores cancellation: it ends only when the test opens the gate (the suite's
+        // `Gate`, in TestStoreFailureTests).
         return .run { [gate] _ in await gate.wait() }
       }
     }
