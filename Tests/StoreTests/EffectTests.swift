@@ -301,8 +301,10 @@ import Testing
   /// `catch: { error, send in ... }` can send several actions, after asynchronous work.
   @Test func aCatchWithSendCanSendSeveralActions() async {
     let caught = Locked<[String]>([])
+    let log = WarningLog()
     let harness = Harness(
       initialState: LogFeature.State(),
+      warnings: log.handler,
       reducer: LogFeature { [clock] name in
         .run { _ in
           // Any error, even the one a cancelled sleep throws, comes out as `Boom`.
@@ -330,6 +332,12 @@ import Testing
     #expect(harness.state.log.suffix(2) == ["start b", "stop b"])
     #expect(harness.core.runtime.runningCount == 0)
     #expect(caught.withLock { $0 } == ["a"])
+    // What it threw once cancelled is reported, not handed to `catch`.
+    #expect(log.messages.count == 1)
+    #expect(
+      log.messages.first?.hasPrefix(
+        #"An effect started by action LogFeature.Action.start("b") threw an error after it was cancelled: boom."#
+      ) == true, "\(log.messages)")
   }
 
   @Test func noneAndEmptyCompositionsCollapse() {
