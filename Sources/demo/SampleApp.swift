@@ -71,7 +71,8 @@ struct RecordCommand {
           throw UsageError(
             message: """
               --out needs a FILE, and \(LogText.quoted(value)) starts with "-", as options do: \
-              to record to a file whose name starts with "-", write it as \(LogText.quoted("./" + value)).
+              to record to a file whose name starts with "-", write it as \
+              \(LogText.quoted("./" + value)).
               """, usage: Usage.record)
         }
         command.path = value

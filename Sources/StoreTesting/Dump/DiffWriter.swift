@@ -188,38 +188,34 @@ struct DiffWriter {
   /// Shows the change in removed and inserted lines that their starts hide: a line kept as its
   /// start (a long string in an element removed at one place and inserted at another) prints
   /// the same on both sides when the strings differ only further on. Each such removed line is
-  /// paired with an inserted one printed the same at the same depth (one whose whole text is
-  /// the same first: a moved element's line did not change), and a pair whose whole texts
-  /// differ is shortened around the region that changed instead (see
+  /// paired with an inserted one printed the same at the same depth, first with one whose
+  /// whole text is the same (a moved element's line did not change), then with the first left;
+  /// a pair whose whole texts differ is shortened around the region that changed instead (see
   /// ``TextElision/pair(_:_:)``).
   ///
-  /// - Complexity: O(*n* log *n*) in the number of lines shortened, and O(*m*) in their length.
+  /// - Complexity: O(*n* × *k*) for *n* lines shortened, *k* of which print alike at most.
   private func unmaskChanges(in lines: inout [TreeDiffer.Line]) {
     guard !shortenedLines.isEmpty else { return }
     let shortened = shortenedLines.sorted { $0.key < $1.key }
-    // The inserted lines by how they print, then by their whole text; first lines first.
-    var inserted: [DumpNode.Line: [String: [Int]]] = [:]
-    for (index, whole) in shortened.reversed() where lines[index].marker == .inserted {
-      inserted[lines[index].line, default: [:]][whole, default: []].append(index)
+    // The inserted lines left to pair, by how they print, in order.
+    var inserted: [DumpNode.Line: [(index: Int, whole: String)]] = [:]
+    for (index, whole) in shortened where lines[index].marker == .inserted {
+      inserted[lines[index].line, default: []].append((index, whole))
     }
     var unpaired: [(index: Int, whole: String)] = []
     for (index, whole) in shortened where lines[index].marker == .removed {
-      if inserted[lines[index].line]?[whole]?.popLast() == nil {
+      if let same = inserted[lines[index].line]?.firstIndex(where: { $0.whole == whole }) {
+        inserted[lines[index].line]?.remove(at: same)
+      } else {
         unpaired.append((index, whole))
       }
     }
     for (index, whole) in unpaired {
-      // The first inserted line left that prints the same (not a dictionary's order, which
-      // changes from run to run).
-      guard
-        let (partnerWhole, partner) = inserted[lines[index].line]?
-          .compactMap({ whole, indices in indices.last.map { (whole, $0) } })
-          .min(by: { $0.1 < $1.1 })
-      else { continue }
-      inserted[lines[index].line]?[partnerWhole]?.removeLast()
-      let pair = TextElision.pair(whole, partnerWhole)
+      guard let partner = inserted[lines[index].line]?.first else { continue }
+      inserted[lines[index].line]?.removeFirst()
+      let pair = TextElision.pair(whole, partner.whole)
       lines[index].line.text = pair.old
-      lines[partner].line.text = pair.new
+      lines[partner.index].line.text = pair.new
     }
   }
 

@@ -68,9 +68,9 @@ final class Ledger: Sendable {
   }
 
   /// Notes effects the test cancelled with a task's `cancel()` or `skipInFlightEffects()`, as
-  /// the screen that started them going away would: the store's `finish()` waits for them to end and reports those
-  /// that do not (they would keep running in the app), while its release, which cannot
-  /// wait, does not count code of theirs still winding down.
+  /// the screen that started them going away would: the store's `finish()` waits for them to
+  /// end and reports those that do not (they would keep running in the app), while its
+  /// release, which cannot wait, does not count code of theirs still winding down.
   func noteCancelledByTest(_ records: [EffectRecord]) {
     state.withLock { $0.cancelledByTest.formUnion(records.map(\.id)) }
   }

@@ -237,8 +237,8 @@ enum Messages {
     return """
 
       The test cancelled \(count == 1 ? "one of them" : "\(count) of them") (a task's \
-      `cancel()`, or `skipInFlightEffects()`), and \(they) not end: an effect that ignores cancellation keeps running in \
-      the app after its screen goes away. Let \(them) see the cancellation (a cancellable \
+      `cancel()`, or `skipInFlightEffects()`), and \(they) not end: an effect that ignores \
+      cancellation keeps running in the app after its screen goes away. Let \(them) see the cancellation (a cancellable \
       sleep, `try Task.checkCancellation()`, `Task.isCancelled`).
       """
   }
