@@ -719,7 +719,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       _ = try decoder.decode(ActionLogHeader<R.State>.self, from: $0)
     }
     let current = SchemaFingerprint.of(
-      state: header.initialState,
+      state: R.State.self,
       action: R.Action.self,
       version: schemaVersion
     )
