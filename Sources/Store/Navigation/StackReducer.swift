@@ -214,8 +214,8 @@ extension StackOperations {
   }
 
   /// Pops from the screen with `id` for a `.popFrom` action, after `parent` (the parent's
-  /// reducer) ran with the screens still there. A screen `parent` pushed in answer stays; one
-  /// it popped already is not looked for. A pop of a screen that is not on the stack runs
+  /// reducer) ran with the screens still there. A screen `parent` pushed in answer stays,
+  /// whatever its id; one it popped already is not looked for. A pop of a screen that is not on the stack runs
   /// neither. Out of line: not for a screen's actions, which most are.
   @usableFromInline
   static func pop(
@@ -230,9 +230,11 @@ extension StackOperations {
     guard stack.contains(id: id) else {
       return missingScreen(id, of: action, in: &state, toStack, site: site)
     }
-    let limit = stack.nextElementID
+    // The screens to pop, by push rather than by id: after the parent ran, an id may name
+    // a screen it pushed in answer (on a stack it set anew, or set back to a saved copy).
+    let pushes = stack.pushes(from: id)
     let parentEffect = parent(&state)
-    state[keyPath: toStack].pop(from: id, pushedBefore: limit)
+    state[keyPath: toStack].pop(pushes)
     return parentEffect
   }
 

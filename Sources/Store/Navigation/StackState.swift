@@ -223,18 +223,28 @@ public struct StackState<Element> {
     return true
   }
 
-  /// Pops the screen with `id` and the screens above it that were pushed before `limit` (the
-  /// next id when the pop was asked for): a screen pushed since, in answer to the pop, stays.
+  /// The screens from the one with `id` up, bottom first, each as its id and its push:
+  /// what a pop from `id` asked for now would take, for ``pop(_:)`` to take after the
+  /// parent's reducer ran.
   ///
   /// - Complexity: O(*k*) for the *k* screens from `id` up.
-  mutating func pop(from id: StackElementID, pushedBefore limit: StackElementID) {
-    guard var position = entries.index(id: id) else { return }
-    while position < entries.count {
-      if entries[position].id.rawValue < limit.rawValue {
-        entries.remove(at: position)
-      } else {
-        position += 1
-      }
+  func pushes(from id: StackElementID) -> [(id: StackElementID, birth: UInt64)] {
+    guard let position = entries.index(id: id) else { return [] }
+    return entries[position...].map { ($0.id, $0.birth) }
+  }
+
+  /// Pops the screens of `pushes` (from ``pushes(from:)``) that are still on the stack:
+  /// each one's id must still name the same push. A screen pushed since, in answer to the
+  /// pop, stays, even with the id of one popped: a stack the parent set anew numbers its
+  /// screens from 0 again, and one set back to a copy saved before a push gives the next
+  /// push the undone screen's id.
+  ///
+  /// - Complexity: O(*k*) for the *k* pushes, when they are the top of the stack.
+  mutating func pop(_ pushes: [(id: StackElementID, birth: UInt64)]) {
+    for push in pushes.reversed() {
+      guard let position = entries.index(id: push.id), entries[position].birth == push.birth
+      else { continue }
+      entries.remove(at: position)
     }
   }
 
