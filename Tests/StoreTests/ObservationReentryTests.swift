@@ -113,6 +113,39 @@ private final class EagerView {
     #expect(view.shown == ["1", "r1"])
   }
 
+  /// One action that changes several values a view reads through one store tells it once:
+  /// the store told each value's readers in turn, and a view that drew again when told of
+  /// the first joined the readers of the next, to be told of it again (bug hunt: two values
+  /// drew three times, three drew four).
+  @Test(arguments: [1, 2, 3])
+  func valuesOfOneStoreChangedByOneActionRedrawAViewOnce(changed: Int) {
+    let store = Store(initialState: Board.State()) { Board() }
+    let view = EagerView { ["\(store.count)", store.profile.name, store.cards[0].title] }
+    store.send(
+      .set {
+        $0.count = 1
+        if changed >= 2 { $0.profile.name = "Grace" }
+        if changed >= 3 { $0.cards[id: 1]?.title = "changed" }
+      })
+    #expect(view.renders == 2)
+    #expect(view.shown == ["1", changed >= 2 ? "Grace" : "", changed >= 3 ? "changed" : "r1"])
+    // Still following each value, under its new key: the next change is told once more.
+    store.send(.set { $0.profile.name = "Ada" })
+    #expect(view.renders == 3)
+    #expect(view.shown[1] == "Ada")
+  }
+
+  @Test func valuesOfOneRowStoreChangedByOneActionRedrawAViewOnce() {
+    let store = Store(initialState: Board.State()) { Board() }
+    let row = store.scope(state: \.cards, action: .cards)[id: 1]!
+    let view = EagerView { [row.title, "\(row.tags.list.count)", "\(row.id)"] }
+    store.send(.set { $0.cards[id: 1]?.title = "changed" })
+    #expect(view.renders == 2)
+    #expect(view.shown == ["changed", "1", "1"])
+    store.send(.set { $0.cards[id: 1]?.title = "again" })
+    #expect(view.renders == 3)
+  }
+
   /// The rows a view reads are compared when it reads them again mid-check, not only by their
   /// store's check: the view is told of each change once it drew it, and of nothing after.
   @Test func aValueReadAgainMidCheckIsNotReportedAgainOnceDrawn() {

@@ -385,6 +385,8 @@ extension Store {
         }
       }
     }
+    var told: [KeyPath<Store, Int>] = []
+    told.reserveCapacity(changed.count)
     for key in changed {
       // Observation tracking is one-shot: the observers of a value are let go once they are
       // notified, and register again when they read it again (a view renders). So forget the
@@ -399,8 +401,19 @@ extension Store {
       // compared one change longer, and copied with a collection in it (a button's handler
       // reading `store.state` copied 10,000 rows once more), and a store scoped through a
       // subscript read its path after the row was removed, which stops the program.)
+      // All of them before any observer is told: a view told of the first that draws
+      // again at once reads the others too, and had their entries still been here, it
+      // would have joined their readers, to be told again, of changes it had drawn (a view
+      // reading two values one action changed drew three times).
       guard let entry = tracked.removeValue(forKey: key) else { continue }
-      observation.withMutation(of: self, keyPath: token(of: entry)) {}
+      // And, with more than one to tell, under keys of their own from now on: a view that
+      // reads a value again in `onChange` registers under the value's key, which the
+      // notices still to come would reach.
+      if changed.count > 1 { tokens[key] = nil }
+      told.append(token(of: entry))
+    }
+    for token in told {
+      observation.withMutation(of: self, keyPath: token) {}
     }
   }
 
