@@ -31,6 +31,10 @@ public struct Account: Reducer {
     public var errorMessage: String?
     /// Where the account screen is in its lifecycle.
     public var lifecycle = ScreenLifecycleState()
+    /// How many sign-ins this account has started. A sign-out's revoke reports a failure
+    /// with the count at the sign-out, so a report that comes after a later sign-in started
+    /// is told apart, whoever is signed in by then.
+    public var signInsStarted = 0
 
     /// Creates the signed-out state.
     public init() {}
@@ -65,9 +69,11 @@ public struct Account: Reducer {
     case signInFailed(String)
     /// The user asked to sign out.
     case signOutTapped
-    /// Revoking the credentials failed, with a message to show. Ignored once a sign-in has
-    /// started since: the message was about the last session, not the one starting.
-    case signOutFailed(String)
+    /// Revoking the credentials failed: the message to show, and
+    /// ``State/signInsStarted`` as it was at the sign-out. Ignored once a sign-in has started
+    /// since (the count moved on), even one that failed or signed out again: the message was
+    /// about an earlier session, not the one starting or just ended.
+    case signOutFailed(String, signInsStarted: Int)
     /// A saved session was looked for at startup.
     case sessionRestored(AccountProfile?)
     /// The profile was fetched again.
@@ -124,6 +130,7 @@ public struct Account: Reducer {
       let username = state.form.username.trimmingCharacters(in: .whitespacesAndNewlines)
       guard !state.isSigningIn, !state.isSignedIn, !username.isEmpty else { return .none }
       state.isSigningIn = true
+      state.signInsStarted += 1
       state.errorMessage = nil
       let password = state.form.password
       state.form.password = ""
@@ -155,6 +162,7 @@ public struct Account: Reducer {
       state.form = SignInForm()
       state.isSigningIn = false
       state.errorMessage = nil
+      let signIns = state.signInsStarted
       return .merge(
         .cancel(id: CancelID.signIn),
         .cancel(id: CancelID.refresh),
@@ -163,12 +171,16 @@ public struct Account: Reducer {
         .run { [client] _ in
           try await client.signOut()
         } catch: { error in
-          .signOutFailed(Self.message(for: error))
+          .signOutFailed(Self.message(for: error), signInsStarted: signIns)
         }
       )
 
-    case .signOutFailed(let message):
-      guard !state.isSigningIn, !state.isSignedIn else { return .none }
+    case .signOutFailed(let message, let signIns):
+      // The count tells a sign-in since, even one already over; signed in without one (a
+      // restored session), the report is not the user's either.
+      guard signIns == state.signInsStarted, !state.isSigningIn, !state.isSignedIn else {
+        return .none
+      }
       state.errorMessage = "Signed out, but the credentials could not be revoked: \(message)"
       return .none
 

@@ -21,10 +21,12 @@ import Testing
   }
 
   /// The test server, but for a sign-out that fails two seconds after it is asked.
-  func clientWhoseRevokeFails() -> AuthenticationClient {
-    var client = AccountTestClient(clock: clock).client
+  func clientWhoseRevokeFails(
+    _ server: AccountTestClient? = nil, after delay: Duration = .seconds(2)
+  ) -> AuthenticationClient {
+    var client = (server ?? AccountTestClient(clock: clock)).client
     client.signOut = { [clock] in
-      try await clock.sleep(for: .seconds(2))
+      try await clock.sleep(for: delay)
       throw AuthenticationError.notSignedIn
     }
     return client
@@ -68,6 +70,7 @@ import Testing
     let store = makeStore(server.client, state: state)
     await store.send(.signInTapped) {
       $0.isSigningIn = true
+      $0.signInsStarted = 1
       $0.form.password = ""
     }
     await clock.advance(by: .seconds(1))
@@ -124,7 +127,10 @@ import Testing
     let store = makeStore(clientWhoseRevokeFails(), state: signedIn(as: ada))
     await store.send(.signOutTapped) { $0.profile = nil }
     await store.send(.usernameChanged("bob")) { $0.form.username = "bob" }
-    await store.send(.signInTapped) { $0.isSigningIn = true }
+    await store.send(.signInTapped) {
+      $0.isSigningIn = true
+      $0.signInsStarted = 1
+    }
     await clock.advance(by: .seconds(1))
     await store.receive(.signInSucceeded(bob)) {
       $0.isSigningIn = false
@@ -132,7 +138,69 @@ import Testing
       $0.form = Account.SignInForm()
     }
     await clock.advance(by: .seconds(1))
-    await store.receive(.signOutFailed("You are not signed in."))
+    await store.receive(.signOutFailed("You are not signed in.", signInsStarted: 0))
+    await store.finish()
+  }
+
+  /// Bob's sign-in fails before Ada's revoke reports its failure: Bob keeps his own error
+  /// (the reducer looked only at whether someone was signed in or signing in, and replaced
+  /// it; bug hunt).
+  @Test func aFailedRevokeDoesNotReplaceTheNextUsersSignInError() async {
+    let server = AccountTestClient(clock: clock) { _, _ in
+      throw AuthenticationError.invalidCredentials
+    }
+    let store = makeStore(clientWhoseRevokeFails(server), state: signedIn(as: ada))
+    await store.send(.signOutTapped) { $0.profile = nil }
+    await store.send(.usernameChanged("bob")) { $0.form.username = "bob" }
+    await store.send(.signInTapped) {
+      $0.isSigningIn = true
+      $0.signInsStarted = 1
+    }
+    await clock.advance(by: .seconds(1))
+    let refused = AuthenticationError.invalidCredentials.description
+    await store.receive(.signInFailed(refused)) {
+      $0.isSigningIn = false
+      $0.errorMessage = refused
+    }
+    await clock.advance(by: .seconds(1))
+    await store.receive(.signOutFailed("You are not signed in.", signInsStarted: 0))
+    #expect(store.state.errorMessage == refused)
+    await store.finish()
+  }
+
+  /// Bob signs in and out while Ada's revoke is slow; his own revoke succeeds. Ada's failure
+  /// does not tell him his credentials were not revoked.
+  @Test func aFailedRevokeOfAnEarlierSessionIsNotShownAfterTheNextUserSignsOut() async {
+    let server = AccountTestClient(clock: clock)
+    var client = server.client
+    let revokes = Locked(0)
+    client.signOut = { [clock] in
+      // The first revoke (Ada's) fails after three seconds; the next (Bob's) succeeds.
+      let revoke = revokes.withLock { count in
+        count += 1
+        return count
+      }
+      guard revoke == 1 else { return }
+      try await clock.sleep(for: .seconds(3))
+      throw AuthenticationError.notSignedIn
+    }
+    let store = makeStore(client, state: signedIn(as: ada))
+    await store.send(.signOutTapped) { $0.profile = nil }
+    await store.send(.usernameChanged("bob")) { $0.form.username = "bob" }
+    await store.send(.signInTapped) {
+      $0.isSigningIn = true
+      $0.signInsStarted = 1
+    }
+    await clock.advance(by: .seconds(1))
+    await store.receive(.signInSucceeded(bob)) {
+      $0.isSigningIn = false
+      $0.profile = self.bob
+      $0.form = Account.SignInForm()
+    }
+    await store.send(.signOutTapped) { $0.profile = nil }
+    await clock.advance(by: .seconds(2))
+    await store.receive(.signOutFailed("You are not signed in.", signInsStarted: 0))
+    #expect(store.state.errorMessage == nil)
     await store.finish()
   }
 
@@ -140,7 +208,7 @@ import Testing
     let store = makeStore(clientWhoseRevokeFails(), state: signedIn(as: ada))
     await store.send(.signOutTapped) { $0.profile = nil }
     await clock.advance(by: .seconds(2))
-    await store.receive(.signOutFailed("You are not signed in.")) {
+    await store.receive(.signOutFailed("You are not signed in.", signInsStarted: 0)) {
       $0.errorMessage =
         "Signed out, but the credentials could not be revoked: You are not signed in."
     }

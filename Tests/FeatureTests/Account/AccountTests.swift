@@ -29,6 +29,7 @@ import Testing
     await store.send(.passwordChanged("secret")) { $0.form.password = "secret" }
     await store.send(.signInTapped) {
       $0.isSigningIn = true
+      $0.signInsStarted = 1
       $0.form.password = ""
     }
     await clock.advance(by: .seconds(1))
@@ -51,6 +52,7 @@ import Testing
     let store = makeStore(server, state: state)
     await store.send(.signInTapped) {
       $0.isSigningIn = true
+      $0.signInsStarted = 1
       $0.form.password = ""
     }
     await clock.advance(by: .seconds(1))
@@ -70,7 +72,10 @@ import Testing
     var state = Account.State()
     state.form.username = "ada"
     let store = makeStore(server, state: state)
-    await store.send(.signInTapped) { $0.isSigningIn = true }
+    await store.send(.signInTapped) {
+      $0.isSigningIn = true
+      $0.signInsStarted = 1
+    }
     await clock.advance(by: .seconds(1))
     let message = "Something went wrong while talking to the server. Try again."
     await store.receive(.signInFailed(message)) {
@@ -94,7 +99,10 @@ import Testing
     var state = Account.State()
     state.form.username = "ada"
     let store = makeStore(server, state: state)
-    await store.send(.signInTapped) { $0.isSigningIn = true }
+    await store.send(.signInTapped) {
+      $0.isSigningIn = true
+      $0.signInsStarted = 1
+    }
     await store.send(.signInTapped)
     await clock.advance(by: .seconds(1))
     await store.receive(.signInSucceeded(ada)) {
@@ -127,7 +135,10 @@ import Testing
     var state = Account.State()
     state.form.username = "ada"
     let store = makeStore(server, state: state)
-    await store.send(.signInTapped) { $0.isSigningIn = true }
+    await store.send(.signInTapped) {
+      $0.isSigningIn = true
+      $0.signInsStarted = 1
+    }
     await store.send(.settings(.signOutTapped)) {
       $0.isSigningIn = false
       $0.form.username = ""

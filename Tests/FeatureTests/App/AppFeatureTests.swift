@@ -30,7 +30,10 @@ import Testing
     state.account.form.username = "ada"
     let store = makeStore(state, checkout: .failing(with: CheckoutError.serviceUnavailable))
     #expect(store.state.cartHeader == CartHeader(title: "Groceries", itemCount: 2, signedInAs: nil))
-    await store.send(.account(.signInTapped)) { $0.account.isSigningIn = true }
+    await store.send(.account(.signInTapped)) {
+      $0.account.isSigningIn = true
+      $0.account.signInsStarted = 1
+    }
     await clock.advance(by: .seconds(1))
     await store.receive(.account(.signInSucceeded(ada))) {
       $0.account.isSigningIn = false
