@@ -139,6 +139,10 @@ public struct Cart: Reducer {
     /// An action of one item, from its row or its editor screen.
     case items(IdentifiedAction<CartItem.ID, ItemEditor.Action>)
     /// A push or pop of the navigation stack. Routes have no actions of their own.
+    ///
+    /// A push keeps ``rowTapped(_:)``'s rules, whoever sends it (a navigation link, a
+    /// hand-written log): one that names an item not in the cart, or the item whose screen
+    /// is on top already, is taken back in the same step.
     case path(StackAction<CartRoute, Never>)
     /// An action of the title editor sheet, or its dismissal.
     case titleEditor(PresentationAction<TitleEditor.Action>)
@@ -273,6 +277,14 @@ public struct Cart: Reducer {
 
     case .titleEditor(.presented(.delegate(.cancelled))):
       // The editor only ever changed its own draft: the title is already as it was.
+      return .none
+
+    case .path(.push(let id, let route)):
+      // The stack pushed it before this reducer runs; the screen below is what was on top.
+      let below = state.path.count >= 2 ? state.path[state.path.count - 2] : nil
+      if !state.items.contains(id: route.itemID) || below?.itemID == route.itemID {
+        state.path.pop(from: id)
+      }
       return .none
 
     case .items, .path, .titleEditor:

@@ -38,6 +38,46 @@ import Testing
     await store.finish()
   }
 
+  /// A push sent directly (a navigation link, a hand-written log) keeps `rowTapped`'s rules:
+  /// a route for an item not in the cart, or a second editor of the item on top, is taken
+  /// back in the same step (bug hunt: both stayed, and removing any other item then popped
+  /// every screen above the orphan route).
+  @Test func aPushOfAnItemNotInTheCartIsTakenBack() async {
+    let store = makeCartStore(clock: clock)
+    let missing = UUID(counting: 999)
+    await store.send(.path(.push(id: cartScreen(0), state: .itemEditor(missing)))) {
+      // The push took id 0, and its screen is gone again.
+      $0.path.append(.itemEditor(missing))
+      $0.path.removeAll()
+    }
+    await store.send(.rowTapped(tea)) { $0.path.append(.itemEditor(tea)) }
+    #expect(store.state.path.ids == [cartScreen(1)])
+    await store.finish()
+  }
+
+  @Test func aPushOfTheEditorOnTopIsTakenBackAndAnotherItemsStays() async {
+    let store = makeCartStore(clock: clock)
+    await store.send(.path(.push(id: cartScreen(0), state: .itemEditor(tea)))) {
+      $0.path.append(.itemEditor(tea))
+    }
+    await store.send(.path(.push(id: cartScreen(1), state: .itemEditor(tea)))) {
+      $0.path.append(.itemEditor(tea))
+      $0.path.popLast()
+    }
+    await store.send(.path(.push(id: cartScreen(2), state: .itemEditor(milk)))) {
+      $0.path.append(.itemEditor(milk))
+    }
+    #expect(store.state.path.ids == [cartScreen(0), cartScreen(2)])
+    // Removing milk pops its editor only: no route names an item that is gone.
+    await store.send(.items(.element(id: milk, action: .removeTapped)))
+    await store.receive(.items(.element(id: milk, action: .delegate(.removeRequested)))) {
+      $0.items.remove(id: milk)
+      $0.path.popLast()
+    }
+    #expect(store.state.path.ids == [cartScreen(0)])
+    await store.finish()
+  }
+
   @Test func editsOnTheEditorScreenLandInTheListAtOnce() async {
     let store = makeCartStore(clock: clock)
     await store.send(.rowTapped(tea)) { $0.path.append(.itemEditor(tea)) }
