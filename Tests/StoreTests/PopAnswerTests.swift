@@ -3,11 +3,11 @@ import Testing
 
 @testable import Store
 
-/// A `.popFrom` pops the screens that were on the stack when it came, by push, not by id: a
-/// stack the parent sets anew in answer numbers its screens from 0 again, and one set back
-/// to a saved copy gives the next push the undone screen's id. Those screens stay, and
-/// their effects run on (a bug hunt's finding: the pop compared ids with the next id, and
-/// took them).
+/// A `.popFrom` pops the screen it names and those above it that were pushed before it
+/// came, by push, not by id: a stack the parent sets anew in answer numbers its screens from
+/// 0 again, and one set back to a saved copy gives the next push the undone screen's id.
+/// Those screens stay, and their effects run on (a bug hunt's finding: the pop compared ids
+/// with the next id, and took them).
 @MainActor
 @Suite struct PopAnswerTests {
   let clock = TestClock()
@@ -140,6 +140,19 @@ import Testing
     let harness = makeHarness(pushing: ["a", "b", "c"])
     harness.send(.path(.popFrom(id: 1)))
     #expect(harness.state.path.map(\.name) == ["a"])
+  }
+
+  @Test func aScreenPoppedEarlierAndSetBackFromACopyAboveThePoppedOneGoesToo() {
+    // Saved with a, b and c; c popped; then the pop of b is answered by setting back the copy
+    // and pushing a summary: c, above b on the stack the parent left, goes with b (review:
+    // a rule by the screens on the stack when the pop came left c behind).
+    let harness = makeHarness(pushing: ["a", "b", "c"])
+    harness.send(.save)
+    harness.send(.path(.popFrom(id: 2)))
+    harness.send(.undoOnPop(1))
+    harness.send(.path(.popFrom(id: 1)))
+    #expect(harness.state.path.map(\.name) == ["a", "summary"])
+    #expect(harness.state.path.ids == [0, 3])
   }
 
   @Test func aPopAnsweredBySettingBackACopyThatHoldsThePoppedScreenStillPopsIt() {

@@ -232,9 +232,9 @@ extension StackOperations {
     }
     // The screens to pop, by push rather than by id: after the parent ran, an id may name
     // a screen it pushed in answer (on a stack it set anew, or set back to a saved copy).
-    let pushes = stack.pushes(from: id)
+    let stamp = StackState<Screen>.currentBirth
     let parentEffect = parent(&state)
-    state[keyPath: toStack].pop(pushes)
+    state[keyPath: toStack].pop(from: id, pushedBy: stamp)
     return parentEffect
   }
 

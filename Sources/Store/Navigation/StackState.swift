@@ -223,28 +223,29 @@ public struct StackState<Element> {
     return true
   }
 
-  /// The screens from the one with `id` up, bottom first, each as its id and its push:
-  /// what a pop from `id` asked for now would take, for ``pop(_:)`` to take after the
-  /// parent's reducer ran.
+  /// The push stamp of the newest screen pushed anywhere so far: a screen pushed after
+  /// this is read has a greater ``Entry`` birth, a screen on a stack now (or on a copy of
+  /// one) a birth no greater.
+  static var currentBirth: UInt64 { structureStamps.load(ordering: .relaxed) }
+
+  /// Pops the screen with `id` and the screens above it that were pushed by `stamp` (see
+  /// ``currentBirth``), wherever they are now: a screen pushed since, in answer to the pop,
+  /// stays, even with the id of one popped (a stack the parent set anew numbers its screens
+  /// from 0 again; one set back to a copy saved before a push gives the next push the undone
+  /// screen's id); a screen set back from a saved copy goes, as the stack held it. A screen
+  /// with `id` pushed since is not the one the pop named: nothing is popped.
   ///
   /// - Complexity: O(*k*) for the *k* screens from `id` up.
-  func pushes(from id: StackElementID) -> [(id: StackElementID, birth: UInt64)] {
-    guard let position = entries.index(id: id) else { return [] }
-    return entries[position...].map { ($0.id, $0.birth) }
-  }
-
-  /// Pops the screens of `pushes` (from ``pushes(from:)``) that are still on the stack:
-  /// each one's id must still name the same push. A screen pushed since, in answer to the
-  /// pop, stays, even with the id of one popped: a stack the parent set anew numbers its
-  /// screens from 0 again, and one set back to a copy saved before a push gives the next
-  /// push the undone screen's id.
-  ///
-  /// - Complexity: O(*k*) for the *k* pushes, when they are the top of the stack.
-  mutating func pop(_ pushes: [(id: StackElementID, birth: UInt64)]) {
-    for push in pushes.reversed() {
-      guard let position = entries.index(id: push.id), entries[position].birth == push.birth
-      else { continue }
-      entries.remove(at: position)
+  mutating func pop(from id: StackElementID, pushedBy stamp: UInt64) {
+    guard var position = entries.index(id: id), entries[position].birth <= stamp else {
+      return
+    }
+    while position < entries.count {
+      if entries[position].birth <= stamp {
+        entries.remove(at: position)
+      } else {
+        position += 1
+      }
     }
   }
 
