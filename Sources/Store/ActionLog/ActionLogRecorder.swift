@@ -312,7 +312,7 @@ extension Store where State: Codable, Action: Codable {
   ///     until that recorder finishes or goes away.
   ///   - feature: The root feature's name, written in the header and checked on replay.
   ///   - schemaVersion: Mixed into the schema fingerprint: change it when the action types
-  ///     change shape, since the fingerprint cannot see inside enums.
+  ///     change shape, since the fingerprint cannot see inside enums or collections.
   ///   - checkpointInterval: How many actions pass between checkpoints; at least 1. A
   ///     checkpoint encodes the whole state, canonicalizes and digests it, on the main actor,
   ///     during the action it follows: 6 to 9 us per row of a list (a performance trial:
@@ -352,7 +352,7 @@ extension Store where State: Codable, Action: Codable {
       path: path,
       feature: feature,
       schema: SchemaFingerprint.of(
-        state: State.self,
+        state: root.untrackedState,
         action: Action.self,
         version: schemaVersion
       ),

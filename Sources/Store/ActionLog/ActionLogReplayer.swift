@@ -719,7 +719,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       _ = try decoder.decode(ActionLogHeader<R.State>.self, from: $0)
     }
     let current = SchemaFingerprint.of(
-      state: R.State.self,
+      state: header.initialState,
       action: R.Action.self,
       version: schemaVersion
     )

@@ -1,7 +1,3 @@
-// `_forEachField(of:options:body:)`: a structure's or class's stored properties, from its
-// type alone (Mirror needs a value, and an empty array of rows has no row to reflect).
-@_spi(Reflection) import Swift
-
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -31,29 +27,33 @@ package enum StateDigest {
 }
 
 /// A fingerprint of a feature's state and action types: their names and the shape of the
-/// state type (every stored property's name and type, recursively, and the element types of
-/// the collections and optionals it holds), so that a log recorded against other types is
-/// refused rather than misread.
+/// state (every stored property's name and type, through nested structures and classes), so
+/// that a log recorded against other types is refused rather than misread.
 ///
-/// It reads types, not a value: an empty array of rows still fingerprints the row's
-/// properties, and no value changes it. Actions are enums, whose cases cannot be listed
-/// without macros; their type names count, and a feature can add a `schemaVersion` to the
-/// fingerprint when it changes its actions.
+/// The shape is read from the initial state with `Mirror`, the one public reflection there
+/// is, so it sees what a value shows: a collection, optional or enum counts by its type's
+/// name (`IdentifiedArray<UUID, CartItem>`), not by what it holds, which an empty list could
+/// not show. (The standard library's `_forEachField(of:)` reads a type's properties without
+/// a value, but it is an SPI that Apple's release toolchains do not offer, and a fingerprint
+/// must be the same on every platform: a log recorded on Linux replays on a Mac.) Actions are
+/// enums, whose cases cannot be listed without macros; their type names count, and a feature
+/// adds a `schemaVersion` to the fingerprint when it changes its actions, or what its
+/// collections hold.
 enum SchemaFingerprint {
   static func of<State, Action>(
-    state: State.Type,
+    state: State,
     action: Action.Type,
     version: String
   ) -> String {
     let names = "\(String(reflecting: State.self))|\(String(reflecting: Action.self))|\(version)|"
-    return StateDigest.of(Data(withoutAddresses(names + shape(of: State.self)).utf8))
+    return StateDigest.of(Data(withoutAddresses(names + shape(of: state)).utf8))
   }
 
-  /// The shape of `type` that the fingerprint hashes: its stored properties, recursively.
-  static func shape(of type: Any.Type) -> String {
+  /// The shape of `value` that the fingerprint hashes: its stored properties, recursively.
+  static func shape(of value: Any) -> String {
     var shape = ""
     var path: [ObjectIdentifier] = []
-    describe(type, into: &shape, path: &path)
+    describe(value, into: &shape, path: &path)
     return shape
   }
 
@@ -79,90 +79,43 @@ enum SchemaFingerprint {
   private static let opaqueModules = [
     "Swift.", "_Concurrency.", "Foundation.", "FoundationEssentials.",
     "FoundationInternationalization.", "CoreFoundation.", "ObjectiveC.", "Dispatch.",
-    "Synchronization.", "Observation.", "_StringProcessing.",
+    "Synchronization.", "Observation.", "_StringProcessing.", "__C.",
   ]
 
-  /// Appends the shape of `type` after its name, which the caller wrote: the element types of
-  /// a collection or optional, or the stored properties of a structure or class, each as
-  /// `name:Type` followed by its own shape. Enums, tuples, functions and existentials are
-  /// described by name alone; a type met again inside itself (a tree's node) is marked `^`.
+  /// Appends the shape of `value` after its type's name, which the caller wrote: for a
+  /// structure or class of the feature's own, each stored property as `name:Type` followed by
+  /// its own shape (a class's inherited properties first). A value whose type reflects itself
+  /// (`CustomReflectable`: `Data` shows its bytes only when there are few, so its shape would
+  /// follow its size), a toolchain type, and anything else (collections, optionals, enums,
+  /// tuples, functions) count by name alone; a type met inside itself is marked `^`.
   private static func describe(
-    _ type: Any.Type, into shape: inout String, path: inout [ObjectIdentifier]
+    _ value: Any, into shape: inout String, path: inout [ObjectIdentifier]
   ) {
+    let type = Swift.type(of: value)
+    let name = String(reflecting: type)
+    guard !(value is any CustomReflectable), !opaqueModules.contains(where: name.hasPrefix) else {
+      return
+    }
+    let mirror = Mirror(reflecting: value)
+    guard mirror.displayStyle == .struct || mirror.displayStyle == .class else { return }
     let identity = ObjectIdentifier(type)
-    guard path.count < 32 else { return }
-    guard !path.contains(identity) else {
+    guard path.count < 32, !path.contains(identity) else {
       shape += "^"
       return
     }
     path.append(identity)
     defer { path.removeLast() }
-    if let container = type as? any SchemaContainer.Type {
-      shape += "["
-      for element in container.schemaElementTypes {
-        shape += "\(element)"
-        describe(element, into: &shape, path: &path)
+    // A class's own properties, after those it inherits, from the root class down.
+    var mirrors = [mirror]
+    while let superclass = mirrors.last?.superclassMirror { mirrors.append(superclass) }
+    shape += "{"
+    for level in mirrors.reversed() {
+      for child in level.children {
+        shape += "\(child.label ?? "_"):\(Swift.type(of: child.value))"
+        describe(child.value, into: &shape, path: &path)
         shape += ","
       }
-      shape += "]"
-      return
-    }
-    let name = String(reflecting: type)
-    guard !opaqueModules.contains(where: name.hasPrefix) else { return }
-    var fields: [(name: String, type: Any.Type)] = []
-    // `.classType`, spelled by its value: the standard library declares the option a
-    // mutable static, which Swift 6 refuses to read from a nonisolated context.
-    let options = _EachFieldOptions(rawValue: type is AnyClass ? 1 : 0)
-    let walked = _forEachField(of: type, options: options) { name, _, fieldType, _ in
-      fields.append((String(cString: name), fieldType))
-      return true
-    }
-    guard walked, !fields.isEmpty else { return }
-    shape += "{"
-    for field in fields {
-      shape += "\(field.name):\(field.type)"
-      describe(field.type, into: &shape, path: &path)
-      shape += ","
     }
     shape += "}"
   }
-}
-
-/// A generic type whose shape, for ``SchemaFingerprint``, is its element types rather than
-/// its stored properties (the collection's own bookkeeping).
-protocol SchemaContainer {
-  /// The types it holds.
-  static var schemaElementTypes: [Any.Type] { get }
-}
-
-extension Optional: SchemaContainer {
-  static var schemaElementTypes: [Any.Type] { [Wrapped.self] }
-}
-
-extension Array: SchemaContainer {
-  static var schemaElementTypes: [Any.Type] { [Element.self] }
-}
-
-extension ContiguousArray: SchemaContainer {
-  static var schemaElementTypes: [Any.Type] { [Element.self] }
-}
-
-extension ArraySlice: SchemaContainer {
-  static var schemaElementTypes: [Any.Type] { [Element.self] }
-}
-
-extension Set: SchemaContainer {
-  static var schemaElementTypes: [Any.Type] { [Element.self] }
-}
-
-extension Dictionary: SchemaContainer {
-  static var schemaElementTypes: [Any.Type] { [Key.self, Value.self] }
-}
-
-extension IdentifiedArray: SchemaContainer {
-  static var schemaElementTypes: [Any.Type] { [Element.self] }
-}
-
-extension StackState: SchemaContainer {
-  static var schemaElementTypes: [Any.Type] { [Element.self] }
 }

@@ -365,8 +365,8 @@ extension StackState: Sendable where Element: Sendable {}
 
 extension StackState: CustomReflectable {
   /// The screens with their ids, and the next id: the value, as it is coded and compared,
-  /// without the stack's lineage (bookkeeping, not value). Test diffs and action-log schema
-  /// fingerprints read this.
+  /// without the stack's lineage (bookkeeping, not value). Test diffs read this (an
+  /// action-log schema fingerprint counts a stack by its type's name).
   public var customMirror: Mirror {
     Mirror(self, children: ["entries": entries, "nextID": nextID], displayStyle: .struct)
   }
