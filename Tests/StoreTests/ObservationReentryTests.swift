@@ -135,6 +135,36 @@ private final class EagerView {
     #expect(view.shown[1] == "Ada")
   }
 
+  /// One action that changes a value of the root and one of a scoped store, which a view
+  /// reads both, redraws it once, and once per change after (review: the scoped store told
+  /// the view's old readers while the view drew in its `onChange`, reaching the view's own
+  /// tracking, not yet cancelled: it drew three times, then twice at every change, two
+  /// trackings left installed).
+  @Test(arguments: [false, true])
+  func valuesOfTwoStoresChangedByOneActionRedrawAViewOnce(scopedFirst: Bool) {
+    let store = Store(initialState: Board.State()) { Board() }
+    let profile = store.scope(state: \.profile, action: .profile)
+    // Stores are checked in the order they were first read.
+    if scopedFirst { _ = profile.name }
+    let row = store.scope(state: \.cards, action: .cards)[id: 1]!
+    let view = EagerView { ["\(store.count)", profile.name, row.title] }
+    store.send(
+      .set {
+        $0.count = 1
+        $0.profile.name = "Grace"
+        $0.cards[id: 1]?.title = "changed"
+      })
+    #expect(view.renders == 2)
+    #expect(view.shown == ["1", "Grace", "changed"])
+    store.send(.set { $0.profile.name = "Ada" })
+    #expect(view.renders == 3)
+    store.send(.set { $0.count = 2 })
+    #expect(view.renders == 4)
+    store.send(.set { $0.cards[id: 1]?.title = "again" })
+    #expect(view.renders == 5)
+    #expect(view.shown == ["2", "Ada", "again"])
+  }
+
   @Test func valuesOfOneRowStoreChangedByOneActionRedrawAViewOnce() {
     let store = Store(initialState: Board.State()) { Board() }
     let row = store.scope(state: \.cards, action: .cards)[id: 1]!

@@ -55,4 +55,37 @@ package final class StateReads {
   func afterReads(_ dispatch: @escaping @MainActor () -> Void) {
     if waiting == nil { waiting = dispatch }
   }
+
+  /// How many observation notices of this root's stores are being sent, nested: while one
+  /// is, an observer may be drawing in its `onChange`, its tracking still installed until
+  /// `onChange` returns.
+  @exclusivity(unchecked) private var noticeDepth = 0
+  /// Notices raised while another was being sent, to send once it has been.
+  @exclusivity(unchecked) private var deferredNotices: [@MainActor () -> Void] = []
+
+  /// Sends a notice (`body` calls the registrar's `withMutation`), then, once no notice is
+  /// being sent, the notices deferred meanwhile.
+  func notifying(_ body: () -> Void) {
+    noticeDepth += 1
+    body()
+    noticeDepth -= 1
+    guard noticeDepth == 0 else { return }
+    while !deferredNotices.isEmpty {
+      let notices = deferredNotices
+      deferredNotices = []
+      for notice in notices { notifying(notice) }
+    }
+  }
+
+  /// Sends `notice` now, or, while another notice is being sent, once it has been: a notice
+  /// sent from an observer's `onChange` would reach that observer's own tracking again (it
+  /// is cancelled only when `onChange` returns), which then draws twice and stays
+  /// registered twice.
+  func notice(_ notice: @escaping @MainActor () -> Void) {
+    if noticeDepth > 0 {
+      deferredNotices.append(notice)
+    } else {
+      notifying(notice)
+    }
+  }
 }

@@ -319,7 +319,15 @@ extension Store {
         return
       }
       tracked[key] = nil
-      observation.withMutation(of: self, keyPath: token(of: entry)) {}
+      // The earlier readers are told once the notice being sent (if one is: this reader
+      // draws in an observer's `onChange`) has been, and this reader reads under a key of
+      // its own, which that telling does not reach.
+      tokens[key] = nil
+      let earlier = token(of: entry)
+      core.reads.notice { [weak self] in
+        guard let self else { return }
+        self.observation.withMutation(of: self, keyPath: earlier) {}
+      }
     }
     let token = self.token(for: key)
     observation.access(self, keyPath: token)
@@ -413,7 +421,7 @@ extension Store {
       told.append(token(of: entry))
     }
     for token in told {
-      observation.withMutation(of: self, keyPath: token) {}
+      core.reads.notifying { observation.withMutation(of: self, keyPath: token) {} }
     }
   }
 
