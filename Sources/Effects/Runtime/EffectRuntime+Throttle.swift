@@ -108,6 +108,16 @@ extension EffectRuntime {
         start(pending.effect as! Effect<Action>, context)
         openWindow(key, throttle, pending.context)
       }
+    } else {
+      // Cancelled from another thread since the look under the lock (a `StoreTask` cancelled,
+      // say), after the window was kept open for it: close that window, which no timer
+      // would close, or every later effect with the id would wait in it for good. Nothing
+      // else ran on the main actor meanwhile, so it is still the empty window kept above.
+      state.withLock { state in
+        if let window = state.throttles[key], window.timer == nil, window.pending == nil {
+          state.throttles[key] = nil
+        }
+      }
     }
     // Only now that the effect runs in its group (and what it sent was reduced) does its
     // placeholder leave it: finishing first could empty the group, ending a concatenation's
