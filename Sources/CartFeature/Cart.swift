@@ -192,7 +192,7 @@ public struct Cart: Reducer {
       return .none
 
     case .rowTapped(let id):
-      guard state.items.contains(id: id), state.path.last?.itemID != id else { return .none }
+      guard state.editorMayShow(id, above: state.path.last) else { return .none }
       state.path.append(.itemEditor(id))
       return .none
 
@@ -281,8 +281,7 @@ public struct Cart: Reducer {
 
     case .path(.push(let id, let route)):
       // The stack pushed it before this reducer runs; the screen below is what was on top.
-      let below = state.path.count >= 2 ? state.path[state.path.count - 2] : nil
-      if !state.items.contains(id: route.itemID) || below?.itemID == route.itemID {
+      if !state.editorMayShow(route.itemID, above: state.path.dropLast().last) {
         state.path.pop(from: id)
       }
       return .none
@@ -294,6 +293,13 @@ public struct Cart: Reducer {
 }
 
 extension Cart.State {
+  /// Whether the editor of the item with `id` may be pushed above the screen `top`: the
+  /// item is in the cart, and its editor is not that screen already (a double tap pushes it
+  /// once).
+  func editorMayShow(_ id: CartItem.ID, above top: CartRoute?) -> Bool {
+    items.contains(id: id) && top?.itemID != id
+  }
+
   /// Removes the items that match, and pops the first screen that showed one of them,
   /// with every screen above it: no route may name an item that is gone.
   ///

@@ -215,8 +215,8 @@ extension StackOperations {
 
   /// Pops from the screen with `id` for a `.popFrom` action, after `parent` (the parent's
   /// reducer) ran with the screens still there. A screen `parent` pushed in answer stays,
-  /// whatever its id; one it popped already is not looked for. A pop of a screen that is not on the stack runs
-  /// neither. Out of line: not for a screen's actions, which most are.
+  /// whatever its id; one it popped already is not looked for. A pop of a screen that is
+  /// not on the stack runs neither. Out of line: not for a screen's actions, which most are.
   @usableFromInline
   static func pop(
     from id: StackElementID,

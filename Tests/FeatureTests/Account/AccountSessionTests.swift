@@ -38,6 +38,22 @@ import Testing
     return state
   }
 
+  /// Ada, signed in, signs out; Bob signs in, and his sign-in succeeds a second later.
+  func signOutAndSignInBob(_ store: TestStoreOf<Account>) async {
+    await store.send(.signOutTapped) { $0.profile = nil }
+    await store.send(.usernameChanged("bob")) { $0.form.username = "bob" }
+    await store.send(.signInTapped) {
+      $0.isSigningIn = true
+      $0.signInsStarted = 1
+    }
+    await clock.advance(by: .seconds(1))
+    await store.receive(.signInSucceeded(bob)) {
+      $0.isSigningIn = false
+      $0.profile = self.bob
+      $0.form = Account.SignInForm()
+    }
+  }
+
   @Test func aSignInWhileSignedInIsIgnored() async {
     let server = AccountTestClient(clock: clock)
     let store = makeStore(server.client, state: signedIn(as: ada))
@@ -125,18 +141,7 @@ import Testing
   /// failure is about Ada's session: Bob does not see it.
   @Test func aFailedRevokeIsNotShownToTheNextUser() async {
     let store = makeStore(clientWhoseRevokeFails(), state: signedIn(as: ada))
-    await store.send(.signOutTapped) { $0.profile = nil }
-    await store.send(.usernameChanged("bob")) { $0.form.username = "bob" }
-    await store.send(.signInTapped) {
-      $0.isSigningIn = true
-      $0.signInsStarted = 1
-    }
-    await clock.advance(by: .seconds(1))
-    await store.receive(.signInSucceeded(bob)) {
-      $0.isSigningIn = false
-      $0.profile = self.bob
-      $0.form = Account.SignInForm()
-    }
+    await signOutAndSignInBob(store)
     await clock.advance(by: .seconds(1))
     await store.receive(.signOutFailed("You are not signed in.", signInsStarted: 0))
     await store.finish()
@@ -185,18 +190,7 @@ import Testing
       throw AuthenticationError.notSignedIn
     }
     let store = makeStore(client, state: signedIn(as: ada))
-    await store.send(.signOutTapped) { $0.profile = nil }
-    await store.send(.usernameChanged("bob")) { $0.form.username = "bob" }
-    await store.send(.signInTapped) {
-      $0.isSigningIn = true
-      $0.signInsStarted = 1
-    }
-    await clock.advance(by: .seconds(1))
-    await store.receive(.signInSucceeded(bob)) {
-      $0.isSigningIn = false
-      $0.profile = self.bob
-      $0.form = Account.SignInForm()
-    }
+    await signOutAndSignInBob(store)
     await store.send(.signOutTapped) { $0.profile = nil }
     await clock.advance(by: .seconds(2))
     await store.receive(.signOutFailed("You are not signed in.", signInsStarted: 0))
