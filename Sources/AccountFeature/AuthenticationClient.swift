@@ -77,7 +77,9 @@ extension AuthenticationClient {
   )
 
   /// A simulated server: accepts any username with the password `"secret"`, after a short
-  /// delay on `clock`, and keeps the session's token in `credentials`.
+  /// delay on `clock`, and keeps the session's token in `credentials`. Each sign-in gets a
+  /// token of its own (`token-ada-1`, then `token-ada-2`), so a sign-out answered after the
+  /// same user signed in again revokes only the session it set out to.
   ///
   /// - Parameters:
   ///   - credentials: Where the token is kept (secure storage, outside state).
@@ -89,14 +91,15 @@ extension AuthenticationClient {
     clock: any Clock<Duration>,
     latency: Duration = .milliseconds(300)
   ) -> AuthenticationClient {
-    AuthenticationClient(
+    let tokens = TokenIssuer()
+    return AuthenticationClient(
       signIn: { username, password in
         try await clock.sleep(for: latency)
         guard password == "secret", !username.isEmpty else {
           throw AuthenticationError.invalidCredentials
         }
         let profile = AccountProfile(username: username, displayName: username.capitalized)
-        credentials.save(token: "token-\(username)", for: profile)
+        credentials.save(token: tokens.issue(for: username), for: profile)
         return profile
       },
       restoreSession: {
@@ -119,5 +122,19 @@ extension AuthenticationClient {
       },
       profileChanges: { credentials.changes() }
     )
+  }
+}
+
+/// Numbers the simulated server's tokens, one per sign-in.
+private final class TokenIssuer: Sendable {
+  private let issued = Locked(0)
+
+  /// A token for `username` that no earlier sign-in got.
+  func issue(for username: String) -> String {
+    let number = issued.withLock { issued in
+      issued += 1
+      return issued
+    }
+    return "token-\(username)-\(number)"
   }
 }

@@ -223,6 +223,31 @@ import Testing
     #expect(credentials.session?.token.value == "token-bob")
   }
 
+  /// The same user signing in again while a sign-out is under way gets a new token, so the
+  /// sign-out's revoke, answered later, leaves the new session.
+  @Test func aSignOutAnsweredAfterTheSameUsersNextSignInLeavesTheNewSession() async throws {
+    let credentials = CredentialStore()
+    let client = AuthenticationClient.simulated(credentials: credentials, clock: clock)
+    let firstSignIn = Task { try await client.signIn("ada", "secret") }
+    #expect(await clock.waitForSleepers(1))
+    await clock.advance(by: .seconds(1))
+    #expect(try await firstSignIn.value == ada)
+    let firstToken = try #require(credentials.session?.token.value)
+    let signInAgain = Task { try await client.signIn("ada", "secret") }
+    #expect(await clock.waitForSleepers(1))
+    await clock.advance(by: .milliseconds(100))
+    let signOut = Task { try await client.signOut() }
+    #expect(await clock.waitForSleepers(2))
+    await clock.advance(by: .milliseconds(200))
+    #expect(try await signInAgain.value == ada)
+    let secondToken = try #require(credentials.session?.token.value)
+    #expect(secondToken != firstToken)
+    await clock.advance(by: .milliseconds(100))
+    try await signOut.value
+    #expect(credentials.session?.profile == ada, "the revoke named the first session's token")
+    #expect(credentials.session?.token.value == secondToken)
+  }
+
   @Test func revokingByTokenForgetsOnlyThatSession() {
     let credentials = CredentialStore(session: .init(token: "token-ada", profile: ada))
     #expect(!credentials.revoke(token: "token-bob"))

@@ -61,7 +61,7 @@ import Testing
     }
     try recorder.finish()
     let token = credentials.session?.token
-    #expect(token == "token-ada", "the client holds the token")
+    #expect(token == "token-ada-1", "the client holds the token")
     #expect(store.account.profile?.displayName == "Ada")
     let log = try String(contentsOfFile: path, encoding: .utf8)
     #expect(!log.contains("secret"), "the simulated server accepts the password \"secret\"")
