@@ -83,6 +83,13 @@ package struct SourceSite: Hashable, Sendable, CustomStringConvertible {
 /// identity and ends with it, and so with the case.
 package protocol SharesCancellationIDs {}
 
+/// A lifetime identity that is a span of time, with no place in state: a screen's task, in
+/// which the work of its lifecycle hooks runs. A child's effects are started by the child's
+/// own actions, never inside such a span, so the lifetime operations a reducer returns inside
+/// one (an `ifLet` child's end, a `forEach` collection's retained rows) address the places
+/// around it, where those effects run.
+package protocol PlacelessLifetime {}
+
 /// A lifetime identity inside which a `.dismiss` is the enclosing feature's own: a `Scope`
 /// child, an enum's case, a screen's task (its lifecycle hooks). A presenter resolves such a
 /// `.dismiss` as the feature's, and a test store testing the feature alone records it as

@@ -349,14 +349,14 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       if !(identity.base is any SharesCancellationIDs) { context.cancelNamespace.append(identity) }
       start(effect, context)
     case .endLifetime(let identity, let occupant):
-      let path = context.namespace + [identity]
+      let path = Self.places(context.namespace) + [identity]
       let ids = occupant.map { places.end(at: path, otherThan: $0) } ?? places.end(at: path)
       let records = state.withLock { $0.records(ids) }
       for record in records { record.cancel() }
     case .throttle(let throttle, let effect):
       startThrottled(effect, throttle, context)
     case .retainLifetimes(let isAlive):
-      let path = context.namespace
+      let path = Self.places(context.namespace)
       let ids = places.end(below: path, exceptChildren: isAlive)
       let records = state.withLock { $0.records(ids) }
       for record in records { record.cancel() }
@@ -410,6 +410,17 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       context.group = EffectGroup()
       start(effect, context)
     }
+  }
+
+  /// `namespace` without its spans of time (``PlacelessLifetime``): the places where the
+  /// children of a reducer that returns a lifetime operation run their effects. A hook's
+  /// reducer closing a child ends the child's effects, which its own actions started outside
+  /// the screen's task.
+  ///
+  /// - Complexity: O(*d*) for a namespace of *d* identities; no copy when it has no span.
+  private static func places(_ namespace: [EffectID]) -> [EffectID] {
+    guard namespace.contains(where: { $0.base is any PlacelessLifetime }) else { return namespace }
+    return namespace.filter { !($0.base is any PlacelessLifetime) }
   }
 
   /// A missing child's warning, or another that names the store's action (see

@@ -213,11 +213,13 @@ extension ScreenLifecycleState {
 /// The lifetime of a screen's task, in which the effects of its lifecycle hooks run: they end
 /// with the task. It keeps the feature's cancellation ids: a `.cancel(id:)` that the feature
 /// returns for one of its own actions (a sign-out cancelling a session restore) reaches an
-/// effect a hook started with that id.
+/// effect a hook started with that id. It is no place in state (`PlacelessLifetime`): a hook
+/// that closes a child (clears an `ifLet` child, removes a row) ends the effects the child's
+/// own actions started, outside the task.
 ///
 /// `@unchecked Sendable`: key paths are immutable once created.
 struct ScreenTaskIdentity: Hashable, @unchecked Sendable, CustomStringConvertible,
-  SharesCancellationIDs, PartOfItsFeature
+  SharesCancellationIDs, PartOfItsFeature, PlacelessLifetime
 {
   let keyPath: AnyKeyPath
   var description: String { "the screen task of \(keyPath)" }
