@@ -58,7 +58,7 @@ extension TestStore {
         let note =
           (isWaitingOnlyForTestClocks ? "" : Messages.cancellationNote(waitingFor: "them"))
           + Messages.ignoresCancellation(
-            running.filter { ledger.isCancelledByTest($0.id) }.count)
+            Messages.listed(running).filter { ledger.isCancelledByTest($0.id) }.count)
         let offTestExecutors = Messages.sleepsOffTestExecutors(
           on: testClocks, realClocks: realClocks, running: running)
         reportFailure(
@@ -79,11 +79,14 @@ extension TestStore {
       }
     }
     runtime.cancelAll()
-    settle()
+    // Main actor rounds too: an effect isolated to it winds down there.
+    await settleIncludingMainActor()
     // Raised by that cancellation (an effect that throws another error once cancelled): the
     // app would print them when its screen went away, so they fail the test too.
     reportWarnings(at: location)
     removeAllReceived()
+    // What those actions changed was reported with them: a later step is not charged with it.
+    baseline = root.untrackedState
     ledger.isFinished = true
   }
 

@@ -226,13 +226,13 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   private nonisolated static func checkAtEnd(
     _ ledger: Ledger, _ runtime: EffectRuntime<Action>, _ origin: TestLocation, context: String
   ) {
-    guard !ledger.isFinished else { return }
-    // Runtime warnings are failures whenever they were raised.
+    // Runtime warnings are failures whenever they were raised: after `finish()` too (an
+    // effect that `finish()` cancelled, winding down on the main actor after it returned).
     var problems = ledger.takeWarnings().map(Messages.warning)
-    // The checks `finish()` makes: in non-exhaustive mode, only the warnings. A test that
-    // cancelled itself (`Test.cancel()`, or its task cancelled) asserts nothing more: what it
-    // left running or unreceived is not its failure.
-    if ledger.exhaustivity == .on, !Task.isCancelled {
+    // The checks `finish()` makes, unless it made them: in non-exhaustive mode, only the
+    // warnings. A test that cancelled itself (`Test.cancel()`, or its task cancelled) asserts
+    // nothing more: what it left running or unreceived is not its failure.
+    if !ledger.isFinished, ledger.exhaustivity == .on, !Task.isCancelled {
       let running = Self.stillRunning(runtime, ledger)
       if !running.isEmpty { problems.append(Messages.stillRunning(running)) }
       let unreceived = ledger.unreceived

@@ -302,6 +302,22 @@ private final class Node {
     #expect(diff == "  [\n    … (1 unchanged)\n+   \"b\": 2\n    … (1 unchanged)\n  ]")
   }
 
+  /// Keys that print as an enum's case (`.apple`) keep their labels: taken for a tuple's
+  /// positions (`.0`), they were dropped, and entries were paired by position.
+  @Test func dictionaryWithEnumKeysNamesTheKeys() {
+    enum Fruit: Hashable { case apple, pear, fig(size: Int) }
+    let counts: [Fruit: Int] = [.apple: 1, .pear: 2, .fig(size: 3): 4]
+    #expect(StateDump.render(counts) == "[\n  .apple: 1\n  .fig(size: 3): 4\n  .pear: 2\n]")
+    var eaten = counts
+    eaten[.apple] = nil
+    #expect(
+      StateDiff.diff(expected: counts, actual: eaten)
+        == "  [\n-   .apple: 1\n    … (2 unchanged)\n  ]")
+    let choices: [Int??: String] = [.some(nil): "none chosen", nil: "not asked"]
+    #expect(
+      StateDump.render(choices) == "[\n  .some(nil): \"none chosen\"\n  nil: \"not asked\"\n]")
+  }
+
   @Test func optionalNilAgainstSome() {
     let diff = StateDiff.diff(
       expected: Item?.none as Any, actual: Item?.some(Item(id: 1, title: "a")) as Any)

@@ -122,9 +122,13 @@ struct DumpReflector {
     return text(identifiable)
   }
 
-  /// A child entry; tuple positions (`.0`) print without a label.
-  private mutating func child(label: String?, value: Any, depth: Int) -> DumpNode.Child {
-    let isPositional = label?.first == "."
+  /// A child entry; tuple positions (the labels `Mirror` gives unlabelled elements, `.0`)
+  /// print without a label. A dictionary's key is a label whatever it prints as: an enum key
+  /// prints as `.apple`.
+  private mutating func child(label: String?, value: Any, depth: Int, isKey: Bool = false)
+    -> DumpNode.Child
+  {
+    let isPositional = !isKey && label?.first == "."
     return DumpNode.Child(
       label: isPositional ? nil : label, node: node(for: value, depth: depth + 1))
   }
@@ -156,7 +160,7 @@ struct DumpReflector {
       let pair = Array(Mirror(reflecting: element.value).children)
       guard pair.count == 2 else { continue }
       let key = node(for: pair[0].value, depth: depth + 1).compact
-      let child = child(label: key, value: pair[1].value, depth: depth)
+      let child = child(label: key, value: pair[1].value, depth: depth, isKey: true)
       entries.append((key, child.node.rendered, child))
     }
     // Ties between keys that print alike fall back to the value, so the order never depends

@@ -56,8 +56,14 @@ enum Messages {
   /// out while that part is listed: it is the same effect, and the part names where it was
   /// created.
   static func describeRunning(_ records: [EffectRecord]) -> [String] {
+    listed(records).map(describe)
+  }
+
+  /// The records of `records` a failure lists, as ``describeRunning(_:)`` does: the parts of
+  /// concatenations rather than the sequences that drive them, when any part runs.
+  static func listed(_ records: [EffectRecord]) -> [EffectRecord] {
     let parts = records.filter { $0.kind != .sequence }
-    return (parts.isEmpty ? records : parts).map(describe)
+    return parts.isEmpty ? records : parts
   }
 
   /// The failure for a received action that `==` tells apart from the expected one, though
