@@ -56,6 +56,8 @@ import Testing
       path: file, reason: "recording stopped after action 1: \(reason)")
     #expect(recorder.error == expected)
     #expect(throws: expected) { try recorder.finish() }
+    // Again, as cleanup code calling it a second time would: the log is no more complete.
+    #expect(throws: expected) { try recorder.finish() }
     #expect(warnings.messages.count == 1)
 
     let report = try replayer.replay(path: file)
@@ -206,5 +208,46 @@ import Testing
       guard case .malformedLine(3, let reason) = error as? ActionLogError else { return false }
       return reason.contains(#""reason""#)
     }
+  }
+
+  /// A log removed while it was being written took every action with it: `finish()` says
+  /// so, rather than reporting a recording that nothing can replay.
+  @Test func finishThrowsWhenTheLogWasRemovedWhileRecording() throws {
+    let (recorder, _, file) = try record([.set(1)])
+    try FileManager.default.removeItem(atPath: file)
+    stores.last?.send(.set(2))
+    let expected = ActionLogError.cannotWrite(
+      path: file,
+      reason: """
+        the file was moved or removed while it was being written: the 2 action(s) recorded \
+        and the final checkpoint went to a file that this path no longer names. Record to a \
+        path that nothing else removes or replaces until finish()
+        """)
+    #expect(throws: expected) { try recorder.finish() }
+    #expect(recorder.error == expected)
+    #expect(throws: expected) { try recorder.finish() }
+    #expect(!FileManager.default.fileExists(atPath: file))
+  }
+
+  @Test func finishThrowsWhenTheLogWasReplacedWhileRecording() throws {
+    let (recorder, _, file) = try record([.set(1)])
+    let other = directory.path("\(UUID().uuidString).jsonl")
+    try Data("not the log\n".utf8).write(to: URL(fileURLWithPath: other))
+    #expect(rename(other, file) == 0)
+    #expect {
+      try recorder.finish()
+    } throws: { error in
+      "\(error)".contains("the file was replaced while it was being written: the 1 action(s)")
+    }
+    #expect(try directory.lines(file) == ["not the log"])
+  }
+
+  @Test func aSecondFinishOfACompleteRecordingDoesNothing() throws {
+    let (recorder, _, file) = try record([.set(1)])
+    try recorder.finish()
+    let lines = try directory.lines(file)
+    try recorder.finish()
+    #expect(try directory.lines(file) == lines)
+    #expect(recorder.error == nil)
   }
 }

@@ -155,10 +155,18 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
   /// recorder does not keep the store alive; once the store is gone, the log ends with a
   /// line saying the store was released, and this throws.
   ///
+  /// Calling it again does nothing more, and throws the same error, if any.
+  ///
   /// - Throws: The error that stopped the recording earlier, or the one met writing the
-  ///   final checkpoint (the log then ends with a line saying so).
+  ///   final checkpoint (the log then ends with a line saying so), or
+  ///   ``ActionLogError/cannotWrite(path:reason:)`` when the file was removed or replaced
+  ///   while it was being written: what was recorded went to a file that the path no
+  ///   longer names.
   public func finish() throws(ActionLogError) {
-    guard !isFinished else { return }
+    guard !isFinished else {
+      if let error { throw error }
+      return
+    }
     isFinished = true
     link.isFinished = true
     // Nothing is written after this call: another recorder may take the file.
@@ -177,6 +185,17 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
       throw stop(
         because: "the final checkpoint, after action \(sequence), could not be written", error,
         warns: false)
+    }
+    if let reason = file.goneReason() {
+      let error = ActionLogError.cannotWrite(
+        path: file.path,
+        reason: """
+          \(reason) while it was being written: the \(sequence) action(s) recorded and the \
+          final checkpoint went to a file that this path no longer names. Record to a path \
+          that nothing else removes or replaces until finish()
+          """)
+      self.error = error
+      throw error
     }
   }
 

@@ -106,6 +106,20 @@ final class LogFile {
     _ = unlink(path)
   }
 
+  /// Why the regular file this object writes is no longer at its path, if it is not: it was
+  /// moved or removed (nothing has its name), or replaced (something else has it); `nil`
+  /// while the path still names it, and for anything but a regular file (a device, a pipe).
+  func goneReason() -> String? {
+    var opened = stat()
+    guard fstat(descriptor, &opened) == 0, opened.st_mode & S_IFMT == S_IFREG else { return nil }
+    var named = stat()
+    guard stat(path, &named) == 0 else {
+      return errno == ENOENT ? "the file was moved or removed" : nil
+    }
+    return named.st_dev == opened.st_dev && named.st_ino == opened.st_ino
+      ? nil : "the file was replaced"
+  }
+
   /// Writes `line` and a newline.
   func write(line: [UInt8]) throws(ActionLogError) {
     var bytes = line
