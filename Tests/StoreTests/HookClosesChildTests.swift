@@ -109,4 +109,80 @@ import Testing
     #expect(harness.state.rows[id: 2]?.loads == 1)
     #expect(warnings.messages.isEmpty, "\(warnings.messages)")
   }
+
+  /// A screen that polls in its subscription and uploads on request, both in the lifetime
+  /// `Work`, which its first focus, or an action, ends.
+  struct Poller: Reducer {
+    struct Work: Hashable, Sendable {}
+    struct State: Equatable {
+      var lifecycle = ScreenLifecycleState()
+      var ticks = 0
+    }
+    enum Action: Sendable, Equatable {
+      case lifecycle(ScreenLifecycleAction)
+      case upload
+      case stop
+      case tick
+    }
+    let clock: TestClock
+
+    var body: some Reducer<State, Action> {
+      Reduce { state, action in
+        switch action {
+        case .lifecycle(.subscribe), .upload:
+          return .run { [clock] send in
+            try await clock.sleep(for: .seconds(10))
+            send(.tick)
+          }
+          .scoped(to: Work())
+        case .lifecycle(.firstFocus), .stop:
+          return .endLifetime(of: Work())
+        case .lifecycle:
+          return .none
+        case .tick:
+          state.ticks += 1
+          return .none
+        }
+      }
+      .screenLifecycle(
+        \.lifecycle,
+        action: CaseKey(Action.lifecycle) { if case .lifecycle(let a) = $0 { a } else { nil } })
+    }
+  }
+
+  private func poller() -> Harness<Poller> {
+    var state = Poller.State()
+    state.lifecycle.scenePhase = .background
+    return Harness(initialState: state, warnings: warnings.handler, reducer: Poller(clock: clock))
+  }
+
+  /// A hook ends the lifetime an earlier hook scoped its work to (the end was addressed
+  /// outside the screen's task for a while, and missed it).
+  @Test func aHookEndsTheLifetimeAnEarlierHookScopedItsWorkTo() async {
+    let harness = poller()
+    harness.send(.lifecycle(.taskStarted))
+    #expect(harness.core.runtime.runningCount == 1, "the subscription's poll")
+    harness.send(.lifecycle(.scenePhaseChanged(.active)))
+    #expect(harness.core.runtime.runningCount == 0)
+    await clock.advance(by: .seconds(10))
+    harness.settle()
+    #expect(harness.state.ticks == 0)
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+  }
+
+  /// A lifetime the feature scopes its work to is the feature's, in its hooks or not, as its
+  /// cancellation ids are: an end returned by a hook, or by any other action, ends all of it.
+  @Test(arguments: [Poller.Action.stop, .lifecycle(.scenePhaseChanged(.active))])
+  func aLifetimeIsSharedByTheHooksAndTheOtherActions(ending: Poller.Action) async {
+    let harness = poller()
+    harness.send(.upload)
+    harness.send(.lifecycle(.taskStarted))
+    #expect(harness.core.runtime.runningCount == 2, "the upload and the poll")
+    harness.send(ending)
+    #expect(harness.core.runtime.runningCount == 0)
+    await clock.advance(by: .seconds(10))
+    harness.settle()
+    #expect(harness.state.ticks == 0)
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+  }
 }

@@ -87,7 +87,9 @@ package protocol SharesCancellationIDs {}
 /// which the work of its lifecycle hooks runs. A child's effects are started by the child's
 /// own actions, never inside such a span, so the lifetime operations a reducer returns inside
 /// one (an `ifLet` child's end, a `forEach` collection's retained rows) address the places
-/// around it, where those effects run.
+/// around it, where those effects run. A lifetime a feature scopes its own work to is the
+/// feature's in such a span and out of it, as its cancellation ids are: ending it, inside the
+/// span or outside, ends the work in both.
 package protocol PlacelessLifetime {}
 
 /// A lifetime identity inside which a `.dismiss` is the enclosing feature's own: a `Scope`

@@ -349,14 +349,16 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       if !(identity.base is any SharesCancellationIDs) { context.cancelNamespace.append(identity) }
       start(effect, context)
     case .endLifetime(let identity, let occupant):
-      let path = Self.places(context.namespace) + [identity]
-      let ids = occupant.map { places.end(at: path, otherThan: $0) } ?? places.end(at: path)
+      var ids: [Int] = []
+      for path in places.paths(of: identity, at: Self.placeNamespace(context.namespace)) {
+        ids += occupant.map { places.end(at: path, otherThan: $0) } ?? places.end(at: path)
+      }
       let records = state.withLock { $0.records(ids) }
       for record in records { record.cancel() }
     case .throttle(let throttle, let effect):
       startThrottled(effect, throttle, context)
     case .retainLifetimes(let isAlive):
-      let path = Self.places(context.namespace)
+      let path = Self.placeNamespace(context.namespace)
       let ids = places.end(below: path, exceptChildren: isAlive)
       let records = state.withLock { $0.records(ids) }
       for record in records { record.cancel() }
@@ -418,7 +420,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   /// the screen's task.
   ///
   /// - Complexity: O(*d*) for a namespace of *d* identities; no copy when it has no span.
-  private static func places(_ namespace: [EffectID]) -> [EffectID] {
+  private static func placeNamespace(_ namespace: [EffectID]) -> [EffectID] {
     guard namespace.contains(where: { $0.base is any PlacelessLifetime }) else { return namespace }
     return namespace.filter { !($0.base is any PlacelessLifetime) }
   }

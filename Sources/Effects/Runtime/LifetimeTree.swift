@@ -371,6 +371,26 @@ struct LifetimeTree {
     return node
   }
 
+  /// Where the lifetime of `identity` runs, for a reducer whose places are `path`:
+  /// `path + [identity]`, and the same inside each span of time right below `path`
+  /// (``PlacelessLifetime``: a screen's task, in which the hooks' work runs). A lifetime the
+  /// feature scopes its own work to is the feature's, in its hooks or not, as its
+  /// cancellation ids are: ending it ends all of that work.
+  ///
+  /// - Complexity: O(*d* + *s*) for a path of *d* identities whose node has *s* children
+  ///   that name places other than container elements (rows are not looked at).
+  func paths(of identity: EffectID, at path: [EffectID]) -> [[EffectID]] {
+    var paths = [path + [identity]]
+    guard let node = node(at: path) else { return paths }
+    for child in node.singles.values {
+      guard let span = child.id, span.base is any PlacelessLifetime, span != identity else {
+        continue
+      }
+      paths.append(path + [span, identity])
+    }
+    return paths
+  }
+
   /// Ends the lifetime at `path` and the ones nested in it.
   ///
   /// - Returns: The records to cancel.

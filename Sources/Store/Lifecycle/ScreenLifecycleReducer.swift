@@ -215,7 +215,8 @@ extension ScreenLifecycleState {
 /// returns for one of its own actions (a sign-out cancelling a session restore) reaches an
 /// effect a hook started with that id. It is no place in state (`PlacelessLifetime`): a hook
 /// that closes a child (clears an `ifLet` child, removes a row) ends the effects the child's
-/// own actions started, outside the task.
+/// own actions started, outside the task, and a lifetime the feature scopes its own work to
+/// is ended, by a hook or another action, in the task and out of it.
 ///
 /// `@unchecked Sendable`: key paths are immutable once created.
 struct ScreenTaskIdentity: Hashable, @unchecked Sendable, CustomStringConvertible,
