@@ -99,7 +99,8 @@ extension AuthenticationClient {
           throw AuthenticationError.invalidCredentials
         }
         let profile = AccountProfile(username: username, displayName: username.capitalized)
-        credentials.save(token: tokens.issue(for: username), for: profile)
+        let token = tokens.issue(for: username, unlike: credentials.session?.token.value)
+        credentials.save(token: token, for: profile)
         return profile
       },
       restoreSession: {
@@ -129,12 +130,16 @@ extension AuthenticationClient {
 private final class TokenIssuer: Sendable {
   private let issued = Locked(0)
 
-  /// A token for `username` that no earlier sign-in got.
-  func issue(for username: String) -> String {
-    let number = issued.withLock { issued in
-      issued += 1
-      return issued
+  /// A token for `username` that no earlier sign-in got, and not `saved` (a session the
+  /// credential store held before this client numbered any, `token-ada-1` say).
+  func issue(for username: String, unlike saved: String?) -> String {
+    while true {
+      let number = issued.withLock { issued in
+        issued += 1
+        return issued
+      }
+      let token = "token-\(username)-\(number)"
+      if token != saved { return token }
     }
-    return "token-\(username)-\(number)"
   }
 }

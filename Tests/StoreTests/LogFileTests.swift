@@ -53,4 +53,19 @@ import Testing
     let recorder = try other.recordActions(to: file, feature: "Ledger")
     try recorder.finish()
   }
+
+  /// Whether the file is still at its path is asked of the path as the working directory
+  /// made it when the file was opened: a relative path is resolved then, so a process that
+  /// moves to another directory is not told its log is gone.
+  @Test func aFileOpenedByARelativePathIsFoundWhereItWasOpened() throws {
+    let file = directory.path("relative.jsonl")
+    let levels = FileManager.default.currentDirectoryPath.split(separator: "/").count
+    let relative = String(repeating: "../", count: levels) + file.dropFirst()
+    let log = try LogFile(creating: relative)
+    #expect(log.path == relative)
+    #expect(log.absolutePath.hasPrefix("/"))
+    #expect(log.goneReason() == nil)
+    try FileManager.default.removeItem(atPath: file)
+    #expect(log.goneReason() == "the file was moved or removed")
+  }
 }

@@ -30,6 +30,9 @@ import Effects
 final class LogFile {
   private let descriptor: Int32
   let path: String
+  /// `path` from the root, as the working directory made it when the file was opened: what
+  /// ``goneReason()`` looks at, whatever directory the process moves to since.
+  let absolutePath: String
   /// Whether this object created the file, and so may delete it.
   let isCreated: Bool
   /// The file this object holds, if it is a regular file and not released yet.
@@ -83,6 +86,7 @@ final class LogFile {
     }
     self.descriptor = descriptor
     self.path = path
+    self.absolutePath = Self.absolute(path)
     self.held = identity
   }
 
@@ -113,11 +117,18 @@ final class LogFile {
     var opened = stat()
     guard fstat(descriptor, &opened) == 0, opened.st_mode & S_IFMT == S_IFREG else { return nil }
     var named = stat()
-    guard stat(path, &named) == 0 else {
+    guard stat(absolutePath, &named) == 0 else {
       return errno == ENOENT ? "the file was moved or removed" : nil
     }
     return named.st_dev == opened.st_dev && named.st_ino == opened.st_ino
       ? nil : "the file was replaced"
+  }
+
+  /// `path` from the root: itself if it starts with `/`, else under the working directory.
+  private static func absolute(_ path: String) -> String {
+    guard !path.hasPrefix("/"), let directory = getcwd(nil, 0) else { return path }
+    defer { free(directory) }
+    return String(cString: directory) + "/" + path
   }
 
   /// Writes `line` and a newline.

@@ -248,6 +248,24 @@ import Testing
     #expect(credentials.session?.token.value == secondToken)
   }
 
+  /// A token saved before the client numbered any is not issued again: a revoke of that
+  /// session, answered after the new sign-in, would end the new one.
+  @Test func aSavedSessionsTokenIsNotIssuedAgain() async throws {
+    let credentials = CredentialStore(session: .init(token: "token-ada-1", profile: ada))
+    let client = AuthenticationClient.simulated(credentials: credentials, clock: clock)
+    let signIn = Task { try await client.signIn("ada", "secret") }
+    #expect(await clock.waitForSleepers(1))
+    await clock.advance(by: .milliseconds(100))
+    let signOut = Task { try await client.signOut() }
+    #expect(await clock.waitForSleepers(2))
+    await clock.advance(by: .milliseconds(200))
+    #expect(try await signIn.value == ada)
+    #expect(credentials.session?.token.value == "token-ada-2")
+    await clock.advance(by: .milliseconds(100))
+    try await signOut.value
+    #expect(credentials.session?.token.value == "token-ada-2")
+  }
+
   @Test func revokingByTokenForgetsOnlyThatSession() {
     let credentials = CredentialStore(session: .init(token: "token-ada", profile: ada))
     #expect(!credentials.revoke(token: "token-bob"))
