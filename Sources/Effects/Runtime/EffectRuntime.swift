@@ -285,14 +285,20 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   /// pause from other threads kept the main actor in one drain for seconds, or for good:
   /// nothing else on it ran, not even the code that would cancel them.)
   ///
-  /// - Parameter limit: The most events to reduce.
+  /// - Parameters:
+  ///   - limit: The most events to reduce.
+  ///   - isAlive: Whether the store is still there, asked before each event: once it is not,
+  ///     the events left are dropped (the runtime, going with it, cancels their effects).
   /// - Returns: Whether there was anything to drain, and whether events are left (the
   ///   caller is then to drain again: the inbox does not wake for them).
   @MainActor
   @discardableResult
-  package func drain(upTo limit: Int = .max) -> (drained: Bool, more: Bool) {
+  package func drain(upTo limit: Int = .max, while isAlive: @MainActor () -> Bool = { true })
+    -> (drained: Bool, more: Bool)
+  {
     let (events, more) = inbox.take(upTo: limit)
     for event in events {
+      guard isAlive() else { return (true, false) }
       switch event {
       case .action(let action, let record):
         deliver(action, from: record)
@@ -301,6 +307,29 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       }
     }
     return (!events.isEmpty, more)
+  }
+
+  /// A live store's drain job: reduces up to 1,024 of the actions and completions effects
+  /// reported, then, if more are queued, leaves the rest to a later job that `schedule` runs
+  /// on the main actor: between the two, the main actor does what else it has to (drawing,
+  /// the user's events, code that would cancel the effects), however fast effects send from
+  /// other threads. What arrives while it reduces waits for a later job too.
+  ///
+  /// The store is looked for before each report (`isAlive`), not held: one released while
+  /// the batch is reduced (a view that lets it go on a change it observes) goes at once, and
+  /// nothing more is reduced or started for it; this runtime, which the drain still holds,
+  /// cancels its effects when the drain returns.
+  ///
+  /// - Parameters:
+  ///   - schedule: Runs a job later on the main actor, in a job of its own.
+  ///   - isAlive: Whether the store is still there.
+  @MainActor
+  package func drainBatches(
+    schedule: @escaping @Sendable (_ job: @escaping @Sendable @MainActor () -> Void) -> Void,
+    isAlive: @escaping @Sendable @MainActor () -> Bool
+  ) {
+    guard drain(upTo: 1_024, while: isAlive).more, isAlive() else { return }
+    schedule { [weak self] in self?.drainBatches(schedule: schedule, isAlive: isAlive) }
   }
 
   // MARK: - Interpreting effects

@@ -113,20 +113,14 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     if executor == nil {
       // Live stores drain effect reports on the main actor as soon as they arrive; one drain
       // task per burst, since the inbox wakes only when it goes from empty to non-empty.
-      runtime.inbox.onWake { [weak self] in
-        drainScheduler.schedule { self?.drainBatch() }
+      // The core is not held across a drain, only looked for (see `drainBatches`).
+      let isAlive: @Sendable @MainActor () -> Bool = { [weak self] in self != nil }
+      runtime.inbox.onWake { [weak runtime] in
+        drainScheduler.schedule { [weak runtime] in
+          runtime?.drainBatches(schedule: drainScheduler.schedule, isAlive: isAlive)
+        }
       }
     }
-  }
-
-  /// Reduces up to 1,024 of the actions and completions effects reported, then, if more are
-  /// queued, leaves the rest to a later job on the main queue: between the two, the main
-  /// actor does what else it has to (drawing, the user's events, code that would cancel the
-  /// effects), however fast effects send from other threads. What arrives while it reduces
-  /// waits for a later job too.
-  func drainBatch() {
-    guard runtime.drain(upTo: 1_024).more else { return }
-    drainScheduler.schedule { [weak self] in self?.drainBatch() }
   }
 
   /// Runs effect work on the test executor and reduces what it reports, until neither is

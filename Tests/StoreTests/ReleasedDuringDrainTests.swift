@@ -1,0 +1,77 @@
+import Effects
+import Observation
+import Testing
+
+@testable import Store
+
+/// A feature whose effect hands its `Send` to the test, and which notes every action its
+/// reducer runs for.
+struct DrainRelay: Reducer {
+  struct State: Equatable { var log: [String] = [] }
+  enum Action: Sendable, Equatable { case start, first, second }
+  final class Outlet: Sendable {
+    let send = Locked<Send<Action>?>(nil)
+    let reduced = Locked<[Action]>([])
+    let started: AsyncStream<Void>
+    let startedContinuation: AsyncStream<Void>.Continuation
+    init() { (started, startedContinuation) = AsyncStream.makeStream() }
+  }
+  let outlet: Outlet
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    outlet.reduced.withLock { $0.append(action) }
+    state.log.append("\(action)")
+    switch action {
+    case .start:
+      return .run { [outlet] send in
+        outlet.send.withLock { $0 = send }
+        outlet.startedContinuation.yield()
+        try await Task.sleep(for: .seconds(3_600))
+      }
+    case .first, .second:
+      return .none
+    }
+  }
+}
+
+/// A live store released while it reduces what its effects sent (a view that lets it go on a
+/// change it observes) reduces nothing more: the drain held the store for its whole batch,
+/// so the actions after the release reached the reducer, and their effects started, with no
+/// store left.
+@MainActor
+@Suite struct ReleasedDuringDrainTests {
+  @MainActor final class Owner {
+    var store: Store<DrainRelay.State, DrainRelay.Action>?
+  }
+
+  @Test func aStoreReleasedWhileItsEffectsActionsAreReducedReducesNoMore() async {
+    let outlet = DrainRelay.Outlet()
+    let jobs = HandRunJobs()
+    let owner = Owner()
+    weak var released: Store<DrainRelay.State, DrainRelay.Action>?
+    do {
+      let core = RootCore(
+        initialState: DrainRelay.State(), reducer: DrainRelay(outlet: outlet),
+        drainScheduler: jobs.scheduler)
+      let store = Store(core: core)
+      owner.store = store
+      released = store
+      store.send(.start)
+      withObservationTracking {
+        _ = store.log
+      } onChange: {
+        MainActor.assumeIsolated { owner.store = nil }
+      }
+    }
+    for await _ in outlet.started { break }
+    let send = outlet.send.withLock { $0 }
+    send?(.first)
+    send?(.second)
+    #expect(jobs.count == 1)
+    jobs.runNext()
+    #expect(released == nil, "the store went when the view let it go")
+    #expect(outlet.reduced.withLock { $0 } == [.start, .first])
+    // Its effect was cancelled: it reports its end, which no drain takes.
+    #expect(jobs.count == 0)
+  }
+}
