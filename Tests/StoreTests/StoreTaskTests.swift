@@ -1,4 +1,5 @@
 import Effects
+import Observation
 import Testing
 
 @testable import Store
@@ -46,5 +47,38 @@ import Testing
     await task.finish()
     #expect(task.isCancelled)
     #expect(!task.isRunning)
+  }
+
+  @MainActor final class Handle { var task: StoreTask? }
+
+  /// An action sent while the store reduces another (from an observer told of a change) is
+  /// queued, with its handle made before it is reduced: one that starts no effect reports
+  /// so, as one sent to an idle store does, and is not cancelled by `cancel()` (it said it
+  /// was).
+  @Test(arguments: [false, true])
+  func aQueuedActionThatStartsNothingReportsNoEffects(startsEffect: Bool) {
+    let harness = Harness(
+      initialState: LogFeature.State(),
+      reducer: LogFeature { name in
+        startsEffect && name == "queued" ? .run { send in send(.record("done")) } : .none
+      }
+    )
+    let queued = Handle()
+    withObservationTracking {
+      _ = harness.store.log
+    } onChange: {
+      MainActor.assumeIsolated { queued.task = harness.store.send(.start("queued")) }
+    }
+    let direct = harness.store.send(.start("direct"))
+    #expect(harness.state.log == ["start direct", "start queued"])
+    let task = queued.task!
+    #expect(direct.description == "StoreTask(no effects)")
+    #expect(task.description == (startsEffect ? "StoreTask(running)" : "StoreTask(no effects)"))
+    direct.cancel()
+    task.cancel()
+    harness.settle()
+    #expect(!direct.isCancelled)
+    #expect(task.isCancelled == startsEffect)
+    #expect(task.description == (startsEffect ? "StoreTask(cancelled)" : "StoreTask(no effects)"))
   }
 }

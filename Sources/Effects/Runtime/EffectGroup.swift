@@ -8,6 +8,9 @@
 package final class EffectGroup: Sendable {
   private struct State {
     var members: [Int: EffectRecord] = [:]
+    /// Whether any record ever joined: a group made before its action was reduced (one sent
+    /// while the store was busy) may end up with none.
+    var hasHadMembers = false
     var isCancelled = false
     /// Whether the store that ran the members is gone: nobody reports their completion.
     var isAbandoned = false
@@ -42,6 +45,11 @@ package final class EffectGroup: Sendable {
     state.withLock { $0.isCancelled }
   }
 
+  /// Whether any record ever joined the group.
+  package var hasHadMembers: Bool {
+    state.withLock { $0.hasHadMembers }
+  }
+
   /// The records still running, in start order.
   package var running: [EffectRecord] {
     state.withLock { $0.members.values.sorted { $0.id < $1.id } }
@@ -51,6 +59,7 @@ package final class EffectGroup: Sendable {
   package func add(_ record: EffectRecord) {
     let cancelled = state.withLock { state in
       state.members[record.id] = record
+      state.hasHadMembers = true
       return state.isCancelled
     }
     if cancelled { record.cancel() }

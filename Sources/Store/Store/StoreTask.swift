@@ -48,7 +48,10 @@ public struct StoreTask: Hashable, Sendable {
   /// `Effect.cancel(id:)` do not make this `true`: the handle stays uncancelled, and
   /// ``isRunning`` turns `false` once they have wound down, as ``finish()`` returns.
   public var isCancelled: Bool {
-    group?.isCancelled ?? false
+    // A group is made up front for an action sent while the store was busy (queued behind
+    // the one it reduces): the action may start nothing.
+    guard let group, group.hasHadMembers else { return false }
+    return group.isCancelled
   }
 
   /// Whether any effect started by the action, or by the actions it fed back, is running
@@ -82,7 +85,7 @@ extension StoreTask: CustomStringConvertible {
     case (true, true): "cancelled, winding down"
     case (true, false): "cancelled"
     case (false, true): "running"
-    case (false, false): group == nil ? "no effects" : "finished"
+    case (false, false): group?.hasHadMembers == true ? "finished" : "no effects"
     }
   }
 }
