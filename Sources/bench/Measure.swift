@@ -58,9 +58,22 @@ struct Measure {
 /// Memory figures from the C library and the kernel, where available.
 enum Memory {
   /// Resets the peak resident size the kernel reports, so the next peak is this phase's.
-  static func resetPeak() {
+  ///
+  /// - Returns: Whether it was reset: the write to `/proc/self/clear_refs` succeeded and the
+  ///   peak then reads no more than 1 MiB above the current size. (A kernel or sandbox that
+  ///   refuses the write would leave the process's lifetime peak, and a figure computed from
+  ///   it would be wrong.)
+  static func resetPeak() -> Bool {
     #if os(Linux)
-      try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+      do {
+        try "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+      } catch {
+        return false
+      }
+      guard let sizes = residentPeakAndCurrent else { return false }
+      return sizes.peak <= sizes.current + 1 << 20
+    #else
+      return false
     #endif
   }
 

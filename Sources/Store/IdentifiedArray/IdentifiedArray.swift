@@ -106,6 +106,9 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
   @inlinable
   public init(uniqueElements elements: some Sequence<Element>) throws(IdentifiedArrayError) {
     self.init()
+    // Room for all of them at once, where the sequence says how many (an array, a range's
+    // `map`): grown by doubling, 100,000 rows took storage for 131,072.
+    storage.reserveCapacity(elements.underestimatedCount)
     for element in elements {
       if let existing = slot(of: element.id) {
         throw .duplicateID(String(describing: element.id), positions: [existing, storage.count])
