@@ -1,4 +1,5 @@
 import Effects
+import Foundation
 import Store
 
 /// Signs users in and out, and reports profile changes made elsewhere; injected into
@@ -78,7 +79,7 @@ extension AuthenticationClient {
 
   /// A simulated server: accepts any username with the password `"secret"`, after a short
   /// delay on `clock`, and keeps the session's token in `credentials`. Each sign-in gets a
-  /// token of its own (`token-ada-1`, then `token-ada-2`), so a sign-out answered after the
+  /// token no other session has (`token-ada-` and a UUID), so a sign-out answered after the
   /// same user signed in again revokes only the session it set out to.
   ///
   /// - Parameters:
@@ -91,16 +92,17 @@ extension AuthenticationClient {
     clock: any Clock<Duration>,
     latency: Duration = .milliseconds(300)
   ) -> AuthenticationClient {
-    let tokens = TokenIssuer()
-    return AuthenticationClient(
+    AuthenticationClient(
       signIn: { username, password in
         try await clock.sleep(for: latency)
         guard password == "secret", !username.isEmpty else {
           throw AuthenticationError.invalidCredentials
         }
         let profile = AccountProfile(username: username, displayName: username.capitalized)
-        let token = tokens.issue(for: username, unlike: credentials.session?.token.value)
-        credentials.save(token: token, for: profile)
+        // A token no other session has, whatever the store held before: a revoke of an
+        // earlier session never names this one. Tokens never enter state, actions or logs, so
+        // a random one changes nothing a test or a replay compares.
+        credentials.save(token: "token-\(username)-\(UUID().uuidString)", for: profile)
         return profile
       },
       restoreSession: {
@@ -123,23 +125,5 @@ extension AuthenticationClient {
       },
       profileChanges: { credentials.changes() }
     )
-  }
-}
-
-/// Numbers the simulated server's tokens, one per sign-in.
-private final class TokenIssuer: Sendable {
-  private let issued = Locked(0)
-
-  /// A token for `username` that no earlier sign-in got, and not `saved` (a session the
-  /// credential store held before this client numbered any, `token-ada-1` say).
-  func issue(for username: String, unlike saved: String?) -> String {
-    while true {
-      let number = issued.withLock { issued in
-        issued += 1
-        return issued
-      }
-      let token = "token-\(username)-\(number)"
-      if token != saved { return token }
-    }
   }
 }

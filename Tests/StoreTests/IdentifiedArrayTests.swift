@@ -415,6 +415,20 @@ import Testing
     #expect(items.elements == [Item(id: 1, name: "A"), Item(id: 2, name: "b")])
   }
 
+  /// Elements read one at a time from a lazy sequence that announces a trillion of them are
+  /// not made room for up front: the repeat at the second is thrown (a reservation of the
+  /// announced count stopped the program, out of memory).
+  @Test func aLazySequenceThatAnnouncesAHugeCountIsReadOneAtATime() throws {
+    let endless = (0..<(1 << 40)).lazy.map { Item(id: $0 % 1, name: "\($0)") }
+    #expect(endless.underestimatedCount == 1 << 40)
+    #expect(throws: IdentifiedArrayError.duplicateID("0", positions: [0, 1])) {
+      try IdentifiedArrayOf<Item>(uniqueElements: endless)
+    }
+    let rows = try IdentifiedArrayOf<Item>(
+      uniqueElements: (0..<100_000).map { Item(id: $0, name: "") })
+    #expect(rows.approximateByteCount < 100_000 * MemoryLayout<Item>.stride + (1 << 20))
+  }
+
   @Test func aDuplicateIDFromOutsideIsRejectedNamingTheID() {
     #expect(throws: IdentifiedArrayError.duplicateID("7", positions: [0, 2])) {
       try IdentifiedArrayOf<Item>(uniqueElements: [

@@ -8,7 +8,8 @@ import Testing
 /// reducer runs for.
 struct DrainRelay: Reducer {
   struct State: Equatable { var log: [String] = [] }
-  enum Action: Sendable, Equatable { case start, first, second }
+  enum Action: Sendable, Equatable { case start, startFailing, first, second }
+  struct Failure: Error, CustomStringConvertible { var description: String { "disk full" } }
   final class Outlet: Sendable {
     let send = Locked<Send<Action>?>(nil)
     let reduced = Locked<[Action]>([])
@@ -27,6 +28,11 @@ struct DrainRelay: Reducer {
         outlet.send.withLock { $0 = send }
         outlet.startedContinuation.yield()
         try await Task.sleep(for: .seconds(3_600))
+      }
+    case .startFailing:
+      return .run { send in
+        send(.first)
+        throw Failure()
       }
     case .first, .second:
       return .none
@@ -73,5 +79,40 @@ struct DrainRelay: Reducer {
     #expect(outlet.reduced.withLock { $0 } == [.start, .first])
     // Its effect was cancelled: it reports its end, which no drain takes.
     #expect(jobs.count == 0)
+  }
+
+  /// An error an effect threw is still a runtime warning when its report comes after the
+  /// store went in the same batch, as for the reports no drain took.
+  @Test func anErrorReportedAfterTheStoreWentInTheSameBatchIsStillAWarning() async {
+    let jobs = HandRunJobs()
+    let owner = Owner()
+    let warnings = WarningLog()
+    var runtime: EffectRuntime<DrainRelay.Action>?
+    do {
+      let core = RootCore(
+        initialState: DrainRelay.State(), reducer: DrainRelay(outlet: DrainRelay.Outlet()),
+        warnings: warnings.handler, drainScheduler: jobs.scheduler)
+      runtime = core.runtime
+      let store = Store(core: core)
+      owner.store = store
+      store.send(.startFailing)
+      withObservationTracking {
+        _ = store.log
+      } onChange: {
+        MainActor.assumeIsolated { owner.store = nil }
+      }
+    }
+    // Both reports (the action, then the error) in the inbox, for one drain to take.
+    var reports: [EffectInbox<DrainRelay.Action>.Event] = []
+    while !reports.contains(where: { if case .finished(_, _?) = $0 { true } else { false } }) {
+      reports += runtime?.inbox.take().events ?? []
+      await Task.yield()
+    }
+    for report in reports { runtime?.inbox.push(report) }
+    runtime = nil
+    while jobs.count > 0 { jobs.runNext() }
+    #expect(owner.store == nil)
+    #expect(warnings.messages.count == 1)
+    #expect(warnings.messages.first?.contains("disk full") == true, "\(warnings.messages)")
   }
 }

@@ -297,8 +297,15 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     -> (drained: Bool, more: Bool)
   {
     let (events, more) = inbox.take(upTo: limit)
-    for event in events {
-      guard isAlive() else { return (true, false) }
+    for (position, event) in events.enumerated() {
+      guard isAlive() else {
+        // The store went meanwhile: what is left reaches no reducer. An error is still a
+        // runtime warning, as for the reports no drain took (see `deinit`).
+        for case .finished(let record, let error?) in events[position...] {
+          warnings(Self.warning(for: error, of: record))
+        }
+        return (true, false)
+      }
       switch event {
       case .action(let action, let record):
         deliver(action, from: record)

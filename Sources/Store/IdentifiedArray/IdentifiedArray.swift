@@ -106,9 +106,13 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
   @inlinable
   public init(uniqueElements elements: some Sequence<Element>) throws(IdentifiedArrayError) {
     self.init()
-    // Room for all of them at once, where the sequence says how many (an array, a range's
-    // `map`): grown by doubling, 100,000 rows took storage for 131,072.
-    storage.reserveCapacity(elements.underestimatedCount)
+    // Room for all of them at once when they are in memory already (an array, a range's
+    // `map`): grown by doubling, 100,000 rows took storage for 131,072. Not from
+    // `underestimatedCount`, which a lazy sequence may give as billions, and whose ids may
+    // repeat at the second element.
+    if let count = elements.withContiguousStorageIfAvailable({ $0.count }) {
+      storage.reserveCapacity(count)
+    }
     for element in elements {
       if let existing = slot(of: element.id) {
         throw .duplicateID(String(describing: element.id), positions: [existing, storage.count])
