@@ -9,25 +9,14 @@ import Testing
 struct Pinger: Reducer {
   struct State: Equatable { var pings = 0 }
   enum Action: Sendable, Equatable { case start, ping }
-  /// The running effect's `Send`, kept to send from the reducer, and a stream that yields
-  /// once the effect has handed it over.
-  final class Outlet: Sendable {
-    let send = Locked<Send<Action>?>(nil)
-    let started: AsyncStream<Void>
-    let startedContinuation: AsyncStream<Void>.Continuation
-    init() { (started, startedContinuation) = AsyncStream.makeStream() }
-  }
-  let outlet: Outlet
+  /// The running effect's `Send`, kept to send from the reducer.
+  let outlet: EffectOutlet<Action>
   let limit: Int
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
     case .start:
-      return .run { [outlet] send in
-        outlet.send.withLock { $0 = send }
-        outlet.startedContinuation.yield()
-        try await Task.sleep(for: .seconds(3_600))
-      }
+      return outlet.effect()
     case .ping:
       state.pings += 1
       if state.pings < limit { outlet.send.withLock { $0 }?(.ping) }
@@ -79,7 +68,7 @@ struct Burst: Reducer {
   /// was back on the main actor, and it failed in CI though the store was right.)
   @Test func anEffectThatNeverPausesLeavesTheMainActorTurnsForOthers() async {
     let limit = 100_000
-    let outlet = Pinger.Outlet()
+    let outlet = EffectOutlet<Pinger.Action>()
     let jobs = HandRunJobs()
     let core = RootCore(
       initialState: Pinger.State(), reducer: Pinger(outlet: outlet, limit: limit),

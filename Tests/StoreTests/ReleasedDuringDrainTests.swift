@@ -10,12 +10,10 @@ struct DrainRelay: Reducer {
   struct State: Equatable { var log: [String] = [] }
   enum Action: Sendable, Equatable { case start, startFailing, first, second }
   struct Failure: Error, CustomStringConvertible { var description: String { "disk full" } }
+  /// The effect's `Send`, and the actions the reducer ran for.
   final class Outlet: Sendable {
-    let send = Locked<Send<Action>?>(nil)
+    let effect = EffectOutlet<Action>()
     let reduced = Locked<[Action]>([])
-    let started: AsyncStream<Void>
-    let startedContinuation: AsyncStream<Void>.Continuation
-    init() { (started, startedContinuation) = AsyncStream.makeStream() }
   }
   let outlet: Outlet
 
@@ -24,11 +22,7 @@ struct DrainRelay: Reducer {
     state.log.append("\(action)")
     switch action {
     case .start:
-      return .run { [outlet] send in
-        outlet.send.withLock { $0 = send }
-        outlet.startedContinuation.yield()
-        try await Task.sleep(for: .seconds(3_600))
-      }
+      return outlet.effect.effect()
     case .startFailing:
       return .run { send in
         send(.first)
@@ -69,8 +63,8 @@ struct DrainRelay: Reducer {
         MainActor.assumeIsolated { owner.store = nil }
       }
     }
-    for await _ in outlet.started { break }
-    let send = outlet.send.withLock { $0 }
+    for await _ in outlet.effect.started { break }
+    let send = outlet.effect.send.withLock { $0 }
     send?(.first)
     send?(.second)
     #expect(jobs.count == 1)

@@ -22,7 +22,8 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   }
   @usableFromInline let reducer: R
   @usableFromInline package let runtime: EffectRuntime<Action>
-  /// Where a live store's drains of effect reports run (see `EffectRuntime.drainBatches(schedule:isAlive:)`).
+  /// Where a live store's drains of effect reports run (see
+  /// `EffectRuntime.drainBatches(schedule:isAlive:)`).
   let drainScheduler: DrainScheduler
 
   // The dispatch loop's bookkeeping is read and written on every action. It is confined to

@@ -223,21 +223,27 @@ import Testing
     #expect(credentials.session?.token.value == "token-bob")
   }
 
+  /// Starts `request`, and waits until it sleeps on the clock, `sleepers` sleeping in all.
+  private func started<Value: Sendable>(
+    sleepers: Int, _ request: @escaping @Sendable () async throws -> Value
+  ) async -> Task<Value, any Error> {
+    let task = Task { try await request() }
+    #expect(await clock.waitForSleepers(sleepers))
+    return task
+  }
+
   /// The same user signing in again while a sign-out is under way gets a new token, so the
   /// sign-out's revoke, answered later, leaves the new session.
   @Test func aSignOutAnsweredAfterTheSameUsersNextSignInLeavesTheNewSession() async throws {
     let credentials = CredentialStore()
     let client = AuthenticationClient.simulated(credentials: credentials, clock: clock)
-    let firstSignIn = Task { try await client.signIn("ada", "secret") }
-    #expect(await clock.waitForSleepers(1))
+    let firstSignIn = await started(sleepers: 1) { try await client.signIn("ada", "secret") }
     await clock.advance(by: .seconds(1))
     #expect(try await firstSignIn.value == ada)
     let firstToken = try #require(credentials.session?.token.value)
-    let signInAgain = Task { try await client.signIn("ada", "secret") }
-    #expect(await clock.waitForSleepers(1))
+    let signInAgain = await started(sleepers: 1) { try await client.signIn("ada", "secret") }
     await clock.advance(by: .milliseconds(100))
-    let signOut = Task { try await client.signOut() }
-    #expect(await clock.waitForSleepers(2))
+    let signOut = await started(sleepers: 2) { try await client.signOut() }
     await clock.advance(by: .milliseconds(200))
     #expect(try await signInAgain.value == ada)
     let secondToken = try #require(credentials.session?.token.value)
@@ -253,14 +259,11 @@ import Testing
   @Test func aRevokeOfAnOlderSessionLeavesTheNewestOne() async throws {
     let credentials = CredentialStore(session: .init(token: "token-ada-2", profile: ada))
     let client = AuthenticationClient.simulated(credentials: credentials, clock: clock)
-    let first = Task { try await client.signIn("ada", "secret") }
-    #expect(await clock.waitForSleepers(1))
+    let first = await started(sleepers: 1) { try await client.signIn("ada", "secret") }
     await clock.advance(by: .milliseconds(50))
-    let second = Task { try await client.signIn("ada", "secret") }
-    #expect(await clock.waitForSleepers(2))
+    let second = await started(sleepers: 2) { try await client.signIn("ada", "secret") }
     await clock.advance(by: .milliseconds(50))
-    let signOut = Task { try await client.signOut() }
-    #expect(await clock.waitForSleepers(3))
+    let signOut = await started(sleepers: 3) { try await client.signOut() }
     await clock.advance(by: .milliseconds(200))
     #expect(try await first.value == ada)
     let firstToken = try #require(credentials.session?.token.value)
