@@ -29,6 +29,8 @@ import Testing
       var deleted = 0
       /// The pops the parent's reducer saw.
       var popsSeen = 0
+      /// The ids of the pushes the parent's reducer saw.
+      var pushesSeen: [StackElementID] = []
     }
     enum Action: Equatable, Sendable {
       case path(StackAction<Detail.State, Detail.Action>)
@@ -38,6 +40,7 @@ import Testing
         switch action {
         case .path(.element(_, .delegate(.deleted))): state.deleted += 1
         case .path(.popFrom): state.popsSeen += 1
+        case .path(.push(let id, _)): state.pushesSeen.append(id)
         case .path: break
         }
         return .none
@@ -101,6 +104,24 @@ import Testing
     harness.send(.path(.popFrom(id: StackElementID(rawValue: 1))))
     #expect(harness.state.popsSeen == 1)
     #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+  }
+
+  /// A push whose id the stack gave out already is refused, and the parent does not see it
+  /// either: a parent that answers a push (popping it again when it may not show, as the
+  /// cart's does) would otherwise act on the screen that holds that id (the navigation
+  /// hunt: a stale link popped the screen it named and every screen above it).
+  @Test func aRefusedPushIsNotSeenByTheParent() {
+    let warnings = WarningLog()
+    let harness = harness(warnings)
+    let before = harness.state
+    harness.send(.path(.push(id: StackElementID(rawValue: 0), state: Detail.State(title: "c"))))
+    #expect(harness.state == before, "nothing pushed, and the parent saw no push")
+    #expect(warnings.messages.count == 1, "\(warnings.messages)")
+    #expect(warnings.messages.first?.contains("Nothing was pushed") == true)
+    // A push with the next id is seen as before.
+    harness.send(.path(.push(id: StackElementID(rawValue: 2), state: Detail.State(title: "c"))))
+    #expect(harness.state.path.map(\.title) == ["a", "b", "c"])
+    #expect(harness.state.pushesSeen == [StackElementID(rawValue: 2)])
   }
 
   /// A replay runs the reducers without effects and reports the warnings their effects

@@ -7,7 +7,9 @@ extension Reducer {
   /// changes the stack before this reducer runs; `.popFrom(id:)` after it, as in The
   /// Composable Architecture, so that this reducer sees the screens it pops (to keep what one
   /// holds, say): then the screen with that id and those above it go, but not a screen this
-  /// reducer pushed in answer. Popping a screen, by action
+  /// reducer pushed in answer. A push the stack refuses (its id was given out already) and a
+  /// pop of a screen that is not there change nothing, report a runtime warning, and do not
+  /// run this reducer, which would act on a change that did not happen. Popping a screen, by action
   /// or by changing ``StackState`` directly, cancels that screen's effects. An action for a
   /// screen that is not on the stack changes nothing and reports a runtime warning naming
   /// the action and the id.
@@ -94,9 +96,13 @@ struct StackOperations<
         parent.reduce(into: &$0, action: action)
       }
     case .push(let id, let element)?:
-      let effect = Self.push(element, id: id, of: action, to: &state, toStack, site: site)
-      // A refused push changes nothing; the parent still sees it, with the warning.
-      return merged(effect, parent.reduce(into: &state, action: action))
+      // A refused push changes nothing, and the parent does not see it: it would act on a
+      // screen that was not pushed (pop the one that holds that id, say), as a pop of a
+      // screen that is gone is kept from it.
+      if let refusal = Self.push(element, id: id, of: action, to: &state, toStack, site: site) {
+        return refusal
+      }
+      return parent.reduce(into: &state, action: action)
     }
   }
 }
@@ -183,8 +189,8 @@ struct StackRouting<Root, Action: Sendable, Screen: Sendable, ScreenAction: Send
 }
 
 extension StackOperations {
-  /// Pushes for a `.push` action, or warns that it cannot. Out of line: not for a screen's
-  /// actions, which most are.
+  /// Pushes for a `.push` action, or returns the warning that it cannot (nil once pushed).
+  /// Out of line: not for a screen's actions, which most are.
   @usableFromInline
   static func push(
     _ element: Screen,
@@ -193,7 +199,7 @@ extension StackOperations {
     to state: inout State,
     _ toStack: WritableKeyPath<State, StackState<Screen>>,
     site: SourceSite
-  ) -> Effect<Action> {
+  ) -> Effect<Action>? {
     guard state[keyPath: toStack].push(element, id: id) else {
       // The pushed state is left out of the message: it can be a whole screen's.
       let nextID = read(toStack, in: &state).nextElementID
@@ -210,7 +216,7 @@ extension StackOperations {
         site: site
       )
     }
-    return .none
+    return nil
   }
 
   /// Pops from the screen with `id` for a `.popFrom` action, after `parent` (the parent's

@@ -168,6 +168,24 @@ import Testing
     await store.finish()
   }
 
+  /// A stale link's push, with an id the stack gave out already, is refused and changes
+  /// nothing: the cart does not take back the screen that holds that id, nor those above it
+  /// (the navigation hunt: the parent saw the refused push and popped them).
+  @Test func aPushWithAnIDGivenOutAlreadyPopsNothing() async {
+    let store = makeCartStore(clock: clock)
+    await store.send(.rowTapped(tea)) { $0.path.append(.itemEditor(tea)) }
+    await store.send(.rowTapped(milk)) { $0.path.append(.itemEditor(milk)) }
+    for (id, item) in [(cartScreen(1), tea), (cartScreen(0), UUID(counting: 999))] {
+      await withKnownIssue {
+        await store.send(.path(.push(id: id, state: .itemEditor(item))))
+      } matching: { issue in
+        issue.comments.contains { $0.rawValue.contains("Nothing was pushed") }
+      }
+    }
+    #expect(store.state.path.ids == [cartScreen(0), cartScreen(1)])
+    await store.finish()
+  }
+
   @Test func poppingAScreenThatIsNotOnTheStackIsCaughtAsAWarning() async {
     let store = makeCartStore(clock: clock)
     await withKnownIssue {
