@@ -139,13 +139,11 @@ struct Bench {
     if runs(6) {
       let store = Store(initialState: Counter.State()) { Counter() }
       let model = CounterModel()
-      let effect = await measure.nanoseconds(iterations: 20_000) {
-        await store.send(.incrementLater).finish()
-      }
-      let task = await measure.nanoseconds(iterations: 20_000) {
+      let (effect, task) = await measure.alternating(
+        iterations: 20_000,
+        { await store.send(.incrementLater).finish() },
         // Starts off the main actor, as an effect does, then hops to it to mutate.
-        await Task.detached { await model.increment() }.value
-      }
+        { await Task.detached { await model.increment() }.value })
       table.add(
         "run effect started, its action received", effect,
         "a Task that hops to the main actor and mutates", task, 2.0)

@@ -53,6 +53,31 @@ struct Measure {
     }
     return samples.sorted()[samples.count / 2]
   }
+
+  /// Times two asynchronous operations in alternation, as the synchronous
+  /// `alternating(iterations:_:_:)` does, so that a slow spell of the machine (or of the
+  /// cooperative pool the operations hop through) weighs on both alike.
+  func alternating(
+    iterations: Int, _ first: () async -> Void, _ second: () async -> Void
+  ) async -> (first: Double, second: Double) {
+    var firsts: [Double] = []
+    var seconds: [Double] = []
+    await first()  // warm up
+    await second()
+    for _ in 0..<repetitions {
+      firsts.append(await nanoseconds(once: iterations, first))
+      seconds.append(await nanoseconds(once: iterations, second))
+    }
+    return (firsts.sorted()[firsts.count / 2], seconds.sorted()[seconds.count / 2])
+  }
+
+  private func nanoseconds(once iterations: Int, _ body: () async -> Void) async -> Double {
+    let clock = ContinuousClock()
+    let start = clock.now
+    for _ in 0..<iterations { await body() }
+    let elapsed = start.duration(to: clock.now)
+    return elapsed.nanoseconds / Double(iterations)
+  }
 }
 
 /// Memory figures from the C library and the kernel, where available.
