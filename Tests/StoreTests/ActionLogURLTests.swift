@@ -81,11 +81,12 @@ import Testing
   }
 
   @Test(arguments: [
-    ("https://example.com/session.jsonl", "https://example.com/session.jsonl", "a `https` URL"),
+    ("https://example.com/session.jsonl", "https://example.com/session.jsonl", "a URL with the `https` scheme"),
     ("logs/session.jsonl", "logs/session.jsonl", "a URL without a scheme"),
+    ("ftp://example.com/session.jsonl", "ftp://example.com/session.jsonl", "the `ftp` scheme"),
     (
       "https://ada:hunter2@example.com/session.jsonl?token=s3cret#top",
-      "https://example.com/session.jsonl", "a `https` URL"
+      "https://example.com/session.jsonl", "a URL with the `https` scheme"
     ),
     ("file://server/share/session.jsonl", "file://server/share/session.jsonl", "the host server"),
   ])

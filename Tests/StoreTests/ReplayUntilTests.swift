@@ -45,6 +45,7 @@ import Testing
       let report = try replay(record(), until: until)
       #expect(report.actionCount == 0)
       #expect(report.finalState == Tally.State())
+      #expect(report.stoppedAfter == 0, "no action replayed, as its doc says")
       #expect(!report.isComplete)
     }
   }

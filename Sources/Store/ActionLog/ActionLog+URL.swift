@@ -23,11 +23,11 @@ private func localPath(
     named?.password = nil
     named?.query = nil
     named?.fragment = nil
-    return refusal(named?.string ?? url.scheme.map { "a `\($0)` URL" } ?? "a URL", reason)
+    return refusal(named?.string ?? url.scheme.map { "a URL with the `\($0)` scheme" } ?? "a URL", reason)
   }
   let fileURLHint = "(URL(fileURLWithPath:) makes one from a path)"
   guard url.isFileURL else {
-    let kind = url.scheme.map { "a `\($0)` URL" } ?? "a URL without a scheme"
+    let kind = url.scheme.map { "a URL with the `\($0)` scheme" } ?? "a URL without a scheme"
     throw refused("it is \(kind), and a log is a local file: give a file URL \(fileURLHint)")
   }
   if let host = url.host(percentEncoded: false), !host.isEmpty,

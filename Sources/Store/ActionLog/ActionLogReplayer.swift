@@ -59,7 +59,8 @@ public struct ReplayReport<State> {
   /// nor one whose recording stopped because an action or state could not be written).
   public var isComplete: Bool
   /// The sequence number the replay stopped after, when it stopped before the end of the
-  /// log because of `until`.
+  /// log because of `until`: the last action it replayed, or 0 when it replayed none (an
+  /// `until` below 1).
   public var stoppedAfter: Int?
   /// The last action the recording wrote, when the log ends with a line marking the
   /// recording as stopped (an action or a state it could not write; see
