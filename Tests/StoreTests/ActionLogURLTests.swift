@@ -81,7 +81,10 @@ import Testing
   }
 
   @Test(arguments: [
-    ("https://example.com/session.jsonl", "https://example.com/session.jsonl", "a URL with the `https` scheme"),
+    (
+      "https://example.com/session.jsonl", "https://example.com/session.jsonl",
+      "a URL with the `https` scheme"
+    ),
     ("logs/session.jsonl", "logs/session.jsonl", "a URL without a scheme"),
     ("ftp://example.com/session.jsonl", "ftp://example.com/session.jsonl", "the `ftp` scheme"),
     (

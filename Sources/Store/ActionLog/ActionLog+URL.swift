@@ -23,7 +23,8 @@ private func localPath(
     named?.password = nil
     named?.query = nil
     named?.fragment = nil
-    return refusal(named?.string ?? url.scheme.map { "a URL with the `\($0)` scheme" } ?? "a URL", reason)
+    return refusal(
+      named?.string ?? url.scheme.map { "a URL with the `\($0)` scheme" } ?? "a URL", reason)
   }
   let fileURLHint = "(URL(fileURLWithPath:) makes one from a path)"
   guard url.isFileURL else {
