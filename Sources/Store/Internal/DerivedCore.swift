@@ -200,7 +200,30 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
   }
 
   package func send(_ action: Action) -> StoreTask {
-    guard case .takenOver(let takenOver) = currentPresence() else { return embed(action) }
+    guard case .takenOver(let takenOver) = currentPresence() else {
+      guard reads.queuesSends else { return embed(action) }
+      // The root queues the action, behind actions that may take this store's state over:
+      // an observer told of a dismissal that presents the child again, then sends to the
+      // dismissed child's store, whose child is only absent now. Looked at again just before
+      // it is reduced, it would otherwise reach the newcomer.
+      let outer = reads.sendCheck
+      reads.sendCheck = { [self] in isStillOwn(whenReducing: action) }
+      defer { reads.sendCheck = outer }
+      return embed(action)
+    }
+    ignore(action, sentTo: takenOver)
+    return StoreTask(group: nil)
+  }
+
+  /// Whether an action this store sent while the root was queuing may still be reduced:
+  /// its state was not taken over since. Reports the action as ignored if it was.
+  private func isStillOwn(whenReducing action: Action) -> Bool {
+    guard case .takenOver(let takenOver) = currentPresence() else { return true }
+    ignore(action, sentTo: takenOver)
+    return false
+  }
+
+  private func ignore(_ action: Action, sentTo takenOver: String) {
     report(
       RuntimeWarning(
         message: """
@@ -211,7 +234,6 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
         group: "a send to a store whose element is gone"
       )
     )
-    return StoreTask(group: nil)
   }
 
   package var isPresent: Bool {

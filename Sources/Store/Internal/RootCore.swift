@@ -34,7 +34,11 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   // a read while the reducer changes it is stopped by `checkNotReducing()`.
   @exclusivity(unchecked) @usableFromInline var queue: [Queued] = []
   @exclusivity(unchecked) @usableFromInline var queueHead = 0
-  @exclusivity(unchecked) @usableFromInline var isDispatching = false
+  /// Whether an action is being dispatched (see ``StateReads/rootIsDispatching``).
+  @inlinable var isDispatching: Bool {
+    get { reads.rootIsDispatching }
+    set { reads.rootIsDispatching = newValue }
+  }
   @exclusivity(unchecked) @usableFromInline var dispatchHooks: [@MainActor () -> Bool] = []
   /// Whether the reducer is running: the state is being changed in place, and must not be
   /// read (see ``withState(_:)``).
@@ -78,15 +82,20 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     @usableFromInline var group: EffectGroup?
     /// Where the effect that sent the action was started, when the store checks it.
     @usableFromInline var placement: EffectPlacement?
+    /// For an action a derived store sent: whether that store's state is still its own,
+    /// asked just before the action is reduced (see `DerivedCore.send`).
+    @usableFromInline var check: (@MainActor () -> Bool)?
 
     @inlinable
     init(
-      action: Action, origin: ActionOrigin, group: EffectGroup?, placement: EffectPlacement?
+      action: Action, origin: ActionOrigin, group: EffectGroup?, placement: EffectPlacement?,
+      check: (@MainActor () -> Bool)?
     ) {
       self.action = action
       self.origin = origin
       self.group = group
       self.placement = placement
+      self.check = check
     }
   }
 
@@ -341,7 +350,10 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   ) -> EffectGroup? {
     if isDispatching {
       let group = group ?? EffectGroup()
-      queue.append(Queued(action: action, origin: origin, group: group, placement: placement))
+      queue.append(
+        Queued(
+          action: action, origin: origin, group: group, placement: placement,
+          check: reads.takeSendCheck()))
       return group
     }
     if reads.areInProgress {
@@ -367,7 +379,10 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     _ action: Action, origin: ActionOrigin, group: EffectGroup?, from placement: EffectPlacement?
   ) -> EffectGroup? {
     let group = group ?? EffectGroup()
-    queue.append(Queued(action: action, origin: origin, group: group, placement: placement))
+    queue.append(
+      Queued(
+        action: action, origin: origin, group: group, placement: placement,
+        check: reads.takeSendCheck()))
     reads.afterReads { [self] in dispatchBatch {} }
     return group
   }
@@ -379,6 +394,9 @@ package final class RootCore<R: Reducer>: RootStoreCore {
       let next = queue[queueHead]
       queueHead += 1
       if queueHead >= 1024 && queueHead * 2 >= queue.count { dropReducedFromQueue() }
+      // A derived store's action whose state was taken over since it was sent (an observer
+      // presented the child again, then sent to the dismissed child's store) is dropped.
+      if let check = next.check, !check() { continue }
       var nextGroup = next.group
       reduce(next.action, origin: next.origin, group: &nextGroup, from: next.placement)
     }

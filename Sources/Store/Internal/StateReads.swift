@@ -29,8 +29,30 @@ package final class StateReads {
   /// every store has checked what changed. Here, as every store of the root shares this
   /// object: another root's hooks are not this root's.
   @exclusivity(unchecked) var hooksAreRunning = false
+  /// Whether the root is dispatching: reducing an action and those it feeds back, or running
+  /// its hooks. An action sent meanwhile is queued (see `RootCore.dispatch`). Here rather
+  /// than in the root, so that a derived store knows it (see ``queuesSends``).
+  @exclusivity(unchecked) @usableFromInline var rootIsDispatching = false
+  /// What a derived store's send leaves for the root while the root queues the action: a
+  /// check asked again just before the action is reduced, which drops it (with a warning)
+  /// when the store's state was taken over meanwhile (see `DerivedCore.send`). Taken by the
+  /// first action queued.
+  @exclusivity(unchecked) @usableFromInline var sendCheck: (@MainActor () -> Bool)?
 
   init() {}
+
+  /// Whether an action sent to the root now waits in its queue rather than being reduced at
+  /// once: the root is dispatching, or a read is in progress.
+  var queuesSends: Bool { rootIsDispatching || depth > 0 }
+
+  /// The check a derived store's send left for the action being queued, if any; the next
+  /// action queued gets none unless another send leaves one.
+  @inlinable
+  func takeSendCheck() -> (@MainActor () -> Bool)? {
+    guard let check = sendCheck else { return nil }
+    sendCheck = nil
+    return check
+  }
 
   /// Whether a read is in progress.
   @inlinable var areInProgress: Bool { depth > 0 }
