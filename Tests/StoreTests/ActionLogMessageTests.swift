@@ -72,6 +72,41 @@ import Testing
     }
   }
 
+  /// The numbers the refusal looks among were the first hundred that might not fit an
+  /// integer, fractions included: a hundred fractions before the number hid it, and the
+  /// line replayed as action 1 (the log hunt). Numbers no type reads that round to a whole
+  /// number are set aside by halves, not one decode each.
+  @Test func aNumberThatIsNotWholeIsFoundAfterAnyNumberOfOthers() throws {
+    let head = try header()
+    for padding in [
+      Array(repeating: "1.5", count: 100), Array(repeating: "1.00000000000000000001", count: 300),
+      (0..<250).map { $0 % 2 == 0 ? "0.25" : "7.00000000000000000001" },
+    ] {
+      let line = Self.add
+        .replacingOccurrences(of: #""seq":1"#, with: #""seq":0.99999999999999999999"#)
+        .replacingOccurrences(
+          of: #"{"action""#, with: #"{"pad":["# + padding.joined(separator: ",") + #"],"action""#)
+      #expect(
+        try error(replaying: [head, line])
+          == """
+          Line 2: the number 0.99999999999999999999 at seq does not fit the integer type \
+          expected there (it is not a whole number, though the closest Double, 1, is).
+          """, "\(padding.count) numbers before it")
+    }
+    let paddedHead = head.replacingOccurrences(
+      of: #""version":1"#, with: #""version":0.99999999999999999999"#
+    )
+    .replacingOccurrences(
+      of: #"{"#,
+      with: #"{"pad":["# + Array(repeating: "1.5", count: 100).joined(separator: ",") + "],",
+      options: .anchored)
+    let message = try error(replaying: [paddedHead])
+    #expect(
+      message.hasPrefix(
+        "Line 1: not a valid log header: the number 0.99999999999999999999 at version"),
+      "\(message)")
+  }
+
   /// Whole numbers written otherwise are read as the integers they are, and a number that
   /// is not whole still fits a `Double` field, however many digits or whatever exponent.
   @Test func wholeNumbersInOtherSpellingsAndPreciseDoublesStillReplay() throws {

@@ -221,6 +221,51 @@ import Testing
     }
   }
 
+  /// A whole last line without its newline was called cut off, and skipped with a warning,
+  /// when a string in it held a high surrogate followed by an escape that is not its pair
+  /// (JSON allows it; the reader that tells whole lines from cut ones refused it): a final
+  /// checkpoint there that did not match was never checked (the log hunt).
+  @Test(arguments: [#""\ud800\u0041""#, #""\ud800\ud800\udc00""#, #""\udbff\n""#])
+  func aLoneHighSurrogateDoesNotMakeAWholeLastLineACut(_ field: String) throws {
+    let lines = try recordedLines()
+    let final = adding(field, to: try #require(lines.last))
+    let start = lines.dropLast().map { $0 + "\n" }.joined()
+    #expect(try replay(Array((start + final).utf8)) == .success([]))
+    let tampered = final.replacing(/"digest":"[0-9a-f]+"/, with: #""digest":"0000000000000000""#)
+    #expect(tampered != final)
+    guard case .failure(let error) = try replay(Array((start + tampered).utf8)) else {
+      Issue.record("a final checkpoint that does not match replayed")
+      return
+    }
+    #expect("\(error)".contains("checkpoint"), "\(error)")
+  }
+
+  /// A header cut off as it was written, ending in zero bytes or inside a character, was
+  /// refused for its encoding (a NUL byte, with a hint about UTF-16); it is said to be cut
+  /// off, as a header cut elsewhere and any other line are (the log hunt).
+  @Test func aHeaderCutOffInACharacterOrBeforeZerosIsSaidToBeCutOff() throws {
+    let store = Store(initialState: Tally.State(names: ["Café"])) { Tally() }
+    let file = directory.appendingPathComponent("\(UUID().uuidString).jsonl").path
+    try store.recordActions(to: file, feature: "Tally").finish()
+    let header = try #require(
+      try Data(contentsOf: URL(fileURLWithPath: file)).split(separator: 10).first)
+    let insideÉ = try #require(header.firstIndex(of: 0xC3)) + 1
+    for (cut, zeros) in [
+      (Data(header.prefix(100)), 3), (Data(header[..<insideÉ]), 0), (Data(header[..<insideÉ]), 5),
+    ] {
+      guard
+        case .failure(.badHeader(1, let reason)) = try replay(
+          Array(cut) + Array(repeating: 0, count: zeros))
+      else {
+        Issue.record("a cut header was not refused as one")
+        continue
+      }
+      #expect(reason.contains("the recording was cut off while writing its header"), "\(reason)")
+      #expect(!reason.contains("NUL") && !reason.contains("UTF-8"), "\(reason)")
+      #expect(reason.contains("\(zeros) zero bytes") == (zeros > 0), "\(reason)")
+    }
+  }
+
   @Test func aByteOrderMarkAfterBlankLinesIsRefused() throws {
     let lines = try recordedLines()
     var changed = lines

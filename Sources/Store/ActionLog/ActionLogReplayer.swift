@@ -481,6 +481,22 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     return (problem, zeroBytes)
   }
 
+  /// Why a header that is the start of a header, with no newline, and holds a zero byte or
+  /// the start of a character was refused: the recording was cut off while writing it.
+  static func cutHeader(zeroBytes: Int) -> String {
+    let zeros =
+      zeroBytes == 0
+      ? ""
+      : """
+       It ends in \(zeroBytes) zero bytes, as a file can after a crash, when its size \
+      reached the disk before its data.
+      """
+    return """
+      the header is incomplete: it has no newline at its end, and is the start of a header \
+      as far as it goes: the recording was cut off while writing its header.\(zeros)
+      """
+  }
+
   /// A sentence for the message about a line that is not JSON and holds a carriage return
   /// right before a `{`: lines that end in a carriage return alone (as classic Mac OS ended
   /// them), which a reader of lines ended by newlines reads as one line. Empty otherwise.
@@ -612,6 +628,15 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     if let problem = Self.encodingProblem(in: bytes, isFirstLine: headerLine == 1)
       ?? scanner.firstProblem(in: bytes).map({ "\($0)" })
     {
+      // A header cut off as it was written can end in zero bytes (after a crash) or inside
+      // a character: said as such, not as the text's encoding, as for any other line.
+      if isUnended, JSONValue.reading(bytes, { _ in true }) == nil {
+        let cut = Self.cutOff(bytes, isFirstLine: headerLine == 1)
+        if cut.damage == nil {
+          throw ActionLogError.badHeader(
+            line: headerLine, reason: Self.cutHeader(zeroBytes: cut.zeroBytes))
+        }
+      }
       throw ActionLogError.badHeader(
         line: headerLine, reason: problem + Self.lineEndingHint(bytes))
     }

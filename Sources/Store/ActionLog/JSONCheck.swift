@@ -24,10 +24,12 @@ struct JSONCheck {
   struct Result {
     /// The first problem, with its place; `nil` when the line is JSON `JSONDecoder` reads.
     var problem: String?
-    /// The first ``maximumSuspectNumbers`` numbers read before the problem (all of the line's
-    /// when there is none) that may not fit an integer type (``Number/integerProblem``), in
-    /// order: the others are not kept.
-    var suspectNumbers: [Number]
+    /// Where the numbers read before the problem (all of the line's when there is none) are
+    /// that `JSONDecoder` reads into an integer type as a whole number they are not
+    /// (``Number/isRoundedToAWholeNumber``), in order. All of them: with only the first
+    /// hundred kept, a line with a hundred fractions before such a number hid it (the log
+    /// hunt). Places alone, 16 bytes each (no such number is shorter than 17 bytes).
+    var roundedNumbers: [Range<Int>]
     /// Where the problem is, such as `state.items[2].quantity`; empty at the top level or
     /// when there is none.
     var path = ""
@@ -43,9 +45,6 @@ struct JSONCheck {
 
   /// How deep `JSONDecoder` nests arrays and objects; one level more is refused.
   static let maximumDepth = 512
-
-  /// How many of the numbers that may not fit an integer type a check keeps: 100.
-  static let maximumSuspectNumbers = 100
 
   /// Checks `line`, after the byte order mark it may start with.
   ///
@@ -66,7 +65,7 @@ struct JSONCheck {
   }
 
   /// The place of the value that starts at byte `offset` of `line` (a number from
-  /// ``Result/suspectNumbers``), such as `state.items[2].quantity`; empty at the top level.
+  /// ``Result/roundedNumbers``), such as `state.items[2].quantity`; empty at the top level.
   /// A surrogate without its pair on the way is allowed (see ``check(_:allowingLoneSurrogates:)``).
   ///
   /// - Complexity: O(*n*) for a line of *n* bytes: the line is read again up to the value.
@@ -89,10 +88,10 @@ struct JSONCheck {
       if index < bytes.count {
         throw Failure("text after the end of the JSON value, at column \(index + 1)")
       }
-      return Result(problem: nil, suspectNumbers: suspectNumbers, loneSurrogates: loneSurrogates)
+      return Result(problem: nil, roundedNumbers: roundedNumbers, loneSurrogates: loneSurrogates)
     } catch {
       return Result(
-        problem: error.message, suspectNumbers: suspectNumbers, path: shownPath,
+        problem: error.message, roundedNumbers: roundedNumbers, path: shownPath,
         problemIsLoneSurrogate: error.isLoneSurrogate, loneSurrogates: loneSurrogates,
         endsTooSoon: error.endsTooSoon)
     }
@@ -112,7 +111,7 @@ struct JSONCheck {
   private let bytes: [UInt8]
   private var index = 0
   private var path: [String] = []
-  private var suspectNumbers: [Number] = []
+  private var roundedNumbers: [Range<Int>] = []
   /// Where ``path(at:in:)`` stops: the offset of the value whose place it names.
   private var stopOffset: Int?
   /// Whether a UTF-16 surrogate without its pair passes (see
@@ -363,11 +362,14 @@ struct JSONCheck {
       return
     }
     let text = String(decoding: bytes[start..<index], as: UTF8.self)
-    let number = Number(range: start..<index, text: text)
-    if suspectNumbers.count < Self.maximumSuspectNumbers, number.integerProblem != nil {
-      suspectNumbers.append(number)
+    let read = Double(text)
+    // Before the checks below: `1E-400` is read as 0 into an integer type.
+    if let read, read.rounded() == read,
+      Number(range: start..<index, text: text).isRoundedToAWholeNumber
+    {
+      roundedNumbers.append(start..<index)
     }
-    guard let value = Double(text), value.isFinite else {
+    guard let value = read, value.isFinite else {
       throw Failure(
         "the number \(Number.shown(text))\(place) is too large for any number type",
         endsTooSoon: reachesEnd)

@@ -329,9 +329,17 @@ private struct JSONValueParser {
         }
         guard escaped == UInt8(ascii: "u"), var unit = hex() else { return nil }
         if (0xD800...0xDBFF).contains(unit), bytes[index...].starts(with: #"\u"#.utf8) {
+          let next = index
           index += 2
-          guard let low = hex(), (0xDC00...0xDFFF).contains(low) else { return nil }
-          unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+          guard let low = hex() else { return nil }
+          if (0xDC00...0xDFFF).contains(low) {
+            unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+          } else {
+            // A high surrogate followed by another escape than its pair is lone, which
+            // JSON's grammar allows: the escape after it is read on its own (it may start a
+            // pair), as `JSONCheck` reads it.
+            index = next
+          }
         }
         // A lone surrogate is no character: shown as the replacement character.
         text += Array(String(Unicode.Scalar(unit).map(Character.init) ?? "\u{FFFD}").utf8)
