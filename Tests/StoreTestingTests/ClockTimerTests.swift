@@ -1,7 +1,33 @@
 import Effects
 import Store
 import StoreTesting
+import Synchronization
 import Testing
+
+/// What a clock of one's own may throw from its sleep.
+private struct ClockBroke: Error {}
+
+/// A clock whose sleeps end at once, time jumping to their deadline, but for the one with
+/// the number `failing`, which throws ``ClockBroke``.
+private final class BreakingClock: Clock, Sendable {
+  let base = ImmediateClock()
+  let sleeps = Mutex(0)
+  let failing: Int
+
+  init(failing: Int) { self.failing = failing }
+
+  var now: ImmediateClock.Instant { base.now }
+  var minimumResolution: Duration { .zero }
+
+  func sleep(until deadline: ImmediateClock.Instant, tolerance: Duration?) async throws {
+    let count = sleeps.withLock {
+      $0 += 1
+      return $0
+    }
+    if count == failing { throw ClockBroke() }
+    try await base.sleep(until: deadline, tolerance: tolerance)
+  }
+}
 
 /// A feature that counts the ticks of a timer, and can dawdle after the first one.
 private struct Metronome: Reducer {
@@ -103,6 +129,45 @@ private struct Metronome: Reducer {
     }
     #expect(ticks == [.milliseconds(250), .milliseconds(500), .milliseconds(750)])
     #expect(clock.now.offset == .milliseconds(750))
+  }
+
+  /// An error the clock's sleep throws, other than cancellation, ends the ticks and is
+  /// reported, naming the error and where the timer was made: the sequence cannot throw it,
+  /// and it ended the loop in silence, as if its task had been cancelled (the effects hunt).
+  @Test func anErrorTheClockThrowsEndsTheTimerAndIsReportedWhereTheTimerWasMade() async {
+    let warnings = Mutex<[RuntimeWarning]>([])
+    let handler = RuntimeWarningHandler { warning in warnings.withLock { $0.append(warning) } }
+    let clock = BreakingClock(failing: 3)
+    var ticks: [Duration] = []
+    let line: UInt = #line + 2
+    await RuntimeWarningHandler.$current.withValue(handler) {
+      for await tick in clock.timer(interval: .seconds(1)) { ticks.append(tick) }
+    }
+    #expect(ticks == [at(1), at(2)])
+    let reported = warnings.withLock { $0 }
+    #expect(reported.count == 1)
+    #expect(reported.first?.fileID == #fileID)
+    #expect(reported.first?.line == line)
+    #expect(
+      reported.first?.message
+        == """
+        A timer's clock threw an error from its sleep: ClockBroke(). The timer ended before the \
+        tick due 3.0 seconds after the first, as if its task had been cancelled.
+        """)
+  }
+
+  /// In an effect, the store's handler gets it: a test store fails the test.
+  @Test func anErrorTheClockThrowsInAnEffectFailsTheTest() async {
+    let store = TestStore(initialState: Metronome.State()) {
+      Metronome(clock: BreakingClock(failing: 2))
+    }
+    await withKnownIssue {
+      await store.send(.started(dawdle: .zero))
+      await store.receive(.ticked(at(1))) { $0.ticks = [at(1)] }
+      await store.finish()
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.contains("A timer's clock threw") }
+    }
   }
 
   #if EXIT_TESTS

@@ -49,7 +49,7 @@ private final class TickClock: Clock, Sendable {
   }
 }
 
-/// `Clock.timer(interval:tolerance:)` on a clock whose `Duration` is its own type: the ticks
+/// `Clock.timer(interval:tolerance:fileID:line:)` on a clock whose `Duration` is its own type: the ticks
 /// are counted with that type's arithmetic (its division, as a `Double`), not in attoseconds.
 @Suite struct CustomDurationTimerTests {
   /// The ticks are offsets from the first `next()`, in the clock's own duration, and each

@@ -16,14 +16,22 @@ extension Clock {
   /// back after ten minutes in the background gets one tick, not six hundred at once. With a
   /// ``TestClock``, advancing it by five intervals under a test store delivers five ticks
   /// (the clock wakes each sleeper at its deadline, so none is missed). The sequence ends when
-  /// the task iterating it is cancelled, so the loop above ends with its effect.
+  /// the task iterating it is cancelled, so the loop above ends with its effect. It also ends
+  /// if the clock's sleep throws another error than cancellation (a clock of your own may):
+  /// that error is reported as a runtime warning naming it and where the timer was made (to
+  /// the handler of the store whose effect iterates it; a test store fails the test), never
+  /// dropped in silence.
   ///
   /// - Parameters:
   ///   - interval: The time between two ticks; it must be positive.
   ///   - tolerance: The leeway each sleep allows the clock, as in `sleep(until:tolerance:)`.
+  ///   - fileID: The file of the call, named in the warning for an error the clock throws.
+  ///   - line: The line of the call, named in that warning.
   /// - Returns: The ticks: each one how long after the first `next()` it was due (`interval`,
   ///   twice `interval`, ...).
-  public func timer(interval: Duration, tolerance: Duration? = nil) -> ClockTimer<Duration> {
+  public func timer(
+    interval: Duration, tolerance: Duration? = nil, fileID: String = #fileID, line: UInt = #line
+  ) -> ClockTimer<Duration> {
     precondition(interval > .zero, "Clock.timer(interval:): the interval must be positive.")
     // Times are kept as offsets from one instant of this clock, so that the sequence's type
     // names the clock's duration alone: a method whose result named the clock's own type
@@ -31,20 +39,25 @@ extension Clock {
     let origin = now
     return ClockTimer(
       interval: interval,
+      site: (fileID, line),
       elapsed: { origin.duration(to: self.now) },
       sleep: { try await self.sleep(until: origin.advanced(by: $0), tolerance: tolerance) }
     )
   }
 }
 
-/// The ticks of a clock, at a fixed interval: made by `Clock.timer(interval:tolerance:)`.
+/// The ticks of a clock, at a fixed interval: made by
+/// `Clock.timer(interval:tolerance:fileID:line:)`.
 public struct ClockTimer<Duration: DurationProtocol>: AsyncSequence, Sendable {
   /// How long after the first `next()` a tick was due.
   public typealias Element = Duration
-  /// The sequence ends, rather than throws, when its task is cancelled.
+  /// The sequence ends, rather than throws, when its task is cancelled (or when the clock
+  /// throws another error, which is reported as a runtime warning).
   public typealias Failure = Never
 
   let interval: Duration
+  /// Where the timer was made, for the warning about an error the clock throws.
+  let site: (fileID: String, line: UInt)
   /// The time since the clock's instant the offsets count from.
   let elapsed: @Sendable () -> Duration
   /// Sleeps until that offset from the instant.
@@ -95,11 +108,14 @@ public struct ClockTimer<Duration: DurationProtocol>: AsyncSequence, Sendable {
     /// When the first call to ``next()`` was made, and when the last tick was due.
     var start: Duration?
     var deadline: Duration?
-    /// Whether the sequence ended (its task was cancelled): it stays ended.
+    /// Whether the sequence ended (its task was cancelled, or the clock threw): it stays
+    /// ended.
     var isFinished = false
 
     /// Waits for the next tick and returns how long after the first call it was due, or
-    /// `nil` once the task is cancelled.
+    /// `nil` once the task is cancelled, or once the clock's sleep threw another error than
+    /// cancellation, which is reported as a runtime warning (to
+    /// ``RuntimeWarningHandler/current``, the store's handler inside its effects).
     public mutating func next() async -> Duration? {
       guard !isFinished else { return nil }
       let now = timer.elapsed()
@@ -114,8 +130,19 @@ public struct ClockTimer<Duration: DurationProtocol>: AsyncSequence, Sendable {
       do {
         try await timer.sleep(due)
       } catch {
-        // Only cancellation stops a clock's sleep.
         isFinished = true
+        // Cancellation ends the ticks with their task; any other error the clock threw is
+        // said, as an effect's error is, since the sequence cannot throw it.
+        if !(error is CancellationError), !Task.isCancelled {
+          RuntimeWarningHandler.current(
+            RuntimeWarning(
+              message: """
+                A timer's clock threw an error from its sleep: \(error). The timer ended \
+                before the tick due \(due) after the first, as if its task had been cancelled.
+                """,
+              fileID: timer.site.fileID,
+              line: timer.site.line))
+        }
         return nil
       }
       deadline = due
