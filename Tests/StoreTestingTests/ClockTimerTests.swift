@@ -1,7 +1,6 @@
 import Effects
 import Store
 import StoreTesting
-import Synchronization
 import Testing
 
 /// What a clock of one's own may throw from its sleep.
@@ -11,7 +10,7 @@ private struct ClockBroke: Error {}
 /// the number `failing`, which throws ``ClockBroke``.
 private final class BreakingClock: Clock, Sendable {
   let base = ImmediateClock()
-  let sleeps = Mutex(0)
+  let sleeps = Locked(0)
   let failing: Int
 
   init(failing: Int) { self.failing = failing }
@@ -135,7 +134,7 @@ private struct Metronome: Reducer {
   /// reported, naming the error and where the timer was made: the sequence cannot throw it,
   /// and it ended the loop in silence, as if its task had been cancelled (the effects hunt).
   @Test func anErrorTheClockThrowsEndsTheTimerAndIsReportedWhereTheTimerWasMade() async {
-    let warnings = Mutex<[RuntimeWarning]>([])
+    let warnings = Locked<[RuntimeWarning]>([])
     let handler = RuntimeWarningHandler { warning in warnings.withLock { $0.append(warning) } }
     let clock = BreakingClock(failing: 3)
     var ticks: [Duration] = []
