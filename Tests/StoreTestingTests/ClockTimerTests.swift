@@ -155,6 +155,24 @@ private struct Metronome: Reducer {
         """)
   }
 
+  /// The tick is named as the sequence counts it, from the first `next()`, not from when the
+  /// timer was made (the review: 1.000057157 seconds, for a timer made a moment before).
+  @Test func theWarningCountsTheTickFromTheFirstNext() async throws {
+    let warnings = Locked<[String]>([])
+    let handler = RuntimeWarningHandler { warning in
+      warnings.withLock { $0.append(warning.message) }
+    }
+    let clock = BreakingClock(failing: 2)
+    let timer = clock.timer(interval: .seconds(1))
+    try await clock.sleep(for: .seconds(5))
+    await RuntimeWarningHandler.$current.withValue(handler) {
+      for await _ in timer {}
+    }
+    let reported = warnings.withLock { $0 }
+    #expect(reported.count == 1)
+    #expect(reported.first?.contains("before the tick due 1.0 seconds after the first") == true)
+  }
+
   /// In an effect, the store's handler gets it: a test store fails the test.
   @Test func anErrorTheClockThrowsInAnEffectFailsTheTest() async {
     let store = TestStore(initialState: Metronome.State()) {

@@ -107,6 +107,29 @@ import Testing
       "\(message)")
   }
 
+  /// Numbers set by halves are not enough when a type reads a field only if another holds
+  /// no integer (`try?` on the first): set together, the second is skipped, and the line
+  /// reads. Each is then tried alone, as before the halves (the review).
+  @Test func aNumberReadOnlyWhenAnotherFieldIsThereIsStillFound() throws {
+    struct Lenient: Decodable {
+      var a: Int?
+      var b: Int
+      enum CodingKeys: CodingKey { case a, b }
+      init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        a = try? container.decode(Int.self, forKey: .a)
+        b = a == nil ? 0 : try container.decode(Int.self, forKey: .b)
+      }
+    }
+    let line = Data(#"{"a":0.99999999999999999999,"b":0.99999999999999999999}"#.utf8)
+    let found = ActionLogReplayer<Tally>.roundedInteger(in: line) {
+      _ = try JSONDecoder().decode(Lenient.self, from: $0)
+    }
+    #expect(
+      found?.hasPrefix("the number 0.99999999999999999999 at b does not fit") == true,
+      "\(found ?? "nil")")
+  }
+
   /// Whole numbers written otherwise are read as the integers they are, and a number that
   /// is not whole still fits a `Double` field, however many digits or whatever exponent.
   @Test func wholeNumbersInOtherSpellingsAndPreciseDoublesStillReplay() throws {

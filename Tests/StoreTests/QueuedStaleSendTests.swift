@@ -80,6 +80,26 @@ import Testing
     #expect(warnings.messages.first?.contains("The action was ignored") == true)
   }
 
+  /// A store scoped from a derived store (a row's detail) sends through its parent's: both
+  /// checks are asked, the detail's first (the review: the row's replaced the detail's).
+  @Test func aDismissedDetailOfARowDoesNotDriveTheDetailPresentedBeforeItsSend() {
+    let warnings = WarningLog()
+    let h = probeHarness(warnings: warnings)
+    h.send(.mutate { $0.rows[id: 1]?.detail = ProbeDetail.State(note: "old") })
+    let row = try! #require(h.store.scope(state: \.rows, action: .probeRows)[id: 1])
+    let dismissed = try! #require(row.scope(state: \.detail, action: .probeDetail))
+    _ = dismissed.note
+    let answered = onFirstChange(of: { _ = row.scope(state: \.detail, action: .probeDetail) }) {
+      h.store.send(.mutate { $0.rows[id: 1]?.detail = ProbeDetail.State(note: "newcomer") })
+      dismissed.send(.note("sent to the dismissed detail's store"))
+    }
+    h.send(.mutate { $0.rows[id: 1]?.detail = nil })
+    #expect(answered())
+    #expect(h.state.rows[id: 1]?.detail?.note == "newcomer")
+    #expect(warnings.messages.count == 1, "\(warnings.messages)")
+    #expect(warnings.messages.first?.contains("The action was ignored") == true)
+  }
+
   /// The check drops only what was taken over: a live row's store, and a removed row's
   /// store whose row nothing replaced (its action reaches the parent, which reports the
   /// missing row as before), are queued and reduced as ever.

@@ -78,11 +78,12 @@ extension ActionLogReplayer {
   /// Only run on a line ``DuplicateKeyScanner/holdsRoundableNumber`` flagged: nearly no
   /// line pays for it.
   ///
-  /// - Complexity: O(*n* log *k*) for a line of *n* bytes with *k* such numbers: halves of
-  ///   them are set at once, and only a half the line is refused with is looked into. (One
-  ///   decode per number took a minute for a line of 8 MiB with a hundred of them.) Up to
-  ///   O(*n* *k*) when setting numbers refuses the line for another reason (a type that
-  ///   checks its value): such a half is looked into too.
+  /// - Complexity: O(*n* log *k*) for a line of *n* bytes with *k* such numbers, when one is
+  ///   found: halves of them are set at once, and only a half the line is refused with is
+  ///   looked into. (One decode per number took 30 to 60 s for a line of 8 MiB with a hundred
+  ///   of them.) O(*n* *k*) when none is, or when setting numbers refuses the line for
+  ///   another reason (a type that checks its value): each is then tried alone too, since a
+  ///   type may read a field only when another holds no number.
   static func roundedInteger(in line: Data, decoding decode: (Data) throws -> Void) -> String? {
     // A surrogate without its pair, which the decoder read past, must not hide the numbers
     // after it.
@@ -124,7 +125,13 @@ extension ActionLogReplayer {
         return first(in: part[..<middle]) ?? first(in: part[middle...])
       }
     }
-    guard let range = first(in: numbers[...]) else { return nil }
+    // A group the line is read with may still hold such a number: a type that reads one
+    // field only when another is there (`try?` on the first) skips the second once the first
+    // is set too (the review). Then each is tried alone, as before the halves.
+    guard
+      let range = first(in: numbers[...])
+        ?? numbers.first(where: { refusesWhole([$0][...]) == true })
+    else { return nil }
     let number = JSONCheck.Number(
       range: range, text: String(decoding: patched[range], as: UTF8.self))
     return """

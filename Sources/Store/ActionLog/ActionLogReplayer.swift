@@ -492,8 +492,8 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       reached the disk before its data.
       """
     return """
-      the header is incomplete: it has no newline at its end, and is the start of a header \
-      as far as it goes: the recording was cut off while writing its header.\(zeros)
+      the header is incomplete: it has no newline at its end, and what it holds could begin \
+      a header: the recording was cut off while writing its header.\(zeros)
       """
   }
 

@@ -205,9 +205,10 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
       // The root queues the action, behind actions that may take this store's state over:
       // an observer told of a dismissal that presents the child again, then sends to the
       // dismissed child's store, whose child is only absent now. Looked at again just before
-      // it is reduced, it would otherwise reach the newcomer.
+      // it is reduced, it would otherwise reach the newcomer. A store scoped from this one
+      // (a row's detail) sends through here: its check is asked first, then this one's.
       let outer = reads.sendCheck
-      reads.sendCheck = { [self] in isStillOwn(whenReducing: action) }
+      reads.sendCheck = { [self] in (outer?() ?? true) && isStillOwn(whenReducing: action) }
       defer { reads.sendCheck = outer }
       return embed(action)
     }
