@@ -80,6 +80,27 @@ import Testing
     #expect(warnings.messages.first?.contains("The action was ignored") == true)
   }
 
+  /// A dismissal, a new presentation and the send, all queued by one observer: the store's
+  /// hook sees the child gone between the first two, as it does outside an observer (the
+  /// review: the send drove the new child).
+  @Test func aDismissalAPresentationAndTheSendInOneObserverDoNotDriveTheNewChild() {
+    let warnings = WarningLog()
+    let h = probeHarness(warnings: warnings)
+    h.send(.mutate { $0.child = ProbeChild.State(value: 0) })
+    let first = try! #require(h.store.scope(state: \.child, action: .probeChild))
+    _ = first.value
+    let answered = onFirstChange(of: { _ = h.store.state.title }) {
+      h.store.send(.mutate { $0.child = nil })
+      h.store.send(.mutate { $0.child = ProbeChild.State(value: 100) })
+      first.send(.inc)
+    }
+    h.send(.mutate { $0.title = "changed" })
+    #expect(answered())
+    #expect(h.state.child?.value == 100)
+    #expect(warnings.messages.count == 1, "\(warnings.messages)")
+    #expect(warnings.messages.first?.contains("The action was ignored") == true)
+  }
+
   /// A store scoped from a derived store (a row's detail) sends through its parent's: both
   /// checks are asked, the detail's first (the review: the row's replaced the detail's).
   @Test func aDismissedDetailOfARowDoesNotDriveTheDetailPresentedBeforeItsSend() {

@@ -315,12 +315,22 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   /// Reduces the actions observers sent while the hooks ran, one at a time, each with what it
   /// feeds back (its `.send` effects) before the next: `send(.a); send(.b)` in `onChange`
   /// reduces `a`, then what `a` sends, then `b`, as the two sends do outside a check.
+  ///
+  /// When a derived store's send is among them (it carries a check, see `DerivedCore.send`),
+  /// the hooks run again before each action after the first, as they run after each send
+  /// outside a check: a store can only tell that its child was dismissed once its hook saw
+  /// the child gone, so an observer that dismissed the child, presented another and sent to
+  /// the first child's store, all in one `onChange`, had that send drive the newcomer (the
+  /// review). What the hooks send then is reduced before the next action, as it would be
+  /// outside a check.
   @usableFromInline
   func reduceSentDuringHooks() {
     let sent = queue[queueHead...]
     queue.removeAll(keepingCapacity: true)
     queueHead = 0
-    for action in sent {
+    let storesCheck = sent.contains { $0.check != nil }
+    for (position, action) in sent.enumerated() {
+      if storesCheck, position > 0 { runHookRound() }
       queue.append(action)
       reduceQueued()
       clearQueue()
