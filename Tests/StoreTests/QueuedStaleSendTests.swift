@@ -141,3 +141,197 @@ import Testing
     #expect(warnings.messages.first?.contains("The action was ignored") == false)
   }
 }
+
+/// The hooks that run between an observer's queued sends when one of them is a derived
+/// store's keep the order and the bounds the same sends have elsewhere (the second review):
+/// each action with its feedback before the next, what those rounds send checked the same
+/// way, and a loop reported after as many rounds as any other.
+@MainActor
+@Suite struct QueuedStaleSendRoundTests {
+  /// Sends `other.send(.inc); send(.a); send(.b)`, from an observer of the title or not, with
+  /// an observer of `other` that sends `.c` once: the log the reducer kept.
+  func log(fromAnObserver: Bool) -> [String] {
+    let h = Harness(initialState: Mix.State(), reducer: Mix())
+    let other = try! #require(h.store.scope(state: \.other, action: .mixOther))
+    _ = other.value
+    var reacted = false
+    let watchingOther = Watcher(read: { _ = other.value }) {
+      if !reacted {
+        reacted = true
+        h.store.send(.c)
+      }
+    }
+    func sends() {
+      other.send(.inc)
+      h.store.send(.a)
+      h.store.send(.b)
+    }
+    var sent = false
+    let watchingTitle = Watcher(read: { _ = h.store.title }) {
+      guard fromAnObserver, !sent else { return }
+      sent = true
+      sends()
+    }
+    if fromAnObserver { h.store.send(.trigger) } else { sends() }
+    withExtendedLifetime((watchingOther, watchingTitle)) {}
+    return h.state.log
+  }
+
+  @Test func anObserversSendsAreReducedInTheOrderTheyHaveElsewhereWithTheirFeedback() {
+    #expect(log(fromAnObserver: false) == ["other", "c", "cFollow", "a", "aFollow", "b"])
+    #expect(log(fromAnObserver: true) == log(fromAnObserver: false))
+  }
+
+  /// The dismissal, presentation and stale send, made by an observer told in a round that
+  /// runs between another observer's sends.
+  @Test func aStaleSendFromAnObserverToldBetweenQueuedSendsIsIgnored() {
+    let warnings = WarningLog()
+    let h = Harness(initialState: Mix.State(), warnings: warnings.handler, reducer: Mix())
+    h.send(.mutate { $0.child = MixLeaf.State(value: 0) })
+    let first = try! #require(h.store.scope(state: \.child, action: .mixChild))
+    let other = try! #require(h.store.scope(state: \.other, action: .mixOther))
+    _ = (first.value, other.value)
+    var replaced = false
+    let watchingFlag = Watcher(read: { _ = h.store.flag }) {
+      guard !replaced else { return }
+      replaced = true
+      h.store.send(.mutate { $0.child = nil })
+      h.store.send(.mutate { $0.child = MixLeaf.State(value: 100) })
+      first.send(.inc)
+    }
+    var bumped = false
+    let watchingTitle = Watcher(read: { _ = h.store.title }) {
+      guard !bumped else { return }
+      bumped = true
+      h.store.send(.bumpFlag)
+      other.send(.inc)
+    }
+    h.send(.trigger)
+    withExtendedLifetime((watchingFlag, watchingTitle)) {}
+    #expect(h.state.child?.value == 100)
+    #expect(warnings.messages.count == 1, "\(warnings.messages)")
+    #expect(warnings.messages.first?.contains("The action was ignored") == true)
+  }
+
+  /// An observer that sends a root action and eight through a scoped store at every change:
+  /// told 1,000 times, and reported once, as one that sends root actions alone.
+  @Test func aLoopWithDerivedSendsIsReportedAfterAsManyRounds() {
+    let warnings = WarningLog()
+    let h = Harness(initialState: Mix.State(), warnings: warnings.handler, reducer: Mix())
+    let other = try! #require(h.store.scope(state: \.other, action: .mixOther))
+    _ = other.value
+    var told = 0
+    let watcher = Watcher(read: { _ = h.store.title }) {
+      told += 1
+      h.store.send(.trigger)
+      for _ in 0..<8 { other.send(.inc) }
+    }
+    h.send(.trigger)
+    withExtendedLifetime(watcher) {}
+    #expect(told == 1_000)
+    #expect(warnings.messages.count == 1, "\(warnings.messages)")
+    #expect(warnings.messages.first?.contains("a feedback loop") == true)
+    #expect(h.state.title.count == told + 1, "no action lost")
+    #expect(h.state.other?.value == told * 8)
+  }
+
+  /// One observer's thousand sends, one of them through a scoped store, are no loop.
+  @Test func manySendsFromOneObserverAreNotALoop() {
+    let warnings = WarningLog()
+    let h = Harness(initialState: Mix.State(), warnings: warnings.handler, reducer: Mix())
+    let other = try! #require(h.store.scope(state: \.other, action: .mixOther))
+    _ = other.value
+    var sent = false
+    let watcher = Watcher(read: { _ = h.store.title }) {
+      guard !sent else { return }
+      sent = true
+      other.send(.inc)
+      for _ in 0..<1_500 { h.store.send(.b) }
+    }
+    h.send(.trigger)
+    withExtendedLifetime(watcher) {}
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+    #expect(h.state.log.count == 1_501)
+  }
+}
+
+private struct MixLeaf: Reducer {
+  struct State: Equatable, Sendable { var value = 0 }
+  enum Action: Sendable { case inc }
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    state.value += 1
+    return .none
+  }
+}
+
+/// Actions whose order shows in a log (`a` and `c` feed back), an optional child, and an
+/// optional `other` that starts present.
+private struct Mix: Reducer {
+  struct State: Equatable {
+    var title = ""
+    var flag = 0
+    var log: [String] = []
+    var child: MixLeaf.State?
+    var other: MixLeaf.State? = MixLeaf.State()
+  }
+  enum Action: Sendable {
+    case trigger, a, aFollow, b, c, cFollow, bumpFlag
+    case mutate(@Sendable (inout State) -> Void)
+    case child(MixLeaf.Action)
+    case other(MixLeaf.Action)
+  }
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      switch action {
+      case .trigger: state.title += "t"
+      case .a:
+        state.log.append("a")
+        return .send(.aFollow)
+      case .aFollow: state.log.append("aFollow")
+      case .b: state.log.append("b")
+      case .c:
+        state.log.append("c")
+        return .send(.cFollow)
+      case .cFollow: state.log.append("cFollow")
+      case .bumpFlag: state.flag += 1
+      case .mutate(let change): change(&state)
+      case .child: state.log.append("child")
+      case .other: state.log.append("other")
+      }
+      return .none
+    }
+    .ifLet(\.child, action: .mixChild) { MixLeaf() }
+    .ifLet(\.other, action: .mixOther) { MixLeaf() }
+  }
+}
+
+extension CaseKey<Mix.Action, MixLeaf.Action> {
+  fileprivate static var mixChild: Self {
+    Self(Mix.Action.child) { if case .child(let a) = $0 { a } else { nil } }
+  }
+  fileprivate static var mixOther: Self {
+    Self(Mix.Action.other) { if case .other(let a) = $0 { a } else { nil } }
+  }
+}
+
+/// Calls `changed` at each change of what `read` reads, and watches again.
+@MainActor
+private final class Watcher {
+  let read: @MainActor () -> Void
+  let changed: @MainActor () -> Void
+
+  init(read: @escaping @MainActor () -> Void, changed: @escaping @MainActor () -> Void) {
+    self.read = read
+    self.changed = changed
+    watch()
+  }
+
+  func watch() {
+    withObservationTracking(read) { [weak self] in
+      MainActor.assumeIsolated {
+        self?.changed()
+        self?.watch()
+      }
+    }
+  }
+}

@@ -249,10 +249,14 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   func runDispatchHooks() {
     beginHooks()
     defer { endHooks() }
-    for _ in 0..<Self.hookRoundLimit {
+    // Rounds that sent something, these and those between the actions they sent (see
+    // `reduceSentDuringHooks(rounds:)`): one count, so that a loop is found as soon.
+    var rounds = 0
+    while rounds < Self.hookRoundLimit {
       runHookRound()
+      rounds += 1
       guard queueHead < queue.count else { return }
-      reduceSentDuringHooks()
+      reduceSentDuringHooks(rounds: &rounds)
     }
     reportHookLoop()
   }
@@ -303,7 +307,9 @@ package final class RootCore<R: Reducer>: RootStoreCore {
         line: 0
       )
     )
-    if queueHead < queue.count { reduceSentDuringHooks() }
+    // No more rounds between them: the loop was reported.
+    var rounds = Self.hookRoundLimit
+    if queueHead < queue.count { reduceSentDuringHooks(rounds: &rounds) }
   }
 
   /// How many rounds of hooks one dispatch runs at most while observers keep sending: far
@@ -321,17 +327,29 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   /// outside a check: a store can only tell that its child was dismissed once its hook saw
   /// the child gone, so an observer that dismissed the child, presented another and sent to
   /// the first child's store, all in one `onChange`, had that send drive the newcomer (the
-  /// review). What the hooks send then is reduced before the next action, as it would be
-  /// outside a check.
+  /// review). What the hooks send in such a round goes before the next action, each with its
+  /// own feedback and a round after it, as the same sends go outside a check. A round that
+  /// sent something counts in `rounds`, with the rounds of `runDispatchHooks()`; none runs
+  /// once they reach ``hookRoundLimit``.
   @usableFromInline
-  func reduceSentDuringHooks() {
-    let sent = queue[queueHead...]
+  func reduceSentDuringHooks(rounds: inout Int) {
+    var pending = Array(queue[queueHead...])
     queue.removeAll(keepingCapacity: true)
     queueHead = 0
-    let storesCheck = sent.contains { $0.check != nil }
-    for (position, action) in sent.enumerated() {
-      if storesCheck, position > 0 { runHookRound() }
-      queue.append(action)
+    let storesCheck = pending.contains { $0.check != nil }
+    var next = 0
+    while next < pending.count {
+      if storesCheck, next > 0, rounds < Self.hookRoundLimit {
+        runHookRound()
+        if queueHead < queue.count {
+          rounds += 1
+          pending.insert(contentsOf: queue[queueHead...], at: next)
+          queue.removeAll(keepingCapacity: true)
+          queueHead = 0
+        }
+      }
+      queue.append(pending[next])
+      next += 1
       reduceQueued()
       clearQueue()
     }
