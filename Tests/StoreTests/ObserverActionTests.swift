@@ -401,28 +401,6 @@ import Testing
   }
 }
 
-/// An observer that calls `changed` at each change of what `read` reads, and reads again.
-@MainActor
-private final class Rewatcher {
-  let read: @MainActor () -> Void
-  let changed: @MainActor () -> Void
-
-  init(read: @escaping @MainActor () -> Void, changed: @escaping @MainActor () -> Void) {
-    self.read = read
-    self.changed = changed
-    watch()
-  }
-
-  func watch() {
-    withObservationTracking(read) { [weak self] in
-      MainActor.assumeIsolated {
-        self?.changed()
-        self?.watch()
-      }
-    }
-  }
-}
-
 /// Actions whose order shows in a log: `a` feeds back `aFollow`.
 private struct Sequencer: Reducer {
   struct State: Equatable {

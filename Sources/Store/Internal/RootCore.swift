@@ -249,8 +249,8 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   func runDispatchHooks() {
     beginHooks()
     defer { endHooks() }
-    // Rounds that sent something, these and those between the actions they sent (see
-    // `reduceSentDuringHooks(rounds:)`): one count, so that a loop is found as soon.
+    // Rounds that sent something; a loop found between the actions they sent sets it to the
+    // limit (see `reduceSentDuringHooks(rounds:)`).
     var rounds = 0
     while rounds < Self.hookRoundLimit {
       runHookRound()
@@ -327,31 +327,59 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   /// outside a check: a store can only tell that its child was dismissed once its hook saw
   /// the child gone, so an observer that dismissed the child, presented another and sent to
   /// the first child's store, all in one `onChange`, had that send drive the newcomer (the
-  /// review). What the hooks send in such a round goes before the next action, each with its
-  /// own feedback and a round after it, as the same sends go outside a check. A round that
-  /// sent something counts in `rounds`, with the rounds of `runDispatchHooks()`; none runs
-  /// once they reach ``hookRoundLimit``.
+  /// review). What such a round sends is reduced before the next action, as one batch of its
+  /// own treated the same way (rounds between its actions only if one of them is a derived
+  /// store's), then a round runs again before that next action: the nesting the same sends
+  /// have outside a check, where each send's hooks run before the next send is made.
+  ///
+  /// `rounds` is how many rounds the dispatch ran so far, the one that sent these last. A
+  /// batch a round sent is one round deeper than the batch that round ran before; a batch
+  /// ``hookRoundLimit`` deep is a loop: no round runs again, `rounds` is set to the limit,
+  /// and the actions left are reduced one after the other. (Counting every round that sent
+  /// something instead took an observer that answers each of 1,500 sends once for a loop.)
   @usableFromInline
   func reduceSentDuringHooks(rounds: inout Int) {
-    var pending = Array(queue[queueHead...])
+    var batches = [SentBatch(queue[queueHead...])]
     queue.removeAll(keepingCapacity: true)
     queueHead = 0
-    let storesCheck = pending.contains { $0.check != nil }
-    var next = 0
-    while next < pending.count {
-      if storesCheck, next > 0, rounds < Self.hookRoundLimit {
-        runHookRound()
-        if queueHead < queue.count {
-          rounds += 1
-          pending.insert(contentsOf: queue[queueHead...], at: next)
-          queue.removeAll(keepingCapacity: true)
-          queueHead = 0
+    let base = rounds
+    while let depth = batches.indices.last {
+      guard batches[depth].next < batches[depth].actions.count else {
+        batches.removeLast()
+        continue
+      }
+      if batches[depth].storesCheck, batches[depth].next > 0, rounds < Self.hookRoundLimit {
+        if base + depth < Self.hookRoundLimit {
+          runHookRound()
+          if queueHead < queue.count {
+            batches.append(SentBatch(queue[queueHead...]))
+            queue.removeAll(keepingCapacity: true)
+            queueHead = 0
+            continue
+          }
+        } else {
+          rounds = Self.hookRoundLimit
         }
       }
-      queue.append(pending[next])
-      next += 1
+      queue.append(batches[depth].actions[batches[depth].next])
+      batches[depth].next += 1
       reduceQueued()
       clearQueue()
+    }
+  }
+
+  /// Actions a round of hooks sent, reduced in order (see `reduceSentDuringHooks(rounds:)`).
+  @usableFromInline
+  struct SentBatch {
+    let actions: [Queued]
+    /// The next action to reduce.
+    var next = 0
+    /// Whether a derived store's send is among them: rounds then run between them.
+    let storesCheck: Bool
+
+    init(_ actions: ArraySlice<Queued>) {
+      self.actions = Array(actions)
+      self.storesCheck = actions.contains { $0.check != nil }
     }
   }
 
