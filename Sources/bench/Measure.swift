@@ -7,16 +7,8 @@ struct Measure {
   var repetitions = 11
 
   func nanoseconds(iterations: Int, _ body: () -> Void) -> Double {
-    var samples: [Double] = []
     body()  // warm up
-    for _ in 0..<repetitions {
-      let clock = ContinuousClock()
-      let start = clock.now
-      for _ in 0..<iterations { body() }
-      let elapsed = start.duration(to: clock.now)
-      samples.append(elapsed.nanoseconds / Double(iterations))
-    }
-    return samples.sorted()[samples.count / 2]
+    return Self.median((0..<repetitions).map { _ in nanoseconds(once: iterations, body) })
   }
 
   /// Times two operations in alternation, repetition by repetition, so that a slow spell of
@@ -30,7 +22,7 @@ struct Measure {
       firsts.append(nanoseconds(once: iterations, first))
       seconds.append(nanoseconds(once: iterations, second))
     }
-    return (firsts.sorted()[firsts.count / 2], seconds.sorted()[seconds.count / 2])
+    return (Self.median(firsts), Self.median(seconds))
   }
 
   private func nanoseconds(once iterations: Int, _ body: () -> Void) -> Double {
@@ -42,16 +34,10 @@ struct Measure {
   }
 
   func nanoseconds(iterations: Int, _ body: () async -> Void) async -> Double {
+    await body()  // warm up
     var samples: [Double] = []
-    await body()
-    for _ in 0..<repetitions {
-      let clock = ContinuousClock()
-      let start = clock.now
-      for _ in 0..<iterations { await body() }
-      let elapsed = start.duration(to: clock.now)
-      samples.append(elapsed.nanoseconds / Double(iterations))
-    }
-    return samples.sorted()[samples.count / 2]
+    for _ in 0..<repetitions { samples.append(await nanoseconds(once: iterations, body)) }
+    return Self.median(samples)
   }
 
   /// Times two asynchronous operations in alternation, as the synchronous
@@ -68,7 +54,7 @@ struct Measure {
       firsts.append(await nanoseconds(once: iterations, first))
       seconds.append(await nanoseconds(once: iterations, second))
     }
-    return (firsts.sorted()[firsts.count / 2], seconds.sorted()[seconds.count / 2])
+    return (Self.median(firsts), Self.median(seconds))
   }
 
   private func nanoseconds(once iterations: Int, _ body: () async -> Void) async -> Double {
@@ -77,6 +63,11 @@ struct Measure {
     for _ in 0..<iterations { await body() }
     let elapsed = start.duration(to: clock.now)
     return elapsed.nanoseconds / Double(iterations)
+  }
+
+  /// The middle of `samples` once sorted (the upper one of an even count).
+  private static func median(_ samples: [Double]) -> Double {
+    samples.sorted()[samples.count / 2]
   }
 }
 

@@ -138,7 +138,8 @@ public struct ClockTimer<Duration: DurationProtocol>: AsyncSequence, Sendable {
             RuntimeWarning(
               message: """
                 A timer's clock threw an error from its sleep: \(error). The timer ended \
-                before the tick due \(due - start) after the first, as if its task had been cancelled.
+                before the tick due \(due - start) after the first, as if its task had \
+                been cancelled.
                 """,
               fileID: timer.site.fileID,
               line: timer.site.line))

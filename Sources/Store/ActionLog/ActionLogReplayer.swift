@@ -211,17 +211,11 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
                 start of a JSON object), so the log was damaged.
                 """)
           }
-          let zeros =
-            cut.zeroBytes == 0
-            ? ""
-            : """
-             It ends in \(cut.zeroBytes) zero bytes, as a file can after a crash, when its \
-            size reached the disk before its data.
-            """
           report.warnings.append(
             """
             Line \(lineNumber): incomplete (the recording was cut off while writing it); \
-            replayed the \(lineNumber - 1) complete lines before it.\(zeros)
+            replayed the \(lineNumber - 1) complete lines before it.\
+            \(Self.zeroBytesEnding(cut.zeroBytes))
             """
           )
           report.finalState = state
@@ -484,16 +478,19 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
   /// Why a header that is the start of a header, with no newline, and holds a zero byte or
   /// the start of a character was refused: the recording was cut off while writing it.
   static func cutHeader(zeroBytes: Int) -> String {
-    let zeros =
-      zeroBytes == 0
-      ? ""
-      : """
-       It ends in \(zeroBytes) zero bytes, as a file can after a crash, when its size \
-      reached the disk before its data.
-      """
+    """
+    the header is incomplete: it has no newline at its end, and what it holds could begin \
+    a header: the recording was cut off while writing its header.\(zeroBytesEnding(zeroBytes))
+    """
+  }
+
+  /// The sentence that says a cut line ends in `count` zero bytes, with its leading space;
+  /// empty for none.
+  static func zeroBytesEnding(_ count: Int) -> String {
+    guard count > 0 else { return "" }
     return """
-      the header is incomplete: it has no newline at its end, and what it holds could begin \
-      a header: the recording was cut off while writing its header.\(zeros)
+       It ends in \(count) zero bytes, as a file can after a crash, when its size reached \
+      the disk before its data.
       """
   }
 

@@ -43,15 +43,14 @@ package final class StateReads {
 
   /// Whether an action sent to the root now waits in its queue rather than being reduced at
   /// once: the root is dispatching, or a read is in progress.
-  var queuesSends: Bool { rootIsDispatching || depth > 0 }
+  var queuesSends: Bool { rootIsDispatching || areInProgress }
 
   /// The check a derived store's send left for the action being queued, if any; the next
   /// action queued gets none unless another send leaves one.
   @inlinable
   func takeSendCheck() -> (@MainActor () -> Bool)? {
-    guard let check = sendCheck else { return nil }
-    sendCheck = nil
-    return check
+    defer { sendCheck = nil }
+    return sendCheck
   }
 
   /// Whether a read is in progress.
