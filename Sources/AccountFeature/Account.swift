@@ -14,7 +14,11 @@ import Store
 /// - The password is cleared from state the moment the request is sent; the request holds
 ///   the only copy. Tokens never enter state: ``AuthenticationClient`` keeps them.
 /// - Sign-out resets everything visible at once, cancels work in flight, then asks the client
-///   to revoke the credentials.
+///   to revoke the credentials. The sign-in and sign-out requests are not the sending
+///   screen's work (`outlivingSendersTask()`): cancelling the task `send` returned stops
+///   neither, so no request is left without its answer (a sign-in stuck in flight) and no
+///   revoke is cut short. A sign-out cancels a sign-in in flight.
+/// - A restored session clears the form, as a sign-in does.
 /// - The screen's lifecycle restores a saved session at startup, refreshes the profile when
 ///   the app regains focus, and listens for profile changes made elsewhere while the screen's
 ///   task runs.
@@ -137,12 +141,16 @@ public struct Account: Reducer {
       // A sign-in wins over a restore still under way.
       return .merge(
         .cancel(id: CancelID.restore),
+        // The request's own: a screen's task that ends (the sheet closed) does not cancel
+        // it, since nothing would then clear `isSigningIn`, and every later sign-in would be
+        // ignored. A sign-out cancels it by its id.
         .run { [client] send in
           send(.signInSucceeded(try await client.signIn(username, password.value)))
         } catch: { error in
           .signInFailed(Self.message(for: error))
         }
         .cancellable(id: CancelID.signIn)
+        .outlivingSendersTask()
       )
 
     case .signInSucceeded(let profile):
@@ -168,11 +176,14 @@ public struct Account: Reducer {
         .cancel(id: CancelID.refresh),
         // A restore still under way would sign the user back in with the session revoked.
         .cancel(id: CancelID.restore),
+        // Not the sender's: the settings screen that sent the sign-out closes once signed
+        // out, and its task ending must not stop the revoke.
         .run { [client] _ in
           try await client.signOut()
         } catch: { error in
           .signOutFailed(Self.message(for: error), signInsStarted: signIns)
         }
+        .outlivingSendersTask()
       )
 
     case .signOutFailed(let message, let signIns):
@@ -188,7 +199,11 @@ public struct Account: Reducer {
       // A sign-in that finished (or started) first wins over a slower restore.
       guard state.profile == nil, !state.isSigningIn else { return .none }
       state.profile = profile
-      if profile != nil { state.errorMessage = nil }
+      if profile != nil {
+        state.errorMessage = nil
+        // What was typed meanwhile, the password with it, goes as after a sign-in.
+        state.form = SignInForm()
+      }
       return .none
 
     case .profileRefreshed(let profile), .profileChanged(let profile):

@@ -1,16 +1,21 @@
 /// What the profile header shows: a view of the one account state, computed when read.
 public struct ProfileHeader: Equatable, Sendable {
-  /// The signed-in user's display name, or `nil` when signed out.
+  /// The name the header shows, or `nil` when signed out: the display name, or the username
+  /// when the display name is blank.
   public var displayName: String?
-  /// The header's greeting.
+  /// The header's greeting: "Welcome" when signed out, "Hello" and the name when signed in
+  /// (just "Hello" if the user has no name to show).
   public var greeting: String {
-    displayName.map { "Hello, \($0)" } ?? "Welcome"
+    guard let displayName else { return "Welcome" }
+    return displayName.isEmpty ? "Hello" : "Hello, \(displayName)"
   }
 }
 
 /// What the account badge shows: a view of the one account state, computed when read.
 public struct AccountBadge: Equatable, Sendable {
-  /// The initial shown in the badge, or `nil` when signed out.
+  /// The initial shown in the badge, or `nil` when signed out: the display name's first
+  /// letter, or the username's when the display name is blank (renamed elsewhere to nothing),
+  /// or `"?"` when both are.
   public var initial: Character?
   /// Whether a sign-in is in flight, so the badge can show progress.
   public var isBusy: Bool
@@ -33,12 +38,14 @@ public struct AccountSettings: Equatable, Sendable {
 extension Account.State {
   /// The profile header's view of this state.
   public var header: ProfileHeader {
-    ProfileHeader(displayName: profile?.displayName)
+    ProfileHeader(displayName: profile?.shownName)
   }
 
   /// The account badge's view of this state.
   public var badge: AccountBadge {
-    AccountBadge(initial: profile?.displayName.first, isBusy: isSigningIn)
+    AccountBadge(
+      initial: profile.map { $0.shownName.first { !$0.isWhitespace } ?? "?" },
+      isBusy: isSigningIn)
   }
 
   /// The settings screen's view of this state.

@@ -15,7 +15,10 @@ public struct AuthenticationClient: Sendable {
   public var restoreSession: @Sendable () async throws -> AccountProfile?
   /// The signed-in user's current profile, fetched again.
   public var refreshProfile: @Sendable () async throws -> AccountProfile
-  /// Revokes the session's credentials and forgets them.
+  /// Forgets the session's credentials, then revokes them with the server. The live client
+  /// forgets them on this device first, before any network wait: a sign-out cut short (the
+  /// app quits while the revoke is under way) leaves no session to restore at the next
+  /// launch.
   public var signOut: @Sendable () async throws -> Void
   /// Profile changes made elsewhere (another device renaming the user, say), for as long as
   /// the caller listens.
@@ -27,7 +30,7 @@ public struct AuthenticationClient: Sendable {
   ///   - signIn: Signs in, storing the token inside the client.
   ///   - restoreSession: The profile of a saved session, if any.
   ///   - refreshProfile: Fetches the current profile.
-  ///   - signOut: Revokes and forgets the credentials.
+  ///   - signOut: Forgets the credentials on this device, then revokes them with the server.
   ///   - profileChanges: Profile changes made elsewhere.
   public init(
     signIn: @escaping @Sendable (String, String) async throws -> AccountProfile,
@@ -79,8 +82,9 @@ extension AuthenticationClient {
 
   /// A simulated server: accepts any username with the password `"secret"`, after a short
   /// delay on `clock`, and keeps the session's token in `credentials`. Each sign-in gets a
-  /// token no other session has (`token-ada-` and a UUID), so a sign-out answered after the
-  /// same user signed in again revokes only the session it set out to.
+  /// token no other session has (`token-ada-` and a UUID). A sign-out forgets the saved
+  /// session at once, then waits as for the server's answer, so it never forgets a session
+  /// saved after it started.
   ///
   /// - Parameters:
   ///   - credentials: Where the token is kept (secure storage, outside state).
@@ -117,11 +121,11 @@ extension AuthenticationClient {
         return profile
       },
       signOut: {
-        // The session signed out of is the one saved now: one saved while the request is
-        // under way (the next user's) stays.
-        let token = credentials.session?.token.value
+        // Forgotten here at once, then revoked with the (simulated) server: an app that
+        // quits during the round trip restores nothing at its next launch. The session
+        // forgotten is the one saved now: one saved later (the next user's) stays.
+        if let token = credentials.session?.token.value { credentials.revoke(token: token) }
         try await clock.sleep(for: latency)
-        if let token { credentials.revoke(token: token) }
       },
       profileChanges: { credentials.changes() }
     )

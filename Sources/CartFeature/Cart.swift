@@ -18,7 +18,9 @@ import Store
 ///   `saved(title)` or `cancelled` through delegate actions, then dismisses itself.
 /// - **Commands**: checkout is an action: ``Action/checkoutTapped`` starts one cancellable
 ///   request (through ``Action/checkoutStarted(orderKey:)``); ``Action/screenDisappeared``
-///   cancels it. The order's key outlives the request (``State/pendingOrderKey``), so
+///   cancels it, and nothing else does: cancelling the task `send` returned does not (the
+///   request is marked `outlivingSendersTask()`), since ``State/isCheckingOut`` would then
+///   stay set with no answer to come. The order's key outlives the request (``State/pendingOrderKey``), so
 ///   checking out again after leaving the screen or losing the answer does not order twice.
 /// - **Replayable**: a new item's id and a new order's key are made when the tap is handled and
 ///   carried in ``Action/itemAdded(_:)`` and ``Action/checkoutStarted(orderKey:)``, so a
@@ -114,7 +116,9 @@ public struct Cart: Reducer {
     /// ``checkoutTapped`` makes or reuses the key and sends it here rather than submitting at
     /// once, so the key is in the action log, as a new item's id is (``itemAdded(_:)``).
     case checkoutStarted(orderKey: UUID)
-    /// The checkout service accepted the order.
+    /// The checkout service accepted the order. Each item the receipt lists loses the units
+    /// bought, and goes once every unit was; a receipt line of no units or fewer (a service
+    /// in error) changes nothing, and an item the cart no longer holds is passed over.
     case checkoutSucceeded(Receipt)
     /// The checkout service refused the order, or could not be reached.
     case checkoutFailed(CheckoutError)
@@ -217,14 +221,24 @@ public struct Cart: Reducer {
         .checkoutFailed(CheckoutError(error))
       }
       .cancellable(id: CancelID.checkout)
+      // Ended by `screenDisappeared` or `reset`, which clear `isCheckingOut`; cancelled with
+      // the sender's task, it would leave the flag set and every later checkout refused.
+      .outlivingSendersTask()
 
     case .checkoutSucceeded(let receipt):
       state.isCheckingOut = false
       state.pendingOrderKey = nil
       // Remove what was bought, not everything: an item added meanwhile was not bought, and
       // units stepped up meanwhile stay in the cart.
+      // A line that buys nothing (a quantity of 0 or less, from a service in error) leaves
+      // its item alone, rather than adding units; a total is capped where it has bought every
+      // unit an item can hold, so a huge quantity does not overflow.
       var bought: [CartItem.ID: Int] = [:]
-      for item in receipt.items { bought[item.id, default: 0] += item.quantity }
+      for item in receipt.items where item.quantity > 0 {
+        bought[item.id] = min(
+          bought[item.id, default: 0], CartItem.quantityRange.upperBound)
+          + min(item.quantity, CartItem.quantityRange.upperBound)
+      }
       for (id, quantity) in bought {
         guard let left = state.items[id: id].map({ $0.quantity - quantity }), left > 0 else {
           continue

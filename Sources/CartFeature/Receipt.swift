@@ -17,10 +17,15 @@ public struct Receipt: Equatable, Hashable, Sendable, Codable {
     self.items = items
   }
 
-  /// The number of products bought, all items together.
+  /// The number of products bought, all items together: a line of no units or fewer (from a
+  /// service in error) counts none, and a total past `Int.max` is `Int.max`.
   ///
   /// - Complexity: O(*n*) in the number of items.
   public var totalQuantity: Int {
-    items.reduce(0) { $0 + $1.quantity }
+    items.reduce(0) { total, item in
+      guard item.quantity > 0 else { return total }
+      let (sum, overflow) = total.addingReportingOverflow(item.quantity)
+      return overflow ? .max : sum
+    }
   }
 }

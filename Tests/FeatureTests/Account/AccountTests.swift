@@ -1,6 +1,7 @@
 import AccountFeature
 import Effects
 import Foundation
+import Observation
 import Store
 import StoreTesting
 import Testing
@@ -158,7 +159,12 @@ import Testing
     #expect(header.greeting == "Welcome")
     #expect(!settings.canSignOut)
     store.send(.usernameChanged("ada"))
-    await store.send(.signInTapped).finish()
+    // The request is the feature's own (`outlivingSendersTask()`), which the handle `send`
+    // returns does not wait for: wait for the header to change instead.
+    await withCheckedContinuation { changed in
+      withObservationTracking { _ = header.greeting } onChange: { changed.resume() }
+      store.send(.signInTapped)
+    }
     #expect(header.greeting == "Hello, Ada")
     #expect(badge.initial == "A")
     #expect(settings.profile == ada)
