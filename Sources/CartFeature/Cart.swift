@@ -235,8 +235,9 @@ public struct Cart: Reducer {
       // unit an item can hold, so a huge quantity does not overflow.
       var bought: [CartItem.ID: Int] = [:]
       for item in receipt.items where item.quantity > 0 {
-        bought[item.id] = min(
-          bought[item.id, default: 0], CartItem.quantityRange.upperBound)
+        bought[item.id] =
+          min(
+            bought[item.id, default: 0], CartItem.quantityRange.upperBound)
           + min(item.quantity, CartItem.quantityRange.upperBound)
       }
       for (id, quantity) in bought {

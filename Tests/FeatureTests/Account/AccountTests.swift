@@ -162,7 +162,11 @@ import Testing
     // The request is the feature's own (`outlivingSendersTask()`), which the handle `send`
     // returns does not wait for: wait for the header to change instead.
     await withCheckedContinuation { changed in
-      withObservationTracking { _ = header.greeting } onChange: { changed.resume() }
+      withObservationTracking {
+        _ = header.greeting
+      } onChange: {
+        changed.resume()
+      }
       store.send(.signInTapped)
     }
     #expect(header.greeting == "Hello, Ada")
