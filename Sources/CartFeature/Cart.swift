@@ -233,12 +233,10 @@ public struct Cart: Reducer {
       // A line that buys nothing (a quantity of 0 or less, from a service in error) leaves
       // its item alone, rather than adding units; a total is capped where it has bought every
       // unit an item can hold, so a huge quantity does not overflow.
+      let most = CartItem.quantityRange.upperBound
       var bought: [CartItem.ID: Int] = [:]
       for item in receipt.items where item.quantity > 0 {
-        bought[item.id] =
-          min(
-            bought[item.id, default: 0], CartItem.quantityRange.upperBound)
-          + min(item.quantity, CartItem.quantityRange.upperBound)
+        bought[item.id] = min(bought[item.id, default: 0] + min(item.quantity, most), most)
       }
       for (id, quantity) in bought {
         guard let left = state.items[id: id].map({ $0.quantity - quantity }), left > 0 else {
