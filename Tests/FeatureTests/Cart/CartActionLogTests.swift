@@ -1,6 +1,7 @@
 import CartFeature
 import Effects
 import Foundation
+import Observation
 import Store
 import Testing
 
@@ -26,7 +27,12 @@ import Testing
     store.send(.titleEditor(.presented(.draftChanged("Weekend"))))
     store.send(.titleEditor(.presented(.saveTapped)))
     store.send(.items(.element(id: CartItem.milk.id, action: .removeTapped)))
-    await store.send(.checkoutTapped).finish()
+    // The request is the cart's own (`outlivingSendersTask()`): the handle `send` returns
+    // does not wait for it. The answer is what clears `isCheckingOut`.
+    store.send(.checkoutTapped)
+    await withCheckedContinuation { answered in
+      withObservationTracking { _ = store.isCheckingOut } onChange: { answered.resume() }
+    }
     try recorder.finish()
 
     // Replay mints different ids and has no service: neither is consulted.
