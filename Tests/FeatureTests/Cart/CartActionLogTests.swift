@@ -31,7 +31,11 @@ import Testing
     // does not wait for it. The answer is what clears `isCheckingOut`.
     store.send(.checkoutTapped)
     await withCheckedContinuation { answered in
-      withObservationTracking { _ = store.isCheckingOut } onChange: { answered.resume() }
+      withObservationTracking {
+        _ = store.isCheckingOut
+      } onChange: {
+        answered.resume()
+      }
     }
     try recorder.finish()
 
