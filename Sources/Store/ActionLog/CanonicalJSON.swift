@@ -80,16 +80,15 @@ enum CanonicalJSON {
 
 extension CanonicalJSON {
   /// Where `value`'s encoding holds unordered collections, and how to order each; empty when
-  /// it holds none (or the walk failed, which leaves the order as it is).
+  /// it holds none. A walk that fails (a value's `encode(to:)` that throws for this encoder
+  /// alone) keeps the places it found before: the same ones at every run, since the walk
+  /// follows the value's structure, so a checkpoint and its replay still order alike, and
+  /// every collection before the failure is ordered.
   static func unorderedPlaces(in value: some Encodable)
     -> [[JSONPathComponent]: CanonicalOrder]
   {
     let finder = UnorderedCollectionFinder()
-    do {
-      try finder.visit(value, at: [])
-    } catch {
-      return [:]
-    }
+    try? finder.visit(value, at: [])
     return finder.places
   }
 }
@@ -208,6 +207,9 @@ private struct PlaceKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
   mutating func encode(_ value: UInt16, forKey key: Key) throws {}
   mutating func encode(_ value: UInt32, forKey key: Key) throws {}
   mutating func encode(_ value: UInt64, forKey key: Key) throws {}
+  // Without these two, the protocol's default throws, and the walk found no place at all.
+  mutating func encode(_ value: Int128, forKey key: Key) throws {}
+  mutating func encode(_ value: UInt128, forKey key: Key) throws {}
 
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
     try finder.visit(value, at: child(key))
@@ -263,6 +265,8 @@ private struct PlaceUnkeyedContainer: UnkeyedEncodingContainer {
   mutating func encode(_ value: UInt16) throws { count += 1 }
   mutating func encode(_ value: UInt32) throws { count += 1 }
   mutating func encode(_ value: UInt64) throws { count += 1 }
+  mutating func encode(_ value: Int128) throws { count += 1 }
+  mutating func encode(_ value: UInt128) throws { count += 1 }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
     try finder.visit(value, at: next())
@@ -303,6 +307,8 @@ private struct PlaceSingleValueContainer: SingleValueEncodingContainer {
   mutating func encode(_ value: UInt16) throws {}
   mutating func encode(_ value: UInt32) throws {}
   mutating func encode(_ value: UInt64) throws {}
+  mutating func encode(_ value: Int128) throws {}
+  mutating func encode(_ value: UInt128) throws {}
 
   // A value encoded as a single value takes its container's place.
   mutating func encode<T: Encodable>(_ value: T) throws {
