@@ -124,6 +124,34 @@ import Testing
     }
   }
 
+  /// A header found unwritable before anything is written (a NaN in the initial state, a
+  /// state too long for one line) leaves the file at the path as it was: the last
+  /// session's log is not emptied by a recording that never started.
+  @Test(arguments: ["a NaN", "a state too long for one line"])
+  func aHeaderThatCannotBeWrittenLeavesTheFileThatWasThere(problem: String) throws {
+    // Named by a string: a 9 MiB state as the argument would be printed whole.
+    let state =
+      problem == "a NaN"
+      ? Gauge.State(level: .nan)
+      : Gauge.State(readings: [String(repeating: "k", count: 9 << 20): 1])
+    let path = directory.path("kept-\(UUID().uuidString).jsonl")
+    let previous = "the last session's log\n"
+    try previous.write(toFile: path, atomically: false, encoding: .utf8)
+    let store = Store(initialState: state) { Gauge() }
+    #expect {
+      try store.recordActions(to: path, feature: "Gauge")
+    } throws: { error in
+      "\(error)".contains("the header could not be written")
+    }
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == previous)
+    // Nor is a file made where there was none.
+    let absent = directory.path("absent-\(UUID().uuidString).jsonl")
+    #expect(throws: ActionLogError.self) {
+      try store.recordActions(to: absent, feature: "Gauge")
+    }
+    #expect(!FileManager.default.fileExists(atPath: absent))
+  }
+
   /// The caller of finish() is told by the error it throws; the log still says why it ends.
   @Test func aFinalCheckpointThatCannotBeWrittenIsThrownNotWarned() throws {
     let (recorder, warnings, file) = try record([.set(1), .invalidated])

@@ -85,12 +85,6 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
       throw .cannotWrite(
         path: path, reason: "checkpointInterval must be at least 1, not \(checkpointInterval)")
     }
-    file = try LogFile(creating: path)
-    link = RecordingLink(path: path)
-    self.checkpointInterval = checkpointInterval
-    self.time = time
-    self.warnings = warnings
-    self.readState = readState
     let header = ActionLogHeader(
       format: ActionLogFormat.name,
       version: ActionLogFormat.version,
@@ -99,8 +93,24 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
       checkpointInterval: checkpointInterval,
       initialState: initialState
     )
+    // Encoded and checked before the file is opened, which truncates it: a header that cannot
+    // be written (a NaN in the initial state, a state too long for one line) leaves the file
+    // that was there, the last session's log, as it was.
+    let headerBytes: Data
+    do throws(LineFailure) {
+      headerBytes = try Self.encode(header, with: encoder)
+      try Self.checkLength(of: headerBytes, limit: ActionLogFormat.maximumLineLength)
+    } catch {
+      throw .cannotWrite(path: path, reason: "the header could not be written: \(error.reason)")
+    }
+    file = try LogFile(creating: path)
+    link = RecordingLink(path: path)
+    self.checkpointInterval = checkpointInterval
+    self.time = time
+    self.warnings = warnings
+    self.readState = readState
     do {
-      try write(header)
+      try write(bytes: headerBytes)
     } catch {
       // Leave no headless file behind (a replay would call it empty), unless it was there
       // before: a device such as /dev/full, or a file someone else made, is not the log's.
@@ -282,6 +292,13 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
   }
 
   private func encode(_ line: some Encodable) throws(LineFailure) -> Data {
+    try Self.encode(line, with: encoder)
+  }
+
+  /// `line`, encoded by `encoder`, refused if it is not JSON.
+  private static func encode(_ line: some Encodable, with encoder: JSONEncoder)
+    throws(LineFailure) -> Data
+  {
     let bytes: Data
     do {
       bytes = try encoder.encode(line)
@@ -296,10 +313,15 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
     return bytes
   }
 
-  private func write(bytes: Data) throws(LineFailure) {
-    guard bytes.count <= lineLimit else {
-      throw .tooLong(bytes: bytes.count, limit: lineLimit)
+  /// Refuses a line of `bytes` longer than `limit`.
+  private static func checkLength(of bytes: Data, limit: Int) throws(LineFailure) {
+    guard bytes.count <= limit else {
+      throw .tooLong(bytes: bytes.count, limit: limit)
     }
+  }
+
+  private func write(bytes: Data) throws(LineFailure) {
+    try Self.checkLength(of: bytes, limit: lineLimit)
     do {
       try file.write(line: Array(bytes))
     } catch {
@@ -326,7 +348,9 @@ extension Store where State: Codable, Action: Codable {
   /// - Parameters:
   ///   - path: Where to create the log, owner-only. An existing file is truncated and
   ///     written in place, keeping its mode; it is never deleted, even if the header cannot
-  ///     be written. A file another recorder in this process is writing (by any path), or
+  ///     be written. A header that cannot be encoded (a NaN in the initial state) or is too
+  ///     long for one line is found before the file is opened: the file is then left as it
+  ///     was. A file another recorder in this process is writing (by any path), or
   ///     that a recorder in another process holds locked (`flock(2)`), is refused, untouched,
   ///     until that recorder finishes or goes away.
   ///   - feature: The root feature's name, written in the header and checked on replay.
