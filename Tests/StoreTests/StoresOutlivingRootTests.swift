@@ -81,6 +81,31 @@ import Testing
       "\(w.messages)")
   }
 
+  /// The row store's very first send after the root store and its collections went is
+  /// ignored too: it reached the reducer, which changed the row, while the store went on
+  /// showing the row's last state.
+  @Test func aRowStoresFirstSendAfterItsRootWentIsIgnored() {
+    let w = WarningLog()
+    var store: StoreOf<ProbeFeature>? = RuntimeWarningHandler.$current.withValue(w.handler) {
+      Store(initialState: ProbeFeature.State(rows: [ProbeRow.State(id: 1, title: "r1")])) {
+        ProbeFeature(clock: TestClock())
+      }
+    }
+    let r1 = store!.scope(state: \.rows, action: .probeRows)[id: 1]!
+    r1.send(.rename("kept"))
+    #expect(r1.title == "kept")
+    let proxy = store!.scope(state: \.self, action: .probeSelf)
+    store = nil
+    r1.send(.rename("after"))
+    #expect(proxy.rows[id: 1]?.title == "kept", "the send reached the reducer")
+    #expect(r1.title == "kept")
+    #expect(w.messages.count == 1)
+    #expect(
+      w.messages.first?.contains(
+        "was sent to the store of element 1 of a collection whose store has been let go") == true,
+      "\(w.messages)")
+  }
+
   /// While a collection of the row stores is held, the collection is still checked, and its
   /// row stores follow it, root store or not.
   @Test func aHeldCollectionOfRowStoresKeepsThemFollowingTheirRows() {

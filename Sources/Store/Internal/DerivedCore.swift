@@ -1,4 +1,5 @@
 import Effects
+import Synchronization
 
 /// A view of state that may disappear: an optional child, or one element of a collection.
 ///
@@ -331,10 +332,20 @@ private struct LookKey: Equatable {
 @MainActor
 final class GoneFlag {
   var isGone = false {
-    didSet { if isGone != oldValue { Self.changes &+= 1 } }
+    didSet { if isGone != oldValue { Self.noteChange() } }
   }
 
-  /// How many flags have changed: what a derived core found on a look holds while neither
-  /// this nor the state version moves.
-  static private(set) var changes = 0
+  /// How many flags have changed, or owners of flags gone away: what a derived core found on a
+  /// look holds while neither this nor the state version moves. Atomic, as an owner that is
+  /// let go (an `ElementStoreCache`, whose `deinit` may run on any thread) moves it too.
+  private nonisolated static let changeCount = Atomic<Int>(0)
+
+  /// How many flags have changed so far.
+  static var changes: Int { changeCount.load(ordering: .relaxed) }
+
+  /// Makes every derived core look again at its next read or send: a flag changed, or
+  /// something that its looks relied on went away.
+  nonisolated static func noteChange() {
+    changeCount.wrappingAdd(1, ordering: .relaxed)
+  }
 }

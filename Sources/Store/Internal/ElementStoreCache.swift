@@ -40,6 +40,12 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   /// The reads of the root's state in progress, handed to the element stores.
   private let reads: StateReads
   private var stores: [ID: Store<ElementState, ElementAction>] = [:]
+
+  // Its stores' looks found their elements while this cache checked them after each action;
+  // from now on they find them taken over (see `takenOver`), from their next read or send,
+  // not only once the state moves: a send right after this cache went would otherwise reach
+  // the reducer, and the store show its last state rather than what the send changed.
+  deinit { GoneFlag.noteChange() }
   /// For each store in `stores`, the flag its core reads once the store is let go.
   private var retirements: [ID: GoneFlag] = [:]
   /// The stores of removed elements that something (a row view playing its removal

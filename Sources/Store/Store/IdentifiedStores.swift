@@ -28,10 +28,10 @@ import Effects
 /// An element's store follows its collection, learning that its element was removed, while
 /// something checks the collection after each action: the store it was scoped from (held by
 /// a view, or by the store above it), or a collection of its stores. Once both are let go
-/// (the root store released while a view still holds a row's store, say), the row's store,
-/// from the next action on, keeps its element's last state and ignores its sends with a
-/// runtime warning, as for a removed element: it could no longer tell its element from one
-/// added later with its id.
+/// (the root store released while a view still holds a row's store, say), the row's store
+/// keeps its element's last state and ignores its sends with a runtime warning from then on,
+/// its very next send included, as for a removed element: it could no longer tell its
+/// element from one added later with its id.
 @MainActor
 public struct IdentifiedStores<ID: Hashable & Sendable, ElementState, ElementAction: Sendable>:
   @MainActor RandomAccessCollection
