@@ -81,7 +81,10 @@ import Testing
       _ = task
       log.append("sent")
     }
-    #expect(store.firstAfterHook == String(repeating: "a", count: 64))
+    // The getter read its buffer whole before the action was reduced; the store then read
+    // again, so what it returns is what the action left (a view's tracking, installed only
+    // after the read, would never be told of the change).
+    #expect(store.firstAfterHook == "<none>")
     #expect(itemsDuringRead == 2)
     // Reduced when the read ended, with its effect.
     #expect(store.items.isEmpty)
@@ -100,7 +103,7 @@ import Testing
       hook.run = nil
       store?.send(.clearChildValues)
     }
-    #expect(child.firstAfterHook == String(repeating: "one", count: 8))
+    #expect(child.firstAfterHook == "<none>")
     #expect(child.values.isEmpty)
     #expect(store.child?.values.isEmpty == true)
   }

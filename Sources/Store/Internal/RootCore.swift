@@ -245,13 +245,17 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   /// whether the hooks sent anything in code that knows the queue's type: in unspecialized
   /// code, the queue's count looked up the type's metadata after every action of every store
   /// with hooks (6% of an action beside 1,000 scoped rows, bench 24).
+  ///
+  /// With `reducingQueuedFirst`, the actions queued already (sent while a read was in
+  /// progress, see `reduceAfterReads()`) are reduced first, as if a round had sent them.
   @inlinable
-  func runDispatchHooks() {
+  func runDispatchHooks(reducingQueuedFirst: Bool = false) {
     beginHooks()
     defer { endHooks() }
     // Rounds that sent something; a loop found between the actions they sent sets it to the
     // limit (see `reduceSentDuringHooks(rounds:)`).
     var rounds = 0
+    if reducingQueuedFirst { reduceSentDuringHooks(rounds: &rounds) }
     while rounds < Self.hookRoundLimit {
       runHookRound()
       rounds += 1
@@ -417,8 +421,10 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     }
     isDispatching = true
     defer {
+      // Emptied while still dispatching: what a `deinit` there sends is queued (see
+      // `clearQueueOfDispatch()`).
+      if !queue.isEmpty { clearQueueOfDispatch() }
       isDispatching = false
-      if !queue.isEmpty { clearQueue() }
       if !dispatchHooks.isEmpty { runDispatchHooks() }
     }
     var group = group
@@ -439,8 +445,21 @@ package final class RootCore<R: Reducer>: RootStoreCore {
       Queued(
         action: action, origin: origin, group: group, placement: placement,
         check: reads.takeSendCheck()))
-    reads.afterReads { [self] in dispatchBatch {} }
+    reads.afterReads { [self] in reduceAfterReads() }
     return group
+  }
+
+  /// Reduces the actions sent while a read was in progress, once it has ended. When a derived
+  /// store's send is among them (it carries a check), they are reduced as the actions
+  /// observers send are (see `reduceSentDuringHooks(rounds:)`), with the hooks run between
+  /// them: a store only learns that its child was dismissed once its hook has seen the child
+  /// gone, so a dismissal, a new presentation and a send to the dismissed child's store, all
+  /// made in one getter, had that send drive the newcomer. Otherwise, as any batch.
+  func reduceAfterReads() {
+    guard !isDispatching, queue[queueHead...].contains(where: { $0.check != nil }) else {
+      return dispatchBatch {}
+    }
+    runDispatchHooks(reducingQueuedFirst: true)
   }
 
   /// Reduces the queued actions, in order, including those queued meanwhile.
@@ -469,8 +488,8 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     let dispatched = queueHead < queue.count
     reduceQueued()
     // As at the end of `dispatch`: hooks run once the loop is done, and may send.
+    if !queue.isEmpty { clearQueueOfDispatch() }
     isDispatching = false
-    if !queue.isEmpty { clearQueue() }
     if dispatched, !dispatchHooks.isEmpty { runDispatchHooks() }
   }
 
@@ -515,6 +534,23 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   // The queue's reduced actions are let go only once the queue is in order again: an action
   // can hold an object whose `deinit` sends to this store, and the queue skips the runtime's
   // exclusivity checks, which would otherwise catch that send changing it mid-change.
+
+  /// Empties the queue at the end of a dispatch, which has not ended yet (`isDispatching`):
+  /// a reduced action let go here can hold an object whose `deinit` sends to this store, and
+  /// that send is queued rather than reduced at once, ahead of the hooks that check what the
+  /// dispatch changed (reduced at once, a send to a dismissed child's store drove the child
+  /// presented in its place). With hooks to run, their first round runs before it (see
+  /// `runDispatchHooks()`); without, it is reduced here, with what it feeds back.
+  @usableFromInline
+  @inline(never)
+  func clearQueueOfDispatch() {
+    clearQueue()
+    guard dispatchHooks.isEmpty else { return }
+    while queueHead < queue.count {
+      reduceQueued()
+      clearQueue()
+    }
+  }
 
   /// Empties the queue after a dispatch, keeping its buffer unless it grew large.
   @usableFromInline

@@ -65,11 +65,17 @@ package final class StateReads {
       depth -= 1
       if depth == 0, let dispatch = waiting {
         waiting = nil
+        dispatchesAfterReads &+= 1
         dispatch()
       }
     }
     return body()
   }
+
+  /// How many times actions that waited for a read were reduced as it ended: a store that
+  /// reads a value for an observer reads it again when this moved during the read, so that
+  /// it shows and compares what those actions left (see `Store.subscript(dynamicMember:)`).
+  @exclusivity(unchecked) private(set) var dispatchesAfterReads = 0
 
   /// Runs `dispatch` once no read is in progress; a dispatch already waiting is kept instead
   /// (it reduces every action queued by then).

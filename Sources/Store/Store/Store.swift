@@ -146,7 +146,14 @@ public final class Store<State, Action: Sendable>: Observable {
   /// change to any part of it, though: views should read the values they show (`store.title`,
   /// `store.rows`, or scoped stores), which are compared one by one.
   public var state: State {
-    let state = core.state
+    let reads = core.reads
+    let dispatches = reads.dispatchesAfterReads
+    var state = core.state
+    // An action sent during the read (by the `deinit` of a value it let go) was reduced as
+    // the read ended: read again, so that what is shown and compared is the state now. (The
+    // change happened inside the observer's tracking, before it was installed: it would
+    // never be told.)
+    if reads.dispatchesAfterReads != dispatches { state = core.state }
     track(\State.self, state)
     return state
   }
@@ -180,10 +187,24 @@ public final class Store<State, Action: Sendable>: Observable {
   /// the whole `header`, and its observers are told of any change to it. To track `title`
   /// alone, read it through a store scoped to `header`.
   ///
+  /// A read that sends an action (a computed property's getter that sends, or the `deinit`
+  /// of a value the read lets go) has that action reduced as the read ends (see
+  /// ``send(_:)``); the value is then read once more, and that is what is returned and
+  /// compared after later actions. An action the second read sends is reduced too, and its
+  /// change is told at the check after the next action.
+  ///
   /// - Parameter keyPath: The path to the value.
   /// - Returns: The value.
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
-    let value = core.withState { copyOfValue(at: keyPath, in: $0) }
+    let reads = core.reads
+    let dispatches = reads.dispatchesAfterReads
+    var value = core.withState { copyOfValue(at: keyPath, in: $0) }
+    // As for `state`: an action sent during the read (by a getter, or a `deinit`) was
+    // reduced as it ended, inside the observer's tracking, which would never be told. Read
+    // once more; an action that read sends in turn is compared at the next check.
+    if reads.dispatchesAfterReads != dispatches {
+      value = core.withState { copyOfValue(at: keyPath, in: $0) }
+    }
     track(keyPath, value)
     return value
   }
