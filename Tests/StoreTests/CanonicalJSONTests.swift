@@ -225,8 +225,8 @@ import Testing
     #expect(texts.first?.contains(#""tags":[\#(sorted)]"#) == true, "\(texts)")
   }
 
-  /// A value whose `encode(to:)` fails for the walk alone: the collections before it are
-  /// still ordered.
+  /// A value whose `encode(to:)` fails for the walk alone: the collections beside it are
+  /// still ordered, before it or after it.
   struct Refuses: Hashable, Codable {
     func encode(to encoder: any Encoder) throws {
       guard "\(type(of: encoder))".contains("JSON") else {
@@ -241,15 +241,41 @@ import Testing
   struct Partial: Hashable, Codable {
     var a: Set<Int>
     var b: Refuses = Refuses()
+    var c: Set<Int>
   }
 
-  @Test func aWalkThatFailsKeepsThePlacesFoundBeforeTheFailure() throws {
+  @Test func aValueWhoseWalkFailsLeavesTheCollectionsBesideItOrdered() throws {
     var roomy = Set<Int>(minimumCapacity: 4096)
     for number in (0..<40).reversed() { roomy.insert(number) }
-    let text = try canonicalText(Partial(a: roomy))
+    let text = try canonicalText(Partial(a: roomy, c: roomy))
     // Ordered by their JSON text, as every set is.
     let sorted = (0..<40).map(String.init).sorted().joined(separator: ",")
     #expect(text.contains(#""a":[\#(sorted)]"#), "\(text)")
+    #expect(text.contains(#""c":[\#(sorted)]"#), "\(text)")
+  }
+
+  struct Entry: Hashable, Codable {
+    var tags: Set<Int> = []
+    var refuses: Refuses?
+  }
+
+  /// Where the walk meets the value that fails depends on the order a dictionary around it
+  /// iterates in: equal values still order alike (the walk kept what it had found before the
+  /// failure, and so ordered one copy's sets and not the other's).
+  @Test func equalValuesOrderAlikeWhereverTheWalkMeetsAFailure() throws {
+    let keys = (0..<8).map { "key \($0)" }
+    let copies = [2, 16, 128, 1024, 8192].map { capacity in
+      var entries = [String: Entry](minimumCapacity: capacity)
+      for key in keys.reversed() {
+        var tags = Set<Int>(minimumCapacity: capacity)
+        for number in 0..<20 { tags.insert(number) }
+        entries[key] = key == "key 3" ? Entry(refuses: Refuses()) : Entry(tags: tags)
+      }
+      return entries
+    }
+    #expect(Set(copies).count == 1)
+    #expect(Set(copies.map { $0.keys.map(\.self) }).count > 1, "the copies iterate alike")
+    #expect(try Set(copies.map(canonicalText)).count == 1)
   }
 }
 

@@ -80,15 +80,15 @@ enum CanonicalJSON {
 
 extension CanonicalJSON {
   /// Where `value`'s encoding holds unordered collections, and how to order each; empty when
-  /// it holds none. A walk that fails (a value's `encode(to:)` that throws for this encoder
-  /// alone) keeps the places it found before: the same ones at every run, since the walk
-  /// follows the value's structure, so a checkpoint and its replay still order alike, and
-  /// every collection before the failure is ordered.
+  /// it holds none. A value whose `encode(to:)` fails for this walk alone (it throws for any
+  /// encoder but a JSON one) is left as it is, with the collections inside it; every other
+  /// collection is found, whatever order the walk takes through sets and dictionaries, so
+  /// that equal values order alike.
   static func unorderedPlaces(in value: some Encodable)
     -> [[JSONPathComponent]: CanonicalOrder]
   {
     let finder = UnorderedCollectionFinder()
-    try? finder.visit(value, at: [])
+    finder.visit(value, at: [])
     return finder.places
   }
 }
@@ -125,13 +125,27 @@ extension Dictionary: UnorderedEncodable {
 /// Where a value's unordered collections sit in its encoding.
 final class UnorderedCollectionFinder {
   var places: [[JSONPathComponent]: CanonicalOrder] = [:]
+  /// The keys of `places`, in the order they were found: a visit that fails takes back what
+  /// it found.
+  private var found: [[JSONPathComponent]] = []
 
-  func visit<T: Encodable>(_ value: T, at path: [JSONPathComponent]) throws {
-    if let unordered = value as? any UnorderedEncodable {
-      places[path] = type(of: unordered).canonicalOrder
-      try value.encode(to: PlaceEncoder(finder: self, path: path))
-    } else {
-      try value.encode(to: PlaceEncoder(finder: self, path: path, origin: value))
+  /// Finds the unordered collections in `value`, at `path`. A value whose walk fails
+  /// contributes none, not even those found before it failed: where it failed can depend on
+  /// the order a set or dictionary around it iterates in, which equal values need not share.
+  /// Its siblings are still walked.
+  func visit<T: Encodable>(_ value: T, at path: [JSONPathComponent]) {
+    let start = found.count
+    do {
+      if let unordered = value as? any UnorderedEncodable {
+        places[path] = type(of: unordered).canonicalOrder
+        found.append(path)
+        try value.encode(to: PlaceEncoder(finder: self, path: path))
+      } else {
+        try value.encode(to: PlaceEncoder(finder: self, path: path, origin: value))
+      }
+    } catch {
+      for place in found[start...] { places[place] = nil }
+      found.removeSubrange(start...)
     }
   }
 
@@ -212,7 +226,7 @@ private struct PlaceKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
   mutating func encode(_ value: UInt128, forKey key: Key) throws {}
 
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-    try finder.visit(value, at: child(key))
+    finder.visit(value, at: child(key))
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
@@ -269,7 +283,7 @@ private struct PlaceUnkeyedContainer: UnkeyedEncodingContainer {
   mutating func encode(_ value: UInt128) throws { count += 1 }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
-    try finder.visit(value, at: next())
+    finder.visit(value, at: next())
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
@@ -312,7 +326,7 @@ private struct PlaceSingleValueContainer: SingleValueEncodingContainer {
 
   // A value encoded as a single value takes its container's place.
   mutating func encode<T: Encodable>(_ value: T) throws {
-    try finder.visit(value, at: path)
+    finder.visit(value, at: path)
   }
 }
 
