@@ -17,7 +17,8 @@ import Store
 ///   to revoke the credentials. The sign-in and sign-out requests are not the sending
 ///   screen's work (`outlivingSendersTask()`): cancelling the task `send` returned stops
 ///   neither, so no request is left without its answer (a sign-in stuck in flight) and no
-///   revoke is cut short. A sign-out cancels a sign-in in flight.
+///   revoke is cut short; `await store.send(.signInTapped).finish()` returns before the
+///   answer (watch ``State/isSigningIn``). A sign-out cancels a sign-in in flight.
 /// - A restored session clears the form, as a sign-in does.
 /// - The screen's lifecycle restores a saved session at startup, refreshes the profile when
 ///   the app regains focus, and listens for profile changes made elsewhere while the screen's

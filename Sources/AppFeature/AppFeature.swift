@@ -35,7 +35,7 @@ public struct AppFeature: Reducer {
       CartHeader(
         title: cart.title,
         itemCount: cart.totalQuantity,
-        signedInAs: account.profile?.displayName
+        signedInAs: account.profile?.shownName
       )
     }
   }
@@ -111,7 +111,8 @@ public struct CartHeader: Equatable, Sendable {
   public var title: String
   /// How many units the cart holds.
   public var itemCount: Int
-  /// The signed-in user's display name, or `nil` when signed out.
+  /// The signed-in user's name as shown (`AccountProfile.shownName`: the display name, or the
+  /// username when that is blank), or `nil` when signed out.
   public var signedInAs: String?
 
   /// Creates a header.
@@ -119,7 +120,7 @@ public struct CartHeader: Equatable, Sendable {
   /// - Parameters:
   ///   - title: The cart's title.
   ///   - itemCount: How many units the cart holds.
-  ///   - signedInAs: The signed-in user's display name.
+  ///   - signedInAs: The signed-in user's name as shown.
   public init(title: String, itemCount: Int, signedInAs: String?) {
     self.title = title
     self.itemCount = itemCount

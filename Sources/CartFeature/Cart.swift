@@ -18,9 +18,11 @@ import Store
 ///   `saved(title)` or `cancelled` through delegate actions, then dismisses itself.
 /// - **Commands**: checkout is an action: ``Action/checkoutTapped`` starts one cancellable
 ///   request (through ``Action/checkoutStarted(orderKey:)``); ``Action/screenDisappeared``
-///   cancels it, and nothing else does: cancelling the task `send` returned does not (the
-///   request is marked `outlivingSendersTask()`), since ``State/isCheckingOut`` would then
-///   stay set with no answer to come. The order's key outlives the request (``State/pendingOrderKey``), so
+///   and ``Action/reset`` cancel it, as does letting go of the store. Cancelling the task
+///   `send` returned does not (the request is marked `outlivingSendersTask()`), since
+///   ``State/isCheckingOut`` would then stay set with no answer to come; so
+///   `await store.send(.checkoutTapped).finish()` returns before the answer: watch
+///   ``State/isCheckingOut`` instead. The order's key outlives the request (``State/pendingOrderKey``), so
 ///   checking out again after leaving the screen or losing the answer does not order twice.
 /// - **Replayable**: a new item's id and a new order's key are made when the tap is handled and
 ///   carried in ``Action/itemAdded(_:)`` and ``Action/checkoutStarted(orderKey:)``, so a
@@ -231,18 +233,17 @@ public struct Cart: Reducer {
       // Remove what was bought, not everything: an item added meanwhile was not bought, and
       // units stepped up meanwhile stay in the cart.
       // A line that buys nothing (a quantity of 0 or less, from a service in error) leaves
-      // its item alone, rather than adding units; a total is capped where it has bought every
-      // unit an item can hold, so a huge quantity does not overflow.
-      let most = CartItem.quantityRange.upperBound
+      // its item alone, rather than adding units; totals stop at `Int.max` rather than
+      // overflow.
       var bought: [CartItem.ID: Int] = [:]
       for item in receipt.items where item.quantity > 0 {
-        bought[item.id] = min(bought[item.id, default: 0] + min(item.quantity, most), most)
+        let (total, overflow) = bought[item.id, default: 0].addingReportingOverflow(item.quantity)
+        bought[item.id] = overflow ? .max : total
       }
       for (id, quantity) in bought {
-        guard let left = state.items[id: id].map({ $0.quantity - quantity }), left > 0 else {
-          continue
-        }
-        state.items[id: id]?.quantity = left
+        // Every unit bought (or the item gone): it stays in `bought`, and goes below.
+        guard let held = state.items[id: id]?.quantity, quantity < held else { continue }
+        state.items[id: id]?.quantity = held - quantity
         bought[id] = nil
       }
       state.removeItems { bought[$0.id] != nil }

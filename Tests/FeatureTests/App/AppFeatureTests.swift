@@ -80,3 +80,15 @@ import Testing
     )
   }
 }
+
+/// The cart's header names the user as the account's own views do.
+@Suite struct CartHeaderNameTests {
+  @Test func aBlankDisplayNameShowsTheUsernameInTheCartHeader() {
+    var state = AppFeature.State()
+    state.account.profile = AccountProfile(username: "ada", displayName: "  ")
+    #expect(state.cartHeader.signedInAs == "ada")
+    #expect(state.cartHeader.signedInAs == state.account.header.displayName)
+    state.account.profile = nil
+    #expect(state.cartHeader.signedInAs == nil)
+  }
+}

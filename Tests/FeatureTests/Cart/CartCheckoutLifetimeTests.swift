@@ -108,3 +108,33 @@ import Testing
     #expect(CartAlert.checkoutSucceeded(huge).message.hasPrefix("Thank you!"))
   }
 }
+
+/// Bought units against items the cart holds, inside the range and outside it (a state built
+/// by app code: `CartItem`'s initializer does not check).
+@MainActor
+@Suite struct CartReceiptUnitsTests {
+  let receiptID = UUID(counting: 0xCAFE)
+
+  func itemsAfter(buying lines: [Int], of quantity: Int) -> [CartItem] {
+    let id = UUID(counting: 1)
+    var state = Cart.State(items: [CartItem(id: id, name: "Tea", quantity: quantity)])
+    let receipt = Receipt(
+      id: receiptID, items: lines.map { CartItem(id: id, name: "Tea", quantity: $0) })
+    _ = Cart(checkout: .unimplemented, makeID: .incrementing(), clock: TestClock())
+      .reduce(into: &state, action: .checkoutSucceeded(receipt))
+    return state.items.elements
+  }
+
+  @Test func everyUnitBoughtRemovesTheItem() {
+    #expect(itemsAfter(buying: [99], of: 99).isEmpty)
+    #expect(itemsAfter(buying: [50, 50], of: 99).isEmpty)
+    #expect(itemsAfter(buying: [150], of: 150).isEmpty)
+    #expect(itemsAfter(buying: [.max, .max], of: 150).isEmpty)
+  }
+
+  @Test func someUnitsBoughtLeaveTheRest() {
+    #expect(itemsAfter(buying: [50, 5], of: 60).map(\.quantity) == [5])
+    #expect(itemsAfter(buying: [-5, 4], of: 10).map(\.quantity) == [6])
+    #expect(itemsAfter(buying: [100], of: 150).map(\.quantity) == [50])
+  }
+}
