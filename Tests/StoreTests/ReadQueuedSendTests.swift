@@ -236,3 +236,124 @@ extension CaseKey<Carrier.Action, Carrier.ChildAction> {
     #expect(warnings.messages.isEmpty)
   }
 }
+
+/// A feature whose `a` feeds back `aFollow`, logging every action, with a child.
+struct Sequenced: Reducer {
+  struct State {
+    var log: [String] = []
+    var child: Int? = 0
+    let hook: GetterHook
+    var hooked: Int {
+      MainActor.assumeIsolated { hook.fire() }
+      return log.count
+    }
+  }
+  enum Action: Sendable {
+    case a, aFollow, b
+    case child(ChildAction)
+  }
+  enum ChildAction: Sendable { case x }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .a:
+      state.log.append("a")
+      return .send(.aFollow)
+    case .aFollow: state.log.append("aFollow")
+    case .b: state.log.append("b")
+    case .child(.x): state.log.append("x")
+    }
+    return .none
+  }
+}
+
+extension CaseKey<Sequenced.Action, Sequenced.ChildAction> {
+  static var sequencedChild: Self {
+    Self(Sequenced.Action.child) { if case .child(let action) = $0 { action } else { nil } }
+  }
+}
+
+/// Sends made in a getter are reduced in the order the same sends have outside a read, each
+/// with what it feeds back before the next, with or without a child store's send among them.
+@MainActor
+@Suite struct ReadQueuedSendOrderTests {
+  let hook = GetterHook()
+
+  @Test func aGettersSendsKeepTheOrderTheyHaveOutsideARead() throws {
+    let harness = Harness(initialState: Sequenced.State(hook: hook), reducer: Sequenced())
+    let child = try #require(harness.store.scope(state: \.child, action: .sequencedChild))
+    _ = child.state
+    hook.run = {
+      harness.store.send(.a)
+      harness.store.send(.b)
+    }
+    _ = harness.store.hooked
+    #expect(harness.state.log == ["a", "aFollow", "b"])
+    hook.run = {
+      child.send(.x)
+      harness.store.send(.a)
+      harness.store.send(.b)
+    }
+    _ = harness.store.hooked
+    #expect(harness.state.log.dropFirst(3) == ["x", "a", "aFollow", "b"])
+    harness.store.send(.a)
+    harness.store.send(.b)
+    #expect(harness.state.log.dropFirst(7) == ["a", "aFollow", "b"])
+  }
+}
+
+/// A feature whose every `carry` changes the title an observer watches, and carries a token
+/// whose `deinit` sends.
+struct LoopCarrier: Reducer {
+  struct State: Equatable {
+    var title = ""
+    var carries = 0
+    var marks = 0
+  }
+  enum Action: Sendable {
+    case trigger
+    case carry(DeinitToken)
+    case mark
+    case mark2(DeinitToken)
+    case other
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .trigger: state.title += "t"
+    case .carry:
+      state.title += "c"
+      state.carries += 1
+    case .mark, .mark2: state.marks += 1
+    case .other: break
+    }
+    return .none
+  }
+}
+
+extension DeinitQueuedSendTests {
+  /// An observer that answers every change is a loop, reported once; what the `deinit`s of
+  /// the last actions send is reduced before `send` returns, not left queued for the next
+  /// action (a send after the loop reduced it after its own action).
+  @Test func whatTheLastActionsOfALoopSendFromDeinitIsReducedBeforeSendReturns() {
+    let core = RootCore(
+      initialState: LoopCarrier.State(), reducer: LoopCarrier(), warnings: warnings.handler)
+    let store = Store(core: core)
+    let stopped = Flag()
+    let watcher = Rewatcher(read: { _ = store.title }) {
+      guard !stopped.isSet else { return }
+      store.send(.carry(DeinitToken { store.send(.mark2(DeinitToken { store.send(.mark) })) }))
+    }
+    store.send(.trigger)
+    stopped.set()
+    #expect(warnings.messages.filter { $0.contains("feedback loop") }.count == 1)
+    let state = core.untrackedState
+    #expect(state.marks == 2 * state.carries, "\(state.marks) marks for \(state.carries) carries")
+    #expect(core.queue.count == core.queueHead)
+    var after: [String] = []
+    core.didReduce = { action, _ in after.append("\(action)".prefix(5).description) }
+    store.send(.other)
+    #expect(after == ["other"])
+    withExtendedLifetime(watcher) {}
+  }
+}

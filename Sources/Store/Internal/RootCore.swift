@@ -311,9 +311,11 @@ package final class RootCore<R: Reducer>: RootStoreCore {
         line: 0
       )
     )
-    // No more rounds between them: the loop was reported.
+    // No more rounds between them: the loop was reported. Until none is left: the `deinit`
+    // of an action let go by the last of them may send (the review found one left queued
+    // after `send` returned, to be reduced after the next action).
     var rounds = Self.hookRoundLimit
-    if queueHead < queue.count { reduceSentDuringHooks(rounds: &rounds) }
+    while queueHead < queue.count { reduceSentDuringHooks(rounds: &rounds) }
   }
 
   /// How many rounds of hooks one dispatch runs at most while observers keep sending: far
@@ -449,16 +451,17 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     return group
   }
 
-  /// Reduces the actions sent while a read was in progress, once it has ended. When a derived
-  /// store's send is among them (it carries a check), they are reduced as the actions
-  /// observers send are (see `reduceSentDuringHooks(rounds:)`), with the hooks run between
-  /// them: a store only learns that its child was dismissed once its hook has seen the child
-  /// gone, so a dismissal, a new presentation and a send to the dismissed child's store, all
-  /// made in one getter, had that send drive the newcomer. Otherwise, as any batch.
+  /// Reduces the actions sent while a read was in progress, once it has ended, as the actions
+  /// observers send are (see `reduceSentDuringHooks(rounds:)`): each with what it feeds back
+  /// before the next, as outside a read, and, when a derived store's send is among them (it
+  /// carries a check), with the hooks run between them. A store only learns that its child
+  /// was dismissed once its hook has seen the child gone, so a dismissal, a new presentation
+  /// and a send to the dismissed child's store, all made in one getter, had that send drive
+  /// the newcomer.
   func reduceAfterReads() {
-    guard !isDispatching, queue[queueHead...].contains(where: { $0.check != nil }) else {
-      return dispatchBatch {}
-    }
+    // The loop that is running reduces them (reads do not set this; an effect drain run in
+    // a getter would).
+    guard !isDispatching else { return dispatchBatch {} }
     runDispatchHooks(reducingQueuedFirst: true)
   }
 
