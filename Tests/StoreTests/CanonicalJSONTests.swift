@@ -279,6 +279,63 @@ import Testing
   }
 }
 
+/// Sets found through wrappers (a value that hands its set its own encoder) inside a value
+/// whose walk fails are taken back with the rest (the second review): where the walk fails
+/// depends on the order the outer set iterates in.
+@Suite struct CanonicalWrappedFailureTests {
+  struct Wrapper: Hashable, Codable {
+    var tags: Set<Int>
+    init(tags: Set<Int>) { self.tags = tags }
+    init(from decoder: any Decoder) throws { tags = try Set<Int>(from: decoder) }
+    func encode(to encoder: any Encoder) throws { try tags.encode(to: encoder) }
+  }
+
+  struct Key: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+
+  /// Writes its wrappers as an object (its keys sorted by the log's encoder), and refuses any
+  /// encoder but JSON's when it reaches the key "key 3": where the walk fails depends on the
+  /// order the dictionary iterates in.
+  struct Outer: Hashable, Encodable {
+    var items: [String: Wrapper]
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: Key.self)
+      for (key, item) in items {
+        if key == "key 3", !"\(type(of: encoder))".contains("JSON") {
+          throw EncodingError.invalidValue(
+            item, .init(codingPath: [], debugDescription: "not for the walk"))
+        }
+        try container.encode(item, forKey: Key(stringValue: key))
+      }
+    }
+  }
+
+  @Test func equalValuesOrderAlikeWhenAValueWithWrappersFailsItsWalk() throws {
+    let encoder = makeLogEncoder()
+    // The wrapped sets are built alike in every copy, so they iterate alike: only where the
+    // walk fails differs.
+    var tags = Set<Int>(minimumCapacity: 64)
+    for number in 0..<40 { tags.insert(number) }
+    let copies = [2, 16, 128, 1024].map { capacity in
+      var items = [String: Wrapper](minimumCapacity: capacity)
+      for group in (0..<8).reversed() { items["key \(group)"] = Wrapper(tags: tags) }
+      return Outer(items: items)
+    }
+    #expect(Set(copies).count == 1)
+    #expect(Set(copies.map { Array($0.items.keys) }).count > 1, "the copies iterate alike")
+    let texts = try Set(
+      copies.map { value in
+        let json = try encoder.encode(value)
+        return CanonicalJSON.canonical(json, of: value, encoder: encoder)
+      })
+    #expect(texts.count == 1)
+  }
+}
+
 /// A recorded state holding an `Int128` and a set replays, in the same process or another
 /// (where the set iterates in another order).
 @MainActor

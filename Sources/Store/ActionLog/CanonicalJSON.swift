@@ -137,8 +137,7 @@ final class UnorderedCollectionFinder {
     let start = found.count
     do {
       if let unordered = value as? any UnorderedEncodable {
-        places[path] = type(of: unordered).canonicalOrder
-        found.append(path)
+        register(path, type(of: unordered).canonicalOrder)
         try value.encode(to: PlaceEncoder(finder: self, path: path))
       } else {
         try value.encode(to: PlaceEncoder(finder: self, path: path, origin: value))
@@ -147,6 +146,13 @@ final class UnorderedCollectionFinder {
       for place in found[start...] { places[place] = nil }
       found.removeSubrange(start...)
     }
+  }
+
+  /// Notes an unordered collection at `path`, to be taken back if the visit it is part of
+  /// fails.
+  func register(_ path: [JSONPathComponent], _ order: CanonicalOrder) {
+    places[path] = order
+    found.append(path)
   }
 
   /// The order of the unordered collection that `value` wraps and encodes by handing it its
@@ -189,7 +195,8 @@ private struct PlaceEncoder: Encoder {
     if let origin, finder.places[path] == nil,
       let order = UnorderedCollectionFinder.wrappedOrder(of: origin)
     {
-      finder.places[path] = order
+      // Taken back with the rest if the visit fails (the second review).
+      finder.register(path, order)
     }
     return PlaceUnkeyedContainer(finder: finder, path: path)
   }
