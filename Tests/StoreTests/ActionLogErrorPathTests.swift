@@ -96,6 +96,20 @@ import Testing
     }
   }
 
+  /// The path is quoted whole in the message: an empty one, or one with a space or a colon,
+  /// reads plainly (the log hunt: "Cannot write the log at : No such file or directory.").
+  @Test func theMessageQuotesThePath() {
+    #expect(
+      ActionLogError.cannotWrite(path: "", reason: "No such file or directory").description
+        == #"Cannot write the log at "": No such file or directory."#)
+    #expect(
+      ActionLogError.cannotRead(path: "my logs/a: b.jsonl", reason: "Permission denied")
+        .description == #"Cannot read the log at "my logs/a: b.jsonl": Permission denied."#)
+    #expect(
+      ActionLogError.cannotRead(path: "say \"hi\"\u{1B}", reason: "gone").description
+        == #"Cannot read the log at "say \"hi\"\u{1B}": gone."#)
+  }
+
   @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
   func aDeviceWithNoSpaceLeftRefusesTheHeader() {
     let store = Store(initialState: Pair.State()) { Pair() }

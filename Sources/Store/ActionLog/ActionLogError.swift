@@ -46,10 +46,11 @@ public enum ActionLogError: Error, Equatable, Sendable, CustomStringConvertible 
   /// cannot send escape sequences to a terminal or start a line of the message.
   public var description: String {
     switch self {
+    // The path quoted whole: an empty one, or one with spaces or a colon, reads plainly.
     case .cannotWrite(let path, let reason):
-      "Cannot write the log at \(LogText.escaped(path)): \(LogText.escaped(reason))."
+      "Cannot write the log at \(LogText.quoted(path, limit: .max)): \(LogText.escaped(reason))."
     case .cannotRead(let path, let reason):
-      "Cannot read the log at \(LogText.escaped(path)): \(LogText.escaped(reason))."
+      "Cannot read the log at \(LogText.quoted(path, limit: .max)): \(LogText.escaped(reason))."
     case .empty: "The log is empty: expected a header line."
     case .badHeader(let line, let reason):
       "Line \(line): not a valid log header: \(LogText.escaped(reason))"
