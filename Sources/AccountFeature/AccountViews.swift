@@ -44,7 +44,7 @@ extension Account.State {
   /// The account badge's view of this state.
   public var badge: AccountBadge {
     AccountBadge(
-      initial: profile.map { $0.shownName.first { !$0.isWhitespace } ?? "?" },
+      initial: profile.map { $0.shownName.first ?? "?" },
       isBusy: isSigningIn)
   }
 

@@ -231,15 +231,9 @@ public struct Cart: Reducer {
       state.isCheckingOut = false
       state.pendingOrderKey = nil
       // Remove what was bought, not everything: an item added meanwhile was not bought, and
-      // units stepped up meanwhile stay in the cart.
-      // A line that buys nothing (a quantity of 0 or less, from a service in error) leaves
-      // its item alone, rather than adding units; totals stop at `Int.max` rather than
-      // overflow.
-      var bought: [CartItem.ID: Int] = [:]
-      for item in receipt.items where item.quantity > 0 {
-        let (total, overflow) = bought[item.id, default: 0].addingReportingOverflow(item.quantity)
-        bought[item.id] = overflow ? .max : total
-      }
+      // units stepped up meanwhile stay in the cart. A line that buys nothing (a quantity of
+      // 0 or less, from a service in error) leaves its item alone, rather than adding units.
+      var bought = receipt.unitsBought
       for (id, quantity) in bought {
         // Every unit bought (or the item gone): it stays in `bought`, and goes below.
         guard let held = state.items[id: id]?.quantity, quantity < held else { continue }

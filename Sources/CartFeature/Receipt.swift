@@ -22,10 +22,25 @@ public struct Receipt: Equatable, Hashable, Sendable, Codable {
   ///
   /// - Complexity: O(*n*) in the number of items.
   public var totalQuantity: Int {
-    items.reduce(0) { total, item in
-      guard item.quantity > 0 else { return total }
-      let (sum, overflow) = total.addingReportingOverflow(item.quantity)
-      return overflow ? .max : sum
+    items.reduce(0) { Self.adding($1.quantity, to: $0) }
+  }
+
+  /// The units bought of each item the receipt bought any of, counted as ``totalQuantity``
+  /// counts them.
+  ///
+  /// - Complexity: O(*n*) in the number of items.
+  var unitsBought: [CartItem.ID: Int] {
+    var bought: [CartItem.ID: Int] = [:]
+    for item in items where item.quantity > 0 {
+      bought[item.id] = Self.adding(item.quantity, to: bought[item.id] ?? 0)
     }
+    return bought
+  }
+
+  /// `total` with a line's `quantity` added: none when it is 0 or less, and `Int.max` past it.
+  private static func adding(_ quantity: Int, to total: Int) -> Int {
+    guard quantity > 0 else { return total }
+    let (sum, overflow) = total.addingReportingOverflow(quantity)
+    return overflow ? .max : sum
   }
 }

@@ -461,7 +461,7 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   func reduceAfterReads() {
     // The loop that is running reduces them (reads do not set this; an effect drain run in
     // a getter would).
-    guard !isDispatching else { return dispatchBatch {} }
+    guard !isDispatching else { return }
     runDispatchHooks(reducingQueuedFirst: true)
   }
 

@@ -146,16 +146,22 @@ public final class Store<State, Action: Sendable>: Observable {
   /// change to any part of it, though: views should read the values they show (`store.title`,
   /// `store.rows`, or scoped stores), which are compared one by one.
   public var state: State {
-    let reads = core.reads
-    let dispatches = reads.dispatchesAfterReads
-    var state = core.state
-    // An action sent during the read (by the `deinit` of a value it let go) was reduced as
-    // the read ended: read again, so that what is shown and compared is the state now. (The
-    // change happened inside the observer's tracking, before it was installed: it would
-    // never be told.)
-    if reads.dispatchesAfterReads != dispatches { state = core.state }
+    let state = readAgainAfterSends { core.state }
     track(\State.self, state)
     return state
+  }
+
+  /// What `read` reads, read again when an action sent during it (by a getter, or the
+  /// `deinit` of a value it let go) was reduced as it ended: the value shown and compared is
+  /// then the state's now. (The change happened inside the observer's tracking, before it was
+  /// installed: it would never be told of it.) An action the second read sends is reduced
+  /// too, and its change told at the check after the next action.
+  @inline(__always)
+  private func readAgainAfterSends<Value>(_ read: () -> Value) -> Value {
+    let reads = core.reads
+    let dispatches = reads.dispatchesAfterReads
+    let value = read()
+    return reads.dispatchesAfterReads == dispatches ? value : read()
   }
 
   /// Reads a value of the state.
@@ -196,15 +202,7 @@ public final class Store<State, Action: Sendable>: Observable {
   /// - Parameter keyPath: The path to the value.
   /// - Returns: The value.
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
-    let reads = core.reads
-    let dispatches = reads.dispatchesAfterReads
-    var value = core.withState { copyOfValue(at: keyPath, in: $0) }
-    // As for `state`: an action sent during the read (by a getter, or a `deinit`) was
-    // reduced as it ended, inside the observer's tracking, which would never be told. Read
-    // once more; an action that read sends in turn is compared at the next check.
-    if reads.dispatchesAfterReads != dispatches {
-      value = core.withState { copyOfValue(at: keyPath, in: $0) }
-    }
+    let value = readAgainAfterSends { core.withState { copyOfValue(at: keyPath, in: $0) } }
     track(keyPath, value)
     return value
   }
