@@ -12,10 +12,14 @@ public final class ImmediateClock: Clock, Sendable {
   /// Creates a clock at time zero.
   public init() {}
 
-  /// The current time: the latest deadline slept until so far. For one task's sleeps in turn,
-  /// that is their sum; sleeps of several tasks at once do not add up (two sleeps of 10
-  /// seconds side by side leave it at 10), and each moves time for every user of the clock: a
-  /// timer on it, beside a 10-second sleep, takes its ticks for missed and skips them.
+  /// The current time: the latest deadline slept until so far.
+  ///
+  /// A sleep for a duration counts from `now` as it is when the sleep starts, and moves `now`
+  /// before it returns, so sleeps that start one after another add up, one task's or several
+  /// tasks': the two effects of a `.merge` that each sleep 10 seconds leave it at 20, since the
+  /// second starts its sleep after the first moved the clock. A sleep until an instant already
+  /// passed leaves it where it is. Each sleep moves time for every user of the clock: a timer
+  /// on it, beside a 10-second sleep, takes its ticks for missed and skips them.
   public var now: Instant {
     current.withLock { $0 }
   }
