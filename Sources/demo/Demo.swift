@@ -10,7 +10,34 @@ import Store
 struct Demo {
   static func main() async {
     prepareStandardStreams()
-    exit(await run(Array(CommandLine.arguments.dropFirst()), output: Output()))
+    let arguments = (1..<Int(CommandLine.argc)).map { UnsafePointer(CommandLine.unsafeArgv[$0]!) }
+    exit(await run(cArguments: arguments, output: Output()))
+  }
+
+  /// Runs the command that `arguments`, as the process was given them, name, and returns the
+  /// exit code; usage error 2 for an argument that is not UTF-8 text.
+  ///
+  /// `CommandLine.arguments` reads the bytes of an argument that are not UTF-8 (a file name
+  /// in Latin-1) as U+FFFD: as a path, the argument would name another file, which `record`
+  /// would create, or overwrite.
+  static func run(cArguments arguments: [UnsafePointer<CChar>], output: Output) async -> Int32 {
+    var decoded: [String] = []
+    for (index, argument) in arguments.enumerated() {
+      guard let text = String(validatingCString: argument) else {
+        let bytes = UnsafeRawBufferPointer(start: argument, count: strlen(argument))
+        let shown = LogText.quoted(String(decoding: bytes, as: UTF8.self))
+        output.error(
+          """
+          demo: argument \(index + 1), \(shown), holds bytes that are not UTF-8 text (shown as \
+          U+FFFD): as a path it would name another file. Give the file a name in UTF-8.
+          \(Usage.main)
+          """
+        )
+        return 2
+      }
+      decoded.append(text)
+    }
+    return await run(decoded, output: output)
   }
 
   /// Makes the standard streams safe to write before anything is opened.

@@ -17,6 +17,9 @@ struct Divergence {
   var line: Int
   /// The last checkpoint that matched, or the header (sequence 0) when none did.
   var lastMatch: (sequence: Int, line: Int)
+  /// The header's line. A checkpoint of action 0 (of the initial state) that matched is
+  /// another line of sequence 0: the header is told from it by its line.
+  var headerLine: Int
   /// The replay's warnings so far, as listed.
   var warnings: [String]
   /// How many more warnings the replay counted without listing them.
@@ -42,8 +45,9 @@ struct Divergence {
       return .diverged(
         sequence: checkpoint, line: line, differences: differences, warnings: warnings)
     }
+    let isFromHeader = lastMatch.line == headerLine
     let start =
-      lastMatch.sequence == 0
+      isFromHeader
       ? "the header (line \(lastMatch.line))"
       : "the last matching checkpoint (after action \(lastMatch.sequence), line \(lastMatch.line))"
     guard canReread else {
@@ -63,7 +67,7 @@ struct Divergence {
     // From the header, the state replayed from may itself differ from the one recorded.
     let (problems, actions, withSecrets) = ActionLogReplayer<Feature>.roundTripProblems(
       path: path, lines: (lastMatch.line + 1)..<line,
-      header: lastMatch.sequence == 0 ? lastMatch.line : nil)
+      header: isFromHeader ? lastMatch.line : nil)
     var range: String
     if let actions {
       range = """

@@ -324,7 +324,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
           throw ActionLogError.sequenceOutOfOrder(line: number, found: found, expected: sequence)
         }
         let since = Divergence(
-          path: path, checkpoint: found, line: number, lastMatch: lastMatch,
+          path: path, checkpoint: found, line: number, lastMatch: lastMatch, headerLine: headerLine,
           warnings: report.warnings, unlistedWarnings: report.unlistedWarningCount,
           canReread: reader.isRegularFile)
         let canonical: Data
@@ -511,6 +511,12 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       """
   }
 
+  /// `line` without the byte order mark it starts with, if it does: a file's first line may
+  /// hold one and nothing else, and is then blank.
+  private static func droppingByteOrderMark(_ line: Data) -> Data {
+    line.starts(with: [0xEF, 0xBB, 0xBF]) ? line.dropFirst(3) : line
+  }
+
   private static func isBlank(_ line: Data) -> Bool {
     // Through the bytes: `Data`'s own iteration costs more than the test, on every line.
     line.withUnsafeBytes { bytes in
@@ -619,7 +625,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       case .tooLong(let number):
         throw ActionLogError.lineTooLong(line: number, limit: ActionLogFormat.maximumLineLength)
       }
-    } while Self.isBlank(bytes)
+    } while Self.isBlank(headerLine == 1 ? Self.droppingByteOrderMark(bytes) : bytes)
     var scanner = DuplicateKeyScanner()
     // A byte order mark is the file's first bytes, or not one a log may hold.
     if let problem = Self.encodingProblem(in: bytes, isFirstLine: headerLine == 1)

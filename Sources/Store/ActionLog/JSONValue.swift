@@ -63,33 +63,50 @@ enum JSONValue: Equatable {
     return value
   }
 
-  /// The value as compact JSON-like text, shortened past `limit` characters.
+  /// The value as compact JSON-like text, shortened past `limit` characters, never inside a
+  /// value: a string quoted and cut as ``LogText/quoted(_:limit:)`` cuts one, with its closing
+  /// quote and its length (`"Tea, m"… (8000000 characters)`); a number of more than 40
+  /// characters as its first 24 and its length; an array's or an object's members until the
+  /// text is `limit` characters long, and `…` for the rest (`[1, 2, …]`).
   ///
   /// - Complexity: O(`limit`) for an array or an object of any size: the text stops once it
   ///   is long enough to be cut.
   func rendered(limit: Int = 80) -> String {
-    let text: String
     switch self {
-    case .null: text = "null"
-    case .bool(let value): text = "\(value)"
-    case .number(let value): text = value.text
-    case .string(let value): text = LogText.quoted(value, limit: limit)
+    case .null: return "null"
+    case .bool(let value): return "\(value)"
+    case .number(let value): return JSONCheck.Number.shown(value.text)
+    case .string(let value):
+      // Deep in a long value, a string still shows its start.
+      return LogText.quoted(value, limit: max(limit, Self.smallestRoom))
     case .array(let values):
-      text = "[" + Self.joined(values.lazy.map { $0.rendered(limit: limit) }, limit: limit) + "]"
+      guard limit > 0 || values.isEmpty else { return "[…]" }
+      return "[" + Self.joined(values, limit: limit - 1) { $0.rendered(limit: $1) } + "]"
     case .object(let fields):
-      text = Self.render(fields, limit: limit)
+      return Self.render(fields, limit: limit)
     }
-    return text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
   }
 
-  /// `parts` joined by ", ", made only until the text is longer than `limit`: the rest
-  /// would be cut.
-  private static func joined(_ parts: some Sequence<String>, limit: Int) -> String {
+  /// The fewest characters of a string that ``rendered(limit:)`` shows, however little room
+  /// the value's members before it left.
+  private static let smallestRoom = 8
+
+  /// `parts` rendered with the room left, joined by ", ", until the text reaches `limit`
+  /// characters; `…` stands for the parts left out.
+  private static func joined<Part>(
+    _ parts: some Sequence<Part>, limit: Int, _ render: (Part, _ room: Int) -> String
+  ) -> String {
     var text = ""
+    var length = 0
     for part in parts {
-      if !text.isEmpty { text += ", " }
-      text += part
-      if text.count > limit { break }
+      if !text.isEmpty {
+        guard length < limit else { return text + ", …" }
+        text += ", "
+        length += 2
+      }
+      let rendered = render(part, limit - length)
+      text += rendered
+      length += rendered.count
     }
     return text
   }
@@ -98,20 +115,26 @@ enum JSONValue: Equatable {
   /// `.case(payload)`.
   private static func render(_ fields: [String: JSONValue], limit: Int) -> String {
     if fields.count == 1, let (key, payload) = fields.first, case .object(let inner) = payload {
-      let name = LogText.escaped(key)
-      if inner.isEmpty { return ".\(name)" }
+      let name = "." + LogText.escaped(key, limit: 120)
+      if inner.isEmpty { return name }
+      guard limit > name.count else { return name + "(…)" }
+      let room = limit - name.count - 1
       if inner.count == 1, let only = inner["_0"] {
-        return ".\(name)(\(only.rendered(limit: limit)))"
+        return name + "(" + only.rendered(limit: room) + ")"
       }
-      let arguments = inner.keys.sorted().lazy.map {
-        "\(LogText.escaped($0)): \(inner[$0]!.rendered(limit: limit))"
-      }
-      return ".\(name)(\(joined(arguments, limit: limit)))"
+      return name + "(" + members(inner, limit: room) + ")"
     }
-    let members = fields.keys.sorted().lazy.map {
-      "\(LogText.escaped($0)): \(fields[$0]!.rendered(limit: limit))"
+    guard limit > 0 || fields.isEmpty else { return "{…}" }
+    return "{" + members(fields, limit: limit - 1) + "}"
+  }
+
+  /// `fields` as `key: value`, in the order of their keys, joined as ``joined(_:limit:_:)``
+  /// joins parts.
+  private static func members(_ fields: [String: JSONValue], limit: Int) -> String {
+    joined(fields.keys.sorted(), limit: limit) { key, room in
+      let name = LogText.escaped(key, limit: 120) + ": "
+      return name + fields[key]!.rendered(limit: room - name.count)
     }
-    return "{" + joined(members, limit: limit) + "}"
   }
 
   /// The paths where `self` and `other` differ, each as `path: old → new`, or as

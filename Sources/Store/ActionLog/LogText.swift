@@ -10,9 +10,10 @@ package enum LogText {
   /// `text` in double quotes, escaped as in a Swift string literal: `"Tea\u{1B}[31m\n"`.
   ///
   /// A quote, a backslash, every control character (C0, DEL and C1), every bidirectional
-  /// formatting character (embeddings, overrides, isolates and marks) and the line and
-  /// paragraph separators are escaped, so the result is one line, shown in the order it is
-  /// stored, that shows where the value ends. Past `limit` characters (Unicode scalars), the
+  /// formatting character (embeddings, overrides, isolates and marks), the line and
+  /// paragraph separators and the invisible format characters (a zero-width space, U+FEFF:
+  /// see `isEscaped(_:)`) are escaped, so the result is one line, shown in the order it is
+  /// stored, that shows where the value ends and every character it holds. Past `limit` characters (Unicode scalars), the
   /// rest is left out and counted: `"Tea, milk"… (8000000 characters)`.
   package static func quoted(_ text: some StringProtocol, limit: Int = 120) -> String {
     var result = "\""
@@ -45,6 +46,9 @@ package enum LogText {
     var isQuoted = false
     // After a backslash in a literal: the escaped character goes with it, kept or not.
     var isEscaped = false
+    // After `\u`, and inside the braces that follow (`\u{1B}`), which go with the
+    // backslash too.
+    var braces = EscapeBraces.none
     var isKept = true
     var count = 0
     for scalar in text.unicodeScalars {
@@ -55,9 +59,24 @@ package enum LogText {
       }
       if isEscaped {
         isEscaped = false
+        braces = scalar == "u" ? .expected : .none
         if isKept { result.append(scalar) }
         continue
       }
+      // `{`, hexadecimal digits, then `}`; anything else ends the escape, and is read as the
+      // literal's own.
+      let isInEscape =
+        switch braces {
+        case .none: false
+        case .expected: scalar == "{"
+        case .open: scalar.properties.isASCIIHexDigit || scalar == "}"
+        }
+      if isInEscape {
+        braces = scalar == "}" ? .none : .open
+        if isKept { result.append(scalar) }
+        continue
+      }
+      braces = .none
       if scalar == "\"" {
         isQuoted = false
         result.append(scalar)
@@ -71,6 +90,16 @@ package enum LogText {
     }
     if isQuoted, count > limit { result += "… (\(count) characters)".unicodeScalars }
     return String(result)
+  }
+
+  /// Where ``cuttingQuotes(in:limit:)`` is in the braces of a `\u{1B}`.
+  private enum EscapeBraces {
+    /// Not in an escape's braces.
+    case none
+    /// Right after `\u`, where its `{` is expected.
+    case expected
+    /// After the `{`, before the `}`.
+    case open
   }
 
   /// A place in a line as a message names it (`action.cart._0`, `x[2].name`), from its
@@ -164,20 +193,23 @@ package enum LogText {
   }
 
   /// `text` with every control character (C0, DEL and C1), bidirectional formatting
-  /// character and line or paragraph separator escaped as in a Swift string literal, and the
-  /// rest left as it is: for text that is not quoted, such as a key in a path, or a message
-  /// that quotes values of its own. Past `limit` characters (Unicode scalars), the rest is
+  /// character, line or paragraph separator and invisible format character (see
+  /// `isEscaped(_:)`) escaped as in a Swift string literal, and the rest left as it is: for
+  /// text that is not quoted, such as a key in a path, or a message that quotes values of its
+  /// own. Past `limit` characters (Unicode scalars), the rest is
   /// left out and counted: `too long… (8000000 characters)`.
   package static func escaped(_ text: some StringProtocol, limit: Int = .max) -> String {
-    // Nearly every text has nothing to escape: checked on its bytes first. A C1 control is
-    // encoded as 0xC2 followed by 0x80...0x9F, U+061C as 0xD8 0x9C, and the other
-    // bidirectional formatting characters and the separators as 0xE2 0x80 or 0xE2 0x81
-    // followed by a third byte.
+    // Nearly every text has nothing to escape: checked on its bytes first. A C1 control and
+    // the soft hyphen are encoded as 0xC2 followed by a second byte, U+061C as 0xD8 0x9C,
+    // U+180E as 0xE1 0xA0 0x8E, the other bidirectional formatting characters, the
+    // separators and the invisible characters from U+200B to U+206F as 0xE2 0x80 or 0xE2
+    // 0x81 followed by a third byte, and U+FEFF and U+FFF9...U+FFFB as 0xEF and two more.
     let utf8 = text.utf8
     guard
       utf8.count > limit
         || utf8.contains(where: {
-          $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE2
+          $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE1 || $0 == 0xE2
+            || $0 == 0xEF
         })
     else {
       return String(text)
@@ -206,12 +238,19 @@ package enum LogText {
   }
 
   /// Whether `scalar` is written escaped: a control character, a bidirectional formatting
-  /// character (U+061C, U+200E, U+200F, U+202A...U+202E, U+2066...U+2069) or a line or
-  /// paragraph separator (U+2028, U+2029).
+  /// character (U+061C, U+200E, U+200F, U+202A...U+202E, U+2066...U+2069), a line or
+  /// paragraph separator (U+2028, U+2029), or an invisible format character: the soft hyphen
+  /// (U+00AD), U+180E, the zero-width space (U+200B), the word joiner and invisible operators
+  /// (U+2060...U+2064), the deprecated format characters (U+206A...U+206F), the zero-width
+  /// no-break space or byte order mark (U+FEFF) and the interlinear annotation characters
+  /// (U+FFF9...U+FFFB). Unescaped, `"a\u{FEFF}da"` would
+  /// show as `"ada"`, and a difference between the two as none. The joiners (U+200C, U+200D)
+  /// are not escaped: they shape the characters around them, such as the parts of an emoji.
   private static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar {
-    case "\u{00}"..."\u{1F}", "\u{7F}"..."\u{9F}", "\u{061C}", "\u{200E}", "\u{200F}",
-      "\u{2028}"..."\u{202E}", "\u{2066}"..."\u{2069}":
+    case "\u{00}"..."\u{1F}", "\u{7F}"..."\u{9F}", "\u{AD}", "\u{061C}", "\u{180E}",
+      "\u{200B}", "\u{200E}", "\u{200F}", "\u{2028}"..."\u{202E}",
+      "\u{2060}"..."\u{2064}", "\u{2066}"..."\u{206F}", "\u{FEFF}", "\u{FFF9}"..."\u{FFFB}":
       true
     default: false
     }
