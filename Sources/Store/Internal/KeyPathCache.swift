@@ -43,6 +43,20 @@ final class KeyPathCache: Sendable {
 
   private let cache = Locked(Entries())
 
+  /// Key paths marked safe to read (see ``Key/safeToRead(_:)``), by equality.
+  ///
+  /// `@unchecked Sendable`: key paths are immutable once made.
+  private struct MarkedPaths: @unchecked Sendable {
+    var paths: Set<AnyKeyPath> = []
+  }
+
+  /// The key paths marked safe to read, found by equality: a key path literal into a generic
+  /// type is a new object each time its expression runs, so the one a scope marks is not the
+  /// one its effects' lifetimes hold, and a mark found by identity alone was never found.
+  /// Emptied when it holds ``limit`` key paths, as the cache is (a scope marks its key path
+  /// again at every action).
+  private let marked = Locked(MarkedPaths())
+
   /// How many key paths the cache holds before it is emptied.
   let limit: Int
 
@@ -82,6 +96,26 @@ final class KeyPathCache: Sendable {
 
   /// How many key paths the cache holds now.
   var count: Int { cache.withLock { $0.paths.count } }
+
+  /// Marks `path` safe to read at any time, and returns whether it is the object the marks
+  /// hold for it: the first of the key paths equal to it that was marked. (Another equal
+  /// one, a generic key path made again, is not worth keeping by identity: the next will be
+  /// another object again.)
+  ///
+  /// - Complexity: One hash of `path`.
+  func markSafeToRead(_ path: AnyKeyPath) -> Bool {
+    marked.withLock { marked in
+      if marked.paths.count >= limit, !marked.paths.contains(path) {
+        marked.paths.removeAll(keepingCapacity: true)
+      }
+      return marked.paths.insert(path).memberAfterInsert === path
+    }
+  }
+
+  /// Whether a key path equal to `path` was marked safe to read.
+  func isMarkedSafeToRead(_ path: AnyKeyPath) -> Bool {
+    marked.withLock { $0.paths.contains(path) }
+  }
 
   /// A new key path to the entries of the stack at `toStack`.
   @usableFromInline

@@ -148,18 +148,25 @@ struct ScopeIdentity<ParentState, ChildState>: Hashable, @unchecked Sendable, Li
     MemoryLayout<ParentState>.offset(of: state) != nil ? state : nil
   }
 
-  /// Through stored properties only, or marked safe to read by its scope.
+  /// Through stored properties only, or marked safe to read by its scope: found by identity
+  /// first, which costs less than a key path's hash, then by equality (a key path into a
+  /// generic type is made anew each time its expression runs).
   var isReadable: Bool {
     MemoryLayout<ParentState>.offset(of: state) != nil
       || KeyPathCache.shared.cached(.safeToRead(ObjectIdentifier(state))) != nil
+      || KeyPathCache.shared.isMarkedSafeToRead(state)
   }
 
-  /// Marks `state` safe to read at any time, for as long as the cache keeps it (a scope
+  /// Marks `state` safe to read at any time, for as long as the caches keep it (a scope
   /// marks it again each time it is built, at every action).
   @usableFromInline
   static func markSafeToRead(_ state: KeyPath<ParentState, ChildState>) {
     let key = KeyPathCache.Key.safeToRead(ObjectIdentifier(state))
     guard KeyPathCache.shared.cached(key) == nil else { return }
+    // Kept by identity too when it is the object marked, which a key path literal outside
+    // generic code always is: then the next action finds it without hashing it. A generic
+    // one, another object each time, would only fill the cache.
+    guard KeyPathCache.shared.markSafeToRead(state) else { return }
     _ = KeyPathCache.shared.keep(state, for: key, from: state)
   }
 
