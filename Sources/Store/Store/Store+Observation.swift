@@ -116,7 +116,8 @@ extension Store {
   }
 
   /// A reference read through a key path (an object, or an optional one, of a class that is not
-  /// `Equatable`, and so compared by identity): remembered weakly, so that what the store
+  /// `Equatable` or of a protocol only classes conform to, and so compared by identity):
+  /// remembered weakly, so that what the store
   /// remembers keeps nothing alive. Remembered strongly, an object read through the store
   /// (`store.delegate`) outlived the state's hold on it, and a `weak` property read that way
   /// never became `nil`.
@@ -459,19 +460,42 @@ struct ReferenceReading<Value> {
   /// The object the value holds, or `nil`.
   let object: (Value) -> AnyObject?
 
-  /// How to read `Value` as an object, or `nil` when it is not a class or an optional of one,
-  /// or the class is `Equatable`: `==` needs the object last seen, which is then kept.
+  /// How to read `Value` as an object, or `nil` when it is not a class, an existential only
+  /// classes conform to (`weak var delegate: (any Delegate)?`), or an optional of either, or
+  /// when the class is `Equatable`: `==` needs the object last seen, which is then kept.
   init?(_: Value.Type) {
-    if Value.self is AnyObject.Type, !(Value.self is any Equatable.Type) {
+    if isObjectType(Value.self) {
       object = { $0 as AnyObject }
     } else if let optional = Value.self as? any OptionalOfObject.Type,
-      optional.wrappedType is AnyObject.Type, !(optional.wrappedType is any Equatable.Type)
+      isObjectType(optional.wrappedType)
     {
       object = { ($0 as! any OptionalOfObject).object }
     } else {
       return nil
     }
   }
+}
+
+/// Whether a value of `type` is an object reference that is not `Equatable`: a class, or an
+/// existential only classes conform to.
+private func isObjectType(_ type: Any.Type) -> Bool {
+  (type is AnyObject.Type || isClassBoundExistential(type)) && !(type is any Equatable.Type)
+}
+
+/// Whether `type` is an existential that only classes conform to: `AnyObject`, `any Delegate`
+/// for a `protocol Delegate: AnyObject`, `any Base & Named`. A value of it is a reference to
+/// an object, but `type is AnyObject.Type` is false, as the type is not a class.
+///
+/// Read from the type's metadata, as the Swift ABI lays it out (docs/ABI/TypeMetadata.rst in
+/// the Swift repository, stable where the ABI is): an existential's kind is 0x303, and the 32
+/// bits of flags after the kind have bit 31 clear when the protocols include a class
+/// constraint. Every type's metadata starts with its kind (a class's, on Apple platforms,
+/// with a pointer, which is never 0x303).
+func isClassBoundExistential(_ type: Any.Type) -> Bool {
+  let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+  guard metadata.load(as: UInt.self) == 0x303 else { return false }
+  let flags = metadata.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt32.self)
+  return flags & 0x8000_0000 == 0
 }
 
 /// An optional, opened to its wrapped type: for ``ReferenceReading``.

@@ -171,8 +171,9 @@ public final class Store<State, Action: Sendable>: Observable {
   /// `Equatable` and its bytes changed, by identity for a class, by the bytes it is stored in
   /// otherwise), so it keeps a copy: for a plain `Array` or `Dictionary` that copy shares the
   /// buffer, and the next change copies the collection. An object (or an optional one) of a
-  /// class that is not `Equatable` is remembered weakly instead: the store keeps no object
-  /// alive, and a `weak` property read through it becomes `nil` when its object goes.
+  /// class that is not `Equatable`, or of a protocol only classes conform to (`weak var
+  /// delegate: (any Delegate)?`, `AnyObject`), is remembered weakly instead: the store keeps
+  /// no object alive, and a `weak` property read through it becomes `nil` when its object goes.
   ///
   /// An ``IdentifiedArray`` or ``StackState`` is followed by its version stamps instead, with
   /// no copy (any write to an element counts as a change); one that a computed property
