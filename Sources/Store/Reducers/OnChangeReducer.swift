@@ -33,7 +33,10 @@ extension Reducer {
   /// The observer runs for the action that made the change, after this reducer, on the state
   /// as this reducer left it; it may change the state further, and its effects are merged
   /// after this reducer's. It does not run for an action that left the value equal to what it
-  /// was, nor for one addressed to a child that is gone (which changes nothing).
+  /// was, as one addressed to a child that is gone does (the child's reducer and its parent's
+  /// do not run for it). A reducer placed before theirs in a block still runs for such an
+  /// action, and a change it makes is observed (see
+  /// <doc:IdentityAndNavigation#Actions-for-missing-children>).
   ///
   /// - Parameters:
   ///   - toValue: Reads the value to watch from the state; a key path such as `\.settings`
