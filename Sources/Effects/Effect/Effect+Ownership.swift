@@ -31,3 +31,50 @@ extension Effect {
     return Self(operation: .outlivingSendersTask(self))
   }
 }
+
+extension Effect {
+  /// This effect with every ``outlivingSendersTask()`` mark taken off, at any depth: for
+  /// work whose sender's task belongs to the library and waits for it, as the next of a
+  /// screen's lifecycle hooks waits for the one before. Marked, a part of a sequence is not
+  /// waited for.
+  ///
+  /// - Complexity: O(*n*) in the effect's parts; O(1) when it holds no mark.
+  package func removingOutlivingMarks() -> Self {
+    guard holdsOutlivingMark else { return self }
+    switch operation {
+    case .none, .send, .run, .cancel, .endLifetime, .retainLifetimes, .warning, .sendWhileThere,
+      .dismiss:
+      return self
+    case .outlivingSendersTask(let effect):
+      return effect.removingOutlivingMarks()
+    case .merge(let effects):
+      return Self(operation: .merge(effects.map { $0.removingOutlivingMarks() }))
+    case .concatenate(let effects):
+      return Self(operation: .concatenate(effects.map { $0.removingOutlivingMarks() }))
+    case .cancellable(let id, let cancelInFlight, let effect):
+      return Self(
+        operation: .cancellable(
+          id: id, cancelInFlight: cancelInFlight, effect.removingOutlivingMarks()))
+    case .scoped(let identity, let token, let effect):
+      return Self(
+        operation: .scoped(identity: identity, token: token, effect.removingOutlivingMarks()))
+    case .throttle(let throttle, let effect):
+      return Self(operation: .throttle(throttle, effect.removingOutlivingMarks()))
+    }
+  }
+
+  /// Whether the effect holds an ``outlivingSendersTask()`` mark, at any depth.
+  private var holdsOutlivingMark: Bool {
+    switch operation {
+    case .outlivingSendersTask:
+      true
+    case .none, .send, .run, .cancel, .endLifetime, .retainLifetimes, .warning, .sendWhileThere,
+      .dismiss:
+      false
+    case .merge(let effects), .concatenate(let effects):
+      effects.contains { $0.holdsOutlivingMark }
+    case .cancellable(_, _, let effect), .scoped(_, _, let effect), .throttle(_, let effect):
+      effect.holdsOutlivingMark
+    }
+  }
+}

@@ -11,7 +11,9 @@
 ///   ends before the startup's effect finishes (or before it runs), that startup is cancelled
 ///   like any hook and runs again at the next start; the same holds for ``firstFocus``.
 /// - ``firstFocus``, ``lostFocus``, ``regainedFocus``: scene activation, one at a time, after
-///   startup. They never overlap: the next waits until the effect of the previous finishes.
+///   startup. They never overlap: the next waits until the effect of the previous finishes
+///   (the effect the hook returns: the work of an action it sends, `.send(.load)`, is that
+///   action's, and is neither waited for nor ended with the task; return `load()` instead).
 /// - ``returned``: when a retained screen's task starts again.
 /// - ``subscribe``: after startup, and again after each return: return the long-lived
 ///   subscriptions. They run in the screen task's lifetime.

@@ -122,7 +122,10 @@ public struct ScreenLifecycleReducer<Base: Reducer>: Reducer {
       return base.reduce(into: &state, action: action).scoped(to: screenTask)
 
     case .startup, .firstFocus, .lostFocus, .regainedFocus, .returned:
-      let effect = base.reduce(into: &state, action: action)
+      // Without outliving marks: no button awaits a hook, and the next hook waits for this
+      // one's work, which a sequence does not do for a marked part (a helper the hook shares
+      // with a button, `return refreshProfile()`, may be marked for the button's sake).
+      let effect = base.reduce(into: &state, action: action).removingOutlivingMarks()
       // Not `.send`: a hook that closes its screen (a `.dismiss`, or a delegate action its
       // parent answers by removing it) would have the parent warn that this reached no screen.
       return .concatenate(effect, .sendWhileThere(toLifecycleAction.embed(.hookFinished)))
