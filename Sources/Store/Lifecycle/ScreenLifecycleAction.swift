@@ -70,6 +70,13 @@ extension ScreenLifecycleAction {
 ///
 /// Its properties are settable so that exhaustive tests can state how each lifecycle action
 /// changes them; features should not set them.
+///
+/// It is `Codable` with the rest of the state, and encodes what it holds: a copy saved while
+/// the screen showed says that a task runs, and a hook may be running. Restored as it is, in
+/// a new process or a new store, the next task's start would be refused as a second task
+/// (with a runtime warning), and the screen would get no hooks. Restore such a copy through
+/// ``afterTaskEnded``. (Decoding does not do it itself: an action log recorded while a screen
+/// showed starts from such a state, and its replay must start from the same.)
 public struct ScreenLifecycleState: Sendable, Hashable, Codable {
   /// Whether ``ScreenLifecycleAction/startup`` has been sent for this identity and not cut
   /// short by the end of the screen's task.
@@ -89,4 +96,21 @@ public struct ScreenLifecycleState: Sendable, Hashable, Codable {
 
   /// Creates the state of a screen that has not started.
   public init() {}
+
+  /// This state as it is once its screen's task has ended: no task running, no focus, no hook
+  /// running or waiting, and a startup or first focus that was cut short marked as not having
+  /// happened, so that the next start sends it again. The state to restore from a copy saved
+  /// while the screen showed:
+  ///
+  /// ```swift
+  /// var restored = try JSONDecoder().decode(Editor.State.self, from: saved)
+  /// restored.lifecycle = restored.lifecycle.afterTaskEnded
+  /// ```
+  ///
+  /// A state whose task is not running is returned as it is.
+  public var afterTaskEnded: ScreenLifecycleState {
+    var ended = self
+    _ = ended.end()
+    return ended
+  }
 }

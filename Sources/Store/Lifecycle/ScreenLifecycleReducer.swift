@@ -77,7 +77,9 @@ public struct ScreenLifecycleReducer<Base: Reducer>: Reducer {
           ignored. One screen identity has one task: two stores driving one screen's lifecycle \
           (runScreen on each, or taskStarted sent by hand) cannot both drive it, and whichever \
           task ends first ends the screen. Views showing one screen should share its store, \
-          whose overlapping runScreen calls are one run.
+          whose overlapping runScreen calls are one run. A state restored from a copy saved \
+          while the screen showed says its task runs: restore its lifecycle state as \
+          ScreenLifecycleState.afterTaskEnded.
           """,
           site: site, namingStoreAction: true
         )
