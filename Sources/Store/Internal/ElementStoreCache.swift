@@ -199,7 +199,7 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
       // and driven by this store. So the store stops following the collection then.
       guard self != nil else {
         return """
-          element \(id) of a collection whose store has been let go (the store it was scoped \
+          element \(describeID(id)) of a collection whose store has been let go (the store it was scoped \
           from, with every collection of its stores): this store can no longer tell whether \
           the element with that id now is its own
           """
@@ -210,13 +210,14 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
           structure: structure(), { token(id).map { $0 != tokenThen } ?? false })
       {
         return """
-          screen \(id) of a stack that has since been replaced, or whose id another screen \
+          screen \(describeID(id)) of a stack that has since been replaced, or whose id another screen \
           has since taken
           """
       }
       guard retirement.isGone else { return nil }
       if contains(id) {
-        return "element \(id), which was removed; the element with that id now is another"
+        return
+          "element \(describeID(id)), which was removed; the element with that id now is another"
       }
       // Gone from a stored collection: the send goes to the parent, whose `forEach` warns and
       // ends the element's lifetime (its effects, if an ancestor removed it out of sight).

@@ -45,8 +45,8 @@ import Observation
 ///
 /// Two reads are not followed exactly. A value of a type that is not `Equatable` is compared
 /// by its bytes: one a computed property builds anew at each read (holding a new array each
-/// time) can notify its observers once, with nothing changed, when another view reads it
-/// while the stores check an action. And a value read inside the tracking closure before an
+/// time) differs at every check, so it notifies its observers after every action, whatever
+/// the action changed; make such values `Equatable`. And a value read inside the tracking closure before an
 /// action sent from that same closure (a view's body that sends) is not followed after that
 /// action: send from `onChange` or from an event handler instead.
 ///
