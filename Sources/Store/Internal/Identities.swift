@@ -1,5 +1,22 @@
 import Effects
 
+/// A key path as a message names it: as Swift writes it (`\State.rows`), without the
+/// address Swift writes for a computed property, whose name it does not keep:
+/// `\State.<computed (Optional<Editor.State>)>`, not
+/// `\State.<computed 0x0000556f89f10b10 (Optional<Editor.State>)>`, an address that changes
+/// from run to run and says nothing to the reader.
+func describeKeyPath(_ keyPath: AnyKeyPath) -> String {
+  let text = "\(keyPath)"
+  guard text.contains("<computed 0x") else { return text }
+  var result = ""
+  var rest = Substring(text)
+  while let marker = rest.firstRange(of: "<computed 0x") {
+    result += rest[..<marker.lowerBound] + "<computed"
+    rest = rest[marker.upperBound...].drop { $0.isHexDigit }
+  }
+  return result + rest
+}
+
 /// Identifies one place in state (a key path) as part of an effect lifetime's identity.
 ///
 /// `@unchecked Sendable`: key paths are immutable once created, so sharing one across
@@ -10,7 +27,7 @@ struct KeyPathIdentity: Hashable, @unchecked Sendable, CustomStringConvertible {
   /// The key path's root type, kept to tell whether the key path goes through stored
   /// properties only, when that is asked (rarely): a type, not a test made at every action.
   @usableFromInline let root: any StoredPathChecking.Type
-  @usableFromInline var description: String { "\(keyPath)" }
+  @usableFromInline var description: String { describeKeyPath(keyPath) }
 
   @inlinable
   init<Root, Value>(keyPath: KeyPath<Root, Value>) {
@@ -115,7 +132,7 @@ struct PresenceIdentity<Parent, Child>: Hashable, @unchecked Sendable, CustomStr
   /// looked up `Optional<Child>` and the child's id type at run time each time: most of the
   /// 430 ns a row action cost beside a running detail effect.
   @usableFromInline let readChild: ChildReader
-  @usableFromInline var description: String { "\(keyPath)" }
+  @usableFromInline var description: String { describeKeyPath(keyPath) }
 
   /// - Parameters:
   ///   - keyPath: The key path to the child.

@@ -97,7 +97,7 @@ public struct ScreenLifecycleReducer<Base: Reducer>: Reducer {
           .endLifetime(of: screenTask),
           .warning(
             """
-            The screen's task ended, but the lifecycle state at \(toLifecycle) says no task \
+            The screen's task ended, but the lifecycle state at \(describeKeyPath(toLifecycle)) says no task \
             was running: it was replaced while the task ran (the screen's state rebuilt from \
             fresh data, with a new ScreenLifecycleState), or a second view's task ended after \
             the first. The work of its hooks and subscriptions was ended; teardown was not \
@@ -228,7 +228,7 @@ struct ScreenTaskIdentity: Hashable, @unchecked Sendable, CustomStringConvertibl
   SharesCancellationIDs, PartOfItsFeature, PlacelessLifetime
 {
   let keyPath: AnyKeyPath
-  var description: String { "the screen task of \(keyPath)" }
+  var description: String { "the screen task of \(describeKeyPath(keyPath))" }
 }
 
 extension ScreenTaskIdentity: LifetimePlace {

@@ -210,7 +210,7 @@ extension StackOperations {
         : "a pushed id must be below Int.max / 2"
       return .warning(
         """
-        A .push action of a \(pushed) with id \(id) came to the stack at \(toStack), but \
+        A .push action of a \(pushed) with id \(id) came to the stack at \(describeKeyPath(toStack)), but \
         \(reason). Nothing was pushed.
         """,
         site: site

@@ -263,10 +263,25 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     .missingChild(
       """
       \(describe(action)) was sent to the case of \(TypeName.name(of: Parent.State.self)) \
-      holding \(TypeName.name(of: Child.State.self)), but the state is another case: \
-      .\(Mirror(reflecting: state).children.first?.label ?? "\(state)"). \
+      holding \(TypeName.name(of: Child.State.self)), but the state is another \
+      case\(Self.caseName(of: state).map { ": .\($0)" } ?? ""). \
       Neither the case's reducer nor the parent's ran for it: nothing changed.
       """,
       site: site, lifetime: identity)
+  }
+
+  /// The name of the case `state` is, as Swift's default description writes it; `nil` for a
+  /// type that describes or reflects itself otherwise, whose description may be long, or
+  /// hold what a log should not (a case name is all a message needs).
+  @usableFromInline
+  static func caseName(of state: Parent.State) -> String? {
+    guard !(state is CustomReflectable) else { return nil }
+    // A case with a payload is reflected with the case's name as its one child's label.
+    if let label = Mirror(reflecting: state).children.first?.label { return label }
+    guard
+      !(state is CustomStringConvertible), !(state is CustomDebugStringConvertible),
+      !(state is TextOutputStreamable)
+    else { return nil }
+    return "\(state)"
   }
 }
