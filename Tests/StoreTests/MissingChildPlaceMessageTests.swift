@@ -24,6 +24,27 @@ private struct ComputedParent: Reducer {
   }
 }
 
+/// A parent whose stack is read through a computed property.
+private struct ComputedStackParent: Reducer {
+  struct State: Equatable {
+    var storedPath = StackState<Row.State>()
+    var path: StackState<Row.State> {
+      get { storedPath }
+      set { storedPath = newValue }
+    }
+  }
+  enum Action: Sendable, Equatable {
+    case path(StackAction<Row.State, Row.Action>)
+    static var pathKey: CaseKey<Self, StackAction<Row.State, Row.Action>> {
+      CaseKey(Self.path) { if case .path(let action) = $0 { action } else { nil } }
+    }
+  }
+  let clock: TestClock
+  var body: some Reducer<State, Action> {
+    EmptyReducer().navigationStack(\.path, action: Action.pathKey) { Row(clock: clock) }
+  }
+}
+
 /// A mode whose state describes itself, as a type may to keep its details out of logs.
 private struct DescribedMode: Reducer {
   enum State: Equatable, CustomStringConvertible {
@@ -63,6 +84,18 @@ private struct DescribedMode: Reducer {
     harness.send(.child(.loadTapped))
     let message = try #require(warnings.messages.first)
     #expect(message.contains(#"sent to the child at \State.<computed (Optional<State>)>"#))
+    #expect(!message.contains("0x"), "\(message)")
+  }
+
+  /// The stack's warning was missed at first (the second review).
+  @Test func aComputedStackIsNamedWithoutAnAddress() throws {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: ComputedStackParent.State(), warnings: warnings.handler,
+      reducer: ComputedStackParent(clock: clock))
+    harness.send(.path(.element(id: StackElementID(rawValue: 7), action: .loadTapped)))
+    let message = try #require(warnings.messages.first)
+    #expect(message.contains(#"of the stack at \State.<computed (StackState<State>)>"#))
     #expect(!message.contains("0x"), "\(message)")
   }
 

@@ -12,7 +12,15 @@ protocol Delegating: AnyObject, Sendable {
 /// A protocol any type may conform to.
 protocol Labelled {}
 
-final class Listener: Delegating, Labelled {
+/// A data source, as such protocols are written: only classes conform, and it has a primary
+/// associated type, so `any Source<Int>` is an extended existential, described apart.
+protocol Source<Element>: AnyObject, Sendable {
+  associatedtype Element
+  var name: String { get }
+}
+
+final class Listener: Delegating, Labelled, Source {
+  typealias Element = Int
   let name: String
   init(name: String) { self.name = name }
 }
@@ -22,12 +30,14 @@ struct RefersThroughProtocols: Reducer {
   struct State {
     weak var delegate: (any Delegating)?
     weak var anyListener: (any AnyObject & Sendable)?
+    weak var source: (any Source<Int>)?
     var current: any Delegating = Listener(name: "first")
     var count = 0
   }
   enum Action: Sendable {
     case setDelegate((any Delegating)?)
     case setAnyListener((any AnyObject & Sendable)?)
+    case setSource((any Source<Int>)?)
     case setCurrent(any Delegating)
     case tick
   }
@@ -35,6 +45,7 @@ struct RefersThroughProtocols: Reducer {
     switch action {
     case .setDelegate(let delegate): state.delegate = delegate
     case .setAnyListener(let listener): state.anyListener = listener
+    case .setSource(let source): state.source = source
     case .setCurrent(let current): state.current = current
     case .tick: state.count += 1
     }
@@ -72,6 +83,20 @@ struct RefersThroughProtocols: Reducer {
     #expect(store.anyListener == nil)
   }
 
+  /// `any Source<Int>`, a constrained protocol with a primary associated type, is described
+  /// by other metadata than `any Delegating` (the second review).
+  @Test func aWeakDataSourceOfAConstrainedProtocolTypeBecomesNilWhenItGoes() {
+    let store = Store(initialState: RefersThroughProtocols.State()) { RefersThroughProtocols() }
+    var source: Listener? = Listener(name: "s")
+    weak let watched = source
+    store.send(.setSource(source))
+    #expect(store.source?.name == "s")
+    source = nil
+    store.send(.tick)
+    #expect(watched == nil)
+    #expect(store.source == nil)
+  }
+
   @Test func anObservedObjectOfAProtocolTypeFiresForAnotherObjectOnly() {
     let first = Listener(name: "1")
     let store = Store(initialState: RefersThroughProtocols.State(current: first)) {
@@ -102,5 +127,10 @@ struct RefersThroughProtocols: Reducer {
     #expect(!isClassBoundExistential(Optional<any Delegating>.self))
     #expect(!isClassBoundExistential(Int.Type.self))
     #expect(!isClassBoundExistential((() -> Void).self))
+    #expect(isClassBoundExistential((any Source<Int>).self))
+    #expect(isClassBoundExistential((any Source<Int> & Sendable).self))
+    #expect(!isClassBoundExistential((any Collection<Int>).self))
+    #expect(!isClassBoundExistential((any Source<Int>).Type.self))
+    #expect(!isClassBoundExistential((any Delegating).Type.self))
   }
 }

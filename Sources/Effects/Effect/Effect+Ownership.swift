@@ -22,7 +22,8 @@ extension Effect {
   /// the actions it feeds back start. A debounced or throttled effect marked this way waits
   /// outside the sender's task too. Mark the outermost effect: inside a concatenation, a
   /// marked part starts only once the parts before it are done, and those are the sender's
-  /// (the sequence does not wait for the marked part, though).
+  /// (the sequence does not wait for the marked part, though). A screen's lifecycle hook
+  /// ignores the mark: no button awaits a hook, and the next hook waits for the one before.
   ///
   /// - Returns: The effect, in a task of its own.
   /// - Complexity: O(1).

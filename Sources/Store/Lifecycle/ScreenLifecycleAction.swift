@@ -107,7 +107,12 @@ public struct ScreenLifecycleState: Sendable, Hashable, Codable {
   /// restored.lifecycle = restored.lifecycle.afterTaskEnded
   /// ```
   ///
-  /// A state whose task is not running is returned as it is.
+  /// The next start then runs what a screen whose task ended runs:
+  /// ``ScreenLifecycleAction/returned`` and ``ScreenLifecycleAction/regainedFocus`` once its
+  /// startup had finished, not ``ScreenLifecycleAction/startup`` again. Work a startup did
+  /// that does not outlive the process (a connection, a registration) is then not done again
+  /// in a new one: restore such a screen with a fresh `ScreenLifecycleState()` instead, which
+  /// runs every hook from the start. A state whose task is not running is returned as it is.
   public var afterTaskEnded: ScreenLifecycleState {
     var ended = self
     _ = ended.end()

@@ -391,7 +391,7 @@ where
       if let stack = routing.stack {
         """
         \(describe(action)) was sent to the screen with id \(describeID(id)) of the stack at \
-        \(stack), but no screen has that id: it was popped, or never pushed. No screen's \
+        \(describeKeyPath(stack)), but no screen has that id: it was popped, or never pushed. No screen's \
         reducer ran for it, nor the parent's: nothing changed.
         """
       } else {

@@ -486,16 +486,29 @@ private func isObjectType(_ type: Any.Type) -> Bool {
 /// for a `protocol Delegate: AnyObject`, `any Base & Named`. A value of it is a reference to
 /// an object, but `type is AnyObject.Type` is false, as the type is not a class.
 ///
-/// Read from the type's metadata, as the Swift ABI lays it out (docs/ABI/TypeMetadata.rst in
-/// the Swift repository, stable where the ABI is): an existential's kind is 0x303, and the 32
-/// bits of flags after the kind have bit 31 clear when the protocols include a class
-/// constraint. Every type's metadata starts with its kind (a class's, on Apple platforms,
-/// with a pointer, which is never 0x303).
+/// Read from the type's metadata, as the Swift ABI lays it out (docs/ABI/TypeMetadata.rst and
+/// include/swift/ABI/Metadata.h in the Swift repository, stable where the ABI is). Every
+/// type's metadata starts with its kind (a class's, on Apple platforms, with a pointer, which
+/// is never one of these):
+/// - 0x303, an existential: the 32 bits of flags after the kind have bit 31 clear when the
+///   protocols include a class constraint;
+/// - 0x307, an extended existential (`any Source<Int>`, a protocol with a primary associated
+///   type, constrained): the word after the kind points to its shape, whose first 32 bits of
+///   flags hold its special kind in the low 8, 1 for a class constraint (2 is an existential
+///   metatype, `any Source<Int>.Type`).
 func isClassBoundExistential(_ type: Any.Type) -> Bool {
   let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
-  guard metadata.load(as: UInt.self) == 0x303 else { return false }
-  let flags = metadata.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt32.self)
-  return flags & 0x8000_0000 == 0
+  let wordSize = MemoryLayout<UInt>.size
+  switch metadata.load(as: UInt.self) {
+  case 0x303:
+    let flags = metadata.load(fromByteOffset: wordSize, as: UInt32.self)
+    return flags & 0x8000_0000 == 0
+  case 0x307:
+    let shape = metadata.load(fromByteOffset: wordSize, as: UnsafeRawPointer.self)
+    return shape.load(as: UInt32.self) & 0xFF == 1
+  default:
+    return false
+  }
 }
 
 /// An optional, opened to its wrapped type: for ``ReferenceReading``.
