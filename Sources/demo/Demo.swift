@@ -10,7 +10,11 @@ import Store
 struct Demo {
   static func main() async {
     prepareStandardStreams()
-    let arguments = (1..<Int(CommandLine.argc)).map { UnsafePointer(CommandLine.unsafeArgv[$0]!) }
+    // A process may be started with no arguments at all, not even its name (`execve` allows
+    // it on macOS).
+    let arguments = (1..<max(1, Int(CommandLine.argc))).compactMap {
+      CommandLine.unsafeArgv[$0].map { UnsafePointer($0) }
+    }
     exit(await run(cArguments: arguments, output: Output()))
   }
 

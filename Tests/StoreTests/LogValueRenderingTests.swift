@@ -28,15 +28,42 @@ import Testing
   @Test func aLongStringIsCutAfterItsLimitWithItsClosingQuoteAndLength() {
     let long = String(repeating: "\u{1B}", count: 100)
     #expect(
-      JSONValue.string(long).rendered(limit: 12)
-        == "\"" + String(repeating: #"\u{1B}"#, count: 12) + "\"… (100 characters)")
+      JSONValue.string(long).rendered(limit: 30)
+        == "\"" + String(repeating: #"\u{1B}"#, count: 30) + "\"… (100 characters)")
     // However little room a value's members before it left, a string shows its start.
     #expect(
       JSONValue.string(long).rendered(limit: 3)
-        == "\"" + String(repeating: #"\u{1B}"#, count: 8) + "\"… (100 characters)")
+        == "\"" + String(repeating: #"\u{1B}"#, count: 20) + "\"… (100 characters)")
     #expect(
       JSONValue.string(String(repeating: "k", count: 8_000)).rendered()
         == "\"" + String(repeating: "k", count: 80) + "\"… (8000 characters)")
+  }
+
+  /// A string a little longer than the room is shown whole: cut, with its length, it would
+  /// not be shorter (`"green, loose lea"… (17 characters)`, the second review).
+  @Test func aStringALittleLongerThanTheRoomIsShownWhole() {
+    let note = "green, loose leaf"
+    #expect(JSONValue.string(note).rendered(limit: 16) == #""green, loose leaf""#)
+    let uuid = "00000000-0000-0000-0000-000000000003"
+    #expect(JSONValue.string(uuid).rendered(limit: 3) == "\"\(uuid)\"")
+    let longer = String(repeating: "y", count: 37)
+    #expect(
+      JSONValue.string(longer).rendered(limit: 3)
+        == "\"" + String(repeating: "y", count: 20) + "\"… (37 characters)")
+  }
+
+  /// A key or a case's name is cut as a string is, to the room left (it was cut at 120
+  /// characters whatever the room: the second review).
+  @Test func keysAreCutToTheRoomLeft() throws {
+    let key = String(repeating: "k", count: 200)
+    let object = try #require(JSONValue.reading(Data(#"{"\#(key)":1,"z":2}"#.utf8)) { $0 })
+    #expect(
+      object.rendered(limit: 40)
+        == "{" + String(repeating: "k", count: 39) + "… (200 characters): 1, …}")
+    let enumCase = try #require(JSONValue.reading(Data(#"{"\#(key)":{}}"#.utf8)) { $0 })
+    #expect(
+      enumCase.rendered(limit: 30) == "." + String(repeating: "k", count: 30) + "… (200 characters)"
+    )
   }
 
   @Test func aLongNumberKeepsItsLength() {
@@ -60,8 +87,14 @@ import Testing
         $0
       })
     #expect(
-      object.rendered(limit: 20)
-        == #"{a: ""# + String(repeating: "x", count: 16) + #""… (30 characters), …}"#)
+      object.rendered(limit: 20) == #"{a: ""# + String(repeating: "x", count: 30) + #"", …}"#)
+    let wider = try #require(
+      JSONValue.reading(Data(#"{"a":"\#(String(repeating: "x", count: 60))","b":1}"#.utf8)) {
+        $0
+      })
+    #expect(
+      wider.rendered(limit: 20)
+        == #"{a: ""# + String(repeating: "x", count: 20) + #""… (60 characters), …}"#)
     // An enum case, as it encodes.
     let payload = try #require(
       JSONValue.reading(Data(#"{"edited":{"_0":"Tea\u0007"}}"#.utf8)) { $0 })
@@ -95,6 +128,18 @@ import Testing
         == #"said "\ua"… (4 characters) at "# + String(repeating: "y", count: 200))
   }
 
+  /// A run of hexadecimal digits after `\u{` longer than a Swift literal's 8 ended no
+  /// escape: none of it was counted, and a literal of 100,000 of them was kept whole (the
+  /// second review).
+  @Test func aWarningsEscapeHoldsAtMostEightDigits() {
+    let hex = String(repeating: "A", count: 100_000)
+    let cut = LogText.cuttingQuotes(in: ".edited(\"\\u{" + hex + "}\" tail)")
+    #expect(cut.count < 200, "\(cut.count)")
+    // The backslash counts as one, the `u`, the brace and 8 digits with it; the other 99,992
+    // digits and the brace count as the literal's own.
+    #expect(cut.hasSuffix(#"… (99994 characters) tail)"#), "\(cut.suffix(40))")
+  }
+
   @Test func invisibleCharactersAreEscapedAndJoinersAreNot() {
     #expect(LogText.quoted("a\u{FEFF}da") == #""a\u{FEFF}da""#)
     #expect(
@@ -107,6 +152,33 @@ import Testing
     // Text that only shares first bytes with them is left as it is: CJK compatibility,
     // full-width forms, Mongolian.
     #expect(LogText.escaped("ＡＢ！ 豈 ᠠ") == "ＡＢ！ 豈 ᠠ")
+    // The second review: tag characters, U+2065, the Hangul fillers, which show as nothing.
+    #expect(
+      LogText.quoted("admin\u{E0041}\u{2065}\u{3164}\u{115F}\u{FFA0}\u{34F}")
+        == #""admin\u{E0041}\u{2065}\u{3164}\u{115F}\u{FFA0}\u{34F}""#)
+    #expect(LogText.key("a\u{E0020}b") == #".a\u{E0020}b"#)
+    // A flag's tag characters (England's), variation selectors (an emoji's presentation, a
+    // Mongolian letter's form) are left as they are.
+    let england = "🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}"
+    #expect(LogText.quoted(england) == "\"\(england)\"")
+    #expect(LogText.quoted("\(england)\u{E0041}") == "\"\(england)\\u{E0041}\"")
+    #expect(LogText.escaped("☺\u{FE0F} ᠠ\u{180B}") == "☺\u{FE0F} ᠠ\u{180B}")
+  }
+
+  /// `LogText.escaped` looks at a text's bytes first, and returns it as it is when none can
+  /// start an escaped character: checked here for every scalar, against `quoted`, which does
+  /// not look first (the first test of it was a reviewer's).
+  @Test func theFirstBytesLookedForStartEveryEscapedCharacter() {
+    var missed: [String] = []
+    for value in UInt32(0)...0x10_FFFF {
+      guard let scalar = Unicode.Scalar(value), scalar != "\"", scalar != "\\" else { continue }
+      let text = String(scalar)
+      let isEscapedInQuotes = LogText.quoted(text) != "\"" + text + "\""
+      if isEscapedInQuotes != (LogText.escaped(text) != text) {
+        missed.append(String(value, radix: 16))
+      }
+    }
+    #expect(missed.isEmpty, "\(missed.prefix(20))")
   }
 
   /// A key of a coding path, for `JSONValue.value(at:)`.

@@ -65,12 +65,14 @@ enum JSONValue: Equatable {
 
   /// The value as compact JSON-like text, shortened past `limit` characters, never inside a
   /// value: a string quoted and cut as ``LogText/quoted(_:limit:)`` cuts one, with its closing
-  /// quote and its length (`"Tea, m"… (8000000 characters)`); a number of more than 40
+  /// quote and its length (`"Tea, m"… (8000000 characters)`), unless it is only a little
+  /// longer than the room, when the cut would not be shorter; a number of more than 40
   /// characters as its first 24 and its length; an array's or an object's members until the
-  /// text is `limit` characters long, and `…` for the rest (`[1, 2, …]`).
+  /// text is `limit` characters long, and `…` for the rest (`[1, 2, …]`); a key or a case's
+  /// name cut as a string is.
   ///
-  /// - Complexity: O(`limit`) for an array or an object of any size: the text stops once it
-  ///   is long enough to be cut.
+  /// - Complexity: O(`limit`) for an array of any size: the text stops once it is long
+  ///   enough to be cut. O(*n* log *n*) for an object of *n* keys, which are sorted.
   func rendered(limit: Int = 80) -> String {
     switch self {
     case .null: return "null"
@@ -78,7 +80,11 @@ enum JSONValue: Equatable {
     case .number(let value): return JSONCheck.Number.shown(value.text)
     case .string(let value):
       // Deep in a long value, a string still shows its start.
-      return LogText.quoted(value, limit: max(limit, Self.smallestRoom))
+      let room = max(limit, Self.smallestRoom)
+      let isNearlyInRoom =
+        value.unicodeScalars.prefix(room + Self.cutMarkLength + 1).count
+        <= room + Self.cutMarkLength
+      return LogText.quoted(value, limit: isNearlyInRoom ? .max : room)
     case .array(let values):
       guard limit > 0 || values.isEmpty else { return "[…]" }
       return "[" + Self.joined(values, limit: limit - 1) { $0.rendered(limit: $1) } + "]"
@@ -87,9 +93,23 @@ enum JSONValue: Equatable {
     }
   }
 
-  /// The fewest characters of a string that ``rendered(limit:)`` shows, however little room
-  /// the value's members before it left.
-  private static let smallestRoom = 8
+  /// The fewest characters of a string, a key or a case's name that ``rendered(limit:)``
+  /// shows, however little room the value's members before it left (a UUID's 36 fit with
+  /// ``cutMarkLength``).
+  private static let smallestRoom = 20
+
+  /// About how many characters a cut adds (`… (8000 characters)`): a string no longer than
+  /// the room by this many is shown whole.
+  private static let cutMarkLength = 16
+
+  /// `key` as ``rendered(limit:)`` writes it, escaped, and cut if it is longer than `room`
+  /// (or ``smallestRoom``) by more than ``cutMarkLength``.
+  private static func shownKey(_ key: String, room: Int) -> String {
+    let room = max(room, smallestRoom)
+    let isNearlyInRoom =
+      key.unicodeScalars.prefix(room + cutMarkLength + 1).count <= room + cutMarkLength
+    return LogText.escaped(key, limit: isNearlyInRoom ? .max : room)
+  }
 
   /// `parts` rendered with the room left, joined by ", ", until the text reaches `limit`
   /// characters; `…` stands for the parts left out.
@@ -115,7 +135,7 @@ enum JSONValue: Equatable {
   /// `.case(payload)`.
   private static func render(_ fields: [String: JSONValue], limit: Int) -> String {
     if fields.count == 1, let (key, payload) = fields.first, case .object(let inner) = payload {
-      let name = "." + LogText.escaped(key, limit: 120)
+      let name = "." + shownKey(key, room: limit)
       if inner.isEmpty { return name }
       guard limit > name.count else { return name + "(…)" }
       let room = limit - name.count - 1
@@ -132,7 +152,7 @@ enum JSONValue: Equatable {
   /// joins parts.
   private static func members(_ fields: [String: JSONValue], limit: Int) -> String {
     joined(fields.keys.sorted(), limit: limit) { key, room in
-      let name = LogText.escaped(key, limit: 120) + ": "
+      let name = shownKey(key, room: room) + ": "
       return name + fields[key]!.rendered(limit: room - name.count)
     }
   }

@@ -18,6 +18,7 @@ package enum LogText {
   package static func quoted(_ text: some StringProtocol, limit: Int = 120) -> String {
     var result = "\""
     var count = 0
+    var flag = FlagTags()
     for scalar in text.unicodeScalars {
       guard count < limit else {
         return result + "\"… (\(text.unicodeScalars.count) characters)"
@@ -26,7 +27,7 @@ package enum LogText {
       switch scalar {
       case "\"": result += "\\\""
       case "\\": result += "\\\\"
-      default: append(scalar, to: &result)
+      default: append(scalar, to: &result, flag: &flag)
       }
     }
     return result + "\""
@@ -47,8 +48,9 @@ package enum LogText {
     // After a backslash in a literal: the escaped character goes with it, kept or not.
     var isEscaped = false
     // After `\u`, and inside the braces that follow (`\u{1B}`), which go with the
-    // backslash too.
+    // backslash too; with the hexadecimal digits read in them.
     var braces = EscapeBraces.none
+    var digits = 0
     var isKept = true
     var count = 0
     for scalar in text.unicodeScalars {
@@ -65,18 +67,21 @@ package enum LogText {
       }
       // `{`, hexadecimal digits, then `}`; anything else ends the escape, and is read as the
       // literal's own.
+      // At most 8 digits, as in a Swift literal: a run of them past that is the literal's own
+      // text, counted and cut as any.
       let isInEscape =
         switch braces {
         case .none: false
         case .expected: scalar == "{"
-        case .open: scalar.properties.isASCIIHexDigit || scalar == "}"
+        case .open: (scalar.properties.isASCIIHexDigit && digits < 8) || scalar == "}"
         }
       if isInEscape {
         braces = scalar == "}" ? .none : .open
+        digits = braces == .open && scalar != "{" ? digits + 1 : 0
         if isKept { result.append(scalar) }
         continue
       }
-      braces = .none
+      (braces, digits) = (.none, 0)
       if scalar == "\"" {
         isQuoted = false
         result.append(scalar)
@@ -199,39 +204,60 @@ package enum LogText {
   /// own. Past `limit` characters (Unicode scalars), the rest is
   /// left out and counted: `too long… (8000000 characters)`.
   package static func escaped(_ text: some StringProtocol, limit: Int = .max) -> String {
-    // Nearly every text has nothing to escape: checked on its bytes first. A C1 control and
-    // the soft hyphen are encoded as 0xC2 followed by a second byte, U+061C as 0xD8 0x9C,
-    // U+180E as 0xE1 0xA0 0x8E, the other bidirectional formatting characters, the
-    // separators and the invisible characters from U+200B to U+206F as 0xE2 0x80 or 0xE2
-    // 0x81 followed by a third byte, and U+FEFF and U+FFF9...U+FFFB as 0xEF and two more.
+    // Nearly every text has nothing to escape: checked on its bytes first. Every escaped
+    // character starts, in UTF-8, with a byte below 0x20, 0x7F, or one of these: 0xC2 (the
+    // C1 controls, U+00AD), 0xCD (U+034F), 0xD8 (U+061C), 0xE1 (U+115F, U+1160, U+17B4,
+    // U+17B5, U+180E), 0xE2 (U+200B...U+206F), 0xE3 (U+3164), 0xEF (U+FEFF, U+FFA0,
+    // U+FFF0...U+FFFB), 0xF0 (U+1BCA0...U+1BCA3, U+1D173...U+1D17A) and 0xF3
+    // (U+E0000...U+E0FFF). `LogTextEscapeSetTests` checks every scalar.
     let utf8 = text.utf8
     guard
       utf8.count > limit
         || utf8.contains(where: {
-          $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE1 || $0 == 0xE2
-            || $0 == 0xEF
+          switch $0 {
+          case 0x00..<0x20, 0x7F, 0xC2, 0xCD, 0xD8, 0xE1, 0xE2, 0xE3, 0xEF, 0xF0, 0xF3: true
+          default: false
+          }
         })
     else {
       return String(text)
     }
     var result = ""
     var count = 0
+    var flag = FlagTags()
     for scalar in text.unicodeScalars {
       guard count < limit else { return result + "… (\(text.unicodeScalars.count) characters)" }
       count += 1
-      append(scalar, to: &result)
+      append(scalar, to: &result, flag: &flag)
     }
     return result
   }
 
-  /// Appends `scalar`, escaped if ``isEscaped(_:)``.
-  private static func append(_ scalar: Unicode.Scalar, to result: inout String) {
+  /// Whether the scalars so far end in a flag's tag sequence: a black flag (U+1F3F4) and the
+  /// tag characters after it (🏴 and `gbeng`, England's), which are left as they are.
+  private struct FlagTags {
+    var isOpen = false
+
+    /// Notes `scalar`, and returns whether it is a tag character of a flag.
+    mutating func isTag(_ scalar: Unicode.Scalar) -> Bool {
+      let isTag = isOpen && ("\u{E0020}"..."\u{E007F}").contains(scalar)
+      isOpen = scalar == "\u{1F3F4}" || (isTag && scalar != "\u{E007F}")
+      return isTag
+    }
+  }
+
+  /// Appends `scalar`, escaped if ``isEscaped(_:)`` says so and it is not a tag character of
+  /// a flag.
+  private static func append(
+    _ scalar: Unicode.Scalar, to result: inout String, flag: inout FlagTags
+  ) {
+    let isFlagTag = flag.isTag(scalar)
     switch scalar {
     case "\0": result += "\\0"
     case "\t": result += "\\t"
     case "\n": result += "\\n"
     case "\r": result += "\\r"
-    case _ where isEscaped(scalar):
+    case _ where !isFlagTag && isEscaped(scalar):
       result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
     default: result.unicodeScalars.append(scalar)
     }
@@ -239,20 +265,24 @@ package enum LogText {
 
   /// Whether `scalar` is written escaped: a control character, a bidirectional formatting
   /// character (U+061C, U+200E, U+200F, U+202A...U+202E, U+2066...U+2069), a line or
-  /// paragraph separator (U+2028, U+2029), or an invisible format character: the soft hyphen
-  /// (U+00AD), U+180E, the zero-width space (U+200B), the word joiner and invisible operators
-  /// (U+2060...U+2064), the deprecated format characters (U+206A...U+206F), the zero-width
-  /// no-break space or byte order mark (U+FEFF) and the interlinear annotation characters
-  /// (U+FFF9...U+FFFB). Unescaped, `"a\u{FEFF}da"` would
-  /// show as `"ada"`, and a difference between the two as none. The joiners (U+200C, U+200D)
-  /// are not escaped: they shape the characters around them, such as the parts of an emoji.
+  /// paragraph separator (U+2028, U+2029), or a character that shows as nothing: every
+  /// default-ignorable code point (the soft hyphen, U+FEFF, the zero-width space, the word
+  /// joiner, the Hangul fillers, the tag characters, and those not yet assigned) and the
+  /// interlinear annotation characters (U+FFF9...U+FFFB). Unescaped, `"a\u{FEFF}da"` would
+  /// show as `"ada"`, and a difference between the two as none. Left as they are: the
+  /// joiners (U+200C, U+200D) and the variation selectors, which shape the characters around
+  /// them (the parts of an emoji, a letter's form), and the tag characters of a flag (see
+  /// `FlagTags`).
   private static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar {
-    case "\u{00}"..."\u{1F}", "\u{7F}"..."\u{9F}", "\u{AD}", "\u{061C}", "\u{180E}",
-      "\u{200B}", "\u{200E}", "\u{200F}", "\u{2028}"..."\u{202E}",
-      "\u{2060}"..."\u{2064}", "\u{2066}"..."\u{206F}", "\u{FEFF}", "\u{FFF9}"..."\u{FFFB}":
+    case "\u{00}"..."\u{1F}", "\u{7F}"..."\u{9F}", "\u{061C}", "\u{200E}", "\u{200F}",
+      "\u{2028}"..."\u{202E}", "\u{2066}"..."\u{2069}", "\u{FFF9}"..."\u{FFFB}":
       true
-    default: false
+    case "\u{200C}", "\u{200D}", "\u{180B}"..."\u{180D}", "\u{180F}", "\u{FE00}"..."\u{FE0F}",
+      "\u{E0100}"..."\u{E01EF}":
+      false
+    default:
+      scalar.properties.isDefaultIgnorableCodePoint
     }
   }
 }
