@@ -165,6 +165,45 @@ import Testing
     #expect(LogText.escaped("☺\u{FE0F} ᠠ\u{180B}") == "☺\u{FE0F} ᠠ\u{180B}")
   }
 
+  /// Tag characters after a black flag were all left as they are, whatever followed, so text
+  /// could hide behind a flag; a quote or backslash after the flag did not end it in `quoted`
+  /// (the third review). Only a flag's complete sequence is left as it is.
+  @Test func onlyAFlagsCompleteTagSequenceIsLeftAsItIs() {
+    func tags(_ text: String) -> String {
+      String(
+        String.UnicodeScalarView(text.unicodeScalars.map { Unicode.Scalar($0.value + 0xE0000)! }))
+    }
+    func escapedTags(_ text: String) -> String {
+      text.unicodeScalars.map {
+        "\\u{" + String($0.value + 0xE0000, radix: 16, uppercase: true) + "}"
+      }
+      .joined()
+    }
+    let cancel = "\u{E007F}"
+    // Hidden text, with or without a cancel tag; a cancel tag alone.
+    #expect(
+      LogText.quoted("🏴" + tags("admin password") + cancel)
+        == "\"🏴" + escapedTags("admin password") + #"\u{E007F}""#)
+    #expect(LogText.quoted("🏴" + tags("admin")) == "\"🏴" + escapedTags("admin") + "\"")
+    #expect(LogText.quoted("🏴" + cancel) == #""🏴\u{E007F}""#)
+    #expect(
+      LogText.key("role🏴" + tags("admin") + cancel) == ".role🏴" + escapedTags("admin")
+        + #"\u{E007F}"#)
+    // A quote or a backslash ends what follows the flag.
+    #expect(
+      LogText.quoted("🏴\"" + tags("gbeng") + cancel) == #""🏴\""# + escapedTags("gbeng")
+        + #"\u{E007F}""#)
+    #expect(LogText.quoted("🏴\\" + tags("gb")) == #""🏴\\"# + escapedTags("gb") + "\"")
+    // A cut in the middle of a sequence escapes what was held.
+    #expect(
+      LogText.quoted("🏴" + tags("gbeng") + cancel, limit: 3) == "\"🏴" + escapedTags("gb")
+        + "\"… (7 characters)")
+    // Flags: Scotland's after England's, then text.
+    let flags = "🏴" + tags("gbeng") + cancel + "🏴" + tags("gbsct") + cancel + " ok"
+    #expect(LogText.quoted(flags) == "\"\(flags)\"")
+    #expect(LogText.escaped(flags) == flags)
+  }
+
   /// `LogText.escaped` looks at a text's bytes first, and returns it as it is when none can
   /// start an escaped character: checked here for every scalar, against `quoted`, which does
   /// not look first (the first test of it was a reviewer's).

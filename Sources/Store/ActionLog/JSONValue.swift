@@ -65,8 +65,8 @@ enum JSONValue: Equatable {
 
   /// The value as compact JSON-like text, shortened past `limit` characters, never inside a
   /// value: a string quoted and cut as ``LogText/quoted(_:limit:)`` cuts one, with its closing
-  /// quote and its length (`"Tea, m"… (8000000 characters)`), unless it is only a little
-  /// longer than the room, when the cut would not be shorter; a number of more than 40
+  /// quote and its length (`"Tea, m"… (8000000 characters)`), unless it is longer than the
+  /// room by 16 characters at most, when the cut would save little; a number of more than 40
   /// characters as its first 24 and its length; an array's or an object's members until the
   /// text is `limit` characters long, and `…` for the rest (`[1, 2, …]`); a key or a case's
   /// name cut as a string is.
@@ -95,7 +95,8 @@ enum JSONValue: Equatable {
 
   /// The fewest characters of a string, a key or a case's name that ``rendered(limit:)``
   /// shows, however little room the value's members before it left (a UUID's 36 fit with
-  /// ``cutMarkLength``).
+  /// ``cutMarkLength``). Characters are counted in the value: an escaped one takes up to 10
+  /// in the text (`\u{E0041}`).
   private static let smallestRoom = 20
 
   /// About how many characters a cut adds (`… (8000 characters)`): a string no longer than

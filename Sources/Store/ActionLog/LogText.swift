@@ -21,15 +21,13 @@ package enum LogText {
     var flag = FlagTags()
     for scalar in text.unicodeScalars {
       guard count < limit else {
+        flag.end(into: &result)
         return result + "\"… (\(text.unicodeScalars.count) characters)"
       }
       count += 1
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      default: append(scalar, to: &result, flag: &flag)
-      }
+      append(scalar, to: &result, flag: &flag, isQuoted: true)
     }
+    flag.end(into: &result)
     return result + "\""
   }
 
@@ -204,63 +202,94 @@ package enum LogText {
   /// own. Past `limit` characters (Unicode scalars), the rest is
   /// left out and counted: `too long… (8000000 characters)`.
   package static func escaped(_ text: some StringProtocol, limit: Int = .max) -> String {
-    // Nearly every text has nothing to escape: checked on its bytes first. Every escaped
-    // character starts, in UTF-8, with a byte below 0x20, 0x7F, or one of these: 0xC2 (the
-    // C1 controls, U+00AD), 0xCD (U+034F), 0xD8 (U+061C), 0xE1 (U+115F, U+1160, U+17B4,
-    // U+17B5, U+180E), 0xE2 (U+200B...U+206F), 0xE3 (U+3164), 0xEF (U+FEFF, U+FFA0,
-    // U+FFF0...U+FFFB), 0xF0 (U+1BCA0...U+1BCA3, U+1D173...U+1D17A) and 0xF3
-    // (U+E0000...U+E0FFF). `LogTextEscapeSetTests` checks every scalar.
+    // Nearly every text (a key, a message) is printable ASCII, with nothing to escape:
+    // checked on its bytes first. Any other is read scalar by scalar, so that what is escaped
+    // depends on the Unicode data the program runs with alone (on Apple platforms, the
+    // system's, which may be newer than the data it was tested with).
     let utf8 = text.utf8
-    guard
-      utf8.count > limit
-        || utf8.contains(where: {
-          switch $0 {
-          case 0x00..<0x20, 0x7F, 0xC2, 0xCD, 0xD8, 0xE1, 0xE2, 0xE3, 0xEF, 0xF0, 0xF3: true
-          default: false
-          }
-        })
-    else {
+    guard utf8.count > limit || utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else {
       return String(text)
     }
     var result = ""
     var count = 0
     var flag = FlagTags()
     for scalar in text.unicodeScalars {
-      guard count < limit else { return result + "… (\(text.unicodeScalars.count) characters)" }
+      guard count < limit else {
+        flag.end(into: &result)
+        return result + "… (\(text.unicodeScalars.count) characters)"
+      }
       count += 1
-      append(scalar, to: &result, flag: &flag)
+      append(scalar, to: &result, flag: &flag, isQuoted: false)
     }
+    flag.end(into: &result)
     return result
   }
 
-  /// Whether the scalars so far end in a flag's tag sequence: a black flag (U+1F3F4) and the
-  /// tag characters after it (🏴 and `gbeng`, England's), which are left as they are.
+  /// The tag characters read after a black flag (U+1F3F4), held until what follows says
+  /// whether they are a flag's: written as they are when they spell one of the flags Unicode
+  /// recommends and a cancel tag ends them (🏴, `gbeng`, U+E007F: England's), and escaped
+  /// otherwise. Tag characters show as nothing, and any other sequence shows as a black flag
+  /// alone: `"🏴\u{E0061}\u{E0064}…"` would hide text behind one.
   private struct FlagTags {
+    /// Whether the last scalar written was a black flag, or a tag held after one.
     var isOpen = false
+    /// The tags held.
+    var held: [Unicode.Scalar] = []
 
-    /// Notes `scalar`, and returns whether it is a tag character of a flag.
-    mutating func isTag(_ scalar: Unicode.Scalar) -> Bool {
-      let isTag = isOpen && ("\u{E0020}"..."\u{E007F}").contains(scalar)
-      isOpen = scalar == "\u{1F3F4}" || (isTag && scalar != "\u{E007F}")
-      return isTag
+    /// The tags of the flags Unicode recommends: England's, Scotland's and Wales's.
+    static let flags: Set<[Unicode.Scalar]> = Set(
+      ["gbeng", "gbsct", "gbwls"].map { name in
+        name.unicodeScalars.map { Unicode.Scalar($0.value + 0xE0000)! }
+      })
+
+    /// Whether `scalar` is a tag letter (a to z) or digit.
+    static func isTagLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
+      ("\u{E0030}"..."\u{E0039}").contains(scalar) || ("\u{E0061}"..."\u{E007A}").contains(scalar)
+    }
+
+    /// Writes the tags held, escaped: they are not a flag's.
+    mutating func end(into result: inout String) {
+      for tag in held { result += LogText.escapedForm(tag) }
+      held = []
+      isOpen = false
     }
   }
 
-  /// Appends `scalar`, escaped if ``isEscaped(_:)`` says so and it is not a tag character of
-  /// a flag.
+  /// Appends `scalar`: a quote or a backslash escaped when `isQuoted`, a character
+  /// ``isEscaped(_:)`` names escaped, and a flag's tag characters as they are (see
+  /// `FlagTags`).
   private static func append(
-    _ scalar: Unicode.Scalar, to result: inout String, flag: inout FlagTags
+    _ scalar: Unicode.Scalar, to result: inout String, flag: inout FlagTags, isQuoted: Bool
   ) {
-    let isFlagTag = flag.isTag(scalar)
+    if flag.isOpen {
+      if FlagTags.isTagLetterOrDigit(scalar), flag.held.count < 7 {
+        flag.held.append(scalar)
+        return
+      }
+      if scalar == "\u{E007F}", FlagTags.flags.contains(flag.held) {
+        for tag in flag.held { result.unicodeScalars.append(tag) }
+        result.unicodeScalars.append(scalar)
+        (flag.held, flag.isOpen) = ([], false)
+        return
+      }
+      flag.end(into: &result)
+    }
     switch scalar {
+    case "\"" where isQuoted: result += "\\\""
+    case "\\" where isQuoted: result += "\\\\"
     case "\0": result += "\\0"
     case "\t": result += "\\t"
     case "\n": result += "\\n"
     case "\r": result += "\\r"
-    case _ where !isFlagTag && isEscaped(scalar):
-      result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+    case _ where isEscaped(scalar): result += escapedForm(scalar)
     default: result.unicodeScalars.append(scalar)
     }
+    flag.isOpen = scalar == "\u{1F3F4}"
+  }
+
+  /// `scalar` as a Swift string literal escapes it by its value: `\u{1B}`.
+  private static func escapedForm(_ scalar: Unicode.Scalar) -> String {
+    "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
   }
 
   /// Whether `scalar` is written escaped: a control character, a bidirectional formatting

@@ -495,7 +495,8 @@ private func isObjectType(_ type: Any.Type) -> Bool {
 /// - 0x307, an extended existential (`any Source<Int>`, a protocol with a primary associated
 ///   type, constrained): the word after the kind points to its shape, whose first 32 bits of
 ///   flags hold its special kind in the low 8, 1 for a class constraint (2 is an existential
-///   metatype, `any Source<Int>.Type`).
+///   metatype, `any Source<Int>.Type`). On arm64e that pointer is signed, and is not
+///   followed: there, such a type is remembered as a value.
 func isClassBoundExistential(_ type: Any.Type) -> Bool {
   let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
   let wordSize = MemoryLayout<UInt>.size
@@ -504,8 +505,14 @@ func isClassBoundExistential(_ type: Any.Type) -> Bool {
     let flags = metadata.load(fromByteOffset: wordSize, as: UInt32.self)
     return flags & 0x8000_0000 == 0
   case 0x307:
-    let shape = metadata.load(fromByteOffset: wordSize, as: UnsafeRawPointer.self)
-    return shape.load(as: UInt32.self) & 0xFF == 1
+    #if arch(arm64e)
+      // There the shape pointer is signed, and following it as it is would fault: such a
+      // type is remembered as a value, as it was before extended existentials were read.
+      return false
+    #else
+      let shape = metadata.load(fromByteOffset: wordSize, as: UnsafeRawPointer.self)
+      return shape.load(as: UInt32.self) & 0xFF == 1
+    #endif
   default:
     return false
   }
