@@ -80,7 +80,7 @@ enum JSONValue: Equatable {
     case .number(let value): return JSONCheck.Number.shown(value.text)
     case .string(let value):
       // Deep in a long value, a string still shows its start.
-      let room = max(limit, Self.smallestRoom)
+      let room = min(max(limit, Self.smallestRoom), Int.max / 2)
       let isNearlyInRoom =
         value.unicodeScalars.prefix(room + Self.cutMarkLength + 1).count
         <= room + Self.cutMarkLength
@@ -106,7 +106,7 @@ enum JSONValue: Equatable {
   /// `key` as ``rendered(limit:)`` writes it, escaped, and cut if it is longer than `room`
   /// (or ``smallestRoom``) by more than ``cutMarkLength``.
   private static func shownKey(_ key: String, room: Int) -> String {
-    let room = max(room, smallestRoom)
+    let room = min(max(room, smallestRoom), Int.max / 2)
     let isNearlyInRoom =
       key.unicodeScalars.prefix(room + cutMarkLength + 1).count <= room + cutMarkLength
     return LogText.escaped(key, limit: isNearlyInRoom ? .max : room)

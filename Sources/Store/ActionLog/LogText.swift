@@ -11,10 +11,11 @@ package enum LogText {
   ///
   /// A quote, a backslash, every control character (C0, DEL and C1), every bidirectional
   /// formatting character (embeddings, overrides, isolates and marks), the line and
-  /// paragraph separators and the invisible format characters (a zero-width space, U+FEFF:
-  /// see `isEscaped(_:)`) are escaped, so the result is one line, shown in the order it is
-  /// stored, that shows where the value ends and every character it holds. Past `limit` characters (Unicode scalars), the
-  /// rest is left out and counted: `"Tea, milk"… (8000000 characters)`.
+  /// paragraph separators and the characters that show as nothing (a zero-width space,
+  /// U+FEFF: see `isEscaped(_:)`) are escaped, so the result is one line, shown in the order
+  /// it is stored, that shows where the value ends and every character it holds. Past
+  /// `limit` characters (Unicode scalars), the rest is left out and counted:
+  /// `"Tea, milk"… (8000000 characters)`.
   package static func quoted(_ text: some StringProtocol, limit: Int = 120) -> String {
     var result = "\""
     var count = 0
@@ -63,10 +64,8 @@ package enum LogText {
         if isKept { result.append(scalar) }
         continue
       }
-      // `{`, hexadecimal digits, then `}`; anything else ends the escape, and is read as the
-      // literal's own.
-      // At most 8 digits, as in a Swift literal: a run of them past that is the literal's own
-      // text, counted and cut as any.
+      // `{`, at most 8 hexadecimal digits (as in a Swift literal), then `}`; anything else
+      // ends the escape, and is read as the literal's own text, counted and cut as any.
       let isInEscape =
         switch braces {
         case .none: false
@@ -196,11 +195,11 @@ package enum LogText {
   }
 
   /// `text` with every control character (C0, DEL and C1), bidirectional formatting
-  /// character, line or paragraph separator and invisible format character (see
+  /// character, line or paragraph separator and character that shows as nothing (see
   /// `isEscaped(_:)`) escaped as in a Swift string literal, and the rest left as it is: for
   /// text that is not quoted, such as a key in a path, or a message that quotes values of its
-  /// own. Past `limit` characters (Unicode scalars), the rest is
-  /// left out and counted: `too long… (8000000 characters)`.
+  /// own. Past `limit` characters (Unicode scalars), the rest is left out and counted:
+  /// `too long… (8000000 characters)`.
   package static func escaped(_ text: some StringProtocol, limit: Int = .max) -> String {
     // Nearly every text (a key, a message) is printable ASCII, with nothing to escape:
     // checked on its bytes first. Any other is read scalar by scalar, so that what is escaped
