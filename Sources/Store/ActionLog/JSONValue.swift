@@ -79,12 +79,7 @@ enum JSONValue: Equatable {
     case .bool(let value): return "\(value)"
     case .number(let value): return JSONCheck.Number.shown(value.text)
     case .string(let value):
-      // Deep in a long value, a string still shows its start.
-      let room = min(max(limit, Self.smallestRoom), Int.max / 2)
-      let isNearlyInRoom =
-        value.unicodeScalars.prefix(room + Self.cutMarkLength + 1).count
-        <= room + Self.cutMarkLength
-      return LogText.quoted(value, limit: isNearlyInRoom ? .max : room)
+      return LogText.quoted(value, limit: Self.cut(value, room: limit))
     case .array(let values):
       guard limit > 0 || values.isEmpty else { return "[…]" }
       return "[" + Self.joined(values, limit: limit - 1) { $0.rendered(limit: $1) } + "]"
@@ -103,13 +98,19 @@ enum JSONValue: Equatable {
   /// the room by this many is shown whole.
   private static let cutMarkLength = 16
 
-  /// `key` as ``rendered(limit:)`` writes it, escaped, and cut if it is longer than `room`
-  /// (or ``smallestRoom``) by more than ``cutMarkLength``.
-  private static func shownKey(_ key: String, room: Int) -> String {
+  /// Where ``rendered(limit:)`` cuts `text` (a string, a key) given `room`: after `room`
+  /// characters, or ``smallestRoom`` deep in a long value, so that it still shows its start;
+  /// nowhere (`.max`) when it is longer by ``cutMarkLength`` at most.
+  private static func cut(_ text: String, room: Int) -> Int {
     let room = min(max(room, smallestRoom), Int.max / 2)
     let isNearlyInRoom =
-      key.unicodeScalars.prefix(room + cutMarkLength + 1).count <= room + cutMarkLength
-    return LogText.escaped(key, limit: isNearlyInRoom ? .max : room)
+      text.unicodeScalars.prefix(room + cutMarkLength + 1).count <= room + cutMarkLength
+    return isNearlyInRoom ? .max : room
+  }
+
+  /// `key` as ``rendered(limit:)`` writes it: escaped, and cut as ``cut(_:room:)`` says.
+  private static func shownKey(_ key: String, room: Int) -> String {
+    LogText.escaped(key, limit: cut(key, room: room))
   }
 
   /// `parts` rendered with the room left, joined by ", ", until the text reaches `limit`
