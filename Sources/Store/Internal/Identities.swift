@@ -269,7 +269,7 @@ func lifetimeToken<Child>(of child: Child) -> UInt64? {
   guard let identifiable = Child.self as? any Identifiable.Type else { return nil }
   func byID<Element: Identifiable>(_: Element.Type) -> UInt64 {
     withUnsafePointer(to: child) {
-      lifetimeToken(ofID: identity(of: $0, as: Element.self))
+      lifetimeToken(ofID: ChildIdentity(identity(of: $0, as: Element.self)))
     }
   }
   return byID(identifiable)

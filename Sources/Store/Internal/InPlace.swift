@@ -75,9 +75,43 @@ func isPresent<Root, Value>(_ keyPath: KeyPath<Root, Value?>, in root: inout Roo
 func identityReader<Child>(_: Child.Type) -> ((UnsafePointer<Child>) -> AnyHashable)? {
   guard let identifiable = Child.self as? any Identifiable.Type else { return nil }
   func reader<I: Identifiable>(_: I.Type) -> (UnsafePointer<Child>) -> AnyHashable {
-    { AnyHashable(identity(of: $0, as: I.self)) }
+    { AnyHashable(ChildIdentity(identity(of: $0, as: I.self))) }
   }
   return reader(identifiable)
+}
+
+/// An optional or case child's id as the child's identity: an id that is not equal to itself
+/// (a `Double` id that is NaN) is equal to every such id, so that a child with one is, to its
+/// store and its reducers, the child that was there, as a child that is not `Identifiable`
+/// is, instead of a new child at every look (a store scoped again at each read, its sends
+/// refused as sent to a child that changed its id, its effects ended at its next action).
+///
+/// (`IdentifiedArray` refuses such ids: a collection cannot look them up.)
+@usableFromInline
+struct ChildIdentity<ID: Hashable>: Hashable {
+  @usableFromInline let id: ID
+
+  @inlinable
+  init(_ id: ID) {
+    self.id = id
+  }
+
+  @inlinable
+  static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.id == rhs.id || (lhs.id != lhs.id && rhs.id != rhs.id)
+  }
+
+  @inlinable
+  func hash(into hasher: inout Hasher) {
+    // Equal identities hash alike: every id not equal to itself hashes as one.
+    if id == id { id.hash(into: &hasher) } else { hasher.combine(0 as UInt8) }
+  }
+}
+
+extension ChildIdentity: CustomStringConvertible {
+  /// The id as messages show it (a warning about the child it names).
+  @usableFromInline
+  var description: String { describeID(id) }
 }
 
 /// The id of the value at `value`, which is an `Identifier`.

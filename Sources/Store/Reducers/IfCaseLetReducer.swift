@@ -138,7 +138,7 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     func byID<I: Identifiable>(_: I.Type) -> Effect<Parent.Action> {
       reduce(into: &state, action: action, hasToken: true) { (childState: inout Child.State) in
         withUnsafePointer(to: &childState) {
-          identity(of: $0, as: I.self)
+          ChildIdentity(identity(of: $0, as: I.self))
         }
       }
     }

@@ -262,7 +262,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     }
     func byID<I: Identifiable>(_: I.Type) -> Effect<Parent.Action> {
       reduce(into: &state, action: action, hasToken: true) {
-        identity(of: $0, as: I.self)
+        ChildIdentity(identity(of: $0, as: I.self))
       }
     }
     return byID(identifiable)
