@@ -705,7 +705,7 @@ struct Bench {
           "write 50,000 of 100,000 rows, absolute",
           "\(format(stores / 1e6)) ms with every row store observed, "
             + "\(format(unobserved / 1e6)) ms with no row stores, "
-            + "\(format(objects / 1e6)) ms for the objects")
+            + "\(format(objects / 1e6)) ms for the objects (medians of 5 repetitions)")
       }
       if runs(29) {
         let (small, smallRows) = observedList(100)

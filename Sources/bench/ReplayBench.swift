@@ -60,7 +60,7 @@ enum ReplayBench {
       "replay a 1,000,000-action log", replay.nanoseconds / Double(lines.count),
       "JSONDecoder on the same lines alone", decode.nanoseconds / Double(lines.count), 1.3)
     let seconds = replay.nanoseconds / 1e9
-    let throughput = "\(Int(Double(actionCount) / seconds)) actions/s"
+    let throughput = "\(Int(Double(actionCount) / seconds)) actions/s (the fastest of 3 runs)"
     if let peak, peakIsMeasured {
       // A replay keeps one step's state at a time: its memory does not grow with the log.
       let limit = 64 << 20

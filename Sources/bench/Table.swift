@@ -53,9 +53,13 @@ struct Table {
           + "\(format(row.baselineNanoseconds)) | \(format(row.ratio)) | ≤ \(format(row.target)) | "
           + "\(row.isMet ? "yes" : "NO") |")
     }
-    lines.append("")
-    lines.append("Without a ratio target (timings are medians of 11 repetitions):")
-    for (name, value) in notes { lines.append("- \(name): \(value)") }
+    if !notes.isEmpty {
+      lines.append("")
+      lines.append(
+        "Without a ratio target (timings are medians of 11 repetitions unless the note says "
+          + "otherwise):")
+      for (name, value) in notes { lines.append("- \(name): \(value)") }
+    }
     return lines.joined(separator: "\n")
   }
 }
