@@ -66,6 +66,20 @@ import Testing
     )
   }
 
+  /// A key that would not read as one key unquoted (it holds `: ` or `, `, a brace, a space,
+  /// or is empty) is quoted: `{a: 0, b: 1, c: 2}` was also how `{"a": 0, "b: 1, c": 2}` showed.
+  @Test func aKeyThatWouldReadAsMoreThanOneIsQuoted() throws {
+    let object = try #require(
+      JSONValue.reading(Data(#"{"a":0,"b: 1, c":2,"":3,"x y":4,"{z}":5,"plain_key.1":6}"#.utf8)) {
+        $0
+      })
+    #expect(
+      object.rendered(limit: 200)
+        == #"{"": 3, a: 0, "b: 1, c": 2, plain_key.1: 6, "x y": 4, "{z}": 5}"#)
+    let enumCase = try #require(JSONValue.reading(Data(#"{"a, b":{}}"#.utf8)) { $0 })
+    #expect(enumCase.rendered() == #"."a, b""#)
+  }
+
   @Test func aLongNumberKeepsItsLength() {
     let digits = "1" + String(repeating: "0", count: 200)
     let number = JSONValue.reading(Data(#"{"n":\#(digits)}"#.utf8)) { $0 }

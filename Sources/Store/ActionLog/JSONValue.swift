@@ -69,7 +69,8 @@ enum JSONValue: Equatable {
   /// room by 16 characters at most, when the cut would save little; a number of more than 40
   /// characters as its first 24 and its length; an array's or an object's members until the
   /// text is `limit` characters long, and `…` for the rest (`[1, 2, …]`); a key or a case's
-  /// name cut as a string is.
+  /// name cut as a string is, and quoted when it would not read as one key unquoted
+  /// (`{"b: 1, c": 2}`).
   ///
   /// - Complexity: O(`limit`) for an array of any size: the text stops once it is long
   ///   enough to be cut. O(*n* log *n*) for an object of *n* keys, which are sorted.
@@ -108,9 +109,27 @@ enum JSONValue: Equatable {
     return isNearlyInRoom ? .max : room
   }
 
-  /// `key` as ``rendered(limit:)`` writes it: escaped, and cut as ``cut(_:room:)`` says.
+  /// `key` as ``rendered(limit:)`` writes it: escaped, or quoted when it would not read as
+  /// one key, and cut as ``cut(_:room:)`` says.
+  ///
+  /// A key is quoted when it is empty or holds a character the rendered text is written with
+  /// (`:`, `,`, braces, brackets, parentheses, a quote, a backslash) or a space: unquoted,
+  /// the key `"b: 1, c"` of `{a: 0, "b: 1, c": 2}` would read as two more members.
   private static func shownKey(_ key: String, room: Int) -> String {
-    LogText.escaped(key, limit: cut(key, room: room))
+    let limit = cut(key, room: room)
+    return readsAsOneKey(key)
+      ? LogText.escaped(key, limit: limit) : LogText.quoted(key, limit: limit)
+  }
+
+  /// Whether `key` reads as one key unquoted: see ``shownKey(_:room:)``.
+  private static func readsAsOneKey(_ key: String) -> Bool {
+    !key.isEmpty
+      && !key.unicodeScalars.contains { scalar in
+        switch scalar {
+        case ":", ",", "{", "}", "[", "]", "(", ")", "\"", "\\": true
+        default: scalar.properties.isWhitespace
+        }
+      }
   }
 
   /// `parts` rendered with the room left, joined by ", ", until the text reaches `limit`
