@@ -84,7 +84,8 @@ import Testing
     harness.send(.destination(.presented(.alert(.addTapped))))
     #expect(harness.state == Counter.State(destination: .note(Note.State())))
     #expect(warnings.messages.count == 1)
-    #expect(warnings.messages.first?.contains("nothing changed") == true, "\(warnings.messages)")
+    #expect(
+      warnings.messages.first?.contains("so they changed nothing") == true, "\(warnings.messages)")
     // While the alert shows, its tap closes it and reaches the parent.
     let shown = WarningLog()
     let alert = self.harness(showing: .alert(CountAlert()), shown)

@@ -270,7 +270,7 @@ extension StackOperations {
     return .missingChild(
       """
       \(describe(action)) pops from id \(id), which is not on the stack. Neither a pop nor \
-      the parent's reducer ran for it: nothing changed.
+      the parent's reducer ran for it, so they changed nothing.
       """,
       site: site, lifetime: lifetime)
   }

@@ -392,13 +392,13 @@ where
         """
         \(describe(action)) was sent to the screen with id \(describeID(id)) of the stack at \
         \(describeKeyPath(stack)), but no screen has that id: it was popped, or never pushed. No screen's \
-        reducer ran for it, nor the parent's: nothing changed.
+        reducer ran for it, nor the parent's, so they changed nothing.
         """
       } else {
         """
         \(describe(action)) was sent to the element with id \(describeID(id)) of \
         \(collection), but no element has that id: it was removed, or never added. No \
-        element's reducer ran for it, nor the parent's: nothing changed.
+        element's reducer ran for it, nor the parent's, so they changed nothing.
         """
       }
     return .missingChild(

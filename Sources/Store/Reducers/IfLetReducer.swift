@@ -320,7 +320,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
           """
           \(describe(action)) was sent to the child at \(identity), but that child is nil: \
           it was dismissed, or never presented. Neither the child's reducer nor the parent's \
-          ran for it: nothing changed.
+          ran for it, so they changed nothing.
           """,
           site: site, lifetime: identity)
       }
