@@ -59,8 +59,9 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// counting the changes left out, so that a collection that changed throughout gives a
   /// short message, quickly. A line longer than 240 characters (a long string) shows only
   /// the region that changed, with 40 characters around it, or its start, and counts the
-  /// characters left out: `…[999960 characters]…`. Set it to `nil` in a test to see a whole
-  /// diff, long strings whole:
+  /// characters left out: `…[999960 characters]…`. A limit of zero or less shows only that
+  /// count, and one as large as `Int.max` every change, long lines shortened still. Set it to
+  /// `nil` in a test to see a whole diff, long strings whole:
   ///
   /// ```swift
   /// store.diffChangeLimit = nil

@@ -53,8 +53,14 @@ enum TreeDiffer {
     var lines: Int
 
     /// A limit of `count` changes and eight lines a change.
+    ///
+    /// A count of zero or less shows no change, only the line counting them. The lines stop
+    /// at `Int.max` for a count past an eighth of it: a test may set `Int.max` to mean "no
+    /// limit", and eight times that would overflow.
     static func changes(_ count: Int) -> Limit {
-      Limit(changes: count, lines: 8 * max(count, 1))
+      let changes = max(count, 0)
+      let (lines, overflow) = max(changes, 1).multipliedReportingOverflow(by: 8)
+      return Limit(changes: changes, lines: overflow ? .max : lines)
     }
   }
 
