@@ -7,7 +7,8 @@ import Store
 /// Custom mirrors are honoured, so a collection type that reports `.collection` prints as a
 /// list whatever its storage. A few types print as one line from their description instead of
 /// their storage: strings, `UUID`, `Date`, `URL`, `Decimal`, `Data`, `Duration` and a stack's
-/// `StackElementID` (`#2`).
+/// `StackElementID` (`#2`); so do values stored in a compiler builtin, which a mirror shows as
+/// `(Opaque Value)` (`Float16`, `SIMD2<Double>`, `ObjectIdentifier`).
 ///
 /// The rows of an identified array are labelled by id (`[id: 7]`), those of any other
 /// collection by position (`[2]`); a stack's screens by id too, each printed as its state.
@@ -98,10 +99,47 @@ struct DumpReflector {
     case .class:
       return classNode(for: value, mirror: mirror, depth: depth)
     default:
+      let children = Array(mirror.children)
+      if mirror.displayStyle == .struct, storesBuiltin(value, children: children) {
+        return .leaf(String(describing: value))
+      }
       return objectNode(
-        for: value, children: Array(mirror.children), isNominal: mirror.displayStyle == .struct,
-        depth: depth)
+        for: value, children: children, isNominal: mirror.displayStyle == .struct, depth: depth)
     }
+  }
+
+  /// Whether a struct keeps its value in a compiler builtin, which its mirror shows only as
+  /// `(Opaque Value)`, so that it must print its description: directly (`Float16`,
+  /// `ObjectIdentifier`), or, for a struct with a description of its own, through the stored
+  /// properties of the structs it holds (`SIMD2<Double>`, whose storage is a builtin vector).
+  /// Read through its mirror, any two values of such a type would print the same.
+  ///
+  /// - Complexity: O(*c*) for a struct of *c* stored properties; a struct with a description
+  ///   of its own looks up to ``builtinSearchDepth`` levels of structs deeper.
+  private mutating func storesBuiltin(_ value: Any, children: [Mirror.Child]) -> Bool {
+    guard !children.contains(where: { isBuiltin($0.value) }) else { return true }
+    guard Self.hasCustomDescription(value) else { return false }
+    return holdsBuiltin(children, levels: Self.builtinSearchDepth)
+  }
+
+  /// How many levels of nested structs ``storesBuiltin(_:children:)`` looks through.
+  private static let builtinSearchDepth = 3
+
+  /// Whether a builtin lies among `children`, or among the stored properties of the structs
+  /// they are, `levels` deep at most.
+  private mutating func holdsBuiltin(_ children: [Mirror.Child], levels: Int) -> Bool {
+    children.contains { child in
+      if isBuiltin(child.value) { return true }
+      guard levels > 1 else { return false }
+      let mirror = Mirror(reflecting: child.value)
+      return mirror.displayStyle == .struct
+        && holdsBuiltin(Array(mirror.children), levels: levels - 1)
+    }
+  }
+
+  /// Whether `value` is a compiler builtin (`Builtin.FPIEEE16`, `Builtin.RawPointer`).
+  private mutating func isBuiltin(_ value: Any) -> Bool {
+    typeNames(of: type(of: value)).qualified.hasPrefix("Builtin.")
   }
 
   /// The number of `secret`'s content among the redacted values read so far, from 1.

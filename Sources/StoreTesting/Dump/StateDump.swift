@@ -30,7 +30,8 @@
 ///   sorted by the key's one-line rendering, or `[:]`.
 /// - Strings print quoted and escaped; numbers and booleans print their description; `UUID`,
 ///   `Date`, `URL`, `Decimal`, `Data`, `Duration` and `StackElementID` print their description
-///   on one line.
+///   on one line, and so do values stored in a compiler builtin, whose stored properties show
+///   nothing (`Float16`, `SIMD2<Double>`, `ObjectIdentifier`).
 /// - A class instance already open on the path from the root prints as `TypeName(↻)`, and
 ///   branches deeper than 64 levels print as `…`, so every value renders in finite time.
 package enum StateDump {
