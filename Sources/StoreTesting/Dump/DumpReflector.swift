@@ -6,9 +6,10 @@ import Store
 ///
 /// Custom mirrors are honoured, so a collection type that reports `.collection` prints as a
 /// list whatever its storage. A few types print as one line from their description instead of
-/// their storage: strings, `UUID`, `Date`, `URL`, `Decimal`, `Data`, `Duration` and a stack's
-/// `StackElementID` (`#2`); so do values stored in a compiler builtin, which a mirror shows as
-/// `(Opaque Value)` (`Float16`, `SIMD2<Double>`, `ObjectIdentifier`).
+/// their storage: strings, `UUID`, `Date`, `URL`, `Decimal`, `Data`, `Duration`, attributed
+/// text, `TimeZone`, `Calendar`, `CharacterSet` and a stack's `StackElementID` (`#2`); so do
+/// values stored in a compiler builtin, which a mirror shows as `(Opaque Value)` (`Float16`,
+/// `SIMD2<Double>`, `ObjectIdentifier`).
 ///
 /// The rows of an identified array are labelled by id (`[id: 7]`), those of any other
 /// collection by position (`[2]`); a stack's screens by id too, each printed as its state.
@@ -283,14 +284,18 @@ extension DumpReflector {
   ///
   /// Text is quoted and escaped, so `"a\nb"` stays on one line and an empty string is visible.
   /// Foundation values and `Duration` print their description: their stored properties
-  /// (`_time`, `_storage`, `_low` and `_high`) mean nothing in a failure message.
+  /// (`_time`, `_storage`, `_low` and `_high`) mean nothing in a failure message, and some
+  /// (those of `AttributedString`, `TimeZone`, `Calendar` and `CharacterSet`) hold version
+  /// numbers or pointers that change from run to run. Attributed text prints its runs, each
+  /// quoted with its attributes sorted by name:
+  /// `AttributedString("see ", "docs" {NSLink = https://example.com})`.
   ///
   /// - Parameter value: Anything.
   /// - Returns: The leaf text, or `nil` for values read through their mirror.
   static func leafText(of value: Any) -> String? {
     switch value {
-    case let text as String: text.debugDescription
-    case let text as Substring: String(text).debugDescription
+    case let text as String: quoted(text)
+    case let text as Substring: quoted(text)
     case let character as Character: character.debugDescription
     case let scalar as Unicode.Scalar: scalar.debugDescription
     case let uuid as UUID: uuid.testDescription
@@ -299,11 +304,52 @@ extension DumpReflector {
     case let decimal as Decimal: decimal.description
     case let data as Data: describeBytes(data)
     case let duration as Duration: duration.description
+    case let text as AttributedString: attributedText(text, typeName: "AttributedString")
+    case let text as AttributedSubstring:
+      attributedText(AttributedString(text), typeName: "AttributedSubstring")
+    // Their stored properties hold pointers into ICU or CoreFoundation, new each run.
+    case let zone as TimeZone: zone.description
+    case let calendar as Calendar: calendar.description
+    case let characters as CharacterSet: characters.description
     // As actions and warnings print it, and tests write it (`.popFrom(id: 0)`).
     case let id as StackElementID: id.description
     case let type as Any.Type: TypeName.name(of: type)
     default: nil
     }
+  }
+
+  /// `text` in quotes, escaped as a Swift string literal escapes it.
+  static func quoted(_ text: some StringProtocol) -> String {
+    String(text).debugDescription
+  }
+
+  /// Attributed text as its runs: each run's characters quoted, followed by its attributes,
+  /// when it has any, in braces: `AttributedString("see ", "docs" {NSLink = https://a.b})`.
+  ///
+  /// The attributes are read from their description, which lists them in the order of a hash
+  /// table (one that changes from run to run), so they are sorted by name.
+  static func attributedText(_ text: AttributedString, typeName: String) -> String {
+    let runs = text.runs.map { run in
+      let characters = quoted(String(text[run.range].characters))
+      let attributes = attributeList(run.attributes.description)
+      return attributes.isEmpty ? characters : "\(characters) {\(attributes)}"
+    }
+    return "\(typeName)(\(runs.joined(separator: ", ")))"
+  }
+
+  /// The attributes an `AttributeContainer`'s description lists (`{`, then a line
+  /// `\tname = value` each, then `}`), sorted and on one line: `NSLanguage = en, NSLink = …`.
+  /// A value that spans lines has its line breaks written `\n`.
+  static func attributeList(_ description: String) -> String {
+    var attributes: [String] = []
+    for line in description.split(separator: "\n", omittingEmptySubsequences: false) {
+      if line.hasPrefix("\t") {
+        attributes.append(String(line.dropFirst()))
+      } else if let last = attributes.indices.last, line != "}" {
+        attributes[last] += "\\n" + line
+      }
+    }
+    return attributes.sorted().joined(separator: ", ")
   }
 
   /// The lines of a string that spans lines, each escaped as ``leafText(of:)`` escapes the

@@ -29,9 +29,11 @@
 /// - Sets print their elements sorted by rendering; dictionaries print `key: value` lines
 ///   sorted by the key's one-line rendering, or `[:]`.
 /// - Strings print quoted and escaped; numbers and booleans print their description; `UUID`,
-///   `Date`, `URL`, `Decimal`, `Data`, `Duration` and `StackElementID` print their description
-///   on one line, and so do values stored in a compiler builtin, whose stored properties show
-///   nothing (`Float16`, `SIMD2<Double>`, `ObjectIdentifier`).
+///   `Date`, `URL`, `Decimal`, `Data`, `Duration`, `TimeZone`, `Calendar`, `CharacterSet` and
+///   `StackElementID` print their description on one line; attributed text prints its runs,
+///   `AttributedString("see ", "docs" {NSLink = https://example.com})`. Values stored in a
+///   compiler builtin, whose stored properties show nothing, print their description too
+///   (`Float16`, `SIMD2<Double>`, `ObjectIdentifier`).
 /// - A class instance already open on the path from the root prints as `TypeName(↻)`, and
 ///   branches deeper than 64 levels print as `…`, so every value renders in finite time.
 package enum StateDump {

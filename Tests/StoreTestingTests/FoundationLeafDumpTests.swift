@@ -1,0 +1,60 @@
+import Foundation
+import Store
+import StoreTesting
+import Testing
+
+/// A value holding styled text.
+private struct Note: Equatable {
+  var body: AttributedString
+}
+
+/// Foundation values whose stored properties are their implementation print as one line: an
+/// `AttributedString` showed its rope (`_guts`, `BigString(_rope: …`) with a version number
+/// drawn anew each run, and hid the change of its text.
+@Suite struct FoundationLeafDumpTests {
+  @Test func attributedTextPrintsItsCharacters() {
+    #expect(StateDump.render(AttributedString("hello")) == #"AttributedString("hello")"#)
+    #expect(
+      StateDiff.diff(
+        expected: Note(body: AttributedString("hello")),
+        actual: Note(body: AttributedString("help"))) == """
+            Note(
+          -   body: AttributedString("hello")
+          +   body: AttributedString("help")
+            )
+          """)
+  }
+
+  @Test func attributedTextPrintsItsRunsWithTheirAttributesSorted() {
+    var text = AttributedString("see ")
+    var link = AttributedString("docs")
+    link.link = URL(string: "https://example.com")
+    link.languageIdentifier = "en"
+    link.alternateDescription = "multi\nline"
+    text += link
+    let expected = """
+      AttributedString("see ", "docs" {NSAlternateDescription = multi\\nline, \
+      NSLanguage = en, NSLink = https://example.com})
+      """
+    #expect(StateDump.render(text) == expected)
+    let range = text.startIndex..<text.index(text.startIndex, offsetByCharacters: 5)
+    #expect(
+      StateDump.render(text[range]) == """
+        AttributedSubstring("see ", "d" {NSAlternateDescription = multi\\nline, \
+        NSLanguage = en, NSLink = https://example.com})
+        """)
+    var changed = text
+    changed.link = nil
+    #expect(StateDiff.diff(expected: text, actual: changed) != nil)
+  }
+
+  @Test func timeZonesAndCalendarsPrintTheirDescription() throws {
+    let paris = try #require(TimeZone(identifier: "Europe/Paris"))
+    #expect(StateDump.render(paris) == "Europe/Paris")
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = paris
+    let rendered = StateDump.render(calendar)
+    #expect(!rendered.contains("\n"), "\(rendered)")
+    #expect(rendered.contains("Europe/Paris"), "\(rendered)")
+  }
+}
