@@ -4,9 +4,10 @@ public enum Exhaustivity: Sendable, Hashable {
   /// in order, and no effect may be running when the test ends. The default.
   case on
   /// Assertion closures are checked against the actual state, and only what they set must
-  /// match; actions that were not received, and effects still running, are allowed (each
-  /// `send` drops the received actions not yet asserted). For integration tests that care
-  /// about the outcome, not every step.
+  /// match: a step without one checks nothing, and a state that is not equal to itself (a NaN
+  /// in it) matches when the expected state prints the same. Actions that were not received,
+  /// and effects still running, are allowed (each `send` drops the received actions not yet
+  /// asserted). For integration tests that care about the outcome, not every step.
   ///
   /// The mode can change in the middle of a test: a step is checked in the mode in force when
   /// it runs, and `finish()` checks what is left in the mode in force then. Actions that the
