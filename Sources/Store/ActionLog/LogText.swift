@@ -16,7 +16,24 @@ package enum LogText {
   /// it is stored, that shows where the value ends and every character it holds. Past
   /// `limit` characters (Unicode scalars), the rest is left out and counted:
   /// `"Tea, milk"… (8000000 characters)`.
-  package static func quoted(_ text: some StringProtocol, limit: Int = 120) -> String {
+  ///
+  /// - Parameters:
+  ///   - text: The text to quote.
+  ///   - limit: The most characters (Unicode scalars) written.
+  ///   - escapingSpaces: Whether every space but U+0020 is escaped too (a no-break space,
+  ///     U+00A0, an ideographic space, U+3000): for text compared with other text, where a
+  ///     space that shows as any other would hide a difference.
+  package static func quoted(
+    _ text: some StringProtocol, limit: Int = 120, escapingSpaces: Bool = false
+  ) -> String {
+    // Nearly every text is printable ASCII with nothing to escape: checked on its bytes first.
+    let utf8 = text.utf8
+    let isPlain =
+      utf8.count <= limit
+      && utf8.allSatisfy { byte in
+        byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+      }
+    guard !isPlain else { return "\"\(text)\"" }
     var result = "\""
     var count = 0
     var flag = FlagTags()
@@ -26,6 +43,11 @@ package enum LogText {
         return result + "\"… (\(text.unicodeScalars.count) characters)"
       }
       count += 1
+      if escapingSpaces, scalar != " ", scalar.properties.isWhitespace, !isEscaped(scalar) {
+        flag.end(into: &result)
+        result += escapedForm(scalar)
+        continue
+      }
       append(scalar, to: &result, flag: &flag, isQuoted: true)
     }
     flag.end(into: &result)

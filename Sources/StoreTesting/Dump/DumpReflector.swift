@@ -296,8 +296,8 @@ extension DumpReflector {
     switch value {
     case let text as String: quoted(text)
     case let text as Substring: quoted(text)
-    case let character as Character: character.debugDescription
-    case let scalar as Unicode.Scalar: scalar.debugDescription
+    case let character as Character: quoted(String(character))
+    case let scalar as Unicode.Scalar: quoted(String(scalar))
     case let uuid as UUID: uuid.testDescription
     case let date as Date: dateText(date)
     case let url as URL: url.description
@@ -318,9 +318,14 @@ extension DumpReflector {
     }
   }
 
-  /// `text` in quotes, escaped as a Swift string literal escapes it.
+  /// `text` in quotes, escaped as a Swift string literal escapes it: a quote, a backslash,
+  /// every control character, and every character that shows as nothing or as a space
+  /// without being one (a zero-width space, U+FEFF, a right-to-left override, a line
+  /// separator, a soft hyphen, a no-break space), so that two strings that differ print
+  /// differently: `"ab\u{200B}"`. Joiners, variation selectors and a flag's tags stay, so an
+  /// emoji shows whole (see `LogText`).
   static func quoted(_ text: some StringProtocol) -> String {
-    String(text).debugDescription
+    LogText.quoted(text, limit: .max, escapingSpaces: true)
   }
 
   /// Attributed text as its runs: each run's characters quoted, followed by its attributes,
@@ -365,7 +370,7 @@ extension DumpReflector {
     }
     guard text.unicodeScalars.contains("\n") else { return nil }
     return text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map {
-      String(String($0).debugDescription.dropFirst().dropLast())
+      String(quoted(String($0)).dropFirst().dropLast())
     }
   }
 

@@ -28,9 +28,12 @@
 ///   elements labelled by id instead: `[id: 7]: value`.
 /// - Sets print their elements sorted by rendering; dictionaries print `key: value` lines
 ///   sorted by the key's one-line rendering, or `[:]`.
-/// - Strings print quoted and escaped; numbers and booleans print their description; `UUID`,
-///   `Date`, `URL`, `Decimal`, `Data`, `Duration`, `TimeZone`, `Calendar`, `CharacterSet` and
-///   `StackElementID` print their description on one line; attributed text prints its runs,
+/// - Strings print quoted and escaped as a Swift literal writes them, with every control
+///   character and every character that shows as nothing or as a space without being one
+///   escaped by its value (`"ab\u{200B}"`, `"a\u{A0}b"`); numbers and booleans print their
+///   description; `UUID`, `Date`, `URL`, `Decimal`, `Data`, `Duration`, `TimeZone`,
+///   `Calendar`, `CharacterSet` and `StackElementID` print their description on one line;
+///   attributed text prints its runs,
 ///   `AttributedString("see ", "docs" {NSLink = https://example.com})`. Values stored in a
 ///   compiler builtin, whose stored properties show nothing, print their description too
 ///   (`Float16`, `SIMD2<Double>`, `ObjectIdentifier`).

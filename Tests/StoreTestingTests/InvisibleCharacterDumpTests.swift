@@ -1,0 +1,52 @@
+import Store
+import StoreTesting
+import Testing
+
+/// A value with a name a user typed.
+private struct Contact: Equatable {
+  var name: String
+}
+
+/// Strings in a dump escape the characters that show as nothing, or as another character (a
+/// zero-width space, a no-break space, a byte order mark, a right-to-left override, a line
+/// separator, a C1 next-line, a soft hyphen): unescaped, a diff showed two lines that looked
+/// the same.
+@Suite struct InvisibleCharacterDumpTests {
+  @Test(
+    arguments: [
+      ("\u{200B}", "\\u{200B}"), ("\u{A0}", "\\u{A0}"), ("\u{FEFF}", "\\u{FEFF}"),
+      ("\u{202E}", "\\u{202E}"), ("\u{2028}", "\\u{2028}"), ("\u{85}", "\\u{85}"),
+      ("\u{AD}", "\\u{AD}"), ("\u{1B}", "\\u{1B}"), ("\u{3000}", "\\u{3000}"),
+    ])
+  func anInvisibleCharacterIsEscaped(character: String, escape: String) {
+    #expect(StateDump.render("a" + character + "b") == "\"a" + escape + "b\"")
+  }
+
+  @Test func aDiffShowsTheInvisibleCharacter() {
+    #expect(
+      StateDiff.diff(expected: Contact(name: "ab"), actual: Contact(name: "ab\u{200B}")) == """
+          Contact(
+        -   name: "ab"
+        +   name: "ab\\u{200B}"
+          )
+        """)
+  }
+
+  @Test func aLineOfTextThatSpansLinesShowsTheInvisibleCharacter() {
+    let difference = StateDiff.diff(expected: "x\nab\u{A0}", actual: "x\nab ")
+    #expect(difference?.contains("-   ab\\u{A0}\n+   ab\\u{20}") == true, "\(difference ?? "")")
+  }
+
+  @Test func charactersAndScalarsAreEscapedToo() {
+    #expect(StateDump.render(Character("\u{200B}")) == "\"\\u{200B}\"")
+    #expect(StateDump.render("\u{FEFF}" as Unicode.Scalar) == "\"\\u{FEFF}\"")
+  }
+
+  @Test func visibleTextStaysAsItIs() {
+    // Joiners, variation selectors and a flag's tags shape what shows: an emoji stays whole.
+    let text = "👨‍👩‍👧 🏴󠁧󠁢󠁥󠁮󠁧󠁿 ❤️ é́ Zoë"
+    #expect(StateDump.render(text) == "\"" + text + "\"")
+    #expect(StateDump.render("say \"hi\" \\ \t\r\n") == #""say \"hi\" \\ \t\r\n""#)
+    #expect(StateDump.render(["key\u{200B}": 1]) == "[\n  \"key\\u{200B}\": 1\n]")
+  }
+}
