@@ -279,6 +279,25 @@ extension DumpReflector {
       "\(date) (\(since1970) s since 1970, \(date.timeIntervalSinceReferenceDate) s since 2001)"
   }
 
+  /// A duration as a test reads it: its description (`1.1 seconds`), and, when that stands
+  /// for another duration, its exact components too:
+  /// `1.1 seconds (seconds: 1, attoseconds: 100000000000000000)`. The description goes through
+  /// a `Double`, so two durations that differ below its precision (`.seconds(1.1)` and
+  /// `.milliseconds(1100)`) would otherwise print the same.
+  static func durationText(_ duration: Duration) -> String {
+    let text = duration.description
+    let unit = " seconds"
+    // `.seconds(_:)` traps on a count of seconds no duration holds: such a count is not read
+    // back, and the components are printed.
+    if text.hasSuffix(unit), let seconds = Double(text.dropLast(unit.count)),
+      seconds.magnitude < 0x1p62, Duration.seconds(seconds) == duration
+    {
+      return text
+    }
+    let (seconds, attoseconds) = duration.components
+    return "\(text) (seconds: \(seconds), attoseconds: \(attoseconds))"
+  }
+
   /// The one-line text of a value that prints as a leaf whatever its mirror shows, or `nil`
   /// when the value is read structurally.
   ///
@@ -303,7 +322,7 @@ extension DumpReflector {
     case let url as URL: url.description
     case let decimal as Decimal: decimal.description
     case let data as Data: describeBytes(data)
-    case let duration as Duration: duration.description
+    case let duration as Duration: durationText(duration)
     case let text as AttributedString: attributedText(text, typeName: "AttributedString")
     case let text as AttributedSubstring:
       attributedText(AttributedString(text), typeName: "AttributedSubstring")

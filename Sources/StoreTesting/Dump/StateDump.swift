@@ -32,11 +32,11 @@
 ///   character and every character that shows as nothing or as a space without being one
 ///   escaped by its value (`"ab\u{200B}"`, `"a\u{A0}b"`); numbers and booleans print their
 ///   description; `UUID`, `Date`, `URL`, `Decimal`, `Data`, `Duration`, `TimeZone`,
-///   `Calendar`, `CharacterSet` and `StackElementID` print their description on one line;
-///   attributed text prints its runs,
-///   `AttributedString("see ", "docs" {NSLink = https://example.com})`. Values stored in a
-///   compiler builtin, whose stored properties show nothing, print their description too
-///   (`Float16`, `SIMD2<Double>`, `ObjectIdentifier`).
+///   `Calendar`, `CharacterSet` and `StackElementID` print their description on one line (a
+///   `Duration` whose description rounds it adds its exact components); attributed text
+///   prints its runs, `AttributedString("see ", "docs" {NSLink = https://example.com})`.
+///   Values stored in a compiler builtin, whose stored properties show nothing, print their
+///   description too (`Float16`, `SIMD2<Double>`, `ObjectIdentifier`).
 /// - A class instance already open on the path from the root prints as `TypeName(↻)`, and
 ///   branches deeper than 64 levels print as `…`, so every value renders in finite time.
 package enum StateDump {
