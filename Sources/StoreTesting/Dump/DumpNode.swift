@@ -39,7 +39,8 @@ struct DumpNode: Hashable, Sendable {
     /// The child's own tree.
     var node: DumpNode
     /// For an element of a collection that is `Identifiable`: its id, printed. A diff pairs
-    /// such elements by id rather than by position.
+    /// such elements by id rather than by position. `nil` for an id that is an object's
+    /// address (`ObjectIdentifier`), which pairs nothing across two states.
     var id: String? = nil
   }
 

@@ -13,6 +13,8 @@ import Store
 ///
 /// The rows of an identified array are labelled by id (`[id: 7]`), those of any other
 /// collection by position (`[2]`); a stack's screens by id too, each printed as its state.
+/// Rows identified by their address (a class's default `ObjectIdentifier` id) are labelled by
+/// position.
 ///
 /// Two guards keep any value finite: a class instance met again on the path from the root
 /// prints as `TypeName(↻)`, and nothing deeper than ``maxDepth`` levels is read (`…`).
@@ -152,11 +154,15 @@ struct DumpReflector {
     return redacted?.count ?? 0
   }
 
-  /// The id of an `Identifiable` value, printed; `nil` for other values.
+  /// The id of an `Identifiable` value, printed; `nil` for other values, and for an object
+  /// identified by its address (a class's default id, an `ObjectIdentifier`): an address
+  /// changes from run to run, and an equal object made anew has another, so such elements
+  /// are labelled and paired by position.
   static func idText(of value: Any) -> String? {
     guard let identifiable = value as? any Identifiable else { return nil }
-    func text(_ value: some Identifiable) -> String {
-      (value.id as? UUID)?.testDescription ?? String(reflecting: value.id)
+    func text(_ value: some Identifiable) -> String? {
+      guard !(value.id is ObjectIdentifier) else { return nil }
+      return (value.id as? UUID)?.testDescription ?? String(reflecting: value.id)
     }
     return text(identifiable)
   }

@@ -28,7 +28,8 @@
 ///   only one side has print whole, labelled with their index on that side. Sets always
 ///   align this way. Elements that are `Identifiable`, with no id twice on either side, pair
 ///   by id instead, so a row that moved or was removed does not shift the rest; an
-///   identified array's rows are labelled by id too (`[id: 7]`).
+///   identified array's rows are labelled by id too (`[id: 7]`). An id that is an object's
+///   address (a class's default `ObjectIdentifier`) is not used: it changes from run to run.
 /// - Two strings that both span lines compare line by line, printed between `"""`.
 /// - Leaves that differ, enums that changed case, `nil` against a value, and values of
 ///   different types print whole: all expected lines, then all actual lines.
