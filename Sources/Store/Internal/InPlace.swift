@@ -81,10 +81,12 @@ func identityReader<Child>(_: Child.Type) -> ((UnsafePointer<Child>) -> AnyHasha
 }
 
 /// An optional or case child's id as the child's identity: an id that is not equal to itself
-/// (a `Double` id that is NaN) is equal to every such id, so that a child with one is, to its
-/// store and its reducers, the child that was there, as a child that is not `Identifiable`
-/// is, instead of a new child at every look (a store scoped again at each read, its sends
-/// refused as sent to a child that changed its id, its effects ended at its next action).
+/// (one holding a `Double` that is NaN) is equal to another such id with the same hash (the
+/// same bits, for a `Double`), so that a child with one is, to its store and its reducers, the
+/// child that was there while its id stays the same, instead of a new child at every look (a
+/// store scoped again at each read, its sends refused as sent to a child that changed its id,
+/// its effects ended at its next action). A child whose id differs in another part, which
+/// hashes otherwise, is another child.
 ///
 /// (`IdentifiedArray` refuses such ids: a collection cannot look them up.)
 @usableFromInline
@@ -98,13 +100,15 @@ struct ChildIdentity<ID: Hashable>: Hashable {
 
   @inlinable
   static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.id == rhs.id || (lhs.id != lhs.id && rhs.id != rhs.id)
+    // (Equal identities hash alike: ids equal to each other do, and the others are equal only
+    // when they do.)
+    lhs.id == rhs.id
+      || (lhs.id != lhs.id && rhs.id != rhs.id && lhs.id.hashValue == rhs.id.hashValue)
   }
 
   @inlinable
   func hash(into hasher: inout Hasher) {
-    // Equal identities hash alike: every id not equal to itself hashes as one.
-    if id == id { id.hash(into: &hasher) } else { hasher.combine(0 as UInt8) }
+    id.hash(into: &hasher)
   }
 }
 
