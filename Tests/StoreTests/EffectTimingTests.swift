@@ -172,4 +172,50 @@ import Testing
     #expect(
       harness.state.log == ["start 1", "emit 1", "start 2", "stop scroll", "start 3", "emit 3"])
   }
+
+  /// Throttled work wrapped in an id of its own, as a screen files all its work.
+  nonisolated func throttledUnderScreenID(cancelInFlight: Bool) -> LogFeature {
+    LogFeature { [clock] value in
+      Effect.send(.record("emit \(value)"))
+        .throttle(id: "scroll", for: .seconds(1), clock: clock, latest: true)
+        .cancellable(id: "screen", cancelInFlight: cancelInFlight)
+    }
+  }
+
+  @Test func aCancellableInFlightAroundAThrottleDoesNotCloseItsWindow() async {
+    let harness = Harness(
+      initialState: LogFeature.State(), reducer: throttledUnderScreenID(cancelInFlight: true))
+    harness.send(.start("1"))
+    harness.send(.start("2"))
+    harness.send(.start("3"))
+    // Each start cancels the one waiting before it, not the window "1" opened.
+    #expect(harness.state.log == ["start 1", "emit 1", "start 2", "start 3"])
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.log == ["start 1", "emit 1", "start 2", "start 3", "emit 3"])
+  }
+
+  @Test func cancellingAnIDAroundAThrottleLeavesItsWindowOpen() async {
+    let harness = Harness(
+      initialState: LogFeature.State(), reducer: throttledUnderScreenID(cancelInFlight: false))
+    harness.send(.start("1"))
+    harness.send(.stop("screen"))
+    await clock.advance(by: .milliseconds(500))
+    harness.send(.start("2"))
+    #expect(harness.state.log == ["start 1", "emit 1", "stop screen", "start 2"])
+    await clock.advance(by: .milliseconds(500))
+    #expect(harness.state.log.suffix(1) == ["emit 2"])
+  }
+
+  @Test func cancellingAnIDAroundAThrottleDropsTheEffectWaitingInIt() async {
+    let harness = Harness(
+      initialState: LogFeature.State(), reducer: throttledUnderScreenID(cancelInFlight: false))
+    harness.send(.start("1"))
+    harness.send(.start("2"))
+    harness.send(.stop("screen"))
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.log == ["start 1", "emit 1", "start 2", "stop screen"])
+    // The window closed when its time was up: the next effect runs at once.
+    harness.send(.start("3"))
+    #expect(harness.state.log.suffix(2) == ["start 3", "emit 3"])
+  }
 }

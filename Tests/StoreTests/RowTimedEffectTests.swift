@@ -16,6 +16,7 @@ import Testing
     }
     enum Action: Sendable, Equatable {
       case tap
+      case tapUnderScreenID
       case ping
       case debounced
       case chain
@@ -26,6 +27,9 @@ import Testing
       switch action {
       case .tap:
         return Effect.send(.ping).throttle(id: "t", for: .seconds(1), clock: clock, latest: false)
+      case .tapUnderScreenID:
+        return Effect.send(.ping).throttle(id: "t", for: .seconds(1), clock: clock, latest: false)
+          .cancellable(id: "screen", cancelInFlight: true)
       case .ping:
         state.pings += 1
         return .none
@@ -92,6 +96,25 @@ import Testing
     await clock.advance(by: .seconds(1))
     harness.settle()
     #expect(harness.state.rows[id: 1]?.pings == 1, "the old row's waiting ping never lands")
+    #expect(warnings.messages.isEmpty)
+  }
+
+  @Test func aRowAddedBackStartsWithNoThrottleWindowOfTheOldRowUnderAnotherID() async {
+    // The window is not filed under the id around the throttle: the end of the row's
+    // lifetime must still close it.
+    let warnings = WarningLog()
+    let harness = makeHarness(warnings)
+    harness.send(.rows(.element(id: 1, action: .tapUnderScreenID)))
+    harness.send(.rows(.element(id: 1, action: .tapUnderScreenID)))  // waits in the window
+    #expect(harness.state.rows[id: 1]?.pings == 1)
+    harness.send(.remove(1))
+    harness.send(.add(1))
+    harness.send(.rows(.element(id: 1, action: .tapUnderScreenID)))
+    #expect(harness.state.rows[id: 1]?.pings == 1, "a fresh row's first tap runs at once")
+    await clock.advance(by: .seconds(1))
+    harness.settle()
+    #expect(harness.state.rows[id: 1]?.pings == 1, "the old row's waiting ping never lands")
+    #expect(clock.sleeperCount == 0)
     #expect(warnings.messages.isEmpty)
   }
 

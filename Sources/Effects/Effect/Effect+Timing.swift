@@ -46,6 +46,12 @@ extension Effect {
   /// Cancelling `id` closes the window and drops the waiting effect. A window is open from
   /// when its effect starts, not from when that effect ends.
   ///
+  /// The window belongs to `id` alone: cancelling another id wrapped around the throttle
+  /// (`.cancellable(id:cancelInFlight:)`, `.cancel(id:)`) cancels the effect running and the one
+  /// waiting, but leaves the window open, so the next effect still waits for it to close. The
+  /// window also closes when the lifetime its `id` is namespaced in ends (its row removed,
+  /// say).
+  ///
   /// A window with no effect waiting in it does no work: a `TestStore`'s `finish()` does not
   /// wait for it to close, and its store task (the one `send` returned) does not either.
   ///

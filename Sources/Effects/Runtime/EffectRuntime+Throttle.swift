@@ -49,7 +49,11 @@ extension EffectRuntime {
     _ context: Context
   ) {
     var windowContext = context
-    windowContext.cancelKeys.append(key)
+    // Filed under its own id alone: not under the cancellation ids around the throttle (a
+    // `.cancellable(id:cancelInFlight:)` wrapped around it would close the window each time an
+    // effect arrives, and nothing would ever be throttled). The running effect and the one
+    // waiting keep those ids.
+    windowContext.cancelKeys = [key]
     // The window belongs to the namespace of its id, not to the lifetime of the effect that
     // opened it: a screen task's hook shares the screen's ids, and the end of its task must
     // not close a window in which the screen's own effect waits (which was dropped with it).
