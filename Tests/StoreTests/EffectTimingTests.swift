@@ -218,4 +218,47 @@ import Testing
     harness.send(.start("3"))
     #expect(harness.state.log.suffix(2) == ["start 3", "emit 3"])
   }
+
+  /// Throttled work whose interval the test names: `"1@10"` emits 1 under a 10 s window.
+  nonisolated func throttledForNamedIntervals() -> LogFeature {
+    LogFeature { [clock] name in
+      let seconds = Int(name.split(separator: "@").last ?? "") ?? 1
+      return Effect.send(.record("emit \(name)"))
+        .throttle(id: "scroll", for: .seconds(seconds), clock: clock, latest: true)
+    }
+  }
+
+  @Test func theWindowAWaitingEffectOpensHasThatEffectsInterval() async {
+    let harness = Harness(
+      initialState: LogFeature.State(), reducer: throttledForNamedIntervals())
+    harness.send(.start("1@10"))
+    harness.send(.start("2@1"))
+    await clock.advance(by: .seconds(10))
+    #expect(harness.state.log.suffix(1) == ["emit 2@1"])
+    // "2" opened a window of 1 s, not of the 10 s of the window before it.
+    harness.send(.start("3@1"))
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.log.suffix(2) == ["start 3@1", "emit 3@1"])
+  }
+
+  @Test func theWindowAWaitingEffectOpensIsMeasuredOnThatEffectsClock() async {
+    let other = TestClock()
+    let harness = Harness(
+      initialState: LogFeature.State(),
+      reducer: LogFeature { [clock] name in
+        Effect.send(.record("emit \(name)"))
+          .throttle(
+            id: "scroll", for: .seconds(1), clock: name == "1" ? clock : other, latest: true)
+      })
+    harness.send(.start("1"))
+    harness.send(.start("2"))
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.log.suffix(1) == ["emit 2"])
+    harness.send(.start("3"))
+    // "2" opened its window on the other clock: this one moving does not close it.
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.log.suffix(1) == ["start 3"])
+    await other.advance(by: .seconds(1))
+    #expect(harness.state.log.suffix(1) == ["emit 3"])
+  }
 }

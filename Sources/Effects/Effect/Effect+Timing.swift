@@ -42,7 +42,8 @@ extension Effect {
   ///
   /// The first effect runs at once and opens a window of `interval`. Effects started with
   /// the same `id` while the window is open wait; when it closes, one of them runs (the latest
-  /// when `latest` is true, otherwise the first) and opens a new window. The rest are dropped.
+  /// when `latest` is true, otherwise the first) and opens a new window, of its own `interval`
+  /// on its own `clock`. The rest are dropped.
   /// Cancelling `id` closes the window and drops the waiting effect. A window is open from
   /// when its effect starts, not from when that effect ends.
   ///

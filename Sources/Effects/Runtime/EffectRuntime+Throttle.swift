@@ -13,7 +13,7 @@ extension EffectRuntime {
     // A window whose timer was cancelled (its id cancelled, its lifetime ended) is closed
     // from then on, though the timer has not reported back yet: the effect it kept is dropped.
     let timer = state.withLock { $0.throttles[key]?.timer }
-    if let timer, timer.isCancelled { closeWindow(key, throttle, timer: timer) }
+    if let timer, timer.isCancelled { closeWindow(key, timer: timer) }
     let opened = state.withLock { state in
       guard state.throttles[key] == nil else { return false }
       state.throttles[key] = ThrottleWindow()
@@ -31,7 +31,8 @@ extension EffectRuntime {
     // placeholder that stands for it until the window closes.
     let placeholder = register(.sequence, site: nil, context, owner: context.group)
     state.withLock {
-      $0.throttles[key]?.pending = Pending(effect: effect, context: context, record: placeholder)
+      $0.throttles[key]?.pending = Pending(
+        effect: effect, throttle: throttle, context: context, record: placeholder)
     }
     // Cancelled while it waits (with its sender's task, say), it has nothing left to do: it
     // ends then, not when the window closes, so its task stops running at once.
@@ -72,7 +73,7 @@ extension EffectRuntime {
     state.withLock {
       $0.throttles[key]?.timer = timer
       $0.records[timer.id]?.onFinish = { [weak self] in
-        self?.closeWindow(key, throttle, timer: timer)
+        self?.closeWindow(key, timer: timer)
       }
     }
     let clock = throttle.clock
@@ -84,11 +85,7 @@ extension EffectRuntime {
   /// Closes the window `timer` kept open, if it still is, running its waiting effect (which
   /// opens the next window) unless the window or the effect was cancelled.
   @MainActor
-  private func closeWindow(
-    _ key: CancelKey,
-    _ throttle: Effect<Action>.Throttle,
-    timer: EffectRecord
-  ) {
+  private func closeWindow(_ key: CancelKey, timer: EffectRecord) {
     let pending = state.withLock { state -> Pending? in
       // Closed already (its timer was found cancelled when the id was used again), perhaps
       // with another window open now.
@@ -108,9 +105,12 @@ extension EffectRuntime {
       var context = pending.context
       context.isDeferred = true
       startingLate {
-        // Always an effect of this runtime's action type: only `startThrottled` keeps one.
+        // Always an effect and a throttle of this runtime's action type: only
+        // `startThrottled` keeps them.
         start(pending.effect as! Effect<Action>, context)
-        openWindow(key, throttle, pending.context)
+        // The next window is the waiting effect's own: its interval, on its clock (not those
+        // of the effect that opened the first window).
+        openWindow(key, pending.throttle as! Effect<Action>.Throttle, pending.context)
       }
     } else {
       // Cancelled from another thread since the look under the lock (a `StoreTask` cancelled,

@@ -786,6 +786,9 @@ struct PendingEffect: Sendable {
   /// The `Effect` of the runtime's action type, kept as a value of any type so that the
   /// runtime's state does not depend on the action type.
   var effect: any Sendable
+  /// The effect's `Effect.Throttle`, kept as a value of any type for the same reason: the
+  /// window that opens when the effect runs is measured with its interval, on its clock.
+  var throttle: any Sendable
   var context: EffectContext
   var record: EffectRecord
 }
