@@ -261,4 +261,45 @@ import Testing
     await other.advance(by: .seconds(1))
     #expect(harness.state.log.suffix(1) == ["emit 3"])
   }
+
+  /// A search that does nothing for an empty query, debounced or throttled whatever it is.
+  nonisolated func searchOrNothing(throttled: Bool) -> LogFeature {
+    LogFeature { [clock] query in
+      let search: Effect<LogFeature.Action> =
+        query.isEmpty ? .none : .send(.record("search \(query)"))
+      return throttled
+        ? search.throttle(id: "search", for: .seconds(1), clock: clock, latest: true)
+        : search.debounce(id: "search", for: .milliseconds(300), clock: clock)
+    }
+  }
+
+  @Test func aDebounceOfNothingLeavesNothingRunningAndDropsTheSearchWaiting() async {
+    let harness = Harness(
+      initialState: LogFeature.State(), reducer: searchOrNothing(throttled: false))
+    harness.send(.start("a"))
+    harness.send(.start(""))
+    #expect(harness.core.runtime.runningCount == 0)
+    #expect(clock.sleeperCount == 0)
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.log == ["start a", "start "])
+  }
+
+  @Test func aThrottleOfNothingOpensNoWindow() async {
+    let harness = Harness(
+      initialState: LogFeature.State(), reducer: searchOrNothing(throttled: true))
+    harness.send(.start(""))
+    #expect(harness.core.runtime.runningCount == 0)
+    harness.send(.start("a"))
+    #expect(harness.state.log == ["start ", "start a", "search a"])
+  }
+
+  @Test func aThrottleOfNothingDoesNotReplaceTheEffectWaiting() async {
+    let harness = Harness(
+      initialState: LogFeature.State(), reducer: searchOrNothing(throttled: true))
+    harness.send(.start("a"))
+    harness.send(.start("b"))
+    harness.send(.start(""))
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.log == ["start a", "search a", "start b", "start ", "search b"])
+  }
 }

@@ -13,6 +13,16 @@ extension Effect {
   ///     .debounce(id: CancelID.search, for: .milliseconds(300), clock: clock)
   /// ```
   ///
+  /// A debounce of `.none` is the last of its burst too: it cancels the effect waiting or
+  /// running under `id`, and leaves nothing running itself. A search whose query was cleared
+  /// drops the search still waiting for the typing to pause, so stale results never arrive:
+  ///
+  /// ```swift
+  /// let search: Effect<Action> =
+  ///   query.isEmpty ? .none : .run { send in send(.results(try await client.search(query))) }
+  /// return search.debounce(id: CancelID.search, for: .milliseconds(300), clock: clock)
+  /// ```
+  ///
   /// - Parameters:
   ///   - id: The cancellation id shared by the burst.
   ///   - duration: How long to wait for quiet.
@@ -20,7 +30,7 @@ extension Effect {
   ///   - fileID: The file of the call, named while the effect waits (in a test's report of
   ///     the effects still running, say).
   ///   - line: The line of the call.
-  /// - Returns: The debounced effect.
+  /// - Returns: The debounced effect; for `.none`, one that only cancels the effect under `id`.
   public func debounce(
     id: some Hashable & Sendable,
     for duration: Duration,
@@ -34,6 +44,9 @@ extension Effect {
       return effect.debounce(id: id, for: duration, clock: clock, fileID: fileID, line: line)
         .outlivingSendersTask()
     }
+    // Nothing to wait for: a wait would be left running, for no work (a test store's
+    // `finish()` would wait for it), yet the burst still ends here.
+    if isNone { return cancellable(id: id, cancelInFlight: true) }
     let delay = Self.run(fileID: fileID, line: line) { _ in try await clock.sleep(for: duration) }
     return delay.concatenate(with: self).cancellable(id: id, cancelInFlight: true)
   }
@@ -56,6 +69,9 @@ extension Effect {
   /// A window with no effect waiting in it does no work: a `TestStore`'s `finish()` does not
   /// wait for it to close, and its store task (the one `send` returned) does not either.
   ///
+  /// A throttle of `.none` is `.none`: it opens no window, and does not replace the effect
+  /// waiting in an open one.
+  ///
   /// - Parameters:
   ///   - id: The id the throttle is keyed by, namespaced like a cancellation id.
   ///   - interval: The shortest time between two effects that run.
@@ -68,6 +84,8 @@ extension Effect {
     clock: any Clock<Duration>,
     latest: Bool
   ) -> Self {
+    // Nothing to run: no window to open, nothing to hold back.
+    if isNone { return self }
     // Throttling work that outlives the sender's task: the work the window holds back
     // outlives it too.
     if case .outlivingSendersTask(let effect) = operation {
