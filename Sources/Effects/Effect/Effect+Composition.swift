@@ -182,7 +182,8 @@ extension Effect {
             id: throttle.id,
             interval: throttle.interval,
             clock: throttle.clock,
-            latest: throttle.latest
+            latest: throttle.latest,
+            site: throttle.site
           ),
           effect.map(transform)
         )

@@ -72,29 +72,43 @@ extension Effect {
   /// A throttle of `.none` is `.none`: it opens no window, and does not replace the effect
   /// waiting in an open one.
   ///
+  /// If `clock`'s sleep throws an error other than cancellation (a clock of your own may),
+  /// the window closes at once, as if its interval had passed: the effect waiting in it, if
+  /// any, runs then and opens the next window (effects are never held back for good, though
+  /// they may run more often than `interval` allows). The error is reported as a runtime
+  /// warning naming it and this call.
+  ///
   /// - Parameters:
   ///   - id: The id the throttle is keyed by, namespaced like a cancellation id.
   ///   - interval: The shortest time between two effects that run.
   ///   - clock: The clock that measures the interval.
   ///   - latest: Whether to keep the latest waiting effect rather than the first.
+  ///   - fileID: The file of the call, named in the warning for an error the clock throws.
+  ///   - line: The line of the call, named in that warning.
   /// - Returns: The throttled effect.
   public func throttle(
     id: some Hashable & Sendable,
     for interval: Duration,
     clock: any Clock<Duration>,
-    latest: Bool
+    latest: Bool,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
   ) -> Self {
     // Nothing to run: no window to open, nothing to hold back.
     if isNone { return self }
     // Throttling work that outlives the sender's task: the work the window holds back
     // outlives it too.
     if case .outlivingSendersTask(let effect) = operation {
-      return effect.throttle(id: id, for: interval, clock: clock, latest: latest)
-        .outlivingSendersTask()
+      return effect.throttle(
+        id: id, for: interval, clock: clock, latest: latest, fileID: fileID, line: line
+      )
+      .outlivingSendersTask()
     }
     return Self(
       operation: .throttle(
-        Throttle(id: EffectID(id), interval: interval, clock: clock, latest: latest),
+        Throttle(
+          id: EffectID(id), interval: interval, clock: clock, latest: latest,
+          site: SourceSite(fileID: fileID, line: line)),
         self
       )
     )

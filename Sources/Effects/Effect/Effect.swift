@@ -189,6 +189,8 @@ extension Effect {
     package var interval: Duration
     package var clock: any Clock<Duration>
     package var latest: Bool
+    /// Where the throttle was made, named in the warning for an error its clock throws.
+    package var site: SourceSite
   }
 
   /// Whether this effect does nothing, so the store can skip its runtime.

@@ -78,8 +78,31 @@ extension EffectRuntime {
     }
     let clock = throttle.clock
     let interval = throttle.interval
+    let site = throttle.site
     spawn(
-      timer, priority: nil, body: { _ in try await clock.sleep(for: interval) }, catchAction: nil)
+      timer, priority: nil,
+      body: { _ in
+        do {
+          try await clock.sleep(for: interval)
+        } catch {
+          // Cancelled with its id or its lifetime: the window closes quietly.
+          if Task.isCancelled, Self.meansCancellation(error) { return }
+          // The clock failed: the window closes now, as if its interval had passed, rather
+          // than hold the waiting effect back for good. Said here, where the warning can name
+          // the throttle (the timer is no `.run` a `catch:` could be passed to).
+          let outcome =
+            Task.isCancelled
+            ? "Its window was closed already, with its id or its lifetime."
+            : """
+            Its window closed at once, as if its interval had passed: the effect waiting in \
+            it, if any, ran then.
+            """
+          RuntimeWarningHandler.current(
+            RuntimeWarning(
+              message: "A throttle's clock threw an error from its sleep: \(error). \(outcome)",
+              fileID: site.fileID, line: site.line))
+        }
+      }, catchAction: nil)
   }
 
   /// Closes the window `timer` kept open, if it still is, running its waiting effect (which
