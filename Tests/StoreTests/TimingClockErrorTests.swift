@@ -17,9 +17,10 @@ private struct BrokenClock: Clock {
   }
 }
 
-/// A clock whose sleep throws, under a throttle: the warning names the throttle and where it
-/// was made (it named no place, and advised a `catch:` that cannot be passed), and the window
-/// closes (the effects hunt).
+/// A clock whose sleep throws, under a throttle and a debounce: the warning names the throttle
+/// or debounce and where it was made (it named no place, and advised a `catch:` that cannot be
+/// passed), and a debounce drops its work rather than run it without the wait (the effects
+/// hunt).
 @MainActor
 @Suite struct TimingClockErrorTests {
   let warnings = WarningLog()
@@ -51,6 +52,64 @@ private struct BrokenClock: Clock {
         """,
       ])
     #expect(warnings.all.allSatisfy { $0.fileID == #fileID && $0.line == line })
+    #expect(harness.core.runtime.runningCount == 0)
+  }
+
+  @Test func aDebouncesClockErrorDropsTheWorkAndIsReportedWhereTheDebounceWasMade() {
+    let clock = BrokenClock()
+    let line: UInt = #line + 2
+    let feature = LogFeature { name in
+      Effect.send(.record("search \(name)")).debounce(id: "d", for: .seconds(1), clock: clock)
+    }
+    let harness = Harness(
+      initialState: LogFeature.State(), warnings: warnings.handler, reducer: feature)
+    harness.send(.start("a"))
+    #expect(harness.state.log == ["start a"])
+    #expect(
+      warnings.messages == [
+        """
+        A debounce's clock threw an error from its sleep: SleepBroke(). The debounced effect \
+        was dropped without running, as if a later one had come.
+        """
+      ])
+    #expect(warnings.all.first?.fileID == #fileID)
+    #expect(warnings.all.first?.line == line)
+    #expect(harness.core.runtime.runningCount == 0)
+  }
+
+  /// A child's debounce, mapped to its parent's actions, drops its work the same way.
+  @Test func aMappedDebouncesClockErrorDropsTheWork() {
+    let clock = BrokenClock()
+    let feature = LogFeature { name in
+      Effect<String>.send("search \(name)")
+        .debounce(id: "d", for: .seconds(1), clock: clock)
+        .map { LogFeature.Action.record($0) }
+    }
+    let harness = Harness(
+      initialState: LogFeature.State(), warnings: warnings.handler, reducer: feature)
+    harness.send(.start("a"))
+    #expect(harness.state.log == ["start a"])
+    #expect(warnings.messages.count == 1)
+    #expect(warnings.messages.first?.hasPrefix("A debounce's clock threw") == true)
+    #expect(harness.core.runtime.runningCount == 0)
+  }
+
+  /// The debounce's own work is dropped, not what follows the debounce in a concatenation
+  /// around it, as with an error any other effect of the concatenation throws.
+  @Test func aDebouncesClockErrorLeavesTheConcatenationAroundItGoingOn() {
+    let clock = BrokenClock()
+    let feature = LogFeature { name in
+      .concatenate(
+        Effect.send(.record("search \(name)")).debounce(id: "d", for: .seconds(1), clock: clock),
+        .send(.record("after \(name)"))
+      )
+    }
+    let harness = Harness(
+      initialState: LogFeature.State(), warnings: warnings.handler, reducer: feature)
+    let task = harness.send(.start("a"))
+    #expect(harness.state.log == ["start a", "after a"])
+    #expect(warnings.messages.count == 1)
+    #expect(!task.isRunning)
     #expect(harness.core.runtime.runningCount == 0)
   }
 }

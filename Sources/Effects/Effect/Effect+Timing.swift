@@ -23,12 +23,16 @@ extension Effect {
   /// return search.debounce(id: CancelID.search, for: .milliseconds(300), clock: clock)
   /// ```
   ///
+  /// The effect runs only once the wait is over: if `clock`'s sleep throws an error other than
+  /// cancellation (a clock of your own may), the effect is dropped, as if a later one had
+  /// come, and the error is reported as a runtime warning naming it and this call.
+  ///
   /// - Parameters:
   ///   - id: The cancellation id shared by the burst.
   ///   - duration: How long to wait for quiet.
   ///   - clock: The clock to wait on.
   ///   - fileID: The file of the call, named while the effect waits (in a test's report of
-  ///     the effects still running, say).
+  ///     the effects still running, say), and in the warning for an error the clock throws.
   ///   - line: The line of the call.
   /// - Returns: The debounced effect; for `.none`, one that only cancels the effect under `id`.
   public func debounce(
@@ -47,7 +51,25 @@ extension Effect {
     // Nothing to wait for: a wait would be left running, for no work (a test store's
     // `finish()` would wait for it), yet the burst still ends here.
     if isNone { return cancellable(id: id, cancelInFlight: true) }
-    let delay = Self.run(fileID: fileID, line: line) { _ in try await clock.sleep(for: duration) }
+    let delay = Self.run(fileID: fileID, line: line) { _ in
+      do {
+        try await clock.sleep(for: duration)
+      } catch {
+        // Cut short by a later effect under `id` (or the end of its lifetime): quietly.
+        if Task.isCancelled, EffectRuntime<Action>.meansCancellation(error) { throw error }
+        // The clock failed: the work is not to run without its wait, which would run every
+        // effect of a burst. Said here, where the warning can name the debounce; the
+        // concatenation ends without running the work, and without another warning.
+        RuntimeWarningHandler.current(
+          RuntimeWarning(
+            message: """
+              A debounce's clock threw an error from its sleep: \(error). The debounced \
+              effect was dropped without running, as if a later one had come.
+              """,
+            fileID: "\(fileID)", line: line))
+        throw EndsSequenceReported()
+      }
+    }
     return delay.concatenate(with: self).cancellable(id: id, cancelInFlight: true)
   }
 

@@ -12,6 +12,9 @@ package final class EffectGroup: Sendable {
     /// while the store was busy) may end up with none.
     var hasHadMembers = false
     var isCancelled = false
+    /// Whether a member ended the concatenation this group is a part of (see
+    /// ``endSequence()``).
+    var endsSequence = false
     /// Whether the store that ran the members is gone: nobody reports their completion.
     var isAbandoned = false
     /// The tasks waiting for the group to be empty, by a number of each wait's own.
@@ -63,6 +66,18 @@ package final class EffectGroup: Sendable {
       return state.isCancelled
     }
     if cancelled { record.cancel() }
+  }
+
+  /// Marks the group, a part of a concatenation, as ending it: when the group is empty, the
+  /// parts after it do not run. A debounce's wait whose clock threw ends so, rather than run
+  /// its work without the wait.
+  package func endSequence() {
+    state.withLock { $0.endsSequence = true }
+  }
+
+  /// Whether a member ended the concatenation this group is a part of.
+  package var endsSequence: Bool {
+    state.withLock { $0.endsSequence }
   }
 
   /// Runs `action` on the main actor once the group is empty.

@@ -534,7 +534,12 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       later.isDeferred = true
       // Once: the later parts start from this context, which may hold the driver already.
       if later.enclosingSequences.last != driver.id { later.enclosingSequences.append(driver.id) }
-      partGroup.whenEmpty { [weak self] in
+      partGroup.whenEmpty { [weak self, weak partGroup] in
+        // A part that ended the sequence (see `EndsSequenceReported`) leaves the rest unrun.
+        guard partGroup?.endsSequence != true else {
+          self?.finish(driver, error: nil)
+          return
+        }
         self?.startSequence(rest, later, driver: driver)
       }
       return
@@ -591,7 +596,12 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     if places.remove(record.id, at: path, removability) {
       count(removability, by: -1)
     }
-    if let error { warnings(Self.warning(for: error, of: record)) }
+    if error is EndsSequenceReported {
+      // Before it leaves its group, which may start the sequence's next part.
+      record.owner?.endSequence()
+    } else if let error {
+      warnings(Self.warning(for: error, of: record))
+    }
     record.owner?.remove(record)
     entry.onFinish?()
   }
@@ -647,6 +657,8 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   /// is gone: an error it threw, or the action `catch:` made of one. `nil` for the rest.
   nonisolated static func warning(forDropped event: EffectInbox<Action>.Event) -> RuntimeWarning? {
     switch event {
+    case .finished(_, is EndsSequenceReported):
+      nil
     case .finished(let record, let error?):
       warning(for: error, of: record)
     case .caught(let action, let error, let record):
@@ -731,8 +743,10 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
         if record.isCancelled || Task.isCancelled {
           // No action of a cancelled effect reaches a reducer, so `catch` is not asked for
           // one; an error that says the work was cancelled ends it quietly, and any other is
-          // still reported (a save that failed after its row went away).
-          let late = Self.meansCancellation(error) ? nil : ThrownAfterCancellation(error: error)
+          // still reported (a save that failed after its row went away), unless the effect
+          // reported it itself.
+          let quiet = Self.meansCancellation(error) || error is EndsSequenceReported
+          let late = quiet ? nil : ThrownAfterCancellation(error: error)
           inbox.push(.finished(record, late))
         } else if let catchAction {
           inbox.push(.caught(catchAction(error), error: error, record))
@@ -779,6 +793,12 @@ extension EffectRuntime {
   typealias ThrottleWindow = EffectThrottleWindow
   typealias State = EffectRuntimeState
 }
+
+/// What a part of a concatenation throws when it failed and said so itself (a debounce's wait
+/// whose clock threw): the parts after it do not run, and no other warning is made. Declared
+/// outside the generic runtime, so that a runtime of another action type (the effect mapped to
+/// a parent's actions) tells it too.
+struct EndsSequenceReported: Error {}
 
 /// When a delivered action is dropped before it reaches a reducer.
 enum EffectPlaceCheck {
