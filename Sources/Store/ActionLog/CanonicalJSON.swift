@@ -27,12 +27,30 @@ enum CanonicalJSON {
   /// - Complexity: O(*n*) for *n* bytes of JSON when it holds no unordered collection; else
   ///   O(*n* log *n*) at worst.
   static func canonical(_ json: Data, of value: some Encodable, encoder: JSONEncoder) -> Data {
+    // The walk calls the value's `encode(to:)`, as the encoder that wrote `json` did: it runs
+    // here. What follows only reads JSON, and recurses once per level of it (the parse, the
+    // write, and the release of the tree of nodes): it runs where a deep state has room.
     let places = unorderedPlaces(in: value)
     guard !places.isEmpty else { return json }
+    let spelledKeys = spellings(ofKeysIn: places.keys, encoder: encoder)
+    return StackRoom.run(reading: json) {
+      ordered(json, places: places, spelledKeys: spelledKeys) ?? json
+    }
+  }
+
+  /// `json` with the arrays at `places` put in order; `nil` when nothing needs reordering, or
+  /// `json` cannot be read.
+  ///
+  /// - Parameters:
+  ///   - json: The text to reorder.
+  ///   - places: Where its unordered collections are, and how to order each.
+  ///   - spelledKeys: Each object key in `places`, as the log's encoder writes it.
+  private static func ordered(
+    _ json: Data, places: [[JSONPathComponent]: CanonicalOrder], spelledKeys: [String: [UInt8]]
+  ) -> Data? {
     let bytes = [UInt8](json)
     var parser = RawJSONParser(bytes: bytes)
-    guard let root = parser.parse() else { return json }
-    var spelledKeys: [String: [UInt8]] = [:]
+    guard let root = parser.parse() else { return nil }
     for (path, kind) in places {
       var node = root
       var trail = [root]
@@ -46,13 +64,7 @@ enum CanonicalJSON {
           }
           node = node.children[index]
         case .key(let key):
-          let spelled =
-            spelledKeys[key]
-            ?? {
-              let spelled = (try? encoder.encode(key)).map { [UInt8]($0) } ?? []
-              spelledKeys[key] = spelled
-              return spelled
-            }()
+          let spelled = spelledKeys[key] ?? []
           guard node.kind == .object,
             let position = node.keys.firstIndex(where: {
               JSONField.isKey(bytes[$0], key, spelled: spelled)
@@ -70,11 +82,25 @@ enum CanonicalJSON {
       node.order = kind
       for step in trail { step.isReordered = true }
     }
-    guard root.isReordered else { return json }
+    guard root.isReordered else { return nil }
     var output: [UInt8] = []
     output.reserveCapacity(bytes.count)
     root.write(from: bytes, to: &output)
     return Data(output)
+  }
+
+  /// Each object key that `paths` step through, as `encoder` writes it (with its quotes);
+  /// an empty spelling for one it cannot write.
+  private static func spellings(
+    ofKeysIn paths: some Sequence<[JSONPathComponent]>, encoder: JSONEncoder
+  ) -> [String: [UInt8]] {
+    var spelled: [String: [UInt8]] = [:]
+    for path in paths {
+      for case .key(let key) in path where spelled[key] == nil {
+        spelled[key] = (try? encoder.encode(key)).map { [UInt8]($0) } ?? []
+      }
+    }
+    return spelled
   }
 }
 

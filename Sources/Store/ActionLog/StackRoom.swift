@@ -13,7 +13,8 @@
 
 /// Room on the stack for the module's readers of JSON, which recurse once per level of
 /// nesting: the check of a line (`JSONCheck`), the read into a ``JSONValue``, the comparison
-/// of two values, and their text.
+/// of two values, their text, and the canonical form a state's digest is taken of
+/// (`CanonicalJSON`, which puts its sets and dictionaries in order).
 ///
 /// A state may nest up to ``JSONCheck/maximumDepth`` levels (the encoder's own limit). In a
 /// debug build, a level of those reads takes up to about 3.5 KB of stack, so a state nested a
