@@ -31,6 +31,25 @@ import Testing
     )
   }
 
+  /// Zero with an exponent past an `Int` is still zero: the exponent was read into an `Int`
+  /// before the digits were found to be all zeros, and such a zero was kept as written.
+  @Test func zeroIsZeroWhateverItsExponent() {
+    let huge = "99999999999999999999"
+    #expect(JSONNumber("0e\(huge)") == JSONNumber("0"))
+    #expect(JSONNumber("0.000E-\(huge)") == JSONNumber("0"))
+    #expect(JSONNumber("00e+\(huge)") == JSONNumber("0.0"))
+    #expect(JSONNumber("-0e\(huge)") == JSONNumber("-0"))
+    #expect(JSONNumber("-0e\(huge)") != JSONNumber("0"))
+    #expect(JSONNumber("0e\(huge)").isWhole == true)
+    #expect(JSONNumber("-0.0e-\(huge)").digitsAlone(limit: 3) == "-0")
+    #expect(JSONNumber("0e\(huge)").text == "0e\(huge)")
+    // An exponent without digits is still not a number's.
+    for text in ["0e", "0e+", "0e-", "0e+-1", "0e1x", "0ex"] {
+      #expect(JSONNumber(text) != JSONNumber("0"), "\(text)")
+      #expect(JSONNumber(text).isWhole == nil, "\(text)")
+    }
+  }
+
   @Test func parsingKeepsNumbersAndDecodesStrings() {
     let value = JSONValue(
       parsing: Data(#"{"a":[123456789012345678,1e+308],"b":"x\n\u00e9\ud83d\ude00"}"#.utf8))

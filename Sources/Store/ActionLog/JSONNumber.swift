@@ -9,8 +9,9 @@ struct JSONNumber: Equatable, Sendable {
   /// The number as written.
   let text: String
   /// The value in one spelling: the sign, the significant digits without leading or
-  /// trailing zeros, and the power of ten of the last one; the text itself when it is not
-  /// a JSON number or its exponent does not fit an `Int`.
+  /// trailing zeros, and the power of ten of the last one (`0` or `-0` for a zero, whatever
+  /// its exponent); the text itself when it is not a JSON number or, but for a zero, its
+  /// exponent does not fit an `Int`.
   private let value: String
   /// Whether ``value`` is the number in one spelling, rather than the text.
   private let isNormalized: Bool
@@ -29,7 +30,8 @@ struct JSONNumber: Equatable, Sendable {
 
   /// Whether the number's exact value is a whole number, however written (`3`, `3.0`,
   /// `3e2`; not `0.99999999999999999999` or `1E-400`, which a `Double` rounds to one);
-  /// `nil` when the text is not a JSON number, or its exponent does not fit an `Int`.
+  /// `nil` when the text is not a JSON number, or its exponent does not fit an `Int` and its
+  /// digits are not all zeros.
   var isWhole: Bool? {
     if value == "0" || value == "-0" { return true }
     return exponent.map { $0.power >= 0 }
@@ -84,16 +86,30 @@ struct JSONNumber: Equatable, Sendable {
       digits.removeLast()
       exponent += 1
     }
+    let sign = isNegative ? "-" : ""
     if let marker = bytes.first {
-      guard marker == UInt8(ascii: "e") || marker == UInt8(ascii: "E"),
-        let written = Int(String(decoding: bytes.dropFirst(), as: UTF8.self))
-      else { return nil }
+      guard marker == UInt8(ascii: "e") || marker == UInt8(ascii: "E") else { return nil }
+      let power = bytes.dropFirst()
+      // Zero times any power of ten is zero: its exponent is only checked, so that one past
+      // an `Int` (`0e99999999999999999999`) still makes a zero.
+      guard !digits.isEmpty else { return isExponent(power) ? sign + "0" : nil }
+      guard let written = Int(String(decoding: power, as: UTF8.self)) else { return nil }
       let (sum, overflow) = exponent.addingReportingOverflow(written)
       guard !overflow else { return nil }
       exponent = sum
     }
-    let sign = isNegative ? "-" : ""
     guard !digits.isEmpty else { return sign + "0" }
     return "\(sign)\(String(decoding: digits, as: UTF8.self))e\(exponent)"
+  }
+
+  /// Whether `bytes`, what follows an `e`, are an exponent as `Int(_:)` reads one: digits,
+  /// after an optional sign.
+  private static func isExponent(_ bytes: Substring.UTF8View) -> Bool {
+    var digits = bytes
+    if digits.first == UInt8(ascii: "+") || digits.first == UInt8(ascii: "-") {
+      digits = digits.dropFirst()
+    }
+    return !digits.isEmpty
+      && digits.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
   }
 }
