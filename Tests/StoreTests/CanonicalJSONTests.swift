@@ -372,3 +372,128 @@ import Testing
     #expect(report.finalState == store.state)
   }
 }
+
+/// A value whose only stored property is a set or a dictionary, but which writes a list of its
+/// own, whose order means something: the guess that it hands the collection its own encoder
+/// (and so that its list is the collection's, in iteration order) sorted the list, so that
+/// different values had the same canonical form, and a replay that reached the wrong one did
+/// not diverge.
+@Suite struct CanonicalOwnListTests {
+  /// A list stored sparsely, by position; written as its values in the order of their
+  /// positions.
+  struct SparseList: Codable, Equatable, Sendable {
+    var storage: [Int: String]
+
+    init(_ values: [String]) {
+      storage = Dictionary(uniqueKeysWithValues: values.enumerated().map { ($0, $1) })
+    }
+
+    init(from decoder: any Decoder) throws {
+      var container = try decoder.unkeyedContainer()
+      var values: [String] = []
+      while !container.isAtEnd { values.append(try container.decode(String.self)) }
+      self.init(values)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.unkeyedContainer()
+      for position in storage.keys.sorted() { try container.encode(storage[position, default: ""]) }
+    }
+  }
+
+  /// A list stored as a set of positioned values, one per element: as many elements as the
+  /// set holds are written, but not the set's own.
+  struct PositionedList: Encodable {
+    struct Entry: Hashable, Encodable {
+      var position: Int
+      var value: String
+    }
+
+    var entries: Set<Entry>
+
+    init(_ values: [String]) {
+      entries = Set(values.enumerated().map { Entry(position: $0, value: $1) })
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.unkeyedContainer()
+      for entry in entries.sorted(by: { $0.position < $1.position }) {
+        try container.encode(entry.value)
+      }
+    }
+  }
+
+  /// A dictionary whose keys are not strings, behind a wrapper that hands it its own encoder.
+  struct PointNames: Encodable {
+    var names: [CanonicalJSONTests.Point: String]
+    func encode(to encoder: any Encoder) throws { try names.encode(to: encoder) }
+  }
+
+  struct Playlist: Reducer {
+    struct State: Codable, Equatable, Sendable {
+      var songs = SparseList(["d", "c", "b", "a"])
+    }
+    enum Action: Codable, Equatable, Sendable { case shuffle }
+    /// The order the shuffle leaves the songs in.
+    var shuffled = ["d", "c", "b", "a"]
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      state.songs = SparseList(shuffled)
+      return .none
+    }
+  }
+
+  let encoder = makeLogEncoder()
+
+  func canonical(_ value: some Encodable) throws -> String {
+    let json = try encoder.encode(value)
+    return String(
+      decoding: CanonicalJSON.canonical(json, of: value, encoder: encoder), as: UTF8.self)
+  }
+
+  @Test func aListAValueWritesItselfKeepsItsOrder() throws {
+    let before = Playlist.State(songs: SparseList(["d", "c", "b", "a"]))
+    let after = Playlist.State(songs: SparseList(["b", "a", "d", "c"]))
+    #expect(try canonical(before) == #"{"songs":["d","c","b","a"]}"#)
+    #expect(try canonical(after) == #"{"songs":["b","a","d","c"]}"#)
+    #expect(stateChanges(from: before, to: after).count == 4)
+    #expect(try canonical(PositionedList(["d", "c", "b", "a"])) == #"["d","c","b","a"]"#)
+    let reordered = PositionedList(["b", "a", "d", "c"])
+    #expect(stateChanges(from: PositionedList(["d", "c", "b", "a"]), to: reordered).count == 4)
+  }
+
+  @Test func aDictionaryBehindAWrapperIsStillOrdered() throws {
+    let copies = [4, 64, 512, 4096].map { capacity in
+      var names = [CanonicalJSONTests.Point: String](minimumCapacity: capacity)
+      for x in (0..<12).reversed() { names[.init(x: x, y: -x)] = "p\(x)" }
+      return PointNames(names: names)
+    }
+    #expect(Set(copies.map { Array($0.names.keys) }).count > 1, "the copies iterate alike")
+    let texts = try Set(copies.map(canonical))
+    #expect(texts.count == 1)
+    #expect(texts.first?.hasPrefix(#"[{"x":0,"y":0},"p0",{"x":1,"y":-1},"p1","#) == true)
+  }
+
+  @MainActor
+  @Test func aReplayThatReachesAnotherOrderDiverges() throws {
+    let directory = TemporaryDirectory("canonical-own-list")
+    let path = directory.path("playlist.jsonl")
+    let store = Store(initialState: Playlist.State(songs: SparseList([]))) { Playlist() }
+    let recorder = try store.recordActions(
+      to: path, feature: "Playlist", checkpointInterval: 1, time: { 0 })
+    store.send(.shuffle)
+    try recorder.finish()
+    // The checkpoint shows the list as the state wrote it.
+    let lines = try directory.lines(path)
+    #expect(lines.contains { $0.hasSuffix(#""state":{"songs":["d","c","b","a"]}}"#) })
+    #expect {
+      try ActionLogReplayer(feature: "Playlist") { Playlist(shuffled: ["b", "a", "d", "c"]) }
+        .replay(path: path)
+    } throws: { error in
+      guard case .diverged(1, _, let differences, _) = error as? ActionLogError else {
+        return false
+      }
+      return differences.contains(#"recorded → replayed: songs[0]: "d" → "b""#)
+    }
+  }
+}
