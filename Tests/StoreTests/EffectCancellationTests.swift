@@ -107,52 +107,6 @@ import Testing
     #expect(harness.state.log == ["start a", "stop a"])
   }
 
-  @Test func aCatchActionDroppedBecauseItsEffectWasCancelledIsAWarning() {
-    let warnings = WarningLog()
-    let line: UInt = #line + 5
-    let harness = Harness(
-      initialState: LogFeature.State(),
-      warnings: warnings.handler,
-      reducer: LogFeature { name in
-        .run(operation: { _ in throw Boom() }, catch: { error in .fail("\(error)") })
-          .cancellable(id: name)
-      }
-    )
-    _ = harness.store.send(.start("load"))
-    harness.executor.runUntilIdle()  // the effect throws; `catch:` makes its action
-    _ = harness.store.send(.stop("load"))
-    harness.settle()
-    #expect(harness.state.log == ["start load", "stop load"])
-    #expect(
-      warnings.messages == [
-        """
-        An effect started by action LogFeature.Action.start("load") threw an error: boom. Its \
-        `catch:` turned it into LogFeature.Action.fail("boom"), which was dropped: the effect \
-        was cancelled before the store reduced it, and no action of a cancelled effect reaches \
-        a reducer.
-        """
-      ])
-    #expect(warnings.all.first?.fileID == "StoreTests/EffectCancellationTests.swift")
-    #expect(warnings.all.first?.line == line)
-  }
-
-  /// Control: reduced before the cancellation, the catch action is no warning.
-  @Test func aCatchActionReducedBeforeItsEffectWasCancelledIsNoWarning() {
-    let warnings = WarningLog()
-    let harness = Harness(
-      initialState: LogFeature.State(),
-      warnings: warnings.handler,
-      reducer: LogFeature { name in
-        .run(operation: { _ in throw Boom() }, catch: { error in .fail("\(error)") })
-          .cancellable(id: name)
-      }
-    )
-    harness.send(.start("load"))
-    harness.send(.stop("load"))
-    #expect(harness.state.log == ["start load", "failed: boom", "stop load"])
-    #expect(warnings.messages.isEmpty)
-  }
-
   @Test func sameIDInTwoIdentitiesDoesNotCollide() async {
     // Two "rows" use the same cancellation id; scoping by identity keeps them apart.
     let harness = Harness(

@@ -508,8 +508,7 @@ struct MSleeper {
 }
 
 enum MEvent {
-  /// `caught` is the error, for the action `catch:` made of it.
-  case action(EMRoot.Action, rec: Int, round: Int, unit: Int, caught: String? = nil)
+  case action(EMRoot.Action, rec: Int, round: Int, unit: Int)
   case finished(rec: Int, error: String?, round: Int, unit: Int)
 }
 
@@ -537,11 +536,7 @@ struct MDelivery: CustomStringConvertible {
 }
 
 struct MWarning {
-  enum Kind {
-    case error, dismiss(EMPlace), absentRow(Int), absentChild, absentSheet
-    /// The action `catch:` made of the error, dropped as its effect was cancelled first.
-    case droppedCatch(EMRoot.Action)
-  }
+  enum Kind { case error, dismiss(EMPlace), absentRow(Int), absentChild, absentSheet }
   let origin: EMRoot.Action
   /// The error an effect threw.
   let error: String?
@@ -1280,11 +1275,9 @@ struct EMModel {
       push(.finished(rec: id, error: nil, round: curRound, unit: curUnit))
     case .throwing(let n):
       push(.finished(rec: id, error: "EMFailure(\(n))", round: curRound, unit: curUnit))
-    case .caught(let n, let tag):
+    case .caught(_, let tag):
       push(
-        .action(
-          Self.action(record.place, .tag(tag, nil)), rec: id, round: curRound, unit: curUnit,
-          caught: "EMFailure(\(n))"))
+        .action(Self.action(record.place, .tag(tag, nil)), rec: id, round: curRound, unit: curUnit))
       push(.finished(rec: id, error: nil, round: curRound, unit: curUnit))
     case .cancellationError:
       // Thrown, not cancelled: an error like any other.
@@ -1304,16 +1297,12 @@ struct EMModel {
       inbox = []
       for event in events {
         switch event {
-        case .action(let action, let id, let round, let unit, let caught):
+        case .action(let action, let id, let round, let unit):
           curRound = round
           curUnit = unit
           // Actions of a cancelled effect never reach a reducer.
           if let record = records[id], !record.cancelled {
             dispatch(action, group: record.feedback)
-          } else if let caught, let record = records[id] {
-            // The error `catch:` made it of is said instead.
-            warnings.append(
-              MWarning(origin: record.origin, error: caught, kind: .droppedCatch(action)))
           } else {
             note("sent action of a cancelled effect dropped")
           }
@@ -1880,7 +1869,6 @@ final class EMRun {
     for warning in all[warningsSeen...] {
       let known = [
         "threw an error that no catch action handles", "returned `.dismiss`, but no presenting",
-        "which was dropped: the effect was cancelled",
         "but no element has that id", "but that child is nil",
       ]
       if !known.contains(where: warning.message.contains) { fail("unexpected warning: \(warning)") }
@@ -1964,12 +1952,6 @@ final class EMRun {
           "\(describe(warning.origin)) was sent to the child at \\State.child, but that child is nil"
         case .absentSheet:
           "\(describe(warning.origin)) was sent to the child at \\State.sheet, but that child is nil"
-        case .droppedCatch(let action):
-          """
-          An effect started by action \(describe(warning.origin)) threw an error: \
-          \(warning.error!). Its `catch:` turned it into \(describe(action)), which was dropped: \
-          the effect was cancelled
-          """
         }
       if let index = unmatched.firstIndex(where: {
         $0.message.contains(text)

@@ -18,9 +18,7 @@ import Testing
     enum Action: Equatable, Sendable {
       case saveAfterGate
       case saveNow
-      case saveNowCaught
       case saved
-      case failed
     }
     let gate: Gate
 
@@ -34,9 +32,7 @@ import Testing
         }
       case .saveNow:
         return .run { _ in throw SaveFailed() }
-      case .saveNowCaught:
-        return .run(operation: { _ in throw SaveFailed() }, catch: { _ in .failed })
-      case .saved, .failed:
+      case .saved:
         return .none
       }
     }
@@ -78,27 +74,6 @@ import Testing
         An effect started by action ReleasedStoreErrorTests.Saver.Action.saveNow threw an error \
         that no catch action handles: SaveFailed(disk full).
         """) == true, "\(log.messages)")
-  }
-
-  @Test func aCatchActionNotYetTakenWhenTheStoreIsReleasedIsAWarning() {
-    var harness: Harness<Saver>? = Harness(
-      initialState: Saver.State(), warnings: log.handler, reducer: Saver(gate: gate))
-    let executor = harness!.executor
-    // Sent without settling: the effect runs, and the action `catch:` made of its error
-    // waits in the store's queue.
-    harness?.store.send(.saveNowCaught)
-    executor.runUntilIdle()
-    #expect(log.messages.isEmpty)
-    harness = nil
-    #expect(
-      log.messages == [
-        """
-        An effect started by action ReleasedStoreErrorTests.Saver.Action.saveNowCaught threw an \
-        error: SaveFailed(disk full). Its `catch:` turned it into \
-        ReleasedStoreErrorTests.Saver.Action.failed, which was dropped: its store was gone \
-        before it could reduce it.
-        """
-      ])
   }
 
   /// Control: while the store lives, the same error is the same warning.

@@ -60,9 +60,7 @@ public struct Effect<Action: Sendable>: Sendable {
   /// action that started the effect. Once the effect was cancelled, no action of it reaches a
   /// reducer, so `catch` is not called: a `CancellationError` (or Foundation's
   /// `URLError.cancelled`) then ends it quietly, and any other error is reported as a runtime
-  /// warning that says it was thrown after the cancellation. An effect cancelled after `catch`
-  /// made its action, but before the store reduced it, drops that action as it drops the
-  /// others: a runtime warning then names the error and the action it became.
+  /// warning that says it was thrown after the cancellation.
   ///
   /// - Parameters:
   ///   - priority: The priority of the task that runs the operation.

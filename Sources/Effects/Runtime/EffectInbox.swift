@@ -7,10 +7,6 @@
 package final class EffectInbox<Action: Sendable>: Sendable {
   package enum Event: Sendable {
     case action(Action, EffectRecord)
-    /// The action `catch:` turned an error the effect threw into: told apart from the others
-    /// so that, dropped (its effect cancelled before the store reduced it), it is reported
-    /// with the error rather than lost.
-    case caught(Action, error: any Error, EffectRecord)
     case finished(EffectRecord, (any Error)?)
   }
 

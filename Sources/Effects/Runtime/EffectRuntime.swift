@@ -308,14 +308,6 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       switch event {
       case .action(let action, let record):
         deliver(action, from: record)
-      case .caught(let action, let error, let record):
-        // The error is said, with the action it became, when that action is dropped: an
-        // error an effect threw is never lost in silence.
-        if record.isCancelled {
-          warnings(Self.droppedCatchWarning(action, error: error, of: record, storeIsGone: false))
-        } else {
-          deliver(action, from: record)
-        }
       case .finished(let record, let error):
         finish(record, error: error)
       }
@@ -632,37 +624,15 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       message: message, fileID: record.site?.fileID ?? "Effects", line: record.site?.line ?? 0)
   }
 
-  /// The runtime warning for an error that `catch:` turned into `action`, which was dropped
-  /// before a reducer saw it: its effect was cancelled first, or its store was gone. The
-  /// feature asked for the error as an action, and gets neither.
-  nonisolated static func droppedCatchWarning(
-    _ action: Action, error: any Error, of record: EffectRecord, storeIsGone: Bool
-  ) -> RuntimeWarning {
-    let reason =
-      storeIsGone
-      ? "its store was gone before it could reduce it."
-      : """
-      the effect was cancelled before the store reduced it, and no action of a cancelled \
-      effect reaches a reducer.
-      """
-    return RuntimeWarning(
-      message: """
-        An effect started by action \(describe(record.origin)) threw an error: \(error). Its \
-        `catch:` turned it into \(describe(action)), which was dropped: \(reason)
-        """,
-      fileID: record.site?.fileID ?? "Effects", line: record.site?.line ?? 0)
-  }
-
   /// The runtime warning for what an effect reported that no reducer will see, as its store
-  /// is gone: an error it threw, or the action `catch:` made of one. `nil` for the rest.
+  /// is gone: an error it threw, unless it reported the error itself (a debounce's clock
+  /// error, see `EndsSequenceReported`). `nil` for the rest.
   nonisolated static func warning(forDropped event: EffectInbox<Action>.Event) -> RuntimeWarning? {
     switch event {
     case .finished(_, is EndsSequenceReported):
       nil
     case .finished(let record, let error?):
       warning(for: error, of: record)
-    case .caught(let action, let error, let record):
-      droppedCatchWarning(action, error: error, of: record, storeIsGone: true)
     case .action, .finished:
       nil
     }
@@ -749,7 +719,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
           let late = quiet ? nil : ThrownAfterCancellation(error: error)
           inbox.push(.finished(record, late))
         } else if let catchAction {
-          inbox.push(.caught(catchAction(error), error: error, record))
+          inbox.push(.action(catchAction(error), record))
           inbox.push(.finished(record, nil))
         } else {
           inbox.push(.finished(record, error))
