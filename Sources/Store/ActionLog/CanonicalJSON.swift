@@ -16,13 +16,6 @@
 /// they are) are sorted by their elements' own canonical bytes, and everything else is kept
 /// byte for byte: a state without unordered collections, or whose collections are already in
 /// canonical order, digests exactly as before.
-///
-/// A collection behind a wrapper (a value whose only stored property it is, and which hands
-/// it its own encoder: `try values.encode(to: encoder)`) is sorted too, but only when the
-/// wrapper's array, sorted, is the collection's own canonical encoding: a value that writes a
-/// list of its own from its set or dictionary (its values in the order of their keys, say)
-/// keeps the list's order, which may mean something. A wrapper that encodes its collection
-/// through `singleValueContainer()` is followed exactly, without that check.
 enum CanonicalJSON {
   /// The canonical form of `json`, the log encoder's encoding of `value`.
   ///
@@ -40,22 +33,8 @@ enum CanonicalJSON {
     let places = unorderedPlaces(in: value)
     guard !places.isEmpty else { return json }
     let spelledKeys = spellings(ofKeysIn: places.keys, encoder: encoder)
-    let orders = self.orders(of: places, encoder: encoder)
     return StackRoom.run(reading: json) {
-      ordered(json, orders: orders, spelledKeys: spelledKeys) ?? json
-    }
-  }
-
-  /// How to order the array at each of `places`. A wrapper's array is ordered only if that
-  /// makes it its collection's own canonical encoding, taken here (it calls the elements'
-  /// `encode(to:)`); one whose collection cannot be encoded alone is left as written.
-  private static func orders(
-    of places: [[JSONPathComponent]: UnorderedPlace], encoder: JSONEncoder
-  ) -> [[JSONPathComponent]: PlaceOrder] {
-    places.compactMapValues { place in
-      guard let wrapped = place.wrapped else { return PlaceOrder(order: place.order) }
-      guard let own = canonicalEncoding(of: wrapped, encoder: encoder) else { return nil }
-      return PlaceOrder(order: place.order, ownEncoding: [UInt8](own))
+      ordered(json, places: places, spelledKeys: spelledKeys) ?? json
     }
   }
 
@@ -64,15 +43,15 @@ enum CanonicalJSON {
   ///
   /// - Parameters:
   ///   - json: The text to reorder.
-  ///   - orders: Where its unordered collections are, and how to order each.
-  ///   - spelledKeys: Each object key in `orders`, as the log's encoder writes it.
+  ///   - places: Where its unordered collections are, and how to order each.
+  ///   - spelledKeys: Each object key in `places`, as the log's encoder writes it.
   private static func ordered(
-    _ json: Data, orders: [[JSONPathComponent]: PlaceOrder], spelledKeys: [String: [UInt8]]
+    _ json: Data, places: [[JSONPathComponent]: CanonicalOrder], spelledKeys: [String: [UInt8]]
   ) -> Data? {
     let bytes = [UInt8](json)
     var parser = RawJSONParser(bytes: bytes)
     guard let root = parser.parse() else { return nil }
-    for (path, kind) in orders {
+    for (path, kind) in places {
       var node = root
       var trail = [root]
       var found = true
@@ -100,8 +79,7 @@ enum CanonicalJSON {
         trail.append(node)
       }
       guard found, node.kind == .array else { continue }
-      node.order = kind.order
-      node.ownEncoding = kind.ownEncoding
+      node.order = kind
       for step in trail { step.isReordered = true }
     }
     guard root.isReordered else { return nil }
@@ -133,7 +111,7 @@ extension CanonicalJSON {
   /// collection is found, whatever order the walk takes through sets and dictionaries, so
   /// that equal values order alike.
   static func unorderedPlaces(in value: some Encodable)
-    -> [[JSONPathComponent]: UnorderedPlace]
+    -> [[JSONPathComponent]: CanonicalOrder]
   {
     let finder = UnorderedCollectionFinder()
     finder.visit(value, at: [])
@@ -147,25 +125,6 @@ enum CanonicalOrder: Sendable {
   case elements
   /// A dictionary written as a flat list of keys and values: its pairs, sorted by key.
   case pairs
-}
-
-/// An unordered collection found in a value's encoding.
-struct UnorderedPlace {
-  /// How its array is put in order.
-  let order: CanonicalOrder
-  /// For a collection found behind a wrapper (see
-  /// ``UnorderedCollectionFinder/wrappedCollection(in:)``): the collection, whose own
-  /// encoding the wrapper's array must be for the order to apply.
-  var wrapped: (any Encodable)? = nil
-}
-
-/// How the array at a place in the JSON is put in order.
-struct PlaceOrder {
-  /// How its elements are sorted.
-  let order: CanonicalOrder
-  /// For a wrapper's array: its collection's own canonical encoding, which the array, once
-  /// sorted, must be for the sort to apply; otherwise it keeps its order.
-  var ownEncoding: [UInt8]? = nil
 }
 
 /// A step into encoded JSON: an object's key or an array's position.
@@ -191,7 +150,7 @@ extension Dictionary: UnorderedEncodable {
 
 /// Where a value's unordered collections sit in its encoding.
 final class UnorderedCollectionFinder {
-  var places: [[JSONPathComponent]: UnorderedPlace] = [:]
+  var places: [[JSONPathComponent]: CanonicalOrder] = [:]
   /// The keys of `places`, in the order they were found: a visit that fails takes back what
   /// it found.
   private var found: [[JSONPathComponent]] = []
@@ -204,7 +163,7 @@ final class UnorderedCollectionFinder {
     let start = found.count
     do {
       if let unordered = value as? any UnorderedEncodable {
-        register(path, UnorderedPlace(order: type(of: unordered).canonicalOrder))
+        register(path, type(of: unordered).canonicalOrder)
         try value.encode(to: PlaceEncoder(finder: self, path: path))
       } else {
         try value.encode(to: PlaceEncoder(finder: self, path: path, origin: value))
@@ -217,21 +176,19 @@ final class UnorderedCollectionFinder {
 
   /// Notes an unordered collection at `path`, to be taken back if the visit it is part of
   /// fails.
-  func register(_ path: [JSONPathComponent], _ place: UnorderedPlace) {
-    places[path] = place
+  func register(_ path: [JSONPathComponent], _ order: CanonicalOrder) {
+    places[path] = order
     found.append(path)
   }
 
-  /// The unordered collection that `value` may wrap, and encode by handing it its own
-  /// encoder (`try values.encode(to: encoder)`): that of a value whose only stored property
-  /// is one, or wraps one the same way, a few levels down. Only a guess: the value may write
-  /// a list of its own instead, which ``CanonicalJSON`` checks before putting it in order.
-  static func wrappedCollection(in value: Any) -> UnorderedPlace? {
+  /// The order of the unordered collection that `value` wraps and encodes by handing it its
+  /// own encoder (`try values.encode(to: encoder)`): a value whose only stored property is
+  /// one, or wraps one the same way, a few levels down.
+  static func wrappedOrder(of value: Any) -> CanonicalOrder? {
     var current = value
     for _ in 0..<4 {
       if let unordered = current as? any UnorderedEncodable {
-        guard let collection = unordered as? any Encodable else { return nil }
-        return UnorderedPlace(order: type(of: unordered).canonicalOrder, wrapped: collection)
+        return type(of: unordered).canonicalOrder
       }
       guard !(current is any Sequence) else { return nil }
       let children = Mirror(reflecting: current).children.makeIterator()
@@ -247,7 +204,7 @@ private struct PlaceEncoder: Encoder {
   let finder: UnorderedCollectionFinder
   let path: [JSONPathComponent]
   /// The value being encoded, when it may wrap an unordered collection (see
-  /// ``UnorderedCollectionFinder/wrappedCollection(in:)``).
+  /// ``UnorderedCollectionFinder/wrappedOrder(of:)``).
   var origin: Any? = nil
   var codingPath: [any CodingKey] { [] }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
@@ -255,18 +212,17 @@ private struct PlaceEncoder: Encoder {
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
     // A dictionary whose keys are strings or integers encodes as an object, which sorted
     // keys already put in order.
-    if finder.places[path]?.order == .pairs { finder.places[path] = nil }
+    if finder.places[path] == .pairs { finder.places[path] = nil }
     return KeyedEncodingContainer(PlaceKeyedContainer(finder: finder, path: path))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
-    // Perhaps a wrapper that handed its set its own encoder, so that the list here is the
-    // set's; perhaps a list of the value's own, which the check of the array tells apart.
+    // A wrapper that handed its set its own encoder: the list here is the set's.
     if let origin, finder.places[path] == nil,
-      let place = UnorderedCollectionFinder.wrappedCollection(in: origin)
+      let order = UnorderedCollectionFinder.wrappedOrder(of: origin)
     {
       // Taken back with the rest if the visit fails (the second review).
-      finder.register(path, place)
+      finder.register(path, order)
     }
     return PlaceUnkeyedContainer(finder: finder, path: path)
   }
@@ -420,9 +376,6 @@ final class RawJSONNode {
   var keys: [Range<Int>] = []
   /// For an unordered collection: how to order its elements.
   var order: CanonicalOrder?
-  /// For a wrapper's array (see ``PlaceOrder/ownEncoding``): what it must be once ordered for
-  /// the order to apply.
-  var ownEncoding: [UInt8]?
   /// Whether this value or one inside it is reordered.
   var isReordered = false
 
@@ -450,51 +403,31 @@ final class RawJSONNode {
       }
       output.append(UInt8(ascii: "}"))
     case .array:
-      let items = children.map { child -> [UInt8] in
+      var items = children.map { child -> [UInt8] in
         var text: [UInt8] = []
         child.write(from: bytes, to: &text)
         return text
       }
-      guard let order else {
-        output += Self.array(of: items)
-        return
+      switch order {
+      case .elements?:
+        items.sort { $0.lexicographicallyPrecedes($1) }
+      case .pairs? where items.count.isMultiple(of: 2):
+        // By key, then by value: keys that differ only in what they do not encode tie.
+        let pairs = stride(from: 0, to: items.count, by: 2).map { (items[$0], items[$0 + 1]) }
+        items = pairs.sorted {
+          $0.0 == $1.0 ? $0.1.lexicographicallyPrecedes($1.1) : $0.0.lexicographicallyPrecedes($1.0)
+        }
+        .flatMap { [$0.0, $0.1] }
+      case .pairs?, nil:
+        break
       }
-      let sorted = Self.array(of: Self.sorted(items, by: order))
-      if let ownEncoding, sorted != ownEncoding {
-        // Not the wrapped collection's own list: the wrapper's, in an order of its own.
-        output += Self.array(of: items)
-      } else {
-        output += sorted
+      output.append(UInt8(ascii: "["))
+      for (position, item) in items.enumerated() {
+        if position > 0 { output.append(UInt8(ascii: ",")) }
+        output += item
       }
+      output.append(UInt8(ascii: "]"))
     }
-  }
-
-  /// `items`, an unordered collection's elements (or keys and values), in canonical order.
-  private static func sorted(_ items: [[UInt8]], by order: CanonicalOrder) -> [[UInt8]] {
-    switch order {
-    case .elements:
-      return items.sorted { $0.lexicographicallyPrecedes($1) }
-    case .pairs where items.count.isMultiple(of: 2):
-      // By key, then by value: keys that differ only in what they do not encode tie.
-      let pairs = stride(from: 0, to: items.count, by: 2).map { (items[$0], items[$0 + 1]) }
-      return pairs.sorted {
-        $0.0 == $1.0 ? $0.1.lexicographicallyPrecedes($1.1) : $0.0.lexicographicallyPrecedes($1.0)
-      }
-      .flatMap { [$0.0, $0.1] }
-    case .pairs:
-      return items
-    }
-  }
-
-  /// The JSON array of `items`.
-  private static func array(of items: [[UInt8]]) -> [UInt8] {
-    var text = [UInt8(ascii: "[")]
-    for (position, item) in items.enumerated() {
-      if position > 0 { text.append(UInt8(ascii: ",")) }
-      text += item
-    }
-    text.append(UInt8(ascii: "]"))
-    return text
   }
 }
 
