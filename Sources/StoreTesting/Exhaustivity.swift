@@ -4,8 +4,10 @@ public enum Exhaustivity: Sendable, Hashable {
   /// in order, and no effect may be running when the test ends. The default.
   case on
   /// Assertion closures are checked against the actual state, and only what they set must
-  /// match: a step without one checks nothing, and a state that is not equal to itself (a NaN
-  /// in it) matches when the expected state prints the same. Actions that were not received,
+  /// match, and a step without one checks nothing. A step with one fails while the state is
+  /// not equal to itself (a NaN in it): no expected state can match it, and printing the same
+  /// cannot tell that only the NaN differs (a class instance, or a field a value's own
+  /// description hides, would pass). Actions that were not received,
   /// and effects still running, are allowed (each `send` drops the received actions not yet
   /// asserted). For integration tests that care about the outcome, not every step.
   ///

@@ -16,6 +16,13 @@ private struct Selection: Equatable {
 /// A class instance to take the identity of.
 private final class Token {}
 
+/// A struct of the user's with a description of its own, holding a vector.
+private struct Unit: Equatable, CustomStringConvertible {
+  var position: SIMD2<Float>
+  var health: Int
+  var description: String { "Unit" }
+}
+
 /// Values whose storage is a compiler builtin (`SIMD2<Double>`, `Float16`, `ObjectIdentifier`)
 /// print their description: their mirror shows only `(Opaque Value)`, so any two of a type
 /// printed the same, and a difference between them was reported as none that prints.
@@ -28,6 +35,22 @@ private final class Token {}
           position: SIMD2<Double>(3.0, 4.0)
           tint: SIMD4<Float>(1.0, 0.0, 0.0, 1.0)
         )
+        """)
+  }
+
+  /// A struct of the user's that describes itself and holds a vector keeps printing its
+  /// fields: printed as its description, a changed `health` was hidden (the second review).
+  @Test func aDescribedStructHoldingAVectorPrintsItsFields() {
+    let expected = Unit(position: SIMD2<Float>(1, 2), health: 100)
+    var actual = expected
+    actual.health = 1
+    #expect(
+      StateDiff.diff(expected: expected, actual: actual) == """
+          Unit(
+            … (1 unchanged)
+        -   health: 100
+        +   health: 1
+          )
         """)
   }
 

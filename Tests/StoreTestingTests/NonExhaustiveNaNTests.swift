@@ -27,9 +27,9 @@ private struct Gauge: Reducer {
   }
 }
 
-/// In non-exhaustive mode only what an assertion closure sets must match: a NaN elsewhere in
-/// the state (which makes it unequal to any state, itself included) failed every step, even
-/// one with no closure.
+/// In non-exhaustive mode a step without an assertion closure checks no state: a NaN in the
+/// state (which makes it unequal to any state, itself included) failed every step, even one
+/// with no closure. A step with a closure still fails while the state holds one.
 @MainActor
 @Suite struct NonExhaustiveNaNTests {
   let messages = Messages()
@@ -46,13 +46,18 @@ private struct Gauge: Reducer {
     await store.send(.increment)
   }
 
-  @Test func aClosureThatSetsAnotherFieldPasses() async {
+  /// A step with a closure fails while the state holds a NaN: printing the same cannot tell
+  /// that only the NaN differs (a class instance, or a field a value's own description hides,
+  /// would pass too: the second review).
+  @Test func aClosureStepFailsWhileTheStateHoldsANaN() async {
     let store = makeStore()
     await store.send(.read(.nan))
-    await store.send(.increment) { $0.count = 1 }
-    await store.send(.rename("a")) { $0.label = "a" }
-    // Setting the NaN itself matches too: the states print the same.
-    await store.send(.read(.nan)) { $0.reading = .nan }
+    await withKnownIssue {
+      await store.send(.increment) { $0.count = 1 }
+    } matching: { issue in
+      messages.capture(issue)
+    }
+    #expect(messages.last.contains("is not equal to itself (a NaN?)"), "\(messages.last)")
   }
 
   @Test func aClosureThatSetsAnotherValueStillFails() async {

@@ -113,31 +113,14 @@ struct DumpReflector {
 
   /// Whether a struct keeps its value in a compiler builtin, which its mirror shows only as
   /// `(Opaque Value)`, so that it must print its description: directly (`Float16`,
-  /// `ObjectIdentifier`), or, for a struct with a description of its own, through the stored
-  /// properties of the structs it holds (`SIMD2<Double>`, whose storage is a builtin vector).
-  /// Read through its mirror, any two values of such a type would print the same.
+  /// `ObjectIdentifier`), or as a SIMD vector (`SIMD2<Double>`, whose storage is a builtin
+  /// vector). Read through its mirror, any two values of such a type would print the same.
+  /// A struct of the user's that holds one keeps printing its fields, the vector among them
+  /// as a leaf: its own description could hide them (the second review).
   ///
-  /// - Complexity: O(*c*) for a struct of *c* stored properties; a struct with a description
-  ///   of its own looks up to ``builtinSearchDepth`` levels of structs deeper.
+  /// - Complexity: O(*c*) for a struct of *c* stored properties.
   private mutating func storesBuiltin(_ value: Any, children: [Mirror.Child]) -> Bool {
-    guard !children.contains(where: { isBuiltin($0.value) }) else { return true }
-    guard Self.hasCustomDescription(value) else { return false }
-    return holdsBuiltin(children, levels: Self.builtinSearchDepth)
-  }
-
-  /// How many levels of nested structs ``storesBuiltin(_:children:)`` looks through.
-  private static let builtinSearchDepth = 3
-
-  /// Whether a builtin lies among `children`, or among the stored properties of the structs
-  /// they are, `levels` deep at most.
-  private mutating func holdsBuiltin(_ children: [Mirror.Child], levels: Int) -> Bool {
-    children.contains { child in
-      if isBuiltin(child.value) { return true }
-      guard levels > 1 else { return false }
-      let mirror = Mirror(reflecting: child.value)
-      return mirror.displayStyle == .struct
-        && holdsBuiltin(Array(mirror.children), levels: levels - 1)
-    }
+    value is any SIMD || children.contains { isBuiltin($0.value) }
   }
 
   /// Whether `value` is a compiler builtin (`Builtin.FPIEEE16`, `Builtin.RawPointer`).
