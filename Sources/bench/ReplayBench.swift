@@ -9,9 +9,8 @@ enum ReplayBench {
 
   @MainActor
   static func run(into table: inout Table) async throws {
-    let path = FileManager.default.temporaryDirectory
-      .appendingPathComponent("bench-\(ProcessInfo.processInfo.processIdentifier).jsonl").path
-    defer { try? FileManager.default.removeItem(atPath: path) }
+    let path = ScratchFiles.make(prefix: "bench-")
+    defer { ScratchFiles.remove(path) }
     let store = Store(initialState: Counter.State()) { Counter() }
     let recorder = try store.recordActions(
       to: path, feature: "Counter", checkpointInterval: 1_000, time: { 0 })

@@ -40,10 +40,8 @@ enum TimelineBench {
 
   @MainActor
   static func run(into table: inout Table) throws {
-    let path = FileManager.default.temporaryDirectory
-      .appendingPathComponent("bench-timeline-\(ProcessInfo.processInfo.processIdentifier).jsonl")
-      .path
-    defer { try? FileManager.default.removeItem(atPath: path) }
+    let path = ScratchFiles.make(prefix: "bench-timeline-")
+    defer { ScratchFiles.remove(path) }
     let rows = (0..<rowCount).map { Rows.Row(id: $0, name: "Item \($0)") }
     let store = Store(initialState: Rows.State(rows: IdentifiedArray(rows))) { Rows() }
     let recorder = try store.recordActions(
