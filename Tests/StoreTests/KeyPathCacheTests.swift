@@ -55,3 +55,60 @@ private struct Stacks {
     #expect(cache.cached(.stackEntries(ObjectIdentifier(first))) == nil)
   }
 }
+
+/// Key paths made anew at each use (a literal into a generic type, an index known at run time)
+/// find the path made for an equal one: they neither make nor keep another.
+@Suite struct KeyPathCacheEqualityTests {
+  @Test func anEqualKeyPathMadeApartFindsThePathKeptForTheFirst() {
+    let cache = KeyPathCache(limit: 4)
+    var made = 0
+    var paths: [AnyKeyPath] = []
+    for _ in 0..<10 {
+      let index = [3][0]
+      let source: KeyPath<Stacks, StackState<Int>> = \Stacks.many[index]
+      paths.append(
+        cache.path(.readOnlyStackEntries(ObjectIdentifier(source)), from: source) {
+          made += 1
+          return source.appending(path: \.entries)
+        })
+    }
+    #expect(made == 1)
+    #expect(paths.allSatisfy { $0 === paths[0] })
+    #expect(cache.count == 1)
+  }
+
+  /// Equality is per kind of path: a writable request does not get a read-only path kept for
+  /// an equal source, and a different index gets a path of its own.
+  @Test func equalityIsPerKindAndPerSource() {
+    let cache = KeyPathCache(limit: 8)
+    let first = \Stacks.many[2]
+    let readOnly = cache.keep(
+      (first as KeyPath<Stacks, StackState<Int>>).appending(path: \.entries),
+      for: .readOnlyStackEntries(ObjectIdentifier(first)), from: first)
+    let again = \Stacks.many[[2][0]]
+    #expect(
+      cache.cached(.readOnlyStackEntries(ObjectIdentifier(again)), equalTo: again) === readOnly)
+    #expect(cache.cached(.stackEntries(ObjectIdentifier(again)), equalTo: again) == nil)
+    let other = \Stacks.many[[5][0]]
+    #expect(cache.cached(.readOnlyStackEntries(ObjectIdentifier(other)), equalTo: other) == nil)
+  }
+
+  /// A generic feature's stack: its key path is a new object at every action; the path to its
+  /// entries is the one made at the first.
+  @Test func aGenericStacksEntriesPathIsMadeOnce() {
+    func toStack<Screen>(_: Screen.Type) -> WritableKeyPath<
+      GenericStacks<Screen>, StackState<Screen>
+    > {
+      \GenericStacks<Screen>.path
+    }
+    let first = entriesPath(of: toStack(Int.self))
+    let second = entriesPath(of: toStack(Int.self))
+    #expect(toStack(Int.self) !== toStack(Int.self))
+    #expect(first === second)
+  }
+}
+
+/// A generic state with a stack.
+private struct GenericStacks<Screen> {
+  var path = StackState<Screen>()
+}

@@ -24,12 +24,31 @@ final class KeyPathCache: Sendable {
     /// A scope's key path through a computed property that its `Scope` said is safe to read
     /// at any time: the store follows it between actions (the entry is the key path itself).
     case safeToRead(ObjectIdentifier)
+
+    /// The kind of path, for the keys also kept by their source key path's equality (see
+    /// ``KeyPathCache/cached(_:equalTo:)``); nil for the others.
+    var equalityKind: UInt8? {
+      switch self {
+      case .stackEntries: 0
+      case .readOnlyStackEntries: 1
+      case .entryElement, .safeToRead: nil
+      }
+    }
+  }
+
+  /// A derived key path's kind and the key path it was derived from, compared by equality.
+  ///
+  /// `@unchecked Sendable`: key paths are immutable once made.
+  private struct EqualSource: Hashable, @unchecked Sendable {
+    let kind: UInt8
+    let source: AnyKeyPath
   }
 
   /// A cached key path, with the key path object it was derived from. Keeping that object
   /// alive keeps its identity from being given to another key path while the entry lasts.
-  /// (Looked up by identity, not by equality: a key path literal outside generic code is one
-  /// object, made once, and hashing a key path costs as much as the rest of the lookup.)
+  /// (Looked up by identity first: a key path literal outside generic code is one object,
+  /// made once, and hashing a key path costs as much as the rest of the lookup. By equality
+  /// only when identity finds nothing: see ``KeyPathCache/cached(_:equalTo:)``.)
   ///
   /// `@unchecked Sendable`: key paths are immutable once made.
   private struct Cached: @unchecked Sendable {
@@ -38,7 +57,11 @@ final class KeyPathCache: Sendable {
   }
 
   private struct Entries: Sendable {
+    /// The paths by their source's identity.
     var paths: [Key: Cached] = [:]
+    /// The same paths by their source's equality, for the keys that have an
+    /// ``Key/equalityKind``.
+    var byEquality: [EqualSource: Cached] = [:]
   }
 
   private let cache = Locked(Entries())
@@ -75,26 +98,51 @@ final class KeyPathCache: Sendable {
     cache.withLock { $0.paths[key] }?.path
   }
 
-  /// Keeps `path` as the key path made for `key` from `source`, and returns it.
+  /// The key path made for `key` before from a key path equal to `source`, when `key` has an
+  /// ``Key/equalityKind``: the lookup for a source whose identity was not seen, such as a key
+  /// path literal into a generic type (`\Feature<T>.State.path`) or one with an index known
+  /// at run time, which is a new object each time its expression runs. Found here, the path
+  /// is neither made nor kept again: each action to a generic feature's stack made and kept
+  /// one before, and emptied the cache every ``limit`` actions.
+  ///
+  /// - Complexity: One hash of `source`, where the lookup by identity costs none.
+  @usableFromInline
+  func cached(_ key: Key, equalTo source: AnyKeyPath) -> AnyKeyPath? {
+    guard let kind = key.equalityKind else { return nil }
+    return cache.withLock { $0.byEquality[EqualSource(kind: kind, source: source)] }?.path
+  }
+
+  /// Keeps `path` as the key path made for `key` from `source`, and returns it; by
+  /// `source`'s equality too when `key` has an ``Key/equalityKind`` (see
+  /// ``cached(_:equalTo:)``).
   @usableFromInline
   func keep<Path: AnyKeyPath>(_ path: Path, for key: Key, from source: AnyObject?)
     -> Path
   {
     let entry = Cached(path: path, source: source)
+    let equalSource = (source as? AnyKeyPath).flatMap { source in
+      key.equalityKind.map { EqualSource(kind: $0, source: source) }
+    }
     cache.withLock { entries in
-      if entries.paths.count >= limit { entries.paths.removeAll(keepingCapacity: true) }
+      if entries.paths.count >= limit {
+        entries.paths.removeAll(keepingCapacity: true)
+        entries.byEquality.removeAll(keepingCapacity: true)
+      }
       entries.paths[key] = entry
+      if let equalSource { entries.byEquality[equalSource] = entry }
     }
     return path
   }
 
-  /// The key path made for `key` before, or the one `make` makes now, kept.
-  func path<Path: AnyKeyPath>(_ key: Key, from source: AnyObject?, _ make: () -> Path) -> Path {
-    guard let cached = cached(key) else { return keep(make(), for: key, from: source) }
-    return unsafeDowncast(cached, to: Path.self)
+  /// The key path made for `key` before (from `source` itself, or from a key path equal to
+  /// it), or the one `make` makes now, kept.
+  func path<Path: AnyKeyPath>(_ key: Key, from source: AnyKeyPath?, _ make: () -> Path) -> Path {
+    let found = cached(key) ?? source.flatMap { cached(key, equalTo: $0) }
+    guard let found else { return keep(make(), for: key, from: source) }
+    return unsafeDowncast(found, to: Path.self)
   }
 
-  /// How many key paths the cache holds now.
+  /// How many key paths the cache holds now, by identity.
   var count: Int { cache.withLock { $0.paths.count } }
 
   /// Marks `path` safe to read at any time, and returns whether it is the object the marks
@@ -135,7 +183,10 @@ func entriesPath<Root, Screen>(
   of toStack: WritableKeyPath<Root, StackState<Screen>>
 ) -> WritableKeyPath<Root, IdentifiedArray<StackElementID, StackState<Screen>.Entry>> {
   let key = KeyPathCache.Key.stackEntries(ObjectIdentifier(toStack))
-  guard let cached = KeyPathCache.shared.cached(key) else {
+  guard
+    let cached = KeyPathCache.shared.cached(key)
+      ?? KeyPathCache.shared.cached(key, equalTo: toStack)
+  else {
     return KeyPathCache.shared.keep(
       KeyPathCache.makeEntriesPath(of: toStack), for: key, from: toStack)
   }
