@@ -50,3 +50,16 @@ private struct Contact: Equatable {
     #expect(StateDump.render(["key\u{200B}": 1]) == "[\n  \"key\\u{200B}\": 1\n]")
   }
 }
+
+/// Printable ASCII is written without a look at its Unicode properties; a flag's tags before
+/// it are still judged as a whole, and written escaped unless they spell a flag.
+@Suite struct PrintableASCIIDumpTests {
+  @Test func asciiAfterAnUnfinishedFlagEscapesItsTags() {
+    #expect(StateDump.render("🏴\u{E0067}\u{E0062}x") == "\"🏴\\u{E0067}\\u{E0062}x\"")
+  }
+
+  @Test func asciiAfterAFlagKeepsTheFlag() {
+    let england = "🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}"
+    #expect(StateDump.render(england + "a \"b\"\\") == "\"" + england + "a \\\"b\\\"\\\\\"")
+  }
+}

@@ -43,6 +43,13 @@ package enum LogText {
         return result + "\"… (\(text.unicodeScalars.count) characters)"
       }
       count += 1
+      // Printable ASCII other than a quote or a backslash is written as it is, before the
+      // Unicode properties below are looked up: a table search each, for most of any text.
+      if isPlainASCII(scalar) {
+        if flag.isOpen { flag.end(into: &result) }
+        result.unicodeScalars.append(scalar)
+        continue
+      }
       if escapingSpaces, scalar != " ", scalar.properties.isWhitespace, !isEscaped(scalar) {
         flag.end(into: &result)
         result += escapedForm(scalar)
@@ -52,6 +59,12 @@ package enum LogText {
     }
     flag.end(into: &result)
     return result + "\""
+  }
+
+  /// Whether `scalar` is printable ASCII (U+0020...U+007E) other than a quote or a
+  /// backslash: written as it is in a quoted text, and ending any flag's tags before it.
+  private static func isPlainASCII(_ scalar: Unicode.Scalar) -> Bool {
+    (0x20...0x7E).contains(scalar.value) && scalar != "\"" && scalar != "\\"
   }
 
   /// `text`, a message that quotes values as Swift string literals do (a reducer's runtime

@@ -31,6 +31,10 @@ struct DumpReflector {
   private var redacted: [any RedactedValue]?
   /// The names of each object type met so far, short and fully qualified.
   private var typeNames: [ObjectIdentifier: (short: String, qualified: String)] = [:]
+  /// Whether each struct type met so far prints as its description (see
+  /// ``storesBuiltin(_:children:)``): decided once per type, as a state of many rows would
+  /// otherwise look up the type name of each row's every field.
+  private var builtinLeafTypes: [ObjectIdentifier: Bool] = [:]
 
   /// A reflector that stops reading at `maxDepth` levels.
   ///
@@ -118,9 +122,18 @@ struct DumpReflector {
   /// A struct of the user's that holds one keeps printing its fields, the vector among them
   /// as a leaf: its own description could hide them (the second review).
   ///
-  /// - Complexity: O(*c*) for a struct of *c* stored properties.
+  /// The answer depends on the type alone, and is worked out once per type: a stored
+  /// property holds values of one type, or, declared as an existential (`Any`), never a
+  /// builtin's.
+  ///
+  /// - Complexity: O(*c*) for the first struct of a type with *c* stored properties, then
+  ///   O(1).
   private mutating func storesBuiltin(_ value: Any, children: [Mirror.Child]) -> Bool {
-    value is any SIMD || children.contains { isBuiltin($0.value) }
+    let key = ObjectIdentifier(type(of: value))
+    if let known = builtinLeafTypes[key] { return known }
+    let isLeaf = value is any SIMD || children.contains { isBuiltin($0.value) }
+    builtinLeafTypes[key] = isLeaf
+    return isLeaf
   }
 
   /// Whether `value` is a compiler builtin (`Builtin.FPIEEE16`, `Builtin.RawPointer`).
