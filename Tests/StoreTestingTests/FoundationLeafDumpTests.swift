@@ -48,6 +48,22 @@ private struct Note: Equatable {
     #expect(StateDiff.diff(expected: text, actual: changed) != nil)
   }
 
+  /// An attribute's value is escaped as a string leaf is: a line break and a backslash
+  /// followed by `n` printed the same, and a zero-width space printed as nothing.
+  @Test func attributeValuesAreEscaped() {
+    func described(_ value: String) -> String {
+      var text = AttributedString("a")
+      text.alternateDescription = value
+      return StateDump.render(text)
+    }
+    #expect(described("x\ny") == #"AttributedString("a" {NSAlternateDescription = x\ny})"#)
+    #expect(described("x\\ny") == #"AttributedString("a" {NSAlternateDescription = x\\ny})"#)
+    #expect(
+      described("x\u{200B}") == #"AttributedString("a" {NSAlternateDescription = x\u{200B}})"#)
+    #expect(
+      described("say \"hi\"") == #"AttributedString("a" {NSAlternateDescription = say \"hi\"})"#)
+  }
+
   @Test func timeZonesAndCalendarsPrintTheirDescription() throws {
     let paris = try #require(TimeZone(identifier: "Europe/Paris"))
     #expect(StateDump.render(paris) == "Europe/Paris")

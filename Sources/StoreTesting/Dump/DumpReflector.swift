@@ -308,7 +308,7 @@ extension DumpReflector {
   /// (`_time`, `_storage`, `_low` and `_high`) mean nothing in a failure message, and some
   /// (those of `AttributedString`, `TimeZone`, `Calendar` and `CharacterSet`) hold version
   /// numbers or pointers that change from run to run. Attributed text prints its runs, each
-  /// quoted with its attributes sorted by name:
+  /// quoted with its attributes sorted by name, their values escaped:
   /// `AttributedString("see ", "docs" {NSLink = https://example.com})`.
   ///
   /// - Parameter value: Anything.
@@ -365,17 +365,31 @@ extension DumpReflector {
 
   /// The attributes an `AttributeContainer`'s description lists (`{`, then a line
   /// `\tname = value` each, then `}`), sorted and on one line: `NSLanguage = en, NSLink = …`.
-  /// A value that spans lines has its line breaks written `\n`.
+  /// Each value is escaped as a string leaf is, without its quotes: a line break in it is
+  /// written `\n`, a backslash `\\`, a zero-width space `\u{200B}`, so that the value `a\nb`
+  /// and the value `a`, a line break, `b` print apart, and an invisible character shows.
   static func attributeList(_ description: String) -> String {
     var attributes: [String] = []
     for line in description.split(separator: "\n", omittingEmptySubsequences: false) {
       if line.hasPrefix("\t") {
         attributes.append(String(line.dropFirst()))
       } else if let last = attributes.indices.last, line != "}" {
-        attributes[last] += "\\n" + line
+        // A value that spans lines goes on after its first line.
+        attributes[last] += "\n" + line
       }
     }
-    return attributes.sorted().joined(separator: ", ")
+    return attributes.map(escapedAttribute).sorted().joined(separator: ", ")
+  }
+
+  /// One attribute, `name = value`, with its value escaped (see ``attributeList(_:)``).
+  private static func escapedAttribute(_ attribute: String) -> String {
+    guard let separator = attribute.range(of: " = ") else { return unquoted(attribute) }
+    return attribute[..<separator.upperBound] + unquoted(attribute[separator.upperBound...])
+  }
+
+  /// `text` escaped as ``quoted(_:)`` escapes it, without the quotes around it.
+  private static func unquoted(_ text: some StringProtocol) -> String {
+    String(quoted(text).dropFirst().dropLast())
   }
 
   /// The lines of a string that spans lines, each escaped as ``leafText(of:)`` escapes the

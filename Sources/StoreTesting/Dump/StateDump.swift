@@ -34,7 +34,8 @@
 ///   description; `UUID`, `Date`, `URL`, `Decimal`, `Data`, `Duration`, `TimeZone`,
 ///   `Calendar`, `CharacterSet` and `StackElementID` print their description on one line (a
 ///   `Duration` whose description rounds it adds its exact components); attributed text
-///   prints its runs, `AttributedString("see ", "docs" {NSLink = https://example.com})`.
+///   prints its runs, `AttributedString("see ", "docs" {NSLink = https://example.com})`, each
+///   attribute's value escaped as a string is, without quotes (`a\nb`, `a\u{200B}`).
 ///   Values stored in a compiler builtin, whose stored properties show nothing, print their
 ///   description too (`Float16`, `SIMD2<Double>`, `ObjectIdentifier`).
 /// - A class instance already open on the path from the root prints as `TypeName(↻)`, and
