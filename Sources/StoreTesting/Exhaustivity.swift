@@ -4,12 +4,14 @@ public enum Exhaustivity: Sendable, Hashable {
   /// in order, and no effect may be running when the test ends. The default.
   case on
   /// Assertion closures are checked against the actual state, and only what they set must
-  /// match, and a step without one checks nothing. A step with one fails while the state is
-  /// not equal to itself (a NaN in it): no expected state can match it, and printing the same
-  /// cannot tell that only the NaN differs (a class instance, or a field a value's own
-  /// description hides, would pass). Actions that were not received,
-  /// and effects still running, are allowed (each `send` drops the received actions not yet
-  /// asserted). For integration tests that care about the outcome, not every step.
+  /// match, and a step without one checks nothing. While the state is not equal to itself (a
+  /// NaN in it), a step with a closure matches when both states are equal field by field, a
+  /// NaN taken as equal to a NaN: read through `Mirror`, each field compared by its own `==`,
+  /// an object that is not `Equatable` by identity. What that walk cannot read whole (a value
+  /// with a mirror of its own, a set holding the NaN) fails the step as before. Actions that
+  /// were not received, and effects still running, are allowed (each `send` drops the
+  /// received actions not yet asserted). For integration tests that care about the outcome,
+  /// not every step.
   ///
   /// The mode can change in the middle of a test: a step is checked in the mode in force when
   /// it runs, and `finish()` checks what is left in the mode in force then. Actions that the

@@ -1,0 +1,196 @@
+import Store
+
+/// Whether two values are equal as `==` would find them if a floating-point NaN were equal
+/// to a NaN: for a non-exhaustive step, whose expected state is the actual one with what the
+/// closure sets, so that a NaN the closure did not touch does not fail it.
+///
+/// The two values are walked together through `Mirror`, and each pair met is decided by the
+/// first rule that applies:
+///
+/// - Values of different types differ.
+/// - An `Equatable` pair is decided by `==` when it finds them equal, or when it finds each
+///   equal to itself (it then tells them apart for a reason of its own). A floating-point pair
+///   that `==` does not decide is equal when both are NaN. Any other pair `==` finds unequal
+///   while one is not equal to itself is walked as below, and is equal only if every field
+///   matches and a NaN among them explains the `==` that failed.
+/// - A class instance that is not `Equatable` is equal only to itself.
+/// - Structs, tuples, enum payloads, optionals, arrays, identified arrays and stacks are
+///   walked field by field (element by element); a dictionary's values are matched by key.
+///
+/// Whatever the walk cannot read whole counts as a difference, so that no two values that
+/// differ are taken as equal: a value with a mirror of its own (which may leave fields out), a
+/// set (a NaN in an element cannot be matched by hashing), a payload-less enum case that is
+/// not `Equatable`, a compiler builtin other than a SIMD vector's lanes, and anything deeper
+/// than ``maxDepth`` levels. A hand-written `==` is taken to compare each stored property
+/// through that property's own `==` (or to compare less).
+enum NaNTolerantEquality {
+  /// How a pair compares.
+  enum Outcome {
+    /// The values differ, or the walk cannot tell that they do not.
+    case different
+    /// The values are equal, every pair met as `==` finds them.
+    case equal
+    /// The values are equal only because a NaN is taken as equal to a NaN.
+    case equalTakingNaNAsNaN
+  }
+
+  /// How many levels are walked before the rest counts as a difference: well past any real
+  /// state, and a bound on a graph of objects that refer to each other.
+  static let maxDepth = 64
+
+  /// Whether `lhs` and `rhs` are equal, a NaN taken as equal to a NaN.
+  ///
+  /// - Complexity: O(*n*) for values of *n* fields and elements, and O(*n*) hashing for a
+  ///   dictionary's keys.
+  static func areEqual(_ lhs: Any, _ rhs: Any) -> Bool {
+    compare(lhs, rhs, depth: 0) != .different
+  }
+
+  /// How `lhs` compares with `rhs`, at `depth` levels below the root.
+  static func compare(_ lhs: Any, _ rhs: Any, depth: Int) -> Outcome {
+    guard depth < maxDepth, type(of: lhs) == type(of: rhs) else { return .different }
+    if let equatable = lhs as? any Equatable {
+      return compareEquatable(equatable, rhs, depth: depth)
+    }
+    if type(of: lhs) is AnyClass {
+      // Whatever compares such objects (a hand-written `==` around them) most likely does so
+      // by identity: their fields could match while they are two objects.
+      return (lhs as AnyObject) === (rhs as AnyObject) ? .equal : .different
+    }
+    return compareFields(lhs, rhs, depth: depth)
+  }
+
+  /// How an `Equatable` pair compares: by `==`, and, when `==` fails on a value not equal to
+  /// itself, as both NaN or field by field.
+  private static func compareEquatable<Value: Equatable>(_ lhs: Value, _ rhs: Any, depth: Int)
+    -> Outcome
+  {
+    guard let rhs = rhs as? Value else { return .different }
+    if lhs == rhs { return .equal }
+    // Each equal to itself: `==` works for these values, and tells them apart. Not so for a
+    // collection walked element by element: one is equal to itself through its shared
+    // storage, whatever it holds, while an equal copy that holds a NaN is not.
+    let isWalkedWhole = lhs is any FullyMirrored || lhs is any KeyedValues
+    if !isWalkedWhole, lhs == lhs, rhs == rhs { return .different }
+    if let number = lhs as? any FloatingPoint {
+      return number.isNaN && isNaN(rhs) ? .equalTakingNaNAsNaN : .different
+    }
+    if let vector = lhs as? any SIMD {
+      return compareLanes(vector, rhs, depth: depth)
+    }
+    // `==` failed through something it cannot compare: equal only if a NaN among the fields
+    // is why, and every other field matches.
+    return compareFields(lhs, rhs, depth: depth) == .equalTakingNaNAsNaN
+      ? .equalTakingNaNAsNaN : .different
+  }
+
+  /// Whether `value` is a floating-point NaN.
+  private static func isNaN(_ value: Any) -> Bool {
+    (value as? any FloatingPoint)?.isNaN ?? false
+  }
+
+  /// How two SIMD vectors compare lane by lane: their storage is a compiler builtin, which a
+  /// mirror does not show.
+  private static func compareLanes<Vector: SIMD>(_ lhs: Vector, _ rhs: Any, depth: Int)
+    -> Outcome
+  {
+    guard let rhs = rhs as? Vector else { return .different }
+    return combine(lhs.indices.lazy.map { compare(lhs[$0], rhs[$0], depth: depth + 1) })
+  }
+
+  /// How two values of one type compare through their mirrors: field by field, element by
+  /// element, or by key.
+  private static func compareFields(_ lhs: Any, _ rhs: Any, depth: Int) -> Outcome {
+    if let dictionary = lhs as? any KeyedValues, let other = rhs as? any KeyedValues {
+      return compareByKey(dictionary.valuesByKey, other.valuesByKey, depth: depth)
+    }
+    // A mirror of its own may leave out what `==` compares.
+    guard !(lhs is CustomReflectable) || lhs is any FullyMirrored else { return .different }
+    let left = mirrors(of: lhs)
+    let right = mirrors(of: rhs)
+    guard left.count == right.count else { return .different }
+    var outcomes: [Outcome] = []
+    for (leftMirror, rightMirror) in zip(left, right) {
+      switch leftMirror.displayStyle {
+      // A set's elements cannot be matched by hashing when one holds a NaN. A value with no
+      // display style (a compiler builtin, shown as `(Opaque Value)`, a closure) shows
+      // nothing.
+      case .set, .dictionary, nil: return .different
+      case .enum where leftMirror.children.isEmpty:
+        // A case without a payload is named by nothing a mirror shows.
+        return .different
+      default: break
+      }
+      let leftChildren = Array(leftMirror.children)
+      let rightChildren = Array(rightMirror.children)
+      guard leftChildren.count == rightChildren.count else { return .different }
+      for (leftChild, rightChild) in zip(leftChildren, rightChildren) {
+        // An enum's case is its payload's label.
+        guard leftChild.label == rightChild.label else { return .different }
+        let outcome = compare(leftChild.value, rightChild.value, depth: depth + 1)
+        guard outcome != .different else { return .different }
+        outcomes.append(outcome)
+      }
+    }
+    return combine(outcomes)
+  }
+
+  /// The mirrors of a value: its own, and for a class instance, those of its superclasses,
+  /// whose stored properties it holds too.
+  private static func mirrors(of value: Any) -> [Mirror] {
+    var mirrors = [Mirror(reflecting: value)]
+    while let superclass = mirrors.last?.superclassMirror { mirrors.append(superclass) }
+    return mirrors
+  }
+
+  /// How two dictionaries compare: the same keys, and values that compare equal key by key.
+  /// A key not equal to itself is found in neither.
+  private static func compareByKey(
+    _ lhs: [AnyHashable: Any], _ rhs: [AnyHashable: Any], depth: Int
+  ) -> Outcome {
+    guard lhs.count == rhs.count else { return .different }
+    var outcomes: [Outcome] = []
+    for (key, value) in lhs {
+      guard let other = rhs[key] else { return .different }
+      let outcome = compare(value, other, depth: depth + 1)
+      guard outcome != .different else { return .different }
+      outcomes.append(outcome)
+    }
+    return combine(outcomes)
+  }
+
+  /// The outcome of pairs that all must match.
+  private static func combine(_ outcomes: some Sequence<Outcome>) -> Outcome {
+    var result = Outcome.equal
+    for outcome in outcomes {
+      if outcome == .different { return .different }
+      if outcome == .equalTakingNaNAsNaN { result = .equalTakingNaNAsNaN }
+    }
+    return result
+  }
+}
+
+/// A type whose custom mirror shows everything its `==` compares, in order.
+private protocol FullyMirrored {}
+
+extension Array: FullyMirrored {}
+extension ContiguousArray: FullyMirrored {}
+extension ArraySlice: FullyMirrored {}
+extension Optional: FullyMirrored {}
+extension IdentifiedArray: FullyMirrored {}
+extension StackState: FullyMirrored {}
+extension StackState.Entry: FullyMirrored {}
+
+/// A dictionary, whose mirror lists its entries in the order of its hash table.
+private protocol KeyedValues {
+  /// The values, each under its key.
+  var valuesByKey: [AnyHashable: Any] { get }
+}
+
+extension Dictionary: KeyedValues {
+  var valuesByKey: [AnyHashable: Any] {
+    var result: [AnyHashable: Any] = [:]
+    for (key, value) in self { result[AnyHashable(key)] = value }
+    return result
+  }
+}
