@@ -70,6 +70,39 @@ import Testing
     #expect(describe(Shop.Ping(count: 2, item: nil)) == "Shop.Ping(count: 2, item: nil)")
   }
 
+  /// A string in an action printed its invisible characters raw (a zero-width space, a
+  /// right-to-left override, a no-break space), so two different actions printed the same:
+  /// they are escaped now, as the test store's dumps and a replay's messages escape them,
+  /// through the same escaper. Ordinary text prints as it did.
+  @Test func invisibleCharactersInAnActionsStringsAreEscaped() {
+    enum Namer: Sendable {
+      case rename(String)
+      case labelled(String?, part: Substring, initial: Character)
+      case all([String])
+    }
+    struct Note: Sendable { var text: String }
+    #expect(
+      describe(Namer.rename("ab\u{200B}")) == #"RuntimeWarningTests.Namer.rename("ab\u{200B}")"#)
+    #expect(describe(Namer.rename("ab\u{200B}")) != describe(Namer.rename("ab")))
+    #expect(
+      describe(Namer.labelled("a\u{A0}b", part: "\u{202E}cba"[...], initial: "\u{FEFF}"))
+        == #"RuntimeWarningTests.Namer.labelled("a\u{A0}b", part: "\u{202E}cba", "#
+        + #"initial: "\u{FEFF}")"#)
+    #expect(
+      describe(Namer.all(["x\u{85}", "y\u{2028}"]))
+        == #"RuntimeWarningTests.Namer.all(["x\u{85}", "y\u{2028}"])"#)
+    #expect(
+      describe(Note(text: "a\u{2060}b")) == #"RuntimeWarningTests.Note(text: "a\u{2060}b")"#)
+    // Ordinary text, escapes included, prints as `String(reflecting:)` printed it.
+    let ordinary = "it's \"Tea\" \\ \t\n\u{1B}[31m café 👍🏽 🏴󠁧󠁢󠁳󠁣󠁴󠁿"
+    #expect(
+      describe(Namer.rename(ordinary))
+        == "RuntimeWarningTests.Namer.rename(\(String(reflecting: ordinary)))")
+    #expect(
+      describe(Namer.rename(ordinary))
+        == #"RuntimeWarningTests.Namer.rename("it\'s \"Tea\" \\ \t\n\u{1B}[31m café 👍🏽 🏴󠁧󠁢󠁳󠁣󠁴󠁿")"#)
+  }
+
   @Test func countedUUIDsInAnActionPrintAsATestWritesThem() {
     enum Feature: Sendable {
       case opened(UUID)

@@ -875,7 +875,10 @@ package struct EffectPlacement: Sendable {
 /// `List.Action.rows(.element(id: 3, action: .toggled))`, and structs inside it by name, as
 /// in `Shop.Action.add(Item(id: 3, name: "Tea"))` (the default description would spell out
 /// every nested case's and struct's module, and drop the feature the action belongs to,
-/// leaving every feature's actions reading `Action.…`).
+/// leaving every feature's actions reading `Action.…`). A string in it prints as a Swift
+/// literal writes it, with the characters that show as nothing, or as a space without being
+/// one, escaped too (see ``EscapedText``): `Namer.Action.rename("ab\u{200B}")`, which would
+/// otherwise print as `Namer.Action.rename("ab")`, the same as another action.
 @usableFromInline
 package func describe(_ action: any Sendable) -> String {
   let short = shortDescription(action)
@@ -906,7 +909,8 @@ package func wrappedNilDescription(_ wrapped: Any) -> String? {
 /// unless it describes itself (a payload typed `any Error` says nothing of the type). Past 16
 /// nested enums, optionals, structs and arrays (a long chain of an indirect enum, or of
 /// structs), the rest prints as `…`; a deep chain through other collections is printed whole
-/// by `String(reflecting:)`.
+/// by `String(reflecting:)`. A string among them prints as ``payloadDescription(_:depth:)``
+/// writes it.
 private func shortDescription(_ value: Any, depth: Int = 0) -> String? {
   // An optional describes itself (`Optional(…)`): looked through before that check.
   let mirror = Mirror(reflecting: value)
@@ -914,12 +918,12 @@ private func shortDescription(_ value: Any, depth: Int = 0) -> String? {
     guard let wrapped = mirror.children.first?.value else { return "nil" }
     guard depth < 16 else { return "…" }
     if let written = wrappedNilDescription(wrapped) { return written }
-    return shortDescription(wrapped, depth: depth + 1) ?? String(reflecting: wrapped)
+    return payloadDescription(wrapped, depth: depth + 1)
   }
   // An array describes itself too, with its elements' modules: looked through as well.
   if mirror.displayStyle == .collection, let elements = value as? [Any] {
     guard depth < 16 else { return "…" }
-    let texts = elements.map { shortDescription($0, depth: depth + 1) ?? String(reflecting: $0) }
+    let texts = elements.map { payloadDescription($0, depth: depth + 1) }
     return "[\(texts.joined(separator: ", "))]"
   }
   // A UUID describes itself too, as hex digits that hide the number a test counted it from.
@@ -929,7 +933,7 @@ private func shortDescription(_ value: Any, depth: Int = 0) -> String? {
     !(value is CustomReflectable), !(value is any Error)
   else { return nil }
   func text(_ value: Any) -> String {
-    shortDescription(value, depth: depth + 1) ?? String(reflecting: value)
+    payloadDescription(value, depth: depth + 1)
   }
   if mirror.displayStyle == .struct {
     guard depth < 16 else { return "…" }
@@ -952,4 +956,19 @@ private func shortDescription(_ value: Any, depth: Int = 0) -> String? {
     return "\(label): \(text(field.value))"
   }
   return ".\(name)(\(arguments.joined(separator: ", ")))"
+}
+
+/// `value`, a value inside an action, as ``shortDescription(_:depth:)`` writes it, or else as
+/// `String(reflecting:)` does, with a string's characters that show as nothing or as a space
+/// without being one (a zero-width space, a right-to-left override, a no-break space) escaped
+/// too, as the test store's dumps escape them: `"ab\u{200B}"`. `String(reflecting:)` escapes
+/// quotes, backslashes, an apostrophe (`\'`) and the C0 control characters, but writes the
+/// others as they are, so that two different strings could print the same.
+private func payloadDescription(_ value: Any, depth: Int) -> String {
+  if let short = shortDescription(value, depth: depth) { return short }
+  let reflected = String(reflecting: value)
+  guard value is String || value is Substring || value is Character else { return reflected }
+  // Escaped on top of the literal `String(reflecting:)` wrote, whose own escapes stay as they
+  // are: ordinary text prints exactly as it did.
+  return EscapedText.escaped(reflected, escapingSpaces: true)
 }

@@ -1,3 +1,5 @@
+import Effects
+
 /// Text read from a log, made safe to print.
 ///
 /// A log is input: a string in it may hold any character, its JSON escapes decoded, such as
@@ -12,8 +14,9 @@ package enum LogText {
   /// A quote, a backslash, every control character (C0, DEL and C1), every bidirectional
   /// formatting character (embeddings, overrides, isolates and marks), the line and
   /// paragraph separators and the characters that show as nothing (a zero-width space,
-  /// U+FEFF: see `isEscaped(_:)`) are escaped, so the result is one line, shown in the order
-  /// it is stored, that shows where the value ends and every character it holds. Past
+  /// U+FEFF: see `EscapedText.isEscaped(_:)`, in Effects, whose escaper this is, shared with
+  /// the messages that name actions) are escaped, so the result is one line, shown in the
+  /// order it is stored, that shows where the value ends and every character it holds. Past
   /// `limit` characters (Unicode scalars), the rest is left out and counted:
   /// `"Tea, milk"… (8000000 characters)`.
   ///
@@ -26,45 +29,7 @@ package enum LogText {
   package static func quoted(
     _ text: some StringProtocol, limit: Int = 120, escapingSpaces: Bool = false
   ) -> String {
-    // Nearly every text is printable ASCII with nothing to escape: checked on its bytes first.
-    let utf8 = text.utf8
-    let isPlain =
-      utf8.count <= limit
-      && utf8.allSatisfy { byte in
-        byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
-      }
-    guard !isPlain else { return "\"\(text)\"" }
-    var result = "\""
-    var count = 0
-    var flag = FlagTags()
-    for scalar in text.unicodeScalars {
-      guard count < limit else {
-        flag.end(into: &result)
-        return result + "\"… (\(text.unicodeScalars.count) characters)"
-      }
-      count += 1
-      // Printable ASCII other than a quote or a backslash is written as it is, before the
-      // Unicode properties below are looked up: a table search each, for most of any text.
-      if isPlainASCII(scalar) {
-        if flag.isOpen { flag.end(into: &result) }
-        result.unicodeScalars.append(scalar)
-        continue
-      }
-      if escapingSpaces, scalar != " ", scalar.properties.isWhitespace, !isEscaped(scalar) {
-        flag.end(into: &result)
-        result += escapedForm(scalar)
-        continue
-      }
-      append(scalar, to: &result, flag: &flag, isQuoted: true)
-    }
-    flag.end(into: &result)
-    return result + "\""
-  }
-
-  /// Whether `scalar` is printable ASCII (U+0020...U+007E) other than a quote or a
-  /// backslash: written as it is in a quoted text, and ending any flag's tags before it.
-  private static func isPlainASCII(_ scalar: Unicode.Scalar) -> Bool {
-    (0x20...0x7E).contains(scalar.value) && scalar != "\"" && scalar != "\\"
+    EscapedText.quoted(text, limit: limit, escapingSpaces: escapingSpaces)
   }
 
   /// `text`, a message that quotes values as Swift string literals do (a reducer's runtime
@@ -204,7 +169,7 @@ package enum LogText {
     }
     // A space outside ASCII that is not escaped (a no-break space, say) would not show.
     return isASCII
-      || !key.unicodeScalars.contains { $0.properties.isWhitespace && !isEscaped($0) }
+      || !key.unicodeScalars.contains { $0.properties.isWhitespace && !EscapedText.isEscaped($0) }
   }
 
   /// A coding path as a message names it (`action.cart._0`, `items[2].name`), cut as
@@ -231,121 +196,11 @@ package enum LogText {
 
   /// `text` with every control character (C0, DEL and C1), bidirectional formatting
   /// character, line or paragraph separator and character that shows as nothing (see
-  /// `isEscaped(_:)`) escaped as in a Swift string literal, and the rest left as it is: for
-  /// text that is not quoted, such as a key in a path, or a message that quotes values of its
-  /// own. Past `limit` characters (Unicode scalars), the rest is left out and counted:
-  /// `too long… (8000000 characters)`.
+  /// `EscapedText.isEscaped(_:)`) escaped as in a Swift string literal, and the rest left as
+  /// it is: for text that is not quoted, such as a key in a path, or a message that quotes
+  /// values of its own. Past `limit` characters (Unicode scalars), the rest is left out and
+  /// counted: `too long… (8000000 characters)`.
   package static func escaped(_ text: some StringProtocol, limit: Int = .max) -> String {
-    // Nearly every text (a key, a message) is printable ASCII, with nothing to escape:
-    // checked on its bytes first. Any other is read scalar by scalar, so that what is escaped
-    // depends on the Unicode data the program runs with alone (on Apple platforms, the
-    // system's, which may be newer than the data it was tested with).
-    let utf8 = text.utf8
-    guard utf8.count > limit || utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else {
-      return String(text)
-    }
-    var result = ""
-    var count = 0
-    var flag = FlagTags()
-    for scalar in text.unicodeScalars {
-      guard count < limit else {
-        flag.end(into: &result)
-        return result + "… (\(text.unicodeScalars.count) characters)"
-      }
-      count += 1
-      append(scalar, to: &result, flag: &flag, isQuoted: false)
-    }
-    flag.end(into: &result)
-    return result
-  }
-
-  /// The tag characters read after a black flag (U+1F3F4), held until what follows says
-  /// whether they are a flag's: written as they are when they spell one of the flags Unicode
-  /// recommends and a cancel tag ends them (🏴, `gbeng`, U+E007F: England's), and escaped
-  /// otherwise. Tag characters show as nothing, and any other sequence shows as a black flag
-  /// alone: `"🏴\u{E0061}\u{E0064}…"` would hide text behind one.
-  private struct FlagTags {
-    /// Whether the last scalar written was a black flag, or a tag held after one.
-    var isOpen = false
-    /// The tags held.
-    var held: [Unicode.Scalar] = []
-
-    /// The tags of the flags Unicode recommends: England's, Scotland's and Wales's.
-    static let flags: Set<[Unicode.Scalar]> = Set(
-      ["gbeng", "gbsct", "gbwls"].map { name in
-        name.unicodeScalars.map { Unicode.Scalar($0.value + 0xE0000)! }
-      })
-
-    /// Whether `scalar` is a tag letter (a to z) or digit.
-    static func isTagLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
-      ("\u{E0030}"..."\u{E0039}").contains(scalar) || ("\u{E0061}"..."\u{E007A}").contains(scalar)
-    }
-
-    /// Writes the tags held, escaped: they are not a flag's.
-    mutating func end(into result: inout String) {
-      for tag in held { result += LogText.escapedForm(tag) }
-      held = []
-      isOpen = false
-    }
-  }
-
-  /// Appends `scalar`: a quote or a backslash escaped when `isQuoted`, a character
-  /// ``isEscaped(_:)`` names escaped, and a flag's tag characters as they are (see
-  /// `FlagTags`).
-  private static func append(
-    _ scalar: Unicode.Scalar, to result: inout String, flag: inout FlagTags, isQuoted: Bool
-  ) {
-    if flag.isOpen {
-      if FlagTags.isTagLetterOrDigit(scalar), flag.held.count < 7 {
-        flag.held.append(scalar)
-        return
-      }
-      if scalar == "\u{E007F}", FlagTags.flags.contains(flag.held) {
-        for tag in flag.held { result.unicodeScalars.append(tag) }
-        result.unicodeScalars.append(scalar)
-        (flag.held, flag.isOpen) = ([], false)
-        return
-      }
-      flag.end(into: &result)
-    }
-    switch scalar {
-    case "\"" where isQuoted: result += "\\\""
-    case "\\" where isQuoted: result += "\\\\"
-    case "\0": result += "\\0"
-    case "\t": result += "\\t"
-    case "\n": result += "\\n"
-    case "\r": result += "\\r"
-    case _ where isEscaped(scalar): result += escapedForm(scalar)
-    default: result.unicodeScalars.append(scalar)
-    }
-    flag.isOpen = scalar == "\u{1F3F4}"
-  }
-
-  /// `scalar` as a Swift string literal escapes it by its value: `\u{1B}`.
-  private static func escapedForm(_ scalar: Unicode.Scalar) -> String {
-    "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-  }
-
-  /// Whether `scalar` is written escaped: a control character, a bidirectional formatting
-  /// character (U+061C, U+200E, U+200F, U+202A...U+202E, U+2066...U+2069), a line or
-  /// paragraph separator (U+2028, U+2029), or a character that shows as nothing: every
-  /// default-ignorable code point (the soft hyphen, U+FEFF, the zero-width space, the word
-  /// joiner, the Hangul fillers, the tag characters, and those not yet assigned) and the
-  /// interlinear annotation characters (U+FFF9...U+FFFB). Unescaped, `"a\u{FEFF}da"` would
-  /// show as `"ada"`, and a difference between the two as none. Left as they are: the
-  /// joiners (U+200C, U+200D) and the variation selectors, which shape the characters around
-  /// them (the parts of an emoji, a letter's form), and the tag characters of a flag (see
-  /// `FlagTags`).
-  private static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar {
-    case "\u{00}"..."\u{1F}", "\u{7F}"..."\u{9F}", "\u{061C}", "\u{200E}", "\u{200F}",
-      "\u{2028}"..."\u{202E}", "\u{2066}"..."\u{2069}", "\u{FFF9}"..."\u{FFFB}":
-      true
-    case "\u{200C}", "\u{200D}", "\u{180B}"..."\u{180D}", "\u{180F}", "\u{FE00}"..."\u{FE0F}",
-      "\u{E0100}"..."\u{E01EF}":
-      false
-    default:
-      scalar.properties.isDefaultIgnorableCodePoint
-    }
+    EscapedText.escaped(text, limit: limit)
   }
 }
