@@ -372,3 +372,251 @@ import Testing
     #expect(report.finalState == store.state)
   }
 }
+
+/// A value whose only stored property is a set or a dictionary, but which writes a list of its
+/// own, whose order means something: the guess that it hands the collection its own encoder
+/// (and so that its list is the collection's, in iteration order) sorted the list, so that
+/// different values had the same canonical form, and a replay that reached the wrong one did
+/// not diverge. A list is sorted now only when it holds what the collection's own encoding
+/// holds.
+@Suite struct CanonicalOwnListTests {
+  /// A list stored sparsely, by position; written as its values in the order of their
+  /// positions.
+  struct SparseList: Codable, Equatable, Sendable {
+    var storage: [Int: String]
+
+    init(_ values: [String]) {
+      storage = Dictionary(uniqueKeysWithValues: values.enumerated().map { ($0, $1) })
+    }
+
+    init(from decoder: any Decoder) throws {
+      var container = try decoder.unkeyedContainer()
+      var values: [String] = []
+      while !container.isAtEnd { values.append(try container.decode(String.self)) }
+      self.init(values)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.unkeyedContainer()
+      for position in storage.keys.sorted() { try container.encode(storage[position, default: ""]) }
+    }
+  }
+
+  /// A list stored as a set of positioned values, one per element: as many elements as the
+  /// set holds are written, but not the set's own.
+  struct PositionedList: Encodable {
+    struct Entry: Hashable, Encodable {
+      var position: Int
+      var value: String
+    }
+
+    var entries: Set<Entry>
+
+    init(_ values: [String]) {
+      entries = Set(values.enumerated().map { Entry(position: $0, value: $1) })
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.unkeyedContainer()
+      for entry in entries.sorted(by: { $0.position < $1.position }) {
+        try container.encode(entry.value)
+      }
+    }
+  }
+
+  /// A ranking stored as scores by player: written as its players, best first.
+  struct Ranking: Encodable {
+    var scores: [CanonicalJSONTests.Point: Int]
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.unkeyedContainer()
+      for (player, _) in scores.sorted(by: { $0.value > $1.value }) {
+        try container.encode(player)
+      }
+    }
+  }
+
+  struct Playlist: Reducer {
+    struct State: Codable, Equatable, Sendable {
+      var songs = SparseList(["d", "c", "b", "a"])
+    }
+    enum Action: Codable, Equatable, Sendable { case shuffle }
+    /// The order the shuffle leaves the songs in.
+    var shuffled = ["d", "c", "b", "a"]
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      state.songs = SparseList(shuffled)
+      return .none
+    }
+  }
+
+  let encoder = makeLogEncoder()
+
+  func canonical(_ value: some Encodable) throws -> String {
+    let json = try encoder.encode(value)
+    return String(
+      decoding: CanonicalJSON.canonical(json, of: value, encoder: encoder), as: UTF8.self)
+  }
+
+  @Test func aListAValueWritesItselfKeepsItsOrder() throws {
+    let before = Playlist.State(songs: SparseList(["d", "c", "b", "a"]))
+    let after = Playlist.State(songs: SparseList(["b", "a", "d", "c"]))
+    #expect(try canonical(before) == #"{"songs":["d","c","b","a"]}"#)
+    #expect(try canonical(after) == #"{"songs":["b","a","d","c"]}"#)
+    #expect(stateChanges(from: before, to: after).count == 4)
+    #expect(try canonical(PositionedList(["d", "c", "b", "a"])) == #"["d","c","b","a"]"#)
+    let reordered = PositionedList(["b", "a", "d", "c"])
+    #expect(stateChanges(from: PositionedList(["d", "c", "b", "a"]), to: reordered).count == 4)
+  }
+
+  /// Players are the dictionary's keys, but a list of keys alone is not the dictionary's own
+  /// encoding (keys and values): its order, by score, is kept.
+  @Test func aListOfADictionarysKeysKeepsItsOrder() throws {
+    let players = (1...4).map { CanonicalJSONTests.Point(x: $0, y: 0) }
+    let ranking = Ranking(scores: Dictionary(uniqueKeysWithValues: zip(players, [20, 10, 40, 30])))
+    let written = #"[{"x":3,"y":0},{"x":4,"y":0},{"x":1,"y":0},{"x":2,"y":0}]"#
+    #expect(try canonical(ranking) == written)
+    let reversed = Ranking(
+      scores: Dictionary(uniqueKeysWithValues: zip(players, [30, 40, 10, 20])))
+    #expect(stateChanges(from: ranking, to: reversed).count == 4)
+  }
+
+  @MainActor
+  @Test func aReplayThatReachesAnotherOrderDiverges() throws {
+    let directory = TemporaryDirectory("canonical-own-list")
+    let path = directory.path("playlist.jsonl")
+    let store = Store(initialState: Playlist.State(songs: SparseList([]))) { Playlist() }
+    let recorder = try store.recordActions(
+      to: path, feature: "Playlist", checkpointInterval: 1, time: { 0 })
+    store.send(.shuffle)
+    try recorder.finish()
+    // The checkpoint shows the list as the state wrote it.
+    let lines = try directory.lines(path)
+    #expect(lines.contains { $0.hasSuffix(#""state":{"songs":["d","c","b","a"]}}"#) })
+    #expect {
+      try ActionLogReplayer(feature: "Playlist") { Playlist(shuffled: ["b", "a", "d", "c"]) }
+        .replay(path: path)
+    } throws: { error in
+      guard case .diverged(1, _, let differences, _) = error as? ActionLogError else {
+        return false
+      }
+      return differences.contains(#"recorded → replayed: songs[0]: "d" → "b""#)
+    }
+  }
+}
+
+/// What a wrapper writes that holds what its collection's own encoding holds is still put in
+/// order, however it wrote it: equal values digest alike.
+@Suite struct CanonicalWrappedCollectionTests {
+  /// A dictionary whose keys are not strings, behind a wrapper that hands it its own encoder.
+  struct PointNames: Encodable {
+    var names: [CanonicalJSONTests.Point: String]
+    func encode(to encoder: any Encoder) throws { try names.encode(to: encoder) }
+  }
+
+  /// A set behind a wrapper that writes its elements itself, in iteration order.
+  struct Written: Encodable {
+    var tags: Set<String>
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.unkeyedContainer()
+      for tag in tags { try container.encode(tag) }
+    }
+  }
+
+  /// A set behind a wrapper that writes it as an array, through that array's encoding.
+  struct AsArray: Encodable {
+    var tags: Set<String>
+    func encode(to encoder: any Encoder) throws { try Array(tags).encode(to: encoder) }
+  }
+
+  /// A reading that may be a NaN, and so not equal to itself, which no lookup finds.
+  struct Reading: Hashable, Encodable {
+    var value: Double
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      try container.encode(value.isNaN ? "NaN" : "\(value)")
+    }
+  }
+
+  /// A set of readings behind a wrapper that hands it its own encoder.
+  struct Readings: Encodable {
+    var values: Set<Reading>
+    func encode(to encoder: any Encoder) throws { try values.encode(to: encoder) }
+  }
+
+  /// How many times the walk encodes a ``Level``.
+  final class EncodeCount: Sendable {
+    let count = Locked(0)
+  }
+
+  /// A wrapper of a set of wrappers, as deep as it goes, each handing its set its own
+  /// encoder.
+  struct Level: Hashable, Encodable {
+    @TaskLocal static var encodes: EncodeCount?
+    var children: Set<Level>
+
+    func encode(to encoder: any Encoder) throws {
+      Self.encodes?.count.withLock { $0 += 1 }
+      try children.encode(to: encoder)
+    }
+  }
+
+  let encoder = makeLogEncoder()
+
+  func canonical(_ value: some Encodable) throws -> String {
+    let json = try encoder.encode(value)
+    return String(
+      decoding: CanonicalJSON.canonical(json, of: value, encoder: encoder), as: UTF8.self)
+  }
+
+  func sets<Element: Hashable>(_ elements: [Element]) -> [Set<Element>] {
+    [4, 64, 512, 4096].map { capacity in
+      var set = Set<Element>(minimumCapacity: capacity)
+      for element in elements.reversed() { set.insert(element) }
+      return set
+    }
+  }
+
+  @Test func aDictionaryBehindAWrapperIsStillOrdered() throws {
+    let copies = [4, 64, 512, 4096].map { capacity in
+      var names = [CanonicalJSONTests.Point: String](minimumCapacity: capacity)
+      for x in (0..<12).reversed() { names[.init(x: x, y: -x)] = "p\(x)" }
+      return PointNames(names: names)
+    }
+    #expect(Set(copies.map { Array($0.names.keys) }).count > 1, "the copies iterate alike")
+    let texts = try Set(copies.map(canonical))
+    #expect(texts.count == 1)
+    #expect(texts.first?.hasPrefix(#"[{"x":0,"y":0},"p0",{"x":1,"y":-1},"p1","#) == true)
+  }
+
+  @Test func aSetAWrapperWritesElementByElementIsOrdered() throws {
+    let words = (0..<12).map { "w\($0)" }
+    let sorted = "[" + words.sorted().map { #""\#($0)""# }.joined(separator: ",") + "]"
+    #expect(Set(sets(words).map(Array.init)).count > 1, "the copies iterate alike")
+    #expect(try Set(sets(words).map { try canonical(Written(tags: $0)) }) == [sorted])
+    #expect(try Set(sets(words).map { try canonical(AsArray(tags: $0)) }) == [sorted])
+  }
+
+  @Test func aSetHoldingNaNBehindAWrapperIsOrdered() throws {
+    let readings = ((0..<12).map(Double.init) + [.nan, .nan]).map(Reading.init)
+    #expect(sets(readings).allSatisfy { $0.count == 14 })
+    let texts = try Set(sets(readings).map { try canonical(Readings(values: $0)) })
+    #expect(texts.count == 1, "\(texts)")
+    #expect(texts.first?.hasPrefix(#"["0.0","1.0","10.0","11.0","2.0""#) == true, "\(texts)")
+  }
+
+  /// The walk encodes each wrapper once, however deep: an earlier attempt encoded a wrapped
+  /// collection again to compare, which ran every wrapper inside it again, 2^k times at depth
+  /// k.
+  @Test func wrappersInsideWrappersAreWalkedOnceEach() throws {
+    var level = Level(children: [])
+    for _ in 0..<24 { level = Level(children: [level]) }
+    let json = try encoder.encode(level)
+    let counter = EncodeCount()
+    let text = Level.$encodes.withValue(counter) {
+      String(decoding: CanonicalJSON.canonical(json, of: level, encoder: encoder), as: UTF8.self)
+    }
+    #expect(counter.count.withLock { $0 } == 25)
+    #expect(text == String(repeating: "[", count: 25) + String(repeating: "]", count: 25))
+  }
+}

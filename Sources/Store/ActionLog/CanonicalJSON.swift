@@ -16,6 +16,15 @@
 /// they are) are sorted by their elements' own canonical bytes, and everything else is kept
 /// byte for byte: a state without unordered collections, or whose collections are already in
 /// canonical order, digests exactly as before.
+///
+/// A value whose only stored property is such a collection, and which writes a list in its
+/// encoder's unkeyed container, has that list sorted only when it holds what the
+/// collection's own encoding holds (see ``OwnListCheck``): when it handed the collection its
+/// own encoder (`try values.encode(to: encoder)`), or wrote its elements itself. Any other
+/// list it writes (a dictionary's values in the order of their keys, a set's entries by
+/// position, its elements' names) keeps the order it was written in: that order may be the
+/// value's, which the canonical form must not lose. A value that writes such a list in its
+/// collection's iteration order must sort it itself, for equal values to digest alike.
 enum CanonicalJSON {
   /// The canonical form of `json`, the log encoder's encoding of `value`.
   ///
@@ -115,6 +124,7 @@ extension CanonicalJSON {
   {
     let finder = UnorderedCollectionFinder()
     finder.visit(value, at: [])
+    finder.dropListsNotOwn()
     return finder.places
   }
 }
@@ -138,14 +148,22 @@ enum JSONPathComponent: Hashable {
 protocol UnorderedEncodable {
   /// How its encoding is put in order.
   static var canonicalOrder: CanonicalOrder { get }
+
+  /// A check of a list written in place of the collection's own encoding: by a value that
+  /// wraps it, into its own encoder's unkeyed container.
+  func ownListCheck() -> any OwnListCheck
 }
 
 extension Set: UnorderedEncodable {
   static var canonicalOrder: CanonicalOrder { .elements }
+
+  func ownListCheck() -> any OwnListCheck { ElementListCheck(self) }
 }
 
 extension Dictionary: UnorderedEncodable {
   static var canonicalOrder: CanonicalOrder { .pairs }
+
+  func ownListCheck() -> any OwnListCheck { PairListCheck(self) }
 }
 
 /// Where a value's unordered collections sit in its encoding.
@@ -154,12 +172,19 @@ final class UnorderedCollectionFinder {
   /// The keys of `places`, in the order they were found: a visit that fails takes back what
   /// it found.
   private var found: [[JSONPathComponent]] = []
+  /// The lists that values wrapping a set or a dictionary (see `wrappedCollection(of:)`)
+  /// write into their own encoders' unkeyed containers, where they are, with the check of
+  /// what was written in them: read when the walk is over, so that a visit, which recurses
+  /// once per level, takes no more stack for them.
+  private var listChecks: [(path: [JSONPathComponent], check: any OwnListCheck)] = []
 
   /// Finds the unordered collections in `value`, at `path`. A value whose walk fails
   /// contributes none, not even those found before it failed: where it failed can depend on
   /// the order a set or dictionary around it iterates in, which equal values need not share.
   /// Its siblings are still walked.
   func visit<T: Encodable>(_ value: T, at path: [JSONPathComponent]) {
+    // Called once per level of the value, on the caller's stack, as deep as the state goes:
+    // what a wrapper's list needs is kept out of here (see `listChecks`).
     let start = found.count
     do {
       if let unordered = value as? any UnorderedEncodable {
@@ -174,6 +199,24 @@ final class UnorderedCollectionFinder {
     }
   }
 
+  /// Notes the list a value that wraps an unordered collection writes at `path`, in its own
+  /// encoder's unkeyed container: ordered as the collection is, unless ``dropListsNotOwn()``
+  /// finds, once the walk is over, that it holds something else.
+  func registerList(at path: [JSONPathComponent], _ check: any OwnListCheck) {
+    // A place found already (a second container asked for) keeps what it was found as.
+    guard places[path] == nil else { return }
+    // Taken back with the rest if the visit fails (the second review).
+    register(path, check.order)
+    listChecks.append((path, check))
+  }
+
+  /// Takes back the lists noted by ``registerList(at:_:)`` that do not hold what the
+  /// collection's own encoding holds: a list of the wrapper's own keeps its order.
+  func dropListsNotOwn() {
+    for (path, check) in listChecks where !check.isOwnList { places[path] = nil }
+    listChecks = []
+  }
+
   /// Notes an unordered collection at `path`, to be taken back if the visit it is part of
   /// fails.
   func register(_ path: [JSONPathComponent], _ order: CanonicalOrder) {
@@ -181,15 +224,13 @@ final class UnorderedCollectionFinder {
     found.append(path)
   }
 
-  /// The order of the unordered collection that `value` wraps and encodes by handing it its
-  /// own encoder (`try values.encode(to: encoder)`): a value whose only stored property is
-  /// one, or wraps one the same way, a few levels down.
-  static func wrappedOrder(of value: Any) -> CanonicalOrder? {
+  /// The unordered collection that `value` wraps, which it may encode by handing it its own
+  /// encoder (`try values.encode(to: encoder)`): a value whose only stored property is one,
+  /// or wraps one the same way, a few levels down.
+  static func wrappedCollection(of value: Any) -> (any UnorderedEncodable)? {
     var current = value
     for _ in 0..<4 {
-      if let unordered = current as? any UnorderedEncodable {
-        return type(of: unordered).canonicalOrder
-      }
+      if let unordered = current as? any UnorderedEncodable { return unordered }
       guard !(current is any Sequence) else { return nil }
       let children = Mirror(reflecting: current).children.makeIterator()
       guard let only = children.next(), children.next() == nil else { return nil }
@@ -204,7 +245,7 @@ private struct PlaceEncoder: Encoder {
   let finder: UnorderedCollectionFinder
   let path: [JSONPathComponent]
   /// The value being encoded, when it may wrap an unordered collection (see
-  /// ``UnorderedCollectionFinder/wrappedOrder(of:)``).
+  /// ``UnorderedCollectionFinder/wrappedCollection(of:)``).
   var origin: Any? = nil
   var codingPath: [any CodingKey] { [] }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
@@ -217,14 +258,15 @@ private struct PlaceEncoder: Encoder {
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
-    // A wrapper that handed its set its own encoder: the list here is the set's.
-    if let origin, finder.places[path] == nil,
-      let order = UnorderedCollectionFinder.wrappedOrder(of: origin)
-    {
-      // Taken back with the rest if the visit fails (the second review).
-      finder.register(path, order)
-    }
-    return PlaceUnkeyedContainer(finder: finder, path: path)
+    // A wrapper that handed its set its own encoder writes the set's list here, in iteration
+    // order; one that writes a list of its own writes it in an order that may mean something.
+    // What is written is checked against the set, and the list is ordered only if it holds
+    // what the set's own encoding does.
+    guard let origin, let collection = UnorderedCollectionFinder.wrappedCollection(of: origin)
+    else { return PlaceUnkeyedContainer(finder: finder, path: path) }
+    let check = collection.ownListCheck()
+    finder.registerList(at: path, check)
+    return PlaceUnkeyedContainer(finder: finder, path: path, check: check)
   }
 
   func singleValueContainer() -> any SingleValueEncodingContainer {
@@ -284,12 +326,18 @@ private struct PlaceKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
 private struct PlaceUnkeyedContainer: UnkeyedEncodingContainer {
   let finder: UnorderedCollectionFinder
   let path: [JSONPathComponent]
+  /// For the container of a value that wraps a set or a dictionary: what is written in it,
+  /// checked against what the collection's own encoding writes.
+  let check: (any OwnListCheck)?
   var codingPath: [any CodingKey] { [] }
   private(set) var count = 0
 
-  init(finder: UnorderedCollectionFinder, path: [JSONPathComponent]) {
+  init(
+    finder: UnorderedCollectionFinder, path: [JSONPathComponent], check: (any OwnListCheck)? = nil
+  ) {
     self.finder = finder
     self.path = path
+    self.check = check
   }
 
   private mutating func next() -> [JSONPathComponent] {
@@ -297,40 +345,60 @@ private struct PlaceUnkeyedContainer: UnkeyedEncodingContainer {
     return path + [.index(count)]
   }
 
-  mutating func encodeNil() throws { count += 1 }
-  mutating func encode(_ value: Bool) throws { count += 1 }
-  mutating func encode(_ value: String) throws { count += 1 }
-  mutating func encode(_ value: Double) throws { count += 1 }
-  mutating func encode(_ value: Float) throws { count += 1 }
-  mutating func encode(_ value: Int) throws { count += 1 }
-  mutating func encode(_ value: Int8) throws { count += 1 }
-  mutating func encode(_ value: Int16) throws { count += 1 }
-  mutating func encode(_ value: Int32) throws { count += 1 }
-  mutating func encode(_ value: Int64) throws { count += 1 }
-  mutating func encode(_ value: UInt) throws { count += 1 }
-  mutating func encode(_ value: UInt8) throws { count += 1 }
-  mutating func encode(_ value: UInt16) throws { count += 1 }
-  mutating func encode(_ value: UInt32) throws { count += 1 }
-  mutating func encode(_ value: UInt64) throws { count += 1 }
-  mutating func encode(_ value: Int128) throws { count += 1 }
-  mutating func encode(_ value: UInt128) throws { count += 1 }
+  /// Steps over a value with nothing to find inside it, noting it for the check.
+  private mutating func skip<T>(_ value: T) {
+    note(value)
+    count += 1
+  }
+
+  mutating func encodeNil() throws {
+    // A nil of no known type: not an element the collection's own encoding would write.
+    check?.noteOther()
+    count += 1
+  }
+  mutating func encode(_ value: Bool) throws { skip(value) }
+  mutating func encode(_ value: String) throws { skip(value) }
+  mutating func encode(_ value: Double) throws { skip(value) }
+  mutating func encode(_ value: Float) throws { skip(value) }
+  mutating func encode(_ value: Int) throws { skip(value) }
+  mutating func encode(_ value: Int8) throws { skip(value) }
+  mutating func encode(_ value: Int16) throws { skip(value) }
+  mutating func encode(_ value: Int32) throws { skip(value) }
+  mutating func encode(_ value: Int64) throws { skip(value) }
+  mutating func encode(_ value: UInt) throws { skip(value) }
+  mutating func encode(_ value: UInt8) throws { skip(value) }
+  mutating func encode(_ value: UInt16) throws { skip(value) }
+  mutating func encode(_ value: UInt32) throws { skip(value) }
+  mutating func encode(_ value: UInt64) throws { skip(value) }
+  mutating func encode(_ value: Int128) throws { skip(value) }
+  mutating func encode(_ value: UInt128) throws { skip(value) }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
+    // In a function of its own, whose frame is gone before the visit recurses.
+    note(value)
     finder.visit(value, at: next())
+  }
+
+  /// Notes `value` for the check, when there is one.
+  private func note<T>(_ value: T) {
+    check?.note(value)
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
     -> KeyedEncodingContainer<NestedKey>
   {
-    KeyedEncodingContainer(PlaceKeyedContainer<NestedKey>(finder: finder, path: next()))
+    check?.noteOther()
+    return KeyedEncodingContainer(PlaceKeyedContainer<NestedKey>(finder: finder, path: next()))
   }
 
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-    PlaceUnkeyedContainer(finder: finder, path: next())
+    check?.noteOther()
+    return PlaceUnkeyedContainer(finder: finder, path: next())
   }
 
   mutating func superEncoder() -> any Encoder {
-    PlaceEncoder(finder: finder, path: next())
+    check?.noteOther()
+    return PlaceEncoder(finder: finder, path: next())
   }
 }
 
