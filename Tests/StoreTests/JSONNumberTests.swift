@@ -37,7 +37,7 @@ import Testing
     let huge = "99999999999999999999"
     #expect(JSONNumber("0e\(huge)") == JSONNumber("0"))
     #expect(JSONNumber("0.000E-\(huge)") == JSONNumber("0"))
-    #expect(JSONNumber("00e+\(huge)") == JSONNumber("0.0"))
+    #expect(JSONNumber("0.00e+\(huge)") == JSONNumber("0.0"))
     #expect(JSONNumber("-0e\(huge)") == JSONNumber("-0"))
     #expect(JSONNumber("-0e\(huge)") != JSONNumber("0"))
     #expect(JSONNumber("0e\(huge)").isWhole == true)
@@ -48,6 +48,27 @@ import Testing
       #expect(JSONNumber(text) != JSONNumber("0"), "\(text)")
       #expect(JSONNumber(text).isWhole == nil, "\(text)")
     }
+  }
+
+  /// Text that is not a JSON number is kept as it is, as the documentation says: read as a
+  /// number, `00e1` equalled `0` and `01` equalled `1` (JSON writes no leading zero, nor a
+  /// point without a digit on each side).
+  @Test func textThatIsNotAJSONNumberIsKeptAsWritten() {
+    let pairs = [
+      ("00e1", "0"), ("01", "1"), ("-01", "-1"), ("00", "0"), (".5", "0.5"), ("1.", "1"),
+      ("1.e2", "100"), ("-.0", "-0"),
+    ]
+    for (text, number) in pairs {
+      #expect(JSONNumber(text) != JSONNumber(number), "\(text)")
+      #expect(JSONNumber(text) == JSONNumber(text), "\(text)")
+      #expect(JSONNumber(text).text == text)
+      #expect(JSONNumber(text).isWhole == nil, "\(text)")
+      #expect(JSONNumber(text).digitsAlone(limit: 40) == nil, "\(text)")
+    }
+    // JSON's own spellings of those values still compare by value.
+    #expect(JSONNumber("0e1") == JSONNumber("0"))
+    #expect(JSONNumber("0.5") == JSONNumber("5e-1"))
+    #expect(JSONNumber("-0.0") == JSONNumber("-0"))
   }
 
   @Test func parsingKeepsNumbersAndDecodesStrings() {

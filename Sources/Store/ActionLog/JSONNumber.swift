@@ -10,8 +10,9 @@ struct JSONNumber: Equatable, Sendable {
   let text: String
   /// The value in one spelling: the sign, the significant digits without leading or
   /// trailing zeros, and the power of ten of the last one (`0` or `-0` for a zero, whatever
-  /// its exponent); the text itself when it is not a JSON number or, but for a zero, its
-  /// exponent does not fit an `Int`.
+  /// its exponent); the text itself when it is not a JSON number (`00e1`, `01`, `.5`, `1.`:
+  /// JSON writes no leading zero, and a digit on each side of a point) or, but for a zero,
+  /// its exponent does not fit an `Int`.
   private let value: String
   /// Whether ``value`` is the number in one spelling, rather than the text.
   private let isNormalized: Bool
@@ -59,6 +60,9 @@ struct JSONNumber: Equatable, Sendable {
   }
 
   private static func normalized(_ text: String) -> String? {
+    // What follows reads more than JSON's numbers (a leading zero, a point without digits on
+    // one side): the rest is for the grammar to refuse.
+    guard isJSONNumber(text) else { return nil }
     var bytes = Substring(text).utf8[...]
     let isNegative = bytes.first == UInt8(ascii: "-")
     if isNegative { bytes = bytes.dropFirst() }
@@ -100,6 +104,18 @@ struct JSONNumber: Equatable, Sendable {
     }
     guard !digits.isEmpty else { return sign + "0" }
     return "\(sign)\(String(decoding: digits, as: UTF8.self))e\(exponent)"
+  }
+
+  /// Whether `text` is a JSON number, all of it, as the log's parser reads one (see
+  /// ``JSONGrammar/scanNumber(in:from:)``).
+  private static func isJSONNumber(_ text: String) -> Bool {
+    func scansWhole<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) -> Bool
+    where Bytes.Index == Int {
+      let scan = JSONGrammar.scanNumber(in: bytes, from: bytes.startIndex)
+      return scan.problem == nil && scan.end == bytes.endIndex
+    }
+    return text.utf8.withContiguousStorageIfAvailable { scansWhole($0) }
+      ?? scansWhole(Array(text.utf8))
   }
 
   /// Whether `bytes`, what follows an `e`, are an exponent as `Int(_:)` reads one: digits,
