@@ -34,7 +34,10 @@ extension Reducer {
   /// as this reducer left it; it may change the state further, and its effects are merged
   /// after this reducer's. It does not run for an action that left the value equal to what it
   /// was, as one addressed to a child that is gone does (the child's reducer and its parent's
-  /// do not run for it). A reducer placed before theirs in a block still runs for such an
+  /// do not run for it). A value holding a floating-point NaN, which `==` says differs from
+  /// itself, counts as equal to what it was when it is alike field by field, a NaN taken as
+  /// equal to a NaN: an action that leaves it alone does not run the observer. (Where the
+  /// fields cannot all be read, as in a set or behind a custom mirror, it counts as changed.) A reducer placed before theirs in a block still runs for such an
   /// action, and a change it makes is observed (see
   /// <doc:IdentityAndNavigation#Actions-for-missing-children>).
   ///
@@ -45,6 +48,7 @@ extension Reducer {
   /// - Returns: A reducer that runs this one, then `observer` when the value changed.
   /// - Complexity: Two reads of the value and one comparison per action, beyond the
   ///   reducers' own work: keep the value small, or compare something that stands for it.
+  ///   While the value holds a NaN, a changed value is also walked through its mirror.
   @inlinable
   public func onChange<Value: Equatable, Observer: Reducer>(
     of toValue: @escaping (State) -> Value,
@@ -87,7 +91,9 @@ where Observer.State == Base.State, Observer.Action == Base.Action {
     let oldValue = value(in: &state)
     let effect = base.reduce(into: &state, action: action)
     let newValue = value(in: &state)
-    guard oldValue != newValue else { return effect }
+    // A value holding a NaN is not equal to itself: without the second check, it would look
+    // changed at every action.
+    guard oldValue != newValue, !areEqualDespiteNaN(oldValue, newValue) else { return effect }
     return merged(effect, observer(oldValue, newValue).reduce(into: &state, action: action))
   }
 
@@ -97,4 +103,16 @@ where Observer.State == Base.State, Observer.Action == Base.Action {
   func value(in state: inout Base.State) -> Value {
     withUnsafePointer(to: &state) { toValue($0.pointee) }
   }
+}
+
+/// Whether `old` and `new`, which `==` says differ, are equal all the same: `new` is not equal
+/// to itself (a NaN inside), and the two are equal field by field with a NaN taken as equal to
+/// a NaN (see `NaNTolerantEquality`). Without it, `onChange` saw a value holding a NaN change
+/// at every action, and ran forever when its observer sent one.
+///
+/// - Complexity: One comparison of `new` with itself; a walk of both values' fields only while
+///   `new` is not equal to itself.
+@usableFromInline
+func areEqualDespiteNaN<Value: Equatable>(_ old: Value, _ new: Value) -> Bool {
+  new != new && NaNTolerantEquality.areEqual(old, new)
 }

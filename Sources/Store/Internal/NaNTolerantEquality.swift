@@ -1,8 +1,7 @@
-import Store
-
 /// Whether two values are equal as `==` would find them if a floating-point NaN were equal
-/// to a NaN: for a non-exhaustive step, whose expected state is the actual one with what the
-/// closure sets, so that a NaN the closure did not touch does not fail it.
+/// to a NaN: for a non-exhaustive test step, whose expected state is the actual one with what
+/// the closure sets, so that a NaN the closure did not touch does not fail it; and for
+/// `onChange`, so that a value holding a NaN that an action left alone is not a change.
 ///
 /// The two values are walked together through `Mirror`, and each pair met is decided by the
 /// first rule that applies:
@@ -23,7 +22,7 @@ import Store
 /// not `Equatable`, a compiler builtin other than a SIMD vector's lanes, and anything deeper
 /// than ``maxDepth`` levels. A hand-written `==` is taken to compare each stored property
 /// through that property's own `==` (or to compare less).
-enum NaNTolerantEquality {
+package enum NaNTolerantEquality {
   /// How a pair compares.
   enum Outcome {
     /// The values differ, or the walk cannot tell that they do not.
@@ -42,7 +41,7 @@ enum NaNTolerantEquality {
   ///
   /// - Complexity: O(*n*) for values of *n* fields and elements, and O(*n*) hashing for a
   ///   dictionary's keys.
-  static func areEqual(_ lhs: Any, _ rhs: Any) -> Bool {
+  package static func areEqual(_ lhs: Any, _ rhs: Any) -> Bool {
     compare(lhs, rhs, depth: 0) != .different
   }
 
