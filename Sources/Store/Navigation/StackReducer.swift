@@ -8,8 +8,10 @@ extension Reducer {
   /// Composable Architecture, so that this reducer sees the screens it pops (to keep what one
   /// holds, say): then the screen with that id and those above it go, but not a screen this
   /// reducer pushed in answer. A push the stack refuses (its id was given out already) and a
-  /// pop of a screen that is not there change nothing, report a runtime warning, and do not
-  /// run this reducer, which would act on a change that did not happen. Popping a screen, by action
+  /// pop of a screen that is not there change nothing and do not run this reducer, which
+  /// would act on a change that did not happen; they report a runtime warning, except a pop
+  /// of a screen popped already (a back button tapped as the screen closed itself), which is
+  /// ordinary and silent. Popping a screen, by action
   /// or by changing ``StackState`` directly, cancels that screen's effects. An action for a
   /// screen that is not on the stack changes nothing and reports a runtime warning naming
   /// the action and the id.
