@@ -21,8 +21,9 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   /// view, such as a filter, is built once per state, by the `CollectionReader`).
   private let removedSince:
     @MainActor (UInt64) -> (stamp: UInt64, removed: [ID]?, contains: (ID) -> Bool)?
-  /// Whether the collection is a stored one (the key path goes through stored properties), as
-  /// opposed to a computed view of one, such as a filter.
+  /// Whether the collection is a stored one, as opposed to a computed view of one, such as a
+  /// filter, or a collection in a child state a computed property builds (see
+  /// ``CollectionReader/isStored``).
   private let isStored: Bool
   /// The `CollectionReader` of the collection.
   let reader: AnyObject
@@ -222,9 +223,10 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
       // Gone from a stored collection: the send goes to the parent, whose `forEach` warns and
       // ends the element's lifetime (its effects, if an ancestor removed it out of sight).
       if isStored { return nil }
-      // Gone from a computed view (`\.visibleRows`, a filter): the parent's `forEach`, over
-      // the whole collection, would find the row and change it, while this store shows its
-      // last state. A text field on a row leaving the view would write, then snap back.
+      // Gone from a computed view (`\.visibleRows`, a filter, or the rows of a child state a
+      // computed property builds): the parent's `forEach`, over the whole collection, would
+      // find the row and change it, while this store shows its last state. A text field on a
+      // row leaving the view would write, then snap back.
       return """
         the element with id \(describeID(id)), which is no longer in the view of the collection the store \
         was scoped to (a computed property; the element left it, or was removed)

@@ -19,11 +19,12 @@ import Effects
 /// what reads the list for observation: a view observes it by scoping in its body, while a
 /// collection made earlier and kept is a snapshot, whose reads register nothing.
 ///
-/// Scoped to a filtered view of a collection (a computed property such as `\.visibleRows`),
-/// an element that leaves the view is removed, as far as its store is concerned: the store
-/// keeps the element's last state and ignores its sends with a runtime warning, though the
-/// element is still in the whole collection. (A text field on a row leaving the view cannot
-/// change a row its store no longer shows.)
+/// Scoped to a filtered view of a collection (a computed property such as `\.visibleRows`, or
+/// a collection stored in a child state that a computed property builds, scoped to through
+/// that child's store), an element that leaves the view is removed, as far as its store is
+/// concerned: the store keeps the element's last state and ignores its sends with a runtime
+/// warning, though the element is still in the whole collection. (A text field on a row
+/// leaving the view cannot change a row its store no longer shows.)
 ///
 /// An element's store follows its collection, learning that its element was removed, while
 /// something checks the collection after each action: the store it was scoped from (held by
