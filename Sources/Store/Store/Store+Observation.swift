@@ -241,25 +241,51 @@ extension Store {
         let read = stampReader(keyPath, stamped)
         // A computed collection, such as a filtered view, is built anew at each read, with
         // new stamps each time: it shares no buffer with the state, and is compared as any
-        // value.
+        // value. So is a stored one of a state built anew at each read (a child state a
+        // computed property makes, read through its store): kept hollow, it was found changed
+        // after every action.
         let stamp = core.withState(read)
         if stamp == (value as! any VersionStamped).versionStamp {
           return TrackedDerived(read: read, last: stamp, token: token)
         }
+        return TrackedValue(keyPath: keyPath, last: value, token: token)
       }
       if let reference = ReferenceReading(Value.self) {
         return TrackedReference(keyPath: keyPath, last: value, reading: reference, token: token)
       }
       // A value that holds stamped collections: a copy would share their buffers. Only
-      // through stored properties: a computed property that builds its collections anew at
-      // each read gives new stamps each time, and is compared as any value.
+      // through stored properties, and only when its collections keep their stamps from one
+      // read to the next: a computed property that builds its collections anew at each read
+      // gives new stamps each time, and is compared as any value.
       if let offset = MemoryLayout<State>.offset(of: keyPath),
-        let plan = HollowingPlan.plan(for: value)
+        let plan = HollowingPlan.plan(for: value),
+        readsSameStamps(as: value, at: offset, plan: plan)
       {
         return TrackedHollowedValue(
           keyPath: keyPath, offset: offset, last: value, plan: plan, token: token)
       }
       return TrackedValue(keyPath: keyPath, last: value, token: token)
+    }
+  }
+
+  /// Whether the collections of `value`, read `offset` bytes into this store's state, are
+  /// where the state keeps them: a read of the state now finds them with the same stamps.
+  ///
+  /// They are, in a state that lies where the root keeps it or in a derived store's copy. A
+  /// store scoped through a computed property reads a state built anew at each read: its
+  /// collections may be the state's own (a child given the stored rows), or built with it (a
+  /// child given a filtered view), with new stamps at each read, which a hollow copy would
+  /// find changed after every action. Read again to tell.
+  ///
+  /// - Complexity: O(1) but for a store scoped through a computed property, which reads its
+  ///   state once more.
+  private func readsSameStamps<Value>(as value: Value, at offset: Int, plan: HollowingPlan)
+    -> Bool
+  {
+    if core.stateLiesInPlace || core.keepsCopyOfState { return true }
+    // (A value with a plan holds a collection: its bytes are never empty, and have an address.)
+    return withUnsafeBytes(of: value) { read in
+      core.withState { plan.haveSameStamps(read.baseAddress!, UnsafeRawPointer($0) + offset) }
     }
   }
 

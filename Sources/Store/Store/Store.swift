@@ -176,12 +176,14 @@ public final class Store<State, Action: Sendable>: Observable {
   /// no object alive, and a `weak` property read through it becomes `nil` when its object goes.
   ///
   /// An ``IdentifiedArray`` or ``StackState`` is followed by its version stamps instead, with
-  /// no copy (any write to an element counts as a change); one that a computed property
-  /// builds anew at each read, a filtered view, is compared as above. So is one in the
-  /// stored properties of a value read through stored properties, however deep (`store.list`,
-  /// a struct holding the rows beside a title; `store.state`): the store's copy keeps the
-  /// collection hollow, with its stamps, so a row action writes the rows in place while a view
-  /// shows the value, and any write to the collection counts as a change of the value. A
+  /// no copy (any write to an element counts as a change). So is one in the stored properties
+  /// of a value read through stored properties, however deep (`store.list`, a struct holding
+  /// the rows beside a title; `store.state`): the store's copy keeps the collection hollow,
+  /// with its stamps, so a row action writes the rows in place while a view shows the value,
+  /// and any write to the collection counts as a change of the value. One built anew at each
+  /// read, with new stamps each time, is compared as above, and so is a value that holds one:
+  /// a filtered view that a computed property builds, or a collection stored in a child state
+  /// that a computed property builds with it, read through that child's store. A
   /// collection in an optional, an enum's case, an existential, an array, a dictionary or an
   /// object is kept in the copy, so the next change to it copies it while observed.
   ///
