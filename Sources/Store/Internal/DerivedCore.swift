@@ -155,8 +155,8 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
       preconditionFailure(
         """
         A store of \(State.self) was read while a reducer was changing its state (a reducer, \
-        or the deinit of a value it let go, read a store or sent an action to a scoped store). \
-        Reducers get the state as their inout argument; send follow-up actions with an effect.
+        or the deinit of a value it let go, read a store). Reducers get the state as their \
+        inout argument; send follow-up actions with an effect.
         """)
     }
     // Once per state version (and change of a gone flag): a look reads the parent's state,
@@ -201,20 +201,32 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
   }
 
   package func send(_ action: Action) -> StoreTask {
+    // Sent while the root's reducer runs (by the `deinit` of a value it lets go), when the
+    // state cannot be looked at: a look stopped the program. The root queues the action, as
+    // any sent meanwhile, and whether this store's state is still its own is asked just
+    // before it is reduced, once the reducer is done.
+    if reads.rootIsReducing { return embedChecked(action) }
     guard case .takenOver(let takenOver) = currentPresence() else {
       guard reads.queuesSends else { return embed(action) }
       // The root queues the action, behind actions that may take this store's state over:
       // an observer told of a dismissal that presents the child again, then sends to the
       // dismissed child's store, whose child is only absent now. Looked at again just before
-      // it is reduced, it would otherwise reach the newcomer. A store scoped from this one
-      // (a row's detail) sends through here: its check is asked first, then this one's.
-      let outer = reads.sendCheck
-      reads.sendCheck = { [self] in (outer?() ?? true) && isStillOwn(whenReducing: action) }
-      defer { reads.sendCheck = outer }
-      return embed(action)
+      // it is reduced, it would otherwise reach the newcomer.
+      return embedChecked(action)
     }
     ignore(action, sentTo: takenOver)
     return StoreTask(group: nil)
+  }
+
+  /// Sends `action` on to the root, which queues it, with a check asked just before it is
+  /// reduced: whether this store's state is still its own (if not, the action is ignored with
+  /// a warning). A store scoped from this one (a row's detail) sends through here: its check
+  /// is asked first, then this one's.
+  private func embedChecked(_ action: Action) -> StoreTask {
+    let outer = reads.sendCheck
+    reads.sendCheck = { [self] in (outer?() ?? true) && isStillOwn(whenReducing: action) }
+    defer { reads.sendCheck = outer }
+    return embed(action)
   }
 
   /// Whether an action this store sent while the root was queuing may still be reduced:

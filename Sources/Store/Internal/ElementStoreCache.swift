@@ -227,10 +227,7 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
       // computed property builds): the parent's `forEach`, over the whole collection, would
       // find the row and change it, while this store shows its last state. A text field on a
       // row leaving the view would write, then snap back.
-      return """
-        the element with id \(describeID(id)), which is no longer in the view of the collection the store \
-        was scoped to (a computed property; the element left it, or was removed)
-        """
+      return Self.leftView(id)
     }
     let lookAtElement = self.lookAtElement
     // A screen's store's copy, registered under the stack's place and the screen's id, for the
@@ -256,7 +253,11 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
         look: { found in
           if let takenOver = takenOver() { return .takenOver(takenOver) }
           return lookAtElement(id) { element in
-            guard let element else { return .absent }
+            // Gone from a computed view before this cache's check after the action saw it (a
+            // send made by a `deinit` the reducer ran, asked about once the reducer is done):
+            // ignored, as after that check; the `forEach`, over the whole collection, would
+            // find the row.
+            guard let element else { return isStored ? .absent : .takenOver(Self.leftView(id)) }
             found?(element)
             return .present
           }
@@ -277,6 +278,15 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     retirements[id] = retirement
     if let tokenThen { storeTokens[id] = tokenThen }
     return store
+  }
+
+  /// What the store of the element with `id` of a computed view was for, once the element is
+  /// no longer in the view (for the warning: "the store of …").
+  private static func leftView(_ id: ID) -> String {
+    """
+    the element with id \(describeID(id)), which is no longer in the view of the collection the store \
+    was scoped to (a computed property; the element left it, or was removed)
+    """
   }
 
   /// Lets the stores of the elements that changed check what their observers read; the

@@ -41,8 +41,11 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   }
   @exclusivity(unchecked) @usableFromInline var dispatchHooks: [@MainActor () -> Bool] = []
   /// Whether the reducer is running: the state is being changed in place, and must not be
-  /// read (see ``withState(_:)``).
-  @exclusivity(unchecked) @usableFromInline var isReducing = false
+  /// read (see ``withState(_:)``; kept in ``StateReads/rootIsReducing``).
+  @inlinable var isReducing: Bool {
+    get { reads.rootIsReducing }
+    set { reads.rootIsReducing = newValue }
+  }
   /// The reads of the state in progress (see `StateReads`).
   @usableFromInline package let reads = StateReads()
   /// Counts the times the reducer ran: the state changes nowhere else, so a value computed
@@ -178,17 +181,18 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   }
 
   /// Stops the program when the reducer is running: a store read then (by a reducer that
-  /// holds a store, or by a value whose `deinit` reads or sends to one as the reducer lets it
-  /// go) would see the state halfway through a change (an element taken out of its array while
-  /// it changes). The runtime's exclusivity check stopped it when the state was a stored
-  /// property; it lies at an address of its own now.
+  /// holds a store, or by a value whose `deinit` reads one as the reducer lets it go) would
+  /// see the state halfway through a change (an element taken out of its array while it
+  /// changes). The runtime's exclusivity check stopped it when the state was a stored
+  /// property; it lies at an address of its own now. (A send meanwhile, to any store of this
+  /// root, reads nothing: it is queued, see `DerivedCore.send`.)
   func checkNotReducing() {
     precondition(
       !isReducing,
       """
       A store of \(R.self) was read while its reducer was changing the state (a reducer, or \
-      the deinit of a value it let go, read a store or sent an action to a scoped store). \
-      Reducers get the state as their inout argument; send follow-up actions with an effect.
+      the deinit of a value it let go, read a store). Reducers get the state as their inout \
+      argument; send follow-up actions with an effect.
       """)
   }
 

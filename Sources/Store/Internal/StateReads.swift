@@ -33,6 +33,11 @@ package final class StateReads {
   /// its hooks. An action sent meanwhile is queued (see `RootCore.dispatch`). Here rather
   /// than in the root, so that a derived store knows it (see ``queuesSends``).
   @exclusivity(unchecked) @usableFromInline var rootIsDispatching = false
+  /// Whether the root's reducer is running: its state is being changed where it lies, and
+  /// must not be read (see `RootCore.withState(_:)`). Here rather than in the root, so that a
+  /// derived store sent an action meanwhile (by the `deinit` of a value the reducer lets go)
+  /// leaves its look at the state for later (see `DerivedCore.send`).
+  @exclusivity(unchecked) @usableFromInline var rootIsReducing = false
   /// What a derived store's send leaves for the root while the root queues the action: a
   /// check asked again just before the action is reduced, which drops it (with a warning)
   /// when the store's state was taken over meanwhile (see `DerivedCore.send`). Taken by the
