@@ -217,6 +217,16 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
       }
       guard retirement.isGone else { return nil }
       if contains(id) {
+        // In a computed view, an element with the id is back: this one left the view and came
+        // back, most likely, rather than being removed (the cache cannot tell which).
+        guard isStored else {
+          return """
+            the element with id \(describeID(id)), which left the view of the collection the \
+            store was scoped to (a computed property), or was removed, since the store was made; \
+            the element with that id is in the view again, with a store of its own: scope again \
+            for its current store
+            """
+        }
         return
           "element \(describeID(id)), which was removed; the element with that id now is another"
       }
