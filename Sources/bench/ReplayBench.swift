@@ -9,7 +9,7 @@ enum ReplayBench {
 
   @MainActor
   static func run(into table: inout Table) async throws {
-    let path = ScratchFiles.make(prefix: "bench-")
+    let path = ScratchFiles.make(prefix: "swift-unidirectional-store-bench-")
     defer { ScratchFiles.remove(path) }
     let store = Store(initialState: Counter.State()) { Counter() }
     let recorder = try store.recordActions(

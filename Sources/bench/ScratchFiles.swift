@@ -12,7 +12,11 @@ import Foundation
 /// then stopped on a missing file before the signal ended the process.
 enum ScratchFiles {
   /// The prefixes of the files' names; each name is a prefix, the process id and `.jsonl`.
-  static let prefixes = ["bench-", "bench-timeline-"]
+  /// Named after the package, so that the sweep of leftovers cannot take another tool's
+  /// `bench-….jsonl` in a shared temporary directory.
+  static let prefixes = [
+    "swift-unidirectional-store-bench-", "swift-unidirectional-store-bench-timeline-",
+  ]
 
   /// The signals after which the files are removed before the process ends as the signal
   /// would end it.
@@ -39,7 +43,9 @@ enum ScratchFiles {
     if !started {
       started = true
       removeLeftovers(in: directory)
-      for number in signals { signal(number, removeScratchFilesAndReraise) }
+      // Made now, not lazily in the handler, where its allocation would not be safe.
+      _ = scratchPaths.count
+      for number in signals { handle(number) }
     }
     scratchPaths.set(slot, to: path)
     return path
@@ -48,17 +54,35 @@ enum ScratchFiles {
   /// Removes the file at `path`, made by ``make(prefix:)``.
   @MainActor
   static func remove(_ path: String) {
-    for slot in prefixes.indices { scratchPaths.clear(slot, ifItIs: path) }
+    // The file first: a signal between the two then finds a path whose file is gone, not a
+    // file whose path it no longer knows.
     try? FileManager.default.removeItem(atPath: path)
+    for slot in prefixes.indices { scratchPaths.clear(slot, ifItIs: path) }
+  }
+
+  /// Installs the handler of signal `number`, unless the signal is ignored: a run started
+  /// with `nohup`, or in the background by a script, goes on through a hang-up or an
+  /// interrupt as it was told to.
+  private static func handle(_ number: Int32) {
+    let previous = signal(number, removeScratchFilesAndReraise)
+    if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
+      signal(number, SIG_IGN)
+    }
   }
 
   /// Removes the scratch files in `directory` whose process no longer runs: what a run killed
-  /// with `SIGKILL`, or by a crash, left behind.
+  /// with `SIGKILL`, or by a crash, left behind. Only regular files named as this program
+  /// names them are removed, never a directory or a link.
   static func removeLeftovers(in directory: URL) {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+    let manager = FileManager.default
+    let names = (try? manager.contentsOfDirectory(atPath: directory.path)) ?? []
     for name in names {
       guard let pid = processID(inName: name), pid != getpid(), !isRunning(pid) else { continue }
-      try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+      let path = directory.appendingPathComponent(name).path
+      guard
+        (try? manager.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular
+      else { continue }
+      try? manager.removeItem(atPath: path)
     }
   }
 

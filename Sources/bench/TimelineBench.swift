@@ -40,7 +40,7 @@ enum TimelineBench {
 
   @MainActor
   static func run(into table: inout Table) throws {
-    let path = ScratchFiles.make(prefix: "bench-timeline-")
+    let path = ScratchFiles.make(prefix: "swift-unidirectional-store-bench-timeline-")
     defer { ScratchFiles.remove(path) }
     let rows = (0..<rowCount).map { Rows.Row(id: $0, name: "Item \($0)") }
     let store = Store(initialState: Rows.State(rows: IdentifiedArray(rows))) { Rows() }
