@@ -8,7 +8,9 @@ public enum Exhaustivity: Sendable, Hashable {
   /// NaN in it), a step with a closure matches when both states are equal field by field, a
   /// NaN taken as equal to a NaN: read through `Mirror`, each field compared by its own `==`,
   /// an object that is not `Equatable` by identity. What that walk cannot read whole (a value
-  /// with a mirror of its own, a set holding the NaN) fails the step as before. Actions that
+  /// with a mirror of its own, a set holding the NaN) fails the step as before, and so does a
+  /// state whose only NaN is in an array or a dictionary: `==` finds it equal to itself,
+  /// through the collection's storage, so it is not walked. Actions that
   /// were not received, and effects still running, are allowed (each `send` drops the
   /// received actions not yet asserted). For integration tests that care about the outcome,
   /// not every step.

@@ -139,3 +139,26 @@ private struct Series: Equatable {
   var now: Double
   var past: [Double]
 }
+
+/// A tree whose two branches are one value, nested: few values, but a path to the leaf for
+/// every choice of branch.
+private indirect enum SharedTree: Equatable {
+  case leaf(Double)
+  case node(SharedTree, SharedTree)
+
+  /// A tree `levels` deep over a NaN leaf, each node's branches one value.
+  static func nested(_ levels: Int) -> SharedTree {
+    var tree = SharedTree.leaf(.nan)
+    for _ in 0..<levels { tree = .node(tree, tree) }
+    return tree
+  }
+}
+
+@Suite struct NaNTolerantEqualityBudgetTests {
+  /// A comparison visits at most `maxVisits` pairs: a tree of 2^20 paths counts as different
+  /// (walked by paths, it took 70 seconds), while one of 2^6 is compared whole.
+  @Test func aValueOfSharedPartsIsComparedWithinTheBudget() {
+    #expect(NaNTolerantEquality.areEqual(SharedTree.nested(6), SharedTree.nested(6)))
+    #expect(!NaNTolerantEquality.areEqual(SharedTree.nested(20), SharedTree.nested(20)))
+  }
+}

@@ -37,31 +37,66 @@ package enum NaNTolerantEquality {
   /// state, and a bound on a graph of objects that refer to each other.
   static let maxDepth = 64
 
+  /// How many pairs a comparison visits before the rest counts as a difference: a value
+  /// that shares its parts (a tree whose two branches are one value, nested 20 times) has
+  /// few of them but millions of paths to them, and a walk by paths took minutes.
+  static let maxVisits = 100_000
+
+  /// Where a comparison is: how deep, and how many pairs it visited, shared by every level.
+  struct Walk {
+    /// The levels below the root.
+    var depth = 0
+    /// The pairs visited, counted across the whole comparison.
+    let visits = Counter()
+
+    /// A counter shared by the levels of one comparison.
+    final class Counter {
+      /// The pairs visited so far.
+      var count = 0
+    }
+
+    /// The walk one level down.
+    var deeper: Walk {
+      var next = self
+      next.depth += 1
+      return next
+    }
+
+    /// Counts a visit; false once the walk has visited ``NaNTolerantEquality/maxVisits``.
+    func visit() -> Bool {
+      visits.count += 1
+      return visits.count <= NaNTolerantEquality.maxVisits
+    }
+  }
+
   /// Whether `lhs` and `rhs` are equal, a NaN taken as equal to a NaN.
   ///
   /// - Complexity: O(*n*) for values of *n* fields and elements, and O(*n*) hashing for a
-  ///   dictionary's keys.
+  ///   dictionary's keys, at most ``maxVisits`` pairs (past them, the values count as
+  ///   different).
   package static func areEqual(_ lhs: Any, _ rhs: Any) -> Bool {
-    compare(lhs, rhs, depth: 0) != .different
+    compare(lhs, rhs, walk: Walk()) != .different
   }
 
-  /// How `lhs` compares with `rhs`, at `depth` levels below the root.
-  static func compare(_ lhs: Any, _ rhs: Any, depth: Int) -> Outcome {
-    guard depth < maxDepth, type(of: lhs) == type(of: rhs) else { return .different }
+  /// How `lhs` compares with `rhs`, at `walk.depth` levels below the root.
+  static func compare(_ lhs: Any, _ rhs: Any, walk: Walk) -> Outcome {
+    guard walk.depth < maxDepth, walk.visit(), type(of: lhs) == type(of: rhs) else {
+      return .different
+    }
     if let equatable = lhs as? any Equatable {
-      return compareEquatable(equatable, rhs, depth: depth)
+      return compareEquatable(equatable, rhs, walk: walk)
     }
     if type(of: lhs) is AnyClass {
       // Whatever compares such objects (a hand-written `==` around them) most likely does so
       // by identity: their fields could match while they are two objects.
       return (lhs as AnyObject) === (rhs as AnyObject) ? .equal : .different
     }
-    return compareFields(lhs, rhs, depth: depth)
+    return compareFields(lhs, rhs, walk: walk)
   }
 
   /// How an `Equatable` pair compares: by `==`, and, when `==` fails on a value not equal to
   /// itself, as both NaN or field by field.
-  private static func compareEquatable<Value: Equatable>(_ lhs: Value, _ rhs: Any, depth: Int)
+  private static func compareEquatable<Value: Equatable>(_ lhs: Value, _ rhs: Any, walk: Walk)
     -> Outcome
   {
     guard let rhs = rhs as? Value else { return .different }
@@ -75,11 +110,11 @@ package enum NaNTolerantEquality {
       return number.isNaN && isNaN(rhs) ? .equalTakingNaNAsNaN : .different
     }
     if let vector = lhs as? any SIMD {
-      return compareLanes(vector, rhs, depth: depth)
+      return compareLanes(vector, rhs, walk: walk)
     }
     // `==` failed through something it cannot compare: equal only if a NaN among the fields
     // is why, and every other field matches.
-    return compareFields(lhs, rhs, depth: depth) == .equalTakingNaNAsNaN
+    return compareFields(lhs, rhs, walk: walk) == .equalTakingNaNAsNaN
       ? .equalTakingNaNAsNaN : .different
   }
 
@@ -90,18 +125,18 @@ package enum NaNTolerantEquality {
 
   /// How two SIMD vectors compare lane by lane: their storage is a compiler builtin, which a
   /// mirror does not show.
-  private static func compareLanes<Vector: SIMD>(_ lhs: Vector, _ rhs: Any, depth: Int)
+  private static func compareLanes<Vector: SIMD>(_ lhs: Vector, _ rhs: Any, walk: Walk)
     -> Outcome
   {
     guard let rhs = rhs as? Vector else { return .different }
-    return combine(lhs.indices.lazy.map { compare(lhs[$0], rhs[$0], depth: depth + 1) })
+    return combine(lhs.indices.lazy.map { compare(lhs[$0], rhs[$0], walk: walk.deeper) })
   }
 
   /// How two values of one type compare through their mirrors: field by field, element by
   /// element, or by key.
-  private static func compareFields(_ lhs: Any, _ rhs: Any, depth: Int) -> Outcome {
+  private static func compareFields(_ lhs: Any, _ rhs: Any, walk: Walk) -> Outcome {
     if let dictionary = lhs as? any KeyedValues, let other = rhs as? any KeyedValues {
-      return compareByKey(dictionary.valuesByKey, other.valuesByKey, depth: depth)
+      return compareByKey(dictionary.valuesByKey, other.valuesByKey, walk: walk)
     }
     // A mirror of its own may leave out what `==` compares.
     guard !(lhs is CustomReflectable) || lhs is any FullyMirrored else { return .different }
@@ -126,7 +161,7 @@ package enum NaNTolerantEquality {
       for (leftChild, rightChild) in zip(leftChildren, rightChildren) {
         // An enum's case is its payload's label.
         guard leftChild.label == rightChild.label else { return .different }
-        let outcome = compare(leftChild.value, rightChild.value, depth: depth + 1)
+        let outcome = compare(leftChild.value, rightChild.value, walk: walk.deeper)
         guard outcome != .different else { return .different }
         outcomes.append(outcome)
       }
@@ -145,13 +180,13 @@ package enum NaNTolerantEquality {
   /// How two dictionaries compare: the same keys, and values that compare equal key by key.
   /// A key not equal to itself is found in neither.
   private static func compareByKey(
-    _ lhs: [AnyHashable: Any], _ rhs: [AnyHashable: Any], depth: Int
+    _ lhs: [AnyHashable: Any], _ rhs: [AnyHashable: Any], walk: Walk
   ) -> Outcome {
     guard lhs.count == rhs.count else { return .different }
     var outcomes: [Outcome] = []
     for (key, value) in lhs {
       guard let other = rhs[key] else { return .different }
-      let outcome = compare(value, other, depth: depth + 1)
+      let outcome = compare(value, other, walk: walk.deeper)
       guard outcome != .different else { return .different }
       outcomes.append(outcome)
     }

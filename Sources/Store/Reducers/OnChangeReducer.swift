@@ -37,8 +37,11 @@ extension Reducer {
   /// do not run for it). A value holding a floating-point NaN, which `==` says differs from
   /// itself, counts as equal to what it was when it is alike field by field, a NaN taken as
   /// equal to a NaN: an action that leaves it alone does not run the observer. (Where the
-  /// fields cannot all be read, as in a set or behind a custom mirror, it counts as changed.) A reducer placed before theirs in a block still runs for such an
-  /// action, and a change it makes is observed (see
+  /// fields cannot all be read, as in a set or behind a custom mirror, it counts as changed;
+  /// so does a value whose only NaN is in an array or a dictionary that an action rebuilt
+  /// alike: `==` finds such a value equal to itself, through the collection's storage, so
+  /// nothing tells it from another change.) A reducer placed before theirs in a block still
+  /// runs for such an action, and a change it makes is observed (see
   /// <doc:IdentityAndNavigation#Actions-for-missing-children>).
   ///
   /// - Parameters:
