@@ -605,6 +605,43 @@ import Testing
     #expect(texts.first?.hasPrefix(#"["0.0","1.0","10.0","11.0","2.0""#) == true, "\(texts)")
   }
 
+  /// A dictionary of optional values behind a wrapper that writes each key, then the value
+  /// unwrapped or a nil: the same JSON as the dictionary's own encoding, so ordered (it was
+  /// left in iteration order when `encodeNil()` counted as something else). So is a set of
+  /// optionals written unwrapped.
+  @Test func optionalsWrittenUnwrappedOrAsNilAreTheCollectionsOwn() throws {
+    struct OptionalValues: Encodable {
+      var byPoint: [CanonicalJSONTests.Point: Int?]
+      func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        for (key, value) in byPoint {
+          try container.encode(key)
+          if let value { try container.encode(value) } else { try container.encodeNil() }
+        }
+      }
+    }
+    struct OptionalTags: Encodable {
+      var tags: Set<String?>
+      func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        for tag in tags {
+          if let tag { try container.encode(tag) } else { try container.encodeNil() }
+        }
+      }
+    }
+    let dictionaries = [4, 64, 512, 4096].map { capacity in
+      var values = [CanonicalJSONTests.Point: Int?](minimumCapacity: capacity)
+      for x in (0..<12).reversed() { values[.init(x: x, y: -x)] = x.isMultiple(of: 3) ? nil : x }
+      return OptionalValues(byPoint: values)
+    }
+    #expect(Set(dictionaries.map { Array($0.byPoint.keys) }).count > 1, "the copies iterate alike")
+    let texts = try Set(dictionaries.map(canonical))
+    #expect(texts.count == 1, "\(texts)")
+    #expect(texts.first?.hasPrefix(#"[{"x":0,"y":0},null,{"x":1,"y":-1},1,"#) == true, "\(texts)")
+    let tags: [String?] = (0..<12).map { "t\($0)" } + [nil]
+    #expect(try Set(sets(tags).map { try canonical(OptionalTags(tags: $0)) }).count == 1)
+  }
+
   /// The walk encodes each wrapper once, however deep: an earlier attempt encoded a wrapped
   /// collection again to compare, which ran every wrapper inside it again, 2^k times at depth
   /// k.

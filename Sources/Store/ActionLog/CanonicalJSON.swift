@@ -352,8 +352,8 @@ private struct PlaceUnkeyedContainer: UnkeyedEncodingContainer {
   }
 
   mutating func encodeNil() throws {
-    // A nil of no known type: not an element the collection's own encoding would write.
-    check?.noteOther()
+    // A nil: the collection's own encoding writes one for an optional element or value.
+    check?.noteNil()
     count += 1
   }
   mutating func encode(_ value: Bool) throws { skip(value) }

@@ -10,7 +10,13 @@
 /// written is checked instead: a list that holds what the collection's own encoding holds
 /// (each element of a set once; each key of a dictionary once, each followed by a value of
 /// the dictionary's type), in whatever order, tells no more than the collection does, and is
-/// sorted with nothing lost. Any other list keeps its order.
+/// sorted with nothing lost. Any other list keeps its order. (An optional element or value
+/// may be written unwrapped, and a nil with `encodeNil()`: the JSON is the same.)
+///
+/// "No more than the collection" is as far as a mirror tells: the wrapper's one stored
+/// property is the collection. What the mirror does not show, such as the case of an enum
+/// whose cases each hold one set and write it in an order of their own, is lost in the sort:
+/// a known limit, which the action log format article states.
 protocol OwnListCheck: AnyObject {
   /// How the list is put in order when it passes.
   var order: CanonicalOrder { get }
@@ -19,8 +25,20 @@ protocol OwnListCheck: AnyObject {
   var isOwnList: Bool { get }
   /// Notes `value`, written as the list's next item.
   func note<T>(_ value: T)
-  /// Notes an item of another kind (a nil, a nested container).
+  /// Notes a nil written with `encodeNil()`.
+  func noteNil()
+  /// Notes an item of another kind (a nested container).
   func noteOther()
+}
+
+/// An optional type: its nil is what a list's `encodeNil()` stands for.
+private protocol OptionalType {
+  /// The type's nil.
+  static var nilValue: Self { get }
+}
+
+extension Optional: OptionalType {
+  static var nilValue: Self { nil }
 }
 
 /// The members of a collection (a set's elements, a dictionary's keys) not yet written to a
@@ -41,13 +59,24 @@ struct UnwrittenMembers<Member: Hashable> {
   /// Whether every member was written.
   var isEmpty: Bool { members.isEmpty && unequalCount == 0 }
 
-  /// Takes `value` off the members not yet written; `false` when it is not one of them.
+  /// Takes `value` off the members not yet written (an optional member may be written
+  /// unwrapped); `false` when it is not one of them.
   mutating func remove<T>(_ value: T) -> Bool {
-    guard T.self == Member.self, let member = value as? Member else { return false }
+    guard T.self == Member.self || Member.self == Optional<T>.self, let member = value as? Member
+    else { return false }
     if members.remove(member) != nil { return true }
     guard member != member, unequalCount > 0 else { return false }
     unequalCount -= 1
     return true
+  }
+
+  /// Takes nil off the members not yet written, when they are optionals; `false` when nil is
+  /// not one of them.
+  mutating func removeNil() -> Bool {
+    guard let nilMember = (Member.self as? any OptionalType.Type)?.nilValue as? Member else {
+      return false
+    }
+    return remove(nilMember)
   }
 }
 
@@ -65,6 +94,10 @@ final class ElementListCheck<Element: Hashable>: OwnListCheck {
 
   func note<T>(_ value: T) {
     if isOwn { isOwn = unwritten.remove(value) }
+  }
+
+  func noteNil() {
+    if isOwn { isOwn = unwritten.removeNil() }
   }
 
   func noteOther() { isOwn = false }
@@ -87,7 +120,16 @@ final class PairListCheck<Key: Hashable, Value>: OwnListCheck {
   var isOwnList: Bool { isOwn && isKeyNext && unwritten.isEmpty }
 
   func note<T>(_ value: T) {
-    if isOwn { isOwn = isKeyNext ? unwritten.remove(value) : T.self == Value.self }
+    if isOwn {
+      isOwn =
+        isKeyNext
+        ? unwritten.remove(value) : T.self == Value.self || Value.self == Optional<T>.self
+    }
+    isKeyNext.toggle()
+  }
+
+  func noteNil() {
+    if isOwn { isOwn = isKeyNext ? unwritten.removeNil() : Value.self is any OptionalType.Type }
     isKeyNext.toggle()
   }
 
