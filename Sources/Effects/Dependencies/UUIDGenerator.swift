@@ -117,17 +117,18 @@ extension UUID {
 }
 
 /// An id as a test writes it, for a message: a UUID that a counting generator could have made
-/// as `UUID(counting: 3)`, a string quoted and escaped as a literal (`""`, `"a\nb"`, as an
-/// action's string payload is written), any other value as it describes itself. Bare, an
-/// empty string id read "the element with id  of", and one with a line break split the line.
+/// as `UUID(counting: 3)`, a string quoted and escaped as a literal (`""`, `"a\nb"`, with
+/// invisible characters escaped, as an action's string payload is written; cut after 120
+/// characters), any other value as it describes itself. Bare, an empty string id read "the
+/// element with id  of", and one with a line break split the line.
 ///
 /// - Parameter id: The id.
 /// - Returns: Its text.
 @usableFromInline
 package func describeID(_ id: some Hashable) -> String {
   if let uuid = id as? UUID { return uuid.testDescription }
-  if let string = id as? String { return String(reflecting: string) }
-  if let string = id as? Substring { return String(reflecting: String(string)) }
+  if let string = id as? String { return EscapedText.quoted(string) }
+  if let string = id as? Substring { return EscapedText.quoted(string) }
   return "\(id)"
 }
 

@@ -878,7 +878,9 @@ package struct EffectPlacement: Sendable {
 /// leaving every feature's actions reading `Action.…`). A string in it prints as a Swift
 /// literal writes it, with the characters that show as nothing, or as a space without being
 /// one, escaped too (see ``EscapedText``): `Namer.Action.rename("ab\u{200B}")`, which would
-/// otherwise print as `Namer.Action.rename("ab")`, the same as another action.
+/// otherwise print as `Namer.Action.rename("ab")`, the same as another action. Not reached:
+/// a string in a dictionary, a set, or a tuple that is not an enum case's payload, and an
+/// action that is itself a string, which print as Swift prints them.
 @usableFromInline
 package func describe(_ action: any Sendable) -> String {
   let short = shortDescription(action)
