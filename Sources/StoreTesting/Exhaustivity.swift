@@ -4,13 +4,12 @@ public enum Exhaustivity: Sendable, Hashable {
   /// in order, and no effect may be running when the test ends. The default.
   case on
   /// Assertion closures are checked against the actual state, and only what they set must
-  /// match, and a step without one checks nothing. While the state is not equal to itself (a
-  /// NaN in it), a step with a closure matches when both states are equal field by field, a
-  /// NaN taken as equal to a NaN: read through `Mirror`, each field compared by its own `==`,
-  /// an object that is not `Equatable` by identity. What that walk cannot read whole (a value
-  /// with a mirror of its own, a set holding the NaN) fails the step as before, and so does a
-  /// state whose only NaN is in an array or a dictionary: `==` finds it equal to itself,
-  /// through the collection's storage, so it is not walked. Actions that
+  /// match, and a step without one checks nothing. Where `==` finds the expected and the
+  /// actual state unequal, a step with a closure still matches when both are equal field by
+  /// field, a NaN taken as equal to a NaN (in an array or a dictionary too): read through
+  /// `Mirror`, each field compared by its own `==`, an object that is not `Equatable` by
+  /// identity. What that walk cannot read whole (a value with a mirror of its own, a set
+  /// holding the NaN) fails the step as before. Actions that
   /// were not received, and effects still running, are allowed (each `send` drops the
   /// received actions not yet asserted). For integration tests that care about the outcome,
   /// not every step.

@@ -7,11 +7,14 @@
 /// first rule that applies:
 ///
 /// - Values of different types differ.
-/// - An `Equatable` pair is decided by `==` when it finds them equal, or when it finds each
-///   equal to itself (it then tells them apart for a reason of its own). A floating-point pair
-///   that `==` does not decide is equal when both are NaN. Any other pair `==` finds unequal
-///   while one is not equal to itself is walked as below, and is equal only if every field
-///   matches and a NaN among them explains the `==` that failed.
+/// - An `Equatable` pair is equal when `==` finds it equal. A floating-point pair `==` finds
+///   unequal is equal when both are NaN. Two objects each equal to itself that `==` finds
+///   unequal differ (their `==` tells them apart, most likely by identity). Any other pair
+///   `==` finds unequal is walked as below, and is equal only if every part matches and a NaN
+///   among them explains the `==` that failed: being equal to itself says nothing of a value,
+///   as an array holding a NaN is equal to itself through its shared storage. An array's (an
+///   identified array's, a dictionary's) `Equatable` elements are compared by `==`, and only
+///   those it rejects are walked.
 /// - A class instance that is not `Equatable` is equal only to itself.
 /// - Structs, tuples, enum payloads, optionals, arrays, identified arrays and stacks are
 ///   walked field by field (element by element); a dictionary's values are matched by key.
@@ -72,8 +75,9 @@ package enum NaNTolerantEquality {
   /// Whether `lhs` and `rhs` are equal, a NaN taken as equal to a NaN.
   ///
   /// - Complexity: O(*n*) for values of *n* fields and elements, and O(*n*) hashing for a
-  ///   dictionary's keys, at most ``maxVisits`` pairs (past them, the values count as
-  ///   different).
+  ///   dictionary's keys, at most ``maxVisits`` pairs walked (past them, the values count as
+  ///   different; the `Equatable` elements of a collection that `==` finds equal are not
+  ///   walked, and not counted).
   package static func areEqual(_ lhs: Any, _ rhs: Any) -> Bool {
     compare(lhs, rhs, walk: Walk()) != .different
   }
@@ -101,21 +105,64 @@ package enum NaNTolerantEquality {
   {
     guard let rhs = rhs as? Value else { return .different }
     if lhs == rhs { return .equal }
-    // Each equal to itself: `==` works for these values, and tells them apart. Not so for a
-    // collection walked element by element: one is equal to itself through its shared
-    // storage, whatever it holds, while an equal copy that holds a NaN is not.
-    let isWalkedWhole = lhs is any FullyMirrored || lhs is any KeyedValues
-    if !isWalkedWhole, lhs == lhs, rhs == rhs { return .different }
+    // Objects each equal to themselves: `==` works for them, and tells them apart, most likely
+    // by identity. A value equal to itself tells nothing: an array (or anything holding one)
+    // is equal to itself through its shared storage, NaN or not, while an equal copy of it is
+    // not, so a value's `==` that fails is always looked into.
+    if type(of: lhs) is AnyClass, lhs == lhs, rhs == rhs { return .different }
+    let outcome: Outcome
     if let number = lhs as? any FloatingPoint {
       return number.isNaN && isNaN(rhs) ? .equalTakingNaNAsNaN : .different
+    } else if let vector = lhs as? any SIMD {
+      outcome = compareLanes(vector, rhs, walk: walk)
+    } else if let elements = lhs as? any EquatableElements {
+      outcome = elements.compareElements(with: rhs, walk: walk)
+    } else if let dictionary = lhs as? any EquatableValuesByKey {
+      outcome = dictionary.compareValues(with: rhs, walk: walk)
+    } else {
+      outcome = compareFields(lhs, rhs, walk: walk)
     }
-    if let vector = lhs as? any SIMD {
-      return compareLanes(vector, rhs, walk: walk)
+    // `==` failed through something it cannot compare: equal only if a NaN among the parts
+    // is why, and every other part matches.
+    return outcome == .equalTakingNaNAsNaN ? .equalTakingNaNAsNaN : .different
+  }
+
+  /// How two collections of `Equatable` elements compare: element by element with `==`, and
+  /// only an element `==` rejects walked, so that a changed collection costs what `==` costs
+  /// rather than a mirror's walk of every element.
+  fileprivate static func compareElements<Elements: Collection>(
+    _ lhs: Elements, _ rhs: Elements, walk: Walk
+  ) -> Outcome where Elements.Element: Equatable {
+    guard lhs.count == rhs.count else { return .different }
+    var result = Outcome.equal
+    for (left, right) in zip(lhs, rhs) where left != right {
+      switch compare(left, right, walk: walk.deeper) {
+      case .different: return .different
+      case .equalTakingNaNAsNaN: result = .equalTakingNaNAsNaN
+      case .equal: break
+      }
     }
-    // `==` failed through something it cannot compare: equal only if a NaN among the fields
-    // is why, and every other field matches.
-    return compareFields(lhs, rhs, walk: walk) == .equalTakingNaNAsNaN
-      ? .equalTakingNaNAsNaN : .different
+    return result
+  }
+
+  /// How two dictionaries of `Equatable` values compare: the same keys, and each key's values
+  /// by `==`, only the values `==` rejects walked. A key not equal to itself is found in
+  /// neither.
+  fileprivate static func compareValues<Key, Value: Equatable>(
+    _ lhs: [Key: Value], _ rhs: [Key: Value], walk: Walk
+  ) -> Outcome {
+    guard lhs.count == rhs.count else { return .different }
+    var result = Outcome.equal
+    for (key, value) in lhs {
+      guard let other = rhs[key] else { return .different }
+      if value == other { continue }
+      switch compare(value, other, walk: walk.deeper) {
+      case .different: return .different
+      case .equalTakingNaNAsNaN: result = .equalTakingNaNAsNaN
+      case .equal: break
+      }
+    }
+    return result
   }
 
   /// Whether `value` is a floating-point NaN.
@@ -214,6 +261,43 @@ extension Optional: FullyMirrored {}
 extension IdentifiedArray: FullyMirrored {}
 extension StackState: FullyMirrored {}
 extension StackState.Entry: FullyMirrored {}
+
+/// A collection of `Equatable` elements whose `==` compares them in order, and nothing else.
+private protocol EquatableElements {
+  /// How this collection compares with `other`, of the same type, element by element.
+  func compareElements(with other: Any, walk: NaNTolerantEquality.Walk)
+    -> NaNTolerantEquality.Outcome
+}
+
+extension EquatableElements where Self: Collection, Element: Equatable {
+  func compareElements(with other: Any, walk: NaNTolerantEquality.Walk)
+    -> NaNTolerantEquality.Outcome
+  {
+    guard let other = other as? Self else { return .different }
+    return NaNTolerantEquality.compareElements(self, other, walk: walk)
+  }
+}
+
+extension Array: EquatableElements where Element: Equatable {}
+extension ContiguousArray: EquatableElements where Element: Equatable {}
+extension ArraySlice: EquatableElements where Element: Equatable {}
+extension IdentifiedArray: EquatableElements where Element: Equatable {}
+
+/// A dictionary of `Equatable` values.
+private protocol EquatableValuesByKey {
+  /// How this dictionary compares with `other`, of the same type, key by key.
+  func compareValues(with other: Any, walk: NaNTolerantEquality.Walk)
+    -> NaNTolerantEquality.Outcome
+}
+
+extension Dictionary: EquatableValuesByKey where Value: Equatable {
+  func compareValues(with other: Any, walk: NaNTolerantEquality.Walk)
+    -> NaNTolerantEquality.Outcome
+  {
+    guard let other = other as? Self else { return .different }
+    return NaNTolerantEquality.compareValues(self, other, walk: walk)
+  }
+}
 
 /// A dictionary, whose mirror lists its entries in the order of its hash table.
 private protocol KeyedValues {

@@ -36,11 +36,9 @@ extension Reducer {
   /// was, as one addressed to a child that is gone does (the child's reducer and its parent's
   /// do not run for it). A value holding a floating-point NaN, which `==` says differs from
   /// itself, counts as equal to what it was when it is alike field by field, a NaN taken as
-  /// equal to a NaN: an action that leaves it alone does not run the observer. (Where the
-  /// fields cannot all be read, as in a set or behind a custom mirror, it counts as changed;
-  /// so does a value whose only NaN is in an array or a dictionary that an action rebuilt
-  /// alike: `==` finds such a value equal to itself, through the collection's storage, so
-  /// nothing tells it from another change.) A reducer placed before theirs in a block still
+  /// equal to a NaN, in an array or a dictionary too (one an action rebuilt alike included):
+  /// an action that leaves it alone does not run the observer. (Where the fields cannot all
+  /// be read, as in a set or behind a custom mirror, it counts as changed.) A reducer placed before theirs in a block still
   /// runs for such an action, and a change it makes is observed (see
   /// <doc:IdentityAndNavigation#Actions-for-missing-children>).
   ///
@@ -51,7 +49,9 @@ extension Reducer {
   /// - Returns: A reducer that runs this one, then `observer` when the value changed.
   /// - Complexity: Two reads of the value and one comparison per action, beyond the
   ///   reducers' own work: keep the value small, or compare something that stands for it.
-  ///   While the value holds a NaN, a changed value is also walked through its mirror.
+  ///   A value `==` finds changed is also walked through its mirror, down the parts that
+  ///   differ only (an array's or a dictionary's equal elements are compared by `==`, not
+  ///   walked), to tell a change from a NaN.
   @inlinable
   public func onChange<Value: Equatable, Observer: Reducer>(
     of toValue: @escaping (State) -> Value,
@@ -94,8 +94,8 @@ where Observer.State == Base.State, Observer.Action == Base.Action {
     let oldValue = value(in: &state)
     let effect = base.reduce(into: &state, action: action)
     let newValue = value(in: &state)
-    // A value holding a NaN is not equal to itself: without the second check, it would look
-    // changed at every action.
+    // A value holding a NaN is not equal to an equal copy, or to itself: without the second
+    // check, it would look changed at every action.
     guard oldValue != newValue, !areEqualDespiteNaN(oldValue, newValue) else { return effect }
     return merged(effect, observer(oldValue, newValue).reduce(into: &state, action: action))
   }
@@ -108,14 +108,15 @@ where Observer.State == Base.State, Observer.Action == Base.Action {
   }
 }
 
-/// Whether `old` and `new`, which `==` says differ, are equal all the same: `new` is not equal
-/// to itself (a NaN inside), and the two are equal field by field with a NaN taken as equal to
-/// a NaN (see `NaNTolerantEquality`). Without it, `onChange` saw a value holding a NaN change
-/// at every action, and ran forever when its observer sent one.
+/// Whether `old` and `new`, which `==` says differ, are equal all the same: equal part by part
+/// with a NaN taken as equal to a NaN (see `NaNTolerantEquality`). Without it, `onChange` saw a
+/// value holding a NaN change at every action, and ran forever when its observer sent one.
+/// Whether `new` is equal to itself cannot decide it: an array holding a NaN is, through its
+/// shared storage, while an equal copy of it is not.
 ///
-/// - Complexity: One comparison of `new` with itself; a walk of both values' fields only while
-///   `new` is not equal to itself.
+/// - Complexity: A walk of both values down the parts `==` finds different: about what `==`
+///   costs, for arrays and dictionaries of `Equatable` elements.
 @usableFromInline
 func areEqualDespiteNaN<Value: Equatable>(_ old: Value, _ new: Value) -> Bool {
-  new != new && NaNTolerantEquality.areEqual(old, new)
+  NaNTolerantEquality.areEqual(old, new)
 }
