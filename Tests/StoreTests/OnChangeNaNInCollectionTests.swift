@@ -104,10 +104,13 @@ private struct SamplesApp: Reducer {
     var values = [Double](repeating: 1, count: 1_000_000)
     values[500_000] = .nan
     let copy = values.map { $0 }
-    #expect(areEqualDespiteNaN(values, copy))
+    // (Results taken first: a failed expectation prints the values it was given.)
+    let copiesAreEqual = areEqualDespiteNaN(values, copy)
+    #expect(copiesAreEqual)
     var changed = copy
     changed[999_999] = 2
-    #expect(!areEqualDespiteNaN(values, changed))
+    let changedIsEqual = areEqualDespiteNaN(values, changed)
+    #expect(!changedIsEqual)
   }
 
   /// Objects whose `==` finds each equal to itself, and the two unequal, differ: their `==`
