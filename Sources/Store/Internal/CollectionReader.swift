@@ -33,10 +33,13 @@ final class CollectionReader<State, ID: Hashable, Element: Identifiable> where E
   private let keyPath: KeyPath<State, IdentifiedArray<ID, Element>>
   /// Whether the collection is stored: the key path goes through stored properties only, of
   /// a state that is not built anew at each read (the root's, a part of it reached through
-  /// stored properties, or a derived store's copy). A stored property of a child state that a
-  /// computed property makes is built anew with it, a view as a filter is: its elements'
-  /// stores take an element gone from it for one that left the view (see
-  /// `ElementStoreCache`), which the `forEach` over the whole collection would still find.
+  /// stored properties, or a derived store's copy of such a part). A stored property of a
+  /// child state that a computed property makes is built anew with it, a view as a filter is,
+  /// whether the child is read through its own store or through the store of an optional or
+  /// an enum's case it lies in (whose copy is of what the property built: see
+  /// ``StoreCore/viewsComputedState``): its elements' stores take an element gone from it for
+  /// one that left the view (see `ElementStoreCache`), which the `forEach` over the whole
+  /// collection would still find.
   let isStored: Bool
   /// Where the collection lies in the state, when it is stored.
   private let offset: Int?
@@ -61,7 +64,9 @@ final class CollectionReader<State, ID: Hashable, Element: Identifiable> where E
     version = { core.stateVersion }
     self.keyPath = keyPath
     offset = MemoryLayout<State>.offset(of: keyPath)
-    isStored = offset != nil && (core.stateLiesInPlace || core.keepsCopyOfState)
+    isStored =
+      offset != nil && (core.stateLiesInPlace || core.keepsCopyOfState)
+      && !core.viewsComputedState
     stampsInPlace = isStored ? core.inPlaceReader(keyPath.appending(path: \.stamps)) : nil
   }
 

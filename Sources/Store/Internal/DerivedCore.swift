@@ -52,8 +52,15 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
   /// thousand rows that each had a child store scoped, every action, even one that changed no
   /// row, checked the thousand. `nil` for other cores, whose hooks go to the parent's.
   private var ownedHooks: [@MainActor () -> Bool]?
+  /// Whether the state lies behind a computed property (see
+  /// ``StoreCore/viewsComputedState``): this core's copy of it is then of a state a read may
+  /// build anew, with new collections, which a read of the copy cannot tell.
+  package let viewsComputedState: Bool
 
   /// Creates a core that looks at its state with `look`, starting from the state at `initial`.
+  ///
+  /// `viewsComputedState`: whether the state is reached through a computed property (see
+  /// ``StoreCore/viewsComputedState``).
   package init(
     initial: UnsafePointer<State>,
     look: @escaping Look,
@@ -64,7 +71,8 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     version: @escaping @MainActor () -> Int,
     reads: StateReads,
     ownsHooks: Bool = false,
-    keptAt place: (anchor: KeptCopyAnchor, offset: Int)? = nil
+    keptAt place: (anchor: KeptCopyAnchor, offset: Int)? = nil,
+    viewsComputedState: Bool = false
   ) {
     // (A copy of plain values, with no buffers, shares none: it need not be let go.)
     if let place, !_isPOD(State.self) {
@@ -85,6 +93,7 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     self.register = afterDispatch
     self.report = warn
     self.parentIsPresent = parentIsPresent
+    self.viewsComputedState = viewsComputedState
   }
 
   /// Creates a core that reads its state with `read`, starting from `initial`.
@@ -316,7 +325,10 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
           parentIsPresent: { self.isPresent },
           version: version,
           reads: reads,
-          keptAt: place
+          keptAt: place,
+          // A part of a state behind a computed property is behind it too; a part reached
+          // through one is behind one.
+          viewsComputedState: viewsComputedState || offset == nil
         )
       }
     }

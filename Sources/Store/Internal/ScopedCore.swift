@@ -39,6 +39,8 @@ package final class ScopedCore<R: Reducer, State, Action: Sendable>: StoreCore {
 
   package var stateLiesInPlace: Bool { offset != nil }
 
+  package var viewsComputedState: Bool { offset == nil }
+
   package var stateVersion: Int {
     root.stateVersion
   }

@@ -57,6 +57,14 @@ package protocol StoreCore<State, Action>: AnyObject {
   /// stored properties. A copy (a derived core's) or a computed value lies elsewhere.
   var stateLiesInPlace: Bool { get }
 
+  /// Whether the state this core views is reached from the root's through a computed property
+  /// (a step of a key path with no fixed offset), by this core's scope or one above it: a
+  /// child state such a property builds may be built anew at each read, with the collections
+  /// in it (a filtered view), so that an element gone from one of them may still be in the
+  /// stored collection it was built from. A stored part, an optional child or a case of such a
+  /// state is reached through it too.
+  var viewsComputedState: Bool { get }
+
   /// A reader of the identified array stamps at `keyPath` that loads them from where the root
   /// stores them, with no copy of the state and no key path read, or `nil` when there is no
   /// such place: the path goes through a computed property, an optional or a class, or this
@@ -76,6 +84,8 @@ extension StoreCore {
   package var keepsCopyOfState: Bool { false }
 
   package var stateLiesInPlace: Bool { false }
+
+  package var viewsComputedState: Bool { false }
 
   /// Runs the hooks registered with this core that it keeps to itself, rather than passing
   /// them to the root: an element's core does, and its owner checks it only when the element

@@ -243,9 +243,10 @@ extension Store {
         // new stamps each time: it shares no buffer with the state, and is compared as any
         // value. So is a stored one of a state built anew at each read (a child state a
         // computed property makes, read through its store): kept hollow, it was found changed
-        // after every action.
+        // after every action. A store's copy of such a state is read again unchanged until the
+        // next action, which cannot tell: what it holds is compared as any value too.
         let stamp = core.withState(read)
-        if stamp == (value as! any VersionStamped).versionStamp {
+        if !keepsCopyOfComputedState, stamp == (value as! any VersionStamped).versionStamp {
           return TrackedDerived(read: read, last: stamp, token: token)
         }
         return TrackedValue(keyPath: keyPath, last: value, token: token)
@@ -271,22 +272,34 @@ extension Store {
   /// Whether the collections of `value`, read `offset` bytes into this store's state, are
   /// where the state keeps them: a read of the state now finds them with the same stamps.
   ///
-  /// They are, in a state that lies where the root keeps it or in a derived store's copy. A
-  /// store scoped through a computed property reads a state built anew at each read: its
-  /// collections may be the state's own (a child given the stored rows), or built with it (a
-  /// child given a filtered view), with new stamps at each read, which a hollow copy would
-  /// find changed after every action. Read again to tell.
+  /// They are, in a state that lies where the root keeps it or in a derived store's copy of
+  /// one. A store scoped through a computed property reads a state built anew at each read:
+  /// its collections may be the state's own (a child given the stored rows), or built with it
+  /// (a child given a filtered view), with new stamps at each read, which a hollow copy would
+  /// find changed after every action. Read again to tell; but a derived store's copy of such a
+  /// state (an optional child or a case behind a computed property) is read again unchanged
+  /// until the next action, and cannot tell: they are taken for new at each read.
   ///
   /// - Complexity: O(1) but for a store scoped through a computed property, which reads its
   ///   state once more.
   private func readsSameStamps<Value>(as value: Value, at offset: Int, plan: HollowingPlan)
     -> Bool
   {
+    if keepsCopyOfComputedState { return false }
     if core.stateLiesInPlace || core.keepsCopyOfState { return true }
     // (A value with a plan holds a collection: its bytes are never empty, and have an address.)
     return withUnsafeBytes(of: value) { read in
       core.withState { plan.haveSameStamps(read.baseAddress!, UnsafeRawPointer($0) + offset) }
     }
+  }
+
+  /// Whether this store keeps a copy of a state reached through a computed property (an
+  /// optional child or a case a computed property builds; see
+  /// ``StoreCore/viewsComputedState``): read again, the copy has the stamps of the build it
+  /// was made from until the next action, and cannot tell whether its collections are built
+  /// anew at each read (a filtered view's) or are the state's own.
+  private var keepsCopyOfComputedState: Bool {
+    core.keepsCopyOfState && core.viewsComputedState
   }
 
   /// Registers that the ids of the collection at `keyPath`, now `elements` with `ids`, were

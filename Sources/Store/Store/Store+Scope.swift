@@ -397,6 +397,11 @@ extension Store {
       }
       return presence
     }
+    // A child behind a computed property (its own path's, or one above this store) may be
+    // built anew at each read, with the collections in it: its store's copy of it cannot tell
+    // (see `StoreCore.viewsComputedState`). A case's payload is where its enum lies.
+    var viewsComputedState = parent.viewsComputedState
+    if case .none = copyPlace { viewsComputedState = true }
     var made: Store<ChildState, ChildAction>?
     // Where the child lies, when its reducer steps it there (at a fixed address of the root's
     // state, or in a screen): it lets go of the store's copy of it for its steps there (see
@@ -442,7 +447,8 @@ extension Store {
             parentIsPresent: { parent.isPresent },
             version: { parent.stateVersion },
             reads: parent.reads,
-            keptAt: anchor.map { ($0, 0) }
+            keptAt: anchor.map { ($0, 0) },
+            viewsComputedState: viewsComputedState
           )
         )
       }

@@ -183,7 +183,8 @@ public final class Store<State, Action: Sendable>: Observable {
   /// and any write to the collection counts as a change of the value. One built anew at each
   /// read, with new stamps each time, is compared as above, and so is a value that holds one:
   /// a filtered view that a computed property builds, or a collection stored in a child state
-  /// that a computed property builds with it, read through that child's store. A
+  /// that a computed property builds with it, read through that child's store (or the store
+  /// of an optional child or an enum's case that a computed property builds). A
   /// collection in an optional, an enum's case, an existential, an array, a dictionary or an
   /// object is kept in the copy, so the next change to it copies it while observed.
   ///
