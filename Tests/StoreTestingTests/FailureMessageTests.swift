@@ -1,4 +1,5 @@
 import Effects
+import Foundation
 import Store
 import StoreTesting
 import Testing
@@ -66,6 +67,38 @@ extension CaseKey<Row.Action, Void> {
 extension CaseKey<Row.Action, String> {
   fileprivate static var renamed: Self {
     Self(Row.Action.renamed) { if case .renamed(let title) = $0 { title } else { nil } }
+  }
+}
+
+/// Rows keyed by a UUID and by a string, whose ids a `CaseKey` names in a failure message.
+private struct Roster: Reducer {
+  struct State: Equatable {}
+
+  enum Action: Sendable, Equatable {
+    case tickTapped(UUID)
+    case labelTapped(String)
+    case rows(IdentifiedAction<UUID, Row.Action>)
+    case labels(IdentifiedAction<String, Row.Action>)
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .tickTapped(let id): .send(.rows(.element(id: id, action: .ticked)))
+    case .labelTapped(let id): .send(.labels(.element(id: id, action: .ticked)))
+    case .rows, .labels: .none
+    }
+  }
+}
+
+extension CaseKey<Roster.Action, IdentifiedAction<UUID, Row.Action>> {
+  fileprivate static var rows: Self {
+    Self(Roster.Action.rows) { if case .rows(let action) = $0 { action } else { nil } }
+  }
+}
+
+extension CaseKey<Roster.Action, IdentifiedAction<String, Row.Action>> {
+  fileprivate static var labels: Self {
+    Self(Roster.Action.labels) { if case .labels(let action) = $0 { action } else { nil } }
   }
 }
 
@@ -250,6 +283,37 @@ extension CaseKey<Ledger.Action, (from: Int, to: Int)> {
         Expected to receive an action of the case Ledger.Action.rows(.element(id: 4, action: \
         .renamed)) (carrying String), but nothing arrived
         """))
+  }
+
+  /// The expected line writes the row's id as the received line does: a counted UUID as
+  /// `UUID(counting: 1)` (it read `00000000-0000-0000-0000-000000000001` beside the received
+  /// `UUID(counting: 2)`), a string id escaped.
+  @Test func aKeyThroughARowWritesItsIDAsTheReceivedActionDoes() async {
+    let store = TestStore(initialState: Roster.State()) { Roster() }
+    await store.send(.tickTapped(UUID(counting: 2)))
+    await withKnownIssue {
+      await store.receive(CaseKey.rows[id: UUID(counting: 1)].appending(.ticked))
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(
+      messages.last
+        == """
+        Received an action of another case than the key passed to `receive`.
+          Expected: an action of the case Roster.Action.rows(.element(id: UUID(counting: 1), \
+        action: .ticked))
+          Received: Roster.Action.rows(.element(id: UUID(counting: 2), action: .ticked))
+        """)
+    await store.send(.labelTapped("b"))
+    await withKnownIssue {
+      await store.receive(CaseKey.labels[id: "a\u{200B}"].appending(.ticked))
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(
+      messages.last.contains(
+        #"Expected: an action of the case Roster.Action.labels(.element(id: "a\u{200B}", "#))
+    await store.finish()
   }
 
   @Test func receivingTheWrongCaseOfAKeyThatCannotBeNamedSaysWhy() async {

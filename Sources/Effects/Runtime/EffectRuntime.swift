@@ -888,6 +888,18 @@ package func describe(_ action: any Sendable) -> String {
   return TypeName.name(of: type(of: action)) + (short ?? ".\(action)")
 }
 
+/// A value inside an action, written as ``describe(_:)`` writes it there: a UUID that a
+/// counting generator could have made as `UUID(counting: 3)`, a string as an escaped literal,
+/// an enum or a struct without a description of its own by its short name. For a message that
+/// spells out part of an action itself (the id of a row a `CaseKey` names), so that it reads as
+/// the action it is compared with does.
+///
+/// - Parameter value: The value.
+/// - Returns: Its text.
+package func describePayload(_ value: Any) -> String {
+  payloadDescription(value, depth: 0)
+}
+
 /// How a test writes `wrapped`, the value an optional holds, when it is an optional that
 /// holds `nil` at some depth: `.some(nil)`, `.some(.some(nil))`. `nil` for any other value,
 /// which prints as itself (a `.some(.some(3))` is written `3`).

@@ -86,7 +86,9 @@ enum CaseName {
       let children = Array(fields.children)
       guard let last = children.last else { return nil }
       for field in children.dropLast() {
-        path += Self.argument(field.label, String(reflecting: field.value)) + ", "
+        // Written as the received action's are: a row's UUID as `UUID(counting: 3)`, not in
+        // hex, and a string id escaped, so that the two lines read alike.
+        path += Self.argument(field.label, describePayload(field.value)) + ", "
       }
       path += Self.argument(last.label, "")
       value = last.value
