@@ -7,6 +7,12 @@ private struct Contact: Equatable {
   var name: String
 }
 
+/// A row known by a name a user typed.
+private struct Tag: Equatable, Identifiable {
+  var id: String
+  var uses = 0
+}
+
 /// Strings in a dump escape the characters that show as nothing, or as another character (a
 /// zero-width space, a no-break space, a byte order mark, a right-to-left override, a line
 /// separator, a C1 next-line, a soft hyphen): unescaped, a diff showed two lines that looked
@@ -30,6 +36,20 @@ private struct Contact: Equatable {
         +   name: "ab\\u{200B}"
           )
         """)
+  }
+
+  /// A row's label shows its string id as the id's field does: the label printed the
+  /// character as it is, so a row keyed `"a\u{200B}"` was labelled `[id: "a"]` to the eye.
+  @Test func aRowsLabelShowsTheInvisibleCharacterInItsID() {
+    let difference = StateDiff.diff(
+      expected: IdentifiedArray<String, Tag>([Tag(id: "a")]),
+      actual: IdentifiedArray<String, Tag>([Tag(id: "a\u{200B}")]))
+    #expect(difference?.contains(#"-   [id: "a"]: Tag("#) == true, "\(difference ?? "")")
+    #expect(difference?.contains(#"+   [id: "a\u{200B}"]: Tag("#) == true, "\(difference ?? "")")
+    let changed = StateDiff.diff(
+      expected: IdentifiedArray<String, Tag>([Tag(id: "a\u{A0}b")]),
+      actual: IdentifiedArray<String, Tag>([Tag(id: "a\u{A0}b", uses: 1)]))
+    #expect(changed?.contains(#"[id: "a\u{A0}b"]: Tag("#) == true, "\(changed ?? "")")
   }
 
   @Test func aLineOfTextThatSpansLinesShowsTheInvisibleCharacter() {

@@ -150,15 +150,18 @@ struct DumpReflector {
     return redacted?.count ?? 0
   }
 
-  /// The id of an `Identifiable` value, printed; `nil` for other values, and for an object
-  /// identified by its address (a class's default id, an `ObjectIdentifier`): an address
-  /// changes from run to run, and an equal object made anew has another, so such elements
-  /// are labelled and paired by position.
+  /// The id of an `Identifiable` value, printed as the id's own field prints; `nil` for other
+  /// values, and for an object identified by its address (a class's default id, an
+  /// `ObjectIdentifier`): an address changes from run to run, and an equal object made anew
+  /// has another, so such elements are labelled and paired by position.
   static func idText(of value: Any) -> String? {
     guard let identifiable = value as? any Identifiable else { return nil }
     func text(_ value: some Identifiable) -> String? {
       guard !(value.id is ObjectIdentifier) else { return nil }
-      return (value.id as? UUID)?.testDescription ?? String(reflecting: value.id)
+      // As the id prints as a field of the row: a string quoted and escaped (an invisible
+      // character in a label showed as nothing, so two rows' labels could read alike), a
+      // counted UUID as a test writes it.
+      return leafText(of: value.id) ?? String(reflecting: value.id)
     }
     return text(identifiable)
   }
