@@ -169,8 +169,8 @@ extension IdentifiedArray {
     precondition(
       found == found,
       """
-      IdentifiedArray: a value with id \(found) was set through subscript(id:), but that id is \
-      not equal to itself (a floating-point NaN, say): no element could be found by it.
+      IdentifiedArray: a value with id \(describeID(found)) was set through subscript(id:), but \
+      that id is not equal to itself (a floating-point NaN, say): no element could be found by it.
       """
     )
     precondition(

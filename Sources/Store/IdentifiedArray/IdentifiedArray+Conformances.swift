@@ -1,3 +1,5 @@
+import Effects
+
 extension IdentifiedArray: Equatable where Element: Equatable {
   /// Whether both arrays hold equal elements in the same order.
   ///
@@ -62,8 +64,8 @@ extension IdentifiedArray: Decodable where Element: Decodable {
           DecodingError.Context(
             codingPath: container.codingPath,
             debugDescription: """
-              Duplicate id \(element.id) at positions \(existing) and \(storage.count) of an \
-              IdentifiedArray; ids must be unique.
+              Duplicate id \(describeID(element.id)) at positions \(existing) and \
+              \(storage.count) of an IdentifiedArray; ids must be unique.
               """
           )
         )
@@ -73,7 +75,7 @@ extension IdentifiedArray: Decodable where Element: Decodable {
           DecodingError.Context(
             codingPath: container.codingPath,
             debugDescription: IdentifiedArrayError.idNotEqualToItself(
-              String(describing: element.id), position: storage.count
+              describeID(element.id), position: storage.count
             ).description
           )
         )

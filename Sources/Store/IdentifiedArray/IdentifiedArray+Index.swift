@@ -1,3 +1,5 @@
+import Effects
+
 // The id index: an open-addressing hash table (linear probing) of 4-byte buckets. A bucket is
 // 0 when empty; otherwise it holds an element's slot + 1 in its low 24 bits and 8 bits of the
 // id's hash above them, so a probe skips almost every other id without reading its element.
@@ -132,7 +134,7 @@ extension IdentifiedArray {
   static func checkFindable(_ id: ID, position: Int) {
     precondition(
       id == id,
-      IdentifiedArrayError.idNotEqualToItself(String(describing: id), position: position)
+      IdentifiedArrayError.idNotEqualToItself(describeID(id), position: position)
         .description)
   }
 

@@ -115,10 +115,10 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
     }
     for element in elements {
       if let existing = slot(of: element.id) {
-        throw .duplicateID(String(describing: element.id), positions: [existing, storage.count])
+        throw .duplicateID(describeID(element.id), positions: [existing, storage.count])
       }
       guard element.id == element.id else {
-        throw .idNotEqualToItself(String(describing: element.id), position: storage.count)
+        throw .idNotEqualToItself(describeID(element.id), position: storage.count)
       }
       appendIndexed(element)
     }
@@ -302,13 +302,17 @@ public typealias IdentifiedArrayOf<Element: Identifiable> = IdentifiedArray<Elem
 
 /// Why building an ``IdentifiedArray`` failed.
 public enum IdentifiedArrayError: Error, Hashable, Sendable, CustomStringConvertible {
-  /// Two elements have the same id: the repeated id, described, and the positions of the
-  /// first element with the id and of its repeat.
+  /// Two elements have the same id: the repeated id, described as a test writes it, and the
+  /// positions of the first element with the id and of its repeat.
+  ///
+  /// A string id is quoted and escaped as a literal (`""`, `"a\nb"`), so that an empty id or
+  /// one with a space or a line break reads as what it is; a UUID that a counting generator
+  /// could have made reads `UUID(counting: 3)`; any other id as it describes itself (`7`).
   case duplicateID(String, positions: [Int])
 
-  /// An id is not equal to itself, as a floating-point NaN is not: the id, described, and
-  /// the position of its element. No lookup could find the element, and a second element
-  /// with the id would pass for new.
+  /// An id is not equal to itself, as a floating-point NaN is not: the id, described as in
+  /// ``duplicateID(_:positions:)``, and the position of its element. No lookup could find the
+  /// element, and a second element with the id would pass for new.
   case idNotEqualToItself(String, position: Int)
 
   /// The error, naming the id and positions.
