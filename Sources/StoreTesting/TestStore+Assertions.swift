@@ -28,9 +28,7 @@ extension TestStore {
       // Non-exhaustive, the expected state is the actual one with what the closure set: a
       // NaN it left alone (equal to nothing, an equal copy or itself included) matches the
       // same NaN, the rest as `==` compares it.
-      if exhaustivity == .off, NaNTolerantEquality.areEqual(expected, after) {
-        return
-      }
+      if exhaustivity == .off, areEqualDespiteNaN(expected, after) { return }
       guard
         let difference = StateDiff.diff(
           expected: expected, actual: after, changeLimit: diffChangeLimit)

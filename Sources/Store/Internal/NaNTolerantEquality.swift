@@ -251,6 +251,24 @@ package enum NaNTolerantEquality {
   }
 }
 
+/// Whether `old` and `new`, which `==` says differ, are equal all the same: equal part by part
+/// with a NaN taken as equal to a NaN (see `NaNTolerantEquality`). The one gate for both of its
+/// users: `onChange`, which without it saw a value holding a NaN change at every action (and ran
+/// forever when its observer sent one), and a non-exhaustive test step, whose expected state
+/// holds the NaN it did not touch. Whether `new` is equal to itself cannot decide it: an array
+/// holding a NaN is, through its shared storage, while an equal copy of it is not.
+///
+/// - Parameters:
+///   - old: The value before (for a test step, the expected state).
+///   - new: The value after (for a test step, the actual state).
+/// - Returns: Whether they differ only by a NaN, taken as equal to a NaN.
+/// - Complexity: A walk of both values down the parts `==` finds different: about what `==`
+///   costs, for arrays and dictionaries of `Equatable` elements.
+@usableFromInline
+package func areEqualDespiteNaN<Value: Equatable>(_ old: Value, _ new: Value) -> Bool {
+  NaNTolerantEquality.areEqual(old, new)
+}
+
 /// A type whose custom mirror shows everything its `==` compares, in order.
 private protocol FullyMirrored {}
 

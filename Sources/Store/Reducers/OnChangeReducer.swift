@@ -107,16 +107,3 @@ where Observer.State == Base.State, Observer.Action == Base.Action {
     withUnsafePointer(to: &state) { toValue($0.pointee) }
   }
 }
-
-/// Whether `old` and `new`, which `==` says differ, are equal all the same: equal part by part
-/// with a NaN taken as equal to a NaN (see `NaNTolerantEquality`). Without it, `onChange` saw a
-/// value holding a NaN change at every action, and ran forever when its observer sent one.
-/// Whether `new` is equal to itself cannot decide it: an array holding a NaN is, through its
-/// shared storage, while an equal copy of it is not.
-///
-/// - Complexity: A walk of both values down the parts `==` finds different: about what `==`
-///   costs, for arrays and dictionaries of `Equatable` elements.
-@usableFromInline
-func areEqualDespiteNaN<Value: Equatable>(_ old: Value, _ new: Value) -> Bool {
-  NaNTolerantEquality.areEqual(old, new)
-}
