@@ -234,7 +234,7 @@ extension CaseKey<Ledger.Action, (from: Int, to: Int)> {
     #expect(
       messages.last
         == """
-        Received an action of another case than the key passed to `receive`.
+        Received an action that does not match the key passed to `receive`.
           Expected: an action of the case Ledger.Action.select (carrying Optional<Int>)
           Received: Ledger.Action.logged("opened")
         """)
@@ -268,7 +268,7 @@ extension CaseKey<Ledger.Action, (from: Int, to: Int)> {
     #expect(
       messages.last
         == """
-        Received an action of another case than the key passed to `receive`.
+        Received an action that does not match the key passed to `receive`.
           Expected: an action of the case Ledger.Action.rows(.element(id: 3, action: .ticked))
           Received: Ledger.Action.logged("opened")
         """)
@@ -299,7 +299,7 @@ extension CaseKey<Ledger.Action, (from: Int, to: Int)> {
     #expect(
       messages.last
         == """
-        Received an action of another case than the key passed to `receive`.
+        Received an action that does not match the key passed to `receive`.
           Expected: an action of the case Roster.Action.rows(.element(id: UUID(counting: 1), \
         action: .ticked))
           Received: Roster.Action.rows(.element(id: UUID(counting: 2), action: .ticked))
@@ -327,7 +327,7 @@ extension CaseKey<Ledger.Action, (from: Int, to: Int)> {
     #expect(
       messages.last
         == """
-        Received an action of another case than the key passed to `receive`.
+        Received an action that does not match the key passed to `receive`.
           Expected: an action of Ledger.Action whose case carries (from: Int, to: Int)
           Received: Ledger.Action.logged("opened")
         The expected case cannot be named: a CaseKey holds no name, and the store reads one \

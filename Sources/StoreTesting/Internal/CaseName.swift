@@ -25,9 +25,10 @@ enum CaseName {
     return "an action of the case \(root)\(path)\(carrying)"
   }
 
-  /// The failure for a `receive` through `key` that got `received`, an action of another case:
-  /// what was expected and what came, a line each, and why the case has no name when it has
-  /// none.
+  /// The failure for a `receive` through `key` that got `received`, an action the key does not
+  /// extract (another case, or the same case for another row or screen, when the key goes
+  /// through one): what was expected and what came, a line each, and why the case has no name
+  /// when it has none.
   static func mismatch<Root, Value>(received: String, key: CaseKey<Root, Value>) -> String {
     let unnamed =
       casePath(of: key) != nil
@@ -39,7 +40,7 @@ enum CaseName {
       `nil`, a string, a number, a Boolean or a collection).
       """
     return """
-      Received an action of another case than the key passed to `receive`.
+      Received an action that does not match the key passed to `receive`.
         Expected: \(expectedAction(key))
         Received: \(received)\(unnamed)
       """
