@@ -36,7 +36,8 @@ extension Reducer {
   /// was, as one addressed to a child that is gone does (the child's reducer and its parent's
   /// do not run for it). A value holding a floating-point NaN, which `==` says differs from
   /// itself, counts as equal to what it was when it is alike field by field, a NaN taken as
-  /// equal to a NaN, in an array or a dictionary too (one an action rebuilt alike included):
+  /// equal to a NaN, in an array or a dictionary too (one an action rebuilt alike included;
+  /// not inside an object whose `==` finds it equal to itself, taken at its word):
   /// an action that leaves it alone does not run the observer. (Where the fields cannot all
   /// be read, as in a set or behind a custom mirror, it counts as changed.) A reducer placed before theirs in a block still
   /// runs for such an action, and a change it makes is observed (see
@@ -51,7 +52,11 @@ extension Reducer {
   ///   reducers' own work: keep the value small, or compare something that stands for it.
   ///   A value `==` finds changed is also walked through its mirror, down the parts that
   ///   differ only (an array's or a dictionary's equal elements are compared by `==`, not
-  ///   walked), to tell a change from a NaN.
+  ///   walked), to tell a change from a NaN: about two to four times what `==` costs, more
+  ///   for a deeply nested value (each level compares its part by `==` again), and a walk of
+  ///   each element for a collection whose every element holds a NaN (2,000 such rows cost
+  ///   about 0.1 s in a debug build at each action that writes to them; past 100,000 walked
+  ///   parts the value counts as changed).
   @inlinable
   public func onChange<Value: Equatable, Observer: Reducer>(
     of toValue: @escaping (State) -> Value,
