@@ -32,11 +32,13 @@ import Testing
     }
   }
 
-  func record(_ actions: [Lock.Action], from state: Lock.State = Lock.State()) throws -> String {
+  func record(
+    _ actions: [Lock.Action], from state: Lock.State = Lock.State(), interval: Int = 100
+  ) throws -> String {
     let store = Store(initialState: state) { Lock() }
     let file = directory.path("\(UUID().uuidString).jsonl")
     let recorder = try store.recordActions(
-      to: file, feature: "Lock", checkpointInterval: 100, time: { 0 })
+      to: file, feature: "Lock", checkpointInterval: interval, time: { 0 })
     for action in actions { store.send(action) }
     try recorder.finish()
     return file
@@ -104,6 +106,23 @@ import Testing
       }
       #expect(!differences.contains { $0.contains("does not round-trip") }, "\(differences)")
       #expect(differences.last?.hasSuffix("replays differently") == true, "\(differences)")
+    }
+  }
+
+  /// A checkpoint's state holds a secret as its placeholder; one written there in plain text
+  /// was quoted in a divergence, as a field the replay changed (review).
+  @Test func aDivergenceDoesNotQuoteASecretACheckpointHoldsInPlainText() throws {
+    let file = try record([.pinChanged("1111"), .unlockTapped], interval: 1)
+    try replacing(
+      #""state":{"isUnlocked":true,"pin":"<redacted>"}"#,
+      with: #""state":{"isUnlocked":true,"pin":"hunter2"}"#, in: file)
+    do {
+      _ = try ActionLogReplayer(feature: "Lock") { Lock() }.replay(path: file)
+      Issue.record("the replay should diverge: its PIN is empty")
+    } catch ActionLogError.diverged(_, _, let differences, _) {
+      #expect(!differences.joined().contains("hunter2"), "\(differences)")
+      #expect(differences.first == "recorded → replayed: isUnlocked: true → false")
+      #expect(!differences.contains { $0.contains("pin") }, "\(differences)")
     }
   }
 

@@ -829,7 +829,10 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         ["the state's digest differs; the replayed state could not be read to compare."], false
       )
     }
-    let (changes, unlisted) = recorded.differences(to: current, limit: maximumDifferences)
+    // A secret the checkpoint holds in plain text (written by hand: the recorder writes the
+    // placeholder) is neither quoted nor a difference the replay made.
+    let (changes, unlisted) = recorded.maskingSecrets(as: current)
+      .differences(to: current, limit: maximumDifferences)
     guard changes.isEmpty else {
       let more = unlisted == 0 ? [] : ["and \(unlisted) more field(s) differ"]
       return (changes.map { "recorded → replayed: \($0)" } + more, false)
