@@ -279,7 +279,11 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
         version: version,
         reads: reads,
         ownsHooks: true,
-        keptAt: keptAt
+        keptAt: keptAt,
+        // A row of a view (a filter, or a collection in a child state a computed property
+        // builds) is built with it: a collection in the row may be built anew too (the row's
+        // visible tasks), which the row's copy cannot tell from the stored one.
+        viewsComputedState: !isStored
       )
     }
     let store = Store<ElementState, ElementAction>(core: core)
