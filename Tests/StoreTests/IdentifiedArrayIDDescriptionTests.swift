@@ -27,6 +27,8 @@ import Testing
     (" ", #"" ""#),
     ("\"", #""\"""#),
     ("\n", #""\n""#),
+    // A no-break space, which read as a space.
+    ("\u{A0}", #""\u{A0}""#),
   ]
 
   @Test(arguments: stringIDs)

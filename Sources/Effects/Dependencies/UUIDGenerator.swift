@@ -118,17 +118,20 @@ extension UUID {
 
 /// An id as a test writes it, for a message: a UUID that a counting generator could have made
 /// as `UUID(counting: 3)`, a string quoted and escaped as a literal (`""`, `"a\nb"`, with
-/// invisible characters escaped, as an action's string payload is written; cut after 120
-/// characters), any other value as it describes itself. Bare, an empty string id read "the
-/// element with id  of", and one with a line break split the line.
+/// invisible characters and spaces other than U+0020 escaped, as an action's string payload
+/// is written: `"\u{A0}"`; cut after 120 characters), any other value as it describes
+/// itself. Bare, an empty string id read "the element with id  of", and one with a line
+/// break split the line.
 ///
 /// - Parameter id: The id.
 /// - Returns: Its text.
 @usableFromInline
 package func describeID(_ id: some Hashable) -> String {
   if let uuid = id as? UUID { return uuid.testDescription }
-  if let string = id as? String { return EscapedText.quoted(string) }
-  if let string = id as? Substring { return EscapedText.quoted(string) }
+  // Spaces other than U+0020 escaped too, as an action's payload escapes them: a no-break
+  // space id read as one of a space.
+  if let string = id as? String { return EscapedText.quoted(string, escapingSpaces: true) }
+  if let string = id as? Substring { return EscapedText.quoted(string, escapingSpaces: true) }
   return "\(id)"
 }
 
