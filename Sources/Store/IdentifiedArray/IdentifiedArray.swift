@@ -305,9 +305,11 @@ public enum IdentifiedArrayError: Error, Hashable, Sendable, CustomStringConvert
   /// Two elements have the same id: the repeated id, described as a test writes it, and the
   /// positions of the first element with the id and of its repeat.
   ///
-  /// A string id is quoted and escaped as a literal (`""`, `"a\nb"`), so that an empty id or
-  /// one with a space or a line break reads as what it is; a UUID that a counting generator
-  /// could have made reads `UUID(counting: 3)`; any other id as it describes itself (`7`).
+  /// A string id is quoted and escaped as a literal (`""`, `"a\nb"`, `"\u{A0}"`), so that an
+  /// empty id or one with a space or a line break reads as what it is; past 120 characters it
+  /// is cut, with its length given (`"kkk…"… (300 characters)`), so two long ids that differ
+  /// only past that read, and compare, alike. A UUID that a counting generator could have
+  /// made reads `UUID(counting: 3)`; any other id as it describes itself (`7`).
   case duplicateID(String, positions: [Int])
 
   /// An id is not equal to itself, as a floating-point NaN is not: the id, described as in
