@@ -299,7 +299,8 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   private static func leftView(_ id: ID) -> String {
     """
     the element with id \(describeID(id)), which is no longer in the view of the collection the store \
-    was scoped to (a computed property; the element left it, or was removed)
+    was scoped to (through a computed property or an optional chain; the element left it, or was \
+    removed)
     """
   }
 
