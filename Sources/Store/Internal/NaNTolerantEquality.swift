@@ -98,8 +98,8 @@ package enum NaNTolerantEquality {
     return compareFields(lhs, rhs, walk: walk)
   }
 
-  /// How an `Equatable` pair compares: by `==`, and, when `==` fails on a value not equal to
-  /// itself, as both NaN or field by field.
+  /// How an `Equatable` pair compares: by `==`, and, when `==` fails (on anything but two
+  /// objects each equal to itself), as both NaN or part by part.
   private static func compareEquatable<Value: Equatable>(_ lhs: Value, _ rhs: Any, walk: Walk)
     -> Outcome
   {

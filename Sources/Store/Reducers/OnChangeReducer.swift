@@ -34,14 +34,15 @@ extension Reducer {
   /// as this reducer left it; it may change the state further, and its effects are merged
   /// after this reducer's. It does not run for an action that left the value equal to what it
   /// was, as one addressed to a child that is gone does (the child's reducer and its parent's
-  /// do not run for it). A value holding a floating-point NaN, which `==` says differs from
-  /// itself, counts as equal to what it was when it is alike field by field, a NaN taken as
-  /// equal to a NaN, in an array or a dictionary too (one an action rebuilt alike included;
-  /// not inside an object whose `==` finds it equal to itself, taken at its word):
-  /// an action that leaves it alone does not run the observer. (Where the fields cannot all
-  /// be read, as in a set or behind a custom mirror, it counts as changed.) A reducer placed before theirs in a block still
-  /// runs for such an action, and a change it makes is observed (see
-  /// <doc:IdentityAndNavigation#Actions-for-missing-children>).
+  /// do not run for it; a reducer placed before theirs in a block still runs for such an
+  /// action, and a change it makes is observed: see
+  /// <doc:IdentityAndNavigation#Actions-for-missing-children>). A value holding a
+  /// floating-point NaN, which `==` says differs from itself, counts as equal to what it was
+  /// when it is alike field by field, a NaN taken as equal to a NaN, in an array or a
+  /// dictionary too (one an action rebuilt alike included; not inside an object whose `==`
+  /// finds it equal to itself, taken at its word): an action that leaves it alone does not
+  /// run the observer. Where the fields cannot all be read, as in a set or behind a custom
+  /// mirror, it counts as changed.
   ///
   /// - Parameters:
   ///   - toValue: Reads the value to watch from the state; a key path such as `\.settings`
