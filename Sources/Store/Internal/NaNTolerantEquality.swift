@@ -34,6 +34,13 @@ package enum NaNTolerantEquality {
     case equal
     /// The values are equal only because a NaN is taken as equal to a NaN.
     case equalTakingNaNAsNaN
+
+    /// Takes in the outcome of one more pair that must match, as the outcome of all of them:
+    /// false, and `.different`, once that pair differs.
+    mutating func absorb(_ outcome: Outcome) -> Bool {
+      if outcome != .equal { self = outcome }
+      return outcome != .different
+    }
   }
 
   /// How many levels are walked before the rest counts as a difference: well past any real
@@ -146,10 +153,8 @@ package enum NaNTolerantEquality {
       offset = end
       if left == right { continue }
       for (leftElement, rightElement) in zip(left, right) where leftElement != rightElement {
-        switch compare(leftElement, rightElement, walk: walk.deeper) {
-        case .different: return .different
-        case .equalTakingNaNAsNaN: result = .equalTakingNaNAsNaN
-        case .equal: break
+        guard result.absorb(compare(leftElement, rightElement, walk: walk.deeper)) else {
+          return .different
         }
       }
     }
@@ -170,11 +175,7 @@ package enum NaNTolerantEquality {
     for (key, value) in lhs {
       guard let other = rhs[key] else { return .different }
       if value == other { continue }
-      switch compare(value, other, walk: walk.deeper) {
-      case .different: return .different
-      case .equalTakingNaNAsNaN: result = .equalTakingNaNAsNaN
-      case .equal: break
-      }
+      guard result.absorb(compare(value, other, walk: walk.deeper)) else { return .different }
     }
     return result
   }
@@ -258,8 +259,7 @@ package enum NaNTolerantEquality {
   private static func combine(_ outcomes: some Sequence<Outcome>) -> Outcome {
     var result = Outcome.equal
     for outcome in outcomes {
-      if outcome == .different { return .different }
-      if outcome == .equalTakingNaNAsNaN { result = .equalTakingNaNAsNaN }
+      guard result.absorb(outcome) else { return .different }
     }
     return result
   }
