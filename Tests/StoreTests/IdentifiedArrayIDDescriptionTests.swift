@@ -95,5 +95,35 @@ import Testing
         String(decoding: initializer.standardErrorContent, as: UTF8.self).contains(
           #"IdentifiedArray(_:): Duplicate id "a\nb" at positions 0 and 1"#))
     }
+
+    /// A repeated UUID that a counting generator could have made gets, in a literal's and
+    /// `init(_:)`'s traps, the hint `append`'s trap gives: start the generator above the
+    /// fixture's ids.
+    @Test func aRepeatedCountedUUIDInALiteralOrInitGetsTheGeneratorHint() async throws {
+      let literal = try await #require(
+        processExitsWith: .failure, observing: [\.standardErrorContent]
+      ) {
+        let notes: IdentifiedArrayOf<Note> = [
+          Note(id: UUID(counting: 2)), Note(id: UUID(counting: 2)),
+        ]
+        _ = notes
+      }
+      let literalText = String(decoding: literal.standardErrorContent, as: UTF8.self)
+      #expect(
+        literalText.contains(
+          "IdentifiedArray literal: Duplicate id UUID(counting: 2) at positions 0 and 1. If a "
+            + "UUIDGenerator.incrementing() made it"))
+      #expect(literalText.contains("UUIDGenerator.incrementing(from:)"))
+      let initializer = try await #require(
+        processExitsWith: .failure, observing: [\.standardErrorContent]
+      ) {
+        _ = IdentifiedArrayOf<Note>([Note(id: UUID(counting: 5)), Note(id: UUID(counting: 5))])
+      }
+      let initializerText = String(decoding: initializer.standardErrorContent, as: UTF8.self)
+      #expect(
+        initializerText.contains(
+          "IdentifiedArray(_:): Duplicate id UUID(counting: 5) at positions 0 and 1. If a "
+            + "UUIDGenerator.incrementing() made it"))
+    }
   #endif
 }

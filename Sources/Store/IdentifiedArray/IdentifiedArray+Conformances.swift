@@ -26,10 +26,10 @@ extension IdentifiedArray: ExpressibleByArrayLiteral {
   /// - Precondition: The ids are unique, as keys of a dictionary literal must be.
   /// - Complexity: O(*n*).
   public init(arrayLiteral elements: Element...) {
-    do {
-      try self.init(uniqueElements: elements)
-    } catch {
-      preconditionFailure("IdentifiedArray literal: \(error)")
+    self.init()
+    if let (error, id) = appendUnique(elements) {
+      preconditionFailure(
+        Self.uniqueElementsTrapMessage("IdentifiedArray literal", error, id: id))
     }
   }
 }

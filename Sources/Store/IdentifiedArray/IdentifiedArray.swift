@@ -106,6 +106,15 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
   @inlinable
   public init(uniqueElements elements: some Sequence<Element>) throws(IdentifiedArrayError) {
     self.init()
+    if let (error, _) = appendUnique(elements) { throw error }
+  }
+
+  /// Appends `elements` to an empty array, stopping at the first whose id is already present
+  /// or is not equal to itself: that one's error and id, or `nil` when all were appended.
+  ///
+  /// - Complexity: O(*n*).
+  @inlinable
+  mutating func appendUnique(_ elements: some Sequence<Element>) -> (IdentifiedArrayError, ID)? {
     // Room for all of them at once when they are in memory already (an array, a range's
     // `map`): grown by doubling, 100,000 rows took storage for 131,072. Not from
     // `underestimatedCount`, which a lazy sequence may give as billions, and whose ids may
@@ -115,13 +124,27 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
     }
     for element in elements {
       if let existing = slot(of: element.id) {
-        throw .duplicateID(describeID(element.id), positions: [existing, storage.count])
+        let positions = [existing, storage.count]
+        return (.duplicateID(describeID(element.id), positions: positions), element.id)
       }
       guard element.id == element.id else {
-        throw .idNotEqualToItself(describeID(element.id), position: storage.count)
+        return (.idNotEqualToItself(describeID(element.id), position: storage.count), element.id)
       }
       appendIndexed(element)
     }
+    return nil
+  }
+
+  /// The message of the trap of an initializer that takes ids as unique (`init(_:)`, an array
+  /// literal) for `error` about `id`: the initializer, the error, and for a UUID a counting
+  /// generator could have made, how a test's generator starts above a fixture's ids, as
+  /// ``append(_:)``'s trap says.
+  @usableFromInline
+  static func uniqueElementsTrapMessage(
+    _ initializer: String, _ error: IdentifiedArrayError, id: ID
+  ) -> String {
+    let hint = countedIDHint(id)
+    return hint.isEmpty ? "\(initializer): \(error)" : "\(initializer): \(error).\(hint)"
   }
 
   /// Creates an array from elements whose ids are unique by construction: rows made from a
@@ -140,10 +163,9 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
   /// - Complexity: O(*n*).
   @inlinable
   public init(_ elements: some Sequence<Element>) {
-    do {
-      try self.init(uniqueElements: elements)
-    } catch {
-      preconditionFailure("IdentifiedArray(_:): \(error)")
+    self.init()
+    if let (error, id) = appendUnique(elements) {
+      preconditionFailure(Self.uniqueElementsTrapMessage("IdentifiedArray(_:)", error, id: id))
     }
   }
 
