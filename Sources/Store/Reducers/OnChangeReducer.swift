@@ -54,10 +54,11 @@ extension Reducer {
   ///   A value `==` finds changed is also walked through its mirror, down the parts that
   ///   differ only (an array's or a dictionary's equal elements are compared by `==`, not
   ///   walked), to tell a change from a NaN: about two to four times what `==` costs, more
-  ///   for a deeply nested value (each level compares its part by `==` again), and a walk of
-  ///   each element for a collection whose every element holds a NaN (2,000 such rows cost
-  ///   about 0.1 s in a debug build at each action that writes to them; past 100,000 walked
-  ///   parts the value counts as changed).
+  ///   for a deeply nested value (each level compares its part by `==` again). In a
+  ///   collection whose elements hold a NaN, an element that is the same bits before and
+  ///   after (copied, not written) is taken as equal unwalked; each one the action wrote or
+  ///   rebuilt is walked (2,000 such rows rebuilt cost about 0.1 s in a debug build; past
+  ///   100,000 walked parts the value counts as changed).
   @inlinable
   public func onChange<Value: Equatable, Observer: Reducer>(
     of toValue: @escaping (State) -> Value,
