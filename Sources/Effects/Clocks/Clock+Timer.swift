@@ -137,7 +137,7 @@ public struct ClockTimer<Duration: DurationProtocol>: AsyncSequence, Sendable {
           RuntimeWarningHandler.current(
             RuntimeWarning(
               message: """
-                A timer's clock threw an error from its sleep: \(error). The timer ended \
+                A timer's clock threw an error from its sleep: \(describeError(error)). The timer ended \
                 before the tick due \(due - start) after the first, as if its task had \
                 been cancelled.
                 """,

@@ -63,7 +63,7 @@ extension Effect {
         RuntimeWarningHandler.current(
           RuntimeWarning(
             message: """
-              A debounce's clock threw an error from its sleep: \(error). The debounced \
+              A debounce's clock threw an error from its sleep: \(describeError(error)). The debounced \
               effect was dropped without running, as if a later one had come.
               """,
             fileID: "\(fileID)", line: line))

@@ -97,9 +97,10 @@ extension EffectRuntime {
             Its window closed at once, as if its interval had passed: the effect waiting in \
             it, if any, ran then.
             """
+          let thrown = describeError(error)
           RuntimeWarningHandler.current(
             RuntimeWarning(
-              message: "A throttle's clock threw an error from its sleep: \(error). \(outcome)",
+              message: "A throttle's clock threw an error from its sleep: \(thrown). \(outcome)",
               fileID: site.fileID, line: site.line))
         }
       }, catchAction: nil)

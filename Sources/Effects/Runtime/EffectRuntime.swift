@@ -609,7 +609,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       if let late = error as? ThrownAfterCancellation {
         """
         An effect started by action \(origin) threw an error after it was cancelled: \
-        \(late.error). No action of a cancelled effect reaches a reducer, so no `catch` turned \
+        \(describeError(late.error)). No action of a cancelled effect reaches a reducer, so no `catch` turned \
         it into one. Only `CancellationError` (and `URLError.cancelled`) end a cancelled \
         effect quietly: catch an error that means the work was stopped inside the operation, \
         or throw `CancellationError` for it.
@@ -617,7 +617,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       } else {
         """
         An effect started by action \(origin) threw an error that no catch action handles: \
-        \(error). Pass `catch:` to `.run` to turn it into an action.
+        \(describeError(error)). Pass `catch:` to `.run` to turn it into an action.
         """
       }
     return RuntimeWarning(
