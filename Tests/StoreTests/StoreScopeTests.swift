@@ -404,6 +404,30 @@ import Testing
     #expect(warnings.messages.count == 1)
     #expect(warnings.messages.first?.contains("stack that has since been replaced") == true)
   }
+
+  /// A store kept past its screen's pop, the screen then restored with a saved path: its
+  /// warning names a screen, as the stack's other warnings do (it read "element #0, which was
+  /// removed; the element with that id now is another").
+  @Test func aStoreKeptPastItsScreensPopNamesAScreen() {
+    let warnings = WarningLog()
+    var state = Todos.State()
+    state.rows.append(Row.State(id: 0, title: "row 0"))
+    let harness = Harness(
+      initialState: state, warnings: warnings.handler, reducer: Todos(clock: clock))
+    harness.send(.openDetail(0))
+    let old = harness.store.scope(state: \.path, action: .path)[0]
+    harness.send(.savePath)
+    harness.send(.path(.popFrom(id: StackElementID(rawValue: 0))))
+    harness.send(.restorePath)
+    old.send(.renamed("meant for the popped screen"))
+    harness.settle()
+    #expect(harness.state.path[0].title == "row 0")
+    #expect(warnings.messages.count == 1)
+    #expect(
+      warnings.messages.first?.contains(
+        "screen #0, which was popped; the screen with that id now (restored, or pushed again) "
+          + "has a store of its own") == true, "\(warnings.messages)")
+  }
 }
 
 final class WeakBox {

@@ -199,10 +199,12 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
       // stores), nothing does: an element removed, then added back with its id, would be read
       // and driven by this store. So the store stops following the collection then.
       guard self != nil else {
+        // A stack's screens (a cache with tokens) are named as its other warnings name them.
+        let (element, collection) = token == nil ? ("element", "collection") : ("screen", "stack")
         return """
-          element \(describeID(id)) of a collection whose store has been let go (the store it was scoped \
-          from, with every collection of its stores): this store can no longer tell whether \
-          the element with that id now is its own
+          \(element) \(describeID(id)) of a \(collection) whose store has been let go (the store it \
+          was scoped from, with every collection of its stores: a sheet holding it dismissed, \
+          say): this store can no longer tell whether the \(element) with that id now is its own
           """
       }
       // The screen's token is read again only after the stack's ids changed.
@@ -225,6 +227,14 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
             store was scoped to (a computed property), or was removed, since the store was made; \
             the element with that id is in the view again, with a store of its own: scope again \
             for its current store
+            """
+        }
+        guard token == nil else {
+          // Popped, then pushed back with its id (a saved path restored, an undo): the same
+          // screen, perhaps, but with a store of its own now.
+          return """
+            screen \(describeID(id)), which was popped; the screen with that id now (restored, \
+            or pushed again) has a store of its own: scope again for it
             """
         }
         return
