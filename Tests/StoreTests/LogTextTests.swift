@@ -66,6 +66,28 @@ import Testing
     #expect(LogText.cuttingQuotes(in: "\"\(long)", limit: 3) == #""xxx… (200 characters)"#)
   }
 
+  /// A message cut short (a replay's warning, after 1,000 characters) is not cut inside an
+  /// escape the message wrote itself (an action's `"ab\u{200B}"`): `\u{20…` would read as
+  /// another character, or as none. A complete escape, and an escaped backslash, stay.
+  @Test func aCutDoesNotSplitAnEscapeTheTextHolds() {
+    let lead = String(repeating: "a", count: 4)
+    let escape = #"\u{200B}"#
+    // 4 + 8 scalars; cut at each scalar of the escape.
+    #expect(LogText.escaped(lead + escape + "b", limit: 4) == "aaaa… (13 characters)")
+    #expect(LogText.escaped(lead + escape + "b", limit: 5) == "aaaa… (13 characters)")
+    #expect(LogText.escaped(lead + escape + "b", limit: 6) == "aaaa… (13 characters)")
+    #expect(LogText.escaped(lead + escape + "b", limit: 9) == "aaaa… (13 characters)")
+    #expect(LogText.escaped(lead + escape + "b", limit: 11) == "aaaa… (13 characters)")
+    #expect(
+      LogText.escaped(lead + escape + "b", limit: 12) == #"aaaa\u{200B}… (13 characters)"#)
+    #expect(LogText.escaped(lead + #"\n"# + "bb", limit: 5) == "aaaa… (8 characters)")
+    #expect(LogText.escaped(lead + #"\n"# + "bb", limit: 6) == #"aaaa\n… (8 characters)"#)
+    // An escaped backslash is complete, and the `u` after it text; its first half alone is not.
+    #expect(LogText.escaped(lead + #"\\u{41}"#, limit: 7) == #"aaaa\\u… (11 characters)"#)
+    #expect(LogText.escaped(lead + #"\\"#, limit: 5) == "aaaa… (6 characters)")
+    #expect(LogText.escaped(lead + #"\\"#, limit: 6) == #"aaaa\\"#)
+  }
+
   @Test func aKeyThatDoesNotReadAsOneKeyIsQuotedInBrackets() {
     for plain in ["name", "_0", "12", "item-1", "é", "😀"] {
       #expect(LogText.key(plain) == ".\(plain)")

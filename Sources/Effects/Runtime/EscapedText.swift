@@ -75,6 +75,9 @@ package enum EscapedText {
     for scalar in text.unicodeScalars {
       guard count < limit else {
         flag.end(into: &result)
+        // Unquoted, the text may hold escapes of its own (a message quoting a value): one cut
+        // in two (`\u{20…`) would read as a different character, or as none.
+        if !isQuoted { dropPartialEscape(from: &result) }
         return result + close + "… (\(text.unicodeScalars.count) characters)"
       }
       count += 1
@@ -95,6 +98,25 @@ package enum EscapedText {
     }
     flag.end(into: &result)
     return result + close
+  }
+
+  /// Removes from the end of `text`, an unquoted text cut short, an escape the cut split: a
+  /// backslash that begins an escape (not the second of `\\`) followed by nothing, by `u`, or
+  /// by `u{` and at most 8 hexadecimal digits without the closing brace. A complete escape
+  /// (`\n`, `\u{200B}`) stays.
+  private static func dropPartialEscape(from text: inout String) {
+    let tail = Array(text.unicodeScalars.suffix(12))
+    guard let slash = tail.lastIndex(of: "\\") else { return }
+    // The backslashes that end at `slash`: an even run is escaped backslashes, all complete.
+    let run = tail[...slash].reversed().prefix { $0 == "\\" }.count
+    guard run % 2 == 1 else { return }
+    let after = tail[(slash + 1)...]
+    let isPartial =
+      after.isEmpty || Array(after) == ["u"]
+      || (after.starts(with: ["u", "{"]) && after.count <= 10
+        && after.dropFirst(2).allSatisfy { $0.properties.isASCIIHexDigit })
+    guard isPartial else { return }
+    text.unicodeScalars.removeLast(tail.count - slash)
   }
 
   /// Whether `scalar` is printable ASCII (U+0020...U+007E), other than a quote or a backslash
