@@ -81,3 +81,14 @@ private struct OfflineClock: Clock {
     #expect(describeError(LoadError.status(1)) == "LoadError.status(1)")
   }
 }
+
+/// An error that is a class instance and does not describe itself: Swift prints its type with
+/// the module, and for a private class with an `(unknown context at $…)` address that changes
+/// from run to run (the review of the enum naming).
+private final class NetworkFailure: Error {}
+
+@Suite struct ClassErrorDescriptionTests {
+  @Test func aClassErrorIsNamedByItsTypeWithoutModuleOrAddress() {
+    #expect(describeError(NetworkFailure()) == "NetworkFailure")
+  }
+}

@@ -1,8 +1,10 @@
 /// An error as a runtime warning names it: as it describes itself, when it does
 /// (`SaveFailed(disk full)`, a Foundation error's text), and otherwise with its type, without
-/// the module: `Boom()` for a struct, as Swift prints one already, and `LoadError.offline` for
+/// the module: `Boom()` for a struct, as Swift prints one already, `LoadError.offline` for
 /// an enum's case, which Swift prints bare (`offline`), naming neither the error nor where it
-/// comes from. An action's payload of type `any Error` keeps its type the same way.
+/// comes from, and `NetworkFailure` for a class instance, which Swift prints with its module
+/// (and, for a private or local class, an address that changes from run to run). An action's
+/// payload of type `any Error` keeps its type the same way.
 ///
 /// - Parameter error: The error an effect, or a clock it waits on, threw.
 /// - Returns: Its text.
@@ -10,7 +12,11 @@ package func describeError(_ error: any Error) -> String {
   let text = "\(error)"
   guard
     !(error is CustomStringConvertible), !(error is CustomDebugStringConvertible),
-    !(error is TextOutputStreamable), Mirror(reflecting: error).displayStyle == .enum
+    !(error is TextOutputStreamable)
   else { return text }
-  return "\(TypeName.name(of: type(of: error))).\(text)"
+  switch Mirror(reflecting: error).displayStyle {
+  case .enum: return "\(TypeName.name(of: type(of: error))).\(text)"
+  case .class: return TypeName.name(of: type(of: error))
+  default: return text
+  }
 }
