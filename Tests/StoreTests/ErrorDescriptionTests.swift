@@ -92,3 +92,23 @@ private final class NetworkFailure: Error {}
     #expect(describeError(NetworkFailure()) == "NetworkFailure")
   }
 }
+
+/// Why a load failed, held by the error below.
+private enum FailureReason: Equatable { case timeout }
+
+/// An enum error whose cases hold values.
+private enum WrappingError: Error {
+  case wrapped(FailureReason)
+  case message(String)
+}
+
+/// What an enum error's case holds is written as an action's payload is: Swift printed a
+/// nested value with its module, and for a private type with an `(unknown context at $…)`
+/// address that changes from run to run (the review of the enum naming).
+@Suite struct ErrorPayloadDescriptionTests {
+  @Test func valuesInsideAnErrorAreWrittenWithoutModuleOrAddress() {
+    #expect(describeError(WrappingError.wrapped(.timeout)) == "WrappingError.wrapped(.timeout)")
+    #expect(
+      describeError(WrappingError.message("a\u{200B}")) == #"WrappingError.message("a\u{200B}")"#)
+  }
+}

@@ -924,8 +924,9 @@ package func wrappedNilDescription(_ wrapped: Any) -> String? {
 /// nested enums, optionals, structs and arrays (a long chain of an indirect enum, or of
 /// structs), the rest prints as `…`; a deep chain through other collections is printed whole
 /// by `String(reflecting:)`. A string among them prints as ``payloadDescription(_:depth:)``
-/// writes it.
-private func shortDescription(_ value: Any, depth: Int = 0) -> String? {
+/// writes it. With `asError`, `value` is written so even if it is an error (for
+/// ``describeError(_:)``); the values inside it are not.
+private func shortDescription(_ value: Any, depth: Int = 0, asError: Bool = false) -> String? {
   // An optional describes itself (`Optional(…)`): looked through before that check.
   let mirror = Mirror(reflecting: value)
   if mirror.displayStyle == .optional {
@@ -944,7 +945,7 @@ private func shortDescription(_ value: Any, depth: Int = 0) -> String? {
   if let uuid = value as? UUID { return uuid.testDescription }
   guard
     !(value is CustomStringConvertible), !(value is CustomDebugStringConvertible),
-    !(value is CustomReflectable), !(value is any Error)
+    !(value is CustomReflectable), asError || !(value is any Error)
   else { return nil }
   func text(_ value: Any) -> String {
     payloadDescription(value, depth: depth + 1)
@@ -972,9 +973,20 @@ private func shortDescription(_ value: Any, depth: Int = 0) -> String? {
   return ".\(name)(\(arguments.joined(separator: ", ")))"
 }
 
-/// `value`, a value inside an action, as ``shortDescription(_:depth:)`` writes it, or else as
-/// `String(reflecting:)` does, with a string's characters that show as nothing or as a space
-/// without being one (a zero-width space, a right-to-left override, a no-break space) escaped
+/// An error that is a struct or an enum and neither describes nor reflects itself, as
+/// ``describe(_:)`` writes such a value inside an action: `Failed(reason: .timeout)`, or for
+/// an enum's case `.wrapped(.timeout)`, the values inside written without their modules.
+/// `nil` for any other error.
+///
+/// - Parameter error: The error.
+/// - Returns: Its text, or `nil`.
+package func shortErrorDescription(_ error: any Error) -> String? {
+  shortDescription(error, asError: true)
+}
+
+/// `value`, a value inside an action, as ``shortDescription(_:depth:asError:)`` writes it, or
+/// else as `String(reflecting:)` does, with a string's characters that show as nothing or as a
+/// space without being one (a zero-width space, a right-to-left override, a no-break space) escaped
 /// too, as the test store's dumps escape them: `"ab\u{200B}"`. `String(reflecting:)` escapes
 /// quotes, backslashes, an apostrophe (`\'`) and the C0 control characters, but writes the
 /// others as they are, so that two different strings could print the same.

@@ -3,8 +3,10 @@
 /// the module: `Boom()` for a struct, as Swift prints one already, `LoadError.offline` for
 /// an enum's case, which Swift prints bare (`offline`), naming neither the error nor where it
 /// comes from, and `NetworkFailure` for a class instance, which Swift prints with its module
-/// (and, for a private or local class, an address that changes from run to run). An action's
-/// payload of type `any Error` keeps its type the same way.
+/// (and, for a private or local class, an address that changes from run to run). What an
+/// enum's case holds is written as ``describe(_:)`` writes an action's payload:
+/// `LoadError.wrapped(.timeout)`, not `LoadError.wrapped(MyApp.Reason.timeout)`, a string
+/// with its invisible characters escaped.
 ///
 /// - Parameter error: The error an effect, or a clock it waits on, threw.
 /// - Returns: Its text.
@@ -15,7 +17,8 @@ package func describeError(_ error: any Error) -> String {
     !(error is TextOutputStreamable)
   else { return text }
   switch Mirror(reflecting: error).displayStyle {
-  case .enum: return "\(TypeName.name(of: type(of: error))).\(text)"
+  case .enum:
+    return TypeName.name(of: type(of: error)) + (shortErrorDescription(error) ?? ".\(text)")
   case .class: return TypeName.name(of: type(of: error))
   default: return text
   }
