@@ -86,6 +86,12 @@ import Testing
     #expect(LogText.escaped(lead + #"\\u{41}"#, limit: 7) == #"aaaa\\u… (11 characters)"#)
     #expect(LogText.escaped(lead + #"\\"#, limit: 5) == "aaaa… (6 characters)")
     #expect(LogText.escaped(lead + #"\\"#, limit: 6) == #"aaaa\\"#)
+    // A run of backslashes longer than the end looked at is counted whole: 13 of 14 end
+    // with a lone escaping one.
+    let slashes = String(repeating: "\\", count: 14)
+    #expect(
+      LogText.escaped("a" + slashes, limit: 14)
+        == "a" + String(repeating: "\\", count: 12) + "… (15 characters)")
   }
 
   @Test func aKeyThatDoesNotReadAsOneKeyIsQuotedInBrackets() {

@@ -107,8 +107,10 @@ package enum EscapedText {
   private static func dropPartialEscape(from text: inout String) {
     let tail = Array(text.unicodeScalars.suffix(12))
     guard let slash = tail.lastIndex(of: "\\") else { return }
-    // The backslashes that end at `slash`: an even run is escaped backslashes, all complete.
-    let run = tail[...slash].reversed().prefix { $0 == "\\" }.count
+    // The backslashes that end at `slash`, counted in the whole text (a run may begin before
+    // the tail): an even run is escaped backslashes, all complete.
+    let run = text.unicodeScalars.dropLast(tail.count - 1 - slash).reversed()
+      .prefix { $0 == "\\" }.count
     guard run % 2 == 1 else { return }
     let after = tail[(slash + 1)...]
     let isPartial =
