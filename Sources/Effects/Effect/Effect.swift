@@ -60,7 +60,10 @@ public struct Effect<Action: Sendable>: Sendable {
   /// action that started the effect. Once the effect was cancelled, no action of it reaches a
   /// reducer, so `catch` is not called: a `CancellationError` (or Foundation's
   /// `URLError.cancelled`) then ends it quietly, and any other error is reported as a runtime
-  /// warning that says it was thrown after the cancellation.
+  /// warning that says it was thrown after the cancellation. An action `catch` returned that
+  /// has not reached a reducer when the effect is cancelled (its row removed meanwhile) is
+  /// dropped with the rest, and a runtime warning names the error and the action, unless the
+  /// error means cancellation.
   ///
   /// - Parameters:
   ///   - priority: The priority of the task that runs the operation.

@@ -308,6 +308,14 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       switch event {
       case .action(let action, let record):
         deliver(action, from: record)
+      case .caught(let action, let error, let record):
+        if record.isCancelled {
+          if !Self.meansCancellation(error) {
+            warnings(Self.warning(forCaught: error, action: action, of: record))
+          }
+        } else {
+          deliver(action, from: record)
+        }
       case .finished(let record, let error):
         finish(record, error: error)
       }
@@ -633,9 +641,30 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       nil
     case .finished(let record, let error?):
       warning(for: error, of: record)
+    case .caught(let action, let error, let record):
+      meansCancellation(error) ? nil : warning(forCaught: error, action: action, of: record)
     case .action, .finished:
       nil
     }
+  }
+
+  /// The runtime warning for an error that `record`'s effect threw, and `catch:` turned into
+  /// `action`, which no reducer will see: the effect was cancelled (its element removed, its
+  /// store released) between the throw and the drain that would have delivered it. Thrown a
+  /// moment later, the error would have been reported as thrown after the cancellation; it
+  /// is reported here rather than lost.
+  nonisolated static func warning(
+    forCaught error: any Error, action: Action, of record: EffectRecord
+  ) -> RuntimeWarning {
+    RuntimeWarning(
+      message: """
+        An effect started by action \(describe(record.origin)) threw an error: \
+        \(describeError(error)). Its catch action \(describe(action)) was dropped, as the \
+        effect was cancelled (its element removed, or its store released, say) before the \
+        action reached a reducer. Handle in the parent's own effect an error that must be \
+        seen whatever becomes of the element.
+        """,
+      fileID: record.site?.fileID ?? "Effects", line: record.site?.line ?? 0)
   }
 
   @MainActor
@@ -719,7 +748,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
           let late = quiet ? nil : ThrownAfterCancellation(error: error)
           inbox.push(.finished(record, late))
         } else if let catchAction {
-          inbox.push(.action(catchAction(error), record))
+          inbox.push(.caught(catchAction(error), error, record))
           inbox.push(.finished(record, nil))
         } else {
           inbox.push(.finished(record, error))
