@@ -76,7 +76,8 @@ private struct OfflineClock: Clock {
 
   @Test func errorsThatNameThemselvesPrintAsBefore() {
     struct Broke: Error {}
-    #expect(describeError(Broke()) == "Broke()")
+    // Named as an enum error is, with the types it is nested in (here, the test's).
+    #expect(describeError(Broke()) == "ErrorDescriptionTests.Broke()")
     #expect(describeError(Boom()) == "boom")
     #expect(describeError(LoadError.status(1)) == "LoadError.status(1)")
   }
@@ -110,5 +111,59 @@ private enum WrappingError: Error {
     #expect(describeError(WrappingError.wrapped(.timeout)) == "WrappingError.wrapped(.timeout)")
     #expect(
       describeError(WrappingError.message("a\u{200B}")) == #"WrappingError.message("a\u{200B}")"#)
+  }
+}
+
+/// A struct error, whose fields Swift printed with their modules (and a private type's
+/// address), and an error held in an action's payload, which `String(reflecting:)` printed
+/// with its module (a class instance, a private one's address too), are written as the
+/// enum error is (the stop 62 leftovers).
+private struct SaveFailed: Error {
+  var reason: FailureReason
+  var attempts: Int
+}
+
+/// An error that wraps another, to any depth.
+private indirect enum ChainedError: Error {
+  case root
+  case wrapping(ChainedError)
+}
+
+@Suite private struct ErrorInStructAndPayloadDescriptionTests {
+  enum Feature: @unchecked Sendable {
+    case failed(any Error)
+    case saved(Result<Int, SaveFailed>)
+  }
+
+  @Test func aStructErrorsFieldsAreWrittenWithoutModuleOrAddress() {
+    #expect(
+      describeError(SaveFailed(reason: .timeout, attempts: 2))
+        == "SaveFailed(reason: .timeout, attempts: 2)")
+  }
+
+  @Test func anErrorInAnActionsPayloadIsNamedAsAWarningNamesIt() {
+    #expect(
+      describe(Feature.failed(WrappingError.wrapped(.timeout)))
+        .hasSuffix(".failed(WrappingError.wrapped(.timeout))"))
+    #expect(describe(Feature.failed(NetworkFailure())).hasSuffix(".failed(NetworkFailure)"))
+    #expect(
+      describe(Feature.failed(SaveFailed(reason: .timeout, attempts: 1)))
+        .hasSuffix(".failed(SaveFailed(reason: .timeout, attempts: 1))"))
+    #expect(
+      describe(Feature.saved(.failure(SaveFailed(reason: .timeout, attempts: 1))))
+        .hasSuffix(".saved(.failure(SaveFailed(reason: .timeout, attempts: 1)))"))
+  }
+
+  @Test func aLongChainOfErrorsInAPayloadIsCut() {
+    var error = ChainedError.root
+    for _ in 0..<5_000 { error = .wrapping(error) }
+    let text = describe(Feature.failed(error))
+    // Each error in it is named with its type, as one in a payload typed `any Error` is.
+    // (Booleans, not the text: printed whole, it ran to 345,119 characters.)
+    let named = text.contains(".failed(ChainedError.wrapping(ChainedError.wrapping(")
+    let cut = text.contains("…")
+    #expect(named)
+    #expect(cut)
+    #expect(text.count < 500)
   }
 }

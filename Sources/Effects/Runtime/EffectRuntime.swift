@@ -947,9 +947,11 @@ package func wrappedNilDescription(_ wrapped: Any) -> String? {
 /// `Gauge.Reading(value: 1)`) and `[…]` for an array of any of them; `nil` for any other
 /// value. An optional prints as `nil` or as what it wraps, as a test writes it (`.select(1)`,
 /// not `.select(Optional(1))`), and as `.some(nil)` where a `nil` inside it would otherwise
-/// read as the outer `nil`. Other payload values print as `String(reflecting:)` prints them,
-/// so a value that redacts itself stays redacted, and an error prints with its type's name
-/// unless it describes itself (a payload typed `any Error` says nothing of the type). Past 16
+/// read as the outer `nil`. An error that does not describe itself is named as
+/// ``describeError(_:)`` names it, with its type (a payload typed `any Error` says nothing of
+/// the type): `LoadError.offline`, `Failed(reason: .timeout)`, `NetworkFailure`. Other payload
+/// values print as `String(reflecting:)` prints them, so a value that redacts itself stays
+/// redacted. Past 16
 /// nested enums, optionals, structs and arrays (a long chain of an indirect enum, or of
 /// structs), the rest prints as `…`; a deep chain through other collections is printed whole
 /// by `String(reflecting:)`. A string among them prints as ``payloadDescription(_:depth:)``
@@ -974,8 +976,21 @@ private func shortDescription(_ value: Any, depth: Int = 0, asError: Bool = fals
   if let uuid = value as? UUID { return uuid.testDescription }
   guard
     !(value is CustomStringConvertible), !(value is CustomDebugStringConvertible),
-    !(value is CustomReflectable), asError || !(value is any Error)
+    !(value is CustomReflectable)
   else { return nil }
+  // An error among the values (a payload typed `any Error` says nothing of its type) is
+  // named as `describeError(_:)` names it: an enum's case and a class instance with their
+  // type, not as `.offline` or with their module (and a private class's address).
+  if !asError, value is any Error {
+    switch mirror.displayStyle {
+    case .enum:
+      guard depth < 16 else { return "…" }
+      let short = shortDescription(value, depth: depth, asError: true) ?? ".\(value)"
+      return TypeName.name(of: type(of: value)) + short
+    case .class: return TypeName.name(of: type(of: value))
+    default: break
+    }
+  }
   func text(_ value: Any) -> String {
     payloadDescription(value, depth: depth + 1)
   }

@@ -4,9 +4,10 @@
 /// an enum's case, which Swift prints bare (`offline`), naming neither the error nor where it
 /// comes from, and `NetworkFailure` for a class instance, which Swift prints with its module
 /// (and, for a private or local class, an address that changes from run to run). What an
-/// enum's case holds is written as ``describe(_:)`` writes an action's payload:
-/// `LoadError.wrapped(.timeout)`, not `LoadError.wrapped(MyApp.Reason.timeout)`, a string
-/// with its invisible characters escaped.
+/// enum's case, or a struct's fields, hold is written as ``describe(_:)`` writes an action's
+/// payload: `LoadError.wrapped(.timeout)`, not `LoadError.wrapped(MyApp.Reason.timeout)`,
+/// `Failed(reason: .timeout)`, a string with its invisible characters escaped. An action's
+/// payload that holds an error names it the same way.
 ///
 /// - Parameter error: The error an effect, or a clock it waits on, threw.
 /// - Returns: Its text.
@@ -20,6 +21,7 @@ package func describeError(_ error: any Error) -> String {
   case .enum:
     return TypeName.name(of: type(of: error)) + (shortErrorDescription(error) ?? ".\(text)")
   case .class: return TypeName.name(of: type(of: error))
+  case .struct: return shortErrorDescription(error) ?? text
   default: return text
   }
 }
