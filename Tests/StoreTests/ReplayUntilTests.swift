@@ -50,3 +50,34 @@ import Testing
     }
   }
 }
+
+extension ReplayUntilTests {
+  /// A line too long to read after the step asked for is damage the replay need not read, as
+  /// a line that is not JSON there is: it stops with a warning (it threw `lineTooLong`, the
+  /// log hunt, though `until` promises that a log damaged after that point replays up to it).
+  @Test func aLineTooLongAfterTheStepAskedForStopsTheReplayWithAWarning() throws {
+    var lines = try directory.lines(record())
+    // Line 6, action 3, after action 2's checkpoint on line 5.
+    lines[5] = String(repeating: "x", count: ActionLogFormat.maximumLineLength + 1)
+    let damaged = directory.path("too-long.jsonl")
+    try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: damaged))
+    let report = try replay(damaged, until: 2)
+    #expect(report.actionCount == 2)
+    #expect(report.stoppedAfter == 2)
+    #expect(report.checkpointsVerified == 2)
+    #expect(
+      report.warnings == [
+        """
+        Line 6: longer than the limit of 8388608 bytes; the replay stopped before it, after \
+        action 2 as asked, without reading it.
+        """
+      ])
+    // Without `until`, or before the line, it is still refused.
+    for until: Int? in [nil, 3] {
+      #expect(throws: ActionLogError.lineTooLong(line: 6, limit: ActionLogFormat.maximumLineLength))
+      {
+        try ActionLogReplayer(feature: "Tally") { Tally() }.replay(path: damaged, until: until)
+      }
+    }
+  }
+}

@@ -223,6 +223,19 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         }
         (bytes, number) = (line, lineNumber)
       case .tooLong(let lineNumber):
+        if let until, sequence >= until {
+          // Past the step asked for, as for a line that is not a log line: the replay got there.
+          report.warnings.append(
+            """
+            Line \(lineNumber): longer than the limit of \(ActionLogFormat.maximumLineLength) \
+            bytes; the replay stopped before it, after action \(sequence) as asked, without \
+            reading it.
+            """
+          )
+          report.stoppedAfter = sequence
+          report.finalState = state
+          return report
+        }
         throw ActionLogError.lineTooLong(line: lineNumber, limit: ActionLogFormat.maximumLineLength)
       }
       lastLine = number
