@@ -81,3 +81,36 @@ extension ReplayUntilTests {
     }
   }
 }
+
+extension ReplayUntilTests {
+  /// A replay that stops at the last action a stopped recording wrote reads the line that
+  /// marks it as stopped, as it reads that action's checkpoints: the report is the whole
+  /// log's, with the reason. (It stopped before that line, and reported a replay stopped
+  /// as asked before the end, with no word of the recording having stopped: the log hunt.)
+  @Test func stoppingAtTheLastActionOfAStoppedRecordingReadsWhyItStopped() throws {
+    // The third action's time is NaN, which no log line can hold: the recording stops there.
+    let warnings = WarningLog()
+    let store = RuntimeWarningHandler.$current.withValue(warnings.handler) {
+      Store(initialState: Tally.State()) { Tally() }
+    }
+    let file = directory.path("\(UUID().uuidString).jsonl")
+    var times = [0.0, 1.0, .nan][...]
+    let recorder = try store.recordActions(
+      to: file, feature: "Tally", checkpointInterval: 100, time: { times.popFirst() ?? 0 })
+    for amount in 1...3 { store.send(.add(amount)) }
+    #expect(recorder.actionCount == 2)
+    #expect(warnings.messages.count == 1)
+    let whole = try replay(file, until: .max)
+    #expect(whole.recordingStoppedAfter == 2)
+    let report = try replay(file, until: 2)
+    #expect(report.stoppedAfter == nil)
+    #expect(report.recordingStoppedAfter == 2)
+    #expect(report.warnings == whole.warnings)
+    #expect(
+      report.warnings.first?.hasPrefix("Line 4: the recording stopped after action 2:") == true)
+    // Before it, the replay stops as asked, without reading it.
+    let earlier = try replay(file, until: 1)
+    #expect(earlier.stoppedAfter == 1)
+    #expect(earlier.recordingStoppedAfter == nil)
+  }
+}

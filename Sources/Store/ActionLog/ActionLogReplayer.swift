@@ -131,7 +131,8 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
   /// - Parameters:
   ///   - path: The log.
   ///   - until: The last sequence number to replay: the replay stops before the first action
-  ///     after it (its checkpoints are still checked), and the rest of the log is not read.
+  ///     after it (its checkpoints are still checked, and a line marking the recording as
+  ///     stopped after it still read), and the rest of the log is not read.
   ///   - step: Called after each action, in order. An error it throws stops the replay and
   ///     is thrown on as it is.
   /// - Returns: What the replay found.
@@ -242,7 +243,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       if Self.isBlank(bytes) { continue }
       if let until, sequence >= until {
         switch Self.kind(of: bytes, after: sequence, decoder) {
-        case .checkpointOfThisAction:
+        case .ofThisAction:
           break
         case .other:
           // Past the step asked for, only its own checkpoints are read: the rest of the log
@@ -540,15 +541,20 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
   }
 
   private enum LineKind {
-    case checkpointOfThisAction, other, unreadable
+    case ofThisAction, other, unreadable
   }
 
-  /// Whether `line` is a checkpoint of action `sequence`, from its `kind` and `seq` alone.
+  /// Whether `line` is a checkpoint of action `sequence`, or the line marking the recording as
+  /// stopped after it, from its `kind` and `seq` alone: a replay that stops after that action
+  /// still reads it (the stop line ends the log, and says why).
   private static func kind(of line: Data, after sequence: Int, _ decoder: JSONDecoder)
     -> LineKind
   {
     guard let probe = try? decoder.decode(LineProbe.self, from: line) else { return .unreadable }
-    return probe.kind == "checkpoint" && probe.seq == sequence ? .checkpointOfThisAction : .other
+    guard probe.seq == sequence, probe.kind == "checkpoint" || probe.kind == "stopped" else {
+      return .other
+    }
+    return .ofThisAction
   }
 
   /// Why a first line that is not a header is not one, when it is a line of another kind:
