@@ -100,7 +100,7 @@ struct Demo {
     case "replay": return try ReplayCommand.parse(rest).run(output: output)
     case "verify": return try VerifyCommand.parse(rest).run(output: output)
     case "--help", "-h", "help":
-      output.line(Usage.main)
+      output.line(try Usage.help(for: rest))
       return 0
     default:
       throw UsageError(message: "unknown command \(LogText.quoted(command)).", usage: Usage.main)
@@ -161,6 +161,26 @@ enum OptionValue {
 }
 
 enum Usage {
+  /// What `help` (or `--help`, `-h`) shows: the main usage, or with a command after it, that
+  /// command's (`demo help replay`, as `demo replay --help`); anything else after it is
+  /// refused, as every argument a command does not take is.
+  static func help(for arguments: [String]) throws(UsageError) -> String {
+    guard let topic = arguments.first else { return main }
+    let usage: String
+    switch topic {
+    case "record": usage = record
+    case "replay": usage = replay
+    case "verify": usage = verify
+    default:
+      throw UsageError(message: "unknown command \(LogText.quoted(topic)).", usage: main)
+    }
+    guard arguments.count == 1 else {
+      throw UsageError(
+        message: "unexpected argument \(LogText.quoted(arguments[1])).", usage: usage)
+    }
+    return usage
+  }
+
   static let main = """
     USAGE: demo [<command>]
 

@@ -53,6 +53,28 @@ import Testing
     #expect(await run(arguments) == 0)
   }
 
+  /// `demo help replay` printed the main usage, ignoring the command it was asked about, and
+  /// `demo help bogus` exited with 0 (the log hunt): it shows that command's usage, as
+  /// `demo replay --help` does, and refuses what names no command.
+  @Test func helpForACommandShowsThatCommandsUsage() async {
+    for (arguments, usage) in [
+      (["help", "record"], Usage.record), (["help", "replay"], Usage.replay),
+      (["--help", "verify"], Usage.verify), (["-h"], Usage.main),
+    ] {
+      let output = Output(capturing: true)
+      #expect(await Demo.run(arguments, output: output) == 0)
+      #expect(output.captured == [usage], "\(arguments)")
+    }
+    for (arguments, message) in [
+      (["help", "bogus"], #"demo: unknown command "bogus"."#),
+      (["help", "replay", "x"], #"demo: unexpected argument "x"."#),
+    ] {
+      let output = Output(capturing: true)
+      #expect(await Demo.run(arguments, output: output) == 2)
+      #expect(output.captured?.first?.hasPrefix(message) == true, "\(output.captured ?? [])")
+    }
+  }
+
   @Test(arguments: [
     ["bogus"], ["replay"], ["verify"], ["replay", "a.jsonl", "--until"],
     ["record", "--sessions", "0"], ["record", "--out"],
