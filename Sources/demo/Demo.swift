@@ -102,6 +102,9 @@ struct Demo {
     case "--help", "-h", "help":
       output.line(try Usage.help(for: rest))
       return 0
+    case _ where command.hasPrefix("-"):
+      // An option before any command (`demo --version`): no option is taken there but help.
+      throw UsageError(message: "unknown option \(LogText.quoted(command)).", usage: Usage.main)
     default:
       throw UsageError(message: "unknown command \(LogText.quoted(command)).", usage: Usage.main)
     }

@@ -118,6 +118,9 @@ import Testing
     (["record", "--sessions", "2", "--sessions", "3"], "demo: --sessions is given twice."),
     // Command-line text is escaped as a log's is, so it cannot reach the terminal raw.
     (["\u{1B}[31mred"], #"demo: unknown command "\u{1B}[31mred"."#),
+    // An option where the command goes is named an option (the log hunt).
+    (["--version"], #"demo: unknown option "--version"."#),
+    (["-x", "replay"], #"demo: unknown option "-x"."#),
     (["replay", "--\u{7}"], #"demo: unknown option "--\u{7}"."#),
     (["verify", "a.jsonl", "b\u{1B}"], #"demo: unexpected argument "b\u{1B}"."#),
   ])
