@@ -1,7 +1,8 @@
 import Effects
 import Store
-import StoreTesting
 import Testing
+
+@testable import StoreTesting
 
 /// A list that keeps its pinned notes first.
 private struct Pinboard: Reducer {
@@ -165,5 +166,53 @@ private struct SinglePin: Reducer {
       messages.capture($0)
     }
     #expect(messages.last.contains("Only the order differs"), "\(messages.last)")
+  }
+}
+
+/// The advice for a failure looks for the line that opens each changed line's container once
+/// per diff, not once per line: a whole diff (`diffChangeLimit` set to `nil`) of a thousand
+/// rows replaced by others took 15 seconds to advise on, and of 4,000 almost four minutes, each
+/// of their lines looking back through every row above it to the list's opening line.
+@MainActor
+@Suite struct DiffOpenerTests {
+  /// A count shared by the copies of the lines.
+  private final class Reads: Sendable {
+    let count = Locked(0)
+  }
+
+  /// Lines that count how often they are read.
+  private struct CountingLines: RandomAccessCollection {
+    let lines: [Substring]
+    let reads = Reads()
+    var startIndex: Int { lines.startIndex }
+    var endIndex: Int { lines.endIndex }
+    subscript(position: Int) -> Substring {
+      reads.count.withLock { $0 += 1 }
+      return lines[position]
+    }
+  }
+
+  /// The lines of a diff of `rows` rows removed from one list.
+  private func removedRows(_ rows: Int) -> [Substring] {
+    var lines: [Substring] = ["  Feature.State(", "    rows: ["]
+    for id in 0..<rows {
+      lines += ["-     [id: \(id)]: Row(", "-       id: \(id)", "-       title: \"t\"", "-     )"]
+    }
+    return lines + ["    ]", "    … (1 unchanged)", "  )"]
+  }
+
+  @Test func eachLineIsReadOnce() {
+    let lines = CountingLines(lines: removedRows(500))
+    let openers = TestStore<Int, Never>.openers(of: lines)
+    #expect(openers.count == lines.count)
+    let reads = lines.reads.count.withLock { $0 }
+    #expect(reads <= lines.count, "\(reads) reads of \(lines.count) lines")
+  }
+
+  @Test func eachLineOpensUnderTheNearestLineIndentedLess() {
+    let openers = TestStore<Int, Never>.openers(of: removedRows(2))
+    // The root, the list, the rows, their fields, the row closing under the list, and the
+    // lines after it under the root.
+    #expect(openers == [nil, 0, 1, 2, 2, 1, 1, 6, 6, 1, 0, 0, nil])
   }
 }
