@@ -67,6 +67,38 @@ private enum Edit: Equatable, Sendable {
         + String(repeating: "y", count: 80))
   }
 
+  /// A cut falls between the escapes a string leaf holds, never inside one: split,
+  /// `…[1760 characters]…{A0}\u{A0}` read as the text `{A0}`, and `\u{A…` or a lone `\`
+  /// before a count as a character of their own.
+  @Test func aCutNeverSplitsAnEscape() {
+    let space = #"\u{A0}"#  // a no-break space, as a string leaf escapes it
+    let run = String(repeating: space, count: 300)
+    let (old, new) = TextElision.pair("\"\(run)x\(run)\"", "\"\(run)y\(run)\"")
+    // 40 characters of context would end inside an escape: six whole escapes (36) are kept.
+    let kept = String(repeating: space, count: 6)
+    #expect(old == "\"…[1764 characters]…\(kept)x\(kept)…[1764 characters]…\"")
+    #expect(new == "\"…[1764 characters]…\(kept)y\(kept)…[1764 characters]…\"")
+    // A line cut to its start: 160 characters would end inside an escape, so 157 are kept.
+    #expect(
+      TextElision.single("\"\(run)\"")
+        == "\"" + String(repeating: space, count: 26) + "…[1645 characters]…")
+    // A changed region cut in its middle, and a backslash escaped as `\\`.
+    let (middleOld, middleNew) = TextElision.pair(
+      "\"" + String(repeating: #"\u{1}"#, count: 100) + "\"",
+      "\"" + String(repeating: #"\\"#, count: 3) + String(repeating: #"\u{2}"#, count: 100) + "\"")
+    for line in [middleOld, middleNew] {
+      var pieces = line.split(separator: "…", omittingEmptySubsequences: false)
+      #expect(pieces.count == 3, "\(line)")
+      pieces.remove(at: 1)  // the count
+      for piece in pieces {
+        // Each piece kept is whole escapes between the quotes.
+        let rest = piece.replacing("\"", with: "").replacing(#"\u{1}"#, with: "")
+          .replacing(#"\u{2}"#, with: "").replacing(#"\\"#, with: "")
+        #expect(rest.isEmpty, "\(piece) in \(line)")
+      }
+    }
+  }
+
   @Test func shortStringsAreNotShortened() {
     #expect(TextElision.pair("\"Paris\"", "\"Lyon\"") == ("\"Paris\"", "\"Lyon\""))
   }
