@@ -167,3 +167,17 @@ private indirect enum ChainedError: Error {
     #expect(text.count < 500)
   }
 }
+
+/// An action that is itself an error: its type is named once, as any action's is, not once
+/// more for the error it also is (`ErrorAction.retryErrorAction.retry`).
+private enum ErrorAction: Error, Sendable {
+  case retry
+  case failed(Int)
+}
+
+@Suite struct ErrorActionDescriptionTests {
+  @Test func anActionThatIsAnErrorIsNamedOnce() {
+    #expect(describe(ErrorAction.retry) == "ErrorAction.retry")
+    #expect(describe(ErrorAction.failed(1)) == "ErrorAction.failed(1)")
+  }
+}

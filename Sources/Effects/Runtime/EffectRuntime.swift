@@ -912,7 +912,8 @@ package struct EffectPlacement: Sendable {
 /// action that is itself a string, which print as Swift prints them.
 @usableFromInline
 package func describe(_ action: any Sendable) -> String {
-  let short = shortDescription(action)
+  // Written as a value, even if it is an error: its type's name is added here, once.
+  let short = shortDescription(action, asError: true)
   if Mirror(reflecting: action).displayStyle == .struct, let short { return short }
   return TypeName.name(of: type(of: action)) + (short ?? ".\(action)")
 }
