@@ -181,3 +181,24 @@ private enum ErrorAction: Error, Sendable {
     #expect(describe(ErrorAction.failed(1)) == "ErrorAction.failed(1)")
   }
 }
+
+/// A struct error that wraps another, to any depth.
+private struct NestedFailure: Error {
+  var inner: (any Error)?
+}
+
+/// A long chain of errors is cut at 16 levels without being printed whole first: Swift's own
+/// printing of a 10,000-deep chain, made and dropped only to be replaced by the cut text,
+/// overflowed the stack of the thread an effect's task runs on.
+@Suite struct DeepErrorChainDescriptionTests {
+  @Test func aDeepChainIsDescribedOffTheMainThread() async {
+    let lengths = await Task.detached { () -> [Int] in
+      var nested = NestedFailure(inner: nil)
+      for _ in 0..<10_000 { nested = NestedFailure(inner: nested) }
+      var chained = ChainedError.root
+      for _ in 0..<10_000 { chained = .wrapping(chained) }
+      return [describeError(nested).count, describeError(chained).count]
+    }.value
+    #expect(lengths.allSatisfy { $0 < 500 })
+  }
+}

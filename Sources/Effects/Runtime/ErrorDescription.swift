@@ -12,16 +12,17 @@
 /// - Parameter error: The error an effect, or a clock it waits on, threw.
 /// - Returns: Its text.
 package func describeError(_ error: any Error) -> String {
-  let text = "\(error)"
   guard
     !(error is CustomStringConvertible), !(error is CustomDebugStringConvertible),
     !(error is TextOutputStreamable)
-  else { return text }
+  else { return "\(error)" }
+  // Swift's own text only where no shorter one is made: printed whole, a long chain of errors
+  // overflowed the stack of an effect's thread, to be cut at 16 levels after all.
   switch Mirror(reflecting: error).displayStyle {
   case .enum:
-    return TypeName.name(of: type(of: error)) + (shortErrorDescription(error) ?? ".\(text)")
+    return TypeName.name(of: type(of: error)) + (shortErrorDescription(error) ?? ".\(error)")
   case .class: return TypeName.name(of: type(of: error))
-  case .struct: return shortErrorDescription(error) ?? text
-  default: return text
+  case .struct: return shortErrorDescription(error) ?? "\(error)"
+  default: return "\(error)"
   }
 }
