@@ -74,7 +74,7 @@ private struct OfflineClock: Clock {
         "A debounce's clock threw an error from its sleep: LoadError.offline.") == true)
   }
 
-  @Test func errorsThatNameThemselvesPrintAsBefore() {
+  @Test func errorsThatNameThemselvesPrintTheirOwnTextAndAPlainStructItsFields() {
     struct Broke: Error {}
     // Named as an enum error is, with the types it is nested in (here, the test's).
     #expect(describeError(Broke()) == "ErrorDescriptionTests.Broke()")

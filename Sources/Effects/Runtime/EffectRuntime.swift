@@ -650,7 +650,8 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
 
   /// The runtime warning for an error that `record`'s effect threw, and `catch:` turned into
   /// `action`, which no reducer will see: the effect was cancelled (its element removed, its
-  /// store released) between the throw and the drain that would have delivered it. Thrown a
+  /// id cancelled, its store released) between the throw and the drain that would have
+  /// delivered it. Thrown a
   /// moment later, the error would have been reported as thrown after the cancellation; it
   /// is reported here rather than lost.
   nonisolated static func warning(
@@ -660,9 +661,9 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       message: """
         An effect started by action \(describe(record.origin)) threw an error: \
         \(describeError(error)). Its catch action \(describe(action)) was dropped, as the \
-        effect was cancelled (its element removed, or its store released, say) before the \
-        action reached a reducer. Handle in the parent's own effect an error that must be \
-        seen whatever becomes of the element.
+        effect was cancelled (its element removed, its id cancelled, or its store released) \
+        before the action reached a reducer. An error that must be seen even then belongs \
+        to an effect that outlives the cancelled one: the parent's own.
         """,
       fileID: record.site?.fileID ?? "Effects", line: record.site?.line ?? 0)
   }

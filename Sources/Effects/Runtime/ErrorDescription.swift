@@ -1,9 +1,10 @@
 /// An error as a runtime warning names it: as it describes itself, when it does
 /// (`SaveFailed(disk full)`, a Foundation error's text), and otherwise with its type, without
-/// the module: `Boom()` for a struct, as Swift prints one already, `LoadError.offline` for
-/// an enum's case, which Swift prints bare (`offline`), naming neither the error nor where it
-/// comes from, and `NetworkFailure` for a class instance, which Swift prints with its module
-/// (and, for a private or local class, an address that changes from run to run). What an
+/// the module: `Boom()` for a struct (with the types it is nested in, `Sync.Failed()`, where
+/// Swift writes `Failed()`), `LoadError.offline` for an enum's case, which Swift prints bare
+/// (`offline`), naming neither the error nor where it comes from, and `NetworkFailure` for a
+/// class instance, which Swift prints with its module (and, for a private or local class, an
+/// address that changes from run to run). What an
 /// enum's case, or a struct's fields, hold is written as ``describe(_:)`` writes an action's
 /// payload: `LoadError.wrapped(.timeout)`, not `LoadError.wrapped(MyApp.Reason.timeout)`,
 /// `Failed(reason: .timeout)`, a string with its invisible characters escaped. An action's
