@@ -118,6 +118,13 @@ import Testing
         + "to: UUID(counting: 0))")
   }
 
+  /// An action that is a plain value printed as `String.` and its raw text, a no-break space
+  /// and all (the StoreTesting hunt).
+  @Test func anActionThatIsAPlainValueIsWrittenAsItsTypeWouldTakeIt() {
+    #expect(describe("ab\u{A0}") == #"String("ab\u{A0}")"#)
+    #expect(describe(5) == "Int(5)")
+  }
+
   @Test func aDeepChainOfStructsPrintsItsTopLevelsOnly() {
     var node = ChainNode(value: 0, next: [])
     for value in 1..<2_000 { node = ChainNode(value: value, next: [node]) }

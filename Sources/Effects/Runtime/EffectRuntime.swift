@@ -909,14 +909,19 @@ package struct EffectPlacement: Sendable {
 /// literal writes it, with the characters that show as nothing, or as a space without being
 /// one, escaped too (see ``EscapedText``): `Namer.Action.rename("ab\u{200B}")`, which would
 /// otherwise print as `Namer.Action.rename("ab")`, the same as another action. Not reached:
-/// a string in a dictionary, a set, or a tuple that is not an enum case's payload, and an
-/// action that is itself a string, which print as Swift prints them.
+/// a string in a dictionary, a set, or a tuple that is not an enum case's payload, which
+/// print as Swift prints them. An action that is not an enum (a plain `String` or `Int`, in a
+/// small feature) is written as its type's initializer would take it: `String("ab\u{200B}")`,
+/// not `String.ab`.
 @usableFromInline
 package func describe(_ action: any Sendable) -> String {
   // Written as a value, even if it is an error: its type's name is added here, once.
   let short = shortDescription(action, asError: true)
-  if Mirror(reflecting: action).displayStyle == .struct, let short { return short }
-  return TypeName.name(of: type(of: action)) + (short ?? ".\(action)")
+  let style = Mirror(reflecting: action).displayStyle
+  if style == .struct, let short { return short }
+  let type = TypeName.name(of: type(of: action))
+  if style == nil { return "\(type)(\(describePayload(action)))" }
+  return type + (short ?? ".\(action)")
 }
 
 /// A value inside an action, written as ``describe(_:)`` writes it there: a UUID that a
