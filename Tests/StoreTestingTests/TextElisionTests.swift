@@ -99,6 +99,23 @@ private enum Edit: Equatable, Sendable {
     }
   }
 
+  /// A combining mark after an escaped character joins the escape's closing brace in one
+  /// `Character` (`}` and U+0301): the escape still ends there, and no cut falls inside it (it
+  /// kept `\u{` before the count, and `{A0}́` after it).
+  @Test func aCutNeverSplitsAnEscapeACombiningMarkFollows() {
+    let mark = DumpReflector.quoted("\u{A0}\u{301}").dropFirst().dropLast()  // `\u{A0}́`
+    let run = String(repeating: "\u{A0}\u{301}", count: 100)
+    // 160 characters would end inside the 27th escape, of six characters each.
+    #expect(
+      TextElision.single(DumpReflector.quoted(run))
+        == "\"" + String(repeating: String(mark), count: 26) + "…[445 characters]…")
+    let (old, new) = TextElision.pair(
+      DumpReflector.quoted(run + "x" + run), DumpReflector.quoted(run + "y" + run))
+    let kept = String(repeating: String(mark), count: 6)
+    #expect(old == "\"…[564 characters]…\(kept)x\(kept)…[564 characters]…\"")
+    #expect(new == "\"…[564 characters]…\(kept)y\(kept)…[564 characters]…\"")
+  }
+
   @Test func shortStringsAreNotShortened() {
     #expect(TextElision.pair("\"Paris\"", "\"Lyon\"") == ("\"Paris\"", "\"Lyon\""))
   }

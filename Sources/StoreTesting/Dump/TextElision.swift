@@ -119,8 +119,12 @@ enum TextElision {
           continue
         }
         var end = min(index + 2, line.count)
+        // A combining mark after an escaped character (`\u{A0}` then U+0301, the usual way to
+        // show a mark alone) joins the closing brace in one `Character`.
         if end < line.count, line[index + 1] == "u", line[end] == "{",
-          let close = line[(end + 1)..<min(end + 10, line.count)].firstIndex(of: "}")
+          let close = line[(end + 1)..<min(end + 10, line.count)].firstIndex(where: {
+            $0.unicodeScalars.first == "}"
+          })
         {
           end = close + 1
         }
