@@ -116,6 +116,18 @@ private enum Edit: Equatable, Sendable {
     #expect(new == "\"…[564 characters]…\(kept)y\(kept)…[564 characters]…\"")
   }
 
+  /// The common end of two lines can pair its backslashes differently in each: `a` and then
+  /// 80 backslashes and `n` (a string of 40 backslashes and the letter) against 81 and `n`
+  /// (40 backslashes and a line break). No cut in the run is between escapes in both, so
+  /// each line is cut between its own (one cut for both left a lone `\` before the count).
+  @Test func aCutNeverSplitsAnEscapeWhereTheLinesPairBackslashesApart() {
+    let run = String(repeating: "\\", count: 80) + "n" + String(repeating: "t", count: 300)
+    let (old, new) = TextElision.pair("\"a\(run)\"", "\"\\\(run)\"")
+    let backslashes = String(repeating: "\\", count: 40)
+    #expect(old == "\"a\(backslashes)…[341 characters]…\"")
+    #expect(new == "\"\(backslashes)…[342 characters]…\"")
+  }
+
   @Test func shortStringsAreNotShortened() {
     #expect(TextElision.pair("\"Paris\"", "\"Lyon\"") == ("\"Paris\"", "\"Lyon\""))
   }

@@ -40,17 +40,20 @@ enum TextElision {
     let (oldEscapes, newEscapes) = (Escapes(old), Escapes(new))
     // Both texts are the same up to `start`, escapes included.
     let prefix = elidedStart(old[..<start], escapes: oldEscapes)
-    // The common end is the same text in both, but an escape may begin before it in one of
-    // them only: what is kept of it splits an escape in neither.
+    // The common end is the same text in both, but not always the same escapes: what comes
+    // before it can pair its backslashes differently all along (`a` then `\\\\n` in one, `\`
+    // then the same in the other), so that no cut near it is between escapes in both. Each
+    // text is cut between its own, which keeps the same text, give or take a character.
     let oldEnd = old.count - common
     let newEnd = new.count - common
-    let kept = min(
-      oldEscapes.cut(atOrBefore: oldEnd + context) - oldEnd,
-      newEscapes.cut(atOrBefore: newEnd + context) - newEnd)
-    let suffix = elidedEnd(old[oldEnd...], keeping: max(kept, 0))
+    func suffix(_ text: [Character], from end: Int, _ escapes: Escapes) -> String {
+      elidedEnd(text[end...], keeping: max(escapes.cut(atOrBefore: end + context) - end, 0))
+    }
     return (
-      prefix + elidedMiddle(old[start..<oldEnd], escapes: oldEscapes) + suffix,
-      prefix + elidedMiddle(new[start..<newEnd], escapes: newEscapes) + suffix
+      prefix + elidedMiddle(old[start..<oldEnd], escapes: oldEscapes)
+        + suffix(old, from: oldEnd, oldEscapes),
+      prefix + elidedMiddle(new[start..<newEnd], escapes: newEscapes)
+        + suffix(new, from: newEnd, newEscapes)
     )
   }
 
