@@ -166,7 +166,8 @@ enum OptionValue {
 enum Usage {
   /// What `help` (or `--help`, `-h`) shows: the main usage, or with a command after it, that
   /// command's (`demo help replay`, as `demo replay --help`); anything else after it is
-  /// refused, as every argument a command does not take is.
+  /// refused, as every argument a command does not take is. Help on help (`demo help help`,
+  /// `demo help --help`) is the main usage.
   static func help(for arguments: [String]) throws(UsageError) -> String {
     guard let topic = arguments.first else { return main }
     let usage: String
@@ -174,6 +175,9 @@ enum Usage {
     case "record": usage = record
     case "replay": usage = replay
     case "verify": usage = verify
+    case "help", "--help", "-h": usage = main
+    case _ where topic.hasPrefix("-"):
+      throw UsageError(message: "unknown option \(LogText.quoted(topic)).", usage: main)
     default:
       throw UsageError(message: "unknown command \(LogText.quoted(topic)).", usage: main)
     }

@@ -75,6 +75,24 @@ import Testing
     }
   }
 
+  /// Help on help is the main usage, as `demo replay --help --help` is replay's: it said
+  /// "unknown command "help"" (or "--help") and exited with 2, though `help` is one. An
+  /// option after `help` is named an option, as it is where the command goes.
+  @Test func helpOnHelpShowsTheMainUsage() async {
+    for arguments in [
+      ["help", "help"], ["help", "--help"], ["help", "-h"], ["--help", "--help"],
+    ] {
+      let output = Output(capturing: true)
+      #expect(await Demo.run(arguments, output: output) == 0, "\(arguments)")
+      #expect(output.captured == [Usage.main], "\(arguments)")
+    }
+    let output = Output(capturing: true)
+    #expect(await Demo.run(["help", "--version"], output: output) == 2)
+    #expect(
+      output.captured?.first?.hasPrefix(#"demo: unknown option "--version"."#) == true,
+      "\(output.captured ?? [])")
+  }
+
   @Test(arguments: [
     ["bogus"], ["replay"], ["verify"], ["replay", "a.jsonl", "--until"],
     ["record", "--sessions", "0"], ["record", "--out"],
