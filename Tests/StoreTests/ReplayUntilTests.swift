@@ -49,6 +49,22 @@ import Testing
       #expect(!report.isComplete)
     }
   }
+
+  /// In a log that holds no action, 0 is the last action: the report is the whole log's, as
+  /// the article says (the review of the stop-line read).
+  @Test func aNumberBelowOneInALogOfNoActionReplaysTheWholeLog() throws {
+    let store = Store(initialState: Tally.State()) { Tally() }
+    let file = directory.path("\(UUID().uuidString).jsonl")
+    let recorder = try store.recordActions(
+      to: file, feature: "Tally", checkpointInterval: 1, time: { 0 })
+    try recorder.finish()
+    for until in [0, -1] {
+      let report = try replay(file, until: until)
+      #expect(report.actionCount == 0)
+      #expect(report.stoppedAfter == nil)
+      #expect(report.isComplete)
+    }
+  }
 }
 
 extension ReplayUntilTests {
@@ -69,7 +85,8 @@ extension ReplayUntilTests {
       report.warnings == [
         """
         Line 6: longer than the limit of 8388608 bytes; the replay stopped before it, after \
-        action 2 as asked, without reading it.
+        action 2 as asked, without reading it, or knowing whether it was that action's \
+        checkpoint.
         """
       ])
     // Without `until`, or before the line, it is still refused.

@@ -60,7 +60,7 @@ public struct ReplayReport<State> {
   public var isComplete: Bool
   /// The sequence number the replay stopped after, when it stopped before the end of the
   /// log because of `until`: the last action it replayed, or 0 when it replayed none (an
-  /// `until` below 1).
+  /// `until` below 1, in a log that holds actions).
   public var stoppedAfter: Int?
   /// The last action the recording wrote, when the log ends with a line marking the
   /// recording as stopped (an action or a state it could not write; see
@@ -230,7 +230,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
             """
             Line \(lineNumber): longer than the limit of \(ActionLogFormat.maximumLineLength) \
             bytes; the replay stopped before it, after action \(sequence) as asked, without \
-            reading it.
+            reading it, or knowing whether it was that action's checkpoint.
             """
           )
           report.stoppedAfter = sequence
