@@ -651,9 +651,8 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   /// The runtime warning for an error that `record`'s effect threw, and `catch:` turned into
   /// `action`, which no reducer will see: the effect was cancelled (its element removed, its
   /// id cancelled, its store released) between the throw and the drain that would have
-  /// delivered it. Thrown a
-  /// moment later, the error would have been reported as thrown after the cancellation; it
-  /// is reported here rather than lost.
+  /// delivered it. Thrown a moment later, the error would have been reported as thrown after
+  /// the cancellation; it is reported here rather than lost.
   nonisolated static func warning(
     forCaught error: any Error, action: Action, of record: EffectRecord
   ) -> RuntimeWarning {
@@ -958,12 +957,12 @@ package func wrappedNilDescription(_ wrapped: Any) -> String? {
 /// ``describeError(_:)`` names it, with its type (a payload typed `any Error` says nothing of
 /// the type): `LoadError.offline`, `Failed(reason: .timeout)`, `NetworkFailure`. Other payload
 /// values print as `String(reflecting:)` prints them, so a value that redacts itself stays
-/// redacted. Past 16
-/// nested enums, optionals, structs and arrays (a long chain of an indirect enum, or of
-/// structs), the rest prints as `…`; a deep chain through other collections is printed whole
-/// by `String(reflecting:)`. A string among them prints as ``payloadDescription(_:depth:)``
-/// writes it. With `asError`, `value` is written so even if it is an error (for
-/// ``describeError(_:)``); the values inside it are not.
+/// redacted. Past 16 nested enums, optionals, structs and arrays (a long chain of an indirect
+/// enum, or of structs), the rest prints as `…`; a deep chain through other collections is
+/// printed whole by `String(reflecting:)`. A string among them prints as
+/// ``payloadDescription(_:depth:)`` writes it. With `asError`, `value` is written as a value
+/// even if it is an error (for ``describeError(_:)``, and for an action, whose type's name
+/// ``describe(_:)`` adds); the values inside it are not.
 private func shortDescription(_ value: Any, depth: Int = 0, asError: Bool = false) -> String? {
   // An optional describes itself (`Optional(…)`): looked through before that check.
   let mirror = Mirror(reflecting: value)

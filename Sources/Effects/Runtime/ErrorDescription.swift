@@ -4,11 +4,11 @@
 /// Swift writes `Failed()`), `LoadError.offline` for an enum's case, which Swift prints bare
 /// (`offline`), naming neither the error nor where it comes from, and `NetworkFailure` for a
 /// class instance, which Swift prints with its module (and, for a private or local class, an
-/// address that changes from run to run). What an
-/// enum's case, or a struct's fields, hold is written as ``describe(_:)`` writes an action's
-/// payload: `LoadError.wrapped(.timeout)`, not `LoadError.wrapped(MyApp.Reason.timeout)`,
-/// `Failed(reason: .timeout)`, a string with its invisible characters escaped. An action's
-/// payload that holds an error names it the same way.
+/// address that changes from run to run). What an enum's case, or a struct's fields, hold is
+/// written as ``describe(_:)`` writes an action's payload: `LoadError.wrapped(.timeout)`, not
+/// `LoadError.wrapped(MyApp.Reason.timeout)`, `Failed(reason: .timeout)`, a string with its
+/// invisible characters escaped. An action's payload that holds an error names it the same
+/// way.
 ///
 /// - Parameter error: The error an effect, or a clock it waits on, threw.
 /// - Returns: Its text.
