@@ -166,8 +166,9 @@ enum OptionValue {
 enum Usage {
   /// What `help` (or `--help`, `-h`) shows: the main usage, or with a command after it, that
   /// command's (`demo help replay`, as `demo replay --help`); anything else after it is
-  /// refused, as every argument a command does not take is. Help on help (`demo help help`,
-  /// `demo help --help`) is the main usage.
+  /// refused, as every argument a command does not take is, but a request for help (`demo
+  /// help replay --help`, which asks for the same thing twice). Help on help (`demo help
+  /// help`, `demo help --help`) is the main usage.
   static func help(for arguments: [String]) throws(UsageError) -> String {
     guard let topic = arguments.first else { return main }
     let usage: String
@@ -181,9 +182,8 @@ enum Usage {
     default:
       throw UsageError(message: "unknown command \(LogText.quoted(topic)).", usage: main)
     }
-    guard arguments.count == 1 else {
-      throw UsageError(
-        message: "unexpected argument \(LogText.quoted(arguments[1])).", usage: usage)
+    if let extra = arguments.dropFirst().first(where: { !["help", "--help", "-h"].contains($0) }) {
+      throw UsageError(message: "unexpected argument \(LogText.quoted(extra)).", usage: usage)
     }
     return usage
   }

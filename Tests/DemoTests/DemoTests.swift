@@ -86,6 +86,13 @@ import Testing
       #expect(await Demo.run(arguments, output: output) == 0, "\(arguments)")
       #expect(output.captured == [Usage.main], "\(arguments)")
     }
+    // Help asked for twice, after the command too (the second reviewer): that command's.
+    for arguments in [["help", "replay", "--help"], ["-h", "verify", "-h"]] {
+      let output = Output(capturing: true)
+      #expect(await Demo.run(arguments, output: output) == 0, "\(arguments)")
+      #expect(output.captured?.first?.hasPrefix("USAGE: demo") == true, "\(arguments)")
+      #expect(output.captured != [Usage.main], "\(arguments)")
+    }
     let output = Output(capturing: true)
     #expect(await Demo.run(["help", "--version"], output: output) == 2)
     #expect(
