@@ -102,11 +102,8 @@ struct Demo {
     case "--help", "-h", "help":
       output.line(try Usage.help(for: rest))
       return 0
-    case _ where command.hasPrefix("-"):
-      // An option before any command (`demo --version`): no option is taken there but help.
-      throw UsageError(message: "unknown option \(LogText.quoted(command)).", usage: Usage.main)
     default:
-      throw UsageError(message: "unknown command \(LogText.quoted(command)).", usage: Usage.main)
+      throw Usage.unknown(command)
     }
   }
 }
@@ -177,15 +174,19 @@ enum Usage {
     case "replay": usage = replay
     case "verify": usage = verify
     case "help", "--help", "-h": usage = main
-    case _ where topic.hasPrefix("-"):
-      throw UsageError(message: "unknown option \(LogText.quoted(topic)).", usage: main)
-    default:
-      throw UsageError(message: "unknown command \(LogText.quoted(topic)).", usage: main)
+    default: throw unknown(topic)
     }
     if let extra = arguments.dropFirst().first(where: { !["help", "--help", "-h"].contains($0) }) {
       throw UsageError(message: "unexpected argument \(LogText.quoted(extra)).", usage: usage)
     }
     return usage
+  }
+
+  /// The error for a word where a command goes that names none: an option (`demo --version`;
+  /// none is taken there but help), or an unknown command.
+  static func unknown(_ word: String) -> UsageError {
+    let kind = word.hasPrefix("-") ? "option" : "command"
+    return UsageError(message: "unknown \(kind) \(LogText.quoted(word)).", usage: main)
   }
 
   static let main = """
