@@ -549,6 +549,38 @@ import Testing
     #expect(try reader.next() == nil)
   }
 
+  @Test func aCarriageReturnEndingALineDoesNotCountTowardTheLimit() throws {
+    // A log of lines at the limit, copied through a tool that ends lines in CRLF, stays
+    // readable; a line a byte longer (before its CRLF) does not, nor one whose byte past the
+    // limit is not a carriage return, nor one with a carriage return and a byte more.
+    let atLimit = String(repeating: "a", count: 16)
+    let file = try write(
+      atLimit + "\r\n" + atLimit + "\r", to: "limit-crlf.jsonl")
+    let reader = try LineReader(path: file, limit: 16)
+    guard case .complete(let line, 1)? = try reader.next() else {
+      Issue.record("the CRLF line at the limit was not read whole")
+      return
+    }
+    #expect(line == Data((atLimit + "\r").utf8))
+    guard case .truncated(let cut, 2)? = try reader.next() else {
+      Issue.record("the cut CRLF line at the limit was not read whole")
+      return
+    }
+    #expect(cut == Data((atLimit + "\r").utf8))
+    #expect(try reader.next() == nil)
+
+    for tooLong in [
+      atLimit + "b\r\n", atLimit + "b", atLimit + "\rb\n", atLimit + "bb", atLimit + "b\r",
+    ] {
+      let file = try write(tooLong, to: "past-limit.jsonl")
+      let reader = try LineReader(path: file, limit: 16)
+      guard case .tooLong(1)? = try reader.next() else {
+        Issue.record("a line past the limit was not refused: \(tooLong.debugDescription)")
+        continue
+      }
+    }
+  }
+
   @Test func aLineWithNoEndIsRefusedOnceItPassesTheLimit() throws {
     // /dev/zero never ends, and holds no newline: a reader that read to the line's end would
     // never return.

@@ -15,7 +15,8 @@ public enum ActionLogFormat {
   public static let name = "swift-unidirectional-store.action-log"
   /// The format version this library writes and reads.
   public static let version = 1
-  /// The longest line a reader accepts, in bytes.
+  /// The longest line a reader accepts, in bytes, not counting its line end (a newline, or a
+  /// carriage return and a newline).
   public static let maximumLineLength = 8 * 1024 * 1024
 }
 

@@ -234,7 +234,7 @@ final class LineReader {
     while true {
       if let newline = firstNewline(from: max(start, searched)) {
         lineNumber += 1
-        if newline - start > limit { return tooLong() }
+        if isPastLimit(start..<newline) { return tooLong() }
         defer {
           start = newline + 1
           searched = start
@@ -242,14 +242,16 @@ final class LineReader {
         return .complete(Data(buffer[start..<newline]), number: lineNumber)
       }
       searched = end
-      // No newline in more than the limit: the line is too long, wherever it ends (if it does).
-      if end - start > limit {
+      // No newline in more than the limit and a carriage return: the line is too long,
+      // wherever it ends (if it does).
+      if end - start > limit + 1 {
         lineNumber += 1
         return tooLong()
       }
       if isAtEnd {
         guard start < end else { return nil }
         lineNumber += 1
+        if isPastLimit(start..<end) { return tooLong() }
         defer { start = end }
         return .truncated(Data(buffer[start..<end]), number: lineNumber)
       }
@@ -266,6 +268,14 @@ final class LineReader {
         bytes.baseAddress!.distance(to: $0.assumingMemoryBound(to: UInt8.self))
       }
     }
+  }
+
+  /// Whether the line in `bytes` is longer than the limit. A carriage return ending it does
+  /// not count: it is the first half of a CRLF line end (a log copied through a Windows
+  /// tool), and a line of the limit written by the recorder stays readable in such a copy.
+  private func isPastLimit(_ bytes: Range<Int>) -> Bool {
+    bytes.count > limit
+      && !(bytes.count == limit + 1 && buffer[bytes.upperBound - 1] == UInt8(ascii: "\r"))
   }
 
   /// Reports the current line as too long, and stops reading.
