@@ -305,6 +305,27 @@ extension IdentifiedArray {
     restructure(removed: removed)
   }
 
+  /// Removes the elements from `position` up that `isRemoved` picks, keeping the others in
+  /// their order, and records the removed ids, first to last, as one change: a navigation
+  /// stack's pop. Each element is taken off the end, where a removal moves nothing; the kept
+  /// ones are put back. (Removed one at a time from `position`, each removal moved every
+  /// element above it: O(*k*²) for *k* elements, with a change recorded for each.)
+  ///
+  /// - Complexity: O(*k*) on average for the *k* elements from `position`.
+  @inlinable
+  mutating func removeSuffix(from position: Int, where isRemoved: (Element) -> Bool) {
+    var kept: [Element] = []
+    var removed: [ID] = []
+    while storage.count > position {
+      let (bucket, slot) = find(id(at: storage.count - 1))!
+      let element = removeUnrecorded(bucket: bucket, slot: slot)
+      if isRemoved(element) { removed.append(element.id) } else { kept.append(element) }
+    }
+    for element in kept.reversed() { appendIndexed(element) }
+    guard !removed.isEmpty else { return }
+    restructure(removed: removed.reversed())
+  }
+
   /// Removes every element that satisfies `shouldBeRemoved`.
   ///
   /// - Parameter shouldBeRemoved: Whether to remove an element; asked once for each, in order.

@@ -219,7 +219,7 @@ public struct StackState<Element> {
   @discardableResult
   public mutating func pop(from id: StackElementID) -> Bool {
     guard let position = entries.index(id: id) else { return false }
-    while entries.count > position { entries.remove(at: entries.count - 1) }
+    entries.removeSuffix(from: position) { _ in true }
     return true
   }
 
@@ -237,16 +237,10 @@ public struct StackState<Element> {
   ///
   /// - Complexity: O(*k*) for the *k* screens from `id` up.
   mutating func pop(from id: StackElementID, pushedBy stamp: UInt64) {
-    guard var position = entries.index(id: id), entries[position].birth <= stamp else {
+    guard let position = entries.index(id: id), entries[position].birth <= stamp else {
       return
     }
-    while position < entries.count {
-      if entries[position].birth <= stamp {
-        entries.remove(at: position)
-      } else {
-        position += 1
-      }
-    }
+    entries.removeSuffix(from: position) { $0.birth <= stamp }
   }
 
   /// Pops every screen above the one with `id`.
@@ -257,7 +251,7 @@ public struct StackState<Element> {
   @discardableResult
   public mutating func pop(to id: StackElementID) -> Bool {
     guard let position = entries.index(id: id) else { return false }
-    while entries.count > position + 1 { entries.remove(at: entries.count - 1) }
+    entries.removeSuffix(from: position + 1) { _ in true }
     return true
   }
 
