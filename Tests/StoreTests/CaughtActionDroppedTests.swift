@@ -3,7 +3,7 @@ import Testing
 
 @testable import Store
 
-/// Rows whose save throws, turned into an action by `catch:`.
+/// Rows whose save throws, turned into an action by `catch:`, or sent by a `catch:` handler.
 struct SavingRows: Reducer {
   struct Row: Equatable, Identifiable, Sendable {
     let id: Int
@@ -18,6 +18,9 @@ struct SavingRows: Reducer {
   struct DiskFull: Error, CustomStringConvertible { var description: String { "disk full" } }
   /// What the save throws.
   let error: @Sendable () -> any Error
+  /// The `catch: { error, send in ... }` handler the save uses, if any; otherwise its
+  /// `catch:` returns `.failed`.
+  var handler: (@Sendable (any Error, Send<RowAction>) async -> Void)? = nil
 
   var body: some Reducer<State, Action> {
     Reduce { state, action in
@@ -25,9 +28,16 @@ struct SavingRows: Reducer {
       return .none
     }
     .forEach(\.rows, action: .savingRows) {
-      Reduce<Row, RowAction> { [error] row, action in
+      Reduce<Row, RowAction> { [error, handler] row, action in
         switch action {
         case .save:
+          if let handler {
+            return .run { _ in
+              throw error()
+            } catch: {
+              await handler($0, $1)
+            }
+          }
           return .run { _ in
             throw error()
           } catch: {
@@ -48,6 +58,20 @@ extension CaseKey<SavingRows.Action, IdentifiedAction<Int, SavingRows.RowAction>
   }
 }
 
+/// The two forms of `catch:`: one returns the action, the other's handler sends it.
+enum CatchForm: CaseIterable, Sendable {
+  case returningAnAction
+  case handlerSending
+
+  /// The handler `SavingRows` uses in this form: it sends what the other form returns.
+  var handler: (@Sendable (any Error, Send<SavingRows.RowAction>) async -> Void)? {
+    switch self {
+    case .returningAnAction: nil
+    case .handlerSending: { error, send in send(.failed("\(error)")) }
+    }
+  }
+}
+
 /// An error a row's effect threw, and `catch:` turned into an action, is not lost when the
 /// row goes between the throw and the drain that would deliver the action: the action is
 /// dropped, as every action of a cancelled effect is, and a runtime warning names the error,
@@ -57,11 +81,12 @@ extension CaseKey<SavingRows.Action, IdentifiedAction<Int, SavingRows.RowAction>
   /// A live store whose drains the test runs, with row 1's save thrown and reported to the
   /// inbox, not yet drained.
   func storeWithACaughtErrorWaiting(
-    _ error: @escaping @Sendable () -> any Error, warnings: WarningLog, jobs: HandRunJobs
+    _ error: @escaping @Sendable () -> any Error, warnings: WarningLog, jobs: HandRunJobs,
+    form: CatchForm = .returningAnAction
   ) async -> Store<SavingRows.State, SavingRows.Action> {
     let core = RootCore(
       initialState: SavingRows.State(rows: [SavingRows.Row(id: 1)]),
-      reducer: SavingRows(error: error), warnings: warnings.handler,
+      reducer: SavingRows(error: error, handler: form.handler), warnings: warnings.handler,
       drainScheduler: jobs.scheduler)
     let store = Store(core: core)
     store.send(.rows(.element(id: 1, action: .save)))
@@ -75,11 +100,12 @@ extension CaseKey<SavingRows.Action, IdentifiedAction<Int, SavingRows.RowAction>
     return store
   }
 
-  @Test func aCatchActionDroppedAsItsRowWasRemovedIsAWarningNamingTheError() async {
+  @Test(arguments: CatchForm.allCases)
+  func aCatchActionDroppedAsItsRowWasRemovedIsAWarningNamingTheError(form: CatchForm) async {
     let warnings = WarningLog()
     let jobs = HandRunJobs()
     let store = await storeWithACaughtErrorWaiting(
-      { SavingRows.DiskFull() }, warnings: warnings, jobs: jobs)
+      { SavingRows.DiskFull() }, warnings: warnings, jobs: jobs, form: form)
     store.send(.remove(1))
     while jobs.count > 0 { jobs.runNext() }
     #expect(store.rows.isEmpty)
@@ -91,11 +117,12 @@ extension CaseKey<SavingRows.Action, IdentifiedAction<Int, SavingRows.RowAction>
     #expect(message.contains(".failed(\"disk full\")"), "\(message)")
   }
 
-  @Test func aCatchActionOfARowStillThereIsReducedWithNoWarning() async {
+  @Test(arguments: CatchForm.allCases)
+  func aCatchActionOfARowStillThereIsReducedWithNoWarning(form: CatchForm) async {
     let warnings = WarningLog()
     let jobs = HandRunJobs()
     let store = await storeWithACaughtErrorWaiting(
-      { SavingRows.DiskFull() }, warnings: warnings, jobs: jobs)
+      { SavingRows.DiskFull() }, warnings: warnings, jobs: jobs, form: form)
     while jobs.count > 0 { jobs.runNext() }
     #expect(store.rows[id: 1]?.failure == "disk full")
     #expect(warnings.messages.isEmpty, "\(warnings.messages)")
@@ -103,11 +130,12 @@ extension CaseKey<SavingRows.Action, IdentifiedAction<Int, SavingRows.RowAction>
 
   /// A cancellation error, caught and then dropped with its row, ends the effect quietly, as
   /// one thrown after the cancellation does.
-  @Test func aCaughtCancellationErrorDroppedWithItsRowIsQuiet() async {
+  @Test(arguments: CatchForm.allCases)
+  func aCaughtCancellationErrorDroppedWithItsRowIsQuiet(form: CatchForm) async {
     let warnings = WarningLog()
     let jobs = HandRunJobs()
     let store = await storeWithACaughtErrorWaiting(
-      { CancellationError() }, warnings: warnings, jobs: jobs)
+      { CancellationError() }, warnings: warnings, jobs: jobs, form: form)
     store.send(.remove(1))
     while jobs.count > 0 { jobs.runNext() }
     #expect(store.rows.isEmpty)
@@ -116,17 +144,56 @@ extension CaseKey<SavingRows.Action, IdentifiedAction<Int, SavingRows.RowAction>
 
   /// The store released with the catch action waiting: the error is a warning, as an
   /// uncaught one left in the inbox is.
-  @Test func aCatchActionLeftWhenItsStoreWentIsAWarningNamingTheError() async {
+  @Test(arguments: CatchForm.allCases)
+  func aCatchActionLeftWhenItsStoreWentIsAWarningNamingTheError(form: CatchForm) async {
     let warnings = WarningLog()
     let jobs = HandRunJobs()
     weak var released: Store<SavingRows.State, SavingRows.Action>?
     do {
       released = await storeWithACaughtErrorWaiting(
-        { SavingRows.DiskFull() }, warnings: warnings, jobs: jobs)
+        { SavingRows.DiskFull() }, warnings: warnings, jobs: jobs, form: form)
     }
     while jobs.count > 0 { jobs.runNext() }
     #expect(released == nil)
     #expect(warnings.messages.count == 1, "\(warnings.messages)")
     #expect(warnings.messages.first?.contains("disk full") == true, "\(warnings.messages)")
+  }
+
+  /// A `catch:` handler that sends once its row went (it was still working on the error when
+  /// the row was removed): the action is dropped, and the warning names the error and it.
+  @Test func anActionACatchHandlerSendsAfterItsRowWentIsAWarningNamingTheError() async {
+    let warnings = WarningLog()
+    let jobs = HandRunJobs()
+    let handling = Flag()
+    let (gate, opener) = AsyncStream<Void>.makeStream()
+    let core = RootCore(
+      initialState: SavingRows.State(rows: [SavingRows.Row(id: 1)]),
+      reducer: SavingRows(
+        error: { SavingRows.DiskFull() },
+        handler: { error, send in
+          handling.set()
+          for await _ in gate { break }
+          send(.failed("\(error)"))
+          send(.failed("again"))
+        }),
+      warnings: warnings.handler, drainScheduler: jobs.scheduler)
+    let store = Store(core: core)
+    store.send(.rows(.element(id: 1, action: .save)))
+    while !handling.isSet { await Task.yield() }
+    store.send(.remove(1))
+    opener.yield()
+    while core.runtime.runningCount > 0 {
+      if jobs.count > 0 { jobs.runNext() } else { await Task.yield() }
+    }
+    while jobs.count > 0 { jobs.runNext() }
+    #expect(store.rows.isEmpty)
+    let messages = warnings.messages
+    #expect(messages.count == 2, "\(messages)")
+    let namesTheError = messages.allSatisfy {
+      $0.contains("threw an error: disk full") && $0.contains("Its catch action")
+    }
+    #expect(namesTheError, "\(messages)")
+    #expect(messages.first?.contains(".failed(\"disk full\")") == true, "\(messages)")
+    #expect(messages.last?.contains(".failed(\"again\")") == true, "\(messages)")
   }
 }

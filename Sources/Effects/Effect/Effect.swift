@@ -108,7 +108,11 @@ extension Effect {
   /// An error thrown once the effect was cancelled is not handed to `catch`, as with the other
   /// `catch`: a `CancellationError` (or Foundation's `URLError.cancelled`) ends the effect
   /// quietly, and any other is reported as a runtime warning. Actions `catch` sends after the
-  /// effect was cancelled never reach a reducer, as the operation's own do not.
+  /// effect was cancelled never reach a reducer, as the operation's own do not; nor do those
+  /// it sent that had not reached one when the effect was cancelled (its row removed, its
+  /// store released). Unlike the operation's, each such action is reported: a runtime warning
+  /// names the error and the action, unless the error means cancellation, as for the action
+  /// the other `catch` returns.
   ///
   /// - Parameters:
   ///   - priority: The priority of the task that runs the operation.
@@ -131,7 +135,8 @@ extension Effect {
         // Thrown on: the runtime does not ask a cancelled effect's `catch` for an action, and
         // reports what it threw unless that means cancellation, as for the other `catch`.
         if Task.isCancelled { throw error }
-        await handler(error, send)
+        // What the handler sends answers `error`: dropped, it is a warning naming the error.
+        await handler(error, send.caught(error))
       }
     }
   }

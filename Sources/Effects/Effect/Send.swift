@@ -14,7 +14,10 @@
 /// }
 /// ```
 public struct Send<Action: Sendable>: Sendable {
-  private let deliver: @Sendable (Action) -> Void
+  /// Hands an action on, with the error it answers when it was sent by an effect's
+  /// `catch: { error, send in ... }` handler (`nil` for the rest), so that the runtime can
+  /// report that error if the action is dropped.
+  private let deliver: @Sendable (Action, (any Error)?) -> Void
 
   /// Creates a `Send` that hands each action to `deliver`.
   ///
@@ -23,14 +26,28 @@ public struct Send<Action: Sendable>: Sendable {
   ///
   /// - Parameter deliver: Receives each action sent.
   public init(_ deliver: @escaping @Sendable (Action) -> Void) {
+    self.deliver = { action, _ in deliver(action) }
+  }
+
+  /// Creates a `Send` that hands each action to `deliver`, with the error it answers when
+  /// sent through a `Send` made by ``caught(_:)``.
+  package init(reporting deliver: @escaping @Sendable (Action, (any Error)?) -> Void) {
     self.deliver = deliver
+  }
+
+  /// This `Send`, for the handler of an effect's `catch:`: each action it sends answers
+  /// `error`, which the runtime names in a warning if the action is dropped (its effect
+  /// cancelled before the action reached a reducer), as it does for the action the other
+  /// `catch:` returns.
+  package func caught(_ error: any Error) -> Send {
+    Send(reporting: { action, _ in self.deliver(action, error) })
   }
 
   /// Sends an action back into the store.
   ///
   /// - Parameter action: The action to send.
   public func callAsFunction(_ action: Action) {
-    deliver(action)
+    deliver(action, nil)
   }
 
   /// A `Send` for a child's actions that embeds each one into this `Send`'s action type.
@@ -40,6 +57,6 @@ public struct Send<Action: Sendable>: Sendable {
   public func map<ChildAction: Sendable>(
     _ embed: @escaping @Sendable (ChildAction) -> Action
   ) -> Send<ChildAction> {
-    Send<ChildAction> { self.deliver(embed($0)) }
+    Send<ChildAction>(reporting: { self.deliver(embed($0), $1) })
   }
 }

@@ -7,9 +7,10 @@
 package final class EffectInbox<Action: Sendable>: Sendable {
   package enum Event: Sendable {
     case action(Action, EffectRecord)
-    /// The action a `catch:` made of the error the effect threw: dropped like any other if
-    /// the effect is cancelled before it reaches a reducer, but with a runtime warning naming
-    /// the error, which would otherwise be lost.
+    /// The action a `catch:` made of the error the effect threw, or one its handler sent
+    /// (`catch: { error, send in ... }`): dropped like any other if the effect is cancelled
+    /// before it reaches a reducer, but with a runtime warning naming the error, which would
+    /// otherwise be lost.
     case caught(Action, any Error, EffectRecord)
     case finished(EffectRecord, (any Error)?)
   }

@@ -722,10 +722,15 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
         return
       }
       if isUnderTest { record.beginOwnTask() }
-      let send = Send<Action> { action in
-        guard !record.isCancelled else { return }
-        inbox.push(.action(action, record))
-      }
+      let send = Send<Action>(reporting: { action, caughtError in
+        if let caughtError {
+          // Sent by a `catch:` handler: queued even once the effect was cancelled, so that the
+          // drain (or a closed inbox) drops it with a warning naming the error.
+          inbox.push(.caught(action, caughtError, record))
+        } else if !record.isCancelled {
+          inbox.push(.action(action, record))
+        }
+      })
       do {
         // Warnings raised inside the effect (a test clock's, say) go where the store's go.
         // Under a test store, a test clock also notes on the record what the effect sleeps on,
