@@ -78,7 +78,13 @@ struct Demo {
     }
   }
 
+  /// Runs the command `arguments` name. A `--` before the command ends `demo`'s own options,
+  /// as it ends a command's: the word after it is the command, even one that starts with "-"
+  /// (so `demo -- --help` names no command), and what follows that word is the command's
+  /// (`demo -- replay -- -odd-name.jsonl`). `demo --` alone is `demo`.
   private static func dispatch(_ arguments: [String], output: Output) async throws -> Int32 {
+    let isOptionsEnd = arguments.first == "--"
+    let arguments = isOptionsEnd ? Array(arguments.dropFirst()) : arguments
     guard let command = arguments.first else {
       guard let sample = bundledSamplePath() else {
         output.error(
@@ -99,11 +105,11 @@ struct Demo {
     case "record": return try RecordCommand.parse(rest).run(output: output)
     case "replay": return try ReplayCommand.parse(rest).run(output: output)
     case "verify": return try VerifyCommand.parse(rest).run(output: output)
-    case "--help", "-h", "help":
+    case "--help" where !isOptionsEnd, "-h" where !isOptionsEnd, "help":
       output.line(try Usage.help(for: rest))
       return 0
     default:
-      throw Usage.unknown(command)
+      throw Usage.unknown(command, isOption: !isOptionsEnd && command.hasPrefix("-"))
     }
   }
 }
@@ -183,9 +189,11 @@ enum Usage {
   }
 
   /// The error for a word where a command goes that names none: an option (`demo --version`;
-  /// none is taken there but help), or an unknown command.
-  static func unknown(_ word: String) -> UsageError {
-    let kind = word.hasPrefix("-") ? "option" : "command"
+  /// none is taken there but help and `--`), or an unknown command. `isOption` says which, when
+  /// the word's first character does not (after `--`, a word that starts with "-" is a
+  /// command's place).
+  static func unknown(_ word: String, isOption: Bool? = nil) -> UsageError {
+    let kind = (isOption ?? word.hasPrefix("-")) ? "option" : "command"
     return UsageError(message: "unknown \(kind) \(LogText.quoted(word)).", usage: main)
   }
 

@@ -226,6 +226,28 @@ import Testing
     #expect(await run(["verify", Self.samplePath, "--", Self.samplePath]) == 2)
   }
 
+  /// `demo -- replay FILE` was refused as an unknown option "--", though every command takes
+  /// `--` as the end of its options: before the command it ends `demo`'s own, and the word
+  /// after it is the command, even one that starts with "-".
+  @Test func doubleDashBeforeTheCommandEndsTheOptionsOfDemo() async {
+    #expect(await run(["--", "replay", "--quiet", Self.samplePath]) == 0)
+    #expect(await run(["--", "verify", "--", Self.samplePath]) == 0)
+    #expect(await run(["--", "help", "replay"]) == 0)
+    // Nothing after it: no command, as with no argument at all.
+    #expect(await run(["--"]) == 0)
+    for (arguments, message) in [
+      (["--", "--help"], #"demo: unknown command "--help"."#),
+      (["--", "-x"], #"demo: unknown command "-x"."#),
+      (["--", "--", "replay"], #"demo: unknown command "--"."#),
+      (["--", "replay", "--bogus"], #"demo: unknown option "--bogus"."#),
+    ] {
+      let output = Output(capturing: true)
+      #expect(await Demo.run(arguments, output: output) == 2)
+      let first: String = output.captured?.first ?? ""
+      #expect(first.hasPrefix(message + "\n"), "\(arguments): \(first)")
+    }
+  }
+
   @Test func replayOfAMissingFileExitsWithTwo() async {
     #expect(await run(["replay", path("missing.jsonl")]) == 2)
   }
