@@ -52,6 +52,9 @@ enum SampleApp {
 struct RecordCommand {
   var path = "session.jsonl"
   var sessions = 1
+  /// The session to record, once per session: ``Script/run(_:settle:)``; tests put one that
+  /// fails in its place.
+  var script: @MainActor (StoreOf<AppFeature>, _ settle: () -> Void) throws -> Void = Script.run
 
   static func parse(_ arguments: [String]) throws -> RecordCommand {
     var command = RecordCommand()
@@ -108,12 +111,40 @@ struct RecordCommand {
     let recorder = try store.recordActions(
       to: path, feature: SampleApp.feature, checkpointInterval: 10,
       time: { Double(clock.now.offset.components.seconds) })
-    for _ in 0..<sessions { try Script.run(store, settle: settle) }
+    for _ in 0..<sessions {
+      do {
+        try script(store, settle)
+      } catch {
+        // The log ends with a checkpoint of the state the session failed in and a line saying
+        // why it stops there, not as if cut short (nor as a whole session).
+        return failed(error, recorder: recorder, output: output)
+      }
+    }
     try recorder.finish()
     let summary = "Recorded \(recorder.actionCount) actions to \(LogText.escaped(path))."
     // Recorded to standard output (`--out /dev/stdout`), the summary would end the log.
     if Self.isStandardOutput(path) { output.error(summary) } else { output.line(summary) }
     return 0
+  }
+
+  /// Stops `recorder` on the error the scripted session threw, and reports both; returns 2.
+  @MainActor
+  private func failed(
+    _ error: any Error, recorder: ActionLogRecorder<AppFeature.State, AppFeature.Action>,
+    output: Output
+  ) -> Int32 {
+    let log =
+      if let problem = recorder.stop(because: "the scripted session failed: \(error)") {
+        "The log could not say so: \(problem)"
+      } else {
+        """
+        The log at \(LogText.escaped(path)) holds the \(recorder.actionCount) action(s) \
+        recorded, a checkpoint of the state the session failed in, and a last line saying so.
+        """
+      }
+    let count = recorder.actionCount
+    output.error("demo: the session failed after action \(count): \(error) \(log)")
+    return 2
   }
 
   /// Whether `path` is the file standard output writes to.

@@ -347,6 +347,46 @@ import Testing
     #expect(await run(["verify", file]) == 0)
   }
 
+  /// A scripted session that threw left its log without the final checkpoint, reading as
+  /// cut short, and the error came out bare: the log ends with a checkpoint of the state the
+  /// session failed in and a line marking the recording as stopped, naming the failure, and
+  /// the error says where the log stands.
+  @Test func aSessionThatFailsEndsItsLogWithACheckpointAndAStopLine() async throws {
+    let file = path("failed.jsonl")
+    var command = RecordCommand(path: file)
+    command.script = { store, settle in
+      store.send(.account(.usernameChanged("ada")))
+      store.send(.account(.passwordChanged("secret")))
+      settle()
+      throw ScriptError.unexpected("a cart that is not there")
+    }
+    let output = Output(capturing: true)
+    // Thrown on, the error left the log as it stood: read on to see how it ends.
+    let code = try? command.run(output: output)
+    #expect(code == 2)
+    let message = output.captured?.first ?? ""
+    #expect(
+      message.hasPrefix(
+        """
+        demo: the session failed after action 2: the scripted session expected a cart that is \
+        not there. The log at
+        """), "\(message)")
+    let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
+    #expect(lines.count == 5, "header, 2 actions, a checkpoint, the stop line: \(lines.count)")
+    let checkpoint = lines.count == 5 ? String(lines[3]) : ""
+    #expect(checkpoint.contains(#""kind":"checkpoint""#) && checkpoint.contains(#""seq":2"#))
+    #expect(!checkpoint.contains(#""final""#))
+    let stop = lines.last.map(String.init) ?? ""
+    #expect(stop.contains(#""kind":"stopped""#) && stop.contains(#""seq":2"#))
+    #expect(stop.contains("the scripted session failed: the scripted session expected a cart"))
+    let report = try SampleApp.replayer.replay(path: file) { _ in }
+    #expect(report.recordingStoppedAfter == 2)
+    #expect(report.checkpointsVerified == 1)
+    #expect(!report.isComplete)
+    // A whole session is not claimed.
+    #expect(await run(["verify", "--complete", file]) == 3)
+  }
+
   @Test func recordingToADeviceWritesThroughItAndLeavesItAsItWas() async throws {
     let before = try FileManager.default.attributesOfItem(atPath: "/dev/null")
     #expect(await run(["record", "--out", "/dev/null"]) == 0)

@@ -278,4 +278,35 @@ import Testing
     #expect(try directory.lines(file) == lines)
     #expect(recorder.error == nil)
   }
+
+  /// A session that failed (the demo's script threw), stopped by its caller: a checkpoint
+  /// where none was just written, then a stop line with the reason, no runtime warning, and
+  /// `finish()` throws the stop.
+  @Test(arguments: [(1, 2), (2, 2), (2, 0)])
+  func aFailedSessionEndsWithACheckpointAndAStopLine(interval: Int, actions: Int) throws {
+    let (recorder, warnings, file) = try record(
+      (0..<actions).map { .set(Double($0)) }, interval: interval)
+    let reason = "the session failed: boom"
+    #expect(recorder.stop(because: reason) == nil)
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+    let written = try directory.lines(file)
+    // The header, the actions, the checkpoints: one a checkpoint interval, and one at the end
+    // unless the last action's was written (or there is no action: the header holds the
+    // state); then the stop line.
+    let checkpoints = actions == 0 ? 0 : actions / interval + (actions % interval == 0 ? 0 : 1)
+    #expect(written.count == 1 + actions + checkpoints + 1)
+    #expect(written.last == #"{"kind":"stopped","reason":"\#(reason)","seq":\#(actions)}"#)
+    let expected = ActionLogError.cannotWrite(
+      path: file, reason: "recording stopped after action \(actions): \(reason)")
+    #expect(throws: expected) { try recorder.finish() }
+    // Stopped once: another stop writes nothing and returns the same error.
+    #expect(recorder.stop(because: "again") == expected)
+    #expect(try directory.lines(file).count == written.count)
+
+    let report = try replayer.replay(path: file)
+    #expect(report.actionCount == actions)
+    #expect(report.checkpointsVerified == checkpoints)
+    #expect(report.recordingStoppedAfter == actions)
+    #expect(!report.isComplete)
+  }
 }

@@ -8,7 +8,8 @@
 ///
 /// A log is a header line, then one line per action, with a checkpoint line every
 /// ``ActionLogHeader/checkpointInterval`` actions and one at the end; or, when the recorder
-/// could not write an action or a state, a line saying that the recording stopped and why.
+/// could not write an action or a state (or, in the demo's `record`, the session it recorded
+/// failed), a line saying that the recording stopped and why.
 /// See the format reference in the documentation catalog for a log written by hand.
 public enum ActionLogFormat {
   /// The value of the header's `format` field.

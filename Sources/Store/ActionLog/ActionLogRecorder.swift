@@ -59,6 +59,8 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
   /// The longest line to write: ``ActionLogFormat/maximumLineLength``, lowered by tests.
   var lineLimit = ActionLogFormat.maximumLineLength
   private var isFinished = false
+  /// Whether the log ends with the line marking the recording as stopped.
+  private var isStopMarked = false
   /// What the store knows of this recording, which outlives the recorder.
   let link: RecordingLink
   /// Where to report that the recording stopped.
@@ -209,22 +211,54 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
     }
   }
 
+  /// Ends the recording of a session that failed (a script that threw): writes a checkpoint
+  /// of the state now, unless the last action's was just written, so that a replay verifies
+  /// every action recorded; then, in place of the final checkpoint, a line marking the
+  /// recording as stopped, with `reason`, so that a replay says "the recording stopped after
+  /// action N: …" rather than calling the log cut short, or whole. Reports no runtime
+  /// warning: the caller reports the failure. Nothing is written after it; ``error`` holds
+  /// the stop, and ``finish()`` throws it.
+  ///
+  /// - Parameter reason: Why the session failed, such as `the scripted session failed: …`.
+  /// - Returns: `nil` when the log ends so; otherwise why not: the error that stopped the
+  ///   recording before, the one met writing these lines, or that ``finish()`` was called.
+  package func stop(because reason: String) -> ActionLogError? {
+    defer {
+      isFinished = true
+      link.isFinished = true
+      file.release()
+    }
+    guard !isFinished, error == nil else {
+      return error ?? .cannotWrite(path: file.path, reason: "the recording had finished")
+    }
+    do throws(LineFailure) {
+      if sequence > 0, lastCheckpoint?.sequence != sequence { try writeCheckpoint(isFinal: false) }
+    } catch {
+      return stop(
+        because: "the checkpoint after action \(sequence) could not be written", error,
+        warns: false)
+    }
+    let stopped = stop(because: reason, nil, warns: false)
+    return isStopMarked ? nil : stopped
+  }
+
   /// Stops recording: marks the log as stopped with the reason, keeps the error, and reports
   /// it as a runtime warning (unless `warns` is false).
   ///
   /// - Parameters:
   ///   - what: What could not be written, such as `action 3, Tally.Action.add(1), could not be written`.
-  ///   - failure: Why.
+  ///   - failure: Why, when `what` does not say.
   ///   - warns: Whether to report a runtime warning.
   /// - Returns: The error, also kept in ``error``.
   @discardableResult
-  private func stop(because what: String, _ failure: LineFailure, warns: Bool = true)
+  private func stop(because what: String, _ failure: LineFailure?, warns: Bool = true)
     -> ActionLogError
   {
     // Bounded, so that the line saying so fits in any line limit.
-    var reason = "\(what): \(failure.reason)"
+    var reason = failure.map { "\(what): \($0.reason)" } ?? what
     if reason.count > 2000 { reason = String(reason.prefix(1999)) + "…" }
     let isMarked = (try? write(StopLine(seq: sequence, reason: reason))) != nil
+    isStopMarked = isMarked
     let error = ActionLogError.cannotWrite(
       path: file.path, reason: "recording stopped after action \(sequence): \(reason)")
     self.error = error
