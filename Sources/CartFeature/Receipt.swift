@@ -1,10 +1,11 @@
 import Foundation
 
 /// What a successful checkout bought: the confirmation the cart shows.
-public struct Receipt: Equatable, Hashable, Sendable, Codable {
+public struct Receipt: Equatable, Hashable, Sendable {
   /// The order's identity, as the checkout service gave it.
   public var id: UUID
-  /// The items bought, as they were submitted.
+  /// The items bought, as the service lists them: a line's quantity is whatever the service
+  /// says, in ``CartItem/quantityRange`` or not (see ``Cart/Action/checkoutSucceeded(_:)``).
   public var items: [CartItem]
 
   /// Creates a receipt.

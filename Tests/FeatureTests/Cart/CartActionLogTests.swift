@@ -51,4 +51,45 @@ import Testing
     #expect(report.finalState.items.isEmpty)
     #expect(report.finalState.title == "Weekend")
   }
+
+  /// A receipt whose lines are outside the cart's range (no units, more than an item holds),
+  /// which the cart handles live, is in the log as it came, and replays to the same state. A
+  /// receipt's lines decoded as cart items, refusing such a quantity, so the log stopped at
+  /// that line: "Quantity 0 is outside 1...99."
+  @Test func aReceiptWithLinesOutsideTheRangeReplays() async throws {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("cart-\(UUID().uuidString).jsonl").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let receipt = Receipt(
+      id: UUID(counting: 9),
+      items: [
+        CartItem(id: CartItem.tea.id, name: "Tea", quantity: 0),
+        CartItem(id: CartItem.milk.id, name: "Milk", quantity: 150),
+      ])
+
+    let store = Store(initialState: Cart.State.teaAndMilk) {
+      Cart(
+        checkout: CheckoutClient { _, _ in receipt }, makeID: .incrementing(), clock: TestClock())
+    }
+    let recorder = try store.recordActions(to: path, feature: "Cart", checkpointInterval: 1)
+    store.send(.checkoutTapped)
+    await withCheckedContinuation { answered in
+      withObservationTracking {
+        _ = store.isCheckingOut
+      } onChange: {
+        answered.resume()
+      }
+    }
+    try recorder.finish()
+    #expect(store.items.elements == [.tea])
+    #expect(store.alert == .checkoutSucceeded(receipt))
+
+    let replayer = ActionLogReplayer(feature: "Cart") {
+      Cart(checkout: .unimplemented, makeID: .incrementing(), clock: TestClock())
+    }
+    let report = try replayer.replay(path: path)
+    #expect(report.isComplete)
+    #expect(report.warnings.isEmpty)
+    #expect(report.finalState == store.state)
+  }
 }
