@@ -82,11 +82,18 @@ public struct Cart: Reducer {
 
     /// The number of products in the cart, all items together.
     ///
-    /// Derived from ``items`` on every read, so it can never disagree with them.
+    /// Derived from ``items`` on every read, so it can never disagree with them. Counted as
+    /// ``Receipt/totalQuantity`` counts a receipt's lines, for a state built by app code
+    /// (`CartItem`'s initializer does not check its quantity): an item of no units or fewer
+    /// counts none, and a total past `Int.max` is `Int.max`, never a trap.
     ///
     /// - Complexity: O(*n*) in the number of items.
     public var totalQuantity: Int {
-      items.reduce(0) { $0 + $1.quantity }
+      items.reduce(0) { total, item in
+        guard item.quantity > 0 else { return total }
+        let (sum, overflow) = total.addingReportingOverflow(item.quantity)
+        return overflow ? .max : sum
+      }
     }
   }
 

@@ -62,6 +62,24 @@ import Testing
     #expect(state.totalQuantity == 0)
   }
 
+  /// Items built by app code, outside the range, are counted as a receipt's lines are: none
+  /// for no units or fewer, and `Int.max` past it. The sum overflowed and trapped, in the
+  /// cart's header too (`AppFeature.State.cartHeader`).
+  @Test func theTotalQuantityOfHugeItemsStopsAtIntMax() {
+    let huge = Cart.State(items: [
+      CartItem(id: UUID(counting: 1), name: "Tea", quantity: .max),
+      CartItem(id: UUID(counting: 2), name: "Milk", quantity: 1),
+      CartItem(id: UUID(counting: 3), name: "Eggs", quantity: -5),
+    ])
+    #expect(huge.totalQuantity == .max)
+    let odd = Cart.State(items: [
+      CartItem(id: UUID(counting: 1), name: "Tea", quantity: 3),
+      CartItem(id: UUID(counting: 2), name: "Milk", quantity: 0),
+      CartItem(id: UUID(counting: 3), name: "Eggs", quantity: -5),
+    ])
+    #expect(odd.totalQuantity == 3)
+  }
+
   @Test func steppingAndEnteringAQuantityChangeOnlyThatItem() async {
     let store = makeCartStore(clock: clock)
     let tea = CartItem.tea.id
