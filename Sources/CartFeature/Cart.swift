@@ -80,6 +80,32 @@ public struct Cart: Reducer {
       self.items = items
     }
 
+    /// Decodes a cart, refusing an item whose quantity is outside ``CartItem/quantityRange``,
+    /// which no cart holds (a ``CartItem`` alone decodes whatever its quantity).
+    ///
+    /// - Parameter decoder: The decoder.
+    /// - Throws: `DecodingError.dataCorrupted` naming the item and its quantity, or any error
+    ///   decoding a field.
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      title = try container.decode(String.self, forKey: .title)
+      items = try container.decode(IdentifiedArrayOf<CartItem>.self, forKey: .items)
+      if let position = items.firstIndex(where: { !CartItem.quantityRange.contains($0.quantity) }) {
+        let item = items[position]
+        throw DecodingError.dataCorruptedError(
+          forKey: .items, in: container,
+          debugDescription: """
+            Item \(position) (\(item.id), \(String(reflecting: item.name))) has quantity \(item.quantity), \
+            outside \(CartItem.quantityRange): no cart holds such an item.
+            """)
+      }
+      path = try container.decode(StackState<CartRoute>.self, forKey: .path)
+      titleEditor = try container.decodeIfPresent(TitleEditor.State.self, forKey: .titleEditor)
+      isCheckingOut = try container.decode(Bool.self, forKey: .isCheckingOut)
+      pendingOrderKey = try container.decodeIfPresent(UUID.self, forKey: .pendingOrderKey)
+      alert = try container.decodeIfPresent(CartAlert.self, forKey: .alert)
+    }
+
     /// The number of products in the cart, all items together.
     ///
     /// Derived from ``items`` on every read, so it can never disagree with them. Counted as
@@ -89,11 +115,7 @@ public struct Cart: Reducer {
     ///
     /// - Complexity: O(*n*) in the number of items.
     public var totalQuantity: Int {
-      items.reduce(0) { total, item in
-        guard item.quantity > 0 else { return total }
-        let (sum, overflow) = total.addingReportingOverflow(item.quantity)
-        return overflow ? .max : sum
-      }
+      items.reduce(0) { Receipt.adding($1.quantity, to: $0) }
     }
   }
 

@@ -5,25 +5,19 @@ extension CartItem: Codable {
     case id, name, quantity, note
   }
 
-  /// Decodes an item, refusing a quantity outside ``quantityRange``.
+  /// Decodes an item as ``encode(to:)`` wrote it, whatever its quantity: an item is also a
+  /// message (``Cart/Action/itemAdded(_:)``, a ``Receipt``'s line), and the cart ignores an
+  /// added item outside ``quantityRange`` live, so a log that recorded one must read it back.
+  /// A cart's state refuses such an item when it decodes (``Cart/State/init(from:)``).
   ///
   /// - Parameter decoder: The decoder.
-  /// - Throws: `DecodingError.dataCorrupted` when the quantity is out of range, or any error
-  ///   decoding a field.
+  /// - Throws: Any error decoding a field.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    let quantity = try container.decode(Int.self, forKey: .quantity)
-    guard Self.quantityRange.contains(quantity) else {
-      throw DecodingError.dataCorruptedError(
-        forKey: .quantity,
-        in: container,
-        debugDescription: "Quantity \(quantity) is outside \(Self.quantityRange)."
-      )
-    }
     self.init(
       id: try container.decode(UUID.self, forKey: .id),
       name: try container.decode(String.self, forKey: .name),
-      quantity: quantity,
+      quantity: try container.decode(Int.self, forKey: .quantity),
       note: try container.decode(String.self, forKey: .note)
     )
   }

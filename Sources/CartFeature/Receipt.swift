@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a successful checkout bought: the confirmation the cart shows.
-public struct Receipt: Equatable, Hashable, Sendable {
+public struct Receipt: Equatable, Hashable, Sendable, Codable {
   /// The order's identity, as the checkout service gave it.
   public var id: UUID
   /// The items bought, as the service lists them: a line's quantity is whatever the service
@@ -39,7 +39,8 @@ public struct Receipt: Equatable, Hashable, Sendable {
   }
 
   /// `total` with a line's `quantity` added: none when it is 0 or less, and `Int.max` past it.
-  private static func adding(_ quantity: Int, to total: Int) -> Int {
+  /// The cart's ``Cart/State/totalQuantity`` counts its items so too.
+  static func adding(_ quantity: Int, to total: Int) -> Int {
     guard quantity > 0 else { return total }
     let (sum, overflow) = total.addingReportingOverflow(quantity)
     return overflow ? .max : sum

@@ -52,6 +52,35 @@ import Testing
     #expect(report.finalState.title == "Weekend")
   }
 
+  /// An added item outside the cart's range, which the cart ignores live, is in the log as
+  /// it came and is ignored by the replay too. It decoded as a cart item, which refused such a
+  /// quantity, so the replay stopped at that line: "Quantity 0 is outside 1...99."
+  @Test func anAddedItemOutsideTheRangeReplaysAsIgnored() throws {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("cart-\(UUID().uuidString).jsonl").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let store = Store(initialState: Cart.State.teaAndMilk) {
+      Cart(checkout: .unimplemented, makeID: .incrementing(), clock: TestClock())
+    }
+    let recorder = try store.recordActions(to: path, feature: "Cart", checkpointInterval: 1)
+    for quantity in [0, 100, -1] {
+      store.send(
+        .itemAdded(CartItem(id: UUID(counting: 50 + quantity), name: "Jam", quantity: quantity)))
+    }
+    store.send(.itemAdded(CartItem(id: UUID(counting: 60), name: "Jam", quantity: 2)))
+    try recorder.finish()
+    #expect(store.items.map(\.name) == ["Tea", "Milk", "Jam"])
+
+    let replayer = ActionLogReplayer(feature: "Cart") {
+      Cart(checkout: .unimplemented, makeID: .incrementing(), clock: TestClock())
+    }
+    let report = try replayer.replay(path: path)
+    #expect(report.isComplete)
+    #expect(report.warnings.isEmpty)
+    #expect(report.actionCount == 4)
+    #expect(report.finalState == store.state)
+  }
+
   /// A receipt whose lines are outside the cart's range (no units, more than an item holds),
   /// which the cart handles live, is in the log as it came, and replays to the same state. A
   /// receipt's lines decoded as cart items, refusing such a quantity, so the log stopped at

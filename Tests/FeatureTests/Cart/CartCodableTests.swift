@@ -47,13 +47,31 @@ import Testing
     #expect(try roundTrip(action) == action)
   }
 
-  @Test func anItemWithAQuantityOutOfRangeDoesNotDecode() throws {
+  @Test func aCartWithAnItemOutOfRangeDoesNotDecode() throws {
+    let item =
+      #"{"id":"00000000-0000-0000-0000-000000000001","name":"Tea","quantity":100,"note":""}"#
     let json =
-      #"{"id":"00000000-0000-0000-0000-000000000001","name":"Tea","quantity":100,"#
-      + #""note":""}"#
-    #expect(throws: DecodingError.self) {
-      try JSONDecoder().decode(CartItem.self, from: Data(json.utf8))
+      #"{"title":"Cart","items":[\#(item)],"path":{"entries":[],"nextID":0},"#
+      + #""isCheckingOut":false}"#
+    #expect {
+      try JSONDecoder().decode(Cart.State.self, from: Data(json.utf8))
+    } throws: { error in
+      guard case .dataCorrupted(let context) = error as? DecodingError else { return false }
+      return context.debugDescription
+        == """
+        Item 0 (00000000-0000-0000-0000-000000000001, "Tea") has quantity 100, outside \
+        1...99: no cart holds such an item.
+        """
+        && context.codingPath.map(\.stringValue) == ["items"]
     }
+  }
+
+  /// An item alone is a message too (an added item, a receipt's line): it decodes whatever
+  /// its quantity, as it was encoded, and the cart decides what to do with it.
+  @Test(arguments: [0, -3, 100, Int.max, Int.min])
+  func anItemAloneDecodesWhateverItsQuantity(quantity: Int) throws {
+    let item = CartItem(id: UUID(counting: 1), name: "Tea", quantity: quantity)
+    #expect(try roundTrip(item) == item)
   }
 
   @Test func aCartWithARepeatedItemIDDoesNotDecode() throws {
