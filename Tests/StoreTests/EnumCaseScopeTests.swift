@@ -19,12 +19,14 @@ import Testing
       case add(Row.Action)
       case edit(Row.Action)
       case close
+      case show(State)
     }
     let clock: TestClock
 
     var body: some Reducer<State, Action> {
       Reduce { state, action in
         if action == .close { state = .closed }
+        if case .show(let shown) = action { state = shown }
         return .none
       }
       .ifCaseLet(.add, action: .add) { Row(clock: clock) }
@@ -48,6 +50,39 @@ import Testing
     harness.send(.close)
     #expect(edit.firings == 1)
     #expect(add.firings == 0)
+  }
+
+  /// The store of a case the state left, held while a later send puts the state in that case
+  /// again (with the same id, then another), ignores its sends with warnings that name the
+  /// case and its id, as `ifCaseLet`'s do. They spoke of a dismissed child and another
+  /// presentation, and the first named no id.
+  @Test func aLeftCasesStoreNamesTheCaseAndItsIdOnceTheCaseIsBack() throws {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: .edit(Row.State(id: 1)), warnings: warnings.handler,
+      reducer: Destination(clock: clock))
+    let old = try #require(harness.store.scope(state: .edit, action: .edit))
+    harness.send(.close)
+    harness.send(.show(.edit(Row.State(id: 1, title: "back"))))
+    old.send(.renamed("late"))
+    harness.send(.show(.edit(Row.State(id: 2))))
+    old.send(.renamed("later"))
+    #expect(harness.state == .edit(Row.State(id: 2)))
+    let name = "the case of EnumCaseScopeTests.Destination.State holding Row.State with id 1"
+    #expect(
+      warnings.messages
+        == [
+          """
+          Row.Action.renamed("late") was sent to the store of \(name), which the state has since \
+          left; the state is in that case again, with a store of its own: scope again for it. \
+          The action was ignored.
+          """,
+          """
+          Row.Action.renamed("later") was sent to the store of \(name), but the case there now \
+          has another id: it was replaced, or changed its id. The action was ignored.
+          """,
+        ],
+      "\(warnings.messages)")
   }
 }
 

@@ -106,4 +106,29 @@ extension CaseKey<ReopenedSheetHost.Action, PresentationAction<ReopenedSheet.Act
     #expect(result.sameStore)
     #expect(result.loads == 1)
   }
+
+  /// The store of a sheet with an id, held while a later send presents a sheet with the same
+  /// id again, ignores its sends with a warning that names the id (the design's contract for
+  /// a child whose state is gone). It said "a child that has since been dismissed", with no id.
+  @Test func aDismissedSheetsStoreNamesItsIdOnceTheSheetIsPresentedAgain() throws {
+    let warnings = WarningLog()
+    let host = Harness(
+      initialState: ReopenedSheetHost.State(sheet: ReopenedSheet.State(id: 1, title: "first")),
+      warnings: warnings.handler, reducer: ReopenedSheetHost(clock: clock))
+    let old = try #require(host.store.scope(state: \.sheet, action: .sheet))
+    host.send(.sheet(.dismiss))
+    host.send(.open(title: "again"))
+    old.send(.loaded)
+    #expect(host.state.sheet?.loads == 0)
+    #expect(
+      warnings.messages
+        == [
+          """
+          ReopenedSheet.Action.loaded was sent to the store of the child with id 1, which has \
+          since been dismissed; the child there now is another presentation. The action was \
+          ignored.
+          """
+        ],
+      "\(warnings.messages)")
+  }
 }

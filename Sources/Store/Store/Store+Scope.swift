@@ -360,6 +360,36 @@ extension Store {
     // another child is there (another id, or a later presentation), this store neither reads
     // nor drives it.
     let dismissal = GoneFlag()
+    // What this store was for, as its warnings say once another child or case has taken its
+    // place ("… was sent to the store of …"), `replaced` by one with another id or there
+    // again after it left: named as a case for a case (as `ifCaseLet`'s warnings name it),
+    // and with its id when it has one. A case, or a child with an id, that left and came back
+    // read "a child that has since been dismissed; … another presentation". Built only when a
+    // warning needs it.
+    let takenOver: @MainActor (_ replaced: Bool) -> String = { [kind = key.kind, currentID] in
+      let replaced = $0
+      guard case .enumCase = kind else {
+        let named = currentID.map { "the child with id \(describeID($0))" }
+        return replaced
+          ? """
+          \(named ?? "the child"), but the child there now has another id: it was replaced, or \
+          changed its id
+          """
+          : """
+          \(named.map { "\($0), which" } ?? "a child that") has since been dismissed; the child \
+          there now is another presentation
+          """
+      }
+      let name =
+        "the case of \(TypeName.name(of: State.self)) holding \(TypeName.name(of: ChildState.self))"
+      let named = currentID.map { "\(name) with id \(describeID($0))" } ?? name
+      return replaced
+        ? "\(named), but the case there now has another id: it was replaced, or changed its id"
+        : """
+        \(named), which the state has since left; the state is in that case again, with a store \
+        of its own: scope again for it
+        """
+    }
     // The parent's state is read once per look, for both the child and whether it was
     // taken over: reading it for each would read every ancestor twice, so that the cost of a
     // read doubled with each level of nested children with ids.
@@ -372,12 +402,8 @@ extension Store {
         find(state) { now in
           guard let now else { return }
           // (Only a child with an id, or one since dismissed, can have been taken over.)
-          if let currentID, !isOwn(now) {
-            presence = .takenOver(
-              """
-              the child with id \(describeID(currentID)), but the child there now has another id: it was \
-              replaced, or changed its id
-              """)
+          if currentID != nil, !isOwn(now) {
+            presence = .takenOver(takenOver(true))
           } else if parentIsGone {
             // The last state of a parent that is gone itself: the child is not there either.
             // Absent, so that sends go on through the parent to the reducer that removed it
@@ -386,9 +412,7 @@ extension Store {
             // ignored here, the warning could name neither.
           } else if dismissal.isGone {
             // Another presentation, in a parent still there: not this store's to read or drive.
-            presence = .takenOver(
-              "a child that has since been dismissed; the child there now is another presentation"
-            )
+            presence = .takenOver(takenOver(false))
           } else {
             presence = .present
             found?(now)
