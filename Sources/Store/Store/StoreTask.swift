@@ -60,7 +60,9 @@ public struct StoreTask: Hashable, Sendable {
     !(group?.isEmpty ?? true)
   }
 
-  /// Whether two handles stand for the same action's effects.
+  /// Whether two handles stand for the same action's effects. The handles of actions that
+  /// were reduced at once and started no effect are all equal: each stands for nothing to
+  /// wait for or cancel, and any of them does what another would.
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.group === rhs.group
   }
