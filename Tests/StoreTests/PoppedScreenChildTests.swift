@@ -85,7 +85,7 @@ extension CaseKey<Finder.Action, StackAction<Finder.Screen.State, Finder.Screen.
     #expect(
       warning.message.contains(
         "was sent to the screen with id \(id) of the stack at \\State.path, but no screen has "
-          + "that id: it was popped, or never pushed."),
+          + "that id: it was popped (or its stack replaced by another)."),
       "\(warning.message)")
     #expect(warning.message.contains("clearTapped"), "\(warning.message)")
     #expect(warning.fileID.hasSuffix("PoppedScreenChildTests.swift"), "\(warning.fileID)")

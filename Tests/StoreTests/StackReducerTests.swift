@@ -213,7 +213,7 @@ import Testing
     #expect(warnings.messages[2].contains("#41"))
     // The stack as the feature names it, not the entries inside `StackState`.
     #expect(warnings.messages[2].contains("the screen with id #41 of the stack at \\State.path,"))
-    #expect(warnings.messages[2].contains("it was popped, or never pushed"))
+    #expect(warnings.messages[2].contains("the stack never pushed it (its next id is #6)"))
     #expect(!warnings.messages[2].contains("entries"))
   }
 
@@ -229,7 +229,8 @@ import Testing
     screen.send(.renamed("too late"))
     #expect(warnings.messages.count == 1)
     #expect(
-      warnings.messages.first?.contains("it was popped, or never pushed") == true,
+      warnings.messages.first?.contains(
+        "it was popped (or its stack replaced by another). No screen's reducer ran") == true,
       "\(warnings.messages)")
   }
 

@@ -187,6 +187,11 @@ struct StackRouting<Root, Action: Sendable, Screen: Sendable, ScreenAction: Send
   var stack: AnyKeyPath? { toStack }
 
   @inlinable
+  func nextID(in state: inout Root) -> StackElementID? {
+    read({ $0.nextElementID }, of: toStack, at: stackOffset, in: &state)
+  }
+
+  @inlinable
   var elementsHaveKeptCopies: Bool { true }
 }
 

@@ -128,6 +128,10 @@ protocol ElementRouting {
   /// The collection's structure stamp, read in place where the layout allows.
   func structure(in state: inout Root) -> UInt64
 
+  /// For a navigation stack: the id its next push gets, which tells a screen popped from one
+  /// never pushed, in a warning. `nil` for an identified array. Off the hot path.
+  func nextID(in state: inout Root) -> ID?
+
   /// The element's id and action, if `action` is for an element.
   func elementAction(_ action: Action) -> (id: ID, action: ElementAction)?
 
@@ -235,6 +239,9 @@ where ElementState.ID: Sendable {
   @inlinable
   var stack: AnyKeyPath? { nil }
 
+  @inlinable
+  func nextID(in state: inout Root) -> ID? { nil }
+
   // A row's store's copy shares the row's buffers only: a row action writes the row, not
   // the list. (A row holding a list of its own is the exception, left as it was.)
   @inlinable
@@ -273,8 +280,12 @@ where
     var structureBefore: UInt64 = 0
     var elementEffect = Effect<Parent.Action>.none
     // One access to the collection for the element's step, however many operations.
+    var missingID: ID?
     let isForMissingChild = routing.modifyElements(in: &state) {
-      reduceElement(&$0, action, &structureBefore, &elementEffect)
+      reduceElement(&$0, action, &structureBefore, &elementEffect, &missingID)
+    }
+    if let missingID {
+      elementEffect = missingElement(missingID, action, nextID: routing.nextID(in: &state))
     }
     // An action for an element that is not there, or for a child of the element that is not
     // there, changes nothing: the parent does not see it either (it would act for a child
@@ -308,20 +319,21 @@ where
   /// changes it in place. A stack screen's effects carry its token, which tells it from
   /// screens with the same id in a stack it replaced, or pushed after it was undone.
   ///
-  /// - Returns: Whether `action` is for an element that is not there (`elementEffect` is
-  ///   then the warning and the end of that element's lifetime), or for a child of the
-  ///   element that is not there.
+  /// - Returns: Whether `action` is for an element that is not there (`missingID` is then
+  ///   its id, for the caller to warn, with the stack read), or for a child of the element
+  ///   that is not there.
   @inlinable
   func reduceElement(
     _ elements: inout IdentifiedArray<ID, Element.State>,
     _ action: Parent.Action,
     _ structureBefore: inout UInt64,
-    _ elementEffect: inout Effect<Parent.Action>
+    _ elementEffect: inout Effect<Parent.Action>,
+    _ missingID: inout ID?
   ) -> Bool {
     structureBefore = elements.structure
     guard let (id, elementAction) = routing.elementAction(action) else { return false }
     guard let slot = elements.slot(of: id) else {
-      elementEffect = missingElement(id, action)
+      missingID = id
       return true
     }
     let effect =
@@ -384,15 +396,18 @@ where
   /// that element's lifetime: an effect of the element may still be running, if the element
   /// was removed where this reducer could not see it (by an ancestor, say). Out of line: off
   /// the hot path.
+  ///
+  /// - Parameter nextID: For a stack, the id of its next push: a screen with an id below it
+  ///   was popped (ids are never reused), one with an id at or past it was never pushed.
   @usableFromInline
-  func missingElement(_ id: ID, _ action: Parent.Action) -> Effect<Parent.Action> {
+  func missingElement(_ id: ID, _ action: Parent.Action, nextID: ID?) -> Effect<Parent.Action> {
     let collection = KeyPathIdentity(keyPath: routing.toElements)
     let message =
       if let stack = routing.stack {
         """
         \(describe(action)) was sent to the screen with id \(describeID(id)) of the stack at \
-        \(describeKeyPath(stack)), but no screen has that id: it was popped, or never pushed. No screen's \
-        reducer ran for it, nor the parent's, so they changed nothing.
+        \(describeKeyPath(stack)), but no screen has that id: \(Self.whereScreenWent(id, nextID)). \
+        No screen's reducer ran for it, nor the parent's, so they changed nothing.
         """
       } else {
         """
@@ -403,6 +418,18 @@ where
       }
     return .missingChild(
       message, site: site, lifetime: ElementIdentity(collection: collection, id: id))
+  }
+
+  /// Where a screen with `id` went, which no stack whose next push gets `nextID` has: popped
+  /// (or its stack replaced by another), or never pushed.
+  @usableFromInline
+  static func whereScreenWent(_ id: ID, _ nextID: ID?) -> String {
+    guard let id = id as? StackElementID, let nextID = nextID as? StackElementID else {
+      return "it was popped, or never pushed"
+    }
+    return id.rawValue >= 0 && id.rawValue < nextID.rawValue
+      ? "it was popped (or its stack replaced by another)"
+      : "the stack never pushed it (its next id is \(nextID))"
   }
 
   /// Ends the lifetimes of the elements removed since `stamp`: each one by id when the
