@@ -208,7 +208,8 @@ enum Usage {
       replay FILE [--until N] [--quiet]    Replay a log and print its timeline.
       verify FILE [--complete]             Replay a log and check every checkpoint.
 
-    Run `demo <command> --help` for a command's options.
+    Run `demo <command> --help` for a command's options. `--` ends the options, before
+    the command or after it: `demo replay -- -odd-name.jsonl`.
     Exit codes: 0 success, 1 a replay diverged from a checkpoint, 2 bad input or usage,
     3 (verify --complete) a log that does not end with its final checkpoint.
     """
