@@ -171,8 +171,11 @@ enum Usage {
   /// command's (`demo help replay`, as `demo replay --help`); anything else after it is
   /// refused, as every argument a command does not take is, but a request for help (`demo
   /// help replay --help`, which asks for the same thing twice). Help on help (`demo help
-  /// help`, `demo help --help`) is the main usage.
+  /// help`, `demo help --help`) is the main usage. A `--` among them ends help's options, as
+  /// it ends every command's: `demo help -- replay` is `demo help replay`.
   static func help(for arguments: [String]) throws(UsageError) -> String {
+    var arguments = arguments
+    if let end = arguments.firstIndex(of: "--") { arguments.remove(at: end) }
     guard let topic = arguments.first else { return main }
     let usage: String
     switch topic {

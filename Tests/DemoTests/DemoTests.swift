@@ -248,6 +248,23 @@ import Testing
     }
   }
 
+  /// `demo help -- replay` was refused as an unknown option "--", and `demo help replay --`
+  /// as an unexpected argument, though `--` ends the options of every command and of `demo`
+  /// itself: help takes it too.
+  @Test func doubleDashEndsTheOptionsOfHelp() async {
+    for arguments in [
+      ["help", "--", "replay"], ["help", "replay", "--"], ["--help", "--", "replay"],
+      ["--", "help", "--", "replay"],
+    ] {
+      let output = Output(capturing: true)
+      #expect(await Demo.run(arguments, output: output) == 0, "\(arguments)")
+      #expect(output.captured == [Usage.replay], "\(arguments)")
+    }
+    let output = Output(capturing: true)
+    #expect(await Demo.run(["help", "--"], output: output) == 0)
+    #expect(output.captured == [Usage.main])
+  }
+
   @Test func replayOfAMissingFileExitsWithTwo() async {
     #expect(await run(["replay", path("missing.jsonl")]) == 2)
   }
