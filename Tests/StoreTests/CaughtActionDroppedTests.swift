@@ -112,7 +112,7 @@ enum CatchForm: CaseIterable, Sendable {
     #expect(warnings.messages.count == 1, "\(warnings.messages)")
     let message = warnings.messages.first ?? ""
     #expect(message.contains("threw an error: disk full"), "\(message)")
-    #expect(message.contains("Its catch action"), "\(message)")
+    #expect(message.contains("The action `catch:` made of it, "), "\(message)")
     #expect(message.contains("was dropped"), "\(message)")
     #expect(message.contains(".failed(\"disk full\")"), "\(message)")
   }
@@ -190,7 +190,7 @@ enum CatchForm: CaseIterable, Sendable {
     let messages = warnings.messages
     #expect(messages.count == 2, "\(messages)")
     let namesTheError = messages.allSatisfy {
-      $0.contains("threw an error: disk full") && $0.contains("Its catch action")
+      $0.contains("threw an error: disk full") && $0.contains("The action `catch:` made of it, ")
     }
     #expect(namesTheError, "\(messages)")
     #expect(messages.first?.contains(".failed(\"disk full\")") == true, "\(messages)")

@@ -659,7 +659,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     RuntimeWarning(
       message: """
         An effect started by action \(describe(record.origin)) threw an error: \
-        \(describeError(error)). Its catch action \(describe(action)) was dropped, as the \
+        \(describeError(error)). The action `catch:` made of it, \(describe(action)), was dropped, as the \
         effect was cancelled (its element removed, its id cancelled, or its store released) \
         before the action reached a reducer. An error that must be seen even then belongs \
         to an effect that outlives the cancelled one: the parent's own.
