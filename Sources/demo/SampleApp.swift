@@ -111,13 +111,13 @@ struct RecordCommand {
     let recorder = try store.recordActions(
       to: path, feature: SampleApp.feature, checkpointInterval: 10,
       time: { Double(clock.now.offset.components.seconds) })
-    for _ in 0..<sessions {
+    for session in 1...sessions {
       do {
         try script(store, settle)
       } catch {
         // The log ends with a checkpoint of the state the session failed in and a line saying
         // why it stops there, not as if cut short (nor as a whole session).
-        return failed(error, recorder: recorder, output: output)
+        return failed(error, inSession: session, recorder: recorder, output: output)
       }
     }
     try recorder.finish()
@@ -128,22 +128,32 @@ struct RecordCommand {
   }
 
   /// Stops `recorder` on the error the scripted session threw, and reports both; returns 2.
+  /// The error is printed as the log's stop line holds it: control characters escaped, and
+  /// cut to 2,000 characters.
   @MainActor
   private func failed(
-    _ error: any Error, recorder: ActionLogRecorder<AppFeature.State, AppFeature.Action>,
-    output: Output
+    _ error: any Error, inSession session: Int,
+    recorder: ActionLogRecorder<AppFeature.State, AppFeature.Action>, output: Output
   ) -> Int32 {
+    let count = recorder.actionCount
+    let which = sessions > 1 ? "session \(session) of \(sessions)" : "the session"
+    let reason = LogText.escaped("\(error)", limit: 2000)
     let log =
-      if let problem = recorder.stop(because: "the scripted session failed: \(error)") {
+      if let problem = recorder.stop(because: "the scripted session failed: \(reason)") {
         "The log could not say so: \(problem)"
+      } else if count == 0 {
+        """
+        The log at \(LogText.escaped(path)) holds no action, and a last line saying that the \
+        recording stopped, and why.
+        """
       } else {
         """
-        The log at \(LogText.escaped(path)) holds the \(recorder.actionCount) action(s) \
-        recorded, a checkpoint of the state the session failed in, and a last line saying so.
+        The log at \(LogText.escaped(path)) holds the \(count) action(s) recorded, a \
+        checkpoint of the state the session failed in, and a last line saying that the \
+        recording stopped, and why.
         """
       }
-    let count = recorder.actionCount
-    output.error("demo: the session failed after action \(count): \(error) \(log)")
+    output.error("demo: \(which) failed after action \(count): \(reason)\n\(log)")
     return 2
   }
 

@@ -386,7 +386,8 @@ import Testing
       message.hasPrefix(
         """
         demo: the session failed after action 2: the scripted session expected a cart that is \
-        not there. The log at
+        not there.
+        The log at
         """), "\(message)")
     let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
     #expect(lines.count == 5, "header, 2 actions, a checkpoint, the stop line: \(lines.count)")
@@ -402,6 +403,45 @@ import Testing
     #expect(!report.isComplete)
     // A whole session is not claimed.
     #expect(await run(["verify", "--complete", file]) == 3)
+  }
+
+  /// The failure of a later session is named with its number; the error is printed as the
+  /// stop line holds it, escaped and cut; a session that failed before any action does not
+  /// claim a checkpoint.
+  @Test func aFailedSessionsMessageNamesTheSessionAndEscapesTheError() throws {
+    struct Odd: Error, CustomStringConvertible {
+      var description: String { "\u{1B}[31mred\nline " + String(repeating: "x", count: 5000) }
+    }
+    let file = path("failed-later.jsonl")
+    var command = RecordCommand(path: file, sessions: 3)
+    var runs = 0
+    command.script = { store, settle in
+      runs += 1
+      store.send(.account(.usernameChanged("ada")))
+      settle()
+      if runs == 2 { throw Odd() }
+    }
+    let output = Output(capturing: true)
+    #expect(try command.run(output: output) == 2)
+    let message = output.captured?.first ?? ""
+    let start = #"demo: session 2 of 3 failed after action 2: \u{1B}[31mred\nline x"#
+    let isEscaped = !message.contains("\u{1B}") && !message.contains("xxxx\nThe")
+    let isCut = message.contains("x… (5014 characters)\nThe log at")
+    let end = """
+      a checkpoint of the state the session failed in, and a last line saying that the \
+      recording stopped, and why.
+      """
+    #expect(message.hasPrefix(start), "\(message.prefix(200))")
+    #expect(isEscaped && isCut && message.hasSuffix(end), "\(message.suffix(300))")
+
+    let empty = path("failed-at-once.jsonl")
+    var first = RecordCommand(path: empty)
+    first.script = { _, _ in throw ScriptError.unexpected("nothing") }
+    let quiet = Output(capturing: true)
+    #expect(try first.run(output: quiet) == 2)
+    let said = quiet.captured?.first ?? ""
+    #expect(said.hasPrefix("demo: the session failed after action 0: "), "\(said)")
+    #expect(said.contains("holds no action") && !said.contains("checkpoint"), "\(said)")
   }
 
   @Test func recordingToADeviceWritesThroughItAndLeavesItAsItWas() async throws {
