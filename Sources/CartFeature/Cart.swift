@@ -92,11 +92,17 @@ public struct Cart: Reducer {
       items = try container.decode(IdentifiedArrayOf<CartItem>.self, forKey: .items)
       if let position = items.firstIndex(where: { !CartItem.quantityRange.contains($0.quantity) }) {
         let item = items[position]
+        // Thrown at the item's quantity, so that a replay's message points at it (at
+        // `items`, it showed the first items of the list, whichever was refused), with the
+        // name cut as a log's messages cut values.
+        var list = try container.nestedUnkeyedContainer(forKey: .items)
+        for _ in 0..<position { _ = try list.decode(CartItem.self) }
+        let fields = try list.nestedContainer(keyedBy: ItemKey.self)
         throw DecodingError.dataCorruptedError(
-          forKey: .items, in: container,
+          forKey: .quantity, in: fields,
           debugDescription: """
-            Item \(position) (\(item.id), \(String(reflecting: item.name))) has quantity \(item.quantity), \
-            outside \(CartItem.quantityRange): no cart holds such an item.
+            Item \(position) (\(item.id), \(LogText.quoted(item.name))) has quantity \
+            \(item.quantity), outside \(CartItem.quantityRange): no cart holds such an item.
             """)
       }
       path = try container.decode(StackState<CartRoute>.self, forKey: .path)
@@ -104,6 +110,11 @@ public struct Cart: Reducer {
       isCheckingOut = try container.decode(Bool.self, forKey: .isCheckingOut)
       pendingOrderKey = try container.decodeIfPresent(UUID.self, forKey: .pendingOrderKey)
       alert = try container.decodeIfPresent(CartAlert.self, forKey: .alert)
+    }
+
+    /// The key of an item's quantity, where decoding refuses one outside the range.
+    private enum ItemKey: String, CodingKey {
+      case quantity
     }
 
     /// The number of products in the cart, all items together.

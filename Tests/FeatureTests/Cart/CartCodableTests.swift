@@ -62,7 +62,31 @@ import Testing
         Item 0 (00000000-0000-0000-0000-000000000001, "Tea") has quantity 100, outside \
         1...99: no cart holds such an item.
         """
-        && context.codingPath.map(\.stringValue) == ["items"]
+        && context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
+          == ["items", "0", "quantity"]
+    }
+  }
+
+  /// The refusal points at the refused item's quantity, not at the list, and cuts a long
+  /// name: a replay showed the list's first items at `items` (good ones, whichever was
+  /// refused), and the whole name.
+  @Test func aCartsRefusalPointsAtTheItemAndCutsItsName() throws {
+    let good = #"{"id":"00000000-0000-0000-0000-000000000001","name":"Tea","quantity":1,"note":""}"#
+    let name = String(repeating: "x", count: 1_000)
+    let bad =
+      #"{"id":"00000000-0000-0000-0000-000000000002","name":"\#(name)","quantity":0,"note":""}"#
+    let json =
+      #"{"title":"Cart","items":[\#(good),\#(bad)],"path":{"entries":[],"nextID":0},"#
+      + #""isCheckingOut":false}"#
+    #expect {
+      try JSONDecoder().decode(Cart.State.self, from: Data(json.utf8))
+    } throws: { error in
+      guard case .dataCorrupted(let context) = error as? DecodingError else { return false }
+      return context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
+        == ["items", "1", "quantity"]
+        && context.debugDescription.hasPrefix(
+          "Item 1 (00000000-0000-0000-0000-000000000002, \"xxx")
+        && context.debugDescription.count < 250
     }
   }
 
