@@ -16,8 +16,9 @@ public enum ActionLogFormat {
   public static let name = "swift-unidirectional-store.action-log"
   /// The format version this library writes and reads.
   public static let version = 1
-  /// The longest line a reader accepts, in bytes, not counting its line end (a newline, or a
-  /// carriage return and a newline).
+  /// The longest line a reader accepts, in bytes, not counting its newline or a carriage
+  /// return that ends it (a CRLF copy of a log, or its last line cut after the carriage
+  /// return).
   public static let maximumLineLength = 8 * 1024 * 1024
 }
 

@@ -364,8 +364,8 @@ extension Store {
     // place ("… was sent to the store of …"), `replaced` by one with another id or there
     // again after it left: named as a case for a case (as `ifCaseLet`'s warnings name it),
     // and with its id when it has one. A case, or a child with an id, that left and came back
-    // read "a child that has since been dismissed; … another presentation". Built only when a
-    // warning needs it.
+    // read "a child that has since been dismissed; … another presentation". Built by a look
+    // that finds the child taken over (once per state version), never for a child present.
     let takenOver: @MainActor (_ replaced: Bool) -> String = { [kind = key.kind, currentID] in
       let replaced = $0
       guard case .enumCase = kind else {
