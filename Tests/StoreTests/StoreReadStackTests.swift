@@ -398,7 +398,8 @@ struct ProbedFlat<P: Payload>: Reducer {
     }
 
     /// A store of a 1 MiB state scopes to its optional child, sends to it and reads it on the
-    /// main thread (8 MiB of stack): with nine copies of the state as it scoped, it overflowed.
+    /// main actor (under `swift test` on Linux, a dispatch thread with 8 MiB of stack, as the
+    /// main thread has): with nine copies of the state as it scoped, it overflowed.
     @Test func aStoreOfOneMebibyteScopesSendsAndReads() async {
       await #expect(processExitsWith: .success) {
         await MainActor.run { scopeSendAndRead(Mebibyte.self) }
