@@ -128,8 +128,8 @@ struct RecordCommand {
   }
 
   /// Stops `recorder` on the error the scripted session threw, and reports both; returns 2.
-  /// The error is printed as the log's stop line holds it: control characters escaped, and
-  /// cut to 2,000 characters.
+  /// The error is printed as a replay shows the log's stop line: control characters
+  /// escaped, and cut to 2,000 characters.
   @MainActor
   private func failed(
     _ error: any Error, inSession session: Int,
@@ -137,9 +137,11 @@ struct RecordCommand {
   ) -> Int32 {
     let count = recorder.actionCount
     let which = sessions > 1 ? "session \(session) of \(sessions)" : "the session"
+    // The log's stop line holds the error as it is (the recorder cuts it, and a replay
+    // escapes it); the terminal gets it escaped and cut the same way.
     let reason = LogText.escaped("\(error)", limit: 2000)
     let log =
-      if let problem = recorder.stop(because: "the scripted session failed: \(reason)") {
+      if let problem = recorder.stop(because: "the scripted session failed: \(error)") {
         "The log could not say so: \(problem)"
       } else if count == 0 {
         """

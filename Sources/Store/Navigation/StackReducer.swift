@@ -187,8 +187,11 @@ struct StackRouting<Root, Action: Sendable, Screen: Sendable, ScreenAction: Send
   var stack: AnyKeyPath? { toStack }
 
   @inlinable
-  func nextID(in state: inout Root) -> StackElementID? {
-    read({ $0.nextElementID }, of: toStack, at: stackOffset, in: &state)
+  func whereElementWent(_ id: StackElementID, in state: inout Root) -> String? {
+    let nextID = read({ $0.nextElementID }, of: toStack, at: stackOffset, in: &state)
+    return id.rawValue >= 0 && id.rawValue < nextID.rawValue
+      ? "it was popped (or its stack replaced by another)"
+      : "the stack never pushed it (its next id is \(nextID))"
   }
 
   @inlinable

@@ -128,9 +128,10 @@ protocol ElementRouting {
   /// The collection's structure stamp, read in place where the layout allows.
   func structure(in state: inout Root) -> UInt64
 
-  /// For a navigation stack: the id its next push gets, which tells a screen popped from one
-  /// never pushed, in a warning. `nil` for an identified array. Off the hot path.
-  func nextID(in state: inout Root) -> ID?
+  /// For a navigation stack: where the screen with `id`, which is not there, went (popped,
+  /// or never pushed: the stack's next id tells which), for a warning. `nil` for an
+  /// identified array. Off the hot path.
+  func whereElementWent(_ id: ID, in state: inout Root) -> String?
 
   /// The element's id and action, if `action` is for an element.
   func elementAction(_ action: Action) -> (id: ID, action: ElementAction)?
@@ -240,7 +241,7 @@ where ElementState.ID: Sendable {
   var stack: AnyKeyPath? { nil }
 
   @inlinable
-  func nextID(in state: inout Root) -> ID? { nil }
+  func whereElementWent(_ id: ID, in state: inout Root) -> String? { nil }
 
   // A row's store's copy shares the row's buffers only: a row action writes the row, not
   // the list. (A row holding a list of its own is the exception, left as it was.)
@@ -285,7 +286,8 @@ where
       reduceElement(&$0, action, &structureBefore, &elementEffect, &missingID)
     }
     if let missingID {
-      elementEffect = missingElement(missingID, action, nextID: routing.nextID(in: &state))
+      elementEffect = missingElement(
+        missingID, action, went: routing.whereElementWent(missingID, in: &state))
     }
     // An action for an element that is not there, or for a child of the element that is not
     // there, changes nothing: the parent does not see it either (it would act for a child
@@ -397,16 +399,16 @@ where
   /// was removed where this reducer could not see it (by an ancestor, say). Out of line: off
   /// the hot path.
   ///
-  /// - Parameter nextID: For a stack, the id of its next push: a screen with an id below it
-  ///   was popped (ids are never reused), one with an id at or past it was never pushed.
+  /// - Parameter went: For a stack, where the screen went (see
+  ///   `ElementRouting.whereElementWent(_:in:)`).
   @usableFromInline
-  func missingElement(_ id: ID, _ action: Parent.Action, nextID: ID?) -> Effect<Parent.Action> {
+  func missingElement(_ id: ID, _ action: Parent.Action, went: String?) -> Effect<Parent.Action> {
     let collection = KeyPathIdentity(keyPath: routing.toElements)
     let message =
       if let stack = routing.stack {
         """
         \(describe(action)) was sent to the screen with id \(describeID(id)) of the stack at \
-        \(describeKeyPath(stack)), but no screen has that id: \(Self.whereScreenWent(id, nextID)). \
+        \(describeKeyPath(stack)), but no screen has that id: \(went ?? "it was popped, or never pushed"). \
         No screen's reducer ran for it, nor the parent's, so they changed nothing.
         """
       } else {
@@ -418,18 +420,6 @@ where
       }
     return .missingChild(
       message, site: site, lifetime: ElementIdentity(collection: collection, id: id))
-  }
-
-  /// Where a screen with `id` went, which no stack whose next push gets `nextID` has: popped
-  /// (or its stack replaced by another), or never pushed.
-  @usableFromInline
-  static func whereScreenWent(_ id: ID, _ nextID: ID?) -> String {
-    guard let id = id as? StackElementID, let nextID = nextID as? StackElementID else {
-      return "it was popped, or never pushed"
-    }
-    return id.rawValue >= 0 && id.rawValue < nextID.rawValue
-      ? "it was popped (or its stack replaced by another)"
-      : "the stack never pushed it (its next id is \(nextID))"
   }
 
   /// Ends the lifetimes of the elements removed since `stamp`: each one by id when the
