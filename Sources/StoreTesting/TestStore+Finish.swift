@@ -122,7 +122,10 @@ extension TestStore {
   /// the app.
   ///
   /// Runtime warnings raised since the last step (a `TestClock.run()` that reached its guard,
-  /// say) fail the test here, as at any step.
+  /// say) fail the test here, as at any step, and so do those the cancellation itself raises,
+  /// as it would in the app: an effect that throws something other than `CancellationError`
+  /// once cancelled, or whose `catch:` handler sends once cancelled (one that backs off with
+  /// `try? await clock.sleep(for:)` and then sends a retry, say).
   ///
   /// - Parameters:
   ///   - fileID: The file of the call, where failures are reported.

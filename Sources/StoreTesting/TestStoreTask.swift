@@ -107,6 +107,10 @@ public struct TestStoreTask: Sendable {
   /// that then finds nothing names the effects this ended: work that must outlive the
   /// screen (a save its actions set off, say) is returned with `.outlivingSendersTask()`.
   ///
+  /// Runtime warnings the cancellation raises fail the test at the store's next step, as they
+  /// would show in the app: an effect that throws something other than `CancellationError`
+  /// once cancelled, or whose `catch:` handler sends once cancelled.
+  ///
   /// - Parameters:
   ///   - fileID: The file of the call, which a later failure names.
   ///   - filePath: The path of the file of the call.

@@ -189,11 +189,91 @@ enum CatchForm: CaseIterable, Sendable {
     #expect(store.rows.isEmpty)
     let messages = warnings.messages
     #expect(messages.count == 2, "\(messages)")
-    let namesTheError = messages.allSatisfy {
-      $0.contains("threw an error: disk full") && $0.contains("The action `catch:` made of it, ")
+    #expect(messages.allSatisfy { $0.contains("threw an error: disk full") }, "\(messages)")
+    let first = messages.first ?? ""
+    #expect(first.contains("The action `catch:` made of it, "), "\(first)")
+    #expect(first.contains(".failed(\"disk full\")"), "\(first)")
+    let rest = messages.last ?? ""
+    #expect(rest.contains("Its `catch:` handler sent 1 more action after the first"), "\(rest)")
+    #expect(
+      rest.contains("the last SavingRows.Action.rows(.element(id: 1, action: .failed(\"again\")))"),
+      "\(rest)")
+  }
+
+  /// A handler that keeps sending once its row went (a retry loop that does not look at
+  /// cancellation) is two warnings: the first action's, and one with the count of the rest
+  /// and the last of them, when the effect ends; not one warning per action.
+  @Test func aHandlerThatKeepsSendingAfterItsRowWentIsTwoWarningsWithACount() async {
+    let warnings = WarningLog()
+    let jobs = HandRunJobs()
+    let handling = Flag()
+    let (gate, opener) = AsyncStream<Void>.makeStream()
+    let core = RootCore(
+      initialState: SavingRows.State(rows: [SavingRows.Row(id: 1)]),
+      reducer: SavingRows(
+        error: { SavingRows.DiskFull() },
+        handler: { error, send in
+          handling.set()
+          for await _ in gate { break }
+          for attempt in 1...500 { send(.failed("attempt \(attempt)")) }
+        }),
+      warnings: warnings.handler, drainScheduler: jobs.scheduler)
+    let store = Store(core: core)
+    store.send(.rows(.element(id: 1, action: .save)))
+    while !handling.isSet { await Task.yield() }
+    store.send(.remove(1))
+    opener.yield()
+    while core.runtime.runningCount > 0 {
+      if jobs.count > 0 { jobs.runNext() } else { await Task.yield() }
     }
-    #expect(namesTheError, "\(messages)")
-    #expect(messages.first?.contains(".failed(\"disk full\")") == true, "\(messages)")
-    #expect(messages.last?.contains(".failed(\"again\")") == true, "\(messages)")
+    while jobs.count > 0 { jobs.runNext() }
+    let messages = warnings.messages
+    #expect(messages.count == 2, "\(messages.count) warnings, the first: \(messages.first ?? "")")
+    #expect(messages.first?.contains(".failed(\"attempt 1\")") == true, "\(messages)")
+    let rest = messages.count == 2 ? messages[1] : ""
+    #expect(rest.contains("threw an error: disk full"), "\(rest)")
+    #expect(rest.contains("sent 499 more actions after the first that was dropped"), "\(rest)")
+    #expect(rest.contains(".failed(\"attempt 500\")"), "\(rest)")
+  }
+
+  /// The same once the store is gone: the inbox, closed, warns of the first action and of
+  /// the count of the rest when the effect ends.
+  @Test(.timeLimit(.minutes(1)))
+  func aHandlerThatKeepsSendingAfterItsStoreWentIsTwoWarningsWithACount() async {
+    let warnings = WarningLog()
+    let jobs = HandRunJobs()
+    let handling = Flag()
+    let ended = Flag()
+    let (gate, opener) = AsyncStream<Void>.makeStream()
+    weak var released: Store<SavingRows.State, SavingRows.Action>?
+    do {
+      let core = RootCore(
+        initialState: SavingRows.State(rows: [SavingRows.Row(id: 1)]),
+        reducer: SavingRows(
+          error: { SavingRows.DiskFull() },
+          handler: { error, send in
+            handling.set()
+            for await _ in gate { break }
+            for attempt in 1...300 { send(.failed("attempt \(attempt)")) }
+            ended.set()
+          }),
+        warnings: warnings.handler, drainScheduler: jobs.scheduler)
+      let store = Store(core: core)
+      released = store
+      store.send(.rows(.element(id: 1, action: .save)))
+      while !handling.isSet { await Task.yield() }
+    }
+    while jobs.count > 0 { jobs.runNext() }
+    #expect(released == nil)
+    opener.yield()
+    // The closed inbox warns as each event comes, on the effect's thread: the first action's
+    // before the flag is set, the count when the effect's end is reported, just after.
+    while !ended.isSet || warnings.messages.count < 2 { await Task.yield() }
+    let messages = warnings.messages
+    #expect(messages.count == 2, "\(messages.count) warnings, the first: \(messages.first ?? "")")
+    #expect(messages.first?.contains(".failed(\"attempt 1\")") == true, "\(messages)")
+    #expect(
+      messages.last?.contains("sent 299 more actions after the first that was dropped") == true,
+      "\(messages)")
   }
 }

@@ -110,9 +110,13 @@ extension Effect {
   /// quietly, and any other is reported as a runtime warning. Actions `catch` sends after the
   /// effect was cancelled never reach a reducer, as the operation's own do not; nor do those
   /// it sent that had not reached one when the effect was cancelled (its row removed, its
-  /// store released). Unlike the operation's, each such action is reported: a runtime warning
-  /// names the error and the action, unless the error means cancellation, as for the action
-  /// the other `catch` returns.
+  /// store released). Unlike the operation's, such actions are reported, unless the error
+  /// means cancellation, as for the action the other `catch` returns: a runtime warning names
+  /// the error and the first action dropped, and, if the handler sent more (a retry loop that
+  /// does not check for cancellation), one more warning when the effect ends gives their count
+  /// and the last of them. Under a test store, these warnings fail the test, also when the test
+  /// cancelled the effect itself (`skipInFlightEffects()`): check `Task.isCancelled` before
+  /// sending from a handler that waits.
   ///
   /// - Parameters:
   ///   - priority: The priority of the task that runs the operation.

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One running effect: a task, or the driver of a concatenation, that the runtime tracks.
 ///
 /// Cancellation is thread-safe so that ``EffectGroup`` and store teardown can cancel from any
@@ -33,8 +35,25 @@ package final class EffectRecord: Sendable {
     /// the tasks it spawns, which inherit ``EffectRecord/current``), once it started.
     var ownTask: Int?
     var onCancel: (@Sendable () -> Void)?
+    var droppedCatchActions = DroppedCatchActions()
   }
   private let state = Locked(State())
+  /// Whether ``noteDroppedCatchAction(_:error:)`` was ever called: read without the lock
+  /// when each effect's end is reported, which for nearly every effect finds nothing to tell.
+  private let hasDroppedCatchActions = Atomic(false)
+
+  /// What a `catch:` handler sent once the effect was cancelled, which no reducer sees: the
+  /// first is a runtime warning at once, the rest one warning when the effect's end is
+  /// reported, so a handler that keeps sending (a retry loop) is one warning and a count,
+  /// not one warning per action.
+  private struct DroppedCatchActions {
+    var hasWarned = false
+    /// Whether the effect's end was reported, with the count: a later drop (a handler's
+    /// `send` that escaped it) is warned of at once.
+    var hasEnded = false
+    var unreported = 0
+    var last: (action: any Sendable, error: any Error)?
+  }
 
   /// A sleep on a test clock that one of the effect's tasks is in.
   private struct Sleep {
@@ -147,6 +166,44 @@ package final class EffectRecord: Sendable {
   private func waits(ownTaskOnly: Bool) -> [Duration] {
     let sleeps = state.withLock { $0.sleeps.values.filter { !ownTaskOnly || $0.isOwnTask } }
     return sleeps.map { $0.clock.now.duration(to: $0.deadline) }.sorted()
+  }
+
+  /// Notes an action a `catch:` handler sent, which is dropped as the effect was cancelled.
+  ///
+  /// - Returns: Whether to warn of it now: for the first such action, and for one sent after
+  ///   the effect's end was reported. The others are counted, for
+  ///   ``takeUnreportedCatchActions()``.
+  package func noteDroppedCatchAction(_ action: any Sendable, error: any Error) -> Bool {
+    hasDroppedCatchActions.store(true, ordering: .releasing)
+    return state.withLock { state in
+      if !state.droppedCatchActions.hasWarned || state.droppedCatchActions.hasEnded {
+        state.droppedCatchActions.hasWarned = true
+        return true
+      }
+      state.droppedCatchActions.unreported += 1
+      state.droppedCatchActions.last = (action, error)
+      return false
+    }
+  }
+
+  /// The dropped actions ``noteDroppedCatchAction(_:error:)`` counted and did not warn of,
+  /// with the last of them and the error its handler was handling, for the one warning that
+  /// tells of them when the effect's end is reported; `nil` if there are none. Later drops
+  /// are warned of one by one.
+  package func takeUnreportedCatchActions() -> (
+    count: Int, last: any Sendable, error: any Error
+  )? {
+    // None dropped yet: a drop after the end is the first, and is warned of at once anyway.
+    guard hasDroppedCatchActions.load(ordering: .acquiring) else { return nil }
+    return state.withLock { state in
+      state.droppedCatchActions.hasEnded = true
+      defer {
+        state.droppedCatchActions.unreported = 0
+        state.droppedCatchActions.last = nil
+      }
+      guard let last = state.droppedCatchActions.last else { return nil }
+      return (state.droppedCatchActions.unreported, last.action, last.error)
+    }
   }
 
   /// Ends this record's lifetime: cancels its task or its running part.

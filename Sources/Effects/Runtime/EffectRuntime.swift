@@ -91,7 +91,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     // fails once its store is gone, and throws something other than a cancellation, says so.
     let warnings = self.warnings
     inbox.close { event in
-      if let warning = Self.warning(forDropped: event) { warnings(warning) }
+      for warning in Self.warnings(forDropped: event) { warnings(warning) }
     }
     for record in records {
       record.cancel()
@@ -301,7 +301,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
         // The store went meanwhile: what is left reaches no reducer. An error is still a
         // runtime warning, as for the reports no drain took (see `deinit`).
         for event in events[position...] {
-          if let warning = Self.warning(forDropped: event) { warnings(warning) }
+          for warning in Self.warnings(forDropped: event) { warnings(warning) }
         }
         return (true, false)
       }
@@ -310,14 +310,15 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
         deliver(action, from: record)
       case .caught(let action, let error, let record):
         if record.isCancelled {
-          if !Self.meansCancellation(error) {
-            warnings(Self.warning(forCaught: error, action: action, of: record))
+          if let warning = Self.warning(forDropped: action, caught: error, of: record) {
+            warnings(warning)
           }
         } else {
           deliver(action, from: record)
         }
       case .finished(let record, let error):
         finish(record, error: error)
+        if let warning = Self.warning(forUnreportedCatchActionsOf: record) { warnings(warning) }
       }
     }
     return (!events.isEmpty, more)
@@ -632,20 +633,59 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       message: message, fileID: record.site?.fileID ?? "Effects", line: record.site?.line ?? 0)
   }
 
-  /// The runtime warning for what an effect reported that no reducer will see, as its store
+  /// The runtime warnings for what an effect reported that no reducer will see, as its store
   /// is gone: an error it threw, unless it reported the error itself (a debounce's clock
-  /// error, see `EndsSequenceReported`). `nil` for the rest.
-  nonisolated static func warning(forDropped event: EffectInbox<Action>.Event) -> RuntimeWarning? {
+  /// error, see `EndsSequenceReported`), and the actions `catch:` made of errors (see
+  /// ``warning(forDropped:caught:of:)``). None for the rest.
+  nonisolated static func warnings(forDropped event: EffectInbox<Action>.Event)
+    -> [RuntimeWarning]
+  {
     switch event {
-    case .finished(_, is EndsSequenceReported):
-      nil
-    case .finished(let record, let error?):
-      warning(for: error, of: record)
+    case .finished(let record, let error):
+      let thrown: RuntimeWarning? =
+        switch error {
+        case nil, is EndsSequenceReported: nil
+        case let error?: warning(for: error, of: record)
+        }
+      return [thrown, warning(forUnreportedCatchActionsOf: record)].compactMap { $0 }
     case .caught(let action, let error, let record):
-      meansCancellation(error) ? nil : warning(forCaught: error, action: action, of: record)
-    case .action, .finished:
-      nil
+      return [warning(forDropped: action, caught: error, of: record)].compactMap { $0 }
+    case .action:
+      return []
     }
+  }
+
+  /// The runtime warning for an action `catch:` made of `error`, dropped as `record`'s effect
+  /// was cancelled, if it is to be warned of now: the first of the effect's, and one sent
+  /// after its end was reported. The others are counted on the record and told of in one
+  /// warning at its end (``warning(forUnreportedCatchActionsOf:)``): a handler that keeps
+  /// sending once cancelled is two warnings, not one per action. `nil` too for an error that
+  /// means cancellation, which ends an effect quietly.
+  nonisolated static func warning(
+    forDropped action: Action, caught error: any Error, of record: EffectRecord
+  ) -> RuntimeWarning? {
+    guard !meansCancellation(error), record.noteDroppedCatchAction(action, error: error) else {
+      return nil
+    }
+    return warning(forCaught: error, action: action, of: record)
+  }
+
+  /// The runtime warning telling of the actions a `catch:` handler sent once `record`'s
+  /// effect was cancelled, after the first (which had a warning of its own), when the
+  /// effect's end is reported; `nil` if there were none.
+  nonisolated static func warning(forUnreportedCatchActionsOf record: EffectRecord)
+    -> RuntimeWarning?
+  {
+    guard let dropped = record.takeUnreportedCatchActions() else { return nil }
+    let more = dropped.count == 1 ? "1 more action" : "\(dropped.count) more actions"
+    return RuntimeWarning(
+      message: """
+        An effect started by action \(describe(record.origin)) threw an error: \
+        \(describeError(dropped.error)). Its `catch:` handler sent \(more) after the first \
+        that was dropped, the last \(describe(dropped.last)); they were dropped too, as the \
+        effect was cancelled (its element removed, its id cancelled, or its store released).
+        """,
+      fileID: record.site?.fileID ?? "Effects", line: record.site?.line ?? 0)
   }
 
   /// The runtime warning for an error that `record`'s effect threw, and `catch:` turned into
