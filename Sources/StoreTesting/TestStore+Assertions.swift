@@ -52,10 +52,17 @@ extension TestStore {
         } else {
           ""
         }
+      let relative =
+        if exhaustivity == .off, let assert, Self.matchesRunOnTheStateBefore(assert, before, after)
+        {
+          Messages.relativeChange
+        } else {
+          ""
+        }
       reportFailure(
         """
         \(headline) (- expected, + actual)
-        \(difference)\(Self.hint(for: difference))\(unrouted)
+        \(difference)\(Self.hint(for: difference))\(unrouted)\(relative)
         """,
         at: location
       )
@@ -68,6 +75,18 @@ extension TestStore {
         at: location
       )
     }
+  }
+
+  /// Whether a non-exhaustive step's assertion closure, which failed on the state after the
+  /// step, gives that state when run on the state before it instead: it changes values by
+  /// what they are (`$0.count += 1`), as an exhaustive closure may, rather than setting them.
+  /// The closure runs once more for this, on a failing step only; one that throws says no.
+  static func matchesRunOnTheStateBefore(
+    _ assert: (inout State) throws -> Void, _ before: State, _ after: State
+  ) -> Bool {
+    var fromBefore = before
+    guard (try? assert(&fromBefore)) != nil else { return false }
+    return fromBefore == after || areEqualDespiteNaN(fromBefore, after)
   }
 
   /// The failure for states that `==` tells apart but that print the same. A state not equal

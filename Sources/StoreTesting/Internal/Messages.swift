@@ -150,6 +150,17 @@ enum Messages {
       """
   }
 
+  /// For a non-exhaustive step whose assertion closure gives the actual state when run on the
+  /// state before the step (see `TestStore.matchesRunOnTheStateBefore`): it changes a value
+  /// by what it is, which works exhaustively only.
+  static let relativeChange = """
+
+    Run on the state before the step, the assertion closure gives the actual state: it \
+    changes values by what they are (`$0.count += 1`, `$0.items.append(item)`). With \
+    exhaustivity off, the closure runs on the state after the step, so set the values it \
+    expects instead (`$0.count = 2`).
+    """
+
   /// For a `receive` that found nothing: the effects the test ended with a task's
   /// `cancel()` since such a failure last named them, of which one may be what would have
   /// sent the action, and how to keep such work running. Empty when there are none.
