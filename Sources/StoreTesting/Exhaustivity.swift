@@ -6,8 +6,8 @@ public enum Exhaustivity: Sendable, Hashable {
   /// Assertion closures are checked against the actual state, and only what they set must
   /// match, and a step without one checks nothing. A closure runs on the state after the
   /// step, so it sets values (`$0.count = 2`); one that changes a value by what it is
-  /// (`$0.count += 1`) fails, and the failure says so when the closure run on the state before
-  /// the step gives the actual state. Where `==` finds the expected and the
+  /// (`$0.count += 1`) counts the step's change twice and fails, and a failing step that
+  /// changed the state reminds of it. Where `==` finds the expected and the
   /// actual state unequal, a step with a closure still matches when both are equal field by
   /// field, a NaN taken as equal to a NaN (in an array or a dictionary too): read through
   /// `Mirror`, each field compared by its own `==`, an object that is not `Equatable` by

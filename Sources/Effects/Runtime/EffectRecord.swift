@@ -41,16 +41,18 @@ package final class EffectRecord: Sendable {
   /// Whether ``noteDroppedCatchAction(_:error:)`` was ever called: read without the lock
   /// when each effect's end is reported, which for nearly every effect finds nothing to tell.
   private let hasDroppedCatchActions = Atomic(false)
+  /// Whether the effect's end was reported (``takeUnreportedCatchActions()``): a drop after
+  /// it is warned of at once, as no later end will tell of it. With
+  /// ``hasDroppedCatchActions``, sequentially consistent: of a drop and the end on two
+  /// threads, at least one sees the other's flag (the end takes the count, or the drop warns).
+  private let hasEnded = Atomic(false)
 
-  /// What a `catch:` handler sent once the effect was cancelled, which no reducer sees: the
-  /// first is a runtime warning at once, the rest one warning when the effect's end is
-  /// reported, so a handler that keeps sending (a retry loop) is one warning and a count,
-  /// not one warning per action.
+  /// What a `catch:` handler sent that no reducer sees, as the effect was cancelled before
+  /// the action reached one (sent after the cancellation, or still queued at it): the first is
+  /// a runtime warning at once, the rest one warning when the effect's end is reported, so a
+  /// handler that keeps sending (a retry loop) is two warnings, not one per action.
   private struct DroppedCatchActions {
     var hasWarned = false
-    /// Whether the effect's end was reported, with the count: a later drop (a handler's
-    /// `send` that escaped it) is warned of at once.
-    var hasEnded = false
     var unreported = 0
     var last: (action: any Sendable, error: any Error)?
   }
@@ -170,13 +172,15 @@ package final class EffectRecord: Sendable {
 
   /// Notes an action a `catch:` handler sent, which is dropped as the effect was cancelled.
   ///
-  /// - Returns: Whether to warn of it now: for the first such action, and for one sent after
-  ///   the effect's end was reported. The others are counted, for
-  ///   ``takeUnreportedCatchActions()``.
+  /// - Returns: Whether to warn of it now: for the first such action, and for one noted
+  ///   after the effect's end was reported (a `send` that escaped the handler). The others
+  ///   are counted, for ``takeUnreportedCatchActions()``.
   package func noteDroppedCatchAction(_ action: any Sendable, error: any Error) -> Bool {
-    hasDroppedCatchActions.store(true, ordering: .releasing)
+    hasDroppedCatchActions.store(true, ordering: .sequentiallyConsistent)
     return state.withLock { state in
-      if !state.droppedCatchActions.hasWarned || state.droppedCatchActions.hasEnded {
+      if !state.droppedCatchActions.hasWarned
+        || hasEnded.load(ordering: .sequentiallyConsistent)
+      {
         state.droppedCatchActions.hasWarned = true
         return true
       }
@@ -186,17 +190,16 @@ package final class EffectRecord: Sendable {
     }
   }
 
-  /// The dropped actions ``noteDroppedCatchAction(_:error:)`` counted and did not warn of,
-  /// with the last of them and the error its handler was handling, for the one warning that
-  /// tells of them when the effect's end is reported; `nil` if there are none. Later drops
-  /// are warned of one by one.
+  /// Marks the effect's end as reported, and takes the dropped actions
+  /// ``noteDroppedCatchAction(_:error:)`` counted and did not warn of, with the last of them
+  /// and the error its handler was handling, for the one warning that tells of them; `nil` if
+  /// there are none. Drops noted later are warned of one by one.
   package func takeUnreportedCatchActions() -> (
     count: Int, last: any Sendable, error: any Error
   )? {
-    // None dropped yet: a drop after the end is the first, and is warned of at once anyway.
-    guard hasDroppedCatchActions.load(ordering: .acquiring) else { return nil }
+    hasEnded.store(true, ordering: .sequentiallyConsistent)
+    guard hasDroppedCatchActions.load(ordering: .sequentiallyConsistent) else { return nil }
     return state.withLock { state in
-      state.droppedCatchActions.hasEnded = true
       defer {
         state.droppedCatchActions.unreported = 0
         state.droppedCatchActions.last = nil

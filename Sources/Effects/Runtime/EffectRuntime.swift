@@ -309,12 +309,11 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       case .action(let action, let record):
         deliver(action, from: record)
       case .caught(let action, let error, let record):
-        if record.isCancelled {
-          if let warning = Self.warning(forDropped: action, caught: error, of: record) {
-            warnings(warning)
-          }
-        } else {
-          deliver(action, from: record)
+        // Cancelled before the drain, or as it delivers (from another thread): dropped.
+        if !deliver(action, from: record),
+          let warning = Self.warning(forDropped: action, caught: error, of: record)
+        {
+          warnings(warning)
         }
       case .finished(let record, let error):
         finish(record, error: error)
@@ -677,13 +676,19 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     -> RuntimeWarning?
   {
     guard let dropped = record.takeUnreportedCatchActions() else { return nil }
-    let more = dropped.count == 1 ? "1 more action" : "\(dropped.count) more actions"
+    let more =
+      dropped.count == 1
+      ? "1 more action after the first that was dropped, \(describe(dropped.last)); it was"
+      : """
+      \(dropped.count) more actions after the first that was dropped, the last \
+      \(describe(dropped.last)); they were
+      """
     return RuntimeWarning(
       message: """
         An effect started by action \(describe(record.origin)) threw an error: \
-        \(describeError(dropped.error)). Its `catch:` handler sent \(more) after the first \
-        that was dropped, the last \(describe(dropped.last)); they were dropped too, as the \
-        effect was cancelled (its element removed, its id cancelled, or its store released).
+        \(describeError(dropped.error)). Its `catch:` handler sent \(more) dropped too, as \
+        the effect was cancelled (its element removed, its id cancelled, or its store \
+        released).
         """,
       fileID: record.site?.fileID ?? "Effects", line: record.site?.line ?? 0)
   }
@@ -707,9 +712,14 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       fileID: record.site?.fileID ?? "Effects", line: record.site?.line ?? 0)
   }
 
+  /// Hands an action an effect sent to the store, unless the effect was cancelled.
+  ///
+  /// - Returns: `false` if it was dropped as the effect was cancelled; `true` if it was
+  ///   handed on, or dropped with a warning as the effect had finished.
   @MainActor
-  private func deliver(_ action: Action, from record: EffectRecord) {
-    guard !record.isCancelled else { return }
+  @discardableResult
+  private func deliver(_ action: Action, from record: EffectRecord) -> Bool {
+    guard !record.isCancelled else { return false }
     let entry = state.withLock { $0.records[record.id] }
     guard let entry else {
       warnings(
@@ -723,7 +733,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
           line: record.site?.line ?? 0
         )
       )
-      return
+      return true
     }
     let placement =
       entry.removability.any
@@ -731,6 +741,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
         namespace: entry.context.namespace, tokens: entry.context.tokens, record: record)
       : nil
     connection.withLock { $0 }?.deliver(action, record.feedbackGroup, placement)
+    return true
   }
 
   private func cancel(_ key: CancelKey, sparing spared: [Int] = []) {

@@ -150,15 +150,14 @@ enum Messages {
       """
   }
 
-  /// For a non-exhaustive step whose assertion closure gives the actual state when run on the
-  /// state before the step (see `TestStore.matchesRunOnTheStateBefore`): it changes a value
-  /// by what it is, which works exhaustively only.
+  /// For a non-exhaustive step whose assertion closure does not match and which changed the
+  /// state: the closure ran on the state after the step, so one that changes a value by what
+  /// it is counts the step's change twice.
   static let relativeChange = """
 
-    Run on the state before the step, the assertion closure gives the actual state: it \
-    changes values by what they are (`$0.count += 1`, `$0.items.append(item)`). With \
-    exhaustivity off, the closure runs on the state after the step, so set the values it \
-    expects instead (`$0.count = 2`).
+    With exhaustivity off, the closure runs on the state after the step: if it changes a \
+    value by what it is (`$0.count += 1`, `$0.items.append(item)`), that counts the step's \
+    change twice, so set the value it should have instead (`$0.count = 3`).
     """
 
   /// For a `receive` that found nothing: the effects the test ended with a task's
