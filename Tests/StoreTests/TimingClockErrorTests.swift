@@ -6,6 +6,9 @@ import Testing
 /// An error from a clock's sleep: the one of every sleep of a ``BrokenClock``.
 private struct SleepBroke: Error {}
 
+/// An enum id, named with its type in a warning.
+private enum ClockErrorID: Hashable, Sendable { case refresh }
+
 /// A clock whose every sleep throws ``SleepBroke`` at once.
 private struct BrokenClock: Clock {
   let base = ImmediateClock()
@@ -18,9 +21,10 @@ private struct BrokenClock: Clock {
 }
 
 /// A clock whose sleep throws, under a throttle and a debounce: the warning names the throttle
-/// or debounce and where it was made (it named no place, and advised a `catch:` that cannot be
-/// passed), and a debounce drops its work rather than run it without the wait (the effects
-/// hunt).
+/// or debounce, its id, and where it was made (it named no place, and advised a `catch:` that
+/// cannot be passed; then named neither the id nor, for a throttle, the action whose effect
+/// opened the window, so two windows' warnings read the same), and a debounce drops its work
+/// rather than run it without the wait (the effects hunts).
 @MainActor
 @Suite struct TimingClockErrorTests {
   let warnings = WarningLog()
@@ -43,12 +47,16 @@ private struct BrokenClock: Clock {
       warnings.messages == [
         """
         A throttle's clock threw an error from its sleep: SleepBroke(). Its window closed at \
-        once, as if its interval had passed: the effect waiting in it, if any, ran then.
+        once, as if its interval had passed: the effect waiting in it, if any, ran then. The \
+        throttle has id "t"; the effect that opened the window was started by action \
+        LogFeature.Action.start("1").
         """,
         // The window "2" opened, with nothing waiting in it.
         """
         A throttle's clock threw an error from its sleep: SleepBroke(). Its window closed at \
-        once, as if its interval had passed: the effect waiting in it, if any, ran then.
+        once, as if its interval had passed: the effect waiting in it, if any, ran then. The \
+        throttle has id "t"; the effect that opened the window was started by action \
+        LogFeature.Action.start("2").
         """,
       ])
     #expect(warnings.all.allSatisfy { $0.fileID == #fileID && $0.line == line })
@@ -69,12 +77,33 @@ private struct BrokenClock: Clock {
       warnings.messages == [
         """
         A debounce's clock threw an error from its sleep: SleepBroke(). The debounced effect \
-        was dropped without running, as if a later one had come.
+        was dropped without running, as if a later one had come. The debounce has id "d".
         """
       ])
     #expect(warnings.all.first?.fileID == #fileID)
     #expect(warnings.all.first?.line == line)
     #expect(harness.core.runtime.runningCount == 0)
+  }
+
+  /// An id that is an enum's case is named with its type, as a test writes it.
+  @Test func aThrottlesClockErrorNamesAnEnumIDWithItsType() {
+    let clock = BrokenClock()
+    let feature = LogFeature { name in
+      Effect.send(.record(name)).throttle(
+        id: ClockErrorID.refresh, for: .seconds(1), clock: clock, latest: false)
+    }
+    let harness = Harness(
+      initialState: LogFeature.State(), warnings: warnings.handler, reducer: feature)
+    _ = harness.store.send(.start("1"))
+    harness.settle()
+    let named = warnings.messages.contains {
+      $0.hasSuffix(
+        """
+        The throttle has id ClockErrorID.refresh; the effect that opened the window was \
+        started by action LogFeature.Action.start("1").
+        """)
+    }
+    #expect(named, "\(warnings.messages)")
   }
 
   /// A child's debounce, mapped to its parent's actions, drops its work the same way.

@@ -25,7 +25,7 @@ extension Effect {
   ///
   /// The effect runs only once the wait is over: if `clock`'s sleep throws an error other than
   /// cancellation (a clock of your own may), the effect is dropped, as if a later one had
-  /// come, and the error is reported as a runtime warning naming it and this call.
+  /// come, and the error is reported as a runtime warning naming it, `id` and this call.
   ///
   /// - Parameters:
   ///   - id: The cancellation id shared by the burst.
@@ -64,7 +64,8 @@ extension Effect {
           RuntimeWarning(
             message: """
               A debounce's clock threw an error from its sleep: \(describeError(error)). The debounced \
-              effect was dropped without running, as if a later one had come.
+              effect was dropped without running, as if a later one had come. The debounce has \
+              id \(describe(effectID: EffectID(id))).
               """,
             fileID: "\(fileID)", line: line))
         throw EndsSequenceReported()
@@ -98,7 +99,8 @@ extension Effect {
   /// the window closes at once, as if its interval had passed: the effect waiting in it, if
   /// any, runs then and opens the next window (effects are never held back for good, though
   /// they may run more often than `interval` allows). The error is reported as a runtime
-  /// warning naming it and this call.
+  /// warning naming it, this call, `id`, and the action that started the effect that opened
+  /// the window.
   ///
   /// - Parameters:
   ///   - id: The id the throttle is keyed by, namespaced like a cancellation id.

@@ -33,6 +33,19 @@ package struct EffectID: Hashable, Sendable, CustomStringConvertible {
   }
 }
 
+/// An effect's id as a runtime warning names it: an enum's case with its type, as a test
+/// writes it (`Search.CancelID.search`, where the case alone could be any feature's), a
+/// string or a UUID as ``describeID(_:)`` writes it (`"search"`, `UUID(counting: 1)`), any
+/// other value as it describes itself.
+///
+/// - Parameter id: The id.
+/// - Returns: Its text.
+package func describe(effectID id: EffectID) -> String {
+  let base = id.base
+  if Mirror(reflecting: base).displayStyle == .enum { return describe(base) }
+  return describeID(base)
+}
+
 /// A place in source code, used to attribute runtime warnings.
 ///
 /// Reducers are rebuilt for every action, each with its site, so the file stays a

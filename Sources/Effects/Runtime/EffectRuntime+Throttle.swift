@@ -79,6 +79,9 @@ extension EffectRuntime {
     let clock = throttle.clock
     let interval = throttle.interval
     let site = throttle.site
+    // Which throttle, and which window of it: the warnings of two windows read alike else.
+    let id = throttle.id
+    let origin = context.origin
     spawn(
       timer, priority: nil,
       body: { _ in
@@ -98,9 +101,15 @@ extension EffectRuntime {
             it, if any, ran then.
             """
           let thrown = describeError(error)
+          let named = """
+            The throttle has id \(describe(effectID: id)); the effect that opened the window \
+            was started by action \(describe(origin)).
+            """
           RuntimeWarningHandler.current(
             RuntimeWarning(
-              message: "A throttle's clock threw an error from its sleep: \(thrown). \(outcome)",
+              message: """
+                A throttle's clock threw an error from its sleep: \(thrown). \(outcome) \(named)
+                """,
               fileID: site.fileID, line: site.line))
         }
       }, catchAction: nil)
