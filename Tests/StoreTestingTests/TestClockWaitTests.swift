@@ -87,8 +87,9 @@ import Testing
     #expect(
       messages.last.contains(
         """
-        a throttle window opened by TestClockWaitTests.Napper.Action.scrolled(1), holding back the next effect, \
-        closing when a test clock advances 1.0 seconds
+        a throttle window opened by TestClockWaitTests.Napper.Action.scrolled(1), holding back \
+        the effect of TestClockWaitTests.Napper.Action.scrolled(2), closing when a test clock \
+        advances 1.0 seconds
         """))
   }
 

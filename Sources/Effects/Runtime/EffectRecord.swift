@@ -36,6 +36,9 @@ package final class EffectRecord: Sendable {
     var ownTask: Int?
     var onCancel: (@Sendable () -> Void)?
     var droppedCatchActions = DroppedCatchActions()
+    /// For a throttle window's timer: the action that started the effect the window holds
+    /// back now, if any.
+    var heldBack: (any Sendable)?
   }
   private let state = Locked(State())
   /// Whether ``noteDroppedCatchAction(_:error:)`` was ever called: read without the lock
@@ -119,6 +122,19 @@ package final class EffectRecord: Sendable {
       return state.isCancelled
     }
     if cancelled { action() }
+  }
+
+  /// For a throttle window's timer: the action that started the effect the window holds
+  /// back, named by a test store's list of the effects still running (`nil` when it holds
+  /// none, or is no window).
+  package var heldBackOrigin: (any Sendable)? {
+    state.withLock { $0.heldBack }
+  }
+
+  /// Notes, on a throttle window's timer, the action that started the effect the window now
+  /// holds back (see ``heldBackOrigin``).
+  func holdBack(_ origin: any Sendable) {
+    state.withLock { $0.heldBack = origin }
   }
 
   /// Sets the part of a concatenation that is running now.

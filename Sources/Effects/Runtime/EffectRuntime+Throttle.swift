@@ -30,10 +30,13 @@ extension EffectRuntime {
     // The waiting effect belongs to its group, ids and lifetime like any other, through a
     // placeholder that stands for it until the window closes.
     let placeholder = register(.sequence, site: nil, context, owner: context.group)
-    state.withLock {
-      $0.throttles[key]?.pending = Pending(
+    let windowTimer = state.withLock { state in
+      state.throttles[key]?.pending = Pending(
         effect: effect, throttle: throttle, context: context, record: placeholder)
+      return state.throttles[key]?.timer
     }
+    // For a test store's list of what still runs: which effect the window holds back.
+    windowTimer?.holdBack(context.origin)
     // Cancelled while it waits (with its sender's task, say), it has nothing left to do: it
     // ends then, not when the window closes, so its task stops running at once.
     let inbox = self.inbox

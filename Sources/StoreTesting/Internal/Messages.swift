@@ -197,9 +197,10 @@ enum Messages {
       let closing = record.testClockWaits.first.map {
         $0 > .zero ? ", closing when a test clock advances \($0)" : ", closing on a test clock"
       }
+      let heldBack = record.heldBackOrigin.map { "the effect of \(Effects.describe($0))" }
       return """
-        a throttle window opened by \(Effects.describe(record.origin)), holding back the next \
-        effect\(closing ?? "")
+        a throttle window opened by \(Effects.describe(record.origin)), holding back \
+        \(heldBack ?? "the next effect")\(closing ?? "")
         """
     }
   }
