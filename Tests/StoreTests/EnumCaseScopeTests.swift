@@ -68,7 +68,40 @@ import Testing
     harness.send(.show(.edit(Row.State(id: 2))))
     old.send(.renamed("later"))
     #expect(harness.state == .edit(Row.State(id: 2)))
-    let name = "the case of EnumCaseScopeTests.Destination.State holding Row.State with id 1"
+    let name = "the case .edit of EnumCaseScopeTests.Destination.State holding Row.State with id 1"
+    #expect(
+      warnings.messages
+        == [
+          """
+          Row.Action.renamed("late") was sent to the store of \(name), which the state has since \
+          left; the state is in that case again, with a store of its own: scope again for it. \
+          The action was ignored.
+          """,
+          """
+          Row.Action.renamed("later") was sent to the store of \(name), but the case there now \
+          has another id: it was replaced, or changed its id. The action was ignored.
+          """,
+        ],
+      "\(warnings.messages)")
+  }
+
+  /// The store of one of two cases that hold the same type (`add`, `edit`), kept while the
+  /// state leaves it and comes back, then replaced with another id: its warnings name the
+  /// case it was made for. They named the payload type alone ("the case of … holding
+  /// Row.State"), which fits both cases, so the message could not say which store was stale.
+  @Test func aKeptCaseStoreNamesItsCaseAmongCasesOfTheSameType() throws {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: .add(Row.State(id: 1)), warnings: warnings.handler,
+      reducer: Destination(clock: clock))
+    let add = try #require(harness.store.scope(state: .add, action: .add))
+    harness.send(.show(.edit(Row.State(id: 1))))
+    harness.send(.show(.add(Row.State(id: 1))))
+    add.send(.renamed("late"))
+    harness.send(.show(.add(Row.State(id: 2))))
+    add.send(.renamed("later"))
+    #expect(harness.state == .add(Row.State(id: 2)))
+    let name = "the case .add of EnumCaseScopeTests.Destination.State holding Row.State with id 1"
     #expect(
       warnings.messages
         == [

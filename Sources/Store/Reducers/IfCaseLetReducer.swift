@@ -275,13 +275,6 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   /// hold what a log should not (a case name is all a message needs).
   @usableFromInline
   static func caseName(of state: Parent.State) -> String? {
-    guard !(state is CustomReflectable) else { return nil }
-    // A case with a payload is reflected with the case's name as its one child's label.
-    if let label = Mirror(reflecting: state).children.first?.label { return label }
-    guard
-      !(state is CustomStringConvertible), !(state is CustomDebugStringConvertible),
-      !(state is TextOutputStreamable)
-    else { return nil }
-    return "\(state)"
+    enumCaseName(of: state)
   }
 }

@@ -365,9 +365,11 @@ extension Store {
     // again after it left: named as a case for a case (as `ifCaseLet`'s warnings name it),
     // and with its id when it has one. A case, or a child with an id, that left and came back
     // read "a child that has since been dismissed; … another presentation". Built by a look
-    // that finds the child taken over (once per state version), never for a child present.
-    let takenOver: @MainActor (_ replaced: Bool) -> String = { [kind = key.kind, currentID] in
-      let replaced = $0
+    // that finds the child taken over (once per state version), never for a child present,
+    // given the parent's state, which is then in the case this store was made for: its name
+    // tells apart two cases that hold the same type (an `add` and an `edit` of one form).
+    let takenOver: @MainActor (_ replaced: Bool, _ parentState: UnsafePointer<State>) -> String = {
+      [kind = key.kind, currentID] replaced, parentState in
       guard case .enumCase = kind else {
         let named = currentID.map { "the child with id \(describeID($0))" }
         return replaced
@@ -380,8 +382,11 @@ extension Store {
           there now is another presentation
           """
       }
-      let name =
-        "the case of \(TypeName.name(of: State.self)) holding \(TypeName.name(of: ChildState.self))"
+      let caseName = enumCaseName(of: parentState.pointee).map { " .\($0)" } ?? ""
+      let name = """
+        the case\(caseName) of \(TypeName.name(of: State.self)) holding \
+        \(TypeName.name(of: ChildState.self))
+        """
       let named = currentID.map { "\(name) with id \(describeID($0))" } ?? name
       return replaced
         ? "\(named), but the case there now has another id: it was replaced, or changed its id"
@@ -403,7 +408,7 @@ extension Store {
           guard let now else { return }
           // (Only a child with an id, or one since dismissed, can have been taken over.)
           if currentID != nil, !isOwn(now) {
-            presence = .takenOver(takenOver(true))
+            presence = .takenOver(takenOver(true, state))
           } else if parentIsGone {
             // The last state of a parent that is gone itself: the child is not there either.
             // Absent, so that sends go on through the parent to the reducer that removed it
@@ -412,7 +417,7 @@ extension Store {
             // ignored here, the warning could name neither.
           } else if dismissal.isGone {
             // Another presentation, in a parent still there: not this store's to read or drive.
-            presence = .takenOver(takenOver(false))
+            presence = .takenOver(takenOver(false, state))
           } else {
             presence = .present
             found?(now)
