@@ -159,6 +159,29 @@ enum CatchForm: CaseIterable, Sendable {
     #expect(warnings.messages.first?.contains("disk full") == true, "\(warnings.messages)")
   }
 
+  /// A live store whose drains the test runs, with row 1, whose save throws `DiskFull`,
+  /// handled by `handler`.
+  func storeOfARowWhoseSaveFails(
+    warnings: WarningLog, jobs: HandRunJobs,
+    handler: @escaping @Sendable (any Error, Send<SavingRows.RowAction>) async -> Void
+  ) -> (RootCore<SavingRows>, Store<SavingRows.State, SavingRows.Action>) {
+    let core = RootCore(
+      initialState: SavingRows.State(rows: [SavingRows.Row(id: 1)]),
+      reducer: SavingRows(error: { SavingRows.DiskFull() }, handler: handler),
+      warnings: warnings.handler, drainScheduler: jobs.scheduler)
+    let store = Store(core: core)
+    store.send(.rows(.element(id: 1, action: .save)))
+    return (core, store)
+  }
+
+  /// Runs drain jobs until `core` runs no effect and no job is left.
+  func drainUntilNoEffectRuns(_ core: RootCore<SavingRows>, _ jobs: HandRunJobs) async {
+    while core.runtime.runningCount > 0 {
+      if jobs.count > 0 { jobs.runNext() } else { await Task.yield() }
+    }
+    while jobs.count > 0 { jobs.runNext() }
+  }
+
   /// A `catch:` handler that sends once its row went (it was still working on the error when
   /// the row was removed): the action is dropped, and the warning names the error and it.
   @Test(.timeLimit(.minutes(1)))
@@ -167,26 +190,16 @@ enum CatchForm: CaseIterable, Sendable {
     let jobs = HandRunJobs()
     let handling = Flag()
     let (gate, opener) = AsyncStream<Void>.makeStream()
-    let core = RootCore(
-      initialState: SavingRows.State(rows: [SavingRows.Row(id: 1)]),
-      reducer: SavingRows(
-        error: { SavingRows.DiskFull() },
-        handler: { error, send in
-          handling.set()
-          for await _ in gate { break }
-          send(.failed("\(error)"))
-          send(.failed("again"))
-        }),
-      warnings: warnings.handler, drainScheduler: jobs.scheduler)
-    let store = Store(core: core)
-    store.send(.rows(.element(id: 1, action: .save)))
+    let (core, store) = storeOfARowWhoseSaveFails(warnings: warnings, jobs: jobs) { error, send in
+      handling.set()
+      for await _ in gate { break }
+      send(.failed("\(error)"))
+      send(.failed("again"))
+    }
     while !handling.isSet { await Task.yield() }
     store.send(.remove(1))
     opener.yield()
-    while core.runtime.runningCount > 0 {
-      if jobs.count > 0 { jobs.runNext() } else { await Task.yield() }
-    }
-    while jobs.count > 0 { jobs.runNext() }
+    await drainUntilNoEffectRuns(core, jobs)
     #expect(store.rows.isEmpty)
     let messages = warnings.messages
     #expect(messages.count == 2, "\(messages)")
@@ -210,25 +223,15 @@ enum CatchForm: CaseIterable, Sendable {
     let jobs = HandRunJobs()
     let handling = Flag()
     let (gate, opener) = AsyncStream<Void>.makeStream()
-    let core = RootCore(
-      initialState: SavingRows.State(rows: [SavingRows.Row(id: 1)]),
-      reducer: SavingRows(
-        error: { SavingRows.DiskFull() },
-        handler: { error, send in
-          handling.set()
-          for await _ in gate { break }
-          for attempt in 1...500 { send(.failed("attempt \(attempt)")) }
-        }),
-      warnings: warnings.handler, drainScheduler: jobs.scheduler)
-    let store = Store(core: core)
-    store.send(.rows(.element(id: 1, action: .save)))
+    let (core, store) = storeOfARowWhoseSaveFails(warnings: warnings, jobs: jobs) { _, send in
+      handling.set()
+      for await _ in gate { break }
+      for attempt in 1...500 { send(.failed("attempt \(attempt)")) }
+    }
     while !handling.isSet { await Task.yield() }
     store.send(.remove(1))
     opener.yield()
-    while core.runtime.runningCount > 0 {
-      if jobs.count > 0 { jobs.runNext() } else { await Task.yield() }
-    }
-    while jobs.count > 0 { jobs.runNext() }
+    await drainUntilNoEffectRuns(core, jobs)
     let messages = warnings.messages
     #expect(messages.count == 2, "\(messages.count) warnings, the first: \(messages.first ?? "")")
     #expect(messages.first?.contains(".failed(\"attempt 1\")") == true, "\(messages)")
@@ -249,20 +252,13 @@ enum CatchForm: CaseIterable, Sendable {
     let (gate, opener) = AsyncStream<Void>.makeStream()
     weak var released: Store<SavingRows.State, SavingRows.Action>?
     do {
-      let core = RootCore(
-        initialState: SavingRows.State(rows: [SavingRows.Row(id: 1)]),
-        reducer: SavingRows(
-          error: { SavingRows.DiskFull() },
-          handler: { error, send in
-            handling.set()
-            for await _ in gate { break }
-            for attempt in 1...300 { send(.failed("attempt \(attempt)")) }
-            ended.set()
-          }),
-        warnings: warnings.handler, drainScheduler: jobs.scheduler)
-      let store = Store(core: core)
+      let (_, store) = storeOfARowWhoseSaveFails(warnings: warnings, jobs: jobs) { _, send in
+        handling.set()
+        for await _ in gate { break }
+        for attempt in 1...300 { send(.failed("attempt \(attempt)")) }
+        ended.set()
+      }
       released = store
-      store.send(.rows(.element(id: 1, action: .save)))
       while !handling.isSet { await Task.yield() }
     }
     while jobs.count > 0 { jobs.runNext() }
@@ -291,26 +287,17 @@ enum CatchForm: CaseIterable, Sendable {
     let sent = Flag()
     weak var released: Store<SavingRows.State, SavingRows.Action>?
     do {
-      let core = RootCore(
-        initialState: SavingRows.State(rows: [SavingRows.Row(id: 1)]),
-        reducer: SavingRows(
-          error: { SavingRows.DiskFull() },
-          handler: { error, send in
-            Task {
-              for await _ in gate { break }
-              for attempt in 1...3 { send(.failed("late \(attempt)")) }
-              sent.set()
-            }
-            escaped.set()
-          }),
-        warnings: warnings.handler, drainScheduler: jobs.scheduler)
-      let store = Store(core: core)
-      released = store
-      store.send(.rows(.element(id: 1, action: .save)))
-      while !escaped.isSet || core.runtime.runningCount > 0 {
-        if jobs.count > 0 { jobs.runNext() } else { await Task.yield() }
+      let (core, store) = storeOfARowWhoseSaveFails(warnings: warnings, jobs: jobs) { _, send in
+        Task {
+          for await _ in gate { break }
+          for attempt in 1...3 { send(.failed("late \(attempt)")) }
+          sent.set()
+        }
+        escaped.set()
       }
-      while jobs.count > 0 { jobs.runNext() }
+      released = store
+      while !escaped.isSet { await Task.yield() }
+      await drainUntilNoEffectRuns(core, jobs)
       #expect(warnings.messages.isEmpty, "\(warnings.messages)")
     }
     #expect(released == nil)
