@@ -24,7 +24,7 @@ private struct BrokenClock: Clock {
 /// or debounce, its id, and where it was made (it named no place, and advised a `catch:` that
 /// cannot be passed; then named neither the id nor, for a throttle, the action whose effect
 /// opened the window, so two windows' warnings read the same), and a debounce drops its work
-/// rather than run it without the wait (the effects hunts).
+/// rather than run it without the wait (the effects hunt).
 @MainActor
 @Suite struct TimingClockErrorTests {
   let warnings = WarningLog()

@@ -124,9 +124,9 @@ package final class EffectRecord: Sendable {
     if cancelled { action() }
   }
 
-  /// For a throttle window's timer: the action that started the effect the window holds
-  /// back, named by a test store's list of the effects still running (`nil` when it holds
-  /// none, or is no window).
+  /// For a throttle window's timer: the action that started the effect the window last held
+  /// back, named by a test store's list of the effects still running, which lists only a
+  /// window holding one (`nil` when it never held one, or is no window).
   package var heldBackOrigin: (any Sendable)? {
     state.withLock { $0.heldBack }
   }

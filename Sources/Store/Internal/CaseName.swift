@@ -1,11 +1,14 @@
 /// The name of the case `value` is, as Swift's default description writes it; `nil` for a
-/// type that describes or reflects itself otherwise, whose description may be long, or hold
-/// what a log should not (a case name is all a message needs). For runtime warnings only: it
-/// reflects the value.
+/// value that is not an enum (a `CaseKey` may pick a part of a struct, whose first property's
+/// name is no case's), and for a type that describes or reflects itself otherwise, whose
+/// description may be long, or hold what a log should not (a case name is all a message
+/// needs). For runtime warnings only: it reflects the value.
 func enumCaseName(of value: Any) -> String? {
   guard !(value is CustomReflectable) else { return nil }
+  let mirror = Mirror(reflecting: value)
+  guard mirror.displayStyle == .enum else { return nil }
   // A case with a payload is reflected with the case's name as its one child's label.
-  if let label = Mirror(reflecting: value).children.first?.label { return label }
+  if let label = mirror.children.first?.label { return label }
   guard
     !(value is CustomStringConvertible), !(value is CustomDebugStringConvertible),
     !(value is TextOutputStreamable)
