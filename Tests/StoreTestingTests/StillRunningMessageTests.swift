@@ -26,38 +26,38 @@ private struct Sleeper: Reducer {
   let clock = TestClock()
   let messages = Messages()
 
-  @Test func oneEffectLeftIsIt() async {
+  /// Effects that sleep for each of `sleeps`, left running, and the end of `finish()`'s
+  /// failure for them.
+  func finishFailure(leaving sleeps: [Int]) async -> String {
     let store = TestStore(initialState: Sleeper.State()) { Sleeper(clock: clock) }
-    await store.send(.sleep(1))
+    for seconds in sleeps { await store.send(.sleep(seconds)) }
     await withKnownIssue {
       await store.finish()
     } matching: {
       messages.capture($0)
     }
+    return messages.last
+  }
+
+  @Test func oneEffectLeftIsIt() async {
+    let failure = await finishFailure(leaving: [1])
     #expect(
-      messages.last.hasSuffix(
+      failure.hasSuffix(
         """
         Effects must finish or be cancelled before a test ends. Cancel it from the feature (for \
         example when its screen goes away), advance the test clock past it, or call \
         `await store.skipInFlightEffects()` if it does not matter to this test.
-        """), "\(messages.last)")
+        """), "\(failure)")
   }
 
   @Test func severalEffectsLeftAreThem() async {
-    let store = TestStore(initialState: Sleeper.State()) { Sleeper(clock: clock) }
-    await store.send(.sleep(1))
-    await store.send(.sleep(2))
-    await withKnownIssue {
-      await store.finish()
-    } matching: {
-      messages.capture($0)
-    }
+    let failure = await finishFailure(leaving: [1, 2])
     #expect(
-      messages.last.hasSuffix(
+      failure.hasSuffix(
         """
         Effects must finish or be cancelled before a test ends. Cancel them from the feature \
         (for example when their screen goes away), advance the test clock past them, or call \
         `await store.skipInFlightEffects()` if they do not matter to this test.
-        """), "\(messages.last)")
+        """), "\(failure)")
   }
 }

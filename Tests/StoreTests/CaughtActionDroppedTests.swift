@@ -182,6 +182,19 @@ enum CatchForm: CaseIterable, Sendable {
     while jobs.count > 0 { jobs.runNext() }
   }
 
+  /// Removes row 1 once its save's handler is at work (`handling` set), lets the handler go
+  /// on, and drains until no effect runs.
+  func removeTheRow(
+    of store: Store<SavingRows.State, SavingRows.Action>, _ core: RootCore<SavingRows>,
+    _ jobs: HandRunJobs, onceItsHandler handling: Flag,
+    goesOn opener: AsyncStream<Void>.Continuation
+  ) async {
+    while !handling.isSet { await Task.yield() }
+    store.send(.remove(1))
+    opener.yield()
+    await drainUntilNoEffectRuns(core, jobs)
+  }
+
   /// A `catch:` handler that sends once its row went (it was still working on the error when
   /// the row was removed): the action is dropped, and the warning names the error and it.
   @Test(.timeLimit(.minutes(1)))
@@ -196,10 +209,7 @@ enum CatchForm: CaseIterable, Sendable {
       send(.failed("\(error)"))
       send(.failed("again"))
     }
-    while !handling.isSet { await Task.yield() }
-    store.send(.remove(1))
-    opener.yield()
-    await drainUntilNoEffectRuns(core, jobs)
+    await removeTheRow(of: store, core, jobs, onceItsHandler: handling, goesOn: opener)
     #expect(store.rows.isEmpty)
     let messages = warnings.messages
     #expect(messages.count == 2, "\(messages)")
@@ -228,10 +238,7 @@ enum CatchForm: CaseIterable, Sendable {
       for await _ in gate { break }
       for attempt in 1...500 { send(.failed("attempt \(attempt)")) }
     }
-    while !handling.isSet { await Task.yield() }
-    store.send(.remove(1))
-    opener.yield()
-    await drainUntilNoEffectRuns(core, jobs)
+    await removeTheRow(of: store, core, jobs, onceItsHandler: handling, goesOn: opener)
     let messages = warnings.messages
     #expect(messages.count == 2, "\(messages.count) warnings, the first: \(messages.first ?? "")")
     #expect(messages.first?.contains(".failed(\"attempt 1\")") == true, "\(messages)")

@@ -70,19 +70,7 @@ import Testing
     #expect(harness.state == .edit(Row.State(id: 2)))
     let name = "the case .edit of EnumCaseScopeTests.Destination.State holding Row.State with id 1"
     #expect(
-      warnings.messages
-        == [
-          """
-          Row.Action.renamed("late") was sent to the store of \(name), which the state has since \
-          left; the state is in that case again, with a store of its own: scope again for it. \
-          The action was ignored.
-          """,
-          """
-          Row.Action.renamed("later") was sent to the store of \(name), but the case there now \
-          has another id: it was replaced, or changed its id. The action was ignored.
-          """,
-        ],
-      "\(warnings.messages)")
+      warnings.messages == Self.lateAndLaterWarnings(storeOf: name), "\(warnings.messages)")
   }
 
   /// The store of one of two cases that hold the same type (`add`, `edit`), kept while the
@@ -103,19 +91,23 @@ import Testing
     #expect(harness.state == .add(Row.State(id: 2)))
     let name = "the case .add of EnumCaseScopeTests.Destination.State holding Row.State with id 1"
     #expect(
-      warnings.messages
-        == [
-          """
-          Row.Action.renamed("late") was sent to the store of \(name), which the state has since \
-          left; the state is in that case again, with a store of its own: scope again for it. \
-          The action was ignored.
-          """,
-          """
-          Row.Action.renamed("later") was sent to the store of \(name), but the case there now \
-          has another id: it was replaced, or changed its id. The action was ignored.
-          """,
-        ],
-      "\(warnings.messages)")
+      warnings.messages == Self.lateAndLaterWarnings(storeOf: name), "\(warnings.messages)")
+  }
+
+  /// The warnings of a kept case store's two late sends, `renamed("late")` once the state
+  /// is back in its case and `renamed("later")` once the case has another id.
+  static func lateAndLaterWarnings(storeOf name: String) -> [String] {
+    [
+      """
+      Row.Action.renamed("late") was sent to the store of \(name), which the state has since \
+      left; the state is in that case again, with a store of its own: scope again for it. The \
+      action was ignored.
+      """,
+      """
+      Row.Action.renamed("later") was sent to the store of \(name), but the case there now has \
+      another id: it was replaced, or changed its id. The action was ignored.
+      """,
+    ]
   }
 }
 

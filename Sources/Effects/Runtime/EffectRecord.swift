@@ -1,5 +1,3 @@
-import Synchronization
-
 /// One running effect: a task, or the driver of a concatenation, that the runtime tracks.
 ///
 /// Cancellation is thread-safe so that ``EffectGroup`` and store teardown can cancel from any
@@ -41,21 +39,15 @@ package final class EffectRecord: Sendable {
     var heldBack: (any Sendable)?
   }
   private let state = Locked(State())
-  /// Whether ``noteDroppedCatchAction(_:error:)`` was ever called: read without the lock
-  /// when each effect's end is reported, which for nearly every effect finds nothing to tell.
-  private let hasDroppedCatchActions = Atomic(false)
-  /// Whether the effect's end was reported (``takeUnreportedCatchActions()``): a drop after
-  /// it is warned of at once, as no later end will tell of it. With
-  /// ``hasDroppedCatchActions``, sequentially consistent: of a drop and the end on two
-  /// threads, at least one sees the other's flag (the end takes the count, or the drop warns).
-  private let hasEnded = Atomic(false)
-
   /// What a `catch:` handler sent that no reducer sees, as the effect was cancelled before
   /// the action reached one (sent after the cancellation, or still queued at it): the first is
   /// a runtime warning at once, the rest one warning when the effect's end is reported, so a
   /// handler that keeps sending (a retry loop) is two warnings, not one per action.
   private struct DroppedCatchActions {
     var hasWarned = false
+    /// Whether the effect's end was reported (``takeUnreportedCatchActions()``): a drop after
+    /// it is warned of at once, as no later end will tell of it.
+    var hasEnded = false
     var unreported = 0
     var last: (action: any Sendable, error: any Error)?
   }
@@ -192,11 +184,8 @@ package final class EffectRecord: Sendable {
   ///   after the effect's end was reported (a `send` that escaped the handler). The others
   ///   are counted, for ``takeUnreportedCatchActions()``.
   package func noteDroppedCatchAction(_ action: any Sendable, error: any Error) -> Bool {
-    hasDroppedCatchActions.store(true, ordering: .sequentiallyConsistent)
-    return state.withLock { state in
-      if !state.droppedCatchActions.hasWarned
-        || hasEnded.load(ordering: .sequentiallyConsistent)
-      {
+    state.withLock { state in
+      if !state.droppedCatchActions.hasWarned || state.droppedCatchActions.hasEnded {
         state.droppedCatchActions.hasWarned = true
         return true
       }
@@ -213,9 +202,8 @@ package final class EffectRecord: Sendable {
   package func takeUnreportedCatchActions() -> (
     count: Int, last: any Sendable, error: any Error
   )? {
-    hasEnded.store(true, ordering: .sequentiallyConsistent)
-    guard hasDroppedCatchActions.load(ordering: .sequentiallyConsistent) else { return nil }
-    return state.withLock { state in
+    state.withLock { state in
+      state.droppedCatchActions.hasEnded = true
       defer {
         state.droppedCatchActions.unreported = 0
         state.droppedCatchActions.last = nil

@@ -264,17 +264,9 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       """
       \(describe(action)) was sent to the case of \(TypeName.name(of: Parent.State.self)) \
       holding \(TypeName.name(of: Child.State.self)), but the state is another \
-      case\(Self.caseName(of: state).map { ": .\($0)" } ?? ""). \
+      case\(enumCaseName(of: state).map { ": .\($0)" } ?? ""). \
       Neither the case's reducer nor the parent's ran for it, so they changed nothing.
       """,
       site: site, lifetime: identity)
-  }
-
-  /// The name of the case `state` is, as Swift's default description writes it; `nil` for a
-  /// type that describes or reflects itself otherwise, whose description may be long, or
-  /// hold what a log should not (a case name is all a message needs).
-  @usableFromInline
-  static func caseName(of state: Parent.State) -> String? {
-    enumCaseName(of: state)
   }
 }

@@ -263,22 +263,14 @@ enum Messages {
   static func stillRunning(_ records: [EffectRecord]) -> String {
     let lines = describeRunning(records)
     // Spoken of as one, or as several: "cancel it" under three effects read as a slip.
-    let advice =
-      lines.count == 1
-      ? """
-      Cancel it from the feature (for example when its screen goes away), advance the test \
-      clock past it, or call `await store.skipInFlightEffects()` if it does not matter to this \
-      test.
-      """
-      : """
-      Cancel them from the feature (for example when their screen goes away), advance the \
-      test clock past them, or call `await store.skipInFlightEffects()` if they do not \
-      matter to this test.
-      """
+    let (it, its, itDoes) =
+      lines.count == 1 ? ("it", "its", "it does") : ("them", "their", "they do")
     return """
       \(counted(lines.count, "effect")) still running at the end of the test:
       \(bulleted(lines))
-      Effects must finish or be cancelled before a test ends. \(advice)
+      Effects must finish or be cancelled before a test ends. Cancel \(it) from the feature \
+      (for example when \(its) screen goes away), advance the test clock past \(it), or call \
+      `await store.skipInFlightEffects()` if \(itDoes) not matter to this test.
       """
   }
 
