@@ -27,6 +27,8 @@ struct ShelfApp: Reducer {
   struct State: Equatable {
     var rows: IdentifiedArrayOf<Row.State> = [Row.State(id: 1), Row.State(id: 2)]
     var shelfIsCompact = false
+    /// The rows without row 1, made in an earlier action than the one that sets them.
+    var staged: IdentifiedArrayOf<Row.State>?
     var shelf: Shelf.State {
       get { Shelf.State(rows: rows, isCompact: shelfIsCompact) }
       set { (rows, shelfIsCompact) = (newValue.rows, newValue.isCompact) }
@@ -41,6 +43,8 @@ struct ShelfApp: Reducer {
   enum Action: Sendable, Equatable {
     case shelf(Shelf.Action)
     case signOut
+    case stageSignOut
+    case applyStagedSignOut
   }
   let clock: TestClock
   let computedStateIsSafeToRead: Bool
@@ -53,7 +57,12 @@ struct ShelfApp: Reducer {
       Scope(state: \.unmarkedShelf, action: Action.shelfKey) { Shelf(clock: clock) }
     }
     Reduce { state, action in
-      if case .signOut = action { state.rows.removeAll(where: { $0.id == 1 }) }
+      switch action {
+      case .signOut: state.rows.removeAll(where: { $0.id == 1 })
+      case .stageSignOut: state.staged = state.rows.filter { $0.id != 1 }
+      case .applyStagedSignOut: if let staged = state.staged { state.rows = staged }
+      case .shelf: break
+      }
       return .none
     }
   }
@@ -86,6 +95,32 @@ extension ShelfApp.Action {
     harness.settle()
     #expect(harness.state.rows.map(\.loads) == [1])
     #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+  }
+
+  /// A row set back to an older copy without it, above a computed scope that is safe to
+  /// read: no stamp moves, so no walk looks (it reads stored properties), and the action
+  /// `catch:` makes of its load's error is dropped when it arrives, as its place is gone:
+  /// with a warning naming the error and the action, as when the walk ends the effect. It
+  /// was dropped without a word.
+  @Test func aCaughtActionOfARowSetBackAboveAComputedScopeIsDroppedWithAWarning() async {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: ShelfApp.State(), warnings: warnings.handler,
+      reducer: ShelfApp(clock: clock, computedStateIsSafeToRead: true))
+    harness.send(.stageSignOut)
+    harness.send(.shelf(.rows(.element(id: 1, action: .failingLoadTapped))))
+    harness.send(.applyStagedSignOut)
+    await clock.advance(by: .seconds(1))
+    harness.settle()
+    #expect(harness.state.rows.ids == [2])
+    #expect(harness.core.runtime.runningCount == 0)
+    #expect(warnings.messages.count == 1, "\(warnings.messages)")
+    let warning = warnings.messages.first ?? ""
+    #expect(warning.contains("threw an error: the load failed"), "\(warning)")
+    #expect(
+      warning.contains(
+        #"ShelfApp.Action.shelf(.rows(.element(id: 1, action: .loadFailed("the load failed")))), was dropped"#
+      ), "\(warning)")
   }
 
   /// Without it, the store does not read the computed property out of turn: the removed

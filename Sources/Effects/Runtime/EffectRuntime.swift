@@ -242,19 +242,27 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   }
 
   /// Whether the places an effect was started in are all still in `state` (the root's state)
-  /// with the occupants it was started for. When not, its record is cancelled: the action it
-  /// sent must not reach a reducer. Places the store cannot read count as there.
+  /// with the occupants it was started for. When not, its record is cancelled: `action`, which
+  /// it sent, must not reach a reducer; an action a `catch:` handler sent is then a runtime
+  /// warning, as when the drain drops it. Places the store cannot read count as there.
   ///
   /// - Complexity: O(*d*) for a namespace of *d* identities.
   @MainActor
   @usableFromInline
-  package func isStillPlaced(_ placement: EffectPlacement, in state: Any) -> Bool {
+  package func isStillPlaced(_ placement: EffectPlacement, in state: Any, sending action: Action)
+    -> Bool
+  {
     guard
       LifetimeTree.isPlaced(
         placement.namespace, tokens: placement.tokens, in: state,
         goneCounts: !placement.onlyTakeover)
     else {
       placement.record?.cancel()
+      if let error = placement.caught, let record = placement.record,
+        let warning = Self.warning(forDropped: action, caught: error, of: record)
+      {
+        warnings(warning)
+      }
       return false
     }
     return true
@@ -309,8 +317,10 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       case .action(let action, let record):
         deliver(action, from: record)
       case .caught(let action, let error, let record):
-        // Cancelled before the drain, or as it delivers (from another thread): dropped.
-        if !deliver(action, from: record),
+        // Cancelled before the drain, or as it delivers (from another thread): dropped. (Found
+        // gone by the store, when its walk has not seen the place go: dropped there, with the
+        // same warning, see `isStillPlaced(_:in:sending:)`.)
+        if !deliver(action, from: record, caught: error),
           let warning = Self.warning(forDropped: action, caught: error, of: record)
         {
           warnings(warning)
@@ -714,11 +724,17 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
 
   /// Hands an action an effect sent to the store, unless the effect was cancelled.
   ///
+  /// - Parameters:
+  ///   - action: The action.
+  ///   - record: The effect that sent it.
+  ///   - caught: For an action a `catch:` handler sent, the error it was made of.
   /// - Returns: `false` if it was dropped as the effect was cancelled; `true` if it was
   ///   handed on, or dropped with a warning as the effect had finished.
   @MainActor
   @discardableResult
-  private func deliver(_ action: Action, from record: EffectRecord) -> Bool {
+  private func deliver(_ action: Action, from record: EffectRecord, caught: (any Error)? = nil)
+    -> Bool
+  {
     guard !record.isCancelled else { return false }
     let entry = state.withLock { $0.records[record.id] }
     guard let entry else {
@@ -738,7 +754,8 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     let placement =
       entry.removability.any
       ? EffectPlacement(
-        namespace: entry.context.namespace, tokens: entry.context.tokens, record: record)
+        namespace: entry.context.namespace, tokens: entry.context.tokens, record: record,
+        caught: caught)
       : nil
     connection.withLock { $0 }?.deliver(action, record.feedbackGroup, placement)
     return true
@@ -944,14 +961,20 @@ package struct EffectPlacement: Sendable {
   let record: EffectRecord?
   /// Whether only another occupant in one of the places counts, not a place that is gone.
   let onlyTakeover: Bool
+  /// The error `catch:` made the action of, for an action a `catch:` handler sent: dropped,
+  /// it is a runtime warning, as when the drain drops it (see
+  /// ``EffectRuntime/warning(forDropped:caught:of:)``).
+  let caught: (any Error)?
 
   init(
-    namespace: [EffectID], tokens: [UInt64?], record: EffectRecord?, onlyTakeover: Bool = false
+    namespace: [EffectID], tokens: [UInt64?], record: EffectRecord?, onlyTakeover: Bool = false,
+    caught: (any Error)? = nil
   ) {
     self.namespace = namespace
     self.tokens = tokens
     self.record = record
     self.onlyTakeover = onlyTakeover
+    self.caught = caught
   }
 }
 

@@ -507,8 +507,9 @@ package final class RootCore<R: Reducer>: RootStoreCore {
   ) {
     // An action from an effect whose child is gone, or was replaced, from where the reducer
     // that runs it could not see (the walk after each action has not run for it yet): it
-    // never reaches a reducer, and its effect is cancelled.
-    if let placement, isGone(placement) { return }
+    // never reaches a reducer, and its effect is cancelled (one a `catch:` handler sent is a
+    // runtime warning).
+    if let placement, isGone(placement, sending: action) { return }
     stateVersion &+= 1
     let checkpointIsDue = hasReduceObservers && recordAction?(action, origin) == true
     isReducing = true
@@ -579,11 +580,12 @@ package final class RootCore<R: Reducer>: RootStoreCore {
 
   // Out of line, as they are rare: `reduce` runs for every action and must stay small.
 
-  /// Whether the places an effect started in are gone from the state (it is then cancelled).
+  /// Whether the places an effect started in are gone from the state (it is then cancelled,
+  /// and `action`, which it sent, dropped).
   @usableFromInline
   @inline(never)
-  func isGone(_ placement: EffectPlacement) -> Bool {
-    !runtime.isStillPlaced(placement, in: currentState)
+  func isGone(_ placement: EffectPlacement, sending action: Action) -> Bool {
+    !runtime.isStillPlaced(placement, in: currentState, sending: action)
   }
 
   /// Ends the lifetimes of running effects whose places are gone from the state.

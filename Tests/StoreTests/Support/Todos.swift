@@ -111,8 +111,11 @@ struct Row: Reducer {
   }
   enum Action: Sendable, Equatable {
     case loadTapped
+    /// Loads for a second, then fails: `catch:` makes `.loadFailed` of the error.
+    case failingLoadTapped
     case stopLoadTapped
     case loaded
+    case loadFailed(String)
     case renamed(String)
     /// Renames the row a second from now, with a debounced `.send`.
     case renameLater(String)
@@ -130,6 +133,13 @@ struct Row: Reducer {
         send(.loaded)
       }
       .cancellable(id: "load", cancelInFlight: true)
+    case .failingLoadTapped:
+      return .run { [clock] _ in
+        try await clock.sleep(for: .seconds(1))
+        throw LoadFailure()
+      } catch: { error in
+        .loadFailed("\(error)")
+      }
     case .stopLoadTapped:
       return .cancel(id: "load")
     case .loaded:
@@ -138,12 +148,19 @@ struct Row: Reducer {
     case .renamed(let title):
       state.title = title
       return .none
+    case .loadFailed:
+      return .none
     case .renameLater(let title):
       return Effect.send(.renamed(title)).debounce(id: "rename", for: .seconds(1), clock: clock)
     case .delegate:
       return .none
     }
   }
+}
+
+/// The error `Row`'s failing load throws.
+struct LoadFailure: Error, CustomStringConvertible {
+  var description: String { "the load failed" }
 }
 
 struct Editor: Reducer {
