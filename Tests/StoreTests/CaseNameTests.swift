@@ -33,6 +33,36 @@ import Testing
     #expect(enumCaseName(of: Mode(count: 1, editing: 2)) == nil)
   }
 
+  enum Route {
+    case destination(Destination)
+    case home
+    case pair(Destination, Int)
+  }
+
+  /// Through a key made with `appending(_:)`: the cases down to the payload the key reaches,
+  /// so that `.destination.appending(.add)` and `.destination.appending(.edit)` read apart.
+  @Test func aNestedCaseIsNamedDownToThePayloadTheKeyReaches() {
+    #expect(enumCaseName(of: Route.destination(.add(1)), holding: Int.self) == "destination(.add)")
+    #expect(
+      enumCaseName(of: Route.destination(.edit(id: 1, title: "t")), holding: Int.self)
+        == "destination(.edit)")
+    #expect(
+      enumCaseName(of: Route.destination(.add(1)), holding: Destination.self) == "destination")
+    #expect(enumCaseName(of: Route.destination(.idle), holding: Int.self) == "destination(.idle)")
+    #expect(enumCaseName(of: Route.home, holding: Int.self) == "home")
+    #expect(enumCaseName(of: Route.pair(.add(1), 2), holding: Int.self) == "pair")
+    #expect(enumCaseName(of: Mode(), holding: Int.self) == nil)
+  }
+
+  /// An indirect enum nested deeper than 16 levels is named 16 levels down.
+  @Test func aDeepNestingIsNamedSixteenLevelsDown() {
+    var value = Destination.idle
+    for _ in 0..<40 { value = .nested(value) }
+    let name = enumCaseName(of: value, holding: Int.self)
+    #expect(name?.components(separatedBy: "nested").count == 17)
+    #expect(name?.hasPrefix("nested(.nested(") == true)
+  }
+
   @Test func aCaseWithoutAPayloadThatDescribesItselfIsNotNamed() {
     #expect(enumCaseName(of: Described.shown) == nil)
   }

@@ -94,6 +94,71 @@ import Testing
       warnings.messages == Self.lateAndLaterWarnings(storeOf: name), "\(warnings.messages)")
   }
 
+  /// An enum state holding `Destination`'s in a case of its own, for keys made with
+  /// `appending(_:)`.
+  struct Route: Reducer {
+    enum State: Equatable {
+      case destination(Destination.State)
+      case home
+    }
+    enum Action: Sendable, Equatable {
+      case destination(Destination.Action)
+      case go(State)
+    }
+    let clock: TestClock
+
+    var body: some Reducer<State, Action> {
+      Reduce { state, action in
+        if case .go(let next) = action { state = next }
+        return .none
+      }
+      .ifCaseLet(.destination, action: .destination) { Destination(clock: clock) }
+    }
+  }
+
+  /// The same through a nested key, `.destination.appending(.add)`: the warnings name the
+  /// cases down to the payload. They named the outer case (".destination"), which the
+  /// `.edit` key's store reads as too.
+  @Test func aKeptStoreOfANestedCaseNamesTheCasesDownToItsPayload() throws {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: .destination(.add(Row.State(id: 1))), warnings: warnings.handler,
+      reducer: Route(clock: clock))
+    let add = try #require(
+      harness.store.scope(
+        state: CaseKey<Route.State, Destination.State>.destination.appending(.add),
+        action: CaseKey<Route.Action, Destination.Action>.destination.appending(.add)))
+    harness.send(.go(.destination(.edit(Row.State(id: 1)))))
+    harness.send(.go(.destination(.add(Row.State(id: 1)))))
+    add.send(.renamed("late"))
+    harness.send(.go(.destination(.add(Row.State(id: 2)))))
+    add.send(.renamed("later"))
+    #expect(harness.state == .destination(.add(Row.State(id: 2))))
+    let name = """
+      the case .destination(.add) of EnumCaseScopeTests.Route.State holding Row.State with id 1
+      """
+    #expect(
+      warnings.messages == Self.lateAndLaterWarnings(storeOf: name), "\(warnings.messages)")
+  }
+
+  /// `ifCaseLet` through a nested key, for a child action while the state is another case
+  /// in the same outer case: the warning names the cases down to the payload. It said
+  /// "another case: .destination", the case the key is in too.
+  @Test func ifCaseLetThroughANestedKeyNamesTheOtherCaseDownToItsPayload() {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: Route.State.destination(.edit(Row.State(id: 1))), warnings: warnings.handler,
+      reducer: EmptyReducer<Route.State, Route.Action>().ifCaseLet(
+        CaseKey<Route.State, Destination.State>.destination.appending(.add),
+        action: CaseKey<Route.Action, Destination.Action>.destination.appending(.add)
+      ) { Row(clock: clock) })
+    harness.send(.destination(.add(.renamed("lost"))))
+    #expect(warnings.messages.count == 1, "\(warnings.messages)")
+    #expect(
+      warnings.messages.first?.contains("but the state is another case: .destination(.edit).")
+        == true, "\(warnings.messages)")
+  }
+
   /// The warnings of a kept case store's two late sends, `renamed("late")` once the state
   /// is back in its case and `renamed("later")` once the case has another id.
   static func lateAndLaterWarnings(storeOf name: String) -> [String] {
@@ -127,6 +192,22 @@ extension CaseKey<EnumCaseScopeTests.Destination.Action, Row.Action> {
   static var edit: Self {
     Self(EnumCaseScopeTests.Destination.Action.edit) {
       if case .edit(let a) = $0 { a } else { nil }
+    }
+  }
+}
+
+extension CaseKey<EnumCaseScopeTests.Route.State, EnumCaseScopeTests.Destination.State> {
+  static var destination: Self {
+    Self(EnumCaseScopeTests.Route.State.destination) {
+      if case .destination(let s) = $0 { s } else { nil }
+    }
+  }
+}
+
+extension CaseKey<EnumCaseScopeTests.Route.Action, EnumCaseScopeTests.Destination.Action> {
+  static var destination: Self {
+    Self(EnumCaseScopeTests.Route.Action.destination) {
+      if case .destination(let a) = $0 { a } else { nil }
     }
   }
 }

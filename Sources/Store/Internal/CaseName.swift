@@ -1,3 +1,23 @@
+/// The name of the case `value` is (see `enumCaseName(of:)`), down to the payload of type
+/// `payload` a key reaches: a case whose payload is an enum of another type names that
+/// enum's case too. A key made with `appending(_:)`, `.destination.appending(.add)`, is in
+/// `destination(.add)`, which tells it apart from `destination(.edit)`, where `destination`
+/// alone would not. At most 16 levels.
+func enumCaseName<Payload>(of value: Any, holding payload: Payload.Type) -> String? {
+  guard let name = enumCaseName(of: value) else { return nil }
+  var names = [name]
+  var current = value
+  while names.count < 16, let inner = Mirror(reflecting: current).children.first?.value,
+    !(inner is Payload), let innerName = enumCaseName(of: inner)
+  {
+    names.append(innerName)
+    current = inner
+  }
+  var text = names.removeLast()
+  while let outer = names.popLast() { text = "\(outer)(.\(text))" }
+  return text
+}
+
 /// The name of the case `value` is, as Swift's default description writes it; `nil` for a
 /// value that is not an enum (a `CaseKey` may pick a part of a struct, whose first property's
 /// name is no case's), and for a type that describes or reflects itself otherwise, whose

@@ -264,7 +264,7 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       """
       \(describe(action)) was sent to the case of \(TypeName.name(of: Parent.State.self)) \
       holding \(TypeName.name(of: Child.State.self)), but the state is another \
-      case\(enumCaseName(of: state).map { ": .\($0)" } ?? ""). \
+      case\(enumCaseName(of: state, holding: Child.State.self).map { ": .\($0)" } ?? ""). \
       Neither the case's reducer nor the parent's ran for it, so they changed nothing.
       """,
       site: site, lifetime: identity)

@@ -382,7 +382,8 @@ extension Store {
           there now is another presentation
           """
       }
-      let caseName = enumCaseName(of: parentState.pointee).map { " .\($0)" } ?? ""
+      let caseName =
+        enumCaseName(of: parentState.pointee, holding: ChildState.self).map { " .\($0)" } ?? ""
       let name = """
         the case\(caseName) of \(TypeName.name(of: State.self)) holding \
         \(TypeName.name(of: ChildState.self))
