@@ -57,12 +57,13 @@ enum TextElision {
     )
   }
 
-  /// `line` cut to about its first `limit` characters when it is longer, with a count of the
-  /// characters left out.
+  /// `line` cut to its first `limit` − ``changedEnds`` characters when it has more than
+  /// `limit`, with a count of the characters left out (so that the line with the count stays
+  /// well within `limit`).
   ///
   /// - Parameters:
   ///   - line: The text.
-  ///   - limit: The most characters kept whole; ``lineLimit`` by default.
+  ///   - limit: The longest line kept whole; ``lineLimit`` by default.
   /// - Complexity: O(*n*), where *n* is the length of `line`.
   static func single(_ line: String, limit: Int = lineLimit) -> String {
     guard line.count > limit else { return line }

@@ -37,12 +37,13 @@ enum Messages {
   }
 
   /// A step's name for a headline, such as `send(List.Action.rows(.element(id: 3, action:
-  /// .toggled)))`, with an action longer than a line cut short: the diff below the headline
-  /// shows what changed, and the test's source the whole action.
+  /// .toggled)))`, with an action longer than a line cut short, to its first 100 characters
+  /// (enough for the cases it is nested in): the diff below the headline shows what changed,
+  /// and the test's source the whole action.
   static func step(_ kind: String, _ action: some Sendable) -> String {
     // With a count of what was left out, as other messages cut text (a bare "…" read as the
-    // action's own text).
-    "\(kind)(\(TextElision.single(Effects.describe(action), limit: 120)))"
+    // action's own text). `single` keeps `changedEnds` (80) fewer characters than its limit.
+    "\(kind)(\(TextElision.single(Effects.describe(action), limit: 180)))"
   }
 
   /// A runtime warning as a test failure: where it was raised, and what it says.
