@@ -6,9 +6,9 @@
 /// screen, or pop to the root. Popping ends the lifetime of the popped screens' effects.
 ///
 /// ```swift
-/// state.path.append(.itemEditor(ItemEditor.State(itemID: id)))  // push
-/// state.path.popLast()                                           // back
-/// state.path.removeAll()                                         // to the root
+/// state.path.append(.itemEditor(id))  // push (the cart's `CartRoute`)
+/// state.path.popLast()                // back
+/// state.path.removeAll()              // to the root
 /// ```
 public struct StackState<Element> {
   /// One pushed screen: its id and its state.
