@@ -1,7 +1,8 @@
 /// A clock whose time moves only when a test tells it to.
 ///
-/// Inject it wherever a feature takes a clock. Sleepers wait until ``advance(by:)``,
-/// ``advance(to:)`` or ``run(maxSteps:fileID:line:)`` moves time past their deadline; they wake in deadline order
+/// Inject it wherever a feature takes a clock. Sleepers wait until
+/// ``advance(by:maxSteps:fileID:line:)``, ``advance(to:maxSteps:fileID:line:)`` or
+/// ``run(maxSteps:fileID:line:)`` moves time past their deadline; they wake in deadline order
 /// (ties in the order they went to sleep), and cancelling a sleep removes it at once.
 ///
 /// ```swift
@@ -311,9 +312,24 @@ public final class TestClock: Clock, Sendable {
 
   /// Moves time forward by `duration`, waking every sleeper whose deadline it passes.
   ///
-  /// - Parameter duration: How far to move. A negative duration does nothing.
-  public func advance(by duration: Duration = .zero) async {
-    await advance(to: now.advanced(by: duration))
+  /// - Parameters:
+  ///   - duration: How far to move. A negative duration does nothing.
+  ///   - maxSteps: How many sleepers to wake at most, a guard against a loop that sleeps
+  ///     again for so short a time that it would wake more often than a test could take
+  ///     (every nanosecond for a second: 10^9 times). When it is reached with sleepers left
+  ///     before the end, time stops at the last one woken, and the clock reports a runtime
+  ///     warning as ``run(maxSteps:fileID:line:)`` does. The default, 10,000, is `run`'s (a
+  ///     timer that ticks every millisecond can run for 10 seconds of the clock's time); pass
+  ///     more for a test whose effects wake that often.
+  ///   - fileID: The file the warning is attributed to.
+  ///   - line: The line the warning is attributed to.
+  public func advance(
+    by duration: Duration = .zero, maxSteps: Int = 10_000, fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) async {
+    await advance(
+      to: now.advanced(by: duration), maxSteps: maxSteps, named: "advance(by: \(duration))",
+      fileID: fileID, line: line)
   }
 
   /// Moves time forward to `deadline`, waking every sleeper whose deadline is not after it.
@@ -327,13 +343,49 @@ public final class TestClock: Clock, Sendable {
   /// as it wakes, so a woken task that sleeps again measures from the right time. When
   /// `deadline` is before ``now``, time does not move.
   ///
-  /// - Parameter deadline: The time to move to.
-  public func advance(to deadline: Instant) async {
+  /// - Parameters:
+  ///   - deadline: The time to move to.
+  ///   - maxSteps: How many sleepers to wake at most; see
+  ///     ``advance(by:maxSteps:fileID:line:)``.
+  ///   - fileID: The file the warning is attributed to.
+  ///   - line: The line the warning is attributed to.
+  public func advance(
+    to deadline: Instant, maxSteps: Int = 10_000, fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) async {
+    await advance(
+      to: deadline, maxSteps: maxSteps, named: "advance(to: \(deadline))", fileID: fileID,
+      line: line)
+  }
+
+  private func advance(
+    to deadline: Instant, maxSteps: Int, named call: String, fileID: StaticString, line: UInt
+  ) async {
     await settleStores()
-    while let sleeper = popFirstSleeper(notAfter: deadline) {
+    var steps = 0
+    while steps < maxSteps, let sleeper = popFirstSleeper(notAfter: deadline) {
       await wake(sleeper)
+      steps += 1
     }
-    state.withLock { $0.now = max($0.now, deadline) }
+    let left = state.withLock { state in
+      let left = state.sleepers.filter { $0.deadline <= deadline }
+      // Stopped by the guard, time stays at the last sleeper woken: those left are not late.
+      if left.isEmpty { state.now = max(state.now, deadline) }
+      return left.min { $0.deadline < $1.deadline }
+    }
+    guard let left else { return }
+    left.warnings(
+      RuntimeWarning(
+        message: """
+          TestClock.\(call) woke \(maxSteps) sleepers and stopped at \(now), with sleepers \
+          left before \(deadline); an effect probably sleeps again and again for a very short \
+          time (a zero or tiny interval from settings, say). Pass a larger maxSteps if the \
+          test means it.
+          """,
+        fileID: "\(fileID)",
+        line: line
+      )
+    )
   }
 
   /// Moves time forward until no sleeper is left.
@@ -374,7 +426,8 @@ public final class TestClock: Clock, Sendable {
   }
 
   /// Notes that a test store (`owner`) whose feature holds this clock runs its effects on
-  /// `executor`: ``advance(to:)``, ``run(maxSteps:fileID:line:)`` and ``waitForSleepers(_:)``
+  /// `executor`: ``advance(to:maxSteps:fileID:line:)``, ``run(maxSteps:fileID:line:)`` and
+  /// ``waitForSleepers(_:)``
   /// run that store's effects first.
   package func attach(_ executor: ManualTaskExecutor, owner: AnyObject & Sendable) {
     state.withLock { state in

@@ -1,0 +1,88 @@
+import Effects
+import Store
+import StoreTesting
+import Testing
+
+/// A poller that sleeps again and again for a nanosecond, as one given a tiny interval from
+/// settings would.
+private struct TightPoller: Reducer {
+  struct State: Equatable {}
+  enum Action: Sendable, Equatable {
+    case started
+    case startedFivePolls
+  }
+  let clock: TestClock
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .started:
+      return .run { [clock] _ in
+        while true { try await clock.sleep(for: .nanoseconds(1)) }
+      }
+    case .startedFivePolls:
+      return .run { [clock] _ in
+        for _ in 0..<5 { try await clock.sleep(for: .nanoseconds(1)) }
+      }
+    }
+  }
+}
+
+/// `advance(by:)` over a loop that sleeps for a nanosecond woke it once per nanosecond of the
+/// advance, with no guard: `advance(by: .seconds(1))` was 10^9 wakes, and the test hung with
+/// no message. It stops after `maxSteps` wakes with a warning that fails the test, as
+/// `run()` does.
+@MainActor
+@Suite struct TestClockAdvanceGuardTests {
+  @Test(.timeLimit(.minutes(1)))
+  func anAdvanceOverATightLoopStopsAtItsGuardWithAWarning() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: TightPoller.State()) { TightPoller(clock: clock) }
+    let messages = Messages()
+    await store.send(.started)
+    await clock.advance(by: .seconds(1), maxSteps: 50)
+    #expect(clock.now.offset == .nanoseconds(50), "time stops at the last sleeper woken")
+    await withKnownIssue {
+      await store.skipInFlightEffects()
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.all.count == 1, "\(messages.all)")
+    #expect(
+      messages.all.first?.contains(
+        """
+        TestClock.advance(by: 1.0 seconds) woke 50 sleepers and stopped at 5e-08 seconds, \
+        with sleepers left before 1.0 seconds
+        """) == true, "\(messages.all)")
+  }
+
+  /// Ten thousand wakes: about 4 seconds alone, and up to 100 in a full parallel run, where
+  /// each waits its turn on the main actor (as `run()`'s default guard test does), so no time
+  /// limit: the guard bounds it.
+  @Test func theDefaultGuardStopsANanosecondLoopUnderASecondsAdvance() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: TightPoller.State()) { TightPoller(clock: clock) }
+    let messages = Messages()
+    await store.send(.started)
+    await clock.advance(to: TestClock.Instant(offset: .seconds(1)))
+    #expect(clock.now.offset == .nanoseconds(10_000))
+    await withKnownIssue {
+      await store.skipInFlightEffects()
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(
+      messages.all.first?.contains("TestClock.advance(to: 1.0 seconds) woke 10000 sleepers")
+        == true, "\(messages.all)")
+  }
+
+  /// Exactly `maxSteps` wakes that leave nothing before the deadline are no warning, and time
+  /// reaches the deadline.
+  @Test func anAdvanceThatWakesExactlyItsGuardsStepsEndsQuietly() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: TightPoller.State()) { TightPoller(clock: clock) }
+    await store.send(.startedFivePolls)
+    await clock.advance(by: .seconds(1), maxSteps: 5)
+    #expect(clock.now.offset == .seconds(1))
+    await store.finish()
+  }
+}
