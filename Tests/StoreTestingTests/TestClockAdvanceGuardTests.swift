@@ -75,6 +75,25 @@ private struct TightPoller: Reducer {
         == true, "\(messages.all)")
   }
 
+  /// A guard of zero, or less, wakes nothing and says so; time does not move.
+  @Test(arguments: [0, -3])
+  func aGuardOfZeroOrLessWakesNothingAndSaysSo(maxSteps: Int) async {
+    let clock = TestClock()
+    let store = TestStore(initialState: TightPoller.State()) { TightPoller(clock: clock) }
+    let messages = Messages()
+    await store.send(.startedFivePolls)
+    await clock.advance(by: .seconds(1), maxSteps: maxSteps)
+    #expect(clock.now.offset == .zero)
+    await withKnownIssue {
+      await store.skipInFlightEffects()
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(
+      messages.all.first?.contains("TestClock.advance(by: 1.0 seconds) woke 0 sleepers") == true,
+      "\(messages.all)")
+  }
+
   /// Exactly `maxSteps` wakes that leave nothing before the deadline are no warning, and time
   /// reaches the deadline.
   @Test func anAdvanceThatWakesExactlyItsGuardsStepsEndsQuietly() async {

@@ -362,16 +362,24 @@ public final class TestClock: Clock, Sendable {
     to deadline: Instant, maxSteps: Int, named call: String, fileID: StaticString, line: UInt
   ) async {
     await settleStores()
+    let maxSteps = max(maxSteps, 0)
     var steps = 0
     while steps < maxSteps, let sleeper = popFirstSleeper(notAfter: deadline) {
       await wake(sleeper)
       steps += 1
     }
-    let left = state.withLock { state in
-      let left = state.sleepers.filter { $0.deadline <= deadline }
+    let left = state.withLock { state -> Sleeper? in
       // Stopped by the guard, time stays at the last sleeper woken: those left are not late.
-      if left.isEmpty { state.now = max(state.now, deadline) }
-      return left.min { $0.deadline < $1.deadline }
+      // (A sleeper that arrived after the last look, from a task no store runs, is not one:
+      // it sleeps on past the deadline, as it would have had it arrived after the advance.)
+      let left =
+        steps < maxSteps
+        ? nil
+        : state.sleepers.filter { $0.deadline <= deadline }.min {
+          $0.deadline < $1.deadline
+        }
+      if left == nil { state.now = max(state.now, deadline) }
+      return left
     }
     guard let left else { return }
     left.warnings(
@@ -406,6 +414,7 @@ public final class TestClock: Clock, Sendable {
     async
   {
     await settleStores()
+    let maxSteps = max(maxSteps, 0)
     var steps = 0
     while steps < maxSteps, let sleeper = popFirstSleeper(notAfter: nil) {
       await wake(sleeper)
@@ -427,8 +436,7 @@ public final class TestClock: Clock, Sendable {
 
   /// Notes that a test store (`owner`) whose feature holds this clock runs its effects on
   /// `executor`: ``advance(to:maxSteps:fileID:line:)``, ``run(maxSteps:fileID:line:)`` and
-  /// ``waitForSleepers(_:)``
-  /// run that store's effects first.
+  /// ``waitForSleepers(_:)`` run that store's effects first.
   package func attach(_ executor: ManualTaskExecutor, owner: AnyObject & Sendable) {
     state.withLock { state in
       state.stores.removeAll { $0.executor == nil || $0.executor === executor }
