@@ -36,7 +36,11 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
   /// computed property could trap, or build a costly value, when read out of turn. Behind a
   /// computed property, such an effect runs on until it sends, and what it sends is refused
   /// with a runtime warning (see "Identity and navigation"), unless the scope says the
-  /// property is safe to read with ``init(state:action:computedStateIsSafeToRead:child:)``.
+  /// property is safe to read with ``init(state:action:computedStateIsSafeToRead:child:)``. A
+  /// stored property with a `didSet` or `willSet` observer, or one a property wrapper holds,
+  /// counts as computed here: its key path goes through its accessors, as a computed
+  /// property's does, and a key path cannot tell them apart. Such a scope can say it is safe to
+  /// read too.
   ///
   /// - Parameters:
   ///   - state: The key path from the parent's state to the child's.

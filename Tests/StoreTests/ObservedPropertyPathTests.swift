@@ -1,0 +1,150 @@
+import Effects
+import Testing
+
+@testable import Store
+
+/// Wraps a value as it is: a property wrapper whose key path goes through its accessors.
+@propertyWrapper
+struct PassThrough<Value: Equatable & Sendable>: Equatable, Sendable {
+  var wrappedValue: Value
+}
+
+/// A row whose effect runs until it ticks.
+private struct TickingRow: Reducer {
+  struct State: Equatable, Identifiable, Sendable {
+    let id: Int
+    var ticks = 0
+  }
+  enum Action: Sendable { case start, tick }
+  let clock: TestClock
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .start:
+      return .run { [clock] send in
+        try await clock.sleep(for: .seconds(1))
+        send(.tick)
+      }
+    case .tick:
+      state.ticks += 1
+      return .none
+    }
+  }
+}
+
+/// A list of ticking rows, run by `forEach`.
+private struct TickingShelf: Reducer {
+  struct State: Equatable, Sendable {
+    var rows: IdentifiedArrayOf<TickingRow.State> = [TickingRow.State(id: 1)]
+  }
+  enum Action: Sendable { case rows(IdentifiedAction<Int, TickingRow.Action>) }
+  let clock: TestClock
+  var body: some Reducer<State, Action> {
+    EmptyReducer().forEach(\.rows, action: .rows) { TickingRow(clock: clock) }
+  }
+}
+
+extension CaseKey<TickingShelf.Action, IdentifiedAction<Int, TickingRow.Action>> {
+  fileprivate static var rows: Self {
+    Self(TickingShelf.Action.rows) { if case .rows(let a) = $0 { a } else { nil } }
+  }
+}
+
+/// Shelves behind stored properties with an observer and behind property wrappers, each run by
+/// a `Scope`; the scopes of the `…Safe` ones say they are safe to read (a mark every scope
+/// through an equal key path shares, so the others are never marked). The root removes their
+/// rows, above the scopes.
+private struct ObservedShelves: Reducer {
+  struct State: Equatable, Sendable {
+    var observed = TickingShelf.State() { didSet { edits += 1 } }
+    var observedSafe = TickingShelf.State() { willSet { edits += 1 } }
+    @PassThrough var wrapped = TickingShelf.State()
+    @PassThrough var wrappedSafe = TickingShelf.State()
+    var edits = 0
+  }
+  enum Action: Sendable {
+    case observed(TickingShelf.Action), observedSafe(TickingShelf.Action)
+    case wrapped(TickingShelf.Action), wrappedSafe(TickingShelf.Action)
+    case dropRows
+  }
+  let clock: TestClock
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      if case .dropRows = action {
+        state.observed.rows.removeAll()
+        state.observedSafe.rows.removeAll()
+        state.wrapped.rows.removeAll()
+        state.wrappedSafe.rows.removeAll()
+      }
+      return .none
+    }
+    Scope(state: \.observed, action: .observed) { TickingShelf(clock: clock) }
+    Scope(state: \.observedSafe, action: .observedSafe, computedStateIsSafeToRead: true) {
+      TickingShelf(clock: clock)
+    }
+    Scope(state: \.wrapped, action: .wrapped) { TickingShelf(clock: clock) }
+    Scope(state: \.wrappedSafe, action: .wrappedSafe, computedStateIsSafeToRead: true) {
+      TickingShelf(clock: clock)
+    }
+  }
+}
+
+extension CaseKey<ObservedShelves.Action, TickingShelf.Action> {
+  fileprivate static var observed: Self {
+    Self(ObservedShelves.Action.observed) { if case .observed(let a) = $0 { a } else { nil } }
+  }
+  fileprivate static var observedSafe: Self {
+    Self(ObservedShelves.Action.observedSafe) {
+      if case .observedSafe(let a) = $0 { a } else { nil }
+    }
+  }
+  fileprivate static var wrapped: Self {
+    Self(ObservedShelves.Action.wrapped) { if case .wrapped(let a) = $0 { a } else { nil } }
+  }
+  fileprivate static var wrappedSafe: Self {
+    Self(ObservedShelves.Action.wrappedSafe) {
+      if case .wrappedSafe(let a) = $0 { a } else { nil }
+    }
+  }
+}
+
+/// A stored property with a `didSet` or `willSet` observer, or one a property wrapper holds, is
+/// reached through its accessors, as a computed property is: a key path cannot tell them
+/// apart (`MemoryLayout.offset(of:)` is `nil` for all three). The store follows such a path
+/// between actions only when its `Scope` says it is safe to read, as it does for a computed
+/// property (see `Scope.init(state:action:computedStateIsSafeToRead:child:)`).
+@MainActor
+@Suite struct ObservedPropertyPathTests {
+  let clock = TestClock()
+
+  private func harness() -> Harness<ObservedShelves> {
+    Harness(
+      initialState: ObservedShelves.State(), warnings: WarningLog().handler,
+      reducer: ObservedShelves(clock: clock))
+  }
+
+  @Test func thePathsOfObservedAndWrappedPropertiesHaveNoOffset() {
+    #expect(MemoryLayout<ObservedShelves.State>.offset(of: \.edits) != nil)
+    #expect(MemoryLayout<ObservedShelves.State>.offset(of: \.observed) == nil)
+    #expect(MemoryLayout<ObservedShelves.State>.offset(of: \.observedSafe) == nil)
+    #expect(MemoryLayout<ObservedShelves.State>.offset(of: \.wrapped) == nil)
+  }
+
+  @Test func aRowRemovedAboveAScopeThroughAnObservedPropertyRunsOnUnlessMarkedSafe() {
+    let harness = harness()
+    harness.send(.observed(.rows(.element(id: 1, action: .start))))
+    harness.send(.observedSafe(.rows(.element(id: 1, action: .start))))
+    #expect(clock.sleeperCount == 2)
+    harness.send(.dropRows)
+    #expect(clock.sleeperCount == 1, "only the marked scope's row had its effect ended")
+    #expect(harness.state.edits == 4, "each observer ran at each write, as in a plain reduce")
+  }
+
+  @Test func aRowRemovedAboveAScopeThroughAWrappedPropertyRunsOnUnlessMarkedSafe() {
+    let harness = harness()
+    harness.send(.wrapped(.rows(.element(id: 1, action: .start))))
+    harness.send(.wrappedSafe(.rows(.element(id: 1, action: .start))))
+    #expect(clock.sleeperCount == 2)
+    harness.send(.dropRows)
+    #expect(clock.sleeperCount == 1, "only the marked scope's row had its effect ended")
+  }
+}
