@@ -107,6 +107,37 @@ extension CaseKey<ObservedShelves.Action, TickingShelf.Action> {
   }
 }
 
+/// Rows stored behind an observer, each bumped by its own reducer; the root removes them.
+private struct ObservedRows: Reducer {
+  struct State: Equatable, Sendable {
+    var rows: IdentifiedArrayOf<TickingRow.State> = [TickingRow.State(id: 1)] {
+      didSet { edits += 1 }
+    }
+    var edits = 0
+  }
+  enum Action: Sendable {
+    case rows(IdentifiedAction<Int, TickingRow.Action>), remove(Int), add(Int)
+  }
+  let clock: TestClock
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      switch action {
+      case .remove(let id): state.rows.remove(id: id)
+      case .add(let id): state.rows.append(TickingRow.State(id: id))
+      case .rows: break
+      }
+      return .none
+    }
+    .forEach(\.rows, action: .rows) { TickingRow(clock: clock) }
+  }
+}
+
+extension CaseKey<ObservedRows.Action, IdentifiedAction<Int, TickingRow.Action>> {
+  fileprivate static var rows: Self {
+    Self(ObservedRows.Action.rows) { if case .rows(let a) = $0 { a } else { nil } }
+  }
+}
+
 /// A stored property with a `didSet` or `willSet` observer, or one a property wrapper holds, is
 /// reached through its accessors, as a computed property is: a key path cannot tell them
 /// apart (`MemoryLayout.offset(of:)` is `nil` for all three). The store follows such a path
@@ -146,5 +177,47 @@ extension CaseKey<ObservedShelves.Action, TickingShelf.Action> {
     #expect(clock.sleeperCount == 2)
     harness.send(.dropRows)
     #expect(clock.sleeperCount == 1, "only the marked scope's row had its effect ended")
+  }
+
+  /// The store of a row of a collection behind an observer takes it, as a computed view, for
+  /// a collection it cannot read in place: once the row is removed, its sends are ignored,
+  /// with a warning that says which kinds of property those are, the observed one included
+  /// (it named only a computed property and an optional chain, which the path has neither of).
+  @Test func aRemovedRowOfAnObservedCollectionIsNamedAsSuch() throws {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: ObservedRows.State(), warnings: warnings.handler,
+      reducer: ObservedRows(clock: clock))
+    let row = try #require(harness.store.scope(state: \.rows, action: .rows)[id: 1])
+    #expect(row.ticks == 0)
+    harness.send(.remove(1))
+    row.send(.tick)
+    #expect(warnings.messages.count == 1)
+    #expect(
+      warnings.messages.first?.contains(
+        "the element with id 1, which is no longer in the view of the collection the store was"
+      ) == true, "\(warnings.messages)")
+    #expect(
+      warnings.messages.first?.contains("a property with an observer or a wrapper") == true,
+      "\(warnings.messages)")
+  }
+
+  /// The same row added back: the removed row's store says the row left or was removed, and
+  /// names the observed property among the kinds of path it cannot read in place.
+  @Test func aRowOfAnObservedCollectionAddedBackIsNamedAsSuch() throws {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: ObservedRows.State(), warnings: warnings.handler,
+      reducer: ObservedRows(clock: clock))
+    let row = try #require(harness.store.scope(state: \.rows, action: .rows)[id: 1])
+    #expect(row.ticks == 0)
+    harness.send(.remove(1))
+    harness.send(.add(1))
+    row.send(.tick)
+    #expect(harness.state.rows[id: 1]?.ticks == 0)
+    #expect(warnings.messages.count == 1)
+    #expect(
+      warnings.messages.first?.contains("a property with an observer or a wrapper") == true,
+      "\(warnings.messages)")
   }
 }

@@ -224,9 +224,10 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
         guard isStored else {
           return """
             the element with id \(describeID(id)), which left the view of the collection the \
-            store was scoped to (a computed property), or was removed, since the store was made; \
-            the element with that id is in the view again, with a store of its own: scope again \
-            for its current store
+            store was scoped to (a computed property, or a property with an observer or a \
+            wrapper, which the store cannot read in place), or was removed, since the store was \
+            made; the element with that id is in the view again, with a store of its own: scope \
+            again for its current store
             """
         }
         guard token == nil else {
@@ -309,8 +310,8 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   private static func leftView(_ id: ID) -> String {
     """
     the element with id \(describeID(id)), which is no longer in the view of the collection the store \
-    was scoped to (through a computed property or an optional chain; the element left it, or was \
-    removed)
+    was scoped to (through a computed property, an optional chain, or a property with an observer \
+    or a wrapper, which the store cannot read in place; the element left it, or was removed)
     """
   }
 
