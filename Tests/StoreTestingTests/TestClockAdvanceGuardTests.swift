@@ -94,6 +94,25 @@ private struct TightPoller: Reducer {
       "\(messages.all)")
   }
 
+  /// `run()`'s guard the same way (it said "woke -3 sleepers").
+  @Test(arguments: [0, -3])
+  func runsGuardOfZeroOrLessWakesNothingAndSaysSo(maxSteps: Int) async {
+    let clock = TestClock()
+    let store = TestStore(initialState: TightPoller.State()) { TightPoller(clock: clock) }
+    let messages = Messages()
+    await store.send(.startedFivePolls)
+    await clock.run(maxSteps: maxSteps)
+    #expect(clock.now.offset == .zero)
+    await withKnownIssue {
+      await store.skipInFlightEffects()
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(
+      messages.all.first?.contains("TestClock.run() woke 0 sleepers and sleepers remain") == true,
+      "\(messages.all)")
+  }
+
   /// Exactly `maxSteps` wakes that leave nothing before the deadline are no warning, and time
   /// reaches the deadline.
   @Test func anAdvanceThatWakesExactlyItsGuardsStepsEndsQuietly() async {

@@ -37,6 +37,7 @@ import Testing
     case destination(Destination)
     case home
     case pair(Destination, Int)
+    case labeled(route: Destination)
   }
 
   /// Through a key made with `appending(_:)`: the cases down to the payload the key reaches,
@@ -51,6 +52,9 @@ import Testing
     #expect(enumCaseName(of: Route.destination(.idle), holding: Int.self) == "destination(.idle)")
     #expect(enumCaseName(of: Route.home, holding: Int.self) == "home")
     #expect(enumCaseName(of: Route.pair(.add(1), 2), holding: Int.self) == "pair")
+    // A labeled payload is reflected as a tuple of one element: it is looked into too.
+    #expect(
+      enumCaseName(of: Route.labeled(route: .add(1)), holding: Int.self) == "labeled(.add)")
     #expect(enumCaseName(of: Mode(), holding: Int.self) == nil)
   }
 

@@ -318,7 +318,9 @@ public final class TestClock: Clock, Sendable {
   ///     again for so short a time that it would wake more often than a test could take
   ///     (every nanosecond for a second: 10^9 times). When it is reached with sleepers left
   ///     before the end, time stops at the last one woken, and the clock reports a runtime
-  ///     warning as ``run(maxSteps:fileID:line:)`` does. The default, 10,000, is `run`'s (a
+  ///     warning as ``run(maxSteps:fileID:line:)`` does: where the first sleeper left reports
+  ///     its warnings (a test store's effect to its store, which fails the test; another task
+  ///     through the ``RuntimeWarningHandler`` it slept under). The default, 10,000, is `run`'s (a
   ///     timer that ticks every millisecond can run for 10 seconds of the clock's time); pass
   ///     more for a test whose effects wake that often.
   ///   - fileID: The file the warning is attributed to.
@@ -387,7 +389,7 @@ public final class TestClock: Clock, Sendable {
         message: """
           TestClock.\(call) woke \(maxSteps) sleepers and stopped at \(now), with sleepers \
           left before \(deadline); an effect probably sleeps again and again for a very short \
-          time (a zero or tiny interval from settings, say). Pass a larger maxSteps if the \
+          time (an interval of a nanosecond from settings, say). Pass a larger maxSteps if the \
           test means it.
           """,
         fileID: "\(fileID)",
@@ -420,8 +422,11 @@ public final class TestClock: Clock, Sendable {
       await wake(sleeper)
       steps += 1
     }
-    let remaining = state.withLock { $0.sleepers.first?.warnings }
-    guard let report = remaining else { return }
+    // Only when the guard stopped it: a sleeper from a task no store runs may arrive after
+    // the last look, with fewer wakes.
+    guard steps == maxSteps, let report = state.withLock({ $0.sleepers.first?.warnings }) else {
+      return
+    }
     report(
       RuntimeWarning(
         message: """

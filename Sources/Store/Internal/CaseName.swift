@@ -1,14 +1,16 @@
-/// The name of the case `value` is (see `enumCaseName(of:)`), down to the payload of type
-/// `payload` a key reaches: a case whose payload is an enum of another type names that
-/// enum's case too. A key made with `appending(_:)`, `.destination.appending(.add)`, is in
-/// `destination(.add)`, which tells it apart from `destination(.edit)`, where `destination`
-/// alone would not. At most 16 levels.
+/// The name of the case `value` is (see `enumCaseName(of:)`), down to a payload of type
+/// `payload`: a case whose payload is an enum of another type names that enum's case too. A
+/// key made with `appending(_:)`, `.destination.appending(.add)`, is in `destination(.add)`,
+/// which tells it apart from `destination(.edit)`, where `destination` alone would not. A
+/// value in another case than a key's is named as deep as its enums nest
+/// (`failed(.network(.timeout))`): case names only, never a payload's values. At most 16
+/// levels.
 func enumCaseName<Payload>(of value: Any, holding payload: Payload.Type) -> String? {
   guard let name = enumCaseName(of: value) else { return nil }
   var names = [name]
   var current = value
-  while names.count < 16, let inner = Mirror(reflecting: current).children.first?.value,
-    !(inner is Payload), let innerName = enumCaseName(of: inner)
+  while names.count < 16, let inner = soleCasePayload(of: current), !(inner is Payload),
+    let innerName = enumCaseName(of: inner)
   {
     names.append(innerName)
     current = inner
@@ -16,6 +18,17 @@ func enumCaseName<Payload>(of value: Any, holding payload: Payload.Type) -> Stri
   var text = names.removeLast()
   while let outer = names.popLast() { text = "\(outer)(.\(text))" }
   return text
+}
+
+/// The payload of the enum case `value` is, when it is one value: a labeled one
+/// (`case destination(route: Route)`) is reflected as a tuple of one element, which is it.
+/// `nil` for a case without a payload, or with several values.
+private func soleCasePayload(of value: Any) -> Any? {
+  guard let payload = Mirror(reflecting: value).children.first?.value else { return nil }
+  let inner = Mirror(reflecting: payload)
+  guard inner.displayStyle == .tuple else { return payload }
+  guard inner.children.count == 1 else { return nil }
+  return inner.children.first?.value
 }
 
 /// The name of the case `value` is, as Swift's default description writes it; `nil` for a
