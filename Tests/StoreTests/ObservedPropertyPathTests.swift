@@ -179,17 +179,25 @@ extension CaseKey<ObservedRows.Action, IdentifiedAction<Int, TickingRow.Action>>
     #expect(clock.sleeperCount == 1, "only the marked scope's row had its effect ended")
   }
 
+  /// A list of rows behind an observer, and the store of its row 1, read once.
+  private func observedRowOne(
+    warnings: WarningLog
+  ) throws -> (Harness<ObservedRows>, Store<TickingRow.State, TickingRow.Action>) {
+    let harness = Harness(
+      initialState: ObservedRows.State(), warnings: warnings.handler,
+      reducer: ObservedRows(clock: clock))
+    let row = try #require(harness.store.scope(state: \.rows, action: .rows)[id: 1])
+    #expect(row.ticks == 0)
+    return (harness, row)
+  }
+
   /// The store of a row of a collection behind an observer takes it, as a computed view, for
   /// a collection it cannot read in place: once the row is removed, its sends are ignored,
   /// with a warning that says which kinds of property those are, the observed one included
   /// (it named only a computed property and an optional chain, which the path has neither of).
   @Test func aRemovedRowOfAnObservedCollectionIsNamedAsSuch() throws {
     let warnings = WarningLog()
-    let harness = Harness(
-      initialState: ObservedRows.State(), warnings: warnings.handler,
-      reducer: ObservedRows(clock: clock))
-    let row = try #require(harness.store.scope(state: \.rows, action: .rows)[id: 1])
-    #expect(row.ticks == 0)
+    let (harness, row) = try observedRowOne(warnings: warnings)
     harness.send(.remove(1))
     row.send(.tick)
     #expect(warnings.messages.count == 1)
@@ -206,11 +214,7 @@ extension CaseKey<ObservedRows.Action, IdentifiedAction<Int, TickingRow.Action>>
   /// names the observed property among the kinds of path it cannot read in place.
   @Test func aRowOfAnObservedCollectionAddedBackIsNamedAsSuch() throws {
     let warnings = WarningLog()
-    let harness = Harness(
-      initialState: ObservedRows.State(), warnings: warnings.handler,
-      reducer: ObservedRows(clock: clock))
-    let row = try #require(harness.store.scope(state: \.rows, action: .rows)[id: 1])
-    #expect(row.ticks == 0)
+    let (harness, row) = try observedRowOne(warnings: warnings)
     harness.send(.remove(1))
     harness.send(.add(1))
     row.send(.tick)
