@@ -211,6 +211,24 @@ public struct StackState<Element> {
     return entries.remove(at: entries.count - 1).element
   }
 
+  /// Not available: a stack pops with ``popLast()``, ``pop(from:)`` or ``pop(to:)``.
+  ///
+  /// Declared so that `state.path.removeLast()`, as written for an array or for The
+  /// Composable Architecture's stack, fails with this message instead of one about
+  /// `Slice<StackState<…>>` (`BidirectionalCollection`'s `removeLast()`), and, inside a
+  /// `Reduce` closure at the head of a modifier chain, at once: the other error took the type
+  /// checker a minute to find in a trial's body of 20 children.
+  ///
+  /// - Returns: Never returns.
+  @available(
+    *, unavailable, renamed: "popLast()",
+    message: "a StackState pops with popLast(), pop(from:) or pop(to:)"
+  )
+  @discardableResult
+  public mutating func removeLast() -> Element {
+    fatalError("unavailable")
+  }
+
   /// Pops the screen with `id` and every screen above it.
   ///
   /// - Parameter id: The lowest screen to pop.
