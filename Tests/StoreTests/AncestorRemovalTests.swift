@@ -636,7 +636,7 @@ import Testing
 
   /// A child with an id, whose effect (unlike a row's load) does not cancel its earlier one.
   struct Ticker: Reducer {
-    struct State: Equatable, Identifiable {
+    struct State: Equatable, Identifiable, Sendable {
       let id: Int
       var ticks = 0
     }

@@ -10,26 +10,7 @@ struct PassThrough<Value: Equatable & Sendable>: Equatable, Sendable {
 }
 
 /// A row whose effect runs until it ticks.
-private struct TickingRow: Reducer {
-  struct State: Equatable, Identifiable, Sendable {
-    let id: Int
-    var ticks = 0
-  }
-  enum Action: Sendable { case start, tick }
-  let clock: TestClock
-  func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    switch action {
-    case .start:
-      return .run { [clock] send in
-        try await clock.sleep(for: .seconds(1))
-        send(.tick)
-      }
-    case .tick:
-      state.ticks += 1
-      return .none
-    }
-  }
-}
+private typealias TickingRow = AncestorRemovalTests.Ticker
 
 /// A list of ticking rows, run by `forEach`.
 private struct TickingShelf: Reducer {

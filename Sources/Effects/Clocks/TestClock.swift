@@ -370,18 +370,19 @@ public final class TestClock: Clock, Sendable {
       await wake(sleeper)
       steps += 1
     }
+    // Stopped by the guard, time stays at the last sleeper woken: those left are not late.
+    // (Only then: a sleeper that arrived after the last look, from a task no store runs, sleeps
+    // on past the deadline, as it would have had it arrived after the advance.)
     let left = state.withLock { state -> Sleeper? in
-      // Stopped by the guard, time stays at the last sleeper woken: those left are not late.
-      // (A sleeper that arrived after the last look, from a task no store runs, is not one:
-      // it sleeps on past the deadline, as it would have had it arrived after the advance.)
-      let left =
-        steps < maxSteps
-        ? nil
-        : state.sleepers.filter { $0.deadline <= deadline }.min {
+      if steps == maxSteps,
+        let first = state.sleepers.filter({ $0.deadline <= deadline }).min(by: {
           $0.deadline < $1.deadline
-        }
-      if left == nil { state.now = max(state.now, deadline) }
-      return left
+        })
+      {
+        return first
+      }
+      state.now = max(state.now, deadline)
+      return nil
     }
     guard let left else { return }
     left.warnings(

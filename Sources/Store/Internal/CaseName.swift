@@ -20,11 +20,17 @@ func enumCaseName<Payload>(of value: Any, holding payload: Payload.Type) -> Stri
   return text
 }
 
-/// The payload of the enum case `value` is, when it is one value: a labeled one
-/// (`case destination(route: Route)`) is reflected as a tuple of one element, which is it.
-/// `nil` for a case without a payload, or with several values.
+/// The payload of the enum case `value` is, when it is one value (see
+/// `soleCasePayload(in:)`).
 private func soleCasePayload(of value: Any) -> Any? {
-  guard let payload = Mirror(reflecting: value).children.first?.value else { return nil }
+  soleCasePayload(in: Mirror(reflecting: value))
+}
+
+/// The payload of the enum case a mirror reflects, when it is one value: a labeled one
+/// (`case alert(info: Alert)`) is reflected as a tuple of one element, which is it. `nil` for
+/// a case without a payload, or with several values.
+func soleCasePayload(in mirror: Mirror) -> Any? {
+  guard let payload = mirror.children.first?.value else { return nil }
   let inner = Mirror(reflecting: payload)
   guard inner.displayStyle == .tuple else { return payload }
   guard inner.children.count == 1 else { return nil }

@@ -198,19 +198,12 @@ enum Ephemerality {
     #endif
   }
 
-  /// What a mirror of an enum value says of its case.
-  ///
-  /// A labeled payload (`case alert(info: Alert)`) is reflected as a one-element tuple: its
-  /// element is the payload that counts. A payload of several values is none.
+  /// What a mirror of an enum value says of its case: a labeled payload counts as its one
+  /// value, and a payload of several values as none (see `soleCasePayload(in:)`).
   private static func info(of mirror: Mirror) -> CaseInfo {
-    let payload = mirror.children.first
-    let value = payload.map { payload in
-      let inner = Mirror(reflecting: payload.value)
-      guard inner.displayStyle == .tuple, inner.children.count == 1 else { return payload.value }
-      return inner.children.first!.value
-    }
+    let value = soleCasePayload(in: mirror)
     return CaseInfo(
-      name: payload?.label,
+      name: mirror.children.first?.label,
       isEphemeral: value.map { type(of: $0) is any EphemeralState.Type } ?? false,
       isObject: value.map { type(of: $0) is AnyClass } ?? false)
   }
