@@ -46,6 +46,26 @@ struct Burst: Reducer {
   }
 }
 
+/// An effect cancellable under `"x"` whose `.a` cancels it.
+private struct SelfCanceller: Reducer {
+  struct State: Equatable { var log: [String] = [] }
+  enum Action: Sendable, Equatable { case start, a, b }
+  let outlet: EffectOutlet<Action>
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .start:
+      return outlet.effect().cancellable(id: "x")
+    case .a:
+      state.log.append("a")
+      return .cancel(id: "x")
+    case .b:
+      state.log.append("b")
+      return .none
+    }
+  }
+}
+
 @MainActor
 @Suite struct EffectFloodTests {
   /// A backlog far larger than one turn's batch (1,024) is reduced in full, over several
@@ -91,6 +111,30 @@ struct Burst: Reducer {
       if jobs.count > 0 { jobs.runNext() } else { await Task.yield() }
     }
     #expect(store.pings == 5, "the ping queued when the effect was cancelled is dropped")
+  }
+
+  /// Two actions an effect sends at once, queued together: the first cancels the effect by
+  /// its id, and the second, sent before that but reduced after, is dropped as the effect's
+  /// later sends are. (A theory of an earlier session: the queue checked only that the
+  /// sender's place in the state was still there, not that its effect was still running.)
+  @Test(.timeLimit(.minutes(1)))
+  func anActionQueuedBehindOneThatCancelsItsEffectByIDIsDropped() async {
+    let outlet = EffectOutlet<SelfCanceller.Action>()
+    let jobs = HandRunJobs()
+    let core = RootCore(
+      initialState: SelfCanceller.State(), reducer: SelfCanceller(outlet: outlet),
+      drainScheduler: jobs.scheduler)
+    let store = Store(core: core)
+    let task = store.send(.start)
+    for await _ in outlet.started { break }
+    outlet.send.withLock { $0 }?(.a)
+    outlet.send.withLock { $0 }?(.b)
+    #expect(jobs.count == 1, "both are queued for one drain job")
+    jobs.runNext()
+    while task.isRunning {
+      if jobs.count > 0 { jobs.runNext() } else { await Task.yield() }
+    }
+    #expect(store.log == ["a"])
   }
 }
 
