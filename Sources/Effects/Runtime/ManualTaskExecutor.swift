@@ -150,7 +150,7 @@ package final class ManualTaskExecutor: TaskExecutor, Sendable {
   /// store's test clock), it returns at once: that run goes on to the other jobs once this one
   /// suspends. The owner's hook would first wait for the main actor, a wait in real time that
   /// a loaded machine made longer than a test store's timeout.
-  package func settle() async {
+  package nonisolated(nonsending) func settle() async {
     if isRunningCurrentTask { return }
     if let settle = state.withLock({ $0.settle }), await settle() { return }
     runUntilIdle()
