@@ -20,7 +20,8 @@ import Store
 ///   revoke is cut short; `await store.send(.signInTapped).finish()` returns before the
 ///   answer (watch ``State/isSigningIn``). A sign-out cancels a sign-in in flight.
 /// - A restored session clears the form, as a sign-in does.
-/// - The screen's lifecycle restores a saved session at startup, refreshes the profile when
+/// - The screen's lifecycle restores a saved session at startup (unless a sign-in started
+///   first, which wins, as it does over a restore under way), refreshes the profile when
 ///   the app regains focus, and listens for profile changes made elsewhere while the screen's
 ///   task runs.
 public struct Account: Reducer {
@@ -218,6 +219,9 @@ public struct Account: Reducer {
       return .none
 
     case .lifecycle(.startup):
+      // A sign-in that started first wins, as over a restore under way: its outcome is the
+      // session, and a restore that failed would show its error to a signed-in user.
+      guard !state.isSignedIn, !state.isSigningIn else { return .none }
       return .run { [client] send in
         send(.sessionRestored(try await client.restoreSession()))
       } catch: { error in

@@ -120,7 +120,9 @@ import Testing
     await store.finish()
   }
 
-  @Test func aRestoreStillUnderWayWhenTheUserSignsOutDoesNotSignThemBackIn() async {
+  /// Signed in when the screen starts (a state restored from disk): no restore is looked for,
+  /// so none can sign the user back in after a sign-out.
+  @Test func aStartupWhileSignedInLooksForNoSessionSoASignOutStays() async {
     let ada = AccountProfile(username: "ada", displayName: "Ada")
     let server = AccountTestClient(clock: clock, savedSession: ada)
     var signedIn = Account.State()
@@ -131,7 +133,40 @@ import Testing
     await store.send(.signOutTapped)
     await clock.advance(by: .seconds(2))
     #expect(store.state.profile == nil)
-    #expect(server.recordedCalls.contains("restoreSession"))
+    #expect(server.recordedCalls == ["signOut"])
+    await store.send(.lifecycle(.taskEnded))
+    await store.finish()
+  }
+
+  /// A sign-in that started before the screen's startup wins, as it does over a restore
+  /// under way: no restore is looked for, so none fails over the signed-in user ("You are
+  /// not signed in.", shown while signed in).
+  @Test func aStartupAfterASignInStartedLooksForNoSession() async {
+    let ada = AccountProfile(username: "ada", displayName: "Ada")
+    let restores = Locked(0)
+    let clock = self.clock
+    var client = AuthenticationClient.unconfigured
+    client.signIn = { username, _ in
+      try await clock.sleep(for: .seconds(1))
+      return AccountProfile(username: username, displayName: "Ada")
+    }
+    client.restoreSession = {
+      restores.withLock { $0 += 1 }
+      try await clock.sleep(for: .seconds(2))
+      throw AuthenticationError.notSignedIn
+    }
+    var state = Account.State()
+    state.form.username = "ada"
+    let store = TestStore(initialState: state) { Account(client: client) }
+    store.exhaustivity = .off
+    await store.send(.signInTapped)
+    await store.send(.lifecycle(.taskStarted))
+    await clock.advance(by: .seconds(1))
+    await store.receive(.signInSucceeded(ada))
+    await clock.advance(by: .seconds(1))
+    #expect(store.state.profile == ada)
+    #expect(store.state.errorMessage == nil)
+    #expect(restores.withLock { $0 } == 0)
     await store.send(.lifecycle(.taskEnded))
     await store.finish()
   }
