@@ -191,6 +191,10 @@ public struct Cart: Reducer {
     /// is on top already, is taken back in the same step.
     case path(StackAction<CartRoute, Never>)
     /// An action of the title editor sheet, or its dismissal.
+    ///
+    /// The editor's `saved(title)` sets the title, trimmed, whoever sends it: a title that is
+    /// empty once trimmed (only a hand-written log has one) is ignored, as the editor cannot
+    /// save one.
     case titleEditor(PresentationAction<TitleEditor.Action>)
   }
 
@@ -320,6 +324,8 @@ public struct Cart: Reducer {
       return .none
 
     case .titleEditor(.presented(.delegate(.saved(let title)))):
+      let title = title.trimmingCharacters(in: .whitespacesAndNewlines)
+      guard !title.isEmpty else { return .none }
       state.title = title
       return .none
 

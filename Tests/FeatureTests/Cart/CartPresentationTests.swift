@@ -37,6 +37,32 @@ import Testing
     await store.finish()
   }
 
+  /// A blank saved title, which the editor cannot send (a hand-written log's), is ignored,
+  /// as the editor refuses to save one. (It set an empty title.)
+  @Test(arguments: ["", "  ", "\n\t"])
+  func aBlankSavedTitleIsIgnored(saved: String) async {
+    let store = makeCartStore(clock: clock)
+    await store.send(.editTitleTapped) {
+      $0.titleEditor = TitleEditor.State(title: "Groceries")
+    }
+    await store.send(.titleEditor(.presented(.delegate(.saved(saved)))))
+    await store.send(.titleEditor(.dismiss)) { $0.titleEditor = nil }
+    await store.finish()
+  }
+
+  /// A saved title with spaces around it is trimmed, as the editor trims.
+  @Test func aSavedTitleIsTrimmed() async {
+    let store = makeCartStore(clock: clock)
+    await store.send(.editTitleTapped) {
+      $0.titleEditor = TitleEditor.State(title: "Groceries")
+    }
+    await store.send(.titleEditor(.presented(.delegate(.saved(" Weekend\n"))))) {
+      $0.title = "Weekend"
+    }
+    await store.send(.titleEditor(.dismiss)) { $0.titleEditor = nil }
+    await store.finish()
+  }
+
   @Test func cancellingReportsCancelledDismissesAndKeepsTheTitle() async {
     let store = makeCartStore(clock: clock)
     await store.send(.editTitleTapped) {
