@@ -81,11 +81,13 @@ public struct Cart: Reducer {
     }
 
     /// Decodes a cart, refusing an item whose quantity is outside ``CartItem/quantityRange``,
-    /// which no cart holds (a ``CartItem`` alone decodes whatever its quantity).
+    /// which no cart holds (a ``CartItem`` alone decodes whatever its quantity), and a
+    /// screen of ``path`` that no push could have left: one that shows an item not in the
+    /// cart, or the item of the screen just below it.
     ///
     /// - Parameter decoder: The decoder.
-    /// - Throws: `DecodingError.dataCorrupted` naming the item and its quantity, or any error
-    ///   decoding a field.
+    /// - Throws: `DecodingError.dataCorrupted` naming the item and its quantity, or the screen
+    ///   and its item, or any error decoding a field.
     public init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       title = try container.decode(String.self, forKey: .title)
@@ -106,6 +108,14 @@ public struct Cart: Reducer {
             """)
       }
       path = try container.decode(StackState<CartRoute>.self, forKey: .path)
+      if let refusal = Self.screenRefusal(path: path, items: items) {
+        throw DecodingError.dataCorrupted(
+          DecodingError.Context(
+            codingPath: container.codingPath + [
+              CodingKeys.path, PathKey.entries, PathKey(index: refusal.position),
+            ],
+            debugDescription: refusal.reason))
+      }
       titleEditor = try container.decodeIfPresent(TitleEditor.State.self, forKey: .titleEditor)
       isCheckingOut = try container.decode(Bool.self, forKey: .isCheckingOut)
       pendingOrderKey = try container.decodeIfPresent(UUID.self, forKey: .pendingOrderKey)
@@ -115,6 +125,47 @@ public struct Cart: Reducer {
     /// The key of an item's quantity, where decoding refuses one outside the range.
     private enum ItemKey: String, CodingKey {
       case quantity
+    }
+
+    /// The keys to a screen of ``path``, where decoding refuses one no push could have left.
+    private struct PathKey: CodingKey {
+      static let entries = PathKey(stringValue: "entries")
+      var stringValue: String
+      var intValue: Int?
+      init(stringValue: String) { self.stringValue = stringValue }
+      init(intValue: Int) { (stringValue, self.intValue) = ("\(intValue)", intValue) }
+      init(index: Int) { self.init(intValue: index) }
+    }
+
+    /// The first screen of `path` that no push could have left there, with its position
+    /// from the bottom and why: one that names an item not in `items`, or the item of the
+    /// screen just below it (``Action/rowTapped(_:)``'s rules, which a push keeps).
+    private static func screenRefusal(
+      path: StackState<CartRoute>, items: IdentifiedArrayOf<CartItem>
+    ) -> (position: Int, reason: String)? {
+      var below: CartRoute?
+      for (position, route) in path.enumerated() {
+        if !items.contains(id: route.itemID) {
+          return (
+            position,
+            """
+            Screen \(position) of the path shows item \(route.itemID), which is not in the \
+            cart: no cart keeps a screen of an item it removed.
+            """
+          )
+        }
+        if below?.itemID == route.itemID {
+          return (
+            position,
+            """
+            Screen \(position) of the path shows item \(route.itemID), as the screen below it \
+            does: no push shows an item's screen on its own.
+            """
+          )
+        }
+        below = route
+      }
+      return nil
     }
 
     /// The number of products in the cart, all items together.

@@ -67,6 +67,58 @@ import Testing
     }
   }
 
+  /// A path no push could have left, in a hand-written log's header say, is refused where
+  /// the screen is: one showing an item not in the cart, or the item of the screen below it.
+  /// (It decoded, and the replay's first checkpoint then diverged, pointing at the reducer.)
+  @Test(arguments: [
+    (
+      [1, 2], 1,
+      """
+      Screen 1 of the path shows item 00000000-0000-0000-0000-000000000002, which is not in \
+      the cart: no cart keeps a screen of an item it removed.
+      """
+    ),
+    (
+      [1, 1], 1,
+      """
+      Screen 1 of the path shows item 00000000-0000-0000-0000-000000000001, as the screen \
+      below it does: no push shows an item's screen on its own.
+      """
+    ),
+  ])
+  func aCartWithAScreenNoPushLeavesDoesNotDecode(
+    shown: [Int], refused: Int, message: String
+  ) throws {
+    let item =
+      #"{"id":"00000000-0000-0000-0000-000000000001","name":"Tea","quantity":1,"note":""}"#
+    let screens = shown.enumerated().map { position, item in
+      #"{"id":\#(position),"element":{"itemEditor":{"_0":"#
+        + #""00000000-0000-0000-0000-00000000000\#(item)"}}}"#
+    }
+    let json =
+      #"{"title":"Cart","items":[\#(item)],"#
+      + #""path":{"entries":[\#(screens.joined(separator: ","))],"nextID":\#(shown.count)},"#
+      + #""isCheckingOut":false}"#
+    #expect {
+      try JSONDecoder().decode(Cart.State.self, from: Data(json.utf8))
+    } throws: { error in
+      guard case .dataCorrupted(let context) = error as? DecodingError else { return false }
+      return context.debugDescription == message
+        && context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
+          == ["path", "entries", "\(refused)"]
+    }
+  }
+
+  /// A path of screens of items in the cart, none above one of its own item, decodes.
+  @Test func aCartWithScreensOfItsItemsDecodes() throws {
+    var cart = Cart.State(items: [.tea, .milk])
+    cart.path.append(.itemEditor(CartItem.tea.id))
+    cart.path.append(.itemEditor(CartItem.milk.id))
+    cart.path.append(.itemEditor(CartItem.tea.id))
+    let data = try JSONEncoder().encode(cart)
+    #expect(try JSONDecoder().decode(Cart.State.self, from: data) == cart)
+  }
+
   /// The refusal points at the refused item's quantity, not at the list, and cuts a long
   /// name: a replay showed the list's first items at `items` (good ones, whichever was
   /// refused), and the whole name.
