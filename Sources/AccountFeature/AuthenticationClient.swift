@@ -82,9 +82,10 @@ extension AuthenticationClient {
 
   /// A simulated server: accepts any username with the password `"secret"`, after a short
   /// delay on `clock`, and keeps the session's token in `credentials`. Each sign-in gets a
-  /// token no other session has (`token-ada-` and a UUID). A sign-out forgets the saved
-  /// session at once, then waits as for the server's answer, so it never forgets a session
-  /// saved after it started.
+  /// token no other session has (`token-ada-` and a UUID), and saves it only if the sign-in
+  /// was not cancelled (by a sign-out) by then. A sign-out forgets the saved session at once,
+  /// then waits as for the server's answer, so it never forgets a session saved after it
+  /// started.
   ///
   /// - Parameters:
   ///   - credentials: Where the token is kept (secure storage, outside state).
@@ -105,8 +106,13 @@ extension AuthenticationClient {
         let profile = AccountProfile(username: username, displayName: username.capitalized)
         // A token no other session has, whatever the store held before: a revoke of an
         // earlier session never names this one. Tokens never enter state, actions or logs, so
-        // a random one changes nothing a test or a replay compares.
-        credentials.save(token: "token-\(username)-\(UUID().uuidString)", for: profile)
+        // a random one changes nothing a test or a replay compares. Not saved once a
+        // sign-out cancelled the sign-in (its wait was over, the answer on its way): the
+        // sign-out forgets only what was saved when it started.
+        guard
+          credentials.saveUnlessCancelled(
+            token: "token-\(username)-\(UUID().uuidString)", for: profile)
+        else { throw CancellationError() }
         return profile
       },
       restoreSession: {

@@ -57,6 +57,27 @@ public final class CredentialStore: Sendable {
     storage.withLock { $0.session = Session(token: token, profile: profile) }
   }
 
+  /// Saves a session unless the calling task is cancelled, as a sign-in a sign-out cancelled
+  /// must not: its answer was on its way when the user signed out.
+  ///
+  /// The check and the save are one step under the store's lock. A sign-out cancels the
+  /// sign-in, then forgets the session saved by then: this sign-in's, if it saved before the
+  /// cancellation, so that either way no session outlives the sign-out. (A plain
+  /// `Task.isCancelled` check before ``save(token:for:)`` leaves a moment between the two
+  /// in which the sign-out can come and go.)
+  ///
+  /// - Parameters:
+  ///   - token: The session's token.
+  ///   - profile: Whose it is.
+  /// - Returns: Whether the session was saved: `false` if the task was cancelled.
+  public func saveUnlessCancelled(token: String, for profile: AccountProfile) -> Bool {
+    storage.withLock { storage in
+      guard !Task.isCancelled else { return false }
+      storage.session = Session(token: token, profile: profile)
+      return true
+    }
+  }
+
   /// Forgets the session.
   public func revoke() {
     storage.withLock { $0.session = nil }

@@ -223,6 +223,31 @@ import Testing
     #expect(credentials.session?.token.value == "token-bob")
   }
 
+  /// A sign-in whose wait was over, its answer on the way, when the user signed out: the
+  /// sign-out cancels it, and the simulated server's session is not saved. (It was: the
+  /// sign-out had forgotten the session saved when it started, none, and the next launch
+  /// restored the session of the user who had signed out.)
+  @Test(.timeLimit(.minutes(1)))
+  func aSignInCancelledByASignOutAfterItsWaitSavesNoSession() async {
+    let credentials = CredentialStore()
+    let gate = GateClock()
+    let store = makeStore(.simulated(credentials: credentials, clock: gate))
+    await store.send(.usernameChanged("ada")) { $0.form.username = "ada" }
+    await store.send(.passwordChanged("secret")) { $0.form.password = "secret" }
+    await store.send(.signInTapped) {
+      $0.isSigningIn = true
+      $0.signInsStarted = 1
+      $0.form.password = ""
+    }
+    await store.send(.signOutTapped) {
+      $0.isSigningIn = false
+      $0.form = Account.SignInForm()
+    }
+    gate.open()
+    await store.finish()
+    #expect(credentials.session == nil)
+  }
+
   /// Starts `request`, and waits until it sleeps on the clock, `sleepers` sleeping in all.
   private func started<Value: Sendable>(
     sleepers: Int, _ request: @escaping @Sendable () async throws -> Value
@@ -283,5 +308,38 @@ import Testing
     #expect(credentials.revoke(token: "token-ada"))
     #expect(credentials.session == nil)
     #expect(!credentials.revoke(token: "token-ada"))
+  }
+}
+
+/// A clock whose sleeps all end when the test opens it, and not before, cancelled or not: a
+/// request whose wait is over, and its answer on the way, when it is cancelled.
+private final class GateClock: Clock, Sendable {
+  private struct Gate {
+    var isOpen = false
+    var sleepers: [CheckedContinuation<Void, Never>] = []
+  }
+  private let gate = Locked(Gate())
+
+  var now: ContinuousClock.Instant { .now }
+  var minimumResolution: Duration { .zero }
+
+  func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
+    await withCheckedContinuation { continuation in
+      let isOpen = gate.withLock { gate in
+        if !gate.isOpen { gate.sleepers.append(continuation) }
+        return gate.isOpen
+      }
+      if isOpen { continuation.resume() }
+    }
+  }
+
+  /// Ends every sleep, and the later ones at once.
+  func open() {
+    let sleepers = gate.withLock { gate in
+      gate.isOpen = true
+      defer { gate.sleepers = [] }
+      return gate.sleepers
+    }
+    for sleeper in sleepers { sleeper.resume() }
   }
 }
