@@ -73,4 +73,24 @@ private struct Note: Equatable {
     #expect(!rendered.contains("\n"), "\(rendered)")
     #expect(rendered.contains("Europe/Paris"), "\(rendered)")
   }
+
+  /// A number `JSONSerialization` made (an `NSNumber`) showed its CoreFoundation header and
+  /// the bits of its value: `_pad: 4615063718147915776` for 3.5, and for a boolean a pointer,
+  /// new each run.
+  @Test func foundationNumbersPrintTheirValue() throws {
+    #expect(StateDump.render(NSNumber(value: 3.5)) == "3.5")
+    #expect(StateDump.render(NSNumber(value: 3)) == "3")
+    let decoded = try JSONSerialization.jsonObject(with: Data(#"{"ok": true}"#.utf8))
+    // As Foundation describes a boolean number: `NSNumber(value: true) == NSNumber(value: 1)`.
+    #expect(StateDump.render(decoded) == "[\n  \"ok\": 1\n]")
+    #expect(
+      StateDiff.diff(expected: [NSNumber(value: 3.5)], actual: [NSNumber(value: 4.5)]) == """
+          [
+        -   [0]: 3.5
+        +   [0]: 4.5
+          ]
+        """)
+    // A Swift number or boolean is not taken for one.
+    #expect(StateDump.render([true as Any, 1 as Any]) == "[\n  [0]: true\n  [1]: 1\n]")
+  }
 }

@@ -7,9 +7,9 @@ import Store
 /// Custom mirrors are honoured, so a collection type that reports `.collection` prints as a
 /// list whatever its storage. A few types print as one line from their description instead of
 /// their storage: strings, `UUID`, `Date`, `URL`, `Decimal`, `Data`, `Duration`, attributed
-/// text, `TimeZone`, `Calendar`, `CharacterSet` and a stack's `StackElementID` (`#2`); so do
-/// values stored in a compiler builtin, which a mirror shows as `(Opaque Value)` (`Float16`,
-/// `SIMD2<Double>`, `ObjectIdentifier`).
+/// text, `TimeZone`, `Calendar`, `CharacterSet`, `NSNumber` and a stack's `StackElementID`
+/// (`#2`); so do values stored in a compiler builtin, which a mirror shows as `(Opaque Value)`
+/// (`Float16`, `SIMD2<Double>`, `ObjectIdentifier`).
 ///
 /// The rows of an identified array are labelled by id (`[id: 7]`), those of any other
 /// collection by position (`[2]`); a stack's screens by id too, each printed as its state.
@@ -310,7 +310,8 @@ extension DumpReflector {
   /// Foundation values and `Duration` print their description: their stored properties
   /// (`_time`, `_storage`, `_low` and `_high`) mean nothing in a failure message, and some
   /// (those of `AttributedString`, `TimeZone`, `Calendar` and `CharacterSet`) hold version
-  /// numbers or pointers that change from run to run. Attributed text prints its runs, each
+  /// numbers or pointers that change from run to run; an `NSNumber` (what `JSONSerialization`
+  /// makes of a number) prints its value, not its bits. Attributed text prints its runs, each
   /// quoted with its attributes sorted by name, their values escaped:
   /// `AttributedString("see ", "docs" {NSLink = https://example.com})`.
   ///
@@ -335,6 +336,11 @@ extension DumpReflector {
     case let zone as TimeZone: zone.description
     case let calendar as Calendar: calendar.description
     case let characters as CharacterSet: characters.description
+    // Its stored properties are a CoreFoundation header and the bits of its value (a double's
+    // as an integer, a boolean's as a pointer). Only a number that is one, tested before any
+    // cast: a bridging cast would take a Swift `Int` or `Bool` for one (and, on Apple
+    // platforms, make one for each).
+    case _ where type(of: value) is NSNumber.Type: (value as? NSNumber)?.description
     // As actions and warnings print it, and tests write it (`.popFrom(id: 0)`).
     case let id as StackElementID: id.description
     case let type as Any.Type: TypeName.name(of: type)

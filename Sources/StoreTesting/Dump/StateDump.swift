@@ -32,10 +32,11 @@
 ///   character and every character that shows as nothing or as a space without being one
 ///   escaped by its value (`"ab\u{200B}"`, `"a\u{A0}b"`); numbers and booleans print their
 ///   description; `UUID`, `Date`, `URL`, `Decimal`, `Data`, `Duration`, `TimeZone`,
-///   `Calendar`, `CharacterSet` and `StackElementID` print their description on one line (a
-///   `Duration` whose description rounds it adds its exact components); attributed text
-///   prints its runs, `AttributedString("see ", "docs" {NSLink = https://example.com})`, each
-///   attribute's value escaped as a string is, without quotes (`a\nb`, `a\u{200B}`).
+///   `Calendar`, `CharacterSet`, `NSNumber` and `StackElementID` print their description on
+///   one line (a `Duration` whose description rounds it adds its exact components);
+///   attributed text prints its runs,
+///   `AttributedString("see ", "docs" {NSLink = https://example.com})`, each attribute's
+///   value escaped as a string is, without quotes (`a\nb`, `a\u{200B}`).
 ///   Values stored in a compiler builtin, whose stored properties show nothing, print their
 ///   description too (`Float16`, `SIMD2<Double>`, `ObjectIdentifier`).
 /// - A class instance already open on the path from the root prints as `TypeName(↻)`, and
