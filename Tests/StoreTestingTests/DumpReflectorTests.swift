@@ -129,6 +129,24 @@ private struct Point: Hashable {
     #expect(render(Chain.link(.link(.end)), maxDepth: 2) == ".link(.link(…))")
   }
 
+  /// A key path showed its only stored property, a pointer: `\Point.x` printed as
+  /// `WritableKeyPath<Point, Int>(_kvcKeyPathStringPtr: UnsafePointer<Int8>(pointerValue: …))`,
+  /// and every computed path of a type as `_kvcKeyPathStringPtr: nil`.
+  @Test func keyPathsPrintAsSwiftWritesThem() {
+    #expect(render(\Point.x) == #"\Point.x"#)
+    #expect(
+      StateDiff.diff(expected: [\Point.x], actual: [\Point.y]) == #"""
+          [
+        -   [0]: \Point.x
+        +   [0]: \Point.y
+          ]
+        """#)
+    // A computed property's address changes from run to run.
+    let computed = render(\[Int].[0])
+    #expect(
+      computed.hasPrefix(#"\Array<Int>.<computed"#) && !computed.contains("0x"), "\(computed)")
+  }
+
   @Test func customMirrorsAreHonoured() {
     let list = IdentifiedList(order: [2, 1], storage: [1: "one", 2: "two"])
     #expect(render(list) == "[\n  [0]: \"two\"\n  [1]: \"one\"\n]")

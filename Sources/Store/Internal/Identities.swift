@@ -5,7 +5,7 @@ import Effects
 /// `\State.<computed (Optional<Editor.State>)>`, not
 /// `\State.<computed 0x0000556f89f10b10 (Optional<Editor.State>)>`, an address that changes
 /// from run to run and says nothing to the reader.
-func describeKeyPath(_ keyPath: AnyKeyPath) -> String {
+package func describeKeyPath(_ keyPath: AnyKeyPath) -> String {
   let text = "\(keyPath)"
   guard text.contains("<computed 0x") else { return text }
   var result = ""

@@ -311,8 +311,9 @@ extension DumpReflector {
   /// (`_time`, `_storage`, `_low` and `_high`) mean nothing in a failure message, and some
   /// (those of `AttributedString`, `TimeZone`, `Calendar` and `CharacterSet`) hold version
   /// numbers or pointers that change from run to run; an `NSNumber` (what `JSONSerialization`
-  /// makes of a number) prints its value, not its bits. Attributed text prints its runs, each
-  /// quoted with its attributes sorted by name, their values escaped:
+  /// makes of a number) prints its value, not its bits; a key path prints as Swift writes it
+  /// (`\Item.name`), without a computed property's address. Attributed text prints its runs,
+  /// each quoted with its attributes sorted by name, their values escaped:
   /// `AttributedString("see ", "docs" {NSLink = https://example.com})`.
   ///
   /// - Parameter value: Anything.
@@ -344,6 +345,8 @@ extension DumpReflector {
     // As actions and warnings print it, and tests write it (`.popFrom(id: 0)`).
     case let id as StackElementID: id.description
     case let type as Any.Type: TypeName.name(of: type)
+    // Its only stored property is a pointer, the same for every computed path of a type.
+    case let keyPath as AnyKeyPath: describeKeyPath(keyPath)
     default: nil
     }
   }

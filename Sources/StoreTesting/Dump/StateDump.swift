@@ -36,7 +36,8 @@
 ///   one line (a `Duration` whose description rounds it adds its exact components);
 ///   attributed text prints its runs,
 ///   `AttributedString("see ", "docs" {NSLink = https://example.com})`, each attribute's
-///   value escaped as a string is, without quotes (`a\nb`, `a\u{200B}`).
+///   value escaped as a string is, without quotes (`a\nb`, `a\u{200B}`). A key path prints as
+///   Swift writes it, `\Item.name`, without the address of a computed property.
 ///   Values stored in a compiler builtin, whose stored properties show nothing, print their
 ///   description too (`Float16`, `SIMD2<Double>`, `ObjectIdentifier`).
 /// - A class instance already open on the path from the root prints as `TypeName(↻)`, and
