@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import Testing
 
 @testable import StoreTesting
@@ -35,6 +36,11 @@ private final class Summarized: Animal, CustomReflectable {
 /// A struct whose mirror calls it a class.
 private struct ClassLike: CustomReflectable {
   var customMirror: Mirror { Mirror(self, children: ["a": 1, "b": "x"], displayStyle: .class) }
+}
+
+@Observable private final class Counter {
+  var count = 1
+  var title = "a"
 }
 
 private indirect enum Chain {
@@ -145,6 +151,28 @@ private struct Point: Hashable {
     let computed = render(\[Int].[0])
     #expect(
       computed.hasPrefix(#"\Array<Int>.<computed"#) && !computed.contains("0x"), "\(computed)")
+  }
+
+  /// An observable class showed its properties' backing storage (`_count`) and its
+  /// registrar's bookkeeping, an id counter and the key paths observed, six levels deep: an
+  /// object observed once diffed against one never observed as changed.
+  @Test func anObservableClassPrintsItsTrackedPropertiesByName() {
+    let observed = Counter()
+    withObservationTracking {
+      _ = observed.count
+    } onChange: {
+    }
+    #expect(render(observed) == "Counter(\n  count: 1\n  title: \"a\"\n)")
+    let other = Counter()
+    other.title = "b"
+    #expect(
+      StateDiff.diff(expected: observed, actual: other) == """
+          Counter(
+            … (1 unchanged)
+        -   title: "a"
+        +   title: "b"
+          )
+        """)
   }
 
   @Test func customMirrorsAreHonoured() {

@@ -1,5 +1,6 @@
 import Effects
 import Foundation
+import Observation
 import Store
 
 /// Reads a value through `Mirror` into a ``DumpNode`` tree.
@@ -230,7 +231,17 @@ struct DumpReflector {
     while !(value is CustomReflectable), let superclass = mirrors.last?.superclassMirror {
       mirrors.append(superclass)
     }
-    let children = mirrors.reversed().flatMap { Array($0.children) }
+    var children = mirrors.reversed().flatMap { Array($0.children) }
+    // An observable class's registrar is its observers' bookkeeping, not its value: a counter
+    // and the key paths observed, which change whenever a view or a test reads the object. Its
+    // tracked properties are stored as `_name`: shown by the name a test writes.
+    if children.contains(where: { $0.value is ObservationRegistrar }) {
+      children = children.compactMap { child in
+        guard !(child.value is ObservationRegistrar) else { return nil }
+        let label = child.label.map { $0.hasPrefix("_") ? String($0.dropFirst()) : $0 }
+        return (label: label, value: child.value)
+      }
+    }
     return objectNode(for: value, children: children, isNominal: true, depth: depth)
   }
 

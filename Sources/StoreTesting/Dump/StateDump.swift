@@ -18,7 +18,9 @@
 ///
 /// - Structs and classes print `TypeName(`, one `label: value` line per stored property
 ///   indented by two spaces, then `)`; with no properties, `TypeName()` or their description.
-///   Type names drop the module but keep enclosing types: `Profile.Address(`.
+///   Type names drop the module but keep enclosing types: `Profile.Address(`. An observable
+///   class (`@Observable`) prints its tracked properties by name, without its observation
+///   registrar, whose bookkeeping changes whenever the object is observed.
 /// - Enum cases print `.caseName`, or `.caseName(` payload `)`, with payload labels when the
 ///   case declares them; a single plain payload stays on one line: `.failed("timeout")`.
 /// - Optionals print `nil`, or the wrapped value as if it were not wrapped.
