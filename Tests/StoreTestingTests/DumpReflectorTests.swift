@@ -22,6 +22,13 @@ private final class Dog: Animal {
 
 private final class Token {}
 
+/// An object that `NSObject` describes: `<ObserverToken: 0x…>`.
+private final class ObserverToken: NSObject {}
+
+private final class DescribedToken: NSObject {
+  override var description: String { "token 7" }
+}
+
 private final class Labelled: CustomStringConvertible {
   var description: String { "labelled" }
 }
@@ -173,6 +180,14 @@ private struct Point: Hashable {
         +   title: "b"
           )
         """)
+  }
+
+  /// An object with no stored properties that `NSObject` describes printed its address,
+  /// `<ObserverToken: 0x00007f5aa80f5920>`, new each run.
+  @Test func anObjectDescribedByItsAddressPrintsAsItsType() {
+    #expect(render(ObserverToken()) == "ObserverToken()")
+    #expect(render(NSObject()) == "NSObject()")
+    #expect(render(DescribedToken()) == "token 7")
   }
 
   @Test func customMirrorsAreHonoured() {

@@ -252,8 +252,10 @@ struct DumpReflector {
     depth: Int
   ) -> DumpNode {
     guard !children.isEmpty else {
-      // A childless struct or class with no description of its own prints as `Name()`.
-      let isEmptyShape = isNominal && !Self.hasCustomDescription(value)
+      // A childless struct or class with no description of its own prints as `Name()`; so
+      // does an object that `NSObject` describes, by its address.
+      let isEmptyShape =
+        isNominal && (!Self.hasCustomDescription(value) || Self.describesItsAddress(value))
       guard isEmptyShape else { return .leaf("\(value)") }
       let names = typeNames(of: type(of: value))
       return DumpNode(kind: .object, name: names.short, typeName: names.qualified)
@@ -440,6 +442,16 @@ extension DumpReflector {
     }
     if data.count <= 64 { return "\(data.count) bytes: \(hex(data))" }
     return "\(data.count) bytes: \(hex(data.prefix(32))) … (FNV-1a \(StateDigest.of(data)))"
+  }
+
+  /// Whether `value` is an object that describes itself as `NSObject` does, by its type and
+  /// address (`<Token: 0x600000c04000>`): an address changes from run to run, and an equal
+  /// object made anew has another.
+  static func describesItsAddress(_ value: Any) -> Bool {
+    // The class test first: a cast would bridge a `String` to an `NSString` on Apple platforms.
+    guard type(of: value) is AnyClass, let object = value as? NSObject else { return false }
+    let text = object.description
+    return text.first == "<" && text.last == ">" && text.contains(": 0x")
   }
 
   /// Whether `String(describing:)` shows something the type chose, rather than the

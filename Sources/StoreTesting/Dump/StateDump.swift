@@ -17,7 +17,8 @@
 /// The rules, from outermost shape to leaf:
 ///
 /// - Structs and classes print `TypeName(`, one `label: value` line per stored property
-///   indented by two spaces, then `)`; with no properties, `TypeName()` or their description.
+///   indented by two spaces, then `)`; with no properties, `TypeName()` or their description
+///   (but for `NSObject`'s, which shows an address).
 ///   Type names drop the module but keep enclosing types: `Profile.Address(`. An observable
 ///   class (`@Observable`) prints its tracked properties by name, without its observation
 ///   registrar, whose bookkeeping changes whenever the object is observed.
