@@ -122,6 +122,20 @@ private final class Node {
     #expect(!other.contains("#"))
   }
 
+  /// A dictionary's values were read in its own order, which changes from run to run with the
+  /// hash seed, and its secrets were numbered as they were read: the same failure numbered
+  /// them differently each run.
+  @Test func secretsInADictionaryAreNumberedInTheOrderOfTheirKeys() {
+    let keys = ["a", "b", "c", "d", "e", "f", "g", "h"]
+    let secrets = Dictionary(
+      uniqueKeysWithValues: keys.enumerated().map { ($1, Secret("s\($0)")) })
+    var reflector = DumpReflector(numberingRedactedValues: true)
+    let lines = reflector.node(for: secrets).rendered.split(separator: "\n")
+    #expect(
+      lines.dropFirst().dropLast().map(String.init)
+        == keys.enumerated().map { "  \"\($1)\": <redacted #\($0 + 1)>" })
+  }
+
   @Test func equalValuesGiveNil() {
     #expect(StateDiff.diff(expected: Self.state, actual: Self.state) == nil)
     #expect(StateDiff.diff(expected: [1, 2], actual: [1, 2]) == nil)

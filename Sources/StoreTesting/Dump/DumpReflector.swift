@@ -200,12 +200,18 @@ struct DumpReflector {
   }
 
   private mutating func dictionaryNode(mirror: Mirror, depth: Int) -> DumpNode {
-    var entries: [(key: String, value: String, child: DumpNode.Child)] = []
+    var pairs: [(key: String, value: Any)] = []
     for element in mirror.children {
       let pair = Array(Mirror(reflecting: element.value).children)
       guard pair.count == 2 else { continue }
-      let key = node(for: pair[0].value, depth: depth + 1).compact
-      let child = child(label: key, value: pair[1].value, depth: depth, isKey: true)
+      pairs.append((node(for: pair[0].value, depth: depth + 1).compact, pair[1].value))
+    }
+    // The values are read in the order of their keys, not in the dictionary's, which changes
+    // from run to run: a redacted value is numbered where it is first read.
+    pairs.sort { $0.key < $1.key }
+    var entries: [(key: String, value: String, child: DumpNode.Child)] = []
+    for (key, value) in pairs {
+      let child = child(label: key, value: value, depth: depth, isKey: true)
       entries.append((key, child.node.rendered, child))
     }
     // Ties between keys that print alike fall back to the value, so the order never depends
