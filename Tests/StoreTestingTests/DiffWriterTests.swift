@@ -18,6 +18,22 @@ private enum Shape {
 }
 
 @Suite struct DiffWriterTests {
+  /// A long label (a dictionary's key, a row's id) printed whole on each line of its entry: a
+  /// value changed under a key of 1,000 characters made two lines of 1,009, and a field changed
+  /// in a struct under it an opening line of 1,013.
+  @Test func aLongKeyIsShortenedAsALongLineIs() throws {
+    let key = String(repeating: "k", count: 1_000)
+    let shortKey = "\"" + String(repeating: "k", count: 159) + "…[842 characters]…"
+    let leaf = try #require(StateDiff.diff(expected: [key: 1], actual: [key: 2]))
+    #expect(leaf == "  [\n-   \(shortKey): 1\n+   \(shortKey): 2\n  ]")
+    let note = try #require(
+      StateDiff.diff(expected: [key: Note(text: "a")], actual: [key: Note(text: "b")]))
+    #expect(note.split(separator: "\n")[1] == "    \(shortKey): Note(")
+    // Without a limit, lines are whole.
+    let whole = try #require(StateDiff.diff(expected: [key: 1], actual: [key: 2], changeLimit: nil))
+    #expect(whole.contains("\"\(key)\": 1"))
+  }
+
   @Test func aCollectionChangedThroughoutStopsAtTheLimitAndCountsTheRest() throws {
     let values = Array(0..<20_000)
     let diff = try #require(StateDiff.diff(expected: values, actual: values.map { $0 + 1 }))

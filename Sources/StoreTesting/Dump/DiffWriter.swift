@@ -21,7 +21,9 @@
 ///
 /// With a limit, a long line is shortened (see ``TextElision``): two strings on one line, or
 /// two lines of text that replace one another, show the region that changed with some context,
-/// and other lines their start, each with a count of the characters left out.
+/// and other lines their start, each with a count of the characters left out. A long label (a
+/// dictionary's key, a row's id) before a value that changed, or before a container's opening
+/// line, shows its start the same way.
 struct DiffWriter {
   /// How many unchanged lines of a string are shown on each side of a change.
   static let textContext = 2
@@ -76,7 +78,7 @@ struct DiffWriter {
       !expected.name.contains("\n"), !actual.name.contains("\n")
     {
       guard startChange(depth: depth) else { return }
-      let prefix = label.map { "\($0): " } ?? ""
+      let prefix = labelPrefix(label)
       let (old, new) = TextElision.pair(expected.name, actual.name)
       append(.removed, depth: depth, prefix + old)
       append(.inserted, depth: depth, prefix + new)
@@ -88,7 +90,7 @@ struct DiffWriter {
       appendWhole(actual, label: label, depth: depth, marker: .inserted)
       return
     }
-    let isOpen = open(label.map { "\($0): " } ?? "", expected.opening, depth: depth)
+    let isOpen = open(labelPrefix(label), expected.opening, depth: depth)
     var unchanged = 0
     for step in TreeDiffer.childSteps(expected, actual) {
       if case .unchanged = step {
@@ -115,7 +117,7 @@ struct DiffWriter {
 
   /// Writes two strings that span lines as a block of lines, aligned line by line.
   private mutating func writeText(_ old: [String], _ new: [String], label: String?, depth: Int) {
-    let isOpen = open(label.map { "\($0): " } ?? "", "\"\"\"", depth: depth)
+    let isOpen = open(labelPrefix(label), "\"\"\"", depth: depth)
     let steps = SequenceAlignment.steps(from: old, to: new)
     let partners = shortensLines ? Self.replacedLines(steps) : [:]
     let newPartners = Dictionary(uniqueKeysWithValues: partners.map { ($1, $0) })
@@ -222,6 +224,13 @@ struct DiffWriter {
   /// `text` shortened when long lines are.
   private func shortened(_ text: String) -> String {
     shortensLines ? TextElision.single(text) : text
+  }
+
+  /// The text before a line that a label (a dictionary's key, a row's id) starts, shortened
+  /// when long lines are: a long key printed whole made each line of its entry as long, its
+  /// value's change at the end.
+  private func labelPrefix(_ label: String?) -> String {
+    label.map { "\(shortened($0)): " } ?? ""
   }
 
   /// A line of a string with a space at its end made visible, as a literal could write it.
