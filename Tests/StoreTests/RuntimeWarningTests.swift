@@ -70,6 +70,41 @@ import Testing
     #expect(describe(Shop.Ping(count: 2, item: nil)) == "Shop.Ping(count: 2, item: nil)")
   }
 
+  /// A dictionary, a set and a tuple in an action are written as Swift writes them, their
+  /// values as the rest of the action's are: they were left to `String(reflecting:)`, which
+  /// follows a value all the way down (a list 20,000 links deep in a dictionary overflowed
+  /// the stack, and stopped the program) and printed a string's invisible characters raw.
+  @Test func dictionariesSetsAndTuplesInAnActionAreWrittenWithTheDepthCut() {
+    indirect enum Chain: Sendable {
+      case link(Chain)
+      case end
+    }
+    struct Span: Sendable { var bounds: (count: Int, String) }
+    enum Loader: Sendable {
+      case load([String: Chain])
+      case tagged(Set<Int>)
+      case span(Span)
+      case named([String: String])
+      case none([Int: Int])
+    }
+    var chain = Chain.end
+    for _ in 0..<20_000 { chain = .link(chain) }
+    let text = describe(Loader.load(["k": chain]))
+    #expect(text.hasPrefix(#"RuntimeWarningTests.Loader.load(["k": .link(.link("#))
+    #expect(text.contains("…") && text.count < 400, "\(text.prefix(400))")
+    #expect(describe(Loader.tagged([7])) == "RuntimeWarningTests.Loader.tagged(Set([7]))")
+    #expect(
+      describe(Loader.span(Span(bounds: (count: 2, "ab\u{200B}"))))
+        == #"RuntimeWarningTests.Loader.span(RuntimeWarningTests.Span(bounds: (count: 2, "ab\u{200B}")))"#
+    )
+    #expect(
+      describe(Loader.named(["a\u{A0}b": "c"]))
+        == #"RuntimeWarningTests.Loader.named(["a\u{A0}b": "c"])"#)
+    #expect(describe(Loader.none([:])) == "RuntimeWarningTests.Loader.none([:])")
+    // Unwound a link at a time: a release of the whole chain at once recurses 20,000 deep.
+    while case .link(let next) = chain { chain = next }
+  }
+
   /// A string in an action printed its invisible characters raw (a zero-width space, a
   /// right-to-left override, a no-break space), so two different actions printed the same:
   /// they are escaped now, as the test store's dumps and a replay's messages escape them,

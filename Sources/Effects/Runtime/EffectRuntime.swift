@@ -986,9 +986,8 @@ package struct EffectPlacement: Sendable {
 /// leaving every feature's actions reading `Action.…`). A string in it prints as a Swift
 /// literal writes it, with the characters that show as nothing, or as a space without being
 /// one, escaped too (see ``EscapedText``): `Namer.Action.rename("ab\u{200B}")`, which would
-/// otherwise print as `Namer.Action.rename("ab")`, the same as another action. Not reached:
-/// a string in a dictionary, a set, or a tuple that is not an enum case's payload, which
-/// print as Swift prints them. An action that is not an enum (a plain `String` or `Int`, in a
+/// otherwise print as `Namer.Action.rename("ab")`, the same as another action; in a
+/// dictionary, a set or a tuple too. An action that is not an enum (a plain `String` or `Int`, in a
 /// small feature) is written as its type's initializer would take it: `String("ab\u{200B}")`,
 /// not `String.ab`.
 @usableFromInline
@@ -1036,9 +1035,10 @@ package func wrappedNilDescription(_ wrapped: Any) -> String? {
 /// ``describeError(_:)`` names it, with its type (a payload typed `any Error` says nothing of
 /// the type): `LoadError.offline`, `Failed(reason: .timeout)`, `NetworkFailure`. Other payload
 /// values print as `String(reflecting:)` prints them, so a value that redacts itself stays
-/// redacted. Past 16 nested enums, optionals, structs and arrays (a long chain of an indirect
-/// enum, or of structs), the rest prints as `…`; a deep chain through other collections is
-/// printed whole by `String(reflecting:)`. A string among them prints as
+/// redacted. A dictionary, a set and a tuple print as Swift writes them, their elements
+/// written the same way. Past 16 nested enums, optionals, structs, arrays, dictionaries, sets
+/// and tuples (a long chain of an indirect enum, say), the rest prints as `…`; a deep chain
+/// through other collections is printed whole by `String(reflecting:)`. A string among them prints as
 /// ``payloadDescription(_:depth:)`` writes it. With `asError`, `value` is written as a value
 /// even if it is an error (for ``describeError(_:)``, and for an action, whose type's name
 /// ``describe(_:)`` adds); the values inside it are not.
@@ -1059,6 +1059,10 @@ private func shortDescription(_ value: Any, depth: Int = 0, asError: Bool = fals
   }
   // A UUID describes itself too, as hex digits that hide the number a test counted it from.
   if let uuid = value as? UUID { return uuid.testDescription }
+  // So do a dictionary, a set and a tuple, through `String(reflecting:)`, which follows a
+  // value inside them all the way down: a list 20,000 links deep in a dictionary overflowed
+  // the stack. Written here as Swift writes them, with the depth cut of the other shapes.
+  if let written = containerDescription(value, mirror: mirror, depth: depth) { return written }
   guard
     !(value is CustomStringConvertible), !(value is CustomDebugStringConvertible),
     !(value is CustomReflectable)
@@ -1100,6 +1104,33 @@ private func shortDescription(_ value: Any, depth: Int = 0, asError: Bool = fals
     return "\(label): \(text(field.value))"
   }
   return ".\(name)(\(arguments.joined(separator: ", ")))"
+}
+
+/// A dictionary (`["a": 1]`, `[:]`), a set (`Set([1, 2])`) or a tuple (`(1, label: 2)`)
+/// written as Swift writes it, in the order it holds its elements, each element as
+/// ``payloadDescription(_:depth:)`` writes it; `…` past 16 levels, as for the other shapes
+/// ``shortDescription(_:depth:asError:)`` looks into; `nil` for any other value.
+private func containerDescription(_ value: Any, mirror: Mirror, depth: Int) -> String? {
+  let style = mirror.displayStyle
+  guard style == .dictionary || style == .set || style == .tuple else { return nil }
+  guard depth < 16 else { return "…" }
+  func text(_ value: Any) -> String { payloadDescription(value, depth: depth + 1) }
+  switch style {
+  case .dictionary:
+    let entries = mirror.children.map { entry in
+      let pair = Mirror(reflecting: entry.value).children.map(\.value)
+      return pair.count == 2 ? "\(text(pair[0])): \(text(pair[1]))" : text(entry.value)
+    }
+    return entries.isEmpty ? "[:]" : "[\(entries.joined(separator: ", "))]"
+  case .set:
+    return "Set([\(mirror.children.map { text($0.value) }.joined(separator: ", "))])"
+  default:
+    let fields = mirror.children.map { field in
+      guard let label = field.label, !label.hasPrefix(".") else { return text(field.value) }
+      return "\(label): \(text(field.value))"
+    }
+    return "(\(fields.joined(separator: ", ")))"
+  }
 }
 
 /// An error that is a struct or an enum and neither describes nor reflects itself, as
