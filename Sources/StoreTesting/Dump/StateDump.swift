@@ -44,7 +44,11 @@
 ///   Values stored in a compiler builtin, whose stored properties show nothing, print their
 ///   description too (`Float16`, `SIMD2<Double>`, `ObjectIdentifier`).
 /// - A class instance already open on the path from the root prints as `TypeName(↻)`, and
-///   branches deeper than 64 levels print as `…`, so every value renders in finite time.
+///   branches deeper than 64 levels print as `…`, so every value renders in finite time. An
+///   instance reached by several paths prints in full on each, so objects that share others
+///   level after level (a diamond repeated 18 levels down) print once per path: 2^18 copies,
+///   21 seconds in a debug build. A class graph like that belongs outside state, or behind
+///   a `customMirror` that shows what a test should compare.
 package enum StateDump {
   /// A multi-line, deterministic structural rendering of `value`.
   ///
