@@ -33,7 +33,7 @@ private struct TightPoller: Reducer {
 /// `run()` does.
 @MainActor
 @Suite struct TestClockAdvanceGuardTests {
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(30)))
   func anAdvanceOverATightLoopStopsAtItsGuardWithAWarning() async {
     let clock = TestClock()
     let store = TestStore(initialState: TightPoller.State()) { TightPoller(clock: clock) }

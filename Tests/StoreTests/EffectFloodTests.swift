@@ -117,7 +117,7 @@ private struct SelfCanceller: Reducer {
   /// its id, and the second, sent before that but reduced after, is dropped as the effect's
   /// later sends are. (A theory of an earlier session: the queue checked only that the
   /// sender's place in the state was still there, not that its effect was still running.)
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(30)))
   func anActionQueuedBehindOneThatCancelsItsEffectByIDIsDropped() async {
     let outlet = EffectOutlet<SelfCanceller.Action>()
     let jobs = HandRunJobs()
