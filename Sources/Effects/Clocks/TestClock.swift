@@ -21,9 +21,10 @@
 ///
 /// `advance`, `run` and `waitForSleepers(_:)` run on their caller's actor
 /// (`nonisolated(nonsending)`). Called from a test isolated to the main actor, where a test
-/// store settles its effects, a wake does not leave the main actor: a timer's 10,000 wakes
-/// under a test store take about a third of the time they took on the global executor, and
-/// do not wait for a main actor that a parallel run keeps busy.
+/// store settles its effects, waking an effect that runs on the store's executor does not
+/// leave the main actor, so it does not wait for turns of a main actor that other tests keep
+/// busy. (On the global executor, each wake hopped to the main actor and back: 3,000 timer
+/// wakes under a test store took 0.41 to 0.83 seconds alone, 0.38 to 0.48 now.)
 ///
 /// It does not hold for a task the store does not run: a `Task {}` or `Task.detached` that an
 /// effect or a dependency starts runs on the global executor, and may reach its sleep after
@@ -281,9 +282,9 @@ public final class TestClock: Clock, Sendable {
 
   /// Suspends until at least `count` sleeps wait on this clock, a job is enqueued on one of
   /// `executors`, or the calling task is cancelled.
-  private func waitForSleepersOrWork(_ count: Int, on executors: [ManualTaskExecutor]) async
-    -> Wait
-  {
+  private nonisolated(nonsending) func waitForSleepersOrWork(
+    _ count: Int, on executors: [ManualTaskExecutor]
+  ) async -> Wait {
     let id = state.withLock { state in
       state.nextID += 1
       return state.nextID
@@ -602,7 +603,7 @@ private final class WakeUp: Sendable {
   /// Waits for the signal, or for the waiting task's cancellation.
   ///
   /// - Returns: Whether it had to wait: `false` when the signal had already come.
-  func wait() async -> Bool {
+  nonisolated(nonsending) func wait() async -> Bool {
     if state.withLock({ $0.signaled }) { return false }
     await withTaskCancellationHandler {
       await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
