@@ -46,8 +46,9 @@ package enum StateDiff {
   /// The text has one line per `\n`-separated row and no trailing newline. It is
   /// deterministic: sets and dictionaries are ordered by rendering, and nothing depends on
   /// memory addresses or hash seeds, but for one thing: secrets numbered (`<redacted #2>`)
-  /// inside the elements of a set are numbered in the order the set holds them, which changes
-  /// from run to run (a dictionary's values are read in the order of their keys).
+  /// inside the elements of a set, or inside a dictionary's keys, are numbered in the order
+  /// the collection holds them, which changes from run to run; so are those in the values of
+  /// keys that print alike. (A dictionary's other values are read in the order of their keys.)
   ///
   /// - Parameters:
   ///   - expected: The value a test expected; its side of the diff is marked `-`.
