@@ -120,6 +120,23 @@ import Testing
     await store.finish()
   }
 
+  /// A sign-out while the startup's restore is under way (from the settings screen, before
+  /// the restore answered) cancels the restore, whose answer would sign the user back in.
+  @Test func aSignOutWhileARestoreIsUnderWayCancelsIt() async {
+    let ada = AccountProfile(username: "ada", displayName: "Ada")
+    let server = AccountTestClient(clock: clock, savedSession: ada)
+    let store = TestStore(initialState: Account.State()) { Account(client: server.client) }
+    store.exhaustivity = .off
+    await store.send(.lifecycle(.taskStarted))
+    #expect(server.recordedCalls == ["restoreSession"], "the restore is under way")
+    await store.send(.signOutTapped)
+    await clock.advance(by: .seconds(2))
+    #expect(store.state.profile == nil)
+    #expect(server.recordedCalls == ["restoreSession", "signOut"])
+    await store.send(.lifecycle(.taskEnded))
+    await store.finish()
+  }
+
   /// Signed in when the screen starts (a state restored from disk): no restore is looked for,
   /// so none can sign the user back in after a sign-out.
   @Test func aStartupWhileSignedInLooksForNoSessionSoASignOutStays() async {
