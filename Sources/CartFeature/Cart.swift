@@ -112,7 +112,7 @@ public struct Cart: Reducer {
         throw DecodingError.dataCorrupted(
           DecodingError.Context(
             codingPath: container.codingPath + [
-              CodingKeys.path, PathKey.entries, PathKey(index: refusal.position),
+              CodingKeys.path, PathKey.entries, PathKey(intValue: refusal.position),
             ],
             debugDescription: refusal.reason))
       }
@@ -134,7 +134,6 @@ public struct Cart: Reducer {
       var intValue: Int?
       init(stringValue: String) { self.stringValue = stringValue }
       init(intValue: Int) { (stringValue, self.intValue) = ("\(intValue)", intValue) }
-      init(index: Int) { self.init(intValue: index) }
     }
 
     /// The first screen of `path` that no push could have left there, with its position

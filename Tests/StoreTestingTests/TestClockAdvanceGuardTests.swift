@@ -61,22 +61,13 @@ private struct TightPoller: Reducer {
   /// took 100 seconds there, and 490 under ThreadSanitizer).
   @Test func theDefaultGuardStopsANanosecondLoopUnderASecondsAdvance() async {
     let clock = TestClock()
-    let executor = ManualTaskExecutor()
-    let messages = Locked<[String]>([])
-    let handler = RuntimeWarningHandler { warning in
-      messages.withLock { $0.append(warning.message) }
+    let warnings = WarningMessages()
+    let (loop, executor) = startOnItsOwnExecutor(warnings: warnings) {
+      while !Task.isCancelled { try? await clock.sleep(for: .nanoseconds(1)) }
     }
-    let loop = ManualTaskExecutor.$current.withValue(executor) {
-      RuntimeWarningHandler.$current.withValue(handler) {
-        Task(executorPreference: executor) {
-          while !Task.isCancelled { try? await clock.sleep(for: .nanoseconds(1)) }
-        }
-      }
-    }
-    executor.runUntilIdle()
     await clock.advance(to: TestClock.Instant(offset: .seconds(1)))
     #expect(clock.now.offset == .nanoseconds(10_000))
-    let reported = messages.withLock { $0 }
+    let reported = warnings.all
     #expect(reported.count == 1, "\(reported)")
     #expect(
       reported.first?.hasPrefix("TestClock.advance(to: 1.0 seconds) woke 10000 sleepers") == true,
@@ -122,4 +113,32 @@ private struct TightPoller: Reducer {
     #expect(clock.now.offset == .seconds(1))
     await store.finish()
   }
+}
+
+/// The messages of the runtime warnings raised under ``handler``.
+final class WarningMessages: Sendable {
+  private let messages = Locked<[String]>([])
+
+  var handler: RuntimeWarningHandler {
+    RuntimeWarningHandler { warning in self.messages.withLock { $0.append(warning.message) } }
+  }
+
+  var all: [String] { messages.withLock { $0 } }
+}
+
+/// Starts `operation` on an executor of its own, with its warnings going to `warnings`, and
+/// runs it to its first suspension. A test clock runs such a task to its next sleep at each
+/// wake without the main actor, which a full parallel run keeps busy: a test of thousands of
+/// wakes takes a fraction of a second, not minutes.
+func startOnItsOwnExecutor<Success: Sendable>(
+  warnings: WarningMessages, _ operation: @escaping @Sendable () async -> Success
+) -> (task: Task<Success, Never>, executor: ManualTaskExecutor) {
+  let executor = ManualTaskExecutor()
+  let task = ManualTaskExecutor.$current.withValue(executor) {
+    RuntimeWarningHandler.$current.withValue(warnings.handler) {
+      Task(executorPreference: executor) { await operation() }
+    }
+  }
+  executor.runUntilIdle()
+  return (task, executor)
 }

@@ -206,24 +206,15 @@ private struct Lab: Reducer {
   /// `TestStoreFailureTests.aTestClockRunThatNeverEndsFailsTheTestOfTheStoreWhoseEffectSleeps`.
   @Test func runOnAnEndlessTimerStopsAtItsDefaultGuardAndSaysSo() async {
     let clock = TestClock()
-    let executor = ManualTaskExecutor()
-    let messages = Locked<[String]>([])
-    let handler = RuntimeWarningHandler { warning in
-      messages.withLock { $0.append(warning.message) }
+    let warnings = WarningMessages()
+    let (timer, executor) = startOnItsOwnExecutor(warnings: warnings) {
+      var ticks = 0
+      for await _ in clock.timer(interval: .seconds(1)) { ticks += 1 }
+      return ticks
     }
-    let timer = ManualTaskExecutor.$current.withValue(executor) {
-      RuntimeWarningHandler.$current.withValue(handler) {
-        Task(executorPreference: executor) {
-          var ticks = 0
-          for await _ in clock.timer(interval: .seconds(1)) { ticks += 1 }
-          return ticks
-        }
-      }
-    }
-    executor.runUntilIdle()
     await clock.run()
     #expect(clock.now.offset == .seconds(10_000))
-    let reported = messages.withLock { $0 }
+    let reported = warnings.all
     #expect(reported.count == 1, "\(reported)")
     #expect(
       reported.first?.hasPrefix("TestClock.run() woke 10000 sleepers and sleepers remain") == true,
