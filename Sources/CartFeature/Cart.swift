@@ -83,11 +83,12 @@ public struct Cart: Reducer {
     /// Decodes a cart, refusing an item whose quantity is outside ``CartItem/quantityRange``,
     /// which no cart holds (a ``CartItem`` alone decodes whatever its quantity), and a
     /// screen of ``path`` that no push could have left: one that shows an item not in the
-    /// cart, or the item of the screen just below it.
+    /// cart, or the item of the screen just below it; and a cart checking out
+    /// (``isCheckingOut``) with no ``pendingOrderKey``, which no checkout leaves.
     ///
     /// - Parameter decoder: The decoder.
     /// - Throws: `DecodingError.dataCorrupted` naming the item and its quantity, or the screen
-    ///   and its item, or any error decoding a field.
+    ///   and its item, or the missing key; or any error decoding a field.
     public init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       title = try container.decode(String.self, forKey: .title)
@@ -119,6 +120,16 @@ public struct Cart: Reducer {
       titleEditor = try container.decodeIfPresent(TitleEditor.State.self, forKey: .titleEditor)
       isCheckingOut = try container.decode(Bool.self, forKey: .isCheckingOut)
       pendingOrderKey = try container.decodeIfPresent(UUID.self, forKey: .pendingOrderKey)
+      if isCheckingOut, pendingOrderKey == nil {
+        // `checkoutStarted` sets both, and every action that ends a checkout clears the flag
+        // first: a hand-written log's header, say, not a cart.
+        throw DecodingError.dataCorruptedError(
+          forKey: .isCheckingOut, in: container,
+          debugDescription: """
+            The cart is checking out with no pendingOrderKey: no checkout starts without \
+            its order's key.
+            """)
+      }
       alert = try container.decodeIfPresent(CartAlert.self, forKey: .alert)
     }
 

@@ -160,6 +160,36 @@ import Testing
     }
   }
 
+  /// A cart checking out with no order key, which no checkout leaves (in a hand-written
+  /// log's header, say), is refused at the flag; with the key, or not checking out, it decodes.
+  @Test func aCartCheckingOutWithNoOrderKeyDoesNotDecode() throws {
+    func json(checkingOut: Bool, key: String?) -> Data {
+      let pending = key.map { #","pendingOrderKey":"\#($0)""# } ?? ""
+      return Data(
+        (#"{"title":"Cart","items":[],"path":{"entries":[],"nextID":0},"#
+          + #""isCheckingOut":\#(checkingOut)\#(pending)}"#).utf8)
+    }
+    #expect {
+      try JSONDecoder().decode(Cart.State.self, from: json(checkingOut: true, key: nil))
+    } throws: { error in
+      guard case .dataCorrupted(let context) = error as? DecodingError else { return false }
+      return context.debugDescription
+        == """
+        The cart is checking out with no pendingOrderKey: no checkout starts without its \
+        order's key.
+        """
+        && context.codingPath.map(\.stringValue) == ["isCheckingOut"]
+    }
+    let key = "00000000-0000-0000-0000-000000000003"
+    let checkingOut = try JSONDecoder().decode(
+      Cart.State.self, from: json(checkingOut: true, key: key))
+    #expect(checkingOut.isCheckingOut && checkingOut.pendingOrderKey == UUID(counting: 3))
+    // A key without a checkout is a cart that lost an answer: it retries under that key.
+    let waiting = try JSONDecoder().decode(
+      Cart.State.self, from: json(checkingOut: false, key: key))
+    #expect(!waiting.isCheckingOut && waiting.pendingOrderKey == UUID(counting: 3))
+  }
+
   private func roundTrip<Value: Codable>(_ value: Value) throws -> Value {
     try JSONDecoder().decode(Value.self, from: JSONEncoder().encode(value))
   }
