@@ -105,6 +105,44 @@ import Testing
     while case .link(let next) = chain { chain = next }
   }
 
+  /// An `IdentifiedArray`, a `ContiguousArray` and an `ArraySlice` in an action are written as
+  /// an array is, their elements without their modules and with the depth cut: they printed
+  /// as `String(reflecting:)` prints them, `[StoreTests.Row(id: 1, tag: StoreTests.Tag.hot)]`
+  /// for the rows a test writes as `[Row(id: 1, tag: .hot)]`, and followed a deep value all
+  /// the way down.
+  @Test func otherArraysInAnActionAreWrittenAsAnArrayIs() {
+    struct Row: Identifiable, Sendable { var id: Int; var tag: Tag }
+    enum Tag: Sendable { case hot, cold }
+    indirect enum Chain: Sendable {
+      case link(Chain)
+      case end
+    }
+    enum Loader: Sendable {
+      case rows(IdentifiedArrayOf<Row>)
+      case block(ContiguousArray<Tag>)
+      case slice(ArraySlice<Tag>)
+      case chains(ContiguousArray<Chain>)
+    }
+    #expect(
+      describe(Loader.rows([Row(id: 1, tag: .hot), Row(id: 2, tag: .cold)]))
+        == "RuntimeWarningTests.Loader.rows([RuntimeWarningTests.Row(id: 1, tag: .hot), "
+        + "RuntimeWarningTests.Row(id: 2, tag: .cold)])")
+    #expect(describe(Loader.rows([])) == "RuntimeWarningTests.Loader.rows([])")
+    #expect(
+      describe(Loader.block([.hot, .cold]))
+        == "RuntimeWarningTests.Loader.block(ContiguousArray([.hot, .cold]))")
+    #expect(
+      describe(Loader.slice([Tag.hot, .cold, .hot][1...]))
+        == "RuntimeWarningTests.Loader.slice(ArraySlice([.cold, .hot]))")
+    var chain = Chain.end
+    for _ in 0..<20_000 { chain = .link(chain) }
+    let text = describe(Loader.chains([chain]))
+    #expect(text.hasPrefix("RuntimeWarningTests.Loader.chains(ContiguousArray([.link(.link("))
+    #expect(text.contains("…") && text.count < 400, "\(text.prefix(400))")
+    // Unwound a link at a time: a release of the whole chain at once recurses 20,000 deep.
+    while case .link(let next) = chain { chain = next }
+  }
+
   /// A string in an action printed its invisible characters raw (a zero-width space, a
   /// right-to-left override, a no-break space), so two different actions printed the same:
   /// they are escaped now, as the test store's dumps and a replay's messages escape them,

@@ -1033,7 +1033,9 @@ package func wrappedNilDescription(_ wrapped: Any) -> String? {
 /// not `.select(Optional(1))`), and as `.some(nil)` where a `nil` inside it would otherwise
 /// read as the outer `nil`. An error that does not describe itself is named as
 /// ``describeError(_:)`` names it, with its type (a payload typed `any Error` says nothing of
-/// the type): `LoadError.offline`, `Failed(reason: .timeout)`, `NetworkFailure`. Other payload
+/// the type): `LoadError.offline`, `Failed(reason: .timeout)`, `NetworkFailure`. A
+/// ``DescribedAsArray`` collection is written as an array is, inside its type's name if
+/// `String(reflecting:)` puts one there (`ContiguousArray([.hot])`). Other payload
 /// values print as `String(reflecting:)` prints them, so a value that redacts itself stays
 /// redacted. A dictionary, a set and a tuple print as Swift writes them, their elements
 /// written the same way. Past 16 nested enums, optionals, structs, arrays, dictionaries, sets
@@ -1051,11 +1053,14 @@ private func shortDescription(_ value: Any, depth: Int = 0, asError: Bool = fals
     if let written = wrappedNilDescription(wrapped) { return written }
     return payloadDescription(wrapped, depth: depth + 1)
   }
-  // An array describes itself too, with its elements' modules: looked through as well.
-  if mirror.displayStyle == .collection, let elements = value as? [Any] {
+  // An array describes itself too, with its elements' modules: looked through as well, as
+  // are the other collections that print as one (`IdentifiedArray`, `ContiguousArray`).
+  if mirror.displayStyle == .collection, value is [Any] || value is any DescribedAsArray {
     guard depth < 16 else { return "…" }
-    let texts = elements.map { payloadDescription($0, depth: depth + 1) }
-    return "[\(texts.joined(separator: ", "))]"
+    let texts = mirror.children.map { payloadDescription($0.value, depth: depth + 1) }
+    let list = "[\(texts.joined(separator: ", "))]"
+    let name = (type(of: value) as? any DescribedAsArray.Type)?.describedTypeName
+    return name.map { "\($0)(\(list))" } ?? list
   }
   // A UUID describes itself too, as hex digits that hide the number a test counted it from.
   if let uuid = value as? UUID { return uuid.testDescription }
@@ -1104,6 +1109,24 @@ private func shortDescription(_ value: Any, depth: Int = 0, asError: Bool = fals
     return "\(label): \(text(field.value))"
   }
   return ".\(name)(\(arguments.joined(separator: ", ")))"
+}
+
+/// A collection that prints as an array does, which ``describe(_:)`` writes as it writes an
+/// array inside an action: its elements without their modules, with the depth cut
+/// (`String(reflecting:)` would spell out every element's module and follow a deep value all
+/// the way down).
+package protocol DescribedAsArray {
+  /// The name `String(reflecting:)` puts before the elements' brackets, as in
+  /// `ContiguousArray([1, 2])`; `nil` for a collection that prints as a bare array literal.
+  static var describedTypeName: String? { get }
+}
+
+extension ContiguousArray: DescribedAsArray {
+  package static var describedTypeName: String? { "ContiguousArray" }
+}
+
+extension ArraySlice: DescribedAsArray {
+  package static var describedTypeName: String? { "ArraySlice" }
 }
 
 /// A dictionary (`["a": 1]`, `[:]`), a set (`Set([1, 2])`) or a tuple (`(1, label: 2)`)

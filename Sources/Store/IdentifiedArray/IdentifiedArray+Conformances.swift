@@ -94,6 +94,13 @@ extension IdentifiedArray: CustomStringConvertible {
   }
 }
 
+/// Written inside an action's description as an array literal, as a test writes one, its
+/// elements as the rest of the action's values are (its own description spells out their
+/// modules).
+extension IdentifiedArray: DescribedAsArray {
+  package static var describedTypeName: String? { nil }
+}
+
 extension IdentifiedArray: CustomReflectable {
   /// A mirror that shows the elements as a collection, for dumps and test diffs.
   ///
