@@ -114,8 +114,8 @@ extension Effect {
   /// means cancellation, as for the action the other `catch` returns: a runtime warning names
   /// the error and the first action dropped, and, if the handler sent more (a retry loop that
   /// does not check for cancellation), one more warning when the effect ends gives their count
-  /// and the last of them. Under a test store, these warnings fail the test when they come
-  /// before its `finish()` returns, also when the test cancelled the effect itself
+  /// and the last of them. Under a test store, these warnings fail the test, also when they
+  /// come after its `finish()` returned, and when the test cancelled the effect itself
   /// (`skipInFlightEffects()`): check `Task.isCancelled` before sending from a handler that
   /// waits.
   ///
