@@ -12,15 +12,24 @@ struct Measure {
   }
 
   /// Times two operations in alternation, repetition by repetition, so that a slow spell of
-  /// the machine weighs on both alike; returns the median of each.
+  /// the machine weighs on both alike; returns the median of each. Each runs once first, to
+  /// warm up, and they take turns going first, so that neither always runs just after the
+  /// other's work (whatever it left in the caches, or for the allocator to clean up).
   func alternating(iterations: Int, _ first: () -> Void, _ second: () -> Void)
     -> (first: Double, second: Double)
   {
     var firsts: [Double] = []
     var seconds: [Double] = []
-    for _ in 0..<repetitions {
-      firsts.append(nanoseconds(once: iterations, first))
-      seconds.append(nanoseconds(once: iterations, second))
+    first()  // warm up
+    second()
+    for repetition in 0..<repetitions {
+      if repetition.isMultiple(of: 2) {
+        firsts.append(nanoseconds(once: iterations, first))
+        seconds.append(nanoseconds(once: iterations, second))
+      } else {
+        seconds.append(nanoseconds(once: iterations, second))
+        firsts.append(nanoseconds(once: iterations, first))
+      }
     }
     return (Self.median(firsts), Self.median(seconds))
   }
@@ -50,9 +59,14 @@ struct Measure {
     var seconds: [Double] = []
     await first()  // warm up
     await second()
-    for _ in 0..<repetitions {
-      firsts.append(await nanoseconds(once: iterations, first))
-      seconds.append(await nanoseconds(once: iterations, second))
+    for repetition in 0..<repetitions {
+      if repetition.isMultiple(of: 2) {
+        firsts.append(await nanoseconds(once: iterations, first))
+        seconds.append(await nanoseconds(once: iterations, second))
+      } else {
+        seconds.append(await nanoseconds(once: iterations, second))
+        firsts.append(await nanoseconds(once: iterations, first))
+      }
     }
     return (Self.median(firsts), Self.median(seconds))
   }

@@ -66,6 +66,12 @@ struct StructureHistory<ID: Hashable> {
 
   @inlinable init() {}
 
+  /// The bytes the history occupies, roughly: its changes and the ids they hold (not the
+  /// headers of the arrays those are in).
+  var approximateByteCount: Int {
+    changes.capacity * MemoryLayout<Change>.stride + idCount * MemoryLayout<ID>.stride
+  }
+
   /// How many ids the history holds at most for an array of `count` elements: a quarter of
   /// the elements, and at least 256. The ids of removed elements (and whatever objects they
   /// hold) are let go once past it, the oldest first: with up to 64 ids a change, a history

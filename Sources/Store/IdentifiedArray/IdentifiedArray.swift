@@ -278,11 +278,13 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
     return low
   }
 
-  /// The bytes the array's buffers occupy, roughly: element storage and the id index.
+  /// The bytes the array's buffers occupy, roughly: element storage, the id index, and the
+  /// records of recent changes (which grow, with the changes, to a sixteenth of the count).
   package var approximateByteCount: Int {
     storage.capacity * MemoryLayout<Element>.stride
       + buckets.capacity * MemoryLayout<UInt32>.stride
       + removedSlots.capacity * MemoryLayout<Int>.stride
+      + history.approximateByteCount + contentHistory.approximateByteCount
   }
 
   /// A new structure stamp. One counter serves every array, so an array replaced wholesale
