@@ -2,7 +2,6 @@ import Effects
 import Foundation
 import Observation
 import Store
-import Synchronization
 
 // Package.swift links StoreTesting into the bench on Linux only. `canImport` would not do as
 // the condition: SwiftPM puts every built module on each target's search path, so on macOS
@@ -29,14 +28,14 @@ struct Bench {
     // Every store the scenarios make reports its runtime warnings here: a scenario whose
     // actions went nowhere (to a row, a screen or a sheet that is not there) warns, and
     // fails `--check`, rather than timing two sides that both do nothing.
-    let warnings = Mutex<(count: Int, first: RuntimeWarning?)>((0, nil))
+    let warnings = WarningTally()
     let handler = RuntimeWarningHandler { warning in
-      warnings.withLock { $0 = ($0.count + 1, $0.first ?? warning) }
+      warnings.tally.withLock { $0 = ($0.count + 1, $0.first ?? warning) }
     }
     var table = try await RuntimeWarningHandler.$current.withValue(handler) {
       try await measureAll(options)
     }
-    let raised = warnings.withLock { $0 }
+    let raised = warnings.tally.withLock { $0 }
     if let first = raised.first {
       table.note(
         "Runtime warnings", "\(raised.count) raised, where none should be; the first: \(first)",
@@ -1019,6 +1018,11 @@ struct Bench {
       fired.increment()
     }
   }
+}
+
+/// The runtime warnings the scenarios' stores raised: how many, and the first.
+final class WarningTally: Sendable {
+  let tally = Locked<(count: Int, first: RuntimeWarning?)>((0, nil))
 }
 
 /// Counts observation firings.
