@@ -18,7 +18,8 @@
 /// - ``subscribe``: after startup, and again after each return: return the long-lived
 ///   subscriptions. They run in the screen task's lifetime.
 /// - ``teardown``: when the screen's task ends. Every effect of the hooks above, and the
-///   subscriptions, are cancelled first.
+///   subscriptions, are cancelled first. A screen removed by then (its parent closing it when
+///   its task ended) gets none.
 public enum ScreenLifecycleAction: Sendable, Hashable, Codable {
   /// The screen's task started. Sent by the driver.
   case taskStarted

@@ -107,10 +107,13 @@ public struct ScreenLifecycleReducer<Base: Reducer>: Reducer {
             site: site, namingStoreAction: true
           ))
       }
+      // Not `.send`, as for `hookFinished`: a parent that closes the screen when its task
+      // ends (or in answer to what the screen sends then) would warn that the teardown
+      // reached no screen. A screen gone by then gets no teardown, as a removed one does not.
       return .concatenate(
         .endLifetime(of: screenTask),
         base.reduce(into: &state, action: action),
-        .send(toLifecycleAction.embed(.teardown))
+        .sendWhileThere(toLifecycleAction.embed(.teardown))
       )
 
     case .hookFinished:

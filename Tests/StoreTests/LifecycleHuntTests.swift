@@ -1,0 +1,157 @@
+import Effects
+import Testing
+
+@testable import Store
+
+/// A stack of lifecycle screens (`Screen`, from `ScreenLifecycleTests`), which can be replaced
+/// whole, or set back to a saved copy.
+private struct ScreenStack: Reducer {
+  struct State: Equatable {
+    var path = StackState<Screen.State>()
+    var saved: StackState<Screen.State>?
+  }
+  enum Action: Sendable, Equatable {
+    case path(StackAction<Screen.State, Screen.Action>)
+    case push
+    case replaceStack
+    case save
+    case restore
+  }
+  let clock: TestClock
+
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      switch action {
+      case .push: state.path.append(Screen.State())
+      case .replaceStack: state.path = StackState([Screen.State()])
+      case .save: state.saved = state.path
+      case .restore: if let saved = state.saved { state.path = saved }
+      case .path: break
+      }
+      return .none
+    }
+    .navigationStack(\.path, action: .path) { Screen(clock: clock) }
+  }
+}
+
+extension CaseKey<ScreenStack.Action, StackAction<Screen.State, Screen.Action>> {
+  fileprivate static var path: Self {
+    Self(ScreenStack.Action.path) { if case .path(let a) = $0 { a } else { nil } }
+  }
+}
+
+@MainActor
+@Suite struct LifecycleHuntTests {
+  let clock = TestClock()
+
+  nonisolated func scripted(
+    _ steps: [@MainActor @Sendable () async -> ScreenLifecycleAction.ScenePhase?]
+  ) -> AsyncStream<ScreenLifecycleAction.ScenePhase> {
+    let calls = Locked(0)
+    return AsyncStream {
+      let call = calls.withLock { value in
+        value += 1
+        return value
+      }
+      return call <= steps.count ? await steps[call - 1]() : nil
+    }
+  }
+
+  @Test func anOldScreensTaskEndingAfterTheStackWasReplacedLeavesTheNewScreenRunning() async {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: ScreenStack.State(), warnings: warnings.handler,
+      reducer: ScreenStack(clock: clock))
+    harness.send(.push)
+    let old = harness.store.scope(state: \.path, action: .path)[id: 0]
+    let phases = scripted([
+      {
+        harness.send(.replaceStack)
+        harness.send(.path(.element(id: 0, action: .lifecycle(.taskStarted))))
+        return nil
+      }
+    ])
+    await old?.runScreen(lifecycle: .lifecycle, currentPhase: .active, scenePhases: phases)
+    harness.settle()
+    #expect(harness.state.path[id: 0]?.lifecycle.isTaskRunning == true)
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+  }
+
+  @Test func anUndoneScreensTaskEndingLeavesTheScreenPushedInItsPlaceRunning() async {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: ScreenStack.State(), warnings: warnings.handler,
+      reducer: ScreenStack(clock: clock))
+    harness.send(.push)
+    harness.send(.save)
+    harness.send(.push)
+    let old = harness.store.scope(state: \.path, action: .path)[id: 1]
+    let phases = scripted([
+      {
+        harness.send(.restore)
+        harness.send(.push)
+        harness.send(.path(.element(id: 1, action: .lifecycle(.taskStarted))))
+        return nil
+      }
+    ])
+    await old?.runScreen(lifecycle: .lifecycle, currentPhase: .active, scenePhases: phases)
+    harness.settle()
+    #expect(harness.state.path[id: 1]?.lifecycle.isTaskRunning == true)
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+  }
+}
+
+/// A parent that closes its screen when the screen's task ends, as a sheet whose view went
+/// away is closed.
+private struct ClosingHost: Reducer {
+  struct State: Equatable {
+    var screen: Screen.State?
+    var path = StackState<Screen.State>()
+  }
+  enum Action: Sendable, Equatable {
+    case screen(Screen.Action)
+    case path(StackAction<Screen.State, Screen.Action>)
+  }
+  let clock: TestClock
+
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      switch action {
+      case .screen(.lifecycle(.taskEnded)): state.screen = nil
+      case .path(.element(let id, .lifecycle(.taskEnded))): state.path.pop(from: id)
+      case .screen, .path: break
+      }
+      return .none
+    }
+    .ifLet(\.screen, action: .screen) { Screen(clock: clock) }
+    .navigationStack(\.path, action: .path) { Screen(clock: clock) }
+  }
+}
+
+extension CaseKey<ClosingHost.Action, Screen.Action> {
+  fileprivate static var screen: Self {
+    Self(ClosingHost.Action.screen) { if case .screen(let a) = $0 { a } else { nil } }
+  }
+}
+extension CaseKey<ClosingHost.Action, StackAction<Screen.State, Screen.Action>> {
+  fileprivate static var path: Self {
+    Self(ClosingHost.Action.path) { if case .path(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension LifecycleHuntTests {
+  @Test func aParentThatClosesTheScreenWhenItsTaskEndsGetsNoWarningForTheTeardown() {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: ClosingHost.State(screen: Screen.State(), path: [Screen.State()]),
+      warnings: warnings.handler, reducer: ClosingHost(clock: clock))
+    harness.send(.screen(.lifecycle(.taskStarted)))
+    harness.send(.path(.element(id: 0, action: .lifecycle(.taskStarted))))
+    harness.send(.screen(.lifecycle(.taskEnded)))
+    harness.send(.path(.element(id: 0, action: .lifecycle(.taskEnded))))
+    #expect(harness.state.screen == nil)
+    #expect(harness.state.path.isEmpty)
+    #expect(clock.sleeperCount == 0)
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+  }
+}
