@@ -118,6 +118,10 @@ private struct ClosingHost: Reducer {
     Reduce { state, action in
       switch action {
       case .screen(.lifecycle(.taskEnded)): state.screen = nil
+      // A sensitive screen closes when the app goes to the background.
+      case .screen(.lifecycle(.scenePhaseChanged(.background))): state.screen = nil
+      case .path(.element(let id, .lifecycle(.scenePhaseChanged(.background)))):
+        state.path.pop(from: id)
       case .path(.element(let id, .lifecycle(.taskEnded))): state.path.pop(from: id)
       case .screen, .path: break
       }
@@ -149,6 +153,28 @@ extension LifecycleHuntTests {
     harness.send(.path(.element(id: 0, action: .lifecycle(.taskStarted))))
     harness.send(.screen(.lifecycle(.taskEnded)))
     harness.send(.path(.element(id: 0, action: .lifecycle(.taskEnded))))
+    #expect(harness.state.screen == nil)
+    #expect(harness.state.path.isEmpty)
+    #expect(clock.sleeperCount == 0)
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+  }
+}
+
+extension LifecycleHuntTests {
+  @Test func aParentThatClosesTheScreenWhenItsSceneLeavesGetsNoWarningForTheLostFocus() async {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: ClosingHost.State(screen: Screen.State(), path: [Screen.State()]),
+      warnings: warnings.handler, reducer: ClosingHost(clock: clock))
+    harness.send(.screen(.lifecycle(.taskStarted)))
+    harness.send(.path(.element(id: 0, action: .lifecycle(.taskStarted))))
+    // The startup and the first focus take their second each: no hook runs after them.
+    await clock.advance(by: .seconds(2))
+    harness.settle()
+    #expect(harness.state.screen?.lifecycle.runningHook == nil)
+    #expect(harness.state.path[id: 0]?.lifecycle.runningHook == nil)
+    harness.send(.screen(.lifecycle(.scenePhaseChanged(.background))))
+    harness.send(.path(.element(id: 0, action: .lifecycle(.scenePhaseChanged(.background)))))
     #expect(harness.state.screen == nil)
     #expect(harness.state.path.isEmpty)
     #expect(clock.sleeperCount == 0)

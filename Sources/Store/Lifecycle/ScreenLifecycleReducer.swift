@@ -140,10 +140,14 @@ public struct ScreenLifecycleReducer<Base: Reducer>: Reducer {
 
   /// Sends the hooks that can run now: subscriptions at once, and the next serial hook if
   /// none is running.
+  ///
+  /// Each while the screen is there, as `hookFinished` is: a parent that closes the screen on
+  /// the driver's action that queued a hook (a sensitive screen closed when its scene goes
+  /// to the background) would otherwise warn that the hook reached no screen.
   private func nextHooks(_ state: inout Base.State) -> Effect<Base.Action> {
     let hooks = state[keyPath: toLifecycle].takeRunnableHooks()
     if hooks.isEmpty { return .none }
-    return .merge(hooks.map { .send(toLifecycleAction.embed($0)) })
+    return .merge(hooks.map { .sendWhileThere(toLifecycleAction.embed($0)) })
   }
 }
 
