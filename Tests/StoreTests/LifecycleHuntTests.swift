@@ -181,3 +181,23 @@ extension LifecycleHuntTests {
     #expect(warnings.messages.isEmpty, "\(warnings.messages)")
   }
 }
+
+extension LifecycleHuntTests {
+  /// The driver's first phase closes the screen (its parent closes it in the background):
+  /// the driver has no screen to start, and says nothing more.
+  @Test func aScreenClosedByTheDriversFirstPhaseIsNotSentTaskStarted() async {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: ClosingHost.State(screen: Screen.State()),
+      warnings: warnings.handler, reducer: ClosingHost(clock: clock))
+    let screen = harness.store.scope(state: \.screen, action: .screen)
+    let (phases, continuation) = AsyncStream.makeStream(of: ScreenLifecycleAction.ScenePhase.self)
+    continuation.finish()
+    await screen?.runScreen(lifecycle: .lifecycle, currentPhase: .background, scenePhases: phases)
+    harness.settle()
+    #expect(harness.state.screen == nil)
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+    #expect(
+      harness.processed.map(\.action) == [.screen(.lifecycle(.scenePhaseChanged(.background)))])
+  }
+}

@@ -13,7 +13,8 @@ extension Store {
   ///
   /// A task already cancelled when it calls this sends nothing: the screen never started. Nor
   /// does a task that starts after the screen's state was removed (a view kept on screen for
-  /// its removal animation). A screen whose state is removed while its task runs (popped,
+  /// its removal animation), and one whose first phase removes it (a parent that closes the
+  /// screen in the background) sends that phase alone. A screen whose state is removed while its task runs (popped,
   /// dismissed: SwiftUI cancels the task after the state changed) is sent nothing more: no
   /// phase the scene goes to before the task ends, no `taskEnded`, and it gets no
   /// ``ScreenLifecycleAction/teardown``: its state is gone, and its removal already ended the
@@ -40,15 +41,19 @@ extension Store {
     guard !Task.isCancelled, core.isPresent else { return }
     let key = lifecycle.identity
     screenTasks[key, default: 0] += 1
+    defer {
+      let others = screenTasks[key, default: 1] - 1
+      screenTasks[key] = others == 0 ? nil : others
+      if others == 0, core.isPresent { send(lifecycle.embed(.taskEnded)) }
+    }
     send(lifecycle.embed(.scenePhaseChanged(currentPhase)))
+    // The phase may have closed the screen (a parent that closes it in the background): then
+    // there is no screen to start, nor to end.
+    guard core.isPresent else { return }
     if screenTasks[key] == 1 { send(lifecycle.embed(.taskStarted)) }
     for await phase in scenePhases {
       if Task.isCancelled || !core.isPresent { break }
       send(lifecycle.embed(.scenePhaseChanged(phase)))
     }
-    let others = screenTasks[key, default: 1] - 1
-    screenTasks[key] = others == 0 ? nil : others
-    guard others == 0, core.isPresent else { return }
-    send(lifecycle.embed(.taskEnded))
   }
 }
