@@ -1,4 +1,5 @@
 import Effects
+import Foundation
 import Testing
 
 @testable import Store
@@ -199,5 +200,103 @@ extension LifecycleHuntTests {
     #expect(warnings.messages.isEmpty, "\(warnings.messages)")
     #expect(
       harness.processed.map(\.action) == [.screen(.lifecycle(.scenePhaseChanged(.background)))])
+  }
+}
+
+/// Edge cases of a stack's own operations, as its doc comments state them.
+@Suite struct StackEdgeHuntTests {
+  @Test func popsOfAnEmptyStackOrAnAbsentIDChangeNothing() throws {
+    var stack = StackState<String>()
+    #expect(stack.popLast() == nil)
+    let poppedFrom = stack.pop(from: 0)
+    let poppedToRoot = stack.pop(to: 0)
+    #expect(!poppedFrom && !poppedToRoot)
+    stack[id: 3] = "x"
+    stack[id: 3] = nil
+    stack.removeAll()
+    #expect(stack.isEmpty && stack.nextElementID == 0)
+    stack.append("a")
+    stack.append("b")
+    stack.popLast()
+    stack.append("c")
+    #expect(stack.ids == [0, 2], "ids are never reused")
+    let poppedTo = stack.pop(to: 1)
+    #expect(!poppedTo && stack.ids == [0, 2])
+    stack.removeAll()
+    stack.append("d")
+    #expect(stack.ids == [3], "removeAll keeps the next id")
+    let reused = stack.push("e", id: 2)
+    #expect(!reused && stack.ids == [3])
+    let skipped = stack.push("f", id: 7)
+    #expect(skipped && stack.nextElementID == 8)
+    let data = try JSONEncoder().encode(stack)
+    let decoded = try JSONDecoder().decode(StackState<String>.self, from: data)
+    #expect(decoded == stack)
+    #expect(decoded.ids == [3, 7] && decoded.nextElementID == 8)
+  }
+
+  @Test(arguments: [
+    #"{"entries":[{"id":1,"element":"a"},{"id":0,"element":"b"}],"nextID":2}"#,
+    #"{"entries":[{"id":0,"element":"a"},{"id":0,"element":"b"}],"nextID":2}"#,
+    #"{"entries":[{"id":-1,"element":"a"}],"nextID":2}"#,
+    #"{"entries":[{"id":2,"element":"a"}],"nextID":2}"#,
+    #"{"entries":[],"nextID":-1}"#,
+  ])
+  func aStackNoPushesCouldMakeIsRefused(json: String) {
+    #expect(throws: DecodingError.self) {
+      try JSONDecoder().decode(StackState<String>.self, from: Data(json.utf8))
+    }
+  }
+}
+
+/// A lifecycle state decoded from a saved copy is one the lifecycle could have left.
+@Suite struct LifecycleStateDecodingHuntTests {
+  static let wellFormed =
+    #"{"hasGainedFocus":true,"hasStarted":true,"isFocused":true,"isTaskRunning":true,"#
+    + #""pendingHooks":[{"subscribe":{}}],"runningHook":{"firstFocus":{}},"scenePhase":"active"}"#
+
+  @Test func aStateTheLifecycleLeavesRoundTrips() throws {
+    let decoded = try JSONDecoder().decode(
+      ScreenLifecycleState.self, from: Data(Self.wellFormed.utf8))
+    #expect(decoded.runningHook == .firstFocus && decoded.pendingHooks == [.subscribe])
+    let again = try JSONDecoder().decode(
+      ScreenLifecycleState.self, from: JSONEncoder().encode(decoded))
+    #expect(again == decoded)
+    #expect(decoded.afterTaskEnded.runningHook == nil)
+  }
+
+  /// Each of these, restored, would leave a screen with no hooks (a hook running with no task,
+  /// which no `hookFinished` ever ends), or send a driver's action as a hook.
+  @Test(arguments: [
+    // A hook running, with no task.
+    #"{"hasGainedFocus":false,"hasStarted":true,"isFocused":false,"isTaskRunning":false,"#
+      + #""pendingHooks":[],"runningHook":{"startup":{}},"scenePhase":"active"}"#,
+    // Hooks waiting, with no task.
+    #"{"hasGainedFocus":false,"hasStarted":true,"isFocused":false,"isTaskRunning":false,"#
+      + #""pendingHooks":[{"subscribe":{}}],"scenePhase":"active"}"#,
+    // A driver's action queued as a hook.
+    #"{"hasGainedFocus":true,"hasStarted":true,"isFocused":true,"isTaskRunning":true,"#
+      + #""pendingHooks":[{"taskEnded":{}}],"runningHook":{"returned":{}},"scenePhase":"active"}"#,
+    // Subscriptions as the serial hook that runs.
+    #"{"hasGainedFocus":true,"hasStarted":true,"isFocused":true,"isTaskRunning":true,"#
+      + #""pendingHooks":[],"runningHook":{"subscribe":{}},"scenePhase":"active"}"#,
+    // Hooks waiting behind none.
+    #"{"hasGainedFocus":true,"hasStarted":true,"isFocused":true,"isTaskRunning":true,"#
+      + #""pendingHooks":[{"returned":{}}],"scenePhase":"active"}"#,
+    // Focus with no task, or in the background, or never gained.
+    #"{"hasGainedFocus":true,"hasStarted":true,"isFocused":true,"isTaskRunning":false,"#
+      + #""pendingHooks":[],"scenePhase":"active"}"#,
+    #"{"hasGainedFocus":true,"hasStarted":true,"isFocused":true,"isTaskRunning":true,"#
+      + #""pendingHooks":[],"scenePhase":"background"}"#,
+    #"{"hasGainedFocus":false,"hasStarted":true,"isFocused":true,"isTaskRunning":true,"#
+      + #""pendingHooks":[],"scenePhase":"active"}"#,
+    // A task running with no startup.
+    #"{"hasGainedFocus":false,"hasStarted":false,"isFocused":false,"isTaskRunning":true,"#
+      + #""pendingHooks":[],"scenePhase":"background"}"#,
+  ])
+  func aStateTheLifecycleCannotLeaveIsRefused(json: String) {
+    #expect(throws: DecodingError.self) {
+      try JSONDecoder().decode(ScreenLifecycleState.self, from: Data(json.utf8))
+    }
   }
 }

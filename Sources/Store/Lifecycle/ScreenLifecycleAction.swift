@@ -77,7 +77,9 @@ extension ScreenLifecycleAction {
 /// a new process or a new store, the next task's start would be refused as a second task
 /// (with a runtime warning), and the screen would get no hooks. Restore such a copy through
 /// ``afterTaskEnded``. (Decoding does not do it itself: an action log recorded while a screen
-/// showed starts from such a state, and its replay must start from the same.)
+/// showed starts from such a state, and its replay must start from the same.) Decoding refuses
+/// a state the lifecycle never leaves, such as a hook running with no task (see
+/// ``init(from:)``).
 public struct ScreenLifecycleState: Sendable, Hashable, Codable {
   /// Whether ``ScreenLifecycleAction/startup`` has been sent for this identity and not cut
   /// short by the end of the screen's task.
@@ -118,5 +120,71 @@ public struct ScreenLifecycleState: Sendable, Hashable, Codable {
     var ended = self
     _ = ended.end()
     return ended
+  }
+}
+
+extension ScreenLifecycleState {
+  private enum CodingKeys: String, CodingKey {
+    case hasStarted, isTaskRunning, isFocused, hasGainedFocus, scenePhase, pendingHooks
+    case runningHook
+  }
+
+  /// Decodes a lifecycle state, checking that it is one the lifecycle could have left.
+  ///
+  /// A state saved while its screen showed decodes as it was (restore it through
+  /// ``afterTaskEnded``). One the lifecycle never leaves is refused: restored, it would leave
+  /// its screen without hooks (a hook running with no task, which nothing ends, so that no
+  /// later hook is ever sent), or send a driver's action as a hook.
+  ///
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError.dataCorrupted` when a queued hook is not a hook, the running
+  ///   one not a serial hook (``ScreenLifecycleAction/subscribe`` is not), hooks are queued or
+  ///   running with no task, or queued behind none; when focus does not match a running task
+  ///   in an active scene, or was never gained; or when a task runs with no startup. Other
+  ///   `DecodingError`s when a value is missing or malformed.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init()
+    hasStarted = try container.decode(Bool.self, forKey: .hasStarted)
+    isTaskRunning = try container.decode(Bool.self, forKey: .isTaskRunning)
+    isFocused = try container.decode(Bool.self, forKey: .isFocused)
+    hasGainedFocus = try container.decode(Bool.self, forKey: .hasGainedFocus)
+    scenePhase = try container.decode(ScreenLifecycleAction.ScenePhase.self, forKey: .scenePhase)
+    pendingHooks = try container.decode([ScreenLifecycleAction].self, forKey: .pendingHooks)
+    runningHook = try container.decodeIfPresent(ScreenLifecycleAction.self, forKey: .runningHook)
+    if let problem = impossibility {
+      throw DecodingError.dataCorruptedError(
+        forKey: problem.key, in: container,
+        debugDescription: "The lifecycle never leaves a state like this: \(problem.reason).")
+    }
+  }
+
+  /// What makes this state one the lifecycle never leaves, if anything.
+  private var impossibility: (key: CodingKeys, reason: String)? {
+    let serialHooks: [ScreenLifecycleAction] = [
+      .startup, .firstFocus, .lostFocus, .regainedFocus, .returned,
+    ]
+    if let stray = pendingHooks.first(where: { !serialHooks.contains($0) && $0 != .subscribe }) {
+      return (.pendingHooks, "\(stray) is queued, but it is not a hook")
+    }
+    if let runningHook, !serialHooks.contains(runningHook) {
+      return (.runningHook, "\(runningHook) runs, but it is not a serial hook")
+    }
+    if !isTaskRunning, runningHook != nil || !pendingHooks.isEmpty {
+      return (.isTaskRunning, "hooks are running or queued, but no task runs")
+    }
+    if runningHook == nil, !pendingHooks.isEmpty {
+      return (.pendingHooks, "hooks are queued, but none runs that they wait for")
+    }
+    if isFocused != (isTaskRunning && scenePhase == .active) {
+      return (.isFocused, "the screen has focus only while its task runs in an active scene")
+    }
+    if isFocused, !hasGainedFocus {
+      return (.hasGainedFocus, "the screen has focus, but never gained it")
+    }
+    if isTaskRunning, !hasStarted {
+      return (.hasStarted, "a task runs, but the screen never started")
+    }
+    return nil
   }
 }
