@@ -300,3 +300,121 @@ extension LifecycleHuntTests {
     }
   }
 }
+
+/// A list of rows that subscribe to a ticking stream while shown, with a filtered view of the
+/// rows matching a query.
+private struct FilteredTickers: Reducer {
+  struct Row: Reducer {
+    struct State: Equatable, Identifiable, Sendable {
+      let id: Int
+      var name: String
+      var lifecycle = ScreenLifecycleState()
+      var ticks = 0
+    }
+    enum Action: Sendable, Equatable {
+      case lifecycle(ScreenLifecycleAction)
+      case tick
+
+      static var lifecycleKey: CaseKey<Self, ScreenLifecycleAction> {
+        CaseKey(Self.lifecycle) { if case .lifecycle(let action) = $0 { action } else { nil } }
+      }
+    }
+    let clock: TestClock
+
+    var body: some Reducer<State, Action> {
+      Reduce { state, action in
+        switch action {
+        case .lifecycle(.subscribe):
+          return .run { [clock] send in
+            while true {
+              try await clock.sleep(for: .seconds(1))
+              send(.tick)
+            }
+          }
+        case .lifecycle:
+          return .none
+        case .tick:
+          state.ticks += 1
+          return .none
+        }
+      }
+      .screenLifecycle(\.lifecycle, action: Action.lifecycleKey)
+    }
+  }
+
+  struct State: Equatable {
+    var rows: IdentifiedArrayOf<Row.State> = [Row.State(id: 1, name: "tea")]
+    var query = ""
+    var visibleRows: IdentifiedArrayOf<Row.State> {
+      query.isEmpty ? rows : rows.filter { $0.name.contains(query) }
+    }
+  }
+  enum Action: Sendable, Equatable {
+    case rows(IdentifiedAction<Int, Row.Action>)
+    case search(String)
+
+    static var rowsKey: CaseKey<Self, IdentifiedAction<Int, Row.Action>> {
+      CaseKey(Self.rows) { if case .rows(let action) = $0 { action } else { nil } }
+    }
+  }
+  let clock: TestClock
+
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      if case .search(let query) = action { state.query = query }
+      return .none
+    }
+    .forEach(\.rows, action: Action.rowsKey) { Row(clock: clock) }
+  }
+}
+
+extension LifecycleHuntTests {
+  /// A row that leaves a filtered list (a search that no longer matches it) is still in the
+  /// collection. Driven through the stored collection's store, as the docs advise, its task's
+  /// end reaches it: its subscription ends, and the task that shows it again starts it again.
+  @Test func aRowThatLeavesAFilteredListEndsItsTaskAndStartsAgainWhenItComesBack() async {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: FilteredTickers.State(), warnings: warnings.handler,
+      reducer: FilteredTickers(clock: clock))
+    // The list shows the filtered rows; each row's task drives the row's store in the stored
+    // collection.
+    #expect(
+      harness.store.scope(state: \.visibleRows, action: FilteredTickers.Action.rowsKey).ids == [1])
+    let row = harness.store.scope(state: \.rows, action: FilteredTickers.Action.rowsKey)[id: 1]
+    let phases = scripted([
+      {
+        harness.settle()
+        await clock.advance(by: .seconds(1))
+        harness.settle()
+        // The search hides the row; SwiftUI then cancels the row's task.
+        harness.send(.search("milk"))
+        return nil
+      }
+    ])
+    await row?.runScreen(
+      lifecycle: FilteredTickers.Row.Action.lifecycleKey, currentPhase: .active,
+      scenePhases: phases)
+    harness.settle()
+    #expect(
+      harness.store.scope(state: \.visibleRows, action: FilteredTickers.Action.rowsKey).ids.isEmpty)
+    #expect(harness.state.rows[id: 1]?.ticks == 1)
+    #expect(harness.state.rows[id: 1]?.lifecycle.isTaskRunning == false)
+    #expect(clock.sleeperCount == 0, "the hidden row's subscription ended with its task")
+
+    // The search is cleared: the row shows again, with a task of its own.
+    harness.send(.search(""))
+    let morePhases = scripted([
+      {
+        harness.settle()
+        #expect(harness.state.rows[id: 1]?.lifecycle.isTaskRunning == true)
+        return nil
+      }
+    ])
+    await row?.runScreen(
+      lifecycle: FilteredTickers.Row.Action.lifecycleKey, currentPhase: .active,
+      scenePhases: morePhases)
+    harness.settle()
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+  }
+}

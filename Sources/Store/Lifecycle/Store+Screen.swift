@@ -21,6 +21,12 @@ extension Store {
   /// effects of its hooks. (Each of those sends would reach no screen, and raise a runtime
   /// warning saying so.)
   ///
+  /// A row's store scoped to a filtered view (a computed property) takes a row that leaves the
+  /// view for removed, and sends nothing more, though the row is still in the collection: its
+  /// hooks' work would run on, and its next start would be refused. Call this on the row's
+  /// store in the stored collection (`store.scope(state: \.rows, action: .rows)[id: id]`),
+  /// whatever collection the list shows.
+  ///
   /// Calls on one store that overlap drive one run of the screen: the first sends
   /// `taskStarted`, and the last to end sends `taskEnded`. SwiftUI restarts a `.task(id:)`
   /// by cancelling the old task and starting the new one at once, and the old one sees its
