@@ -265,8 +265,9 @@ extension LifecycleHuntTests {
     #expect(decoded.afterTaskEnded.runningHook == nil)
   }
 
-  /// Each of these, restored, would leave a screen with no hooks (a hook running with no task,
-  /// which no `hookFinished` ever ends), or send a driver's action as a hook.
+  /// States the lifecycle never leaves. Restored, a hook running with no task leaves the
+  /// screen with no hooks (no `hookFinished` ever ends it), a driver's action queued is sent
+  /// as a hook, and a focus that does not match the scene skips the next focus hook.
   @Test(arguments: [
     // A hook running, with no task.
     #"{"hasGainedFocus":false,"hasStarted":true,"isFocused":false,"isTaskRunning":false,"#
