@@ -360,3 +360,110 @@ extension RowStoreHuntTests {
     #expect(two.title == "c")
   }
 }
+
+/// An observer of a row's title that forwards each new title, with "!" appended, to another
+/// row through that row's store, from `onChange`, and watches again.
+@MainActor
+final class TitleForwarder {
+  var store: Store<HuntBoard.Item.State, HuntBoard.Item.Action>?
+  var target: (() -> Store<HuntBoard.Item.State, HuntBoard.Item.Action>?)?
+  var sent = 0
+  func watch() {
+    guard let store else { return }
+    withObservationTracking {
+      _ = store.title
+    } onChange: { [weak self] in
+      MainActor.assumeIsolated {
+        guard let self, let source = self.store else { return }
+        // Reads the new title (onChange comes after the change), and forwards it.
+        let title = source.title
+        if let target = self.target?(), !title.hasSuffix("!") {
+          self.sent += 1
+          target.send(.rename(title + "!"))
+        }
+        self.watch()
+      }
+    }
+  }
+}
+
+extension RowStoreHuntTests {
+  /// An observer that forwards row 0's title to row 1 through row 1's store, from `onChange`,
+  /// while rows come and go and the host closes and opens: row 1 follows, its store reads what
+  /// the state holds, and nothing is refused.
+  @Test(arguments: HuntBoard.Host.allCases, 0..<10 as Range<UInt64>)
+  func anObserverForwardingThroughARowStoreIsFollowed(host: HuntBoard.Host, seed: UInt64) {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: Root.State(), warnings: warnings.handler, reducer: Root())
+    var random = SeededGenerator(state: seed &* 977 &+ 3)
+    harness.send(.setHost(host, HuntBoard.Sheet.State(rows: [.init(id: 0), .init(id: 1)])))
+    let reactor = TitleForwarder()
+    func rows() -> IdentifiedStores<Int, HuntBoard.Item.State, HuntBoard.Item.Action>? {
+      listStore(harness.store, host)?.scope(state: \.rows, action: .rows)
+    }
+    reactor.target = { rows()?[id: 1] }
+    var log: [String] = []
+    var renames = 0
+    for step in 0..<300 {
+      if reactor.store == nil || rows()?[id: 0] !== reactor.store {
+        reactor.store = rows()?[id: 0]
+        reactor.watch()
+      }
+      let ids = list(harness.state, host)?.rows.ids ?? []
+      var description = ""
+      switch Int.random(in: 0..<100, using: &random) {
+      case 0..<40:
+        renames += 1
+        if ids.contains(0) {
+          send(.rename(0, "n\(renames)"), host, harness)
+          description = "rename 0 n\(renames)"
+        }
+      case 40..<55:
+        let id = Int.random(in: 0..<2, using: &random)
+        if ids.contains(id) {
+          send(.remove(id), host, harness)
+        } else {
+          send(.add(id), host, harness)
+        }
+        description = "toggle \(id)"
+      case 55..<65:
+        send(.refresh([0, 1]), host, harness)
+        description = "refresh"
+      case 65..<75:
+        send(.save, host, harness)
+        description = "save"
+      case 75..<85:
+        send(.restore, host, harness)
+        description = "restore"
+      case 85..<92:
+        harness.send(.setHost(host, nil))
+        description = "close"
+      default:
+        harness.send(.setHost(host, HuntBoard.Sheet.State(rows: [.init(id: 0), .init(id: 1)])))
+        description = "reopen"
+      }
+      log.append(description)
+      guard let state = list(harness.state, host) else { continue }
+      // Row 1 follows row 0's title (plus "!"), when both are there and row 0 was renamed.
+      if description.hasPrefix("rename 0"), let one = state.rows[id: 1],
+        let zero = state.rows[id: 0]
+      {
+        if one.title != zero.title + "!" {
+          Issue.record(
+            "\(host) seed \(seed) step \(step): row 1 is \(one.title), row 0 \(zero.title); \(log.suffix(8)); \(warnings.messages.suffix(2))"
+          )
+          return
+        }
+      }
+      if let store = rows()?[id: 1], store.title != state.rows[id: 1]?.title {
+        Issue.record(
+          "\(host) seed \(seed) step \(step): row 1's store reads \(store.title), state \(state.rows[id: 1]?.title ?? "-")"
+        )
+        return
+      }
+    }
+    #expect(reactor.sent > 0)
+    #expect(warnings.messages.isEmpty, "\(warnings.messages.prefix(3))")
+  }
+}
