@@ -281,9 +281,10 @@ struct Bench {
     // 11. An action to an optional child (`ifLet`, checking presence and identity), against
     // the same child always there (`Scope`). `ifLet` reads the child's id before and after
     // the parent runs, to see it leave or be replaced, and looks up whether the child is
-    // `Identifiable`: about 70 to 95 ns more than a `Scope`, 2.7 to 3.3 times its cost on this
-    // 2-core VM, where a `Scope` action takes 30 to 42 ns by the day. The target, 5, dates from when the id was
-    // read through a copy of the child (4.1 to 4.6; 14.7 when `ifLet` was not specialized).
+    // `Identifiable`: 2.7 to 3.3 times the cost of a `Scope` action on this 2-core VM, which
+    // takes 30 to 80 ns by the day (79 ns, and `ifLet` 235, in the README's run). The target,
+    // 5, dates from when the id was read through a copy of the child (4.1 to 4.6; 14.7 when
+    // `ifLet` was not specialized).
     if runs(11) {
       let optional = Store(initialState: Presenter.State()) { Presenter(isOptional: true) }
       let scoped = Store(initialState: Presenter.State()) { Presenter(isOptional: false) }
@@ -430,7 +431,7 @@ struct Bench {
     // rest was the check, at each child action, whether the child is `EphemeralState`: asked
     // through unspecialized generic code, it made the runtime look up the conformance and
     // instantiate generic metadata, about 250 ns. It is now one lookup of the child's type
-    // in a table: about 170 ns in all, 4 times `Scope` (8 times or more before).
+    // in a table: 170 to 180 ns in all, 3.4 to 4 times `Scope` (8 times or more before).
     if runs(18) {
       let sheet = Store(initialState: SheetHost.State()) { SheetHost(usesSheet: true) }
       let scoped = Store(initialState: SheetHost.State()) { SheetHost(usesSheet: false) }

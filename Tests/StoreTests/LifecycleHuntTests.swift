@@ -203,105 +203,6 @@ extension LifecycleHuntTests {
   }
 }
 
-/// Edge cases of a stack's own operations, as its doc comments state them.
-@Suite struct StackEdgeHuntTests {
-  @Test func popsOfAnEmptyStackOrAnAbsentIDChangeNothing() throws {
-    var stack = StackState<String>()
-    #expect(stack.popLast() == nil)
-    let poppedFrom = stack.pop(from: 0)
-    let poppedToRoot = stack.pop(to: 0)
-    #expect(!poppedFrom && !poppedToRoot)
-    stack[id: 3] = "x"
-    stack[id: 3] = nil
-    stack.removeAll()
-    #expect(stack.isEmpty && stack.nextElementID == 0)
-    stack.append("a")
-    stack.append("b")
-    stack.popLast()
-    stack.append("c")
-    #expect(stack.ids == [0, 2], "ids are never reused")
-    let poppedTo = stack.pop(to: 1)
-    #expect(!poppedTo && stack.ids == [0, 2])
-    stack.removeAll()
-    stack.append("d")
-    #expect(stack.ids == [3], "removeAll keeps the next id")
-    let reused = stack.push("e", id: 2)
-    #expect(!reused && stack.ids == [3])
-    let skipped = stack.push("f", id: 7)
-    #expect(skipped && stack.nextElementID == 8)
-    let data = try JSONEncoder().encode(stack)
-    let decoded = try JSONDecoder().decode(StackState<String>.self, from: data)
-    #expect(decoded == stack)
-    #expect(decoded.ids == [3, 7] && decoded.nextElementID == 8)
-  }
-
-  @Test(arguments: [
-    #"{"entries":[{"id":1,"element":"a"},{"id":0,"element":"b"}],"nextID":2}"#,
-    #"{"entries":[{"id":0,"element":"a"},{"id":0,"element":"b"}],"nextID":2}"#,
-    #"{"entries":[{"id":-1,"element":"a"}],"nextID":2}"#,
-    #"{"entries":[{"id":2,"element":"a"}],"nextID":2}"#,
-    #"{"entries":[],"nextID":-1}"#,
-  ])
-  func aStackNoPushesCouldMakeIsRefused(json: String) {
-    #expect(throws: DecodingError.self) {
-      try JSONDecoder().decode(StackState<String>.self, from: Data(json.utf8))
-    }
-  }
-}
-
-/// A lifecycle state decoded from a saved copy is one the lifecycle could have left.
-@Suite struct LifecycleStateDecodingHuntTests {
-  static let wellFormed =
-    #"{"hasGainedFocus":true,"hasStarted":true,"isFocused":true,"isTaskRunning":true,"#
-    + #""pendingHooks":[{"subscribe":{}}],"runningHook":{"firstFocus":{}},"scenePhase":"active"}"#
-
-  @Test func aStateTheLifecycleLeavesRoundTrips() throws {
-    let decoded = try JSONDecoder().decode(
-      ScreenLifecycleState.self, from: Data(Self.wellFormed.utf8))
-    #expect(decoded.runningHook == .firstFocus && decoded.pendingHooks == [.subscribe])
-    let again = try JSONDecoder().decode(
-      ScreenLifecycleState.self, from: JSONEncoder().encode(decoded))
-    #expect(again == decoded)
-    #expect(decoded.afterTaskEnded.runningHook == nil)
-  }
-
-  /// States the lifecycle never leaves. Restored, a hook running with no task leaves the
-  /// screen with no hooks (no `hookFinished` ever ends it), a driver's action queued is sent
-  /// as a hook, and a focus that does not match the scene skips the next focus hook.
-  @Test(arguments: [
-    // A hook running, with no task.
-    #"{"hasGainedFocus":false,"hasStarted":true,"isFocused":false,"isTaskRunning":false,"#
-      + #""pendingHooks":[],"runningHook":{"startup":{}},"scenePhase":"active"}"#,
-    // Hooks waiting, with no task.
-    #"{"hasGainedFocus":false,"hasStarted":true,"isFocused":false,"isTaskRunning":false,"#
-      + #""pendingHooks":[{"subscribe":{}}],"scenePhase":"active"}"#,
-    // A driver's action queued as a hook.
-    #"{"hasGainedFocus":true,"hasStarted":true,"isFocused":true,"isTaskRunning":true,"#
-      + #""pendingHooks":[{"taskEnded":{}}],"runningHook":{"returned":{}},"scenePhase":"active"}"#,
-    // Subscriptions as the serial hook that runs.
-    #"{"hasGainedFocus":true,"hasStarted":true,"isFocused":true,"isTaskRunning":true,"#
-      + #""pendingHooks":[],"runningHook":{"subscribe":{}},"scenePhase":"active"}"#,
-    // Hooks waiting behind none.
-    #"{"hasGainedFocus":true,"hasStarted":true,"isFocused":true,"isTaskRunning":true,"#
-      + #""pendingHooks":[{"returned":{}}],"scenePhase":"active"}"#,
-    // Focus with no task, or in the background, or never gained.
-    #"{"hasGainedFocus":true,"hasStarted":true,"isFocused":true,"isTaskRunning":false,"#
-      + #""pendingHooks":[],"scenePhase":"active"}"#,
-    #"{"hasGainedFocus":true,"hasStarted":true,"isFocused":true,"isTaskRunning":true,"#
-      + #""pendingHooks":[],"scenePhase":"background"}"#,
-    #"{"hasGainedFocus":false,"hasStarted":true,"isFocused":true,"isTaskRunning":true,"#
-      + #""pendingHooks":[],"scenePhase":"active"}"#,
-    // A task running with no startup.
-    #"{"hasGainedFocus":false,"hasStarted":false,"isFocused":false,"isTaskRunning":true,"#
-      + #""pendingHooks":[],"scenePhase":"background"}"#,
-  ])
-  func aStateTheLifecycleCannotLeaveIsRefused(json: String) {
-    #expect(throws: DecodingError.self) {
-      try JSONDecoder().decode(ScreenLifecycleState.self, from: Data(json.utf8))
-    }
-  }
-}
-
 /// A list of rows that subscribe to a ticking stream while shown, with a filtered view of the
 /// rows matching a query.
 private struct FilteredTickers: Reducer {
@@ -373,7 +274,10 @@ extension LifecycleHuntTests {
   /// A row that leaves a filtered list (a search that no longer matches it) is still in the
   /// collection. Driven through the stored collection's store, as the docs advise, its task's
   /// end reaches it: its subscription ends, and the task that shows it again starts it again.
-  @Test func aRowThatLeavesAFilteredListEndsItsTaskAndStartsAgainWhenItComesBack() async {
+  /// (This checks the advised way, not the filter: a row's store scoped through the filtered
+  /// view takes the hidden row for removed and sends no `taskEnded`, which is documented, not
+  /// fixed.)
+  @Test func aRowDrivenFromTheStoredCollectionEndsItsTaskWhenAFilterHidesIt() async {
     let warnings = WarningLog()
     let harness = Harness(
       initialState: FilteredTickers.State(), warnings: warnings.handler,

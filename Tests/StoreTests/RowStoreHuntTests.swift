@@ -113,10 +113,6 @@ enum HuntBoard {
   }
 }
 
-struct EmptyReducer<State, Action: Sendable>: Reducer {
-  func reduce(into state: inout State, action: Action) -> Effect<Action> { .none }
-}
-
 extension CaseKey<HuntBoard.Sheet.Action, IdentifiedActionOf<HuntBoard.Item>> {
   static var rows: Self {
     Self(HuntBoard.Sheet.Action.rows) { if case .rows(let a) = $0 { a } else { nil } }

@@ -66,10 +66,15 @@ struct StructureHistory<ID: Hashable> {
 
   @inlinable init() {}
 
-  /// The bytes the history occupies, roughly: its changes and the ids they hold (not the
-  /// headers of the arrays those are in).
+  /// The bytes the history occupies, roughly: its changes, with the one id a change can hold
+  /// in place, and the arrays of those that hold more (not those arrays' headers).
+  ///
+  /// - Complexity: O(*c*) for the *c* changes kept.
   var approximateByteCount: Int {
-    changes.capacity * MemoryLayout<Change>.stride + idCount * MemoryLayout<ID>.stride
+    changes.reduce(changes.capacity * MemoryLayout<Change>.stride) { total, change in
+      guard case .many(let ids) = change.ids else { return total }
+      return total + ids.capacity * MemoryLayout<ID>.stride
+    }
   }
 
   /// How many ids the history holds at most for an array of `count` elements: a quarter of

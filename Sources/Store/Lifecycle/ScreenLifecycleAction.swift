@@ -136,12 +136,17 @@ extension ScreenLifecycleState {
   /// its screen without hooks (a hook running with no task, which nothing ends, so that no
   /// later hook is ever sent), or send a driver's action as a hook.
   ///
+  /// Hooks queued with none running decode: the feature's reducer sees such a state while it
+  /// handles ``ScreenLifecycleAction/taskStarted`` or
+  /// ``ScreenLifecycleAction/scenePhaseChanged(_:)`` (the next hook is taken after it runs),
+  /// and may save it then.
+  ///
   /// - Parameter decoder: The decoder.
-  /// - Throws: `DecodingError.dataCorrupted` when a queued hook is not a hook, the running
-  ///   one not a serial hook (``ScreenLifecycleAction/subscribe`` is not), hooks are queued or
-  ///   running with no task, or queued behind none; when focus does not match a running task
-  ///   in an active scene, or was never gained; or when a task runs with no startup. Other
-  ///   `DecodingError`s when a value is missing or malformed.
+  /// - Throws: `DecodingError.dataCorrupted` when a queued action is not one the lifecycle
+  ///   queues, the running one not a serial hook (``ScreenLifecycleAction/subscribe`` is
+  ///   not), hooks are queued or running with no task; when focus does not match a running
+  ///   task in an active scene, or was never gained; or when a task runs with no startup.
+  ///   Other `DecodingError`s when a value is missing or malformed.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init()
@@ -165,16 +170,13 @@ extension ScreenLifecycleState {
       .startup, .firstFocus, .lostFocus, .regainedFocus, .returned,
     ]
     if let stray = pendingHooks.first(where: { !serialHooks.contains($0) && $0 != .subscribe }) {
-      return (.pendingHooks, "\(stray) is queued, but it is not a hook")
+      return (.pendingHooks, "\(stray) is queued, but the lifecycle never queues it")
     }
     if let runningHook, !serialHooks.contains(runningHook) {
       return (.runningHook, "\(runningHook) runs, but it is not a serial hook")
     }
     if !isTaskRunning, runningHook != nil || !pendingHooks.isEmpty {
       return (.isTaskRunning, "hooks are running or queued, but no task runs")
-    }
-    if runningHook == nil, !pendingHooks.isEmpty {
-      return (.pendingHooks, "hooks are queued, but none runs that they wait for")
     }
     if isFocused != (isTaskRunning && scenePhase == .active) {
       return (.isFocused, "the screen has focus only while its task runs in an active scene")

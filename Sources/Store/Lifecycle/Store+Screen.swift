@@ -14,12 +14,12 @@ extension Store {
   /// A task already cancelled when it calls this sends nothing: the screen never started. Nor
   /// does a task that starts after the screen's state was removed (a view kept on screen for
   /// its removal animation), and one whose first phase removes it (a parent that closes the
-  /// screen in the background) sends that phase alone. A screen whose state is removed while its task runs (popped,
-  /// dismissed: SwiftUI cancels the task after the state changed) is sent nothing more: no
-  /// phase the scene goes to before the task ends, no `taskEnded`, and it gets no
-  /// ``ScreenLifecycleAction/teardown``: its state is gone, and its removal already ended the
-  /// effects of its hooks. (Each of those sends would reach no screen, and raise a runtime
-  /// warning saying so.)
+  /// screen in the background) sends that phase alone. A screen whose state is removed while
+  /// its task runs (popped, dismissed: SwiftUI cancels the task after the state changed) is
+  /// sent nothing more: no phase the scene goes to before the task ends, no `taskEnded`, and it
+  /// gets no ``ScreenLifecycleAction/teardown``: its state is gone, and its removal already
+  /// ended the effects of its hooks. (Each of those sends would reach no screen, and raise a
+  /// runtime warning saying so.)
   ///
   /// A row's store scoped to a filtered view (a computed property) takes a row that leaves the
   /// view for removed, and sends nothing more, though the row is still in the collection: its
