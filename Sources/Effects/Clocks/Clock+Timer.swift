@@ -115,7 +115,8 @@ public struct ClockTimer<Duration: DurationProtocol>: AsyncSequence, Sendable {
     /// Waits for the next tick and returns how long after the first call it was due, or
     /// `nil` once the task is cancelled, or once the clock's sleep threw another error than
     /// cancellation, which is reported as a runtime warning (to
-    /// ``RuntimeWarningHandler/current``, the store's handler inside its effects).
+    /// ``RuntimeWarningHandler/current``, the store's handler inside its effects), also when
+    /// it is thrown once the task was cancelled.
     public mutating func next() async -> Duration? {
       guard !isFinished else { return nil }
       let now = timer.elapsed()
@@ -132,14 +133,17 @@ public struct ClockTimer<Duration: DurationProtocol>: AsyncSequence, Sendable {
       } catch {
         isFinished = true
         // Cancellation ends the ticks with their task; any other error the clock threw is
-        // said, as an effect's error is, since the sequence cannot throw it.
-        if !(error is CancellationError), !Task.isCancelled {
+        // said, as an effect's error is, since the sequence cannot throw it: also one thrown
+        // once the task was cancelled, as a `.run`'s, a debounce's or a throttle's is.
+        if !EffectRuntime<Never>.meansCancellation(error) {
+          let ending =
+            Task.isCancelled
+            ? "Its task had been cancelled: the timer ended, as it would have anyway."
+            : "The timer ended before the tick due \(due - start) after the first, as if its task had been cancelled."
           RuntimeWarningHandler.current(
             RuntimeWarning(
               message: """
-                A timer's clock threw an error from its sleep: \(describeError(error)). The timer ended \
-                before the tick due \(due - start) after the first, as if its task had \
-                been cancelled.
+                A timer's clock threw an error from its sleep: \(describeError(error)). \(ending)
                 """,
               fileID: timer.site.fileID,
               line: timer.site.line))
