@@ -118,7 +118,12 @@ public struct ClockTimer<Duration: DurationProtocol>: AsyncSequence, Sendable {
     /// ``RuntimeWarningHandler/current``, the store's handler inside its effects), also when
     /// it is thrown once the task was cancelled.
     public mutating func next() async -> Duration? {
-      guard !isFinished else { return nil }
+      // Ended with its task, whether or not the clock's sleep throws for the cancellation (a
+      // clock of one's own may just return): checked here, the ticks stop on any clock.
+      guard !isFinished, !Task.isCancelled else {
+        isFinished = true
+        return nil
+      }
       let now = timer.elapsed()
       let start = self.start ?? now
       self.start = start
@@ -148,6 +153,12 @@ public struct ClockTimer<Duration: DurationProtocol>: AsyncSequence, Sendable {
               fileID: timer.site.fileID,
               line: timer.site.line))
         }
+        return nil
+      }
+      // Cut short by the cancellation of its task, on a clock whose sleep returns for it: no
+      // tick is due.
+      if Task.isCancelled {
+        isFinished = true
         return nil
       }
       deadline = due
