@@ -107,7 +107,7 @@ private final class CancellationSwallowingClock: Clock, Sendable {
   /// against a model of the throttle and the debounce.
   @Test(arguments: [false, true])
   func throttleAndDebounceFollowTheirModel(latest: Bool) async {
-    var rng = HuntRandom(seed: latest ? 7 : 11)
+    var rng = SeededGenerator(state: latest ? 7 : 11)
     for run in 0..<150 {
       let clock = TestClock()
       let interval = Duration.milliseconds(1000)
@@ -195,7 +195,7 @@ private final class CancellationSwallowingClock: Clock, Sendable {
   /// ticks fall at whole intervals from the first `next()`, those missed while the consumer was
   /// busy skipped, however far each step moves the clock.
   @Test func aTimerFollowsItsModelWhateverStepsTheClockTakes() async {
-    var rng = HuntRandom(seed: 3)
+    var rng = SeededGenerator(state: 3)
     for run in 0..<60 {
       let clock = TestClock()
       let interval = Duration.milliseconds(300 + 100 * (run % 4))
@@ -299,18 +299,5 @@ private final class CancellationSwallowingClock: Clock, Sendable {
     await clock.advance(by: .seconds(10))
     #expect(!harness.state.log.contains("d done"))
     #expect(harness.core.runtime.runningCount == 0)
-  }
-}
-
-/// A small seeded generator for the random walks.
-private struct HuntRandom {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
