@@ -109,6 +109,8 @@ import Testing
     let new = harness.store.scope(state: \.draft, action: .draft)
     #expect(new != nil && new !== old)
     #expect(new?.id == 6)
+    // The old store keeps the id it was made for (`Store.id`'s documentation).
+    #expect(old.id == 5)
     old.send(.save)
     harness.settle()
     #expect(clock.sleeperCount == 1)
@@ -119,8 +121,13 @@ import Testing
     let warnings = WarningLog()
     let harness = makeHarness(warnings)
     harness.send(.push(1))
+    let screen = harness.store.scope(state: \.path, action: .path)[id: 0]
+    #expect(screen?.id == 1)
     harness.send(.path(.element(id: 0, action: .save)))
     harness.send(.path(.element(id: 0, action: .assignID(2))))
+    // The same store, known by its push, now has its state's new id.
+    #expect(harness.store.scope(state: \.path, action: .path)[id: 0] === screen)
+    #expect(screen?.id == 2)
     #expect(clock.sleeperCount == 1)
     await clock.advance(by: .seconds(1))
     #expect(harness.state.path[id: 0] == Draft.State(id: 2, saves: 1))

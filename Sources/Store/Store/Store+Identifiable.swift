@@ -11,8 +11,15 @@
 /// The conformance is isolated to the main actor, as the store is.
 extension Store: @MainActor Identifiable where State: Identifiable {
   /// The id of the state: for an element's store, the element's id; for a store whose
-  /// state is gone (a removed row), the id of its last state. Read as any value through the
-  /// store, so an observer is told when it changes (for the root's state, or a child's).
+  /// state is gone (a removed row), the id of its last state.
+  ///
+  /// It is read as any value through the store, so an observer is told when it changes. It
+  /// can change only in a store that follows whatever state lies at its place: the root's
+  /// store, a child's scoped through a key path (`scope(state: \.profile, action: .profile)`),
+  /// a stack screen's (known by its ``StackElementID``, not by this id). An optional child,
+  /// a presented child or a case replaced by one with another id gets a store of its own
+  /// (scope again for it), and a row's id never changes: their stores keep the id they were
+  /// made for.
   public var id: State.ID {
     self[dynamicMember: \.id]
   }
