@@ -5,8 +5,9 @@ import Store
 /// Signs users in and out, and reports profile changes made elsewhere; injected into
 /// ``Account`` through its initializer.
 ///
-/// Credentials live inside the client (the live one keeps its token in ``CredentialStore``),
-/// never in state, actions or logs: the feature only ever sees an ``AccountProfile``.
+/// Credentials live inside the client (the simulated one keeps its token in
+/// ``CredentialStore``), never in state, actions or logs: the feature only ever sees an
+/// ``AccountProfile``.
 public struct AuthenticationClient: Sendable {
   /// Signs in, storing the session's token inside the client.
   public var signIn:
