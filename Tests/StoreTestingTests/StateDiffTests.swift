@@ -140,6 +140,56 @@ private final class Node {
     #expect(shown == expected)
   }
 
+  /// A login whose password is a secret, for a set's elements and a dictionary's keys.
+  struct Login: Hashable {
+    var name: String
+    var password: Secret<String>
+  }
+
+  /// The secrets of a set's elements, and of a dictionary's keys, were numbered in the order
+  /// the collection held them, which changes with the hash seed and the collection's
+  /// capacity: one failure numbered them differently from run to run. They are numbered in
+  /// the order of how the elements print without the numbers.
+  @Test func secretsInASetsElementsAreNumberedInTheOrderTheElementsPrint() {
+    let names = ["a", "b", "c", "d", "e", "f", "g", "h"]
+    let logins = names.enumerated().map { Login(name: $1, password: Secret("p\($0)")) }
+    var expected: [String] = []
+    for (index, name) in names.enumerated() {
+      expected += [
+        "  StateDiffTests.Login(", "    name: \"\(name)\"",
+        "    password: <redacted #\(index + 1)>", "  )",
+      ]
+    }
+    // Held in other orders: a larger capacity, and the elements inserted the other way round.
+    var roomy = Set<Login>(minimumCapacity: 1_000)
+    for login in logins.reversed() { roomy.insert(login) }
+    for set in [Set(logins), roomy] {
+      var reflector = DumpReflector(numberingRedactedValues: true)
+      let lines = reflector.node(for: set).rendered.split(separator: "\n")
+      let shown: [String] = lines.dropFirst().dropLast().map(String.init)
+      #expect(shown == expected)
+    }
+  }
+
+  @Test func secretsInADictionarysKeysAreNumberedInTheOrderTheKeysPrint() {
+    let names = ["a", "b", "c", "d", "e", "f", "g", "h"]
+    let logins = names.enumerated().map { Login(name: $1, password: Secret("p\($0)")) }
+    var expected: [String] = []
+    for (index, name) in names.enumerated() {
+      expected.append(
+        "  StateDiffTests.Login(name: \"\(name)\", password: <redacted #\(index + 1)>): \(index)")
+    }
+    var roomy = [Login: Int](minimumCapacity: 1_000)
+    for (index, login) in logins.enumerated().reversed() { roomy[login] = index }
+    let plain = Dictionary(uniqueKeysWithValues: logins.enumerated().map { ($1, $0) })
+    for dictionary in [plain, roomy] {
+      var reflector = DumpReflector(numberingRedactedValues: true)
+      let lines = reflector.node(for: dictionary).rendered.split(separator: "\n")
+      let shown: [String] = lines.dropFirst().dropLast().map(String.init)
+      #expect(shown == expected)
+    }
+  }
+
   @Test func equalValuesGiveNil() {
     #expect(StateDiff.diff(expected: Self.state, actual: Self.state) == nil)
     #expect(StateDiff.diff(expected: [1, 2], actual: [1, 2]) == nil)

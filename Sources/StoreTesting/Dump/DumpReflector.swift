@@ -99,7 +99,10 @@ struct DumpReflector {
       }
       return DumpNode(kind: .collection, name: "", typeName: "", children: children)
     case .set:
-      let children = mirror.children.map { child(label: nil, value: $0.value, depth: depth) }
+      let elements = mirror.children.map(\.value)
+      let children = inSecretNumberingOrder(elements, depth: depth + 1).map {
+        child(label: nil, value: elements[$0], depth: depth)
+      }
       let sorted = children.map { ($0.node.rendered, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
       return DumpNode(kind: .set, name: "", typeName: "", children: sorted)
     case .dictionary:
@@ -140,6 +143,28 @@ struct DumpReflector {
   /// Whether `value` is a compiler builtin (`Builtin.FPIEEE16`, `Builtin.RawPointer`).
   private mutating func isBuiltin(_ value: Any) -> Bool {
     typeNames(of: type(of: value)).qualified.hasPrefix("Builtin.")
+  }
+
+  /// The positions of `values`, the elements of a set or the keys of a dictionary, in the
+  /// order to read them in, so that the secrets in them are numbered the same way from run to
+  /// run: sorted by their renderings with secrets unnumbered, where the collection's own order
+  /// changes with the hash seed. Values that render alike that way (they differ only in their
+  /// secrets) keep the collection's order, as nothing else that can be shown tells them
+  /// apart. When secrets are not numbered, the positions in order.
+  ///
+  /// - Complexity: O(*n* log *n*) comparisons, after reading each value once more; so a set
+  ///   in a set's element is read twice as often at each level it lies deeper.
+  private func inSecretNumberingOrder(_ values: [Any], depth: Int, compact: Bool = false)
+    -> [Int]
+  {
+    guard redacted != nil, values.count > 1 else { return Array(values.indices) }
+    var unnumbered = self
+    unnumbered.redacted = nil
+    let renderings = values.map { value -> String in
+      let node = unnumbered.node(for: value, depth: depth)
+      return compact ? node.compact : node.rendered
+    }
+    return values.indices.sorted { (renderings[$0], $0) < (renderings[$1], $1) }
   }
 
   /// The number of `secret`'s content among the redacted values read so far, from 1.
@@ -200,11 +225,18 @@ struct DumpReflector {
   }
 
   private mutating func dictionaryNode(mirror: Mirror, depth: Int) -> DumpNode {
-    var pairs: [(key: String, value: Any)] = []
+    var rawPairs: [(key: Any, value: Any)] = []
     for element in mirror.children {
       let pair = Array(Mirror(reflecting: element.value).children)
       guard pair.count == 2 else { continue }
-      pairs.append((node(for: pair[0].value, depth: depth + 1).compact, pair[1].value))
+      rawPairs.append((pair[0].value, pair[1].value))
+    }
+    // The keys are read in the order of their renderings without numbers, not in the
+    // dictionary's, so that secrets in them are numbered the same way from run to run.
+    var pairs: [(key: String, value: Any)] = []
+    for index in inSecretNumberingOrder(rawPairs.map(\.key), depth: depth + 1, compact: true) {
+      let (key, value) = rawPairs[index]
+      pairs.append((node(for: key, depth: depth + 1).compact, value))
     }
     // The values are read in the order of their keys, not in the dictionary's, which changes
     // from run to run: a redacted value is numbered where it is first read.

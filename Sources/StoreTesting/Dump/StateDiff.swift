@@ -45,10 +45,12 @@ package enum StateDiff {
   ///
   /// The text has one line per `\n`-separated row and no trailing newline. It is
   /// deterministic: sets and dictionaries are ordered by rendering, and nothing depends on
-  /// memory addresses or hash seeds, but for one thing: secrets numbered (`<redacted #2>`)
-  /// inside the elements of a set, or inside a dictionary's keys, are numbered in the order
-  /// the collection holds them, which changes from run to run; so are those in the values of
-  /// keys that print alike. (A dictionary's other values are read in the order of their keys.)
+  /// memory addresses or hash seeds, but for one thing. Secrets are numbered (`<redacted #2>`)
+  /// in the order they are read: a set's elements and a dictionary's keys are read in the
+  /// order of how they print with their secrets unnumbered, and a dictionary's values in the
+  /// order of their keys; but elements or keys that print alike but for their secrets are read
+  /// in the order the collection holds them, which changes from run to run, and so are the
+  /// values of keys that print alike.
   ///
   /// - Parameters:
   ///   - expected: The value a test expected; its side of the diff is marked `-`.
