@@ -22,6 +22,12 @@ private final class Dog: Animal {
 
 private final class Token {}
 
+private struct Totals {
+  var items = [1, 2]
+  lazy var total = items.reduce(0, +)
+  var unit: StaticString = "kg"
+}
+
 /// An object that `NSObject` describes: `<ObserverToken: 0x…>`.
 private final class ObserverToken: NSObject {}
 
@@ -113,6 +119,31 @@ private struct Point: Hashable {
   @Test func aClassSharedBySiblingsPrintsInFull() {
     let shared = Node("shared")
     #expect(!render([shared, shared]).contains("↻"))
+  }
+
+  /// A lazy property's storage printed as `$__lazy_storage_$_total`, and a `StaticString`
+  /// without quotes (the dump hunt at stop 67).
+  @Test func aLazyPropertyPrintsByItsNameAndAStaticStringInQuotes() {
+    var totals = Totals()
+    #expect(
+      render(totals)
+        == "Totals(\n  items: [\n    [0]: 1\n    [1]: 2\n  ]\n  total: nil\n  unit: \"kg\"\n)")
+    _ = totals.total
+    #expect(render(totals).contains("\n  total: 3\n"))
+  }
+
+  /// A case whose payload is an empty collection or object printed over three lines (the
+  /// dump hunt at stop 67).
+  @Test func aCaseWithAnEmptyPayloadPrintsOnOneLine() {
+    enum Load {
+      case loaded([Int])
+      case found(names: [String: Int])
+      case saved(Token)
+    }
+    #expect(render(Load.loaded([])) == ".loaded([])")
+    #expect(render(Load.found(names: [:])) == ".found(names: [:])")
+    #expect(render(Load.saved(Token())) == ".saved(Token())")
+    #expect(render(Load.loaded([1])) == ".loaded(\n  [\n    [0]: 1\n  ]\n)")
   }
 
   @Test func inheritedPropertiesComeFirst() {

@@ -215,10 +215,13 @@ struct DumpReflector {
       payloadMirror.displayStyle == .tuple
       ? payloadMirror.children.map { child(label: $0.label, value: $0.value, depth: depth) }
       : [child(label: nil, value: payload.value, depth: depth)]
-    if children.count == 1, let only = children.first, only.node.kind == .leaf {
-      // `.failed("timeout")` reads better on one line than as a three-line container.
+    if children.count == 1, let only = children.first,
+      only.node.kind == .leaf || only.node.children.isEmpty
+    {
+      // `.failed("timeout")` reads better on one line than as a three-line container; so do
+      // `.loaded([])` and `.saved(Draft())`.
       let label = only.label.map { "\($0): " } ?? ""
-      return .leaf("\(name)(\(label)\(only.node.name))")
+      return .leaf("\(name)(\(label)\(only.node.singleLine))")
     }
     let typeName = typeNames(of: type(of: value)).qualified
     return DumpNode(kind: .enumCase, name: name, typeName: typeName, children: children)
@@ -301,7 +304,17 @@ struct DumpReflector {
     let names = typeNames(of: type(of: value))
     return DumpNode(
       kind: .object, name: names.short, typeName: names.qualified,
-      children: children.map { child(label: $0.label, value: $0.value, depth: depth) })
+      children: children.map {
+        child(label: $0.label.map(Self.declaredName), value: $0.value, depth: depth)
+      })
+  }
+
+  /// The name a stored property is declared with, for the label its mirror gives it: a
+  /// `lazy var total`'s storage, `$__lazy_storage_$_total`, prints as `total` (`nil` until it
+  /// is first read).
+  static func declaredName(_ label: String) -> String {
+    let lazyPrefix = "$__lazy_storage_$_"
+    return label.hasPrefix(lazyPrefix) ? String(label.dropFirst(lazyPrefix.count)) : label
   }
 
   /// The short and the fully qualified name of `type`, worked out once per type: a state of
@@ -373,6 +386,8 @@ extension DumpReflector {
     switch value {
     case let text as String: quoted(text)
     case let text as Substring: quoted(text)
+    // Its stored properties are a pointer, a length and flags.
+    case let text as StaticString: quoted(text.description)
     case let character as Character: quoted(String(character))
     case let scalar as Unicode.Scalar: quoted(String(scalar))
     case let uuid as UUID: uuid.testDescription
