@@ -21,9 +21,11 @@
 ///   (but for `NSObject`'s, which shows an address).
 ///   Type names drop the module but keep enclosing types: `Profile.Address(`. An observable
 ///   class (`@Observable`) prints its tracked properties by name, without its observation
-///   registrar, whose bookkeeping changes whenever the object is observed.
+///   registrar, whose bookkeeping changes whenever the object is observed. A `lazy var`
+///   prints by its name, as `nil` until it is first read.
 /// - Enum cases print `.caseName`, or `.caseName(` payload `)`, with payload labels when the
-///   case declares them; a single plain payload stays on one line: `.failed("timeout")`.
+///   case declares them; a single plain payload stays on one line, as does a single empty
+///   one: `.failed("timeout")`, `.loaded([])`.
 /// - Optionals print `nil`, or the wrapped value as if it were not wrapped.
 /// - Tuples print `(`, their elements with labels where declared, then `)`.
 /// - Collections print `[`, one `[index]: value` line per element, then `]`, or `[]`. Types
@@ -31,7 +33,7 @@
 ///   elements labelled by id instead: `[id: 7]: value`.
 /// - Sets print their elements sorted by rendering; dictionaries print `key: value` lines
 ///   sorted by the key's one-line rendering, or `[:]`.
-/// - Strings print quoted and escaped as a Swift literal writes them, with every control
+/// - Strings (and static strings) print quoted and escaped as a Swift literal writes them, with every control
 ///   character and every character that shows as nothing or as a space without being one
 ///   escaped by its value (`"ab\u{200B}"`, `"a\u{A0}b"`); numbers and booleans print their
 ///   description; `UUID`, `Date`, `URL`, `Decimal`, `Data`, `Duration`, `TimeZone`,
