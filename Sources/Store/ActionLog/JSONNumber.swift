@@ -30,12 +30,19 @@ struct JSONNumber: Equatable, Sendable {
   }
 
   /// Whether the number's exact value is a whole number, however written (`3`, `3.0`,
-  /// `3e2`; not `0.99999999999999999999` or `1E-400`, which a `Double` rounds to one);
-  /// `nil` when the text is not a JSON number, or its exponent does not fit an `Int` and its
-  /// digits are not all zeros.
+  /// `3e2`; not `0.99999999999999999999`, `1E-400` or `1e-99999999999999999999`, which a
+  /// `Double` rounds to one); `nil` when the text is not a JSON number.
   var isWhole: Bool? {
     if value == "0" || value == "-0" { return true }
-    return exponent.map { $0.power >= 0 }
+    if let exponent { return exponent.power >= 0 }
+    // A JSON number not normalized, and not zero: its exponent does not fit an `Int`. Its
+    // digits, however many a line holds, cannot bring it back: a negative one leaves a
+    // fraction (which `JSONDecoder` reads into an integer as 0), a positive one a whole
+    // number.
+    guard Self.isJSONNumber(text),
+      let marker = text.utf8.firstIndex(where: { $0 | 0x20 == UInt8(ascii: "e") })
+    else { return nil }
+    return text.utf8[text.utf8.index(after: marker)] != UInt8(ascii: "-")
   }
 
   /// The power of ten of the normalized value's last significant digit, and where its `e`

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+@testable import Store
+
+/// What the action-log hunt found: logs a replay misread, and contracts that had no test.
+@MainActor
+@Suite final class ActionLogHuntTests {
+  let directory = TemporaryDirectory("action-log-hunt")
+
+  nonisolated static let add =
+    #"{"action":{"add":{"_0":1}},"kind":"action","origin":"user","seq":1,"time":0}"#
+
+  /// The header line of a `Tally` log recorded from the initial state.
+  func header() throws -> String {
+    let file = directory.path("header.jsonl")
+    let store = Store(initialState: Tally.State()) { Tally() }
+    try store.recordActions(to: file, feature: "Tally").finish()
+    return try directory.lines(file)[0]
+  }
+
+  /// The replay's error for a log of `lines`, or "no error" with the count it reached.
+  func outcome(replaying lines: [String]) throws -> String {
+    let file = directory.path("log.jsonl")
+    try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: file))
+    do {
+      let report = try ActionLogReplayer(feature: "Tally") { Tally() }.replay(path: file)
+      return "no error (count \(report.finalState.count))"
+    } catch {
+      return "\(error)"
+    }
+  }
+
+  /// A number whose exponent is past an `Int`'s range is not whole when the exponent is
+  /// negative, and `JSONDecoder` reads it into an integer field as 0. The check for numbers
+  /// that are not whole left such a number out (its exact value was "not known"), so
+  /// `"seq":1e-99999999999999999999` was "sequence number 0", a header's version 0, and in
+  /// the initial state or an action it was read as 0 without a word, as the format's
+  /// documentation says `1E-400` is not.
+  @Test(arguments: [
+    (#""seq":1"#, "Line 2: the number 1e-99999999999999999999 at seq"),
+    (#""_0":1"#, "Line 2: the number 1e-99999999999999999999 at action.add._0"),
+    (
+      #""count":0"#,
+      "Line 1: not a valid log header: the number 1e-99999999999999999999 at initialState.count"
+    ),
+    (
+      #""version":1"#,
+      "Line 1: not a valid log header: the number 1e-99999999999999999999 at version"
+    ),
+  ])
+  func aNumberWithAnExponentPastAnIntIsRefusedInAnIntegerField(field: String, named: String) throws
+  {
+    let tiny = "1e-99999999999999999999"
+    let name = String(field.prefix { $0 != ":" })
+    let written = "\(name):\(tiny)"
+    var lines = [try header(), Self.add]
+    let index = field == #""seq":1"# || field == #""_0":1"# ? 1 : 0
+    #expect(lines[index].contains(field))
+    lines[index] = lines[index].replacingOccurrences(of: field, with: written)
+    #expect(
+      try outcome(replaying: lines)
+        == """
+        \(named) does not fit the integer type expected there (it is not a whole number, \
+        though the closest Double, 0, is).
+        """)
+  }
+
+  /// The exact value such a number has: whole when its exponent is positive.
+  @Test func aNumberWithAnExponentPastAnIntIsWholeByTheExponentsSign() {
+    for text in ["1e-99999999999999999999", "-25.5E-9223372036854775809", "7e-9223372036854775808"]
+    {
+      #expect(JSONNumber(text).isWhole == false, "\(text)")
+    }
+    for text in ["1e99999999999999999999", "1.5e+9223372036854775808", "-3E9223372036854775808"] {
+      #expect(JSONNumber(text).isWhole == true, "\(text)")
+    }
+  }
+}
