@@ -137,6 +137,8 @@ extension ActionLogReplayer {
     var last: Int?
     while case .complete(let bytes, let number)? = try? reader.next(), number < lines.upperBound {
       if number == header {
+        // The file's first line may start with a byte order mark, which is no part of its JSON.
+        let bytes = number == 1 ? droppingByteOrderMark(bytes) : bytes
         if let problem = initialStateProblem(in: bytes, line: number, decoder, encoder) {
           problems.append(problem)
         }

@@ -527,7 +527,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
 
   /// `line` without the byte order mark it starts with, if it does: a file's first line may
   /// hold one and nothing else, and is then blank.
-  private static func droppingByteOrderMark(_ line: Data) -> Data {
+  static func droppingByteOrderMark(_ line: Data) -> Data {
     line.starts(with: [0xEF, 0xBB, 0xBF]) ? line.dropFirst(3) : line
   }
 
