@@ -118,4 +118,62 @@ import Testing
     #expect(withoutMark.contains { $0.hasPrefix("the initial state in the header on line 1") })
     #expect(try differences(Data([0xEF, 0xBB, 0xBF]) + plain) == withoutMark)
   }
+
+  /// Records `actions` to `name`, with `schemaVersion`, and returns the log's path.
+  func record(
+    _ actions: [Tally.Action], to name: String, schemaVersion: String = "1"
+  ) throws -> String {
+    let file = directory.path(name)
+    let store = Store(initialState: Tally.State()) { Tally() }
+    let recorder = try store.recordActions(
+      to: file, feature: "Tally", schemaVersion: schemaVersion, checkpointInterval: 2,
+      time: { 0 })
+    for action in actions { store.send(action) }
+    try recorder.finish()
+    return file
+  }
+
+  /// "When the action types change, pass a new `schemaVersion` to both: the replay then
+  /// refuses old logs": a log recorded with one version is refused by a replayer of another,
+  /// naming both fingerprints, and replays with its own.
+  @Test func aLogOfAnotherSchemaVersionIsRefusedAndReplaysWithItsOwn() throws {
+    let file = try record([.add(1), .named("a"), .add(2)], to: "v2.jsonl", schemaVersion: "2")
+    let logged = try #require(directory.lines(file)[0].firstMatch(of: /"schema":"([0-9a-f]{16})"/))
+    for version in ["1", "3"] {
+      let replayer = ActionLogReplayer(feature: "Tally", schemaVersion: version) { Tally() }
+      #expect {
+        _ = try replayer.replay(path: file)
+      } throws: { error in
+        guard case .schemaMismatch(1, let log, let current)? = error as? ActionLogError else {
+          return false
+        }
+        return log == String(logged.1) && current != log
+      }
+    }
+    let report = try ActionLogReplayer(feature: "Tally", schemaVersion: "2") { Tally() }
+      .replay(path: file)
+    #expect(report.isComplete)
+    #expect(report.finalState.count == 3)
+    // The default version is "1": a log recorded without one replays without one.
+    let plain = try record([.add(1)], to: "v1.jsonl")
+    #expect(try ActionLogReplayer(feature: "Tally") { Tally() }.replay(path: plain).isComplete)
+  }
+
+  struct StepRefused: Error, Equatable {
+    var sequence: Int
+  }
+
+  /// "An error it throws stops the replay and is thrown on as it is": the step after it is
+  /// not called, and the error is the step's own, not an ``ActionLogError``.
+  @Test func anErrorTheStepThrowsStopsTheReplayAndIsThrownAsItIs() throws {
+    let file = try record([.add(1), .add(2), .add(3), .add(4)], to: "step.jsonl")
+    var seen: [Int] = []
+    #expect(throws: StepRefused(sequence: 3)) {
+      _ = try ActionLogReplayer(feature: "Tally") { Tally() }.replay(path: file) { step in
+        seen.append(step.sequence)
+        if step.sequence == 3 { throw StepRefused(sequence: 3) }
+      }
+    }
+    #expect(seen == [1, 2, 3])
+  }
 }
