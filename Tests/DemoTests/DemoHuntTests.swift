@@ -120,4 +120,52 @@ import Testing
     #expect(
       await Demo.run(["verify", "--complete", diverged], output: Output(capturing: true)) == 1)
   }
+
+  /// `replay --until N` prints the steps up to N and no further, checks N's checkpoint, and
+  /// says where it stopped; N the last action (or past it) replays the whole log, and a log
+  /// damaged after N's checkpoint still replays up to N, as the help and the article say.
+  @Test(arguments: [
+    ("0", 0, "Replayed 0 action(s); 0 checkpoint(s) matched; stopped after #0."),
+    ("10", 10, "Replayed 10 action(s); 1 checkpoint(s) matched; stopped after #10."),
+    ("36", 36, "Replayed 36 action(s); 3 checkpoint(s) matched; stopped after #36."),
+    ("37", 37, "Replayed 37 action(s); 4 checkpoint(s) matched; the log is complete."),
+    ("99", 37, "Replayed 37 action(s); 4 checkpoint(s) matched; the log is complete."),
+  ])
+  func replayUntilPrintsTheStepsUpToItAndSaysWhereItStopped(
+    until: String, steps: Int, summary: String
+  ) async {
+    let output = Output(capturing: true)
+    #expect(
+      await Demo.run(["replay", DemoTests.samplePath, "--until", until], output: output) == 0)
+    let printed = output.captured ?? []
+    let numbers = printed.filter { $0.hasPrefix("#") }.compactMap {
+      Int($0.dropFirst().prefix { $0 != "u" && $0 != "e" }.trimmingCharacters(in: .whitespaces))
+    }
+    #expect(numbers == Array(0...steps).dropFirst().map { $0 })
+    #expect(printed.last == summary)
+  }
+
+  /// A line that is not JSON after the checkpoint of the step asked for does not stop
+  /// `replay --until` from getting there (exit 0, with a warning); without `--until` it is 2.
+  @Test func replayUntilStopsBeforeDamageAfterTheStepAskedFor() async throws {
+    let lines = try String(contentsOfFile: DemoTests.samplePath, encoding: .utf8)
+      .split(separator: "\n").map(String.init)
+    // Line 23 is the checkpoint after action 20: damage right after it.
+    let file = try write(
+      (lines.prefix(23) + ["{oops"] + lines.dropFirst(23)).joined(separator: "\n") + "\n",
+      to: "damaged-later.jsonl")
+    let output = Output(capturing: true)
+    #expect(await Demo.run(["replay", "--quiet", file, "--until", "20"], output: output) == 0)
+    // The line after the checkpoint might have been a second one of action 20: said so.
+    #expect(output.captured?.count == 2)
+    #expect(
+      output.captured?.first?.hasSuffix(
+        """
+        Line 24: not a log line; the replay stopped before it, after action 20 as asked, \
+        without knowing whether it was that action's checkpoint.
+        """) == true)
+    #expect(
+      output.captured?.last == "Replayed 20 action(s); 2 checkpoint(s) matched; stopped after #20.")
+    #expect(await Demo.run(["replay", "--quiet", file], output: Output(capturing: true)) == 2)
+  }
 }
