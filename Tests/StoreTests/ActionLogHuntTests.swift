@@ -176,4 +176,35 @@ import Testing
     }
     #expect(seen == [1, 2, 3])
   }
+
+  /// A line of many numbers that are not whole but that a `Double` rounds to one
+  /// (`0.99999999999999999999`) in a field no type reads, with such a number in `seq` after
+  /// them: the search for the one read into an integer decoded the whole line once per such
+  /// number, so an 8 MiB line of them (about 360,000) took hours to refuse or to pass. It now
+  /// tries the first 64 alone, and the rest by halves: a few dozen decodes, and the same
+  /// number named.
+  @Test func aLineOfManyRoundedNumbersIsSearchedInFewDecodes() throws {
+    let count = 5_000
+    let padding = Array(repeating: "0.99999999999999999999", count: count).joined(separator: ",")
+    let decoder = JSONDecoder()
+    for (seq, expected) in [
+      ("0.99999999999999999999", "the number 0.99999999999999999999 at seq does not fit"),
+      ("1", nil),
+    ] {
+      let line = Data(
+        #"{"pad":[\#(padding)],"action":{"add":{"_0":1}},"kind":"action","origin":"user","seq":\#(seq),"time":0}"#
+          .utf8)
+      var decodes = 0
+      let found = ActionLogReplayer<Tally>.roundedInteger(in: line) {
+        decodes += 1
+        _ = try decoder.decode(ActionLogLine<Tally.Action>.self, from: $0)
+      }
+      if let expected {
+        #expect(found?.hasPrefix(expected) == true, "\(found ?? "nil")")
+      } else {
+        #expect(found == nil)
+      }
+      #expect(decodes <= 64 + 2 * 14, "\(decodes) decodes for \(count + 1) numbers")
+    }
+  }
 }
