@@ -383,7 +383,9 @@ import Testing
       head.replacingOccurrences(of: #""count":0"#, with: #""count":1.5"#) + "\n",
       """
       Line 1: not a valid log header: the initial state is invalid: the number 1.5 at \
-      initialState.count does not fit the integer type expected there (it is not a whole number)
+      initialState.count does not fit the integer type expected there (it is not a whole number) \
+      (a damaged log, or a value whose type changed since the recording, such as a renamed enum \
+      case).
       """
     )
     // A whole line of JSON that is not a log line is malformed, newline or not: only a line

@@ -744,11 +744,13 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         throw ActionLogError.badHeader(line: headerLine, reason: explained)
       }
       if case .dataCorrupted? = error as? DecodingError {
-        // Its shape decoded, but a value in it is invalid (a duplicate id, say).
+        // Its shape decoded, but a value in it is invalid (a duplicate id, say). The
+        // explanation's own full stop gives way to the one after the parenthesis.
+        let sentence = explained.hasSuffix(".") ? String(explained.dropLast()) : explained
         throw ActionLogError.badHeader(
           line: headerLine,
           reason: """
-            the initial state is invalid: \(explained) (a damaged log, or \
+            the initial state is invalid: \(sentence) (a damaged log, or \
             a value whose type changed since the recording, such as a renamed enum case).
             """
         )
