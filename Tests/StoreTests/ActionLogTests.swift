@@ -198,7 +198,11 @@ import Testing
   @Test(arguments: [
     (#""checkpointInterval":0"#, "must be at least 1, not 0"),
     (#""checkpointInterval":-5"#, "must be at least 1, not -5"),
-    ("", #"no "checkpointInterval" field"#),
+    ("", #"no "checkpointInterval" number: the field is missing, or null."#),
+    (
+      #""checkpointInterval":null"#,
+      #"no "checkpointInterval" number: the field is missing, or null."#
+    ),
   ])
   func aHeaderWithoutAPositiveCheckpointIntervalIsRefusedSayingSo(
     field: String, expected: String

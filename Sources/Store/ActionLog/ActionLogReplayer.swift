@@ -728,7 +728,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       throw ActionLogError.badHeader(
         line: headerLine,
         reason: probe.checkpointInterval.map { "checkpointInterval must be at least 1, not \($0)." }
-          ?? #"no "checkpointInterval" field."#
+          ?? #"no "checkpointInterval" number: the field is missing, or null."#
       )
     }
     let header: ActionLogHeader<R.State>
