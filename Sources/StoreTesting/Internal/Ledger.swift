@@ -12,8 +12,11 @@ final class Ledger: Sendable {
     var isFinished = false
     /// The action that returned the first `.dismiss` that reached the root, described.
     var dismissedBy: String?
-    /// Whether the test read `isDismissed` since; set too once a check reported that it did
-    /// not, so that it is reported once.
+    /// The action that returned the first `.dismiss` of an exhaustive step, described, until
+    /// the test reads `isDismissed` or a check reports it.
+    var uncheckedDismissalBy: String?
+    /// Whether the test read `isDismissed` after a dismissal of an exhaustive step; set too
+    /// once a check reported that it did not, so that it is reported once.
     var isDismissalChecked = false
   }
   private let state = Locked(State())
@@ -88,30 +91,37 @@ final class Ledger: Sendable {
   }
 
   /// Records that `origin` (an action, described) returned a `.dismiss` that reached the
-  /// root: the first one is kept. One in a non-exhaustive step needs no check.
+  /// root: the first one is kept. One in a non-exhaustive step needs no check, but does not
+  /// excuse a later one of an exhaustive step from it.
   func recordDismissal(by origin: String) {
     state.withLock { state in
-      guard state.dismissedBy == nil else { return }
-      state.dismissedBy = origin
-      if state.exhaustivity == .off { state.isDismissalChecked = true }
+      if state.dismissedBy == nil { state.dismissedBy = origin }
+      guard state.exhaustivity == .on, !state.isDismissalChecked,
+        state.uncheckedDismissalBy == nil
+      else { return }
+      state.uncheckedDismissalBy = origin
     }
   }
 
   /// Whether the feature asked to be dismissed, for the test reading `isDismissed`: a read
-  /// that says so checks the dismissal.
+  /// that says so checks the dismissals of exhaustive steps so far, and those to come.
   func readDismissal() -> Bool {
     state.withLock { state in
       guard state.dismissedBy != nil else { return false }
-      state.isDismissalChecked = true
+      if state.uncheckedDismissalBy != nil {
+        state.uncheckedDismissalBy = nil
+        state.isDismissalChecked = true
+      }
       return true
     }
   }
 
-  /// The action that returned a `.dismiss` the test has not checked with `isDismissed`,
-  /// described, or `nil`; marks it reported.
+  /// The action that returned a `.dismiss` of an exhaustive step that the test has not
+  /// checked with `isDismissed`, described, or `nil`; marks it reported.
   func takeUncheckedDismissal() -> String? {
     state.withLock { state in
-      guard let origin = state.dismissedBy, !state.isDismissalChecked else { return nil }
+      guard let origin = state.uncheckedDismissalBy else { return nil }
+      state.uncheckedDismissalBy = nil
       state.isDismissalChecked = true
       return origin
     }
