@@ -3,6 +3,37 @@ import Store
 import StoreTesting
 import Testing
 
+/// A pointer whose moves carry a SIMD vector, as a drawing feature's might.
+private struct Pointer: Reducer {
+  struct State: Equatable { var position = SIMD2<Float>(0, 0) }
+  enum Action: Sendable, Equatable {
+    case tapped
+    case dragged
+    case echoed
+    case moved(SIMD2<Float>)
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .tapped:
+      return .send(.echoed)
+    case .dragged:
+      return .concatenate(.send(.echoed), .send(.moved(SIMD2(3, 4))))
+    case .echoed:
+      return .none
+    case .moved(let position):
+      state.position = position
+      return .none
+    }
+  }
+}
+
+extension CaseKey<Pointer.Action, SIMD2<Float>> {
+  fileprivate static var moved: Self {
+    Self(Pointer.Action.moved) { if case .moved(let position) = $0 { position } else { nil } }
+  }
+}
+
 /// The test store's hunt: where it did not do what its documentation says.
 @MainActor
 @Suite struct TestStoreHuntTests {
@@ -43,5 +74,41 @@ import Testing
     #expect(checked.isDismissed)
     await checked.send(.closeTapped)
     await checked.finish()
+  }
+
+  /// A `receive` through a key whose payload is a SIMD vector, that failed, stopped the test
+  /// process: to name the case, the store made a sample payload from an empty array literal,
+  /// which a SIMD vector refuses (`Not enough elements in sequence`). It makes a zero vector.
+  /// A non-exhaustive one that passed, skipping an action, stopped it too: it names the step
+  /// that skipped it.
+  @Test func aFailedReceiveThroughAKeyCarryingASIMDVectorNamesTheCase() async {
+    let store = TestStore(initialState: Pointer.State()) { Pointer() }
+    await withKnownIssue {
+      await store.receive(.moved)
+    } matching: {
+      messages.capture($0)
+    }
+    await store.send(.tapped)
+    await withKnownIssue {
+      await store.receive(.moved)
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(
+      messages.all == [
+        """
+        Expected to receive an action of the case Pointer.Action.moved (carrying SIMD2<Float>), \
+        but nothing arrived, and no effect is running, so none can arrive.
+        """,
+        """
+        Received an action that does not match the key passed to `receive`.
+          Expected: an action of the case Pointer.Action.moved (carrying SIMD2<Float>)
+          Received: Pointer.Action.echoed
+        """,
+      ])
+    store.exhaustivity = .off
+    await store.send(.dragged)
+    await store.receive(.moved) { $0.position = SIMD2(3, 4) }
+    await store.finish()
   }
 }

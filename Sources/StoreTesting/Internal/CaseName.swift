@@ -105,8 +105,8 @@ enum CaseName {
   }
 
   /// A value of `type` made from a literal, for the types whose literal initializer cannot
-  /// fail or run code of a test's own: `()`, optionals, and the standard library's; or a
-  /// stack's screen id.
+  /// fail or run code of a test's own: `()`, optionals, and the standard library's (a SIMD
+  /// vector, whose empty literal fails, as its zero vector); or a stack's screen id.
   private static func sample<Value>(of type: Value.Type) -> Value? {
     if Value.self == Void.self { return () as? Value }
     // A stack's pop (`CaseKey.path.popFrom`) carries a screen's id.
@@ -115,6 +115,10 @@ enum CaseName {
       return optional.init(nilLiteral: ()) as? Value
     }
     guard String(reflecting: type).hasPrefix("Swift.") else { return nil }
+    // A SIMD vector takes an array literal of exactly its count of scalars, and stops the
+    // program for an empty one: it gets its zero vector.
+    func zero<T: SIMD>(_: T.Type) -> T { T() }
+    if let vector = type as? any SIMD.Type { return zero(vector) as? Value }
     func string<T: ExpressibleByStringLiteral>(_: T.Type) -> T { "" }
     func integer<T: ExpressibleByIntegerLiteral>(_: T.Type) -> T { 0 }
     func boolean<T: ExpressibleByBooleanLiteral>(_: T.Type) -> T { false }
