@@ -138,23 +138,26 @@ extension TestStore {
     let warned = reportWarnings(at: location)
     guard arrived else {
       let running = runtime.runningWork
+      // Non-exhaustive, actions that do not match may have arrived, listed below: none that
+      // matches did.
+      let nothing = isExhaustive || received.isEmpty ? "nothing" : "nothing that matches"
       let why =
         if Task.isCancelled {
           "the test's task was cancelled, and the store stopped waiting before it arrived"
         } else if isWaitingOnlyForTestClocks {
           """
-          nothing arrived, and every effect still running is asleep on a test clock, which \
+          \(nothing) arrived, and every effect still running is asleep on a test clock, which \
           only the test can advance, so none can arrive until it does
           """
         } else {
-          "nothing arrived within \(timeout)"
+          "\(nothing) arrived within \(timeout)"
         }
       // With no effect running, the store did not wait: nothing could arrive.
       let headline =
         running.isEmpty
         ? """
-        Expected to receive \(description()), but nothing arrived, and no effect is running, so \
-        none can arrive.
+        Expected to receive \(description()), but \(nothing) arrived, and no effect is running, \
+        so none can arrive.
         """
         : """
         Expected to receive \(description()), but \(why). Effects still running:

@@ -111,4 +111,34 @@ extension CaseKey<Pointer.Action, SIMD2<Float>> {
     await store.receive(.moved) { $0.position = SIMD2(3, 4) }
     await store.finish()
   }
+
+  /// Non-exhaustive, a `receive` that found no match said that nothing arrived, then listed
+  /// what had arrived and did not match.
+  @Test func aNonExhaustiveReceiveThatFindsNoMatchSaysNothingThatMatchesArrived() async {
+    let store = TestStore(initialState: Pointer.State()) { Pointer() }
+    store.exhaustivity = .off
+    await store.send(.tapped)
+    await withKnownIssue {
+      await store.receive(.moved(SIMD2(1, 2)))
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(
+      messages.all == [
+        """
+        Expected to receive Pointer.Action.moved(SIMD2<Float>(1.0, 2.0)), but nothing that \
+        matches arrived, and no effect is running, so none can arrive.
+        Received but not matching:
+          • Pointer.Action.echoed
+        """
+      ])
+    // With nothing received, nothing arrived.
+    await withKnownIssue {
+      await store.receive(.moved)
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.last.contains("but nothing arrived, and no effect is running"))
+    await store.finish()
+  }
 }
