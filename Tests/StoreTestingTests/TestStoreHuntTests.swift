@@ -141,4 +141,23 @@ extension CaseKey<Pointer.Action, SIMD2<Float>> {
     #expect(messages.last.contains("but nothing arrived, and no effect is running"))
     await store.finish()
   }
+
+  /// An `unimplemented` dependency called off the test's task (a `Task.detached`, or another
+  /// thread's callback, in a client) found no Swift Testing test there, and reported through
+  /// `XCTFail`, which no XCTest test took: the failure was lost, and the test passed. Swift
+  /// Testing now records it for the run. (An exit test: the run that records it is the child
+  /// process's, whose issues the parent records in this test.)
+  @Test func anUnimplementedDependencyCalledOffTheTestsTaskFailsTheRun() async {
+    await withKnownIssue {
+      await #expect(processExitsWith: .success) {
+        let load: @Sendable () async throws -> String = unimplemented("load")
+        let call = Task.detached { () -> Bool in (try? await load()) == nil }
+        _ = await call.value
+      }
+    } matching: { issue in
+      issue.comments.contains {
+        $0.rawValue.hasPrefix("load was called, but this test does not expect it")
+      }
+    }
+  }
 }

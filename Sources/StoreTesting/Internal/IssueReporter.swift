@@ -31,18 +31,22 @@ package struct TestLocation: Sendable {
 /// Swift Testing's `Issue.record` is ignored when no Swift Testing test is running (as inside an
 /// `XCTestCase` on Linux), and `XCTFail` means nothing to Swift Testing; so this checks
 /// `Test.current` and reports through the right one.
+///
+/// Off a Swift Testing test's task (a `Task.detached`, or another thread's callback, that
+/// calls an `unimplemented` dependency), `Test.current` is `nil`, as it is in an XCTest test,
+/// where `XCTFail` alone would go nowhere and the test would pass. Such a failure goes to
+/// both: Swift Testing records it for the run (it cannot tell for which test), and XCTest for
+/// its test that is running, if any; each ignores it otherwise.
 package func reportFailure(_ message: String, at location: TestLocation) {
   #if canImport(Testing)
+    let sourceLocation = SourceLocation(
+      fileID: "\(location.fileID)",
+      filePath: "\(location.filePath)",
+      line: Int(location.line),
+      column: Int(location.column)
+    )
     if Test.current != nil {
-      Issue.record(
-        Comment(rawValue: message),
-        sourceLocation: SourceLocation(
-          fileID: "\(location.fileID)",
-          filePath: "\(location.filePath)",
-          line: Int(location.line),
-          column: Int(location.column)
-        )
-      )
+      Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
       return
     }
   #endif
@@ -50,5 +54,8 @@ package func reportFailure(_ message: String, at location: TestLocation) {
     XCTFail(message, file: location.filePath, line: location.line)
   #else
     writeToStandardError("\(location.filePath):\(location.line): error: \(message)\n")
+  #endif
+  #if canImport(Testing)
+    Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
   #endif
 }
