@@ -161,3 +161,52 @@ extension CaseKey<Pointer.Action, SIMD2<Float>> {
     }
   }
 }
+
+/// A payload of one's own that takes `nil`, whose initializer counts its calls.
+private struct Choice: Equatable, Sendable, ExpressibleByNilLiteral {
+  static let nilLiteralCalls = NilLiteralCalls()
+  var name: String?
+
+  init(name: String) { self.name = name }
+
+  init(nilLiteral: ()) {
+    Self.nilLiteralCalls.count.withLock { $0 += 1 }
+    name = nil
+  }
+}
+
+private final class NilLiteralCalls: Sendable {
+  let count = Locked(0)
+}
+
+private struct Picker: Reducer {
+  struct State: Equatable {}
+  enum Action: Sendable, Equatable {
+    case picked(Choice)
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> { .none }
+}
+
+extension CaseKey<Picker.Action, Choice> {
+  fileprivate static var picked: Self {
+    Self(Picker.Action.picked) { if case .picked(let choice) = $0 { choice } else { nil } }
+  }
+}
+
+extension TestStoreHuntTests {
+  /// To name a key's case in a failed `receive`, the store makes a sample payload from a
+  /// literal, which must run none of the test's code: it made one of a type of one's own
+  /// through its `init(nilLiteral:)`, as it does an optional.
+  @Test func aFailedReceiveRunsNoNilLiteralInitializerOfTheTests() async {
+    let store = TestStore(initialState: Picker.State()) { Picker() }
+    await withKnownIssue {
+      await store.receive(.picked)
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(Choice.nilLiteralCalls.count.withLock { $0 } == 0)
+    #expect(messages.all.count == 1, "\(messages.all)")
+    #expect(messages.all.first?.contains("but nothing arrived") == true, "\(messages.all)")
+  }
+}

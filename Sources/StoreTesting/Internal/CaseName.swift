@@ -111,10 +111,15 @@ enum CaseName {
     if Value.self == Void.self { return () as? Value }
     // A stack's pop (`CaseKey.path.popFrom`) carries a screen's id.
     if Value.self == StackElementID.self { return StackElementID(rawValue: 0) as? Value }
-    if let optional = type as? any ExpressibleByNilLiteral.Type {
+    let typeName = String(reflecting: type)
+    // An optional's `nil`; not a type of one's own that takes the literal, whose initializer
+    // is the test's code.
+    if typeName.hasPrefix("Swift.Optional<"),
+      let optional = type as? any ExpressibleByNilLiteral.Type
+    {
       return optional.init(nilLiteral: ()) as? Value
     }
-    guard String(reflecting: type).hasPrefix("Swift.") else { return nil }
+    guard typeName.hasPrefix("Swift.") else { return nil }
     // A SIMD vector takes an array literal of exactly its count of scalars, and stops the
     // program for an empty one: it gets its zero vector.
     func zero<T: SIMD>(_: T.Type) -> T { T() }
