@@ -45,6 +45,49 @@ public struct Account: Reducer {
     /// Creates the signed-out state.
     public init() {}
 
+    /// Decodes an account, refusing one that no sign-in leaves: signing in while a user is
+    /// signed in (``Account/Action/signInTapped`` is ignored then, and a restore is ignored
+    /// while a sign-in is in flight), signing in with no sign-in counted in
+    /// ``signInsStarted``, or a negative count. Restored, such a sign-in would never end: no
+    /// request is in flight to answer it.
+    ///
+    /// - Parameter decoder: The decoder.
+    /// - Throws: `DecodingError.dataCorrupted` saying which rule the state breaks, or any
+    ///   error decoding a field.
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      profile = try container.decodeIfPresent(AccountProfile.self, forKey: .profile)
+      form = try container.decode(SignInForm.self, forKey: .form)
+      isSigningIn = try container.decode(Bool.self, forKey: .isSigningIn)
+      errorMessage = try container.decodeIfPresent(String.self, forKey: .errorMessage)
+      lifecycle = try container.decode(ScreenLifecycleState.self, forKey: .lifecycle)
+      signInsStarted = try container.decode(Int.self, forKey: .signInsStarted)
+      if signInsStarted < 0 {
+        throw DecodingError.dataCorruptedError(
+          forKey: .signInsStarted, in: container,
+          debugDescription: """
+            signInsStarted is \(signInsStarted): a count of sign-ins is never negative.
+            """)
+      }
+      if isSigningIn, let profile {
+        throw DecodingError.dataCorruptedError(
+          forKey: .isSigningIn, in: container,
+          debugDescription: """
+            The account is signing in while signed in as \(LogText.quoted(profile.username)): \
+            no sign-in starts while a user is signed in, and none ends without clearing \
+            isSigningIn.
+            """)
+      }
+      if isSigningIn, signInsStarted == 0 {
+        throw DecodingError.dataCorruptedError(
+          forKey: .isSigningIn, in: container,
+          debugDescription: """
+            The account is signing in with signInsStarted 0: every sign-in is counted as it \
+            starts.
+            """)
+      }
+    }
+
     /// Whether a user is signed in.
     public var isSignedIn: Bool { profile != nil }
   }
