@@ -80,29 +80,55 @@ public struct Cart: Reducer {
       self.items = items
     }
 
-    /// Decodes a cart, refusing an item whose quantity is outside ``CartItem/quantityRange``,
-    /// which no cart holds (a ``CartItem`` alone decodes whatever its quantity), and a
-    /// screen of ``path`` that no push could have left: one that shows an item not in the
-    /// cart, or the item of the screen just below it; and a cart checking out
-    /// (``isCheckingOut``) with no ``pendingOrderKey``, which no checkout leaves.
+    /// Decodes a cart, refusing a blank ``title`` (the title editor cannot save one) or an
+    /// item with a blank name (``Action/itemAdded(_:)`` ignores one), and an item whose
+    /// quantity is outside ``CartItem/quantityRange``, which no cart holds (a ``CartItem``
+    /// alone decodes whatever its name and quantity), and a screen of ``path`` that no push
+    /// could have left: one that shows an item not in the cart, or the item of the screen
+    /// just below it; and a cart checking out (``isCheckingOut``) with no
+    /// ``pendingOrderKey``, which no checkout leaves.
     ///
     /// - Parameter decoder: The decoder.
-    /// - Throws: `DecodingError.dataCorrupted` naming the item and its quantity, or the screen
-    ///   and its item, or the missing key; or any error decoding a field.
+    /// - Throws: `DecodingError.dataCorrupted` naming the blank title, the item and its name
+    ///   or quantity, or the screen and its item, or the missing key; or any error decoding
+    ///   a field.
     public init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
+      // The fields of the item at `position` in the encoded `items`, for an error thrown there.
+      func itemFields(at position: Int) throws -> KeyedDecodingContainer<ItemKey> {
+        var list = try container.nestedUnkeyedContainer(forKey: .items)
+        for _ in 0..<position { _ = try list.decode(CartItem.self) }
+        return try list.nestedContainer(keyedBy: ItemKey.self)
+      }
       title = try container.decode(String.self, forKey: .title)
+      if title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+        // The title editor cannot save a blank title, the cart ignores one, and a reset
+        // gives back the default.
+        throw DecodingError.dataCorruptedError(
+          forKey: .title, in: container,
+          debugDescription: """
+            The cart's title \(LogText.quoted(title)) is blank: no cart has a blank title.
+            """)
+      }
       items = try container.decode(IdentifiedArrayOf<CartItem>.self, forKey: .items)
+      if let position = items.firstIndex(where: {
+        $0.name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+      }) {
+        // Thrown at the item's name, as a quantity is refused at the item's quantity.
+        throw DecodingError.dataCorruptedError(
+          forKey: .name, in: try itemFields(at: position),
+          debugDescription: """
+            Item \(position) (\(items[position].id)) has the blank name \
+            \(LogText.quoted(items[position].name)): no cart holds an item without a name.
+            """)
+      }
       if let position = items.firstIndex(where: { !CartItem.quantityRange.contains($0.quantity) }) {
         let item = items[position]
         // Thrown at the item's quantity, so that a replay's message points at it (at
         // `items`, it showed the first items of the list, whichever was refused), with the
         // name cut as a log's messages cut values.
-        var list = try container.nestedUnkeyedContainer(forKey: .items)
-        for _ in 0..<position { _ = try list.decode(CartItem.self) }
-        let fields = try list.nestedContainer(keyedBy: ItemKey.self)
         throw DecodingError.dataCorruptedError(
-          forKey: .quantity, in: fields,
+          forKey: .quantity, in: try itemFields(at: position),
           debugDescription: """
             Item \(position) (\(item.id), \(LogText.quoted(item.name))) has quantity \
             \(item.quantity), outside \(CartItem.quantityRange): no cart holds such an item.
@@ -133,9 +159,10 @@ public struct Cart: Reducer {
       alert = try container.decodeIfPresent(CartAlert.self, forKey: .alert)
     }
 
-    /// The key of an item's quantity, where decoding refuses one outside the range.
+    /// The keys of an item's quantity and name, where decoding refuses one outside the
+    /// range or a blank one.
     private enum ItemKey: String, CodingKey {
-      case quantity
+      case quantity, name
     }
 
     /// The keys to a screen of ``path``, where decoding refuses one no push could have left.

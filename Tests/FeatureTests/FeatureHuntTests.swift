@@ -63,4 +63,25 @@ import Testing
         try JSONDecoder().decode(Account.State.self, from: JSONEncoder().encode(state)) == state)
     }
   }
+
+  /// An item without a name, or a title that is blank, is no cart the feature reaches:
+  /// `addItemTapped` trims and drops a blank name, `itemAdded` refuses one, and the title
+  /// editor cannot save a blank title, which the cart ignores.
+  @Test func aCartWithABlankItemNameOrTitleDoesNotDecode() throws {
+    let blankName = CartItem(id: UUID(counting: 1), name: " \n")
+    let item = try refusal(decoding: Cart.State(items: [.tea, blankName]))
+    #expect(item?.contains("Item 1") == true, "\(item ?? "decoded")")
+    #expect(item?.contains("blank") == true, "\(item ?? "decoded")")
+
+    let title = try refusal(decoding: Cart.State(title: "  ", items: [.tea]))
+    #expect(title?.contains("title") == true, "\(title ?? "decoded")")
+  }
+
+  /// Names and titles the cart keeps as they came decode as they were: an added item's name
+  /// is kept untrimmed, as `itemAdded` keeps it.
+  @Test func aCartWithNamesTheFeatureKeepsDecodes() throws {
+    let untrimmed = CartItem(id: UUID(counting: 1), name: " Jam ")
+    let cart = Cart.State(title: "Weekend", items: [.tea, untrimmed])
+    #expect(try refusal(decoding: cart) == nil)
+  }
 }
