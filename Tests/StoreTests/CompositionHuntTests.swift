@@ -1,0 +1,196 @@
+import Effects
+import Testing
+
+@testable import Store
+
+/// A child that loads for a second, in every place a parent can hold one: each place goes
+/// away in the same action that starts the load, by each path the operators know.
+@MainActor
+@Suite struct CompositionHuntTests {
+  struct Child: Reducer {
+    struct State: Equatable, Identifiable, Sendable {
+      var id: Int
+      var loads = 0
+    }
+    enum Action: Sendable, Equatable {
+      case load
+      case loaded
+      case loadAndClose
+      case loadAndDismiss
+    }
+    let clock: TestClock
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      let load = Effect<Action>.run { [clock] send in
+        try await clock.sleep(for: .seconds(1))
+        send(.loaded)
+      }
+      switch action {
+      case .load, .loadAndClose: return load
+      case .loadAndDismiss: return .merge(load, .dismiss)
+      case .loaded:
+        state.loads += 1
+        return .none
+      }
+    }
+  }
+
+  struct Mode: Reducer {
+    enum State: Equatable, Sendable {
+      case child(Child.State)
+      case idle
+    }
+    enum Action: Sendable, Equatable {
+      case child(Child.Action)
+    }
+    let clock: TestClock
+    var body: some Reducer<State, Action> {
+      Reduce { state, action in
+        if action == .child(.loadAndClose) { state = .idle }
+        return .none
+      }
+      .ifCaseLet(StateKey.huntChild, action: ActionKey.huntChild) { Child(clock: clock) }
+    }
+  }
+
+  struct Parent: Reducer {
+    struct State: Equatable, Sendable {
+      var sheet: Child.State?
+      var detail: Child.State?
+      var mode = Mode.State.child(Child.State(id: 0))
+      var rows: IdentifiedArrayOf<Child.State> = [Child.State(id: 1), Child.State(id: 2)]
+      var path = StackState<Child.State>([Child.State(id: 3)])
+    }
+    enum Action: Sendable, Equatable {
+      case sheet(PresentationAction<Child.Action>)
+      case detail(Child.Action)
+      case mode(Mode.Action)
+      case rows(IdentifiedAction<Int, Child.Action>)
+      case path(StackAction<Child.State, Child.Action>)
+      case replaceAll
+    }
+    let clock: TestClock
+    var body: some Reducer<State, Action> {
+      Scope(state: \.mode, action: ActionKey.huntMode) { Mode(clock: clock) }
+      Reduce { state, action in
+        switch action {
+        case .detail(.loadAndClose): state.detail = nil
+        case .rows(.element(let id, .loadAndClose)): state.rows.remove(id: id)
+        case .path(.element(let id, .loadAndClose)): state.path.pop(from: id)
+        case .replaceAll: state = State(sheet: nil, detail: nil, mode: .idle, rows: [], path: [])
+        default: break
+        }
+        return .none
+      }
+      .presents(\.sheet, action: ActionKey.huntSheet) { Child(clock: clock) }
+      .ifLet(\.detail, action: ActionKey.huntDetail) { Child(clock: clock) }
+      .forEach(\.rows, action: ActionKey.huntRows) { Child(clock: clock) }
+      .navigationStack(\.path, action: ActionKey.huntPath) { Child(clock: clock) }
+    }
+  }
+
+  let clock = TestClock()
+
+  func makeHarness(_ warnings: WarningLog) -> Harness<Parent> {
+    var state = Parent.State()
+    state.sheet = Child.State(id: 4)
+    state.detail = Child.State(id: 5)
+    return Harness(initialState: state, warnings: warnings.handler, reducer: Parent(clock: clock))
+  }
+
+  nonisolated static let closings: [Parent.Action] = [
+    .sheet(.presented(.loadAndDismiss)),
+    .detail(.loadAndClose),
+    .mode(.child(.loadAndClose)),
+    .rows(.element(id: 1, action: .loadAndClose)),
+    .path(.element(id: StackElementID(rawValue: 0), action: .loadAndClose)),
+    .path(.element(id: StackElementID(rawValue: 0), action: .loadAndDismiss)),
+  ]
+
+  @Test(arguments: closings)
+  func aLoadStartedByTheActionThatClosesItsChildEnds(action: Parent.Action) async {
+    let warnings = WarningLog()
+    let harness = makeHarness(warnings)
+    harness.send(action)
+    #expect(clock.sleeperCount == 0)
+    await clock.advance(by: .seconds(2))
+    harness.settle()
+    #expect(!harness.processed.contains { "\($0.action)".contains("loaded") })
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+    #expect(harness.core.runtime.runningCount == 0)
+  }
+
+  nonisolated static let loads: [Parent.Action] = [
+    .sheet(.presented(.load)),
+    .detail(.load),
+    .mode(.child(.load)),
+    .rows(.element(id: 1, action: .load)),
+    .path(.element(id: StackElementID(rawValue: 0), action: .load)),
+  ]
+
+  @Test(arguments: loads)
+  func aLoadEndsWhenTheParentIsReplacedWholesale(action: Parent.Action) async {
+    let warnings = WarningLog()
+    let harness = makeHarness(warnings)
+    harness.send(action)
+    #expect(clock.sleeperCount == 1)
+    harness.send(.replaceAll)
+    #expect(clock.sleeperCount == 0)
+    await clock.advance(by: .seconds(2))
+    harness.settle()
+    #expect(harness.processed.count == 2)
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+  }
+}
+
+extension CaseKey<CompositionHuntTests.Mode.State, CompositionHuntTests.Child.State> {
+  static var huntChild: Self {
+    Self(CompositionHuntTests.Mode.State.child) { if case .child(let s) = $0 { s } else { nil } }
+  }
+}
+
+extension CaseKey<CompositionHuntTests.Mode.Action, CompositionHuntTests.Child.Action> {
+  static var huntChild: Self {
+    Self(CompositionHuntTests.Mode.Action.child) { if case .child(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<CompositionHuntTests.Parent.Action, CompositionHuntTests.Mode.Action> {
+  static var huntMode: Self {
+    Self(CompositionHuntTests.Parent.Action.mode) { if case .mode(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<CompositionHuntTests.Parent.Action, CompositionHuntTests.Child.Action> {
+  static var huntDetail: Self {
+    Self(CompositionHuntTests.Parent.Action.detail) {
+      if case .detail(let a) = $0 { a } else { nil }
+    }
+  }
+}
+
+extension CaseKey<
+  CompositionHuntTests.Parent.Action, PresentationAction<CompositionHuntTests.Child.Action>
+> {
+  static var huntSheet: Self {
+    Self(CompositionHuntTests.Parent.Action.sheet) {
+      if case .sheet(let a) = $0 { a } else { nil }
+    }
+  }
+}
+
+extension CaseKey<
+  CompositionHuntTests.Parent.Action, IdentifiedAction<Int, CompositionHuntTests.Child.Action>
+> {
+  static var huntRows: Self {
+    Self(CompositionHuntTests.Parent.Action.rows) { if case .rows(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<
+  CompositionHuntTests.Parent.Action,
+  StackAction<CompositionHuntTests.Child.State, CompositionHuntTests.Child.Action>
+> {
+  static var huntPath: Self {
+    Self(CompositionHuntTests.Parent.Action.path) { if case .path(let a) = $0 { a } else { nil } }
+  }
+}
