@@ -142,6 +142,118 @@ import Testing
   }
 }
 
+/// Rows and screens that present a sheet of their own: the sheet's load belongs to the row or
+/// the screen too, and ends when it goes.
+@MainActor
+@Suite struct NestedCompositionHuntTests {
+  typealias Child = CompositionHuntTests.Child
+
+  struct Holder: Reducer {
+    struct State: Equatable, Identifiable, Sendable {
+      var id: Int
+      var sheet: Child.State? = Child.State(id: 10)
+    }
+    enum Action: Sendable, Equatable {
+      case sheet(PresentationAction<Child.Action>)
+    }
+    let clock: TestClock
+    var body: some Reducer<State, Action> {
+      EmptyReducer<State, Action>()
+        .presents(\.sheet, action: ActionKey.huntSheet) { Child(clock: clock) }
+    }
+  }
+
+  struct Parent: Reducer {
+    struct State: Equatable, Sendable {
+      var rows: IdentifiedArrayOf<Holder.State> = [Holder.State(id: 1), Holder.State(id: 2)]
+      var path = StackState<Holder.State>([Holder.State(id: 3)])
+    }
+    enum Action: Sendable, Equatable {
+      case rows(IdentifiedAction<Int, Holder.Action>)
+      case path(StackAction<Holder.State, Holder.Action>)
+      case removeRow(Int)
+      case popAll
+    }
+    let clock: TestClock
+    var body: some Reducer<State, Action> {
+      Reduce { state, action in
+        switch action {
+        case .removeRow(let id): state.rows.remove(id: id)
+        case .popAll: state.path.removeAll()
+        case .rows, .path: break
+        }
+        return .none
+      }
+      .forEach(\.rows, action: ActionKey.huntRows) { Holder(clock: clock) }
+      .navigationStack(\.path, action: ActionKey.huntPath) { Holder(clock: clock) }
+    }
+  }
+
+  let clock = TestClock()
+
+  @Test func aRowsSheetsLoadEndsWithTheRowAndNotWithItsSibling() async {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: Parent.State(), warnings: warnings.handler, reducer: Parent(clock: clock))
+    harness.send(.rows(.element(id: 1, action: .sheet(.presented(.load)))))
+    harness.send(.rows(.element(id: 2, action: .sheet(.presented(.load)))))
+    #expect(clock.sleeperCount == 2)
+    harness.send(.removeRow(1))
+    #expect(clock.sleeperCount == 1)
+    await clock.advance(by: .seconds(1))
+    harness.settle()
+    #expect(harness.state.rows[id: 2]?.sheet?.loads == 1)
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+  }
+
+  @Test func aScreensSheetsLoadEndsWithTheScreen() async {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: Parent.State(), warnings: warnings.handler, reducer: Parent(clock: clock))
+    let screen = StackElementID(rawValue: 0)
+    harness.send(.path(.element(id: screen, action: .sheet(.presented(.load)))))
+    #expect(clock.sleeperCount == 1)
+    harness.send(.popAll)
+    #expect(clock.sleeperCount == 0)
+    await clock.advance(by: .seconds(2))
+    harness.settle()
+    #expect(harness.processed.count == 2)
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+  }
+}
+
+extension CaseKey<
+  NestedCompositionHuntTests.Holder.Action, PresentationAction<CompositionHuntTests.Child.Action>
+> {
+  static var huntSheet: Self {
+    Self(NestedCompositionHuntTests.Holder.Action.sheet) {
+      if case .sheet(let a) = $0 { a } else { nil }
+    }
+  }
+}
+
+extension CaseKey<
+  NestedCompositionHuntTests.Parent.Action,
+  IdentifiedAction<Int, NestedCompositionHuntTests.Holder.Action>
+> {
+  static var huntRows: Self {
+    Self(NestedCompositionHuntTests.Parent.Action.rows) {
+      if case .rows(let a) = $0 { a } else { nil }
+    }
+  }
+}
+
+extension CaseKey<
+  NestedCompositionHuntTests.Parent.Action,
+  StackAction<NestedCompositionHuntTests.Holder.State, NestedCompositionHuntTests.Holder.Action>
+> {
+  static var huntPath: Self {
+    Self(NestedCompositionHuntTests.Parent.Action.path) {
+      if case .path(let a) = $0 { a } else { nil }
+    }
+  }
+}
+
 extension CaseKey<CompositionHuntTests.Mode.State, CompositionHuntTests.Child.State> {
   static var huntChild: Self {
     Self(CompositionHuntTests.Mode.State.child) { if case .child(let s) = $0 { s } else { nil } }
