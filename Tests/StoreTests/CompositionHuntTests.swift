@@ -17,6 +17,10 @@ import Testing
       case loaded
       case loadAndClose
       case loadAndDismiss
+      /// Asks the parent to close it, and loads: in the order `loadFirst` says, merged or
+      /// one after the other.
+      case loadAndAskToClose(loadFirst: Bool, concatenated: Bool)
+      case closeMe
     }
     let clock: TestClock
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
@@ -27,6 +31,11 @@ import Testing
       switch action {
       case .load, .loadAndClose: return load
       case .loadAndDismiss: return .merge(load, .dismiss)
+      case .loadAndAskToClose(let loadFirst, let concatenated):
+        let parts: [Effect<Action>] =
+          loadFirst ? [load, .send(.closeMe)] : [.send(.closeMe), load]
+        return concatenated ? .concatenate(parts) : .merge(parts)
+      case .closeMe: return .none
       case .loaded:
         state.loads += 1
         return .none
@@ -45,7 +54,7 @@ import Testing
     let clock: TestClock
     var body: some Reducer<State, Action> {
       Reduce { state, action in
-        if action == .child(.loadAndClose) { state = .idle }
+        if action == .child(.loadAndClose) || action == .child(.closeMe) { state = .idle }
         return .none
       }
       .ifCaseLet(StateKey.huntChild, action: ActionKey.huntChild) { Child(clock: clock) }
@@ -73,9 +82,12 @@ import Testing
       Scope(state: \.mode, action: ActionKey.huntMode) { Mode(clock: clock) }
       Reduce { state, action in
         switch action {
-        case .detail(.loadAndClose): state.detail = nil
-        case .rows(.element(let id, .loadAndClose)): state.rows.remove(id: id)
-        case .path(.element(let id, .loadAndClose)): state.path.pop(from: id)
+        case .detail(.loadAndClose), .detail(.closeMe): state.detail = nil
+        case .sheet(.presented(.closeMe)): state.sheet = nil
+        case .rows(.element(let id, .loadAndClose)), .rows(.element(let id, .closeMe)):
+          state.rows.remove(id: id)
+        case .path(.element(let id, .loadAndClose)), .path(.element(let id, .closeMe)):
+          state.path.pop(from: id)
         case .replaceAll: state = State(sheet: nil, detail: nil, mode: .idle, rows: [], path: [])
         default: break
         }
@@ -108,6 +120,32 @@ import Testing
 
   @Test(arguments: closings)
   func aLoadStartedByTheActionThatClosesItsChildEnds(action: Parent.Action) async {
+    let warnings = WarningLog()
+    let harness = makeHarness(warnings)
+    harness.send(action)
+    #expect(clock.sleeperCount == 0)
+    await clock.advance(by: .seconds(2))
+    harness.settle()
+    #expect(!harness.processed.contains { "\($0.action)".contains("loaded") })
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+    #expect(harness.core.runtime.runningCount == 0)
+  }
+
+  /// A load then the request, concatenated, waits for the load: the child is there for it.
+  nonisolated static let askingToClose: [Parent.Action] = [
+    (true, false), (false, false), (false, true),
+  ]
+  .flatMap { loadFirst, concatenated -> [Parent.Action] in
+    let action = Child.Action.loadAndAskToClose(loadFirst: loadFirst, concatenated: concatenated)
+    return [
+      .sheet(.presented(action)), .detail(action), .mode(.child(action)),
+      .rows(.element(id: 1, action: action)),
+      .path(.element(id: StackElementID(rawValue: 0), action: action)),
+    ]
+  }
+
+  @Test(arguments: askingToClose)
+  func aLoadStartedWithTheChildsRequestToCloseItEnds(action: Parent.Action) async {
     let warnings = WarningLog()
     let harness = makeHarness(warnings)
     harness.send(action)
