@@ -260,6 +260,126 @@ import Testing
   }
 }
 
+/// A reducer beside a sheet's and a stack's operators, after them in one body: an action the
+/// operator finds addressed to nothing, ordinary or not, does not reach it, as
+/// `PresentationAction.dismiss` and `CombineReducers` say.
+@MainActor
+@Suite struct SiblingOfOperatorsHuntTests {
+  typealias Child = CompositionHuntTests.Child
+
+  struct Feature: Reducer {
+    struct State: Equatable, Sendable {
+      var sheet: Child.State?
+      var path = StackState<Child.State>()
+      var seen: [Action] = []
+    }
+    enum Action: Sendable, Equatable {
+      case sheet(PresentationAction<Child.Action>)
+      case path(StackAction<Child.State, Child.Action>)
+    }
+    let clock: TestClock
+    var body: some Reducer<State, Action> {
+      EmptyReducer<State, Action>()
+        .presents(\.sheet, action: ActionKey.huntSheet) { Child(clock: clock) }
+        .navigationStack(\.path, action: ActionKey.huntPath) { Child(clock: clock) }
+      Reduce { state, action in
+        state.seen.append(action)
+        return .none
+      }
+    }
+  }
+
+  let clock = TestClock()
+
+  @Test func aDismissalOfNothingReachesNoReducer() {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: Feature.State(), warnings: warnings.handler, reducer: Feature(clock: clock))
+    harness.send(.sheet(.dismiss))
+    #expect(harness.state.seen == [])
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+    // A sheet that is there: the dismissal reaches the reducer beside it, and closes it.
+    var presented = Feature.State()
+    presented.sheet = Child.State(id: 1)
+    let open = Harness(
+      initialState: presented, warnings: warnings.handler, reducer: Feature(clock: clock))
+    open.send(.sheet(.dismiss))
+    #expect(open.state.sheet == nil)
+    #expect(open.state.seen == [.sheet(.dismiss)])
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+  }
+
+  struct Root: Reducer {
+    struct State: Equatable, Sendable {
+      var feature = Feature.State()
+      var seen: [Action] = []
+    }
+    enum Action: Sendable, Equatable {
+      case feature(Feature.Action)
+    }
+    let clock: TestClock
+    var body: some Reducer<State, Action> {
+      Scope(state: \.feature, action: ActionKey.huntFeature) { Feature(clock: clock) }
+      Reduce { state, action in
+        state.seen.append(action)
+        return .none
+      }
+    }
+  }
+
+  @Test func aDismissalOfNothingDoesNotReachAnAncestor() {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: Root.State(), warnings: warnings.handler, reducer: Root(clock: clock))
+    harness.send(.feature(.sheet(.dismiss)))
+    #expect(harness.state == Root.State())
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+  }
+
+  @Test func aPopOfAScreenPoppedAlreadyReachesNoReducer() {
+    let warnings = WarningLog()
+    var state = Feature.State()
+    state.path.append(Child.State(id: 1))
+    let harness = Harness(
+      initialState: state, warnings: warnings.handler, reducer: Feature(clock: clock))
+    let screen = StackElementID(rawValue: 0)
+    harness.send(.path(.popFrom(id: screen)))
+    harness.send(.path(.popFrom(id: screen)))
+    #expect(harness.state.seen == [.path(.popFrom(id: screen))])
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+  }
+
+  @Test func anActionForASheetThatIsNotThereReachesNoReducer() {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: Feature.State(), warnings: warnings.handler, reducer: Feature(clock: clock))
+    harness.send(.sheet(.presented(.load)))
+    #expect(harness.state.seen == [])
+    #expect(warnings.messages.count == 1)
+  }
+}
+
+extension CaseKey<
+  SiblingOfOperatorsHuntTests.Feature.Action, PresentationAction<CompositionHuntTests.Child.Action>
+> {
+  static var huntSheet: Self {
+    Self(SiblingOfOperatorsHuntTests.Feature.Action.sheet) {
+      if case .sheet(let a) = $0 { a } else { nil }
+    }
+  }
+}
+
+extension CaseKey<
+  SiblingOfOperatorsHuntTests.Feature.Action,
+  StackAction<CompositionHuntTests.Child.State, CompositionHuntTests.Child.Action>
+> {
+  static var huntPath: Self {
+    Self(SiblingOfOperatorsHuntTests.Feature.Action.path) {
+      if case .path(let a) = $0 { a } else { nil }
+    }
+  }
+}
+
 extension CaseKey<
   NestedCompositionHuntTests.Holder.Action, PresentationAction<CompositionHuntTests.Child.Action>
 > {
@@ -342,5 +462,15 @@ extension CaseKey<
 > {
   static var huntPath: Self {
     Self(CompositionHuntTests.Parent.Action.path) { if case .path(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CaseKey<
+  SiblingOfOperatorsHuntTests.Root.Action, SiblingOfOperatorsHuntTests.Feature.Action
+> {
+  static var huntFeature: Self {
+    Self(SiblingOfOperatorsHuntTests.Root.Action.feature) {
+      if case .feature(let a) = $0 { a } else { nil }
+    }
   }
 }

@@ -53,10 +53,10 @@ extension Reducer {
   /// parent's reducer sees it first, with the child still there (to keep a draft the user
   /// swiped away, say), then the child's state becomes `nil`, which cancels the child's
   /// effects; unless the parent set it to `nil` itself, or presented a child with another id
-  /// in its place, which stays. A `.dismiss` sent while nothing is presented does nothing, and
-  /// the parent does not see it. The child dismisses
-  /// itself by returning `Effect.dismiss`; it reports results to the parent with its own
-  /// delegate actions, which the parent handles as
+  /// in its place, which stays. A `.dismiss` sent while nothing is presented does nothing and
+  /// reaches no reducer: not the parent, nor a reducer after this one in a block, nor an
+  /// ancestor. The child dismisses itself by returning `Effect.dismiss`; it reports results to
+  /// the parent with its own delegate actions, which the parent handles as
   /// `.destination(.presented(.delegate(...)))`.
   ///
   /// ```swift
@@ -326,8 +326,14 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       }
     } else if isDismissAction(action) {
       // A dismissal of a child that is gone (a second tap on a close button, or one racing
-      // the child's own) does nothing: the parent does not see it either.
-      guard wasPresent else { return .none }
+      // the child's own) does nothing: the parent does not see it either, nor do the
+      // reducers after this one in a block, or its ancestors (it reaches no reducer), as a
+      // stack's pop of a screen popped already. Ordinary: no warning.
+      guard wasPresent else {
+        return .missingChild(
+          "\(describe(action)) dismissed the child at \(identity), which was gone already.",
+          site: site, lifetime: identity, isOrdinary: true)
+      }
       // The parent sees the child it dismisses (to keep its draft, say), then the child goes,
       // unless the parent already dismissed it, or replaced it with a child of another id.
       let parentEffect = parent.reduce(into: &state, action: action)
