@@ -78,19 +78,7 @@ import Testing
     }
   }
 
-  /// A feature whose initial state does not round-trip: `.some(nil)` of an `Int??`, written
-  /// `null` and decoded as `nil`.
-  struct Maybe: Reducer {
-    struct State: Equatable, Codable {
-      var choice: Int?? = .some(nil)
-      var count = 0
-    }
-    enum Action: Equatable, Codable, Sendable { case bump }
-    func reduce(into state: inout State, action: Action) -> Effect<Action> {
-      state.count += 1
-      return .none
-    }
-  }
+  typealias Choice = ActionLogMessagePromiseTests.Choice
 
   /// A log may start with a byte order mark; a divergence from its header named the initial
   /// state that does not round-trip only without one. The header was read again for the
@@ -98,7 +86,8 @@ import Testing
   /// for no object: the explanation sent the reader to the reducer instead.
   @Test func aDivergenceFromTheHeaderIsExplainedTheSameWithAByteOrderMark() throws {
     let file = directory.path("maybe.jsonl")
-    let store = Store(initialState: Maybe.State()) { Maybe() }
+    // A feature whose initial state does not round-trip (`.some(nil)` of an `Int??`).
+    let store = Store(initialState: Choice.State()) { Choice() }
     let recorder = try store.recordActions(
       to: file, feature: "Maybe", checkpointInterval: 1, time: { 0 })
     store.send(.bump)
@@ -107,7 +96,7 @@ import Testing
     func differences(_ data: Data) throws -> [String] {
       try data.write(to: URL(fileURLWithPath: file))
       do {
-        _ = try ActionLogReplayer(feature: "Maybe") { Maybe() }.replay(path: file)
+        _ = try ActionLogReplayer(feature: "Maybe") { Choice() }.replay(path: file)
       } catch ActionLogError.diverged(_, _, let differences, _) {
         return differences
       }
