@@ -34,9 +34,12 @@ package struct TestLocation: Sendable {
 ///
 /// Off a Swift Testing test's task (a `Task.detached`, or another thread's callback, that
 /// calls an `unimplemented` dependency), `Test.current` is `nil`, as it is in an XCTest test,
-/// where `XCTFail` alone would go nowhere and the test would pass. Such a failure goes to
-/// both: Swift Testing records it for the run (it cannot tell for which test), and XCTest for
-/// its test that is running, if any; each ignores it otherwise.
+/// where `XCTFail` alone would go nowhere and the test would pass. So a failure goes to
+/// XCTest alone while an XCTest test is known to run (the first test store of the process
+/// starts following them), and otherwise to both: Swift Testing records it for the run (it
+/// cannot tell for which test), and XCTest for its test that is running, if any; each
+/// ignores it otherwise. Where the two frameworks forward each other's failures (Xcode's
+/// interoperability), such a failure can then be reported twice: twice a failure, never lost.
 package func reportFailure(_ message: String, at location: TestLocation) {
   #if canImport(Testing)
     let sourceLocation = SourceLocation(
@@ -52,6 +55,7 @@ package func reportFailure(_ message: String, at location: TestLocation) {
   #endif
   #if canImport(XCTest)
     XCTFail(message, file: location.filePath, line: location.line)
+    if XCTestEnd.isInXCTestTest { return }
   #else
     writeToStandardError("\(location.filePath):\(location.line): error: \(message)\n")
   #endif

@@ -1,4 +1,5 @@
 #if canImport(XCTest)
+  import Effects
   import Foundation
   import XCTest
 #endif
@@ -35,6 +36,12 @@ enum XCTestEnd {
   }
 
   #if canImport(XCTest)
+    /// Whether an XCTest test is known to be running, from any thread: `false` too before the
+    /// first test store of the process started following XCTest (see ``Tracker``).
+    nonisolated static var isInXCTestTest: Bool {
+      Tracker.testsRunning.withLock { $0 > 0 }
+    }
+
     /// Follows which XCTest test case runs (XCTest tells its observers on the main thread).
     @MainActor
     final class Tracker: NSObject, XCTestObservation {
@@ -44,9 +51,14 @@ enum XCTestEnd {
         return tracker
       }()
 
+      /// How many XCTest test cases have started and not finished, on any thread: what a
+      /// failure reported off the main actor asks (see `reportFailure(_:at:)`).
+      nonisolated static let testsRunning = Locked(0)
+
       private(set) var current: XCTestCase?
 
       nonisolated func testCaseWillStart(_ testCase: XCTestCase) {
+        Self.testsRunning.withLock { $0 += 1 }
         guard Thread.isMainThread else { return }
         // On the main thread, where the store reads it: no other isolation sees it.
         nonisolated(unsafe) let testCase = testCase
@@ -54,6 +66,7 @@ enum XCTestEnd {
       }
 
       nonisolated func testCaseDidFinish(_ testCase: XCTestCase) {
+        Self.testsRunning.withLock { $0 = max(0, $0 - 1) }
         guard Thread.isMainThread else { return }
         MainActor.assumeIsolated { current = nil }
       }
