@@ -10,7 +10,8 @@ final class Ledger: Sendable {
     var cancelledByTest: Set<Int> = []
     var warnings: [RuntimeWarning] = []
     var isFinished = false
-    /// The action that returned the first `.dismiss` that reached the root, described.
+    /// The action that returned the first `.dismiss` that reached the root, described; read
+    /// only for whether there was one.
     var dismissedBy: String?
     /// The action that returned the first `.dismiss` of an exhaustive step, described, until
     /// the test reads `isDismissed` or a check reports it.
@@ -104,7 +105,8 @@ final class Ledger: Sendable {
   }
 
   /// Whether the feature asked to be dismissed, for the test reading `isDismissed`: a read
-  /// that says so checks the dismissals of exhaustive steps so far, and those to come.
+  /// after a dismissal of an exhaustive step checks it, and every later one; a read before
+  /// any (after a non-exhaustive step's) checks none.
   func readDismissal() -> Bool {
     state.withLock { state in
       guard state.dismissedBy != nil else { return false }
