@@ -136,8 +136,9 @@ extension ActionLogReplayer {
     if let range = alone.first(where: { isRefused(with: [$0][...]) }) { return message(range) }
     let rest = numbers.dropFirst(numbersTriedAlone)
     guard !rest.isEmpty, isRefused(with: rest) else { return nil }
-    // The line is refused with all of `rest` set and with none: the shortest start of it
-    // that refuses the line ends with the number it is refused with.
+    // The line is refused with all of `rest` set, and not with none: the shortest start of
+    // it that refuses the line ends with the number it is refused with, when each field is
+    // read whatever the others hold.
     var low = rest.startIndex
     var high = rest.endIndex - 1
     while low < high {
@@ -148,7 +149,10 @@ extension ActionLogReplayer {
         low = middle + 1
       }
     }
-    return message(rest[low])
+    // A type that reads a field only when another holds no integer can refuse the line for
+    // a number the replay's decode never read: named only if the line is refused with it
+    // alone.
+    return isRefused(with: [rest[low]][...]) ? message(rest[low]) : nil
   }
 
   /// How many numbers ``roundedInteger(in:decoding:)`` tries one at a time before it sets
