@@ -48,8 +48,11 @@ public struct Account: Reducer {
     /// Decodes an account, refusing one that no sign-in leaves: signing in while a user is
     /// signed in (``Account/Action/signInTapped`` is ignored then, and a restore is ignored
     /// while a sign-in is in flight), signing in with no sign-in counted in
-    /// ``signInsStarted``, or a negative count. Restored, such a sign-in would never end: no
-    /// request is in flight to answer it.
+    /// ``signInsStarted``, or a negative count: no sequence of actions reaches these.
+    ///
+    /// A state saved while a sign-in was in flight decodes as it was saved, and says it signs
+    /// in: a replay needs it so. Restored in a new store, no request answers it, and every
+    /// sign-in is ignored until a sign-out; clear ``isSigningIn`` when restoring one.
     ///
     /// - Parameter decoder: The decoder.
     /// - Throws: `DecodingError.dataCorrupted` saying which rule the state breaks, or any

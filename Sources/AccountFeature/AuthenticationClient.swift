@@ -16,10 +16,10 @@ public struct AuthenticationClient: Sendable {
   public var restoreSession: @Sendable () async throws -> AccountProfile?
   /// The signed-in user's current profile, fetched again.
   public var refreshProfile: @Sendable () async throws -> AccountProfile
-  /// Forgets the session's credentials, then revokes them with the server. The live client
-  /// forgets them on this device first, before any network wait: a sign-out cut short (the
-  /// app quits while the revoke is under way) leaves no session to restore at the next
-  /// launch.
+  /// Forgets the session's credentials, then revokes them with the server. The simulated
+  /// client forgets them on this device first, before any network wait, as a live one
+  /// should: a sign-out cut short (the app quits while the revoke is under way) leaves no
+  /// session to restore at the next launch.
   public var signOut: @Sendable () async throws -> Void
   /// Profile changes made elsewhere (another device renaming the user, say), for as long as
   /// the caller listens.

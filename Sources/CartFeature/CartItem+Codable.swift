@@ -5,10 +5,11 @@ extension CartItem: Codable {
     case id, name, quantity, note
   }
 
-  /// Decodes an item as ``encode(to:)`` wrote it, whatever its quantity: an item is also a
-  /// message (``Cart/Action/itemAdded(_:)``, a ``Receipt``'s line), and the cart ignores an
-  /// added item outside ``quantityRange`` live, so a log that recorded one must read it back.
-  /// A cart's state refuses such an item when it decodes (``Cart/State/init(from:)``).
+  /// Decodes an item as ``encode(to:)`` wrote it, whatever its quantity or name: an item is
+  /// also a message (``Cart/Action/itemAdded(_:)``, a ``Receipt``'s line), and the cart
+  /// ignores an added item outside ``quantityRange``, or with a blank name, live, so a log
+  /// that recorded one must read it back. A cart's state refuses such an item when it
+  /// decodes (``Cart/State/init(from:)``).
   ///
   /// - Parameter decoder: The decoder.
   /// - Throws: Any error decoding a field.

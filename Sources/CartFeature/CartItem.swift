@@ -10,8 +10,10 @@ import Foundation
 /// ``Cart`` adds items of quantity 1, ``ItemEditor`` refuses any change that would leave the
 /// range, ``Cart/Action/itemAdded(_:)`` ignores an item outside it, and a cart's state
 /// refuses one when it decodes, so a state read back from an action log holds the same
-/// invariant as a live one. An item alone decodes whatever its quantity: as an action's
-/// payload or a receipt's line, it is a message, which the cart may ignore.
+/// invariant as a live one. Its ``name`` is never blank in a cart the same way (the cart drops
+/// a blank name, and refuses one when it decodes). An item alone decodes whatever its
+/// quantity or name: as an action's payload or a receipt's line, it is a message, which the
+/// cart may ignore.
 /// ``init(id:name:quantity:note:)`` itself does not check: a test may build any item.
 public struct CartItem: Identifiable, Equatable, Hashable, Sendable {
   /// The quantities an item may have: 1 through 99.

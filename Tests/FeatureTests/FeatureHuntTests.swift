@@ -72,6 +72,14 @@ import Testing
     let item = try refusal(decoding: Cart.State(items: [.tea, blankName]))
     #expect(item?.contains("Item 1") == true, "\(item ?? "decoded")")
     #expect(item?.contains("blank") == true, "\(item ?? "decoded")")
+    // Refused at the item's name, as a quantity out of range is at its quantity.
+    let data = try JSONEncoder().encode(Cart.State(items: [.tea, blankName]))
+    #expect {
+      try JSONDecoder().decode(Cart.State.self, from: data)
+    } throws: { error in
+      guard case DecodingError.dataCorrupted(let context) = error else { return false }
+      return context.codingPath.last?.stringValue == "name"
+    }
 
     let title = try refusal(decoding: Cart.State(title: "  ", items: [.tea]))
     #expect(title?.contains("title") == true, "\(title ?? "decoded")")

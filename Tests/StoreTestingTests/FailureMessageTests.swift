@@ -332,7 +332,7 @@ extension CaseKey<Ledger.Action, (from: Int, to: Int)> {
           Received: Ledger.Action.logged("opened")
         The expected case cannot be named: a CaseKey holds no name, and the store reads one \
         only from an action the key makes, which takes a payload the store can create (none, \
-        `nil`, a string, a number, a Boolean or a collection).
+        an optional's `nil`, a string, a number, a Boolean, a collection or a SIMD vector).
         """)
   }
 

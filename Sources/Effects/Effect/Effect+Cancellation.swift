@@ -125,9 +125,10 @@ extension Effect {
   /// child reducer returns instead of running the child, and the mark that tells every
   /// reducer around it not to run for the action either (``isForMissingChild``).
   ///
-  /// With `isOrdinary`, for a child that was there and is gone where that is no mistake (a
-  /// pop of a screen popped already), the mark alone: nothing is reported, and `message`
-  /// only says what it stands for, to a reader of the effect.
+  /// With `isOrdinary`, for a child that is not there where that is no mistake (a pop of a
+  /// screen popped already, a `.dismiss` of a sheet dismissed already or never presented),
+  /// the mark alone: nothing is reported, and `message` only says what it stands for, to a
+  /// reader of the effect.
   @usableFromInline
   package static func missingChild(
     _ message: String, site: SourceSite, lifetime: some Hashable & Sendable,

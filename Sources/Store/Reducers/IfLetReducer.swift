@@ -331,7 +331,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       // stack's pop of a screen popped already. Ordinary: no warning.
       guard wasPresent else {
         return .missingChild(
-          "\(describe(action)) dismissed the child at \(identity), which was gone already.",
+          "\(describe(action)) dismissed the child at \(identity), which is not there.",
           site: site, lifetime: identity, isOrdinary: true)
       }
       // The parent sees the child it dismisses (to keep its draft, say), then the child goes,

@@ -4,8 +4,9 @@ import Store
 /// Names the case a `CaseKey` stands for, where that can be found out.
 ///
 /// A key holds two closures and where it was created, not its case's name. The name shows in
-/// an action the key makes, so for a payload that a literal can make safely (none, `nil`, or a
-/// standard library string, number, Boolean or collection), the key embeds such a sample and
+/// an action the key makes, so for a payload that a literal can make safely (none, an
+/// optional's `nil`, or a standard library string, number, Boolean, collection or SIMD
+/// vector), the key embeds such a sample and
 /// the name is read from the action's mirror: `Inventory.Action.step`, or
 /// `App.Action.cart(.checkout)` through a key made by `appending(_:)`. Other payloads (a
 /// child feature's action, a struct, a tuple) leave the case unnamed, as does a key whose
@@ -37,7 +38,7 @@ enum CaseName {
 
       The expected case cannot be named: a CaseKey holds no name, and the store reads one \
       only from an action the key makes, which takes a payload the store can create (none, \
-      `nil`, a string, a number, a Boolean or a collection).
+      an optional's `nil`, a string, a number, a Boolean, a collection or a SIMD vector).
       """
     return """
       Received an action that does not match the key passed to `receive`.
