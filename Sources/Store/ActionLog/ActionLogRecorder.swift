@@ -255,8 +255,7 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
     -> ActionLogError
   {
     // Bounded, so that the line saying so fits in any line limit.
-    var reason = failure.map { "\(what): \($0.reason)" } ?? what
-    if reason.count > 2000 { reason = String(reason.prefix(1999)) + "…" }
+    let reason = Self.cut(failure.map { "\(what): \($0.reason)" } ?? what, to: 2000)
     let isMarked = (try? write(StopLine(seq: sequence, reason: reason))) != nil
     isStopMarked = isMarked
     let error = ActionLogError.cannotWrite(
@@ -280,8 +279,19 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
   /// An action as messages name it, shortened: an action too large for a line is too
   /// large for a message.
   private static func describe(_ action: Action) -> String {
-    let text = Effects.describe(action)
-    return text.count > 200 ? String(text.prefix(199)) + "…" : text
+    cut(Effects.describe(action), to: 200)
+  }
+
+  /// `text`, or its first `limit - 1` Unicode scalars and an ellipsis if it has more than
+  /// `limit`. Counted in scalars, not characters: one character can hold any number of them
+  /// (a letter under four million combining accents is one character of 8 MiB).
+  private static func cut(_ text: String, to limit: Int) -> String {
+    let scalars = text.unicodeScalars
+    guard
+      let end = scalars.index(scalars.startIndex, offsetBy: limit - 1, limitedBy: scalars.endIndex),
+      scalars.index(end, offsetBy: 2, limitedBy: scalars.endIndex) != nil
+    else { return text }
+    return String(scalars[..<end]) + "…"
   }
 
   private func writeCheckpoint(isFinal: Bool) throws(LineFailure) {
