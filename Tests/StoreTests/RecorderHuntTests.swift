@@ -211,6 +211,27 @@ struct Edges: Reducer {
     #expect(throws: ActionLogError.self) { try recorder.finish() }
   }
 
+  /// The warning that a recorder was released before its finish() named the action that found
+  /// it gone whole: a megabyte of text made a megabyte warning. It is cut as the recorder's
+  /// other messages cut the actions they name.
+  @Test func theWarningOfARecorderReleasedEarlyCutsTheActionItNames() throws {
+    let warnings = WarningLog()
+    let store = RuntimeWarningHandler.$current.withValue(warnings.handler) {
+      Store(initialState: Edges.State()) { Edges() }
+    }
+    let file = directory.path("released-early.jsonl")
+    do {
+      let recorder = try store.recordActions(to: file, feature: "Edges", time: { 0 })
+      store.send(.double(1))
+      #expect(recorder.actionCount == 1)
+    }
+    store.send(.text(String(repeating: "x", count: 1_000_000)))
+    #expect(warnings.messages.count == 1)
+    let message = warnings.messages.first ?? ""
+    #expect(message.utf8.count < 2_000, "\(message.prefix(300))")
+    #expect(message.contains(#"was released before its finish(): Edges.Action.text("xxx"#))
+  }
+
   @Test func effectFedActionsAreRecordedWithTheirOrigin() throws {
     let (store, file, _) = try record([.echo(3), .double(4), .echo(5)])
     var origins: [ActionOrigin] = []

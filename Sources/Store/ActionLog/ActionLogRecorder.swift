@@ -278,7 +278,7 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
 
   /// An action as messages name it, shortened: an action too large for a line is too
   /// large for a message.
-  private static func describe(_ action: Action) -> String {
+  fileprivate static func describe(_ action: Action) -> String {
     cut(Effects.describe(action), to: 200)
   }
 
@@ -468,7 +468,8 @@ extension Store where State: Codable, Action: Codable {
           RuntimeWarning(
             message: """
               The ActionLogRecorder writing \(link.path) was released before its finish(): \
-              \(describe(action)) and the actions after it are not recorded, and the log has \
+              \(ActionLogRecorder<State, Action>.describe(action)) and the actions after it are \
+              not recorded, and the log has \
               no final checkpoint. Keep the recorder while recording, and call finish() at \
               the end.
               """,
