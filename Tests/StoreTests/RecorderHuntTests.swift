@@ -232,6 +232,39 @@ struct Edges: Reducer {
     #expect(message.contains(#"was released before its finish(): Edges.Action.text("xxx"#))
   }
 
+  /// finish() once the store is gone: the final checkpoint needs the state, except when the
+  /// last action's checkpoint was the line before, when it repeats that one's digest. The log
+  /// then ends whole, and finish() does not throw (its documentation said it always did).
+  @Test(arguments: [1, 2])
+  func finishAfterTheStoreIsGoneNeedsItsStateUnlessTheLastCheckpointWasJustWritten(
+    interval: Int
+  ) throws {
+    let file = directory.path("gone-\(interval).jsonl")
+    let recorder: ActionLogRecorder<Edges.State, Edges.Action>
+    do {
+      let store = Store(initialState: Edges.State()) { Edges() }
+      recorder = try store.recordActions(
+        to: file, feature: "Edges", checkpointInterval: interval, time: { 0 })
+      store.send(.double(1))
+      store.send(.double(2))
+      store.send(.double(3))
+      store.send(.double(4))
+      store.send(.double(5))
+      if interval == 1 { store.send(.double(6)) }
+    }
+    let report: ReplayReport<Edges.State>
+    if interval == 1 {
+      try recorder.finish()
+      report = try replayer.replay(path: file)
+      #expect(report.isComplete && report.checkpointsVerified == 7)
+      #expect(report.finalState.double == 6)
+    } else {
+      #expect(throws: ActionLogError.self) { try recorder.finish() }
+      report = try replayer.replay(path: file)
+      #expect(report.recordingStoppedAfter == 5 && report.checkpointsVerified == 2)
+    }
+  }
+
   @Test func effectFedActionsAreRecordedWithTheirOrigin() throws {
     let (store, file, _) = try record([.echo(3), .double(4), .echo(5)])
     var origins: [ActionOrigin] = []

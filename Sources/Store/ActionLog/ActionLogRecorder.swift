@@ -165,7 +165,9 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
   ///
   /// Call it while the store lives: the final checkpoint holds the store's state. The
   /// recorder does not keep the store alive; once the store is gone, the log ends with a
-  /// line saying the store was released, and this throws.
+  /// line saying the store was released, and this throws. (Unless the last action's periodic
+  /// checkpoint was the last line written: the final checkpoint then repeats its digest, which
+  /// needs no state, and the log ends whole.)
   ///
   /// Calling it again does nothing more, and throws the same error, if any.
   ///
