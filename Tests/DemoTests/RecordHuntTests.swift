@@ -69,4 +69,29 @@ import Testing
     let output = Output(capturing: true)
     #expect(await Demo.run(["verify", "--complete", file], output: output) == 0)
   }
+
+  /// A recording of no action (a final checkpoint of the initial state alone), and one whose
+  /// last action's periodic checkpoint is the line before the final one (which repeats only
+  /// its digest), verify whole.
+  @Test(arguments: [0, 10, 40])
+  func aRecordingOfAnyLengthVerifiesComplete(actions: Int) async throws {
+    let file = path("length-\(actions).jsonl")
+    let (store, settle, _) = SampleApp.liveStore()
+    let recorder = try store.recordActions(
+      to: file, feature: SampleApp.feature, checkpointInterval: 10, time: { 0 })
+    if actions > 37 {
+      try Script.run(store, settle: settle)
+    }
+    while recorder.actionCount < actions {
+      store.send(.cart(.editTitleTapped))
+      settle()
+    }
+    let state = store.state
+    try recorder.finish()
+    let report = try SampleApp.replayer.replay(path: file)
+    #expect(report.finalState == state && report.isComplete)
+    let output = Output(capturing: true)
+    #expect(await Demo.run(["verify", "--complete", file], output: output) == 0)
+    #expect(output.captured?.last?.hasPrefix("OK: all") == true, "\(output.captured ?? [])")
+  }
 }
