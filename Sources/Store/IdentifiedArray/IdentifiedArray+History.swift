@@ -63,6 +63,12 @@ struct StructureHistory<ID: Hashable> {
   @usableFromInline var largestCapacity = 0
   /// How many ids the changes hold in all.
   @usableFromInline var idCount = 0
+  /// How many of the oldest changes are known to hold no ids (forgotten, or recorded with
+  /// none): a forgetting pass starts after them. Without it, each pass went over every
+  /// change kept, and once an array had shrunk below a quarter of the ids its history held,
+  /// every change passed over them all (an update by id, a pop: 8,192 changes each, for an
+  /// array that had held 100,000 elements).
+  @usableFromInline var forgottenOldest = 0
 
   @inlinable init() {}
 
@@ -109,6 +115,7 @@ struct StructureHistory<ID: Hashable> {
       idCount -= changes[next].ids.count
       changes[next] = change
       next = (next + 1) % changes.count
+      forgottenOldest = max(0, forgottenOldest - 1)
     }
     if idCount > idLimit { forgetOldestIDs(downTo: idLimit) }
   }
@@ -117,18 +124,18 @@ struct StructureHistory<ID: Hashable> {
   /// they removed too many to keep, so that a question reaching back to them is answered
   /// "unknown" (the asker then compares ids) rather than wrongly.
   ///
-  /// - Complexity: O(*c*) for the *c* changes kept; it runs only after changes that removed
-  ///   many ids, each forgotten once.
+  /// - Complexity: O(1) amortized over the changes recorded: it starts past the oldest
+  ///   changes known to hold no ids (`forgottenOldest`), so it passes over each change at
+  ///   most once while the history keeps it.
   @usableFromInline
   mutating func forgetOldestIDs(downTo limit: Int) {
     // Oldest first: from `next` once the ring is full, else from the start.
     let start = changes.count == largestCapacity ? next : 0
-    for step in 0..<changes.count where idCount > limit {
-      let index = (start + step) % changes.count
-      let count = changes[index].ids.count
-      guard count > 0 else { continue }
-      changes[index].ids = .unknown
-      idCount -= count
+    while idCount > limit, forgottenOldest < changes.count {
+      let index = (start + forgottenOldest) % changes.count
+      idCount -= changes[index].ids.count
+      if changes[index].ids.count > 0 { changes[index].ids = .unknown }
+      forgottenOldest += 1
     }
   }
 
