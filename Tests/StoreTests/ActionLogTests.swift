@@ -716,6 +716,11 @@ import Testing
         recording was cut short, or is still being written.
         """
       ])
+    // Blank lines after the last action do not move where the log is said to end (the log
+    // hunt: the warning named the last blank line).
+    let trailed = try write(
+      kept.joined(separator: "\n") + "\n\n  \n\n", to: "cut-between-blank.jsonl")
+    #expect(try replayer().replay(path: trailed).warnings == report.warnings)
   }
 
   @Test func aLogCutAtAnyByteReplaysEveryCompleteLine() throws {

@@ -239,8 +239,9 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         }
         throw ActionLogError.lineTooLong(line: lineNumber, limit: ActionLogFormat.maximumLineLength)
       }
-      lastLine = number
       if Self.isBlank(bytes) { continue }
+      // The last line that holds something: where the log is said to end.
+      lastLine = number
       if let until, sequence >= until {
         switch Self.kind(of: bytes, after: sequence, decoder) {
         case .ofThisAction:
