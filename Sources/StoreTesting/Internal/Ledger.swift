@@ -10,9 +10,8 @@ final class Ledger: Sendable {
     var cancelledByTest: Set<Int> = []
     var warnings: [RuntimeWarning] = []
     var isFinished = false
-    /// The action that returned the first `.dismiss` that reached the root, described; read
-    /// only for whether there was one.
-    var dismissedBy: String?
+    /// Whether a `.dismiss` reached the root.
+    var isDismissed = false
     /// The action that returned the first `.dismiss` of an exhaustive step, described, until
     /// the test reads `isDismissed` or a check reports it.
     var uncheckedDismissalBy: String?
@@ -92,11 +91,11 @@ final class Ledger: Sendable {
   }
 
   /// Records that `origin` (an action, described) returned a `.dismiss` that reached the
-  /// root: the first one is kept. One in a non-exhaustive step needs no check, but does not
-  /// excuse a later one of an exhaustive step from it.
+  /// root: the first of an exhaustive step is kept, to be checked. One in a non-exhaustive
+  /// step needs no check, but does not excuse a later one of an exhaustive step from it.
   func recordDismissal(by origin: String) {
     state.withLock { state in
-      if state.dismissedBy == nil { state.dismissedBy = origin }
+      state.isDismissed = true
       guard state.exhaustivity == .on, !state.isDismissalChecked,
         state.uncheckedDismissalBy == nil
       else { return }
@@ -109,7 +108,7 @@ final class Ledger: Sendable {
   /// any (after a non-exhaustive step's) checks none.
   func readDismissal() -> Bool {
     state.withLock { state in
-      guard state.dismissedBy != nil else { return false }
+      guard state.isDismissed else { return false }
       if state.uncheckedDismissalBy != nil {
         state.uncheckedDismissalBy = nil
         state.isDismissalChecked = true
