@@ -52,14 +52,13 @@ private final class CancellationSwallowingClock: Clock, Sendable {
 @Suite struct EffectsHuntTests {
   let clock = TestClock()
 
-  /// A timer ends when its task is cancelled, as its documentation says, also on a clock
-  /// whose sleep does not throw for the cancellation: it ticks no more, and sleeps no more.
-  /// (It went on ticking, each sleep returning at once, for as long as the clock let it: for
-  /// good, with the effect never ending, on a clock that never throws.)
-  @Test func aTimerEndsWithItsTaskOnAClockThatDoesNotThrowForCancellation() async {
-    let timerClock = CancellationSwallowingClock(base: clock)
-    let harness = Harness(
-      initialState: LogFeature.State(),
+  /// A log whose `.start` runs a timer of one second on `timerClock`, recording each tick,
+  /// cancellable as "timer"; its warnings go to `warnings`, or as any store's without one.
+  fileprivate func ticking(
+    on timerClock: some Clock<Duration> & Sendable, warnings: WarningLog? = nil
+  ) -> Harness<LogFeature> {
+    Harness(
+      initialState: LogFeature.State(), warnings: warnings?.handler ?? .current,
       reducer: LogFeature { _ in
         .run { send in
           for await tick in timerClock.timer(interval: .seconds(1)) {
@@ -68,6 +67,15 @@ private final class CancellationSwallowingClock: Clock, Sendable {
         }
         .cancellable(id: "timer")
       })
+  }
+
+  /// A timer ends when its task is cancelled, as its documentation says, also on a clock
+  /// whose sleep does not throw for the cancellation: it ticks no more, and sleeps no more.
+  /// (It went on ticking, each sleep returning at once, for as long as the clock let it: for
+  /// good, with the effect never ending, on a clock that never throws.)
+  @Test func aTimerEndsWithItsTaskOnAClockThatDoesNotThrowForCancellation() async {
+    let timerClock = CancellationSwallowingClock(base: clock)
+    let harness = ticking(on: timerClock)
     harness.send(.start("t"))
     await clock.advance(by: .seconds(2))
     #expect(harness.state.log == ["start t", "tick 1.0 seconds", "tick 2.0 seconds"])
@@ -83,16 +91,7 @@ private final class CancellationSwallowingClock: Clock, Sendable {
   @Test func aTimersClockErrorAfterCancellationIsReported() async {
     let warnings = WarningLog()
     let timerClock = InterruptedClock(base: clock)
-    let harness = Harness(
-      initialState: LogFeature.State(), warnings: warnings.handler,
-      reducer: LogFeature { _ in
-        .run { send in
-          for await tick in timerClock.timer(interval: .seconds(1)) {
-            send(.record("tick \(tick)"))
-          }
-        }
-        .cancellable(id: "timer")
-      })
+    let harness = ticking(on: timerClock, warnings: warnings)
     harness.send(.start("t"))
     await clock.advance(by: .seconds(1))
     harness.send(.stop("timer"))

@@ -45,19 +45,6 @@ extension CaseKey<ScreenStack.Action, StackAction<Screen.State, Screen.Action>> 
 @Suite struct LifecycleHuntTests {
   let clock = TestClock()
 
-  nonisolated func scripted(
-    _ steps: [@MainActor @Sendable () async -> ScreenLifecycleAction.ScenePhase?]
-  ) -> AsyncStream<ScreenLifecycleAction.ScenePhase> {
-    let calls = Locked(0)
-    return AsyncStream {
-      let call = calls.withLock { value in
-        value += 1
-        return value
-      }
-      return call <= steps.count ? await steps[call - 1]() : nil
-    }
-  }
-
   @Test func anOldScreensTaskEndingAfterTheStackWasReplacedLeavesTheNewScreenRunning() async {
     let warnings = WarningLog()
     let harness = Harness(
@@ -145,13 +132,19 @@ extension CaseKey<ClosingHost.Action, StackAction<Screen.State, Screen.Action>> 
 }
 
 extension LifecycleHuntTests {
-  @Test func aParentThatClosesTheScreenWhenItsTaskEndsGetsNoWarningForTheTeardown() {
-    let warnings = WarningLog()
+  /// A host whose sheet screen and one stack screen have started their tasks.
+  fileprivate func startedClosingHost(_ warnings: WarningLog) -> Harness<ClosingHost> {
     let harness = Harness(
       initialState: ClosingHost.State(screen: Screen.State(), path: [Screen.State()]),
       warnings: warnings.handler, reducer: ClosingHost(clock: clock))
     harness.send(.screen(.lifecycle(.taskStarted)))
     harness.send(.path(.element(id: 0, action: .lifecycle(.taskStarted))))
+    return harness
+  }
+
+  @Test func aParentThatClosesTheScreenWhenItsTaskEndsGetsNoWarningForTheTeardown() {
+    let warnings = WarningLog()
+    let harness = startedClosingHost(warnings)
     harness.send(.screen(.lifecycle(.taskEnded)))
     harness.send(.path(.element(id: 0, action: .lifecycle(.taskEnded))))
     #expect(harness.state.screen == nil)
@@ -164,11 +157,7 @@ extension LifecycleHuntTests {
 extension LifecycleHuntTests {
   @Test func aParentThatClosesTheScreenWhenItsSceneLeavesGetsNoWarningForTheLostFocus() async {
     let warnings = WarningLog()
-    let harness = Harness(
-      initialState: ClosingHost.State(screen: Screen.State(), path: [Screen.State()]),
-      warnings: warnings.handler, reducer: ClosingHost(clock: clock))
-    harness.send(.screen(.lifecycle(.taskStarted)))
-    harness.send(.path(.element(id: 0, action: .lifecycle(.taskStarted))))
+    let harness = startedClosingHost(warnings)
     // The startup and the first focus take their second each: no hook runs after them.
     await clock.advance(by: .seconds(2))
     harness.settle()

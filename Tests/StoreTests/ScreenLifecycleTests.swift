@@ -259,22 +259,6 @@ extension CaseKey<Screen.Action, ScreenLifecycleAction> {
     #expect(warnings.messages.count == 1)
   }
 
-  /// Scene phases that run each step when the driver asks for the next phase.
-  nonisolated func scripted(
-    _ steps: [@MainActor @Sendable () async -> ScreenLifecycleAction.ScenePhase?]
-  )
-    -> AsyncStream<ScreenLifecycleAction.ScenePhase>
-  {
-    let calls = Locked(0)
-    return AsyncStream {
-      let call = calls.withLock { value in
-        value += 1
-        return value
-      }
-      return call <= steps.count ? await steps[call - 1]() : nil
-    }
-  }
-
   @Test func aScreenWhoseSceneStartsInTheBackgroundGetsItsFirstFocusWhenItBecomesActive() async {
     let harness = makeHarness()
     let clock = clock
