@@ -177,7 +177,8 @@ extension TestStore {
         return matches.isEmpty
           ? nil
           : Messages.Dropper(
-            step: drop.step, isReceive: drop.isReceive, matches: matches.map { Messages.action($0) }
+            step: drop.step, isReceive: drop.isReceive, isFailedReceive: drop.isFailedReceive,
+            matches: matches.map { Messages.action($0) }
           )
       }
       let dropped = isExhaustive || droppers.isEmpty ? "" : "\n" + Messages.dropped(by: droppers)
@@ -193,7 +194,15 @@ extension TestStore {
       )
       if !isExhaustive {
         // Dropped unasserted, as a `send` drops them: the state they left is the one the
-        // next step starts from, should the test turn exhaustivity back on.
+        // next step starts from, should the test turn exhaustivity back on. A later receive
+        // that waits for one of them names this step, as it names a receive that skipped.
+        if !received.isEmpty {
+          let step = "`receive` of \(description()) at \(location.fileID):\(location.line)"
+          noteDrop(
+            Drop(
+              step: step, isReceive: true, isFailedReceive: true,
+              actions: received.map(\.action)))
+        }
         removeAllReceived()
         baseline = root.untrackedState
       }

@@ -122,6 +122,8 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     var step: String
     /// Whether the step is a `receive`, which skipped the actions before its match.
     var isReceive: Bool
+    /// Whether the step is a `receive` that failed, which dropped every received action.
+    var isFailedReceive = false
     var actions: [Action]
   }
 

@@ -352,6 +352,39 @@ import Testing
     #expect(!messages.last.contains("dropped by"))
   }
 
+  /// A failing non-exhaustive receive drops every received action; a later receive that waits
+  /// for one of them named no step before (stop 69's hunter E).
+  @Test func aNonExhaustiveReceiveOfAnActionAFailedReceiveDroppedSaysWhichReceive() async {
+    let store = makeStore()
+    store.exhaustivity = .off
+    await store.send(.echo(["a", "b"]))
+    await withKnownIssue {
+      await store.receive(.loaded("c"))
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.last.contains("Received but not matching:"))
+    await withKnownIssue {
+      await store.receive(.loaded("a"))
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.last.contains("nothing arrived"))
+    #expect(
+      messages.last.contains(
+        #"• `receive` of Profile.Action.loaded("c") at StoreTestingTests/TestStoreFailureTests.swift:"#
+      ))
+    #expect(messages.last.contains(#", which failed and dropped Profile.Action.loaded("a")"#))
+    #expect(messages.last.contains(#"and a `receive` that fails drops them all; matching"#))
+    // Named until a receive fails, as a receive's skips are.
+    await withKnownIssue {
+      await store.receive(.loaded("b"))
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(!messages.last.contains("dropped by"))
+  }
+
   @Test func aDebouncedEffectStillWaitingIsNamedOnceAtTheLineThatDebouncedIt() async {
     let store = makeStore()
     await store.send(.searchTyped("Ada"))

@@ -336,6 +336,8 @@ enum Messages {
     var step: String
     /// Whether the step is a `receive`, which skipped actions before its match.
     var isReceive: Bool
+    /// Whether the step is a `receive` that failed, which dropped every received action.
+    var isFailedReceive = false
     /// The dropped actions that the `receive` would have matched, described.
     var matches: [String]
   }
@@ -344,15 +346,22 @@ enum Messages {
   static func dropped(by steps: [Dropper]) -> String {
     let hasReceives = steps.contains(where: \.isReceive)
     let rule =
-      hasReceives
-      ? """
-      each `send` drops the received actions not yet asserted, and each `receive` skips those \
-      that arrived before the one it matches
-      """
-      : "each `send` drops the received actions not yet asserted"
+      if steps.contains(where: \.isFailedReceive) {
+        """
+        each `send` drops the received actions not yet asserted, each `receive` skips those \
+        that arrived before the one it matches, and a `receive` that fails drops them all
+        """
+      } else if hasReceives {
+        """
+        each `send` drops the received actions not yet asserted, and each `receive` skips those \
+        that arrived before the one it matches
+        """
+      } else {
+        "each `send` drops the received actions not yet asserted"
+      }
     let lines = steps.map {
-      "\($0.step), which \($0.isReceive ? "skipped" : "dropped") "
-        + $0.matches.joined(separator: ", ")
+      let verb = $0.isFailedReceive ? "failed and dropped" : $0.isReceive ? "skipped" : "dropped"
+      return "\($0.step), which \(verb) " + $0.matches.joined(separator: ", ")
     }
     let advice =
       hasReceives
