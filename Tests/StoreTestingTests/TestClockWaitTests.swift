@@ -331,10 +331,11 @@ import Testing
     #expect(messages.all.count == 1, "\(messages.all)")
     #expect(
       messages.last.hasSuffix(
-        "The feature's TestClock is held by 1 other live test store too. A clock shared "
-          + "between tests that run at the same time (a global, or a `static let`) moves for "
-          + "every store that holds it: each test's advances wake the others' effects. Give "
-          + "each test a clock of its own."),
+        "The feature's TestClock is held by 1 other live test store too, and a clock moves "
+          + "for every store that holds it: each store's advances wake the others' effects. If "
+          + "the clock is shared between tests that run at the same time (a global, or a "
+          + "`static let`), give each test a clock of its own; an earlier store of this test "
+          + "holds it until that store is released."),
       "\(messages.all)")
     store.skipReceivedActions()
     await store.finish()

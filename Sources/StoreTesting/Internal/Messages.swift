@@ -375,17 +375,19 @@ enum Messages {
   }
 
   /// A note for a failure about what effects did: the feature's test clock is held by other
-  /// live test stores too, as a clock shared between tests (a global, a `static let`) is, so
-  /// their advances wake this store's effects and this test's wake theirs. Empty otherwise.
+  /// live test stores too, as a clock shared between tests (a global, a `static let`) is, or
+  /// one an earlier store of the same test still holds, so their advances wake this store's
+  /// effects and this store's wake theirs. Empty otherwise.
   static func sharedClocks(_ clocks: [TestClock]) -> String {
     let others = clocks.map { $0.storeCount - 1 }.max() ?? 0
     guard others > 0 else { return "" }
     return """
 
-      The feature's TestClock is held by \(counted(others, "other live test store")) too. A \
-      clock shared between tests that run at the same time (a global, or a `static let`) \
-      moves for every store that holds it: each test's advances wake the others' effects. \
-      Give each test a clock of its own.
+      The feature's TestClock is held by \(counted(others, "other live test store")) too, and \
+      a clock moves for every store that holds it: each store's advances wake the others' \
+      effects. If the clock is shared between tests that run at the same time (a global, or a \
+      `static let`), give each test a clock of its own; an earlier store of this test holds it \
+      until that store is released.
       """
   }
 
