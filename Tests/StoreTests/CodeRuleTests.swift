@@ -220,4 +220,93 @@ import Testing
       .filter { Self.names(Self.processWait.name, in: $0.element) }.map { $0.offset + 1 }
     #expect(found == [1, 4])
   }
+
+  /// The modules the package's code may import: the toolchain's own (DESIGN.md: no outside
+  /// package; no SwiftUI, UIKit or Combine, so that it builds on Linux and compiles unchanged
+  /// on Apple platforms) and the package's targets.
+  static let importable: Set<String> = [
+    "Foundation", "FoundationEssentials", "FoundationNetworking", "Dispatch", "Observation",
+    "Synchronization", "XCTest", "Testing", "Glibc", "Musl", "Darwin",
+    "Effects", "Store", "StoreTesting", "CartFeature", "AccountFeature", "AppFeature", "demo",
+  ]
+
+  /// The module each `import` in `code` (lines of code, as ``codeLines(of:)`` leaves them)
+  /// names, with the line's number: `import M`, `@testable import M`, `public import M`,
+  /// `import struct M.Name`.
+  static func imports(in code: [String]) -> [(line: Int, module: String)] {
+    let kinds: Set<Substring> = [
+      "typealias", "struct", "class", "enum", "protocol", "let", "var", "func",
+    ]
+    let modifiers: Set<Substring> = [
+      "public", "package", "internal", "fileprivate", "private", "@testable", "@preconcurrency",
+    ]
+    var found: [(line: Int, module: String)] = []
+    for (index, line) in code.enumerated() {
+      var words = line.split(whereSeparator: \.isWhitespace)[...]
+      while let first = words.first, modifiers.contains(first) || first.hasPrefix("@_") {
+        words = words.dropFirst()
+      }
+      guard words.first == "import", var name = words.dropFirst().first else { continue }
+      if kinds.contains(name), let qualified = words.dropFirst(2).first { name = qualified }
+      let module = name.split(separator: ".").first.map(String.init) ?? String(name)
+      found.append((index + 1, module.trimmingCharacters(in: CharacterSet(charactersIn: ";"))))
+    }
+    return found
+  }
+
+  /// Every `import` in Sources and Tests names a toolchain module or one of the package's
+  /// targets.
+  @Test(arguments: ["Sources", "Tests"])
+  func everyImportIsOfTheToolchainOrThePackage(folder: String) throws {
+    let root = Self.packageRoot.standardizedFileURL.path
+    let files = try #require(
+      FileManager.default.enumerator(
+        at: Self.packageRoot.appendingPathComponent(folder), includingPropertiesForKeys: nil))
+    var foreign: [String] = []
+    var count = 0
+    for case let file as URL in files where file.pathExtension == "swift" {
+      let path = String(file.standardizedFileURL.path.dropFirst(root.count + 1))
+      let text = try String(contentsOf: file, encoding: .utf8)
+      for (line, module) in Self.imports(in: Self.codeLines(of: text)) {
+        count += 1
+        if !Self.importable.contains(module) { foreign.append("\(path):\(line): \(module)") }
+      }
+    }
+    // The walk read the files: the package imports its modules hundreds of times.
+    #expect(count > 100)
+    #expect(
+      foreign.isEmpty,
+      """
+      only the toolchain's modules and the package's own may be imported:
+      \(foreign.joined(separator: "\n"))
+      """)
+  }
+
+  /// The manifest names no outside package.
+  @Test func thePackageDependsOnNoOtherPackage() throws {
+    let manifest = try String(
+      contentsOf: Self.packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+    let code = Self.codeLines(of: manifest).joined(separator: "\n")
+    #expect(!code.contains(".package("))
+    #expect(Self.imports(in: Self.codeLines(of: manifest)).map(\.module) == ["PackageDescription"])
+  }
+
+  /// The import check finds each spelling of an import, in code only.
+  @Test func anImportIsFoundInEachSpellingInCodeOnly() {
+    let source = #"""
+      import SwiftUI
+      @testable import Store
+      public import Combine
+      import struct UIKit.UIColor
+      @preconcurrency import Dispatch
+      // import AppKit
+      let text = "import Cocoa"
+        #if canImport(Glibc)
+          import Glibc
+        #endif
+      """#
+    let found = Self.imports(in: Self.codeLines(of: source))
+    #expect(found.map(\.line) == [1, 2, 3, 4, 5, 9])
+    #expect(found.map(\.module) == ["SwiftUI", "Store", "Combine", "UIKit", "Dispatch", "Glibc"])
+  }
 }
