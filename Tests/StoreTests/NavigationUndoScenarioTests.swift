@@ -256,6 +256,13 @@ extension CaseKey<NestAlertHost.Action, PresentationAction<NestAlertScreen.Actio
     await task.finish()
     #expect(clock.sleeperCount == 0)
     #expect(w.messages.count == 1, "\(w.messages)")
+    // The warning names the action and the screen (the contract audit: the count alone passed
+    // for any warning).
+    #expect(
+      w.messages.first?.hasPrefix(
+        "NestRows.Action.path(.element(id: #0, action: .start)) was sent to the screen with id #0 "
+          + "of the stack at \\State.path, but no screen has that id: it was popped") == true,
+      "\(w.messages)")
   }
 }
 
