@@ -6,8 +6,8 @@ final class Ledger: Sendable {
   private struct State {
     var unreceived: [any Sendable] = []
     var exhaustivity = Exhaustivity.on
-    var excused: Set<Int> = []
-    var cancelledByTest: Set<Int> = []
+    var excused = RecordMarks()
+    var cancelledByTest = RecordMarks()
     var warnings: [RuntimeWarning] = []
     var isFinished = false
     /// Whether a `.dismiss` reached the root.
@@ -62,7 +62,7 @@ final class Ledger: Sendable {
   /// Notes effects the test no longer asks to end: those a failure already named (a task's
   /// `finish()` that timed out, the store's `finish()`), which are not named again.
   func excuse(_ records: [EffectRecord]) {
-    state.withLock { $0.excused.formUnion(records.map(\.id)) }
+    state.withLock { $0.excused.insert(records) }
   }
 
   /// Whether the test cancelled the effect with this record id.
@@ -75,7 +75,7 @@ final class Ledger: Sendable {
   /// end and reports those that do not (they would keep running in the app), while its
   /// release, which cannot wait, does not count code of theirs still winding down.
   func noteCancelledByTest(_ records: [EffectRecord]) {
-    state.withLock { $0.cancelledByTest.formUnion(records.map(\.id)) }
+    state.withLock { $0.cancelledByTest.insert(records) }
   }
 
   /// Whether the test cancelled the effect with this record id (a task's `cancel()`,
@@ -128,9 +128,46 @@ final class Ledger: Sendable {
     }
   }
 
+  /// How many effects are kept marked as excused and as cancelled by the test (for tests).
+  var markCounts: (excused: Int, cancelledByTest: Int) {
+    state.withLock { ($0.excused.count, $0.cancelledByTest.count) }
+  }
+
   /// Whether `finish()` has run its end-of-test checks.
   var isFinished: Bool {
     get { state.withLock { $0.isFinished } }
     set { state.withLock { $0.isFinished = newValue } }
   }
+}
+
+/// Effects a ledger marks, by record id, each mark kept only while its record is alive: the
+/// runtime lets a record go once its effect has finished, and the marks are only asked of
+/// effects still running. Kept by id alone, every effect a test excused or cancelled stayed
+/// marked for the store's whole life: a long test that cancelled its tasks again and again
+/// grew them by one id an effect, for good.
+private struct RecordMarks: Sendable {
+  private struct Mark: Sendable {
+    weak var record: EffectRecord?
+  }
+  private var marks: [Int: Mark] = [:]
+  /// How many marks there may be before those of records let go are dropped: twice as many
+  /// as were left after the last sweep (at least 64), so a sweep's cost is shared by as many
+  /// marks.
+  private var sweepAt = 64
+
+  /// Marks `records`.
+  mutating func insert(_ records: [EffectRecord]) {
+    for record in records { marks[record.id] = Mark(record: record) }
+    guard marks.count >= sweepAt else { return }
+    marks = marks.filter { $0.value.record != nil }
+    sweepAt = max(64, 2 * marks.count)
+  }
+
+  /// Whether the record with `id` was marked (asked only of a record still running).
+  func contains(_ id: Int) -> Bool {
+    marks[id] != nil
+  }
+
+  /// How many marks are kept (for tests).
+  var count: Int { marks.count }
 }
