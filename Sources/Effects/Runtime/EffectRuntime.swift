@@ -174,6 +174,20 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     places.placesLookedUpByLastWalk
   }
 
+  /// How many entries the runtime's tables hold now (see ``EffectTableSizes``): for tests
+  /// that nothing in them grows for good while effects start and end.
+  @MainActor
+  package var tableSizes: EffectTableSizes {
+    var sizes = state.withLock { state in
+      EffectTableSizes(
+        records: state.records.count, cancelKeys: state.byCancelKey.count,
+        throttleWindows: state.throttles.count)
+    }
+    sizes.lifetimeNodes = places.nodeCount
+    sizes.scopedRecordTokens = places.scopedRecordCount
+    return sizes
+  }
+
   /// Whether some running effect is inside a place that can be gone: an element, an optional
   /// child, an enum case.
   @usableFromInline
@@ -935,6 +949,32 @@ struct EffectThrottleWindow {
   /// Whether an effect waits in the window to run when it closes: one cancelled meanwhile
   /// (with its sender's task, say) is dropped then, and holds nothing back.
   var holdsBack: Bool { pending.map { !$0.record.isCancelled } ?? false }
+}
+
+/// How many entries an effect runtime's tables hold (see ``EffectRuntime/tableSizes``).
+package struct EffectTableSizes: Equatable, Sendable, CustomStringConvertible {
+  /// The records of running effects.
+  package var records = 0
+  /// The cancellation ids (in their namespaces) that running effects run under.
+  package var cancelKeys = 0
+  /// The throttle windows open.
+  package var throttleWindows = 0
+  /// The nodes of the lifetime tree, its root included: 1 when no effect runs.
+  package var lifetimeNodes = 0
+  /// The running effects whose occupant tokens the lifetime tree keeps.
+  package var scopedRecordTokens = 0
+
+  /// The sizes of a runtime with no effect running.
+  package static var idle: Self {
+    Self(lifetimeNodes: 1)
+  }
+
+  package var description: String {
+    """
+    records: \(records), cancelKeys: \(cancelKeys), throttleWindows: \(throttleWindows), \
+    lifetimeNodes: \(lifetimeNodes), scopedRecordTokens: \(scopedRecordTokens)
+    """
+  }
 }
 
 /// What an effect runtime keeps behind its lock.

@@ -280,6 +280,19 @@ struct LifetimeTree {
     var places = 0
   }
 
+  /// How many nodes the tree holds, its root included (for tests).
+  ///
+  /// - Complexity: O(*n*) for the *n* nodes.
+  var nodeCount: Int {
+    func count(_ node: Node) -> Int {
+      node.children.values.reduce(1) { $0 + count($1) }
+    }
+    return count(root)
+  }
+
+  /// How many records the tree keeps the occupant tokens of (for tests).
+  var scopedRecordCount: Int { tokenTable.byRecord.count }
+
   /// How many places the last ``collectGone(from:)`` looked up.
   var placesLookedUpByLastWalk: Int { walkCount.places }
   /// The tokens each record was scoped with, for the records scoped with any.

@@ -140,6 +140,12 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     }
   }
 
+  /// How many stores of elements in the collection now this cache holds (for tests).
+  var heldStoreCount: Int { stores.count }
+
+  /// How many ids the list of removed elements' stores lists (for tests).
+  var retiredIDCount: Int { retired.count }
+
   /// The ids of `elements`, the collection now, in order.
   ///
   /// - Complexity: O(1) while the collection's ids are those last listed; else O(*n*).
