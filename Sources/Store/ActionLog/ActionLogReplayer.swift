@@ -56,7 +56,10 @@ public struct ReplayReport<State> {
   /// How many checkpoints matched.
   public var checkpointsVerified: Int
   /// Whether the log ended with its final checkpoint (a log cut short by a crash does not,
-  /// nor one whose recording stopped because an action or state could not be written).
+  /// nor one whose recording stopped because an action or state could not be written), as
+  /// far as the replay read: one that `until` stopped before the end of the log (see
+  /// ``stoppedAfter``) is not complete, even when it read a final checkpoint (a line after
+  /// that one is damage it did not read).
   public var isComplete: Bool
   /// The sequence number the replay stopped after, when it stopped before the end of the
   /// log because of `until`: the last action it replayed, or 0 when it replayed none (an
@@ -69,8 +72,9 @@ public struct ReplayReport<State> {
   /// Problems that did not stop the replay, each naming its line: a last line cut short; a
   /// log that ends without its final checkpoint; a recording that stopped, with its reason
   /// (see ``ActionLogRecorder``); with `until`, a damaged line after the
-  /// stop, which was not read further; or a runtime warning a reducer raised (an action for a
-  /// child that is not there, say).
+  /// stop, which was not read further, or a last line cut short there that was, or may have
+  /// been, the checkpoint of the action it stopped after, which is then not checked; or a
+  /// runtime warning a reducer raised (an action for a child that is not there, say).
   ///
   /// Warnings that can repeat on every line (a reducer's runtime warning, a secret in plain
   /// text) are listed up to ``maximumListedWarnings`` and then only counted, in
@@ -82,6 +86,16 @@ public struct ReplayReport<State> {
 
   /// How many warnings that can repeat on every line ``warnings`` lists: 100.
   public static var maximumListedWarnings: Int { 100 }
+
+  /// Ends the report of a replay that `until` stopped after action `sequence`, in `state`,
+  /// before the end of the log: it did not reach the end, so the log is not said to be
+  /// complete, even when a final checkpoint came before the line it stopped at (a log with
+  /// lines after its final checkpoint does not end with it).
+  mutating func stop(after sequence: Int, in state: State) {
+    stoppedAfter = sequence
+    isComplete = false
+    finalState = state
+  }
 
   /// Lists `warning`, or counts it once ``maximumListedWarnings`` are listed.
   mutating func noteRepeatable(_ warning: @autoclosure () -> String) {
@@ -183,10 +197,13 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         // A last line without its newline was cut off while being written, unless it is
         // whole JSON: then it is an ordinary line, decoded (and reported) as any other.
         let isWholeJSON = JSONValue.reading(line, { _ in true }) != nil
-        if !isWholeJSON, let until, sequence >= until {
-          // Cut off past the step asked for: the replay got there.
-          report.stoppedAfter = sequence
-          report.finalState = state
+        if !isWholeJSON, !Self.isBlank(line), let until, sequence >= until {
+          // Cut off past the step asked for: the replay got there, and says so if the line
+          // was, or may have been, one it needed (that action's checkpoint).
+          if let warning = Self.cutLineWarning(line, lineNumber, after: sequence, decoder) {
+            report.warnings.append(warning)
+          }
+          report.stop(after: sequence, in: state)
           return report
         }
         if !isWholeJSON, report.isComplete || stopLine != nil, !Self.isBlank(line) {
@@ -233,8 +250,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
             reading it, or knowing whether it was that action's checkpoint.
             """
           )
-          report.stoppedAfter = sequence
-          report.finalState = state
+          report.stop(after: sequence, in: state)
           return report
         }
         throw ActionLogError.lineTooLong(line: lineNumber, limit: ActionLogFormat.maximumLineLength)
@@ -249,8 +265,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         case .other:
           // Past the step asked for, only its own checkpoints are read: the rest of the log
           // is not, so a damaged line after it does not stop the replay from getting there.
-          report.stoppedAfter = sequence
-          report.finalState = state
+          report.stop(after: sequence, in: state)
           return report
         case .unreadable:
           report.warnings.append(
@@ -259,8 +274,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
             \(sequence) as asked, without knowing whether it was that action's checkpoint.
             """
           )
-          report.stoppedAfter = sequence
-          report.finalState = state
+          report.stop(after: sequence, in: state)
           return report
         }
       }
@@ -543,6 +557,139 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
 
   private enum LineKind {
     case ofThisAction, other, unreadable
+  }
+
+  /// The warning for a last line cut off as it was written (no newline, not whole JSON, not
+  /// blank) that a replay asked to stop after action `sequence` reached, or `nil` when the
+  /// line is of another kind or action, which the replay does not read (an action line):
+  /// the line was, or may have been, that action's checkpoint, or the line marking the
+  /// recording as stopped after it, which the replay reads and could not. Text no recorder
+  /// leaves when cut off is said to be no log line, as a damaged line there is.
+  private static func cutLineWarning(
+    _ line: Data, _ number: Int, after sequence: Int, _ decoder: JSONDecoder
+  ) -> String? {
+    let cut = cutOff(line, isFirstLine: false)
+    if let damage = cut.damage {
+      return """
+        Line \(number): not a log line (invalid JSON: \(damage)); the replay stopped before it, \
+        after action \(sequence) as asked, without knowing whether it was that action's \
+        checkpoint.
+        """
+    }
+    let incomplete = "Line \(number): incomplete (the recording was cut off while writing it)"
+    let zeros = zeroBytesEnding(cut.zeroBytes)
+    switch kind(ofCut: line, after: sequence, decoder) {
+    case .other:
+      return nil
+    case .checkpoint:
+      return """
+        \(incomplete): it is the checkpoint of action \(sequence), which could not be read, so \
+        that checkpoint was not checked; the replay stopped after action \(sequence), as \
+        asked.\(zeros)
+        """
+    case .stopLine:
+      return """
+        \(incomplete): it is the line marking the recording as stopped after action \
+        \(sequence), which could not be read; the replay stopped after action \(sequence), as \
+        asked.\(zeros)
+        """
+    case .unknown:
+      return """
+        \(incomplete); the replay stopped before it, after action \(sequence) as asked, \
+        without knowing whether it was that action's checkpoint.\(zeros)
+        """
+    }
+  }
+
+  private enum CutLineKind {
+    case checkpoint, stopLine, other, unknown
+  }
+
+  /// What the start of a line cut off as it was written says it is, from the fields of its
+  /// object written whole, and from a cut key or `kind` that can begin only one name: a
+  /// checkpoint, or the line marking the recording as stopped (one of action `sequence`,
+  /// unless its `seq` says otherwise), a line of another kind or action (an action line has
+  /// `action`, `origin` and `time` fields), or unknown (cut before it says).
+  ///
+  /// - Complexity: O(*n*) for a line of *n* bytes.
+  private static func kind(ofCut line: Data, after sequence: Int, _ decoder: JSONDecoder)
+    -> CutLineKind
+  {
+    let bytes = [UInt8](line)
+    // Zero bytes after the cut are no part of it (see `cutOff(_:isFirstLine:)`).
+    let end = (bytes.lastIndex { $0 != 0 } ?? -1) + 1
+    let text = bytes[..<end]
+    var index = 0
+    func skipSpace() {
+      while index < end, JSONGrammar.isSpace(text[index]) { index += 1 }
+    }
+    // Whether the unterminated string that starts at `start` can begin none of `names`.
+    func beginsNone(of names: [String], from start: Int) -> Bool {
+      guard let partial = String(bytes: text[(start + 1)...], encoding: .utf8),
+        !partial.contains("\\")
+      else { return false }
+      return !names.contains { $0.hasPrefix(partial) }
+    }
+    let actionKeys = ["action", "origin", "time"]
+    skipSpace()
+    guard index < end, text[index] == UInt8(ascii: "{") else { return .unknown }
+    index += 1
+    var found = CutLineKind.unknown
+    while true {
+      skipSpace()
+      guard index < end, text[index] == UInt8(ascii: "\"") else { break }
+      guard let keyEnd = JSONGrammar.endOfString(in: text, from: index) else {
+        let otherKeys = ["digest", "final", "kind", "reason", "seq", "state"]
+        if beginsNone(of: otherKeys, from: index), !beginsNone(of: actionKeys, from: index) {
+          return .other
+        }
+        break
+      }
+      guard case .string(let key)? = JSONValue(parsing: Data(text[index..<keyEnd])) else { break }
+      if actionKeys.contains(key) { return .other }
+      switch key {
+      case "digest", "final", "state": found = .checkpoint
+      case "reason": found = .stopLine
+      default: break
+      }
+      index = keyEnd
+      skipSpace()
+      guard index < end, text[index] == UInt8(ascii: ":") else { break }
+      index += 1
+      skipSpace()
+      guard index < end else { break }
+      let valueEnd = JSONGrammar.endOfValue(
+        in: text, from: index, nestingLimit: JSONCheck.maximumDepth)
+      // A number or a literal may go on past the cut: whole only if something follows it.
+      let isScalar =
+        text[index] != UInt8(ascii: "\"") && text[index] != UInt8(ascii: "{")
+        && text[index] != UInt8(ascii: "[")
+      guard let valueEnd, !isScalar || valueEnd < end else {
+        if key == "kind", text[index] == UInt8(ascii: "\""),
+          beginsNone(of: ["checkpoint", "stopped"], from: index)
+        {
+          return .other
+        }
+        break
+      }
+      let value = Data(text[index..<valueEnd])
+      if key == "kind" {
+        guard case .string(let name)? = JSONValue(parsing: value) else { return .unknown }
+        switch name {
+        case "checkpoint": found = .checkpoint
+        case "stopped": found = .stopLine
+        default: return .other
+        }
+      } else if key == "seq" {
+        guard let seq = try? decoder.decode(Int.self, from: value) else { return .unknown }
+        if seq != sequence { return .other }
+      }
+      index = valueEnd
+      skipSpace()
+      guard index < end, text[index] == UInt8(ascii: ",") else { break }
+      index += 1
+    }
+    return found
   }
 
   /// Whether `line` is a checkpoint of action `sequence`, or the line marking the recording as

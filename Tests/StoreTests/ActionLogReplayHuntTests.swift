@@ -1,0 +1,136 @@
+import Effects
+import Foundation
+import Testing
+
+@testable import Store
+
+/// What the replay hunt found: edges of `until`, of a header without its initial state, and
+/// of a recording whose initial state does not decode back.
+@MainActor
+@Suite final class ActionLogReplayHuntTests {
+  let directory = TemporaryDirectory("action-log-replay-hunt")
+
+  /// Records `actions` sent to a `Tally` store with a checkpoint every `interval` actions,
+  /// returning the log's lines.
+  func record(_ actions: [Tally.Action], interval: Int) throws -> [String] {
+    let file = directory.path("recorded-\(UUID().uuidString).jsonl")
+    let store = Store(initialState: Tally.State()) { Tally() }
+    let recorder = try store.recordActions(
+      to: file, feature: "Tally", checkpointInterval: interval, time: { 0 })
+    for action in actions { store.send(action) }
+    try recorder.finish()
+    return try directory.lines(file)
+  }
+
+  /// Writes `text` to a new file, returning its path.
+  func write(_ text: String) throws -> String {
+    let file = directory.path("written-\(UUID().uuidString).jsonl")
+    try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+    return file
+  }
+
+  func replay(_ file: String, until: Int? = nil) throws -> ReplayReport<Tally.State> {
+    try ActionLogReplayer(feature: "Tally") { Tally() }.replay(path: file, until: until)
+  }
+
+  // MARK: - A last line cut short after the action `until` asks for
+
+  /// Lines 1 to 3 hold the header and actions 1 and 2, line 4 action 2's checkpoint. Cut
+  /// anywhere, that checkpoint is a line a replay until action 2 needed: it was said to have
+  /// stopped after 2 as asked, with no warning, and the checkpoint went unchecked silently.
+  /// Now a warning names the line, and once the cut line says it is a checkpoint, that
+  /// action 2's could not be read.
+  @Test func aCutCheckpointOfTheActionUntilAsksForIsReported() throws {
+    let lines = try record([.add(1), .add(2), .add(3)], interval: 2)
+    #expect(lines[3].hasPrefix(#"{"digest":"#))
+    #expect(lines[3].contains(#""kind":"checkpoint","seq":2"#))
+    let checkpoint = Array(lines[3].utf8)
+    for length in 1..<checkpoint.count {
+      let cut = String(decoding: checkpoint[..<length], as: UTF8.self)
+      let file = try write(lines[0...2].joined(separator: "\n") + "\n" + cut)
+      let report = try replay(file, until: 2)
+      #expect(report.stoppedAfter == 2)
+      #expect(!report.isComplete)
+      #expect(report.finalState.count == 3)
+      #expect(report.warnings.count == 1, "cut after \(length) bytes: \(report.warnings)")
+      let warning = report.warnings.first ?? ""
+      // As a replay of the whole log says of its cut last line.
+      #expect(warning.hasPrefix("Line 4: incomplete (the recording was cut off while writing it)"))
+      #expect(try replay(file).warnings.first?.hasPrefix("Line 4: incomplete") == true)
+      if length >= #"{"digest""#.utf8.count {
+        #expect(
+          warning.contains("the checkpoint of action 2, which could not be read"), "\(warning)")
+      } else {
+        #expect(warning.contains("without knowing whether it was that action's checkpoint"))
+      }
+    }
+  }
+
+  /// A cut line that says it is the line marking the recording as stopped after the action
+  /// asked for is named as such.
+  @Test func aCutStopLineOfTheActionUntilAsksForIsReported() throws {
+    let lines = try record([.add(1), .add(2)], interval: 100)
+    let file = try write(
+      lines[0...2].joined(separator: "\n") + "\n" + #"{"kind":"stopped","reason":"the disk"#)
+    let report = try replay(file, until: 2)
+    #expect(report.stoppedAfter == 2)
+    #expect(
+      report.warnings == [
+        """
+        Line 4: incomplete (the recording was cut off while writing it): it is the line \
+        marking the recording as stopped after action 2, which could not be read; the replay \
+        stopped after action 2, as asked.
+        """
+      ])
+  }
+
+  /// A cut action line past the action asked for is no line the replay needed: it stops
+  /// there with no warning, as before a whole one.
+  @Test func aCutActionLinePastTheActionUntilAsksForIsSilent() throws {
+    let lines = try record([.add(1), .add(2), .add(3)], interval: 100)
+    #expect(lines[3].hasPrefix(#"{"action":"#))
+    let action = Array(lines[3].utf8)
+    for length in #"{"a"#.utf8.count..<action.count {
+      let cut = String(decoding: action[..<length], as: UTF8.self)
+      let file = try write(lines[0...2].joined(separator: "\n") + "\n" + cut)
+      let report = try replay(file, until: 2)
+      #expect(report.stoppedAfter == 2)
+      #expect(report.finalState.count == 3)
+      #expect(report.warnings.isEmpty, "cut after \(length) bytes: \(report.warnings)")
+    }
+  }
+
+  // MARK: - `until` and a complete log
+
+  /// A replay until the last action reads its final checkpoint; a line after that checkpoint
+  /// (an action, in a log damaged after it was finished) is past the step asked for, not
+  /// read: the replay stopped before the end of the log, so the log is not called complete.
+  /// It said `stoppedAfter == 2` and `isComplete` at once.
+  @Test func aReplayStoppedBeforeALineAfterTheFinalCheckpointIsNotComplete() throws {
+    let lines = try record([.add(1), .add(2)], interval: 100)
+    #expect(lines.count == 4)
+    let third = lines[2].replacingOccurrences(of: #""seq":2"#, with: #""seq":3"#)
+    let file = try write((lines + [third]).joined(separator: "\n") + "\n")
+    let report = try replay(file, until: 2)
+    #expect(report.stoppedAfter == 2)
+    #expect(!report.isComplete)
+    #expect(report.checkpointsVerified == 1)
+    #expect(report.finalState.count == 3)
+  }
+
+  /// Blank space with no newline after the final checkpoint is a blank last line, as it is
+  /// in a replay of the whole log: a replay until the last action gives the whole log's
+  /// report. It said the replay stopped after action 2, before the end of the log.
+  @Test func aBlankLastLineWithoutNewlineEndsAReplayUntilTheLastActionAsItEndsTheLog() throws {
+    let lines = try record([.add(1), .add(2)], interval: 100)
+    for blank in [" ", "\t", "  \r"] {
+      let file = try write(lines.joined(separator: "\n") + "\n" + blank)
+      for until in [2, 5] {
+        let report = try replay(file, until: until)
+        #expect(report.stoppedAfter == nil, "until \(until), \(blank.debugDescription)")
+        #expect(report.isComplete)
+        #expect(report.warnings.isEmpty)
+      }
+    }
+  }
+}
