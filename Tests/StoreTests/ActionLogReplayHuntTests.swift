@@ -133,4 +133,29 @@ import Testing
       }
     }
   }
+
+  // MARK: - A header without its initial state
+
+  /// A header with every field but `initialState` was refused as a state that "does not
+  /// decode with the current types (they changed since the recording…)": it is simply not
+  /// there, and is named as another missing field is.
+  @Test func aHeaderWithoutItsInitialStateSaysSo() throws {
+    let lines = try record([.add(1)], interval: 100)
+    let header = try #require(
+      try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+    #expect(header["initialState"] != nil)
+    var without = header
+    without["initialState"] = nil
+    let line = try JSONSerialization.data(withJSONObject: without, options: [.sortedKeys])
+    let file = try write(
+      String(decoding: line, as: UTF8.self) + "\n" + lines[1...].joined(separator: "\n") + "\n")
+    #expect(
+      throws: ActionLogError.badHeader(
+        line: 1,
+        reason: """
+          no "initialState": the field is missing, so the header holds no state to replay the \
+          actions from.
+          """)
+    ) { try self.replay(file) }
+  }
 }

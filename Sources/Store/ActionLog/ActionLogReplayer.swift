@@ -891,6 +891,17 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         // Not JSON at all there: damage, whatever the types.
         throw ActionLogError.badHeader(line: headerLine, reason: explained)
       }
+      if case .keyNotFound(let key, let context)? = error as? DecodingError,
+        context.codingPath.isEmpty, key.stringValue == "initialState"
+      {
+        // No state at all: not a type that changed, as other fields the header lacks.
+        throw ActionLogError.badHeader(
+          line: headerLine,
+          reason: """
+            no "initialState": the field is missing, so the header holds no state to replay \
+            the actions from.
+            """)
+      }
       if case .dataCorrupted? = error as? DecodingError {
         // Its shape decoded, but a value in it is invalid (a duplicate id, say). The
         // explanation's own full stop gives way to the one after the parenthesis.
