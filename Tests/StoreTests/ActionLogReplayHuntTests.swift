@@ -158,4 +158,56 @@ import Testing
           """)
     ) { try self.replay(file) }
   }
+
+  // MARK: - An initial state that does not decode back
+
+  /// A feature whose state's decoder refuses a blank name, which its own code never makes,
+  /// but an app can build.
+  struct Named: Reducer {
+    struct State: Equatable, Codable {
+      var name = "Ada"
+      init(name: String = "Ada") { self.name = name }
+      init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        guard !name.isEmpty else {
+          throw DecodingError.dataCorruptedError(
+            forKey: .name, in: container, debugDescription: "A name is never blank.")
+        }
+      }
+    }
+    enum Action: Equatable, Codable, Sendable { case rename(String) }
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      guard case .rename(let name) = action, !name.isEmpty else { return .none }
+      state.name = name
+      return .none
+    }
+  }
+
+  /// A recording from a state its own decoder refuses wrote a log no replay could start,
+  /// and said so only at replay time. The recorder reads its header back before it opens
+  /// the file: it refuses to start, naming the value and the decoder's reason, and the file
+  /// at the path is left as it was.
+  @Test func aRecordingWhoseInitialStateDoesNotDecodeBackDoesNotStart() throws {
+    let file = directory.path("named.jsonl")
+    try Data("the last session's log\n".utf8).write(to: URL(fileURLWithPath: file))
+    let store = Store(initialState: Named.State(name: "")) { Named() }
+    #expect(
+      throws: ActionLogError.cannotWrite(
+        path: file,
+        reason: """
+          the initial state does not decode from the header written for it, so no replay could \
+          read the log: invalid value "" at initialState.name: A name is never blank.
+          """)
+    ) { _ = try store.recordActions(to: file, feature: "Named", time: { 0 }) }
+    #expect(try String(contentsOfFile: file, encoding: .utf8) == "the last session's log\n")
+    // The same store, from a state that decodes, records and replays.
+    store.send(.rename("Grace"))
+    let recorder = try store.recordActions(to: file, feature: "Named", time: { 0 })
+    store.send(.rename("Lin"))
+    try recorder.finish()
+    let report = try ActionLogReplayer(feature: "Named") { Named() }.replay(path: file)
+    #expect(report.finalState == Named.State(name: "Lin"))
+    #expect(report.isComplete)
+  }
 }

@@ -105,6 +105,21 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
     } catch {
       throw .cannotWrite(path: path, reason: "the header could not be written: \(error.reason)")
     }
+    // Read back as a replay reads it: a state its own decoder refuses (a value the app built
+    // that its `init(from:)` does not take back) makes a log no replay can start.
+    do {
+      _ = try JSONDecoder().decode(ActionLogHeader<State>.self, from: headerBytes)
+    } catch {
+      let reason = ActionLogReplayer<UnreadHeader<State, Action>>.explain(error, in: headerBytes) {
+        _ = try JSONDecoder().decode(ActionLogHeader<State>.self, from: $0)
+      }
+      throw .cannotWrite(
+        path: path,
+        reason: """
+          the initial state does not decode from the header written for it, so no replay \
+          could read the log: \(reason)
+          """)
+    }
     file = try LogFile(creating: path)
     link = RecordingLink(path: path)
     self.checkpointInterval = checkpointInterval
@@ -394,9 +409,9 @@ extension Store where State: Codable, Action: Codable {
   /// - Parameters:
   ///   - path: Where to create the log, owner-only. An existing file is truncated and
   ///     written in place, keeping its mode; it is never deleted, even if the header cannot
-  ///     be written. A header that cannot be encoded (a NaN in the initial state) or is too
-  ///     long for one line is found before the file is opened: the file is then left as it
-  ///     was. A file another recorder in this process is writing (by any path), or
+  ///     be written. A header that cannot be encoded (a NaN in the initial state), is too
+  ///     long for one line, or whose initial state does not decode back is found before the
+  ///     file is opened: the file is then left as it was. A file another recorder in this process is writing (by any path), or
   ///     that a recorder in another process holds locked (`flock(2)`), is refused, untouched,
   ///     until that recorder finishes or goes away.
   ///   - feature: The root feature's name, written in the header and checked on replay.
@@ -414,8 +429,9 @@ extension Store where State: Codable, Action: Codable {
   ///   processes reports a runtime warning saying so.
   /// - Throws: ``ActionLogError`` if this is a scoped store, the store already records to
   ///   another log (finish that recorder first), another recorder writes this file, `checkpointInterval` is below 1,
-  ///   the initial state cannot be encoded as JSON (nor can a `Decimal` that is NaN) or its
-  ///   line is too long, or the file cannot be written.
+  ///   the initial state cannot be encoded as JSON (nor can a `Decimal` that is NaN), its
+  ///   line is too long, or it does not decode back (its `init(from:)` refuses a value the
+  ///   app built, so no replay could start), or the file cannot be written.
   public func recordActions(
     to path: String,
     feature: String,
@@ -481,6 +497,12 @@ extension Store where State: Codable, Action: Codable {
     }
     return recorder
   }
+}
+
+/// A reducer that is never run: the type that names the replay's decoding messages for a
+/// header the recorder reads back.
+private struct UnreadHeader<State: Codable, Action: Codable & Sendable>: Reducer {
+  func reduce(into state: inout State, action: Action) -> Effect<Action> { .none }
 }
 
 /// What a store knows of the recording it feeds: where it goes, and whether it is over. It
