@@ -274,6 +274,37 @@ import Testing
     )
   }
 
+  /// Warnings with neither a line nor a group are counted by their text: each new text was
+  /// kept for the life of the process (the growth hunt), so a process raising ever new texts
+  /// grew the table by one each. Past the limit of distinct texts, their counts start over.
+  @Test func theCountsOfWarningsWithoutASiteAreKeptForTheLastTextsOnly() {
+    let lines = Collected<String>()
+    let handler = RuntimeWarningHandler.printingPerSite(limit: 1, textLimit: 3) {
+      lines.append($0)
+    }
+    let repeated = RuntimeWarning(message: "again", fileID: "App/A.swift", line: 0)
+    handler(repeated)
+    handler(repeated)
+    handler(RuntimeWarning(message: "one", fileID: "App/A.swift", line: 0))
+    handler(RuntimeWarning(message: "two", fileID: "App/A.swift", line: 0))
+    // The fourth distinct text: the counts start over, and `again` prints in full again.
+    handler(RuntimeWarning(message: "three", fileID: "App/A.swift", line: 0))
+    handler(repeated)
+    handler(repeated)
+    let counted = "warnings from here so far; past the first 1, one is printed each time the"
+    #expect(
+      lines.values == [
+        "App/A.swift: runtime warning: again\n",
+        "App/A.swift: runtime warning: again (2 \(counted) count doubles)\n",
+        "App/A.swift: runtime warning: one\n",
+        "App/A.swift: runtime warning: two\n",
+        "App/A.swift: runtime warning: three\n",
+        "App/A.swift: runtime warning: again\n",
+        "App/A.swift: runtime warning: again (2 \(counted) count doubles)\n",
+      ]
+    )
+  }
+
   /// The default: eight in full, then the 16th, 32nd and so on.
   @Test func theDefaultLimitIsEightPerSite() {
     let lines = Collected<String>()

@@ -93,20 +93,32 @@ public struct RuntimeWarningHandler: Sendable {
   /// there were. A warning raised in a loop cannot flood the output, and its count shows how
   /// often it was raised (to within a factor of two: after 1,000, the last line says 512).
   /// Install a handler of your own to see every one.
+  ///
+  /// A warning with neither a line nor a group is counted by its text, among the last
+  /// `textLimit` distinct texts: past that many, the counts of texts start over, so that a
+  /// process raising ever new texts (a warning naming each action) does not keep them all.
   package static func printingPerSite(
-    limit: Int = 8, _ write: @escaping @Sendable (String) -> Void
+    limit: Int = 8, textLimit: Int = 1_024, _ write: @escaping @Sendable (String) -> Void
   ) -> RuntimeWarningHandler {
-    let counts = Locked<[String: Int]>([:])
+    let counts = Locked<(sites: [String: Int], texts: [String: Int])>(([:], [:]))
     return RuntimeWarningHandler { warning in
       // A warning without a source line is keyed by its group, or else by its text, so that
       // distinct problems all print.
       let site =
         warning.line > 0
         ? "\(warning.fileID):\(warning.line)"
-        : warning.group.map { "\(warning.fileID) \($0)" } ?? warning.description
+        : warning.group.map { "\(warning.fileID) \($0)" }
       let count = counts.withLock { counts in
-        counts[site, default: 0] += 1
-        return counts[site]!
+        guard let site else {
+          let text = warning.description
+          if counts.texts[text] == nil, counts.texts.count >= textLimit {
+            counts.texts.removeAll(keepingCapacity: true)
+          }
+          counts.texts[text, default: 0] += 1
+          return counts.texts[text]!
+        }
+        counts.sites[site, default: 0] += 1
+        return counts.sites[site]!
       }
       if count <= limit {
         write(warning.description + "\n")
