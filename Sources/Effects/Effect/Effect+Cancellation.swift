@@ -142,6 +142,17 @@ extension Effect {
     )
   }
 
+  /// The runtime warning that an action that would add a child was refused (a push whose id
+  /// the stack gave out already, or one too large), marked as a missing child's is
+  /// (``isForMissingChild``), so that no reducer around the one that refused it runs for it:
+  /// it changes nothing. It ends no lifetime, as a missing child's does: the child that holds
+  /// that id, if any, is not the one refused, and its effects go on. `message` is reported
+  /// as it is.
+  @usableFromInline
+  package static func refusedChild(_ message: String, site: SourceSite) -> Self {
+    Self(operation: .warning(message: message, site: site, kind: .refusedChild))
+  }
+
   /// Whether this effect is, or contains, the report that the action was addressed to a
   /// child that is gone (``missingChild(_:site:lifetime:)``): a parent that finds it in its
   /// child's effect does not run for the action, so that the action changes nothing.
@@ -155,7 +166,8 @@ extension Effect {
   package var isForMissingChild: Bool {
     switch operation {
     case .none: return false
-    case .warning(_, _, let kind): return kind == .missingChild || kind == .staleChild
+    case .warning(_, _, let kind):
+      return kind == .missingChild || kind == .staleChild || kind == .refusedChild
     case .merge(let effects): return effects.contains { $0.isForMissingChild }
     case .scoped(_, _, let effect): return effect.isForMissingChild
     default: return false
@@ -192,14 +204,19 @@ extension Effect {
   /// Calls `body` with each runtime warning this effect reports when it starts, in order, as
   /// an effect of another action type that reports it the same way: what is left of an effect
   /// whose work will not run. A warning that names the store's action still does, and a
-  /// missing child's is raised as one that names it: the effect it was part of is not run, and
-  /// its mark must not stop the reducers around the one that reports it, which acted on the
-  /// action (a closing alert closed).
+  /// missing child's is raised as one that names it, a refused child's as its message alone:
+  /// the effect it was part of is not run, and its mark must not stop the reducers around the
+  /// one that reports it, which acted on the action (a closing alert closed).
   ///
   /// - Complexity: O(*n*) in the effect's parts; the work inside `run` is not looked at.
   package func forEachWarning<Other>(as _: Other.Type, _ body: (Effect<Other>) -> Void) {
     forEachWarningOperation { message, site, kind in
-      let kept = kind == .missingChild ? .namingStoreAction : kind
+      let kept: WarningKind =
+        switch kind {
+        case .missingChild: .namingStoreAction
+        case .refusedChild: .plain
+        default: kind
+        }
       body(Effect<Other>(operation: .warning(message: message, site: site, kind: kept)))
     }
   }

@@ -230,4 +230,9 @@ package enum WarningKind: Sendable, Equatable {
   /// is ordinary (a pop of a screen already popped, as a back button's, racing the screen's
   /// own dismissal): the reducers around do not run for it, and nothing is reported.
   case staleChild
+  /// The same mark for an action that would add a child the parent refuses (a push whose id
+  /// the stack gave out already): the reducers around do not run for it, and the message,
+  /// which names what was refused, is reported alone. It ends no lifetime: a child that
+  /// holds that id is not the one refused, and keeps its effects.
+  case refusedChild
 }

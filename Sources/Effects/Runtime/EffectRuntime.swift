@@ -470,7 +470,8 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       guard kind != .staleChild else { return }
       warnings(
         RuntimeWarning(
-          message: kind == .plain ? message : Self.placed(message, in: context.origin),
+          message: kind == .plain || kind == .refusedChild
+            ? message : Self.placed(message, in: context.origin),
           fileID: site.fileID, line: site.line))
     case .outlivingSendersTask(let effect):
       // A group of its own, which nobody's task awaits or cancels; what the effect feeds back

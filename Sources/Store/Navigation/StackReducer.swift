@@ -8,10 +8,12 @@ extension Reducer {
   /// Composable Architecture, so that this reducer sees the screens it pops (to keep what one
   /// holds, say): then the screen with that id and those above it go, but not a screen this
   /// reducer pushed in answer. A push the stack refuses (its id was given out already) and a
-  /// pop of a screen that is not there change nothing and do not run this reducer, which
-  /// would act on a change that did not happen; they report a runtime warning, except a pop
-  /// of a screen popped already (a back button tapped as the screen closed itself), which is
-  /// ordinary and silent. Popping a screen, by action
+  /// pop of a screen that is not there change nothing and reach no reducer: not this one,
+  /// which would act on a change that did not happen, nor a reducer after this one in a
+  /// block, nor an ancestor. They report a runtime warning, except a pop of a screen popped
+  /// already (a back button tapped as the screen closed itself), which is ordinary and
+  /// silent. A refused push leaves the screen that holds its id as it was, effects and all.
+  /// Popping a screen, by action
   /// or by changing ``StackState`` directly, cancels that screen's effects. An action for a
   /// screen that is not on the stack changes nothing and reports a runtime warning naming
   /// the action and the id.
@@ -98,9 +100,10 @@ struct StackOperations<
         parent.reduce(into: &$0, action: action)
       }
     case .push(let id, let element)?:
-      // A refused push changes nothing, and the parent does not see it: it would act on a
+      // A refused push changes nothing, and no reducer sees it: the parent would act on a
       // screen that was not pushed (pop the one that holds that id, say), as a pop of a
-      // screen that is gone is kept from it.
+      // screen that is gone is kept from it, and so would the reducers after this one and
+      // its ancestors. Its mark ends no lifetime: the screen with that id keeps its effects.
       if let refusal = Self.push(element, id: id, of: action, to: &state, toStack, site: site) {
         return refusal
       }
@@ -199,7 +202,8 @@ struct StackRouting<Root, Action: Sendable, Screen: Sendable, ScreenAction: Send
 }
 
 extension StackOperations {
-  /// Pushes for a `.push` action, or returns the warning that it cannot (nil once pushed).
+  /// Pushes for a `.push` action, or returns the warning that it cannot, marked so that no
+  /// reducer runs for it (nil once pushed).
   /// Out of line: not for a screen's actions, which most are.
   @usableFromInline
   static func push(
@@ -218,7 +222,7 @@ extension StackOperations {
         id.rawValue < nextID.rawValue
         ? "the stack's next id is \(nextID), and ids are never reused"
         : "a pushed id must be below Int.max / 2"
-      return .warning(
+      return .refusedChild(
         """
         A .push action of a \(pushed) with id \(id) came to the stack at \(describeKeyPath(toStack)), but \
         \(reason). Nothing was pushed.
