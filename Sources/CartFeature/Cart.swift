@@ -85,13 +85,17 @@ public struct Cart: Reducer {
     /// quantity is outside ``CartItem/quantityRange``, which no cart holds (a ``CartItem``
     /// alone decodes whatever its name and quantity), and a screen of ``path`` that no push
     /// could have left: one that shows an item not in the cart, or the item of the screen
-    /// just below it; and a cart checking out (``isCheckingOut``) with no
-    /// ``pendingOrderKey``, which no checkout leaves.
+    /// just below it; a cart checking out (``isCheckingOut``) with no
+    /// ``pendingOrderKey``, which no checkout leaves; and an ``alert`` no action leaves: a
+    /// checkout's answer shown while checking out (a checkout clears the alert as it starts,
+    /// and its answer ends it), a receipt or a refusal shown with a ``pendingOrderKey`` left
+    /// (they forget it; only ``CheckoutError/serviceUnavailable`` keeps it), or a refused
+    /// quantity's alert naming a blank name.
     ///
     /// - Parameter decoder: The decoder.
     /// - Throws: `DecodingError.dataCorrupted` naming the blank title, the item and its name
-    ///   or quantity, or the screen and its item, or the missing key; or any error decoding
-    ///   a field.
+    ///   or quantity, or the screen and its item, or the missing key, or the alert and the
+    ///   field it contradicts; or any error decoding a field.
     public init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       // The fields of the item at `position` in the encoded `items`, for an error thrown there.
@@ -157,6 +161,48 @@ public struct Cart: Reducer {
             """)
       }
       alert = try container.decodeIfPresent(CartAlert.self, forKey: .alert)
+      if let refusal = Self.alertRefusal(
+        alert, isCheckingOut: isCheckingOut, pendingOrderKey: pendingOrderKey)
+      {
+        throw DecodingError.dataCorruptedError(
+          forKey: .alert, in: container, debugDescription: refusal)
+      }
+    }
+
+    /// Why no action leaves `alert` shown with the checkout as `isCheckingOut` and
+    /// `pendingOrderKey` say, or `nil` if one can.
+    ///
+    /// A checkout's start clears the alert and is the only action that sets a key; its answer
+    /// ends it, and a receipt or a refusal forgets the key (an unavailable service keeps it).
+    /// A refused quantity's alert names an item, and no item has a blank name.
+    private static func alertRefusal(
+      _ alert: CartAlert?, isCheckingOut: Bool, pendingOrderKey: UUID?
+    ) -> String? {
+      switch alert {
+      case .checkoutSucceeded?, .checkoutFailed?:
+        if isCheckingOut {
+          return """
+            The cart shows a checkout's answer while checking out (isCheckingOut): a checkout \
+            clears the alert as it starts, and only its answer, which ends it, shows one.
+            """
+        }
+        if pendingOrderKey != nil, alert != .checkoutFailed(.serviceUnavailable) {
+          return """
+            The cart shows a checkout's definite answer with a pendingOrderKey left: a receipt \
+            or a refusal forgets the key as it shows, and only a checkout's start, which \
+            clears the alert, sets one.
+            """
+        }
+        return nil
+      case .quantityOutOfRange(let itemName)?:
+        guard itemName.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        return """
+          The alert names the blank item name \(LogText.quoted(itemName)): it names an item of \
+          the cart, and no cart holds an item without a name.
+          """
+      case nil:
+        return nil
+      }
     }
 
     /// The keys of an item's quantity and name, where decoding refuses one outside the
