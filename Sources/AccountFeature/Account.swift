@@ -52,7 +52,7 @@ public struct Account: Reducer {
     ///
     /// A state saved while a sign-in was in flight decodes as it was saved, and says it signs
     /// in: a replay needs it so. Restored in a new store, no request answers it, and every
-    /// sign-in is ignored until a sign-out; clear ``isSigningIn`` when restoring one.
+    /// sign-in is ignored until a sign-out; restore it through ``relaunched``.
     ///
     /// - Parameter decoder: The decoder.
     /// - Throws: `DecodingError.dataCorrupted` saying which rule the state breaks, or any
@@ -93,6 +93,30 @@ public struct Account: Reducer {
 
     /// Whether a user is signed in.
     public var isSignedIn: Bool { profile != nil }
+
+    /// This account as a new launch of the app starts from it, restored from a copy saved in
+    /// an earlier one: not signing in, and with a screen lifecycle that has not started.
+    ///
+    /// A copy saved while a sign-in was in flight says it signs in (``isSigningIn``), and
+    /// decodes so, as a replay needs it. In a new process no request is there to answer it,
+    /// and every sign-in would be ignored until a sign-out. Here it is not signing in, and the
+    /// screen's next start runs ``ScreenLifecycleAction/startup`` again, as in any new
+    /// launch (a copy saved while the screen showed would otherwise have that start refused
+    /// as a second task): signed out, the account then looks for a saved session, and finds
+    /// the one the lost sign-in saved if its request finished before the app quit. Otherwise
+    /// the user signs in again. ``signInsStarted``, the form (its password was cleared as the
+    /// request was sent), the profile and the error message are kept.
+    ///
+    /// ```swift
+    /// let saved = try JSONDecoder().decode(Account.State.self, from: data)
+    /// let store = Store(initialState: saved.relaunched) { Account(client: client) }
+    /// ```
+    public var relaunched: Self {
+      var relaunched = self
+      relaunched.isSigningIn = false
+      relaunched.lifecycle = ScreenLifecycleState()
+      return relaunched
+    }
   }
 
   /// The sign-in form.

@@ -30,6 +30,17 @@ public struct AppFeature: Reducer {
       self.account = account
     }
 
+    /// This state as a new launch of the app starts from it, restored from a copy saved in an
+    /// earlier one: the cart's and the account's, each relaunched
+    /// (`Cart.State.relaunched`, `Account.State.relaunched`), so that no checkout or sign-in
+    /// that was in flight when the copy was saved waits for an answer that will not come.
+    ///
+    /// A copy saved mid-request decodes as it was saved, as the checkpoints of an action log
+    /// need: a replay compares them with the states it reaches. Only a new launch relaunches.
+    public var relaunched: Self {
+      State(cart: cart.relaunched, account: account.relaunched)
+    }
+
     /// What the cart's header shows: the cart's title and size, and who is signed in.
     public var cartHeader: CartHeader {
       CartHeader(

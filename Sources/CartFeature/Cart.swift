@@ -92,6 +92,10 @@ public struct Cart: Reducer {
     /// (they forget it; only ``CheckoutError/serviceUnavailable`` keeps it), or a refused
     /// quantity's alert naming a blank name.
     ///
+    /// A cart saved while a checkout was in flight decodes as it was saved, checking out: a
+    /// replay needs it so. Restored in a new store, no request answers it, and every checkout
+    /// is ignored until the screen disappears; restore it through ``relaunched``.
+    ///
     /// - Parameter decoder: The decoder.
     /// - Throws: `DecodingError.dataCorrupted` naming the blank title, the item and its name
     ///   or quantity, or the screen and its item, or the missing key, or the alert and the
@@ -481,6 +485,26 @@ public struct Cart: Reducer {
 }
 
 extension Cart.State {
+  /// This cart as a new launch of the app starts from it, restored from a copy saved in an
+  /// earlier one: not checking out, with the order's key kept.
+  ///
+  /// A copy saved while a checkout was in flight says it checks out (``isCheckingOut``), and
+  /// decodes so, as a replay needs it. In a new process no request is there to answer it, and
+  /// every checkout would be ignored. Here it is not checking out, as after
+  /// ``Cart/Action/screenDisappeared``, and ``pendingOrderKey`` stays: the service may have
+  /// the order, so the next checkout submits under the same key, and is not placed twice.
+  /// Everything else is kept.
+  ///
+  /// ```swift
+  /// let saved = try JSONDecoder().decode(Cart.State.self, from: data)
+  /// let store = Store(initialState: saved.relaunched) { Cart(...) }
+  /// ```
+  public var relaunched: Self {
+    var relaunched = self
+    relaunched.isCheckingOut = false
+    return relaunched
+  }
+
   /// Whether the editor of the item with `id` may be pushed above the screen `top`: the
   /// item is in the cart, and its editor is not that screen already (a double tap pushes it
   /// once).
