@@ -261,11 +261,9 @@ private struct FilteredTickers: Reducer {
 
 extension LifecycleHuntTests {
   /// A row that leaves a filtered list (a search that no longer matches it) is still in the
-  /// collection. Driven through the stored collection's store, as the docs advise, its task's
-  /// end reaches it: its subscription ends, and the task that shows it again starts it again.
-  /// (This checks the advised way, not the filter: a row's store scoped through the filtered
-  /// view takes the hidden row for removed and sends no `taskEnded`, which is documented, not
-  /// fixed.)
+  /// collection. Driven through the stored collection's store, its task's end reaches it:
+  /// its subscription ends, and the task that shows it again starts it again. (A row's store
+  /// scoped through the filtered view ends its task too: `FilteredRowLifecycleHuntTests`.)
   @Test func aRowDrivenFromTheStoredCollectionEndsItsTaskWhenAFilterHidesIt() async {
     let warnings = WarningLog()
     let harness = Harness(

@@ -24,6 +24,11 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   package let warnings: RuntimeWarningHandler
 
   let state = Locked(State())
+  /// Whether the action being reduced was sent knowing that the child it is for may be gone,
+  /// so that a missing child's warning for it is not reported (the end of the task of a row
+  /// that left a filtered list, which may also have been removed: see `Store.runScreen`).
+  /// Asked only when such a warning is about to be reported.
+  @MainActor package var quietsMissingChild: (@MainActor () -> Bool)?
   /// The running effects by lifetime (only record ids: the records are in `state`). Changed
   /// and read only on the main actor, where stores run, so no lock is held while the walk
   /// after an action reads the state (key path getters, case keys, ids are feature code).
@@ -468,6 +473,9 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     case .warning(let message, let site, let kind):
       // A stale child's mark reports nothing: it only told the reducers around not to run.
       guard kind != .staleChild else { return }
+      // Nor a missing child's, for an action sent knowing its child may be gone: its mark
+      // alone, as a stale child's.
+      if kind == .missingChild, quietsMissingChild?() == true { return }
       warnings(
         RuntimeWarning(
           message: kind == .plain || kind == .refusedChild

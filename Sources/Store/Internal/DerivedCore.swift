@@ -9,7 +9,8 @@ import Synchronization
 /// reducer left, if that came later: see `KeptCopies`.) Sends go to the parent, whose
 /// reducer reports an action for a child that is gone (but for an element gone from a computed
 /// view of a collection, whose store ignores them: the parent's reducer would find the element
-/// in the whole collection).
+/// in the whole collection; the end of its screen's task alone goes on, see
+/// ``sendLeavingView(_:)``).
 ///
 /// The state it views can also be taken over by another identity: an `Identifiable` child
 /// replaced by one with another id, or a stack's screen once the stack is replaced (its ids
@@ -56,11 +57,16 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
   /// ``StoreCore/viewsComputedState``): this core's copy of it is then of a state a read may
   /// build anew, with new collections, which a read of the copy cannot tell.
   package let viewsComputedState: Bool
+  /// For an element's store of a computed view of a collection: whether the element left the
+  /// view, which it may have done while still in the collection (see ``sendLeavingView(_:)``);
+  /// `nil` for other cores.
+  private let leftView: (@MainActor () -> Bool)?
 
   /// Creates a core that looks at its state with `look`, starting from the state at `initial`.
   ///
   /// `viewsComputedState`: whether the state is reached through a computed property (see
-  /// ``StoreCore/viewsComputedState``).
+  /// ``StoreCore/viewsComputedState``). `leftView`: for an element of a computed view, whether
+  /// it left the view (see ``sendLeavingView(_:)``).
   package init(
     initial: UnsafePointer<State>,
     look: @escaping Look,
@@ -72,7 +78,8 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     reads: StateReads,
     ownsHooks: Bool = false,
     keptAt place: (anchor: KeptCopyAnchor, offset: Int)? = nil,
-    viewsComputedState: Bool = false
+    viewsComputedState: Bool = false,
+    leftView: (@MainActor () -> Bool)? = nil
   ) {
     // (A copy of plain values, with no buffers, shares none: it need not be let go.)
     if let place, !_isPOD(State.self) {
@@ -94,6 +101,7 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     self.report = warn
     self.parentIsPresent = parentIsPresent
     self.viewsComputedState = viewsComputedState
+    self.leftView = leftView
   }
 
   /// Creates a core that reads its state with `read`, starting from `initial`.
@@ -257,6 +265,41 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
         group: "a send to a store whose element is gone"
       )
     )
+  }
+
+  /// Sends `action` on to the parent of an element's store whose element left the computed
+  /// view it was scoped through, though such a store ignores its sends: the parent's
+  /// reducers run over the whole collection, where the element may still be (hidden by a
+  /// filter), or not (removed, which the view cannot tell): a missing element is then not
+  /// reported, as no one sent to it by mistake. `Store.runScreen` ends the task of a row that
+  /// left a filtered list this way.
+  ///
+  /// - Returns: Whether the action was sent: not by a store of another kind, nor one whose
+  ///   element is in the view, nor one whose parent is gone.
+  package func sendLeavingView(_ action: Action) -> Bool {
+    guard let leftView, parentIsPresent?() ?? true, leftView() else { return false }
+    let reads = self.reads
+    let version = self.version
+    // The version the root reduces the action at: the next one, once it is about to.
+    let quiet: @MainActor () -> Void = { reads.quietMissingChildVersion = version() &+ 1 }
+    if reads.queuesSends {
+      // Queued behind other actions: marked just before it is reduced (after the checks of
+      // the stores it was sent through, see `embedChecked(_:)`).
+      let outer = reads.sendCheck
+      reads.sendCheck = {
+        guard outer?() ?? true else { return false }
+        quiet()
+        return true
+      }
+      defer { reads.sendCheck = outer }
+      _ = embed(action)
+    } else {
+      // Reduced before the send returns.
+      quiet()
+      defer { reads.quietMissingChildVersion = nil }
+      _ = embed(action)
+    }
+    return true
   }
 
   package var isPresent: Bool {

@@ -256,6 +256,13 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
       // row leaving the view would write, then snap back.
       return Self.leftView(id)
     }
+    // For an element of a computed view (not a stack's screen): whether it is out of the
+    // view now, this cache still following it. It may still be in the whole collection (see
+    // `DerivedCore.sendLeavingView(_:)`).
+    var leftView: (@MainActor () -> Bool)?
+    if !isStored, token == nil {
+      leftView = { [weak self] in self != nil && !contains(id) }
+    }
     let lookAtElement = self.lookAtElement
     // A screen's store's copy, registered under the stack's place and the screen's id, for the
     // screen's reducer to let go of at its steps; told apart from a newcomer with the id by
@@ -300,7 +307,8 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
         // A row of a view (a filter, or a collection in a child state a computed property
         // builds) is built with it: a collection in the row may be built anew too (the row's
         // visible tasks), which the row's copy cannot tell from the stored one.
-        viewsComputedState: !isStored
+        viewsComputedState: !isStored,
+        leftView: leftView
       )
     }
     let store = Store<ElementState, ElementAction>(core: core)

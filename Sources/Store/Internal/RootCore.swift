@@ -117,6 +117,10 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     self.reducer = reducer
     self.runtime = EffectRuntime(
       executor: executor, warnings: warnings, walksAfterEveryAction: walksAfterEveryAction)
+    runtime.quietsMissingChild = { [weak self] in
+      guard let self else { return false }
+      return reads.quietMissingChildVersion == stateVersion
+    }
     runtime.connect { [weak self] action, group, placement in
       _ = self?.dispatch(action, origin: .effect, group: group, from: placement)
     } batch: { [weak self] body in

@@ -43,6 +43,11 @@ package final class StateReads {
   /// when the store's state was taken over meanwhile (see `DerivedCore.send`). Taken by the
   /// first action queued.
   @exclusivity(unchecked) @usableFromInline var sendCheck: (@MainActor () -> Bool)?
+  /// The ``RootCore/stateVersion`` at which the root reduces an action sent knowing that its
+  /// element may be gone, whose missing element is then not reported (see
+  /// `DerivedCore.sendLeavingView(_:)`); `nil` when no such action is on its way. Read only
+  /// when a missing child's warning is about to be reported, never on the way of an action.
+  var quietMissingChildVersion: Int?
 
   init() {}
 

@@ -36,6 +36,14 @@ package protocol StoreCore<State, Action>: AnyObject {
   /// (a removed element, a dismissed child, or one another identity took over is not).
   var isPresent: Bool { get }
 
+  /// Sends `action` from an element's store whose element left the computed view of a
+  /// collection the store was scoped through (a filter), to the reducers over the whole
+  /// collection, where the element may still be; if it was removed, which the view cannot
+  /// tell, the action is passed over with no warning. Other stores send nothing.
+  ///
+  /// - Returns: Whether the action was sent.
+  func sendLeavingView(_ action: Action) -> Bool
+
   /// A number that changes whenever the root's reducer runs, and so whenever the state this
   /// core views may have changed: what is computed from the state holds while it does not.
   var stateVersion: Int { get }
@@ -80,6 +88,8 @@ extension StoreCore {
   }
 
   package var isPresent: Bool { true }
+
+  package func sendLeavingView(_ action: Action) -> Bool { false }
 
   package var keepsCopyOfState: Bool { false }
 

@@ -21,11 +21,12 @@ extension Store {
   /// ended the effects of its hooks. (Each of those sends would reach no screen, and raise a
   /// runtime warning saying so.)
   ///
-  /// A row's store scoped to a filtered view (a computed property) takes a row that leaves the
-  /// view for removed, and sends nothing more, though the row is still in the collection: its
-  /// hooks' work would run on, and its next start would be refused. Call this on the row's
-  /// store in the stored collection (`store.scope(state: \.rows, action: .rows)[id: id]`),
-  /// whatever collection the list shows.
+  /// A row's store scoped to a filtered view (a computed property such as `visibleRows`)
+  /// takes a row that leaves the view for removed, and sends it no scene phase, but its
+  /// `taskEnded` still goes to the whole collection, where a row hidden by the filter is: its
+  /// hooks' work ends, and the task that shows it again starts it again. A row removed from
+  /// the collection gets nothing, and nothing is reported, as for a row of the collection's
+  /// own store: the view cannot tell a removed row from a hidden one.
   ///
   /// Calls on one store that overlap drive one run of the screen: the first sends
   /// `taskStarted`, and the last to end sends `taskEnded`. SwiftUI restarts a `.task(id:)`
@@ -50,7 +51,15 @@ extension Store {
     defer {
       let others = screenTasks[key, default: 1] - 1
       screenTasks[key] = others == 0 ? nil : others
-      if others == 0, core.isPresent { send(lifecycle.embed(.taskEnded)) }
+      if others == 0 {
+        if core.isPresent {
+          send(lifecycle.embed(.taskEnded))
+        } else {
+          // A row that left the filtered view its store was scoped through may still be in the
+          // collection: its task ends there (a row removed from it is passed over, quietly).
+          _ = core.sendLeavingView(lifecycle.embed(.taskEnded))
+        }
+      }
     }
     send(lifecycle.embed(.scenePhaseChanged(currentPhase)))
     // The phase may have closed the screen (a parent that closes it in the background): then

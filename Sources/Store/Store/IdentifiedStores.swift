@@ -24,7 +24,9 @@ import Effects
 /// that child's store), an element that leaves the view is removed, as far as its store is
 /// concerned: the store keeps the element's last state and ignores its sends with a runtime
 /// warning, though the element is still in the whole collection. (A text field on a row
-/// leaving the view cannot change a row its store no longer shows.)
+/// leaving the view cannot change a row its store no longer shows. The end of a screen's
+/// task that ``Store/runScreen(lifecycle:currentPhase:scenePhases:)`` sends goes on to the
+/// whole collection.)
 ///
 /// An element's store follows its collection, learning that its element was removed, while
 /// something checks the collection after each action: the store it was scoped from (held by
