@@ -51,8 +51,10 @@ extension IdentifiedArray {
     // One structural change for all of them: appended one by one, each took a stamp and a
     // line of history (45 times an array's append).
     // Room made by doubling, as appends do: an exact reservation at each call would copy
-    // the whole array for every small batch.
-    let needed = storage.count + elements.underestimatedCount
+    // the whole array for every small batch. Counted only for elements in memory already,
+    // as `appendUnique(_:)` counts them: a lazy sequence may give billions as its
+    // `underestimatedCount`, and run out of memory before its second element repeats an id.
+    let needed = storage.count + (elements.withContiguousStorageIfAvailable { $0.count } ?? 0)
     if needed > storage.capacity {
       storage.reserveCapacity(Swift.max(needed, 2 * storage.capacity))
     }
