@@ -68,4 +68,92 @@ import Testing
           "cannot append an element with id 7, which is already at position 0"))
     }
   #endif
+
+  // MARK: - Mutations that change nothing
+
+  /// What a store compares to tell that an array's ids, or its elements, changed.
+  struct Stamps: Equatable {
+    var structure: UInt64
+    var content: UInt64
+
+    init(_ rows: IdentifiedArrayOf<Row>) {
+      (structure, content) = (rows.structure, rows.content)
+    }
+  }
+
+  enum NoOp: String, CaseIterable, CustomTestStringConvertible {
+    case emptyMoveToStart, emptyMoveToEnd, emptyMoveInside
+    case moveOneInFrontOfItself, moveOneInFrontOfTheNext, moveLastToEnd
+    case moveRunToItsStart, moveRunInside, moveRunPastItsEnd
+    case swapWithItself, sortSorted, sortSortedByName, removeNoneWhere, removeAtNoOffsets
+
+    var testDescription: String { rawValue }
+
+    func apply(to rows: inout IdentifiedArrayOf<Row>) {
+      switch self {
+      case .emptyMoveToStart: rows.move(fromOffsets: [Int](), toOffset: 0)
+      case .emptyMoveToEnd: rows.move(fromOffsets: [Int](), toOffset: rows.count)
+      case .emptyMoveInside: rows.move(fromOffsets: [Int](), toOffset: 3)
+      case .moveOneInFrontOfItself: rows.move(fromOffsets: [2], toOffset: 2)
+      case .moveOneInFrontOfTheNext: rows.move(fromOffsets: [2], toOffset: 3)
+      case .moveLastToEnd: rows.move(fromOffsets: [rows.count - 1], toOffset: rows.count)
+      case .moveRunToItsStart: rows.move(fromOffsets: [3, 1, 2], toOffset: 1)
+      case .moveRunInside: rows.move(fromOffsets: [1, 2, 3], toOffset: 3)
+      case .moveRunPastItsEnd: rows.move(fromOffsets: [1, 2, 3], toOffset: 4)
+      case .swapWithItself: rows.swapAt(2, 2)
+      case .sortSorted: rows.sort { $0.id < $1.id }
+      // Stable: rows the comparison orders neither way keep their order.
+      case .sortSortedByName: rows.sort { $0.name < $1.name }
+      case .removeNoneWhere: rows.removeAll { _ in false }
+      case .removeAtNoOffsets: rows.remove(atOffsets: [Int]())
+      }
+    }
+  }
+
+  /// An empty move took a new structure stamp and recorded a change, as did a move of a row
+  /// (or a run of them) in front of itself or of the row after it, and a sort of rows in
+  /// order: whoever watched the ids was told they changed when none had. With a removal
+  /// waiting to be re-indexed, the index stays right.
+  @Test(arguments: NoOp.allCases)
+  func aMutationThatChangesNothingRecordsNothing(_ noOp: NoOp) {
+    var rows = IdentifiedArray((0..<8).map { Row(id: $0, name: $0 < 4 ? "a" : "b") })
+    rows.remove(id: 5)
+    let (stamps, ids) = (Stamps(rows), rows.ids)
+    noOp.apply(to: &rows)
+    #expect(rows.ids == ids)
+    #expect(Stamps(rows) == stamps)
+    #expect(rows.removedIDs(since: stamps.structure) == [])
+    for (position, id) in ids.enumerated() { #expect(rows.index(id: id) == position) }
+  }
+
+  /// Moves and sorts that do change the order still record a change, and agree with a plain
+  /// array's.
+  @Test(arguments: [
+    ([0], 8), ([7], 0), ([2], 4), ([1, 2], 0), ([1, 3], 2), ([0, 7], 4), ([1, 2, 3], 5),
+    ([0, 1, 2, 3, 4, 5, 6, 7], 0), ([5, 6], 8),
+  ])
+  func aMoveThatChangesTheOrderRecordsIt(sources: [Int], destination: Int) {
+    var rows = IdentifiedArray((0..<8).map { Row(id: $0) })
+    var model = Array(0..<8)
+    let before = rows.structure
+    rows.move(fromOffsets: sources, toOffset: destination)
+    let moved = sources.map { model[$0] }
+    let kept = model.indices.filter { !sources.contains($0) }
+    let front = kept.filter { $0 < destination }.map { model[$0] }
+    let back = kept.filter { $0 >= destination }.map { model[$0] }
+    model = front + moved + back
+    #expect(rows.ids == model)
+    #expect((rows.structure != before) == (model != Array(0..<8)))
+    for (position, id) in model.enumerated() { #expect(rows.index(id: id) == position) }
+  }
+
+  @Test func aSortThatChangesTheOrderRecordsIt() {
+    var rows = IdentifiedArray((0..<8).map { Row(id: $0) })
+    let before = rows.structure
+    rows.sort { $0.id > $1.id }
+    #expect(rows.ids == Array((0..<8).reversed()))
+    #expect(rows.structure != before)
+    #expect(rows.removedIDs(since: before) == [])
+    for id in 0..<8 { #expect(rows.index(id: id) == 7 - id) }
+  }
 }

@@ -388,6 +388,10 @@ extension IdentifiedArray {
     precondition(
       moving.allSatisfy(storage.indices.contains),
       "IdentifiedArray: cannot move from \(moving.sorted()) with \(storage.count) elements")
+    let sources = moving.sorted()
+    // Nothing moves: no change is recorded (whoever watches the ids would be told of one
+    // that did not happen).
+    guard !Self.leavesOrder(moving: sources, to: destination) else { return }
     if moving.count == 1, let from = moving.first {
       let to = destination > from ? destination - 1 : destination
       // Across a few places, a look-up of each element that moves; further, one pass over
@@ -402,7 +406,7 @@ extension IdentifiedArray {
       restructure(removed: [])
       return
     }
-    let moved = moving.sorted().map { storage[$0] }
+    let moved = sources.map { storage[$0] }
     var result = ContiguousArray<Element>()
     result.reserveCapacity(storage.count)
     for position in 0...storage.count {
@@ -412,6 +416,14 @@ extension IdentifiedArray {
     storage = result
     rebuildIndex()
     restructure(removed: [])
+  }
+
+  /// Whether moving the elements at `sources` (ascending, unique) in front of `destination`
+  /// leaves every element where it is: there are none, or they are a run that `destination`
+  /// is at or just past.
+  static func leavesOrder(moving sources: [Int], to destination: Int) -> Bool {
+    guard let lowest = sources.first, let highest = sources.last else { return true }
+    return highest - lowest + 1 == sources.count && (lowest...(highest + 1)).contains(destination)
   }
 
   /// Exchanges the elements at two positions.
@@ -471,10 +483,15 @@ extension IdentifiedArray {
   /// - Parameter areInIncreasingOrder: Whether the first element belongs before the second.
   /// - Complexity: O(*n* log *n*).
   public mutating func sort(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows {
+    // Elements already in order stay where they are (the sort is stable): then no change is
+    // recorded, and the index stands.
+    let before = ids
     // A comparison that throws leaves the elements partly sorted: index them as they are.
     defer {
-      rebuildIndex()
-      restructure(removed: [])
+      if !hasIDs(before) {
+        rebuildIndex()
+        restructure(removed: [])
+      }
     }
     try storage.sort(by: areInIncreasingOrder)
   }
