@@ -133,7 +133,7 @@ import Testing
       Issue.record("a repeated id decoded, or failed otherwise")
       return
     }
-    #expect(repeated.codingPath.map(\.stringValue) == ["rows"])
+    #expect(repeated.codingPath.map(\.stringValue) == ["rows", "Index 2"])
     #expect(repeated.debugDescription.contains("Duplicate id 1 at positions 0 and 2"))
   }
 
@@ -157,7 +157,7 @@ import Testing
       _ = try JSONDecoder().decode(StackState<String>.self, from: Data(json.utf8))
       Issue.record("a repeated id decoded")
     } catch DecodingError.dataCorrupted(let context) {
-      #expect(context.codingPath.map(\.stringValue) == ["entries"])
+      #expect(context.codingPath.map(\.stringValue) == ["entries", "Index 1"])
       #expect(context.debugDescription.contains("Duplicate id #0 at positions 0 and 1"))
     }
   }

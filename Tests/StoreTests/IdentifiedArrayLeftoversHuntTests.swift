@@ -156,4 +156,75 @@ import Testing
     #expect(rows.removedIDs(since: before) == [])
     for id in 0..<8 { #expect(rows.index(id: id) == 7 - id) }
   }
+
+  // MARK: - Decoding
+
+  /// The path JSONDecoder gives an error inside the row at `position` of a list, alone or
+  /// under the key `rows`: the list's path and the element's index key.
+  static func foundationPath(ofElement position: Int, wrapping: Bool) throws -> [String] {
+    // A row whose id is no number fails inside the row, at its id.
+    var rows = (0..<position).map { #"{"id":\#($0),"name":""}"# }
+    rows.append(#"{"id":"x","name":""}"#)
+    let list = "[" + rows.joined(separator: ",") + "]"
+    do {
+      if wrapping {
+        _ = try JSONDecoder().decode(
+          [String: [Row]].self, from: Data(#"{"rows":\#(list)}"#.utf8))
+      } else {
+        _ = try JSONDecoder().decode([Row].self, from: Data(list.utf8))
+      }
+    } catch DecodingError.typeMismatch(_, let context) {
+      return context.codingPath.dropLast().map(\.stringValue)
+    }
+    return []
+  }
+
+  /// A repeated id was refused at the array's coding path, the positions in the message
+  /// alone: JSONDecoder puts an error inside an element at the element's index key
+  /// (`Index 2`, with 2 as its `intValue`), and so does the array now, at the later of the
+  /// two.
+  @Test func aRepeatedIDIsRefusedAtTheLaterElement() throws {
+    let json = #"[{"id":1,"name":"a"},{"id":2,"name":"b"},{"id":1,"name":"c"}]"#
+    do {
+      _ = try JSONDecoder().decode(IdentifiedArrayOf<Row>.self, from: Data(json.utf8))
+      Issue.record("a repeated id decoded")
+    } catch DecodingError.dataCorrupted(let context) {
+      #expect(context.codingPath.map(\.stringValue) == ["Index 2"])
+      #expect(context.codingPath.last?.intValue == 2)
+      #expect(
+        context.codingPath.map(\.stringValue)
+          == (try Self.foundationPath(ofElement: 2, wrapping: false)))
+      #expect(
+        context.debugDescription
+          == "Duplicate id 1 at positions 0 and 2 of an IdentifiedArray; ids must be unique.")
+    }
+    let wrapped = #"{"rows":[{"id":4,"name":"a"},{"id":4,"name":"b"}]}"#
+    do {
+      _ = try JSONDecoder().decode([String: IdentifiedArrayOf<Row>].self, from: Data(wrapped.utf8))
+      Issue.record("a repeated id decoded")
+    } catch DecodingError.dataCorrupted(let context) {
+      #expect(
+        context.codingPath.map(\.stringValue)
+          == (try Self.foundationPath(ofElement: 1, wrapping: true)))
+      #expect(context.codingPath.map(\.stringValue) == ["rows", "Index 1"])
+      #expect(context.codingPath.last?.intValue == 1)
+      #expect(context.debugDescription.contains("Duplicate id 4 at positions 0 and 1"))
+    }
+  }
+
+  /// An id that is not equal to itself is refused at its element too.
+  @Test func anIDNotEqualToItselfIsRefusedAtItsElement() throws {
+    let decoder = JSONDecoder()
+    decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+      positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+    do {
+      _ = try decoder.decode(
+        IdentifiedArrayOf<Reading>.self, from: Data(#"[{"id":1},{"id":"nan"}]"#.utf8))
+      Issue.record("a NaN id decoded")
+    } catch DecodingError.dataCorrupted(let context) {
+      #expect(context.codingPath.map(\.stringValue) == ["Index 1"])
+      #expect(context.codingPath.last?.intValue == 1)
+      #expect(context.debugDescription.contains("nan at position 1 is not equal to itself"))
+    }
+  }
 }

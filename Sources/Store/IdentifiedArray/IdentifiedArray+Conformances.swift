@@ -51,8 +51,9 @@ extension IdentifiedArray: Decodable where Element: Decodable {
   ///
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError.dataCorrupted` naming the repeated id and its positions, or an
-  ///   id that is not equal to itself (a floating-point NaN), or any error decoding an
-  ///   element.
+  ///   id that is not equal to itself (a floating-point NaN), at that element (of a repeated
+  ///   id, the later): its coding path is the array's and the element's index key (`Index 2`,
+  ///   as `JSONDecoder` gives an error inside an element). Or any error decoding an element.
   /// - Complexity: O(*n*).
   public init(from decoder: any Decoder) throws {
     var container = try decoder.unkeyedContainer()
@@ -62,7 +63,7 @@ extension IdentifiedArray: Decodable where Element: Decodable {
       if let existing = slot(of: element.id) {
         throw DecodingError.dataCorrupted(
           DecodingError.Context(
-            codingPath: container.codingPath,
+            codingPath: container.codingPath + [ElementKey(position: storage.count)],
             debugDescription: """
               Duplicate id \(describeID(element.id)) at positions \(existing) and \
               \(storage.count) of an IdentifiedArray; ids must be unique.
@@ -73,7 +74,7 @@ extension IdentifiedArray: Decodable where Element: Decodable {
       guard element.id == element.id else {
         throw DecodingError.dataCorrupted(
           DecodingError.Context(
-            codingPath: container.codingPath,
+            codingPath: container.codingPath + [ElementKey(position: storage.count)],
             debugDescription: IdentifiedArrayError.idNotEqualToItself(
               describeID(element.id), position: storage.count
             ).description
@@ -83,6 +84,21 @@ extension IdentifiedArray: Decodable where Element: Decodable {
       appendIndexed(element)
     }
   }
+}
+
+/// The coding key of an element of an unkeyed container, as `JSONDecoder` writes it in a
+/// coding path: `Index 2`, with 2 as its `intValue`.
+private struct ElementKey: CodingKey {
+  var stringValue: String
+  var intValue: Int?
+
+  init(position: Int) {
+    (stringValue, intValue) = ("Index \(position)", position)
+  }
+
+  init?(stringValue: String) { nil }
+
+  init?(intValue: Int) { self.init(position: intValue) }
 }
 
 extension IdentifiedArray: CustomStringConvertible {
