@@ -100,11 +100,12 @@ package enum EscapedText {
     return result + close
   }
 
-  /// Removes from the end of `text`, an unquoted text cut short, an escape the cut split: a
-  /// backslash that begins an escape (not the second of `\\`) followed by nothing, by `u`, or
-  /// by `u{` and at most 8 hexadecimal digits without the closing brace. A complete escape
-  /// (`\n`, `\u{200B}`) stays.
-  private static func dropPartialEscape(from text: inout String) {
+  /// Removes from the end of `text`, a text cut short (unquoted, or one holding literals, as
+  /// an action's description does), an escape the cut split: a backslash that begins an
+  /// escape (not the second of `\\`) followed by nothing, by `u`, or by `u{` and at most 8
+  /// hexadecimal digits without the closing brace. A complete escape (`\n`, `\u{200B}`)
+  /// stays.
+  package static func dropPartialEscape(from text: inout String) {
     let tail = Array(text.unicodeScalars.suffix(12))
     guard let slash = tail.lastIndex(of: "\\") else { return }
     // The backslashes that end at `slash`, counted in the whole text (a run may begin before

@@ -299,16 +299,30 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
     cut(Effects.describe(action), to: 200)
   }
 
-  /// `text`, or its first `limit - 1` Unicode scalars and an ellipsis if it has more than
-  /// `limit`. Counted in scalars, not characters: one character can hold any number of them
-  /// (a letter under four million combining accents is one character of 8 MiB).
-  private static func cut(_ text: String, to limit: Int) -> String {
+  /// `text`, or at most its first `limit - 1` Unicode scalars and an ellipsis if it has more
+  /// than `limit`. Counted in scalars, not characters: one character can hold any number of
+  /// them (a letter under four million combining accents is one character of 8 MiB).
+  ///
+  /// The cut falls between characters, not inside one (a letter and the accent on it), unless
+  /// the text's first character is longer than the limit, and before an escape it would split
+  /// (`\u{20` of `\u{200B}`, the backslash of `\"`), which would read as another character,
+  /// or as none.
+  static func cut(_ text: String, to limit: Int) -> String {
     let scalars = text.unicodeScalars
     guard
       let end = scalars.index(scalars.startIndex, offsetBy: limit - 1, limitedBy: scalars.endIndex),
       scalars.index(end, offsetBy: 2, limitedBy: scalars.endIndex) != nil
     else { return text }
-    return String(scalars[..<end]) + "…"
+    // Whether a character goes on past the cut is told by the scalar after it: it does if
+    // the last character of the text up to that scalar begins before it.
+    let window = String(scalars[...end])
+    let last = window.index(before: window.endIndex)
+    let goesOn = window.unicodeScalars.index(after: last) != window.endIndex
+    var head =
+      goesOn && last > window.startIndex
+      ? String(window[..<last]) : String(window.unicodeScalars.dropLast())
+    EscapedText.dropPartialEscape(from: &head)
+    return head + "…"
   }
 
   private func writeCheckpoint(isFinal: Bool) throws(LineFailure) {

@@ -1,0 +1,81 @@
+import Effects
+import Foundation
+import Testing
+
+@testable import Store
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Defects the earlier recorder hunts left in the action-log recorder.
+@MainActor
+@Suite final class RecorderLeftoversHuntTests {
+  let directory = TemporaryDirectory("recorder-leftovers-hunt-tests")
+
+  typealias Recorder = ActionLogRecorder<Edges.State, Edges.Action>
+
+  nonisolated static let xs = String(repeating: "x", count: 197)
+
+  /// The recorder cuts an action's name at 200 Unicode scalars: the cut fell inside an
+  /// escape (`\u{20` of `\u{200B}`, the backslash of `\"`), which then read as another
+  /// character or as none, and between a letter and its accent. It falls before them now.
+  @Test(arguments: [
+    // The escape the cut would split, and where the text is cut.
+    (xs + #"\u{200B}"# + xs, xs),
+    (xs + #"x\u{1B}"# + xs, xs + "x"),
+    (xs + #"x\""# + xs, xs + "x"),
+    (String(xs.dropFirst()) + #"\\\""# + xs, String(xs.dropFirst()) + #"\\"#),
+    (String(xs.dropFirst(3)) + #"\u{1B}"# + xs, String(xs.dropFirst(3))),
+    // An escaped backslash is whole.
+    (xs + #"\\\""# + xs, xs + #"\\"#),
+    // A letter and its accent, a flag, a family: one character each.
+    (xs + "xe\u{301}" + xs, xs + "x"),
+    (xs + "x🇫🇷" + xs, xs + "x"),
+    (xs + "👨‍👩‍👧" + xs, xs),
+    // Whole escapes and characters are kept.
+    (xs + #"\n"# + xs, xs + #"\n"#),
+    (xs + "é" + xs, xs + "éx"),
+  ])
+  func aCutFallsBeforeAnEscapeOrACharacterItWouldSplit(text: String, kept: String) {
+    #expect(Recorder.cut(text, to: 200) == kept + "…")
+  }
+
+  /// A text of one character longer than the limit (a letter under thousands of accents) is
+  /// still cut, at the limit: no character boundary is near enough.
+  @Test func aCharacterLongerThanTheLimitIsCutInside() {
+    let accents = String(repeating: "\u{301}", count: 1_000)
+    let cut = Recorder.cut("e" + accents, to: 200)
+    #expect(cut.unicodeScalars.count == 200)
+    #expect(cut.hasSuffix("…"))
+    #expect(Recorder.cut("xe" + accents, to: 200) == "x…")
+  }
+
+  /// The line saying why the recording stopped names the action cut before the escape the
+  /// cut would split, and so does the warning.
+  @Test func theStopLineNamesALongActionCutBeforeAnEscape() throws {
+    let warnings = WarningLog()
+    let store = RuntimeWarningHandler.$current.withValue(warnings.handler) {
+      Store(initialState: Edges.State()) { Edges() }
+    }
+    let file = directory.path("escape.jsonl")
+    let recorder = try store.recordActions(to: file, feature: "Edges", time: { 0 })
+    recorder.lineLimit = 2_000
+    // `Edges.Action.text("` is 19 scalars: the cut at 199 falls after `\u{1` of the 171st.
+    let text = String(repeating: "x", count: 176) + "\u{1B}" + String(repeating: "y", count: 3_000)
+    store.send(.text(text))
+    #expect(recorder.actionCount == 0)
+    let named = #"Edges.Action.text(""# + String(repeating: "x", count: 176) + "…"
+    let message = warnings.messages.first ?? ""
+    #expect(message.contains("action 1, \(named), could not be written"), "\(message)")
+    let stop = try directory.lines(file).last ?? ""
+    let reason = try JSONDecoder().decode(StopReason.self, from: Data(stop.utf8)).reason
+    #expect(reason.hasPrefix("action 1, \(named), could not be written"), "\(reason)")
+  }
+
+  struct StopReason: Decodable {
+    var reason: String
+  }
+}
