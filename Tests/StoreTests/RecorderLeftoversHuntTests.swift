@@ -78,4 +78,75 @@ import Testing
   struct StopReason: Decodable {
     var reason: String
   }
+
+  // MARK: - FIFO
+
+  /// What `body` returns, run on a thread of its own: a call that blocks holds that thread,
+  /// not the test's.
+  nonisolated static func onThread<T: Sendable>(
+    _ body: @escaping @Sendable () -> T
+  ) async -> T {
+    await withCheckedContinuation { continuation in
+      Thread { continuation.resume(returning: body()) }.start()
+    }
+  }
+
+  /// A named pipe that no process reads held the recorder's `open` for ever (an `open` to
+  /// write a FIFO waits for a reader). It is refused at once now, naming the pipe.
+  @Test(.timeLimit(.minutes(1)))
+  func aFIFOThatNoProcessReadsIsRefusedAtOnce() async throws {
+    let path = directory.path("unread.fifo")
+    try #require(mkfifo(path, 0o600) == 0)
+    let error = await Self.onThread { () -> ActionLogError? in
+      do throws(ActionLogError) {
+        _ = try LogFile(creating: path)
+        return nil
+      } catch {
+        return error
+      }
+    }
+    #expect(
+      error
+        == .cannotWrite(
+          path: path,
+          reason: """
+            it is a named pipe (FIFO) that no process reads; start the process that reads it \
+            first, or record to a file
+            """))
+    // The pipe is still there, a pipe.
+    var info = stat()
+    #expect(stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+  }
+
+  /// A FIFO that a process reads is written as before, and blocking: a line longer than the
+  /// pipe holds goes out whole as the reader drains it (left non-blocking, its write failed
+  /// once the pipe was full).
+  @Test(.timeLimit(.minutes(1)))
+  func aFIFOThatAProcessReadsIsWrittenWhole() async throws {
+    let path = directory.path("read.fifo")
+    try #require(mkfifo(path, 0o600) == 0)
+    // Opened to read first, without blocking, so that the log's open finds a reader.
+    let reader = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    try #require(reader >= 0)
+    try #require(fcntl(reader, F_SETFL, fcntl(reader, F_GETFL) & ~O_NONBLOCK) == 0)
+    let line = [UInt8](repeating: UInt8(ascii: "z"), count: 300_000)
+    var log: LogFile? = try LogFile(creating: path)
+    #expect(log?.isCreated == false)
+    // Read once the log is open: with no writer yet, a read finds the end at once.
+    async let received = Self.onThread { () -> Int in
+      var total = 0
+      var buffer = [UInt8](repeating: 0, count: 1 << 16)
+      while true {
+        let count = buffer.withUnsafeMutableBytes { read(reader, $0.baseAddress, $0.count) }
+        if count < 0, errno == EINTR { continue }
+        guard count > 0 else { break }
+        total += count
+      }
+      close(reader)
+      return total
+    }
+    try log?.write(line: line)
+    log = nil
+    #expect(await received == line.count + 1)
+  }
 }

@@ -427,7 +427,9 @@ extension Store where State: Codable, Action: Codable {
   ///     long for one line, or whose initial state does not decode back is found before the
   ///     file is opened: the file is then left as it was. A file another recorder in this process is writing (by any path), or
   ///     that a recorder in another process holds locked (`flock(2)`), is refused, untouched,
-  ///     until that recorder finishes or goes away.
+  ///     until that recorder finishes or goes away. A named pipe (FIFO) is written once a
+  ///     process reads it: one that no process reads is refused at once, rather than waited
+  ///     on.
   ///   - feature: The root feature's name, written in the header and checked on replay.
   ///   - schemaVersion: Mixed into the schema fingerprint: change it when the action types
   ///     change shape, since the fingerprint cannot see inside enums or collections.

@@ -43,7 +43,11 @@ final class LogFile {
 
   init(creating path: String) throws(ActionLogError) {
     if let reason = unusablePathReason(path) { throw .cannotWrite(path: path, reason: reason) }
-    let flags = O_WRONLY | O_APPEND | O_CLOEXEC
+    // A FIFO is opened without blocking: its `open` to write otherwise waits, for ever, for a
+    // process to read it. Cleared once open, so that every write goes out whole.
+    var named = stat()
+    let isFIFO = stat(path, &named) == 0 && named.st_mode & S_IFMT == S_IFIFO
+    let flags = O_WRONLY | O_APPEND | O_CLOEXEC | (isFIFO ? O_NONBLOCK : 0)
     // Creating it exclusively tells whether the file is this log's own; if something is
     // there already, it is opened as it is (O_CREAT still covers a file removed in between,
     // or a symbolic link to a file not there yet, both created 0600 by the call), and
@@ -54,7 +58,24 @@ final class LogFile {
       descriptor = open(path, flags | O_CREAT, 0o600)
     }
     guard descriptor >= 0 else {
-      throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
+      let error = errno
+      if error == ENXIO, isFIFO {
+        throw .cannotWrite(
+          path: path,
+          reason: """
+            it is a named pipe (FIFO) that no process reads; start the process that reads it \
+            first, or record to a file
+            """)
+      }
+      throw .cannotWrite(path: path, reason: String(cString: strerror(error)))
+    }
+    if isFIFO {
+      let status = fcntl(descriptor, F_GETFL)
+      guard status >= 0, fcntl(descriptor, F_SETFL, status & ~O_NONBLOCK) == 0 else {
+        let reason = String(cString: strerror(errno))
+        close(descriptor)
+        throw .cannotWrite(path: path, reason: reason)
+      }
     }
     var info = stat()
     var identity: FileIdentity?
