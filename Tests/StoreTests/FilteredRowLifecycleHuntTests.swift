@@ -44,8 +44,10 @@ private struct FlaggedTickers: Reducer {
     }
   }
 
-  struct State: Equatable {
+  struct State: Equatable, Identifiable {
     var rows: IdentifiedArrayOf<Row.State> = [Row.State(id: 1), Row.State(id: 2)]
+    /// The list's id, when a sheet shows it.
+    var id = 0
     var visibleRows: IdentifiedArrayOf<Row.State> { rows.filter(\.isShown) }
   }
   enum Action: Sendable, Equatable {
@@ -73,6 +75,28 @@ private struct FlaggedTickers: Reducer {
       return .none
     }
     .forEach(\.rows, action: Action.rowsKey) { Row(clock: clock) }
+  }
+}
+
+/// The filtered list in a sheet, which can be presented anew with another id.
+private struct SheetOfTickers: Reducer {
+  struct State: Equatable { var sheet: FlaggedTickers.State? = FlaggedTickers.State(id: 1) }
+  enum Action: Sendable, Equatable {
+    case sheet(FlaggedTickers.Action)
+    case present(Int)
+
+    static var sheetKey: CaseKey<Self, FlaggedTickers.Action> {
+      CaseKey(Self.sheet) { if case .sheet(let action) = $0 { action } else { nil } }
+    }
+  }
+  let clock: TestClock
+
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      if case .present(let id) = action { state.sheet = FlaggedTickers.State(id: id) }
+      return .none
+    }
+    .ifLet(\.sheet, action: Action.sheetKey) { FlaggedTickers(clock: clock) }
   }
 }
 
@@ -221,6 +245,34 @@ private struct FlaggedTickers: Reducer {
     harness.send(.rows(.element(id: 2, action: .tick)))
     #expect(warnings.messages.count == 1)
     #expect(warnings.messages.first?.contains("no element has that id") == true)
+  }
+
+  /// A queued end that its sheet's store drops (the sheet presented anew, with another id,
+  /// before it was reduced) left its quiet behind, and the next action reduced had its
+  /// missing row's warning silenced (the session's diff reviewer).
+  @Test func anEndDroppedWithItsTakenOverSheetLeavesNoQuietBehind() {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: SheetOfTickers.State(), warnings: warnings.handler,
+      reducer: SheetOfTickers(clock: clock))
+    let sheet = harness.store.scope(state: \.sheet, action: SheetOfTickers.Action.sheetKey)
+    let row = sheet?.scope(state: \.visibleRows, action: FlaggedTickers.Action.rowsKey)[id: 2]
+    harness.send(.sheet(.delete(2)))
+    #expect(row?.core.isPresent == false)
+    let sent = harness.core.withState { _ in
+      // Queued behind the read: the sheet presented anew, the old sheet's row's end, and an
+      // action for a row the new sheet does not have.
+      harness.store.send(.present(2))
+      let sent = row?.core.sendLeavingView(.lifecycle(.taskEnded))
+      harness.store.send(.sheet(.rows(.element(id: 7, action: .tick))))
+      return sent
+    }
+    harness.settle()
+    #expect(sent == true)
+    #expect(harness.state.sheet?.id == 2)
+    #expect(warnings.messages.count == 2, "\(warnings.messages)")
+    #expect(warnings.messages.first?.contains("The action was ignored.") == true)
+    #expect(warnings.messages.last?.contains("id 7") == true, "\(warnings.messages)")
   }
 
   /// A row still in the view, and a row of the stored collection, send nothing this way.

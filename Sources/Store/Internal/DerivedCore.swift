@@ -283,8 +283,10 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     // The version the root reduces the action at: the next one, once it is about to.
     let quiet: @MainActor () -> Void = { reads.quietMissingChildVersion = version() &+ 1 }
     if reads.queuesSends {
-      // Queued behind other actions: marked just before it is reduced (after the checks of
-      // the stores it was sent through, see `embedChecked(_:)`).
+      // Queued behind other actions: marked just before it is reduced, as its checks run.
+      // This one runs before those of the stores the action goes on through (each wraps the
+      // check it finds, see `embedChecked(_:)`): if one of them drops the action, the root
+      // withdraws the mark (`RootCore.reduceQueued()`).
       let outer = reads.sendCheck
       reads.sendCheck = {
         guard outer?() ?? true else { return false }

@@ -481,11 +481,25 @@ package final class RootCore<R: Reducer>: RootStoreCore {
       queueHead += 1
       if queueHead >= 1024 && queueHead * 2 >= queue.count { dropReducedFromQueue() }
       // A derived store's action whose state was taken over since it was sent (an observer
-      // presented the child again, then sent to the dismissed child's store) is dropped.
-      if let check = next.check, !check() { continue }
+      // presented the child again, then sent to the dismissed child's store) is dropped, and
+      // the quiet a row's end leaving a filtered view may have asked for with it, whose check
+      // runs before its ancestors' (see `DerivedCore.sendLeavingView(_:)`), is withdrawn: it
+      // would fall on the next action reduced.
+      if let check = next.check, !check() {
+        withdrawQuietMark()
+        continue
+      }
       var nextGroup = next.group
       reduce(next.action, origin: next.origin, group: &nextGroup, from: next.placement)
     }
+  }
+
+  /// Withdraws the quiet of a missing child's warning asked for with a queued action that a
+  /// check dropped (see `StateReads.quietMissingChildVersion`). Out of line: off the hot path.
+  @usableFromInline
+  @inline(never)
+  func withdrawQuietMark() {
+    reads.quietMissingChildVersion = nil
   }
 
   /// Runs `body`, which starts effects after their action was reduced (the next part of a

@@ -45,8 +45,10 @@ package final class StateReads {
   @exclusivity(unchecked) @usableFromInline var sendCheck: (@MainActor () -> Bool)?
   /// The ``RootCore/stateVersion`` at which the root reduces an action sent knowing that its
   /// element may be gone, whose missing element is then not reported (see
-  /// `DerivedCore.sendLeavingView(_:)`); `nil` when no such action is on its way. Read only
-  /// when a missing child's warning is about to be reported, never on the way of an action.
+  /// `DerivedCore.sendLeavingView(_:)`): set as such an action is about to be reduced, and
+  /// withdrawn if a check drops it instead; a mark left after its action was reduced names a
+  /// version past. Read only when a missing child's warning is about to be reported, never on
+  /// the way of an action.
   var quietMissingChildVersion: Int?
 
   init() {}
