@@ -1548,24 +1548,30 @@ private struct Item: Codable, Equatable, Identifiable, Sendable {
 
   // "An action a child returns as `.send` ... reaches forEach (or ifLet, ifCaseLet), which finds
   // no child, runs neither the child's reducer nor the parent's, and warns that the child is
-  // gone. ... Only when another occupant has taken the child's place since (a child replaced by
-  // one with another id ...) is it dropped without a warning, so that it never reaches the
-  // newcomer."
-  @Test func aChildsSendForAChildGoneWarnsAndForAReplacedOneIsDropped() {
+  // gone. ... When another occupant has taken the child's place since (a child replaced by one
+  // with another id ...), it is dropped before any reducer sees it, so that it never reaches
+  // the newcomer, and a runtime warning names the action, the place ... and, for a child or
+  // case, the id of the newcomer"
+  @Test func aChildsSendForAChildGoneWarnsAndForAReplacedOneIsDroppedWithAWarning() {
     let warnings = WarningLog()
     let replaced = Harness(
       initialState: Pinging.State(), warnings: warnings.handler, reducer: Pinging())
     replaced.send(.child(.ping))
     #expect(replaced.state.child == Pinging.Child.State(id: 2))
-    #expect(warnings.messages.isEmpty)
     #expect(!replaced.processed.contains { $0.action == .child(.hit) })
+    #expect(warnings.messages.count == 1)
+    let message = warnings.messages.first ?? ""
+    #expect(message.contains("Pinging.Action.child(.hit)"), "\(message)")
+    #expect(message.contains("the child at \\State.child"), "\(message)")
+    #expect(message.contains("a child with another id (2)"), "\(message)")
 
     let removed = Harness(
       initialState: Pinging.State(replaces: false), warnings: warnings.handler,
       reducer: Pinging())
     removed.send(.child(.ping))
     #expect(removed.state.child == nil)
-    #expect(warnings.messages.count == 1)
+    #expect(warnings.messages.count == 2)
+    #expect(warnings.messages.last?.contains("that child is nil") == true)
   }
 
   // The guide's own `detailTapped` pushes a copy of the row (`state.path.append(row)`), which

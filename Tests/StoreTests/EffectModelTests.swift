@@ -2119,7 +2119,9 @@ extension CaseKey<EMReplacingParent.Action, EMReplacingChild.Action> {
   }
 
   /// An `ifLet` child that its parent replaces with one of another id: `.ping`,
-  /// sent by the first child's effect, reached the new child (its `pings` went to 1).
+  /// sent by the first child's effect, reached the new child (its `pings` went to 1). It is
+  /// dropped, and, as the parent never heard it either, reported, naming the action and the
+  /// child's place.
   @Test func aSendQueuedByAChildThatIsReplacedMeanwhileDoesNotReachTheNewChild() {
     let warnings = WarningLog()
     let harness = Harness(
@@ -2127,7 +2129,9 @@ extension CaseKey<EMReplacingParent.Action, EMReplacingChild.Action> {
       reducer: EMReplacingParent())
     harness.send(.child(.go))
     #expect(harness.state.child == EMReplacingChild.State(id: 2, pings: 0))
-    #expect(warnings.messages == [])
+    #expect(warnings.messages.count == 1)
+    #expect(warnings.messages.first?.contains("EMReplacingParent.Action.child(.ping)") == true)
+    #expect(warnings.messages.first?.contains("the child at \\State.child") == true)
   }
 
   /// A sent action that cancels its own concatenation stops the rest when the concatenation

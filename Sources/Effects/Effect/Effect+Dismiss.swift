@@ -28,10 +28,11 @@ extension Effect {
   /// Sends `action` while the child that returns this effect is still in its place, checked
   /// when the action is reduced: once the child is gone, or another occupant took its place
   /// (a child with another id, another push of a stack's screen), it is dropped quietly.
-  /// A ``send(_:)`` sent at once is dropped too when the child was replaced, but reaches the
-  /// parent when the child is gone, which finds no child and warns. For the library's own
-  /// follow-up actions, which mean nothing once their child is gone: a resolved dismissal, a
-  /// lifecycle hook's `hookFinished` (whose hook may have closed its screen).
+  /// A ``send(_:)`` sent at once is dropped too when the child was replaced, with a runtime
+  /// warning, and reaches the parent when the child is gone, which finds no child and warns.
+  /// For the library's own follow-up actions, which mean nothing once their child is gone: a
+  /// resolved dismissal, a lifecycle hook's `hookFinished` (whose hook may have closed its
+  /// screen).
   ///
   /// - Parameter action: The action to send.
   /// - Returns: The effect.

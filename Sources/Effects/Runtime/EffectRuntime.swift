@@ -263,7 +263,10 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   /// Whether the places an effect was started in are all still in `state` (the root's state)
   /// with the occupants it was started for. When not, its record is cancelled: `action`, which
   /// it sent, must not reach a reducer; an action a `catch:` handler sent is then a runtime
-  /// warning, as when the drain drops it. Places the store cannot read count as there.
+  /// warning, as when the drain drops it, and so is an action a child returned as `.send`
+  /// whose place another occupant has taken since (a placement checked only for a takeover:
+  /// it never reaches the newcomer, and the parent never hears it). Places the store cannot
+  /// read count as there.
   ///
   /// - Complexity: O(*d*) for a namespace of *d* identities.
   @MainActor
@@ -282,9 +285,37 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       {
         warnings(warning)
       }
+      if placement.onlyTakeover,
+        let (place, level) = LifetimeTree.takenOverPlace(
+          placement.namespace, tokens: placement.tokens, in: state)
+      {
+        warnings(Self.warning(forSent: action, takenOver: place.takeover(inLevel: level)))
+      }
       return false
     }
     return true
+  }
+
+  /// The warning for `action`, which a child returned as `.send`, dropped because another
+  /// occupant has taken the child's place since (a child replaced by one with another id, a
+  /// stack's screen by another push): a `.sendWhileThere` (a dismissal, a lifecycle hook's
+  /// report) and a deferred `.send` (a concatenation's later part) are dropped quietly, as
+  /// their effects' other actions are once their place went. Attributed to where the reducer
+  /// that runs the place was declared, when the place knows it. Out of line: off the hot path.
+  @inline(never)
+  static func warning(forSent action: Action, takenOver: PlaceTakeover) -> RuntimeWarning {
+    let message = """
+      \(describe(action)), returned as `.send` by a reducer in \(takenOver.place), was dropped: \
+      \(takenOver.newcomer) has taken that place since. No reducer ran for it, neither the \
+      newcomer's nor the parent's. A child's report to its parent (a delegate action) must \
+      reach the parent before the action that replaces the child: return it before that \
+      action, not after.
+      """
+    guard let site = takenOver.site else {
+      return RuntimeWarning(
+        message: message, fileID: "Store", group: "a child's send for a place taken over")
+    }
+    return RuntimeWarning(message: message, fileID: site.fileID, line: site.line)
   }
 
   /// Starts an effect returned for `origin`, as a member of `group`.
@@ -388,7 +419,8 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       // once was sent while its element or child was there, and reaches the reducers even if
       // an action queued before it removed that element (a row's delegate, sent as its parent
       // removes it); but not an occupant that took the place since (a child replaced by one
-      // with another id, a stack's screen by another push), which it was never meant for.
+      // with another id, a stack's screen by another push), which it was never meant for: it
+      // is dropped then, with a warning (see `isStillPlaced(_:in:sending:)`).
       deliverSent(action, context, droppedIf: context.isDeferred ? .goneOrTakenOver : .takenOver)
     case .sendWhileThere(let action):
       // Queued like a `.send`, it may be reduced after actions that replaced the child (the

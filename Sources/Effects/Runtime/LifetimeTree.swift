@@ -54,6 +54,35 @@ package protocol LifetimePlace: Sendable {
   /// The identities of the sibling places whose state may have changed in `container` since
   /// it had content stamp `stamp`, or `nil` when the container cannot tell.
   func changedSiblings(in container: Any, since stamp: UInt64) -> [EffectID]?
+
+  /// For the runtime warning about an action a child returned as `.send` that was dropped
+  /// because another occupant has taken this place since (see
+  /// ``EffectRuntime/isStillPlaced(_:in:sending:)``): the place (`the child at
+  /// \State.detail`), what has taken it (`another child, with id 2`), and where the reducer
+  /// that runs the place was declared, when the identity knows it. Asked only then, off the
+  /// hot path.
+  ///
+  /// - Parameter state: The state of the level above, where the place is now taken over.
+  func takeover(inLevel state: Any) -> PlaceTakeover
+}
+
+/// A place another occupant has taken, as a runtime warning names it (see
+/// ``LifetimePlace/takeover(inLevel:)``).
+package struct PlaceTakeover {
+  /// The place: `the child at \State.detail`.
+  package var place: String
+  /// What holds the place now, and how it came to: `another child, with id 2: the child was
+  /// replaced, or changed its id`.
+  package var newcomer: String
+  /// Where the reducer that runs the place was declared, if known.
+  package var site: SourceSite?
+
+  /// Creates a takeover as a warning names it.
+  package init(place: String, newcomer: String, site: SourceSite? = nil) {
+    self.place = place
+    self.newcomer = newcomer
+    self.site = site
+  }
 }
 
 extension LifetimePlace {
@@ -78,6 +107,10 @@ extension LifetimePlace {
 
   package func changedSiblings(in container: Any, since stamp: UInt64) -> [EffectID]? {
     nil
+  }
+
+  package func takeover(inLevel state: Any) -> PlaceTakeover {
+    PlaceTakeover(place: "\(self)", newcomer: "another occupant")
   }
 }
 
@@ -488,6 +521,31 @@ struct LifetimeTree {
       }
     }
     return true
+  }
+
+  /// The first place of `path` that another occupant than the one `tokens` names has taken,
+  /// with the state of the level above it, where ``isPlaced(_:tokens:in:goneCounts:)`` with
+  /// `goneCounts` false finds one: `nil` when it finds none.
+  ///
+  /// - Complexity: O(*d*) for a path of *d* identities.
+  static func takenOverPlace(_ path: [EffectID], tokens: [UInt64?], in root: Any)
+    -> (place: any LifetimePlace, level: Any)?
+  {
+    var state = root
+    for (index, id) in path.enumerated() {
+      guard let place = id.base as? any LifetimePlace, place.isReadable else { return nil }
+      switch place.locate(inLevel: state, wantsState: true) {
+      case .gone, .unknown:
+        return nil
+      case .present(let next, let token):
+        if let token, index < tokens.count, let own = tokens[index], own != token {
+          return (place, state)
+        }
+        guard let next else { return nil }
+        state = next
+      }
+    }
+    return nil
   }
 
   /// Walks the running effects' places down `state` (the root's state), marks the ones that

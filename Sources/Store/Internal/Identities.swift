@@ -107,6 +107,25 @@ extension ElementIdentity: LifetimePlace {
     siblings(withIDs: (container as? any IdentifiedLookup)?.changedLifetimeIDs(since: stamp))
   }
 
+  /// Only a stack's screen changes hands in its place (the others have no occupant token): the
+  /// stack is named as its reducer's warnings name it, without the entries it keeps its
+  /// screens in.
+  func takeover(inLevel state: Any) -> PlaceTakeover {
+    guard id is StackElementID else {
+      return PlaceTakeover(
+        place: "the element with id \(describeID(id)) of \(collection)",
+        newcomer: "another element with that id")
+    }
+    var stack = collection.description
+    if stack.hasSuffix(".entries") { stack.removeLast(".entries".count) }
+    return PlaceTakeover(
+      place: "the screen with id \(describeID(id)) of the stack at \(stack)",
+      newcomer: """
+        another screen pushed with that id (the stack was replaced, or set back to an earlier \
+        copy, and pushed onto again)
+        """)
+  }
+
   /// The identities of the elements of this collection with `ids`, or `nil` for `nil`.
   private func siblings(withIDs ids: [any Hashable]?) -> [EffectID]? {
     ids?.compactMap { id in
@@ -195,6 +214,12 @@ extension PresenceIdentity: LifetimePlace {
     return _openExistential(state, do: look)
   }
 
+  func takeover(inLevel state: Any) -> PlaceTakeover {
+    PlaceTakeover(
+      place: "the child at \(self)",
+      newcomer: newcomer(in: locate(inLevel: state, wantsState: true)))
+  }
+
   /// The child read through the key path, from a parent cast out of `state`: for a key path
   /// through a computed property, or a level of another type.
   ///
@@ -256,6 +281,27 @@ extension CaseIdentity: LifetimePlace {
     guard let child = toCase.extract(state) else { return .gone }
     return .present(child, wantsState: wantsState, token: lifetimeToken(of: child))
   }
+
+  func takeover(inLevel state: Any) -> PlaceTakeover {
+    let caseName = enumCaseName(of: state, holding: CaseState.self).map { " .\($0)" } ?? ""
+    return PlaceTakeover(
+      place: """
+        the case\(caseName) of \(TypeName.name(of: State.self)) holding \
+        \(TypeName.name(of: CaseState.self))
+        """,
+      newcomer: newcomer(in: locate(inLevel: state, wantsState: true)), site: site)
+  }
+}
+
+/// What has taken a place whose occupant is known by its id (an `Identifiable` child or
+/// case), as the runtime warning about an action dropped for it names it: with the id of the
+/// child there now, when it can be read.
+private func newcomer(in lookup: PlaceLookup) -> String {
+  guard case .present(let state?, _) = lookup, let child = state as? any Identifiable else {
+    return "a child with another id"
+  }
+  func described<Child: Identifiable>(_ child: Child) -> String { describeID(child.id) }
+  return "a child with another id (\(described(child)))"
 }
 
 /// A child's token as a ``LifetimePlace``: the hash of its id when it is `Identifiable` (one
