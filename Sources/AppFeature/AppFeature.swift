@@ -38,7 +38,10 @@ public struct AppFeature: Reducer {
     /// A copy saved mid-request decodes as it was saved, as the checkpoints of an action log
     /// need: a replay compares them with the states it reaches. Only a new launch relaunches.
     public var relaunched: Self {
-      State(cart: cart.relaunched, account: account.relaunched)
+      var relaunched = self
+      relaunched.cart = cart.relaunched
+      relaunched.account = account.relaunched
+      return relaunched
     }
 
     /// What the cart's header shows: the cart's title and size, and who is signed in.

@@ -334,8 +334,9 @@ import Testing
         "The feature's TestClock is held by 1 other live test store too, and a clock moves "
           + "for every store that holds it: each store's advances wake the others' effects. If "
           + "the clock is shared between tests that run at the same time (a global, or a "
-          + "`static let`), give each test a clock of its own; an earlier store of this test "
-          + "holds it until that store is released."),
+          + "`static let`), give each test a clock of its own; if the other store is an "
+          + "earlier one of this test, release it first (a store holds its clock until it is "
+          + "released)."),
       "\(messages.all)")
     store.skipReceivedActions()
     await store.finish()

@@ -139,13 +139,15 @@ import Testing
   /// A header with every field but `initialState` was refused as a state that "does not
   /// decode with the current types (they changed since the recording…)": it is simply not
   /// there, and is named as another missing field is.
-  @Test func aHeaderWithoutItsInitialStateSaysSo() throws {
+  /// So is one whose `initialState` is `null` (the session's diff reviewer).
+  @Test(arguments: [false, true])
+  func aHeaderWithoutItsInitialStateSaysSo(null: Bool) throws {
     let lines = try record([.add(1)], interval: 100)
     let header = try #require(
       try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
     #expect(header["initialState"] != nil)
     var without = header
-    without["initialState"] = nil
+    without["initialState"] = null ? NSNull() : nil
     let line = try JSONSerialization.data(withJSONObject: without, options: [.sortedKeys])
     let file = try write(
       String(decoding: line, as: UTF8.self) + "\n" + lines[1...].joined(separator: "\n") + "\n")
@@ -153,8 +155,8 @@ import Testing
       throws: ActionLogError.badHeader(
         line: 1,
         reason: """
-          no "initialState": the field is missing, so the header holds no state to replay the \
-          actions from.
+          no "initialState": the field is missing, or null, so the header holds no state to \
+          replay the actions from.
           """)
     ) { try self.replay(file) }
   }

@@ -282,6 +282,41 @@ import Testing
       """)
   }
 
+  /// What a module's sources must not import: the test frameworks and `StoreTesting` stay out
+  /// of the libraries an app links and of `demo` (DESIGN.md: the test support is never
+  /// linked into an app), and `Effects` stands below `Store`.
+  static let forbiddenImports: [(folder: String, modules: Set<String>)] = [
+    ("Sources/Effects", ["XCTest", "Testing", "StoreTesting", "Store"]),
+    ("Sources/Store", ["XCTest", "Testing", "StoreTesting"]),
+    ("Sources/CartFeature", ["XCTest", "Testing", "StoreTesting"]),
+    ("Sources/AccountFeature", ["XCTest", "Testing", "StoreTesting"]),
+    ("Sources/AppFeature", ["XCTest", "Testing", "StoreTesting"]),
+    ("Sources/demo", ["XCTest", "Testing", "StoreTesting"]),
+  ]
+
+  @Test(arguments: 0..<6)
+  func aLibraryImportsNeitherATestFrameworkNorTheModulesAboveIt(entry: Int) throws {
+    let (folder, modules) = Self.forbiddenImports[entry]
+    let root = Self.packageRoot.standardizedFileURL.path
+    let files = try #require(
+      FileManager.default.enumerator(
+        at: Self.packageRoot.appendingPathComponent(folder), includingPropertiesForKeys: nil))
+    var found: [String] = []
+    var count = 0
+    for case let file as URL in files where file.pathExtension == "swift" {
+      let path = String(file.standardizedFileURL.path.dropFirst(root.count + 1))
+      let text = try String(contentsOf: file, encoding: .utf8)
+      for (line, module) in Self.imports(in: Self.codeLines(of: text)) {
+        count += 1
+        if modules.contains(module) { found.append("\(path):\(line): \(module)") }
+      }
+    }
+    #expect(count > 0, "no import read under \(folder)")
+    #expect(
+      found.isEmpty,
+      "\(folder) must not import \(modules.sorted()):\n\(found.joined(separator: "\n"))")
+  }
+
   /// The manifest names no outside package.
   @Test func thePackageDependsOnNoOtherPackage() throws {
     let manifest = try String(

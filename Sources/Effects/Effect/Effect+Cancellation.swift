@@ -154,7 +154,8 @@ extension Effect {
   }
 
   /// Whether this effect is, or contains, the report that the action was addressed to a
-  /// child that is gone (``missingChild(_:site:lifetime:)``): a parent that finds it in its
+  /// child that is gone (``missingChild(_:site:lifetime:)``), or that a child was refused
+  /// (``refusedChild(_:site:)``: a push a stack refused): a parent that finds it in its
   /// child's effect does not run for the action, so that the action changes nothing.
   ///
   /// Looks through `merge` and `scoped` (an identity's lifetime) only, where the library's

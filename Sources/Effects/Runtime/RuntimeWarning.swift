@@ -94,9 +94,9 @@ public struct RuntimeWarningHandler: Sendable {
   /// often it was raised (to within a factor of two: after 1,000, the last line says 512).
   /// Install a handler of your own to see every one.
   ///
-  /// A warning with neither a line nor a group is counted by its text, among the last
-  /// `textLimit` distinct texts: past that many, the counts of texts start over, so that a
-  /// process raising ever new texts (a warning naming each action) does not keep them all.
+  /// A warning with neither a line nor a group is counted by its text, for up to `textLimit`
+  /// distinct texts: past that many, all the counts of texts start over, so that a process
+  /// raising ever new texts (a warning naming each action) does not keep them all.
   package static func printingPerSite(
     limit: Int = 8, textLimit: Int = 1_024, _ write: @escaping @Sendable (String) -> Void
   ) -> RuntimeWarningHandler {

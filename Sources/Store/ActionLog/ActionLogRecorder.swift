@@ -425,7 +425,8 @@ extension Store where State: Codable, Action: Codable {
   ///     written in place, keeping its mode; it is never deleted, even if the header cannot
   ///     be written. A header that cannot be encoded (a NaN in the initial state), is too
   ///     long for one line, or whose initial state does not decode back is found before the
-  ///     file is opened: the file is then left as it was. A file another recorder in this process is writing (by any path), or
+  ///     file is opened: the file is then left as it was. A file another recorder in this
+  ///     process is writing (by any path), or
   ///     that a recorder in another process holds locked (`flock(2)`), is refused, untouched,
   ///     until that recorder finishes or goes away. A named pipe (FIFO) is written once a
   ///     process reads it: one that no process reads is refused at once, rather than waited

@@ -891,15 +891,22 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         // Not JSON at all there: damage, whatever the types.
         throw ActionLogError.badHeader(line: headerLine, reason: explained)
       }
-      if case .keyNotFound(let key, let context)? = error as? DecodingError,
-        context.codingPath.isEmpty, key.stringValue == "initialState"
-      {
-        // No state at all: not a type that changed, as other fields the header lacks.
+      // No state at all (no field, or `null`): not a type that changed, as other fields
+      // the header lacks.
+      let noState =
+        switch error as? DecodingError {
+        case .keyNotFound(let key, let context)?:
+          context.codingPath.isEmpty && key.stringValue == "initialState"
+        case .valueNotFound(_, let context)?:
+          context.codingPath.map(\.stringValue) == ["initialState"]
+        default: false
+        }
+      if noState {
         throw ActionLogError.badHeader(
           line: headerLine,
           reason: """
-            no "initialState": the field is missing, so the header holds no state to replay \
-            the actions from.
+            no "initialState": the field is missing, or null, so the header holds no state to \
+            replay the actions from.
             """)
       }
       if case .dataCorrupted? = error as? DecodingError {
