@@ -109,6 +109,11 @@ extension TestStore {
     )
   }
 
+  /// A `receive` as the failures that name it as a step say it: what it expected, and where.
+  static func receiveStep(_ description: String, at location: TestLocation) -> String {
+    "`receive` of \(description) at \(location.fileID):\(location.line)"
+  }
+
   func receive(
     description: @autoclosure () -> String,
     matching: (Action) -> Bool,
@@ -197,7 +202,7 @@ extension TestStore {
         // next step starts from, should the test turn exhaustivity back on. A later receive
         // that waits for one of them names this step, as it names a receive that skipped.
         if !received.isEmpty {
-          let step = "`receive` of \(description()) at \(location.fileID):\(location.line)"
+          let step = Self.receiveStep(description(), at: location)
           noteDrop(
             Drop(
               step: step, isReceive: true, isFailedReceive: true,
@@ -212,7 +217,7 @@ extension TestStore {
       // The actions before the first match are dropped unasserted.
       let skipped = (0..<match).map { _ in removeReceived(at: 0).action }
       if !skipped.isEmpty {
-        let step = "`receive` of \(description()) at \(location.fileID):\(location.line)"
+        let step = Self.receiveStep(description(), at: location)
         noteDrop(Drop(step: step, isReceive: true, actions: skipped))
       }
     }

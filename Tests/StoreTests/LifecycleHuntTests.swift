@@ -195,43 +195,7 @@ extension LifecycleHuntTests {
 /// A list of rows that subscribe to a ticking stream while shown, with a filtered view of the
 /// rows matching a query.
 private struct FilteredTickers: Reducer {
-  struct Row: Reducer {
-    struct State: Equatable, Identifiable, Sendable {
-      let id: Int
-      var name: String
-      var lifecycle = ScreenLifecycleState()
-      var ticks = 0
-    }
-    enum Action: Sendable, Equatable {
-      case lifecycle(ScreenLifecycleAction)
-      case tick
-
-      static var lifecycleKey: CaseKey<Self, ScreenLifecycleAction> {
-        CaseKey(Self.lifecycle) { if case .lifecycle(let action) = $0 { action } else { nil } }
-      }
-    }
-    let clock: TestClock
-
-    var body: some Reducer<State, Action> {
-      Reduce { state, action in
-        switch action {
-        case .lifecycle(.subscribe):
-          return .run { [clock] send in
-            while true {
-              try await clock.sleep(for: .seconds(1))
-              send(.tick)
-            }
-          }
-        case .lifecycle:
-          return .none
-        case .tick:
-          state.ticks += 1
-          return .none
-        }
-      }
-      .screenLifecycle(\.lifecycle, action: Action.lifecycleKey)
-    }
-  }
+  typealias Row = SubscribingRow
 
   struct State: Equatable {
     var rows: IdentifiedArrayOf<Row.State> = [Row.State(id: 1, name: "tea")]

@@ -270,8 +270,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         case .unreadable:
           report.warnings.append(
             """
-            Line \(number): not a log line; the replay stopped before it, after action \
-            \(sequence) as asked, without knowing whether it was that action's checkpoint.
+            Line \(number): not a log line; \(Self.stoppedBeforeUnknown(after: sequence))
             """
           )
           report.stop(after: sequence, in: state)
@@ -559,6 +558,15 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     case ofThisAction, other, unreadable
   }
 
+  /// How a replay asked to stop after action `sequence` says it stopped before a line it
+  /// could not read, which may have been that action's checkpoint.
+  private static func stoppedBeforeUnknown(after sequence: Int) -> String {
+    """
+    the replay stopped before it, after action \(sequence) as asked, without knowing whether \
+    it was that action's checkpoint.
+    """
+  }
+
   /// The warning for a last line cut off as it was written (no newline, not whole JSON, not
   /// blank) that a replay asked to stop after action `sequence` reached, or `nil` when the
   /// line is of another kind or action, which the replay does not read (an action line):
@@ -571,9 +579,8 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     let cut = cutOff(line, isFirstLine: false)
     if let damage = cut.damage {
       return """
-        Line \(number): not a log line (invalid JSON: \(damage)); the replay stopped before it, \
-        after action \(sequence) as asked, without knowing whether it was that action's \
-        checkpoint.
+        Line \(number): not a log line (invalid JSON: \(damage)); \
+        \(stoppedBeforeUnknown(after: sequence))
         """
     }
     let incomplete = "Line \(number): incomplete (the recording was cut off while writing it)"
@@ -595,8 +602,7 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
         """
     case .unknown:
       return """
-        \(incomplete); the replay stopped before it, after action \(sequence) as asked, \
-        without knowing whether it was that action's checkpoint.\(zeros)
+        \(incomplete); \(stoppedBeforeUnknown(after: sequence))\(zeros)
         """
     }
   }
