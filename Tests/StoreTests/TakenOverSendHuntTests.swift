@@ -10,17 +10,18 @@ import Testing
 // reaches the newcomer, and is reported: it was dropped without a word before. The quiet
 // sends stay quiet: a dismissal racing a newer presentation, a concatenation's later part.
 
-/// A child that feeds an action back at once (`ping`), after some work (`pingLater`), or
-/// closes itself (`close`).
+/// A child that feeds an action back at once (`ping`), twice in turn (`pingInTurn`), after
+/// some work (`pingLater`), or closes itself (`close`).
 private struct Feeder: Reducer {
   struct State: Equatable, Identifiable, Sendable {
     var id: Int
     var hits = 0
   }
-  enum Action: Sendable, Equatable { case ping, pingLater, close, hit }
+  enum Action: Sendable, Equatable { case ping, pingInTurn, pingLater, close, hit }
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
     case .ping: return .send(.hit)
+    case .pingInTurn: return .concatenate(.send(.hit), .send(.hit))
     case .pingLater: return .concatenate(.run { _ in }, .send(.hit))
     case .close: return .dismiss
     case .hit:
@@ -209,6 +210,20 @@ extension CaseKey<Restoring.Action, StackAction<Feeder.State, Feeder.Action>> {
     // The sheet that asked to close was replaced; the newer one stays.
     #expect(harness.state.sheet == Feeder.State(id: 2))
     #expect(warnings.messages.isEmpty)
+  }
+
+  /// A concatenation whose parts before a `.send` have no asynchronous work starts that part
+  /// at once, as a `.send` of its own: it is checked, and reported, as one (the reviewer of
+  /// this change; the docs said every later part stays quiet).
+  @Test func aConcatenationOfSendsAloneIsReportedAsSendsAre() {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: Holder.State(), warnings: warnings.handler, reducer: Holder())
+    harness.send(.child(.pingInTurn))
+    #expect(harness.state.child == Feeder.State(id: 2))
+    #expect(!harness.processed.contains { $0.action == .child(.hit) })
+    #expect(warnings.messages.count == 2, "\(warnings.messages)")
+    #expect(warnings.messages.allSatisfy { $0.contains("a child with another id (2)") })
   }
 
   @Test func aConcatenationsLaterSendStaysQuiet() {

@@ -299,17 +299,19 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   /// The warning for `action`, which a child returned as `.send`, dropped because another
   /// occupant has taken the child's place since (a child replaced by one with another id, a
   /// stack's screen by another push): a `.sendWhileThere` (a dismissal, a lifecycle hook's
-  /// report) and a deferred `.send` (a concatenation's later part) are dropped quietly, as
+  /// report) and a deferred `.send` (a concatenation's part after one with asynchronous work)
+  /// are dropped quietly, as
   /// their effects' other actions are once their place went. Attributed to where the reducer
   /// that runs the place was declared, when the place knows it. Out of line: off the hot path.
   @inline(never)
   static func warning(forSent action: Action, takenOver: PlaceTakeover) -> RuntimeWarning {
     let message = """
       \(describe(action)), returned as `.send` by a reducer in \(takenOver.place), was dropped: \
-      \(takenOver.newcomer) has taken that place since. No reducer ran for it, neither the \
-      newcomer's nor the parent's. A child's report to its parent (a delegate action) must \
-      reach the parent before the action that replaces the child: return it before that \
-      action, not after.
+      \(takenOver.newcomer) has taken that place since (the child was replaced, or changed \
+      its own id). No reducer ran for it, neither the newcomer's nor the parent's. An action \
+      for the child, or its report to its parent (a delegate action), must come before the \
+      action that replaces the child or changes its id: return it before that action, not \
+      after.
       """
     guard let site = takenOver.site else {
       return RuntimeWarning(
