@@ -19,26 +19,36 @@ import Testing
 
   nonisolated static let xs = String(repeating: "x", count: 197)
 
+  /// The texts of `aCutFallsBeforeAnEscapeOrACharacterItWouldSplit`, each with what a cut at
+  /// 200 scalars keeps of it. Built one by one: as one array literal, they took five seconds
+  /// to type-check, past the build's limit.
+  nonisolated static let cuts: [(String, String)] = {
+    let xs: String = Self.xs
+    let shorter = String(xs.dropFirst())
+    let shortest = String(xs.dropFirst(3))
+    var cuts: [(String, String)] = []
+    // The escape the cut would split, and where the text is cut.
+    cuts.append((xs + #"\u{200B}"# + xs, xs))
+    cuts.append((xs + #"x\u{1B}"# + xs, xs + "x"))
+    cuts.append((xs + #"x\""# + xs, xs + "x"))
+    cuts.append((shorter + #"\\\""# + xs, shorter + #"\\"#))
+    cuts.append((shortest + #"\u{1B}"# + xs, shortest))
+    // An escaped backslash is whole.
+    cuts.append((xs + #"\\\""# + xs, xs + #"\\"#))
+    // A letter and its accent, a flag, a family: one character each.
+    cuts.append((xs + "xe\u{301}" + xs, xs + "x"))
+    cuts.append((xs + "x🇫🇷" + xs, xs + "x"))
+    cuts.append((xs + "👨‍👩‍👧" + xs, xs))
+    // Whole escapes and characters are kept.
+    cuts.append((xs + #"\n"# + xs, xs + #"\n"#))
+    cuts.append((xs + "é" + xs, xs + "éx"))
+    return cuts
+  }()
+
   /// The recorder cuts an action's name at 200 Unicode scalars: the cut fell inside an
   /// escape (`\u{20` of `\u{200B}`, the backslash of `\"`), which then read as another
   /// character or as none, and between a letter and its accent. It falls before them now.
-  @Test(arguments: [
-    // The escape the cut would split, and where the text is cut.
-    (xs + #"\u{200B}"# + xs, xs),
-    (xs + #"x\u{1B}"# + xs, xs + "x"),
-    (xs + #"x\""# + xs, xs + "x"),
-    (String(xs.dropFirst()) + #"\\\""# + xs, String(xs.dropFirst()) + #"\\"#),
-    (String(xs.dropFirst(3)) + #"\u{1B}"# + xs, String(xs.dropFirst(3))),
-    // An escaped backslash is whole.
-    (xs + #"\\\""# + xs, xs + #"\\"#),
-    // A letter and its accent, a flag, a family: one character each.
-    (xs + "xe\u{301}" + xs, xs + "x"),
-    (xs + "x🇫🇷" + xs, xs + "x"),
-    (xs + "👨‍👩‍👧" + xs, xs),
-    // Whole escapes and characters are kept.
-    (xs + #"\n"# + xs, xs + #"\n"#),
-    (xs + "é" + xs, xs + "éx"),
-  ])
+  @Test(arguments: cuts)
   func aCutFallsBeforeAnEscapeOrACharacterItWouldSplit(text: String, kept: String) {
     #expect(Recorder.cut(text, to: 200) == kept + "…")
   }
