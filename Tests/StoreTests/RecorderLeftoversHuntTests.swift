@@ -23,7 +23,7 @@ import Testing
   /// 200 scalars keeps of it. Built one by one: as one array literal, they took five seconds
   /// to type-check, past the build's limit.
   nonisolated static let cuts: [(String, String)] = {
-    let xs: String = Self.xs
+    let xs: String = RecorderLeftoversHuntTests.xs
     let shorter = String(xs.dropFirst())
     let shortest = String(xs.dropFirst(3))
     var cuts: [(String, String)] = []
