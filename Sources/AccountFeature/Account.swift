@@ -100,7 +100,7 @@ public struct Account: Reducer {
     /// A copy saved while a sign-in was in flight says it signs in (``isSigningIn``), and
     /// decodes so, as a replay needs it. In a new process no request is there to answer it,
     /// and every sign-in would be ignored until a sign-out. Here it is not signing in, and the
-    /// screen's next start runs ``ScreenLifecycleAction/startup`` again, as in any new
+    /// screen's next start runs `ScreenLifecycleAction.startup` again, as in any new
     /// launch (a copy saved while the screen showed would otherwise have that start refused
     /// as a second task): signed out, the account then looks for a saved session, and finds
     /// the one the lost sign-in saved if its request finished before the app quit. Otherwise
