@@ -254,24 +254,30 @@ import Testing
     return found
   }
 
+  /// Each `import` in the Swift files under `folder`: the module, and `path:line: module`.
+  static func imports(under folder: String) throws -> [(module: String, place: String)] {
+    let root = packageRoot.standardizedFileURL.path
+    let files = try #require(
+      FileManager.default.enumerator(
+        at: packageRoot.appendingPathComponent(folder), includingPropertiesForKeys: nil))
+    var found: [(module: String, place: String)] = []
+    for case let file as URL in files where file.pathExtension == "swift" {
+      let path = String(file.standardizedFileURL.path.dropFirst(root.count + 1))
+      let text = try String(contentsOf: file, encoding: .utf8)
+      for (line, module) in imports(in: codeLines(of: text)) {
+        found.append((module, "\(path):\(line): \(module)"))
+      }
+    }
+    return found
+  }
+
   /// Every `import` in Sources and Tests names a toolchain module or one of the package's
   /// targets.
   @Test(arguments: ["Sources", "Tests"])
   func everyImportIsOfTheToolchainOrThePackage(folder: String) throws {
-    let root = Self.packageRoot.standardizedFileURL.path
-    let files = try #require(
-      FileManager.default.enumerator(
-        at: Self.packageRoot.appendingPathComponent(folder), includingPropertiesForKeys: nil))
-    var foreign: [String] = []
-    var count = 0
-    for case let file as URL in files where file.pathExtension == "swift" {
-      let path = String(file.standardizedFileURL.path.dropFirst(root.count + 1))
-      let text = try String(contentsOf: file, encoding: .utf8)
-      for (line, module) in Self.imports(in: Self.codeLines(of: text)) {
-        count += 1
-        if !Self.importable.contains(module) { foreign.append("\(path):\(line): \(module)") }
-      }
-    }
+    let found = try Self.imports(under: folder)
+    let count = found.count
+    let foreign = found.filter { !Self.importable.contains($0.module) }.map(\.place)
     // The walk read the files: the package imports its modules hundreds of times.
     #expect(count > 100)
     #expect(
@@ -297,20 +303,9 @@ import Testing
   @Test(arguments: 0..<6)
   func aLibraryImportsNeitherATestFrameworkNorTheModulesAboveIt(entry: Int) throws {
     let (folder, modules) = Self.forbiddenImports[entry]
-    let root = Self.packageRoot.standardizedFileURL.path
-    let files = try #require(
-      FileManager.default.enumerator(
-        at: Self.packageRoot.appendingPathComponent(folder), includingPropertiesForKeys: nil))
-    var found: [String] = []
-    var count = 0
-    for case let file as URL in files where file.pathExtension == "swift" {
-      let path = String(file.standardizedFileURL.path.dropFirst(root.count + 1))
-      let text = try String(contentsOf: file, encoding: .utf8)
-      for (line, module) in Self.imports(in: Self.codeLines(of: text)) {
-        count += 1
-        if modules.contains(module) { found.append("\(path):\(line): \(module)") }
-      }
-    }
+    let imports = try Self.imports(under: folder)
+    let count = imports.count
+    let found = imports.filter { modules.contains($0.module) }.map(\.place)
     #expect(count > 0, "no import read under \(folder)")
     #expect(
       found.isEmpty,
