@@ -3,7 +3,7 @@ import Testing
 
 @testable import Store
 
-/// A body that chains 24 modifiers type-checks in about 0.1 s.
+/// A body that chains 24 modifiers type-checks in about 0.14 s (Getting Started's trial).
 ///
 /// Each modifier's name has one meaning for the type checker. While `presents` was a second
 /// `ifLet` and `navigationStack` a second `forEach`, the compiler tried both at each link of
