@@ -19,11 +19,21 @@ enum JSONMismatch {
       context.codingPath.isEmpty && ObjectIdentifier(type) == ObjectIdentifier([String: Any].self)
       ? " (one record per line)" : path
     let expected = "expected \(jsonName(of: type))\(place)"
+    // What a log holds where a secret goes may be the secret, written in by hand: only its
+    // kind is named.
+    let isSecret = type is any RedactedValue.Type
     let found =
       line.flatMap { line in
-        JSONValue.reading(line, { $0.value(at: context.codingPath).map(describe) }) ?? nil
-      } ?? foundInDescription(context.debugDescription)
+        JSONValue.reading(
+          line,
+          {
+            $0.value(at: context.codingPath).map { isSecret ? kind(of: $0) : describe($0) }
+          }) ?? nil
+      } ?? (isSecret ? nil : foundInDescription(context.debugDescription))
     guard let found else { return "\(expected): \(context.debugDescription)" }
+    guard !isSecret else {
+      return "\(expected), found \(found), not shown: where a Secret goes, it may be the secret."
+    }
     return "\(expected), found \(found)."
   }
 
@@ -37,6 +47,8 @@ enum JSONMismatch {
     case ObjectIdentifier(Bool.self): "true or false"
     default:
       switch type {
+      case is any RedactedValue.Type:
+        "a \(TypeName.name(of: type)) (\"\(Secret<String>.placeholder)\", or its value)"
       case is any FixedWidthInteger.Type: "an integer"
       case is any BinaryFloatingPoint.Type: "a number"
       default: TypeName.name(of: type)
@@ -51,6 +63,18 @@ enum JSONMismatch {
     case .bool(let value): "\(value)"
     case .number: "the number \(value.rendered(limit: 40))"
     case .string: "the string \(value.rendered(limit: 40))"
+    case .array: "an array"
+    case .object: "an object"
+    }
+  }
+
+  /// The kind of a JSON value, without the value: what was found where a ``Secret`` goes.
+  static func kind(of value: JSONValue) -> String {
+    switch value {
+    case .null: "null"
+    case .bool: "a boolean"
+    case .number: "a number"
+    case .string: "a string"
     case .array: "an array"
     case .object: "an object"
     }

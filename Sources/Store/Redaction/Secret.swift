@@ -84,14 +84,29 @@ extension Secret: Codable where Value: Codable & ExpressibleByStringLiteral {
   /// text.
   ///
   /// - Parameter decoder: The decoder.
-  /// - Throws: `DecodingError` when the value is neither the placeholder nor a `Value`.
+  /// - Throws: `DecodingError.typeMismatch` naming this type when the value is neither the
+  ///   placeholder nor a `Value`; it does not quote the value, nor `Value`'s own error.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
     if let text = try? container.decode(String.self), text == Self.placeholder {
       self.init("")
       return
     }
-    let value = try container.decode(Value.self)
+    let value: Value
+    do {
+      value = try container.decode(Value.self)
+    } catch {
+      // Neither the value found nor the error about it (which may quote it) is passed on:
+      // where a secret goes, what a log holds may be the secret, written in by hand.
+      throw DecodingError.typeMismatch(
+        Self.self,
+        DecodingError.Context(
+          codingPath: decoder.codingPath,
+          debugDescription: """
+            Expected the placeholder "\(Self.placeholder)" or a secret's value (a \(Value.self)); \
+            what was found is not shown, as it may be the secret.
+            """))
+    }
     (decoder.userInfo[PlainTextSecrets.key] as? PlainTextSecrets)?.found(at: decoder.codingPath)
     self.init(value)
   }

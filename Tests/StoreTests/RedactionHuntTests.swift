@@ -1,0 +1,86 @@
+import Effects
+import Foundation
+import Testing
+
+@testable import Store
+
+/// A secret a log holds in plain text (written by hand) is used and warned about, but never
+/// quoted: not where the value is of another JSON type than the secret's.
+@MainActor
+@Suite final class RedactionHuntTests {
+  let directory = TemporaryDirectory("redaction-hunt-tests")
+
+  /// A lock that keeps every PIN tried, and (wrongly) branches on the PIN's value.
+  struct Lock: Reducer {
+    struct State: Equatable, Codable {
+      var pin: Secret<String> = ""
+      var tried: [Secret<String>] = []
+      var imported = 0
+    }
+
+    enum Action: Equatable, Codable, Sendable {
+      case pinChanged(Secret<String>)
+      case unlockTapped
+      case pinsImported(Set<Secret<String>>)
+    }
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      switch action {
+      case .pinChanged(let pin): state.pin = pin
+      case .unlockTapped where !state.pin.value.isEmpty: state.tried.append(state.pin)
+      case .unlockTapped: break
+      case .pinsImported(let pins): state.imported += pins.count
+      }
+      return .none
+    }
+  }
+
+  func record(_ actions: [Lock.Action], interval: Int = 100) throws -> String {
+    let store = Store(initialState: Lock.State()) { Lock() }
+    let file = directory.path("\(UUID().uuidString).jsonl")
+    let recorder = try store.recordActions(
+      to: file, feature: "Lock", checkpointInterval: interval, time: { 0 })
+    for action in actions { store.send(action) }
+    try recorder.finish()
+    return file
+  }
+
+  func replacing(_ old: String, with new: String, in file: String) throws {
+    let text = try String(contentsOfFile: file, encoding: .utf8)
+    #expect(text.contains(old))
+    try Data(text.replacingOccurrences(of: old, with: new).utf8)
+      .write(to: URL(fileURLWithPath: file))
+  }
+
+  func replayError(_ file: String) -> (any Error)? {
+    do {
+      _ = try ActionLogReplayer(feature: "Lock") { Lock() }.replay(path: file)
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  /// A PIN written in by hand as a number is refused (a `Secret<String>` reads a string), and
+  /// the refusal said what it found: "found the number 98765".
+  @Test(arguments: ["98765", "true", #"["hunter2"]"#, #"{"pin":"hunter2"}"#])
+  func aSecretOfAnotherJSONTypeIsRefusedWithoutQuotingIt(value: String) throws {
+    let file = try record([.pinChanged("1234")])
+    try replacing(#"{"_0":"<redacted>"}"#, with: #"{"_0":\#(value)}"#, in: file)
+    let error = try #require(replayError(file))
+    let message = "\(error)"
+    #expect(message.contains("action.pinChanged._0"), "\(message)")
+    #expect(message.contains("Secret"), "\(message)")
+    for secret in ["98765", "true", "hunter2"] {
+      #expect(!message.contains(secret), "\(message)")
+    }
+  }
+
+  @Test func aSecretOfAnotherJSONTypeInTheHeaderIsRefusedWithoutQuotingIt() throws {
+    let file = try record([])
+    try replacing(#""pin":"<redacted>""#, with: #""pin":98765"#, in: file)
+    let error = try #require(replayError(file))
+    #expect(!"\(error)".contains("98765"), "\(error)")
+    #expect("\(error)".contains("initialState.pin"), "\(error)")
+  }
+}
