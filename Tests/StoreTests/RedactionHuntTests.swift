@@ -5,7 +5,8 @@ import Testing
 @testable import Store
 
 /// A secret a log holds in plain text (written by hand) is used and warned about, but never
-/// quoted: not where the value is of another JSON type than the secret's.
+/// quoted: not where the value is of another JSON type than the secret's, nor where the
+/// replayed state has no value to line the checkpoint's up with.
 @MainActor
 @Suite final class RedactionHuntTests {
   let directory = TemporaryDirectory("redaction-hunt-tests")
@@ -82,5 +83,36 @@ import Testing
     let error = try #require(replayError(file))
     #expect(!"\(error)".contains("98765"), "\(error)")
     #expect("\(error)".contains("initialState.pin"), "\(error)")
+  }
+
+  /// A checkpoint whose PIN list holds a secret in plain text where the replayed list is
+  /// empty: the recorded element was listed as removed, with the secret.
+  @Test func aCheckpointsSecretWithNothingToLineUpWithIsNotQuoted() throws {
+    let file = try record([.pinChanged("1111"), .unlockTapped])
+    try replacing(#""tried":["<redacted>"]"#, with: #""tried":["hunter2"]"#, in: file)
+    let error = try #require(replayError(file))
+    guard case ActionLogError.diverged(_, _, let differences, _) = error else {
+      Issue.record("\(error)")
+      return
+    }
+    #expect(!"\(error)".contains("hunter2"), "\(error)")
+    #expect(differences.first == #"recorded → replayed: tried[0] removed: "<redacted>""#)
+  }
+
+  /// Two PINs written in by hand as one value: the set decodes as one PIN, and the action,
+  /// which no longer round-trips, was quoted as recorded, with the secret.
+  @Test func anActionWhoseSetOfSecretsShrinksIsNotQuoted() throws {
+    let file = try record([.pinsImported(["1111", "2222"])])
+    try replacing(
+      #""pinsImported":{"_0":["<redacted>","<redacted>"]}"#,
+      with: #""pinsImported":{"_0":["hunter2","hunter2"]}"#, in: file)
+    let error = try #require(replayError(file))
+    guard case ActionLogError.diverged(_, _, let differences, _) = error else {
+      Issue.record("\(error)")
+      return
+    }
+    #expect(!"\(error)".contains("hunter2"), "\(error)")
+    #expect(differences.first == "recorded → replayed: imported: 2 → 1")
+    #expect(differences.contains { $0.contains("does not round-trip") }, "\(differences)")
   }
 }

@@ -996,15 +996,27 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       return (["the state's digest differs (the checkpoint has no state to compare)"], false)
     }
     let canonical = CanonicalJSON.canonical(recordedJSON, of: state, encoder: encoder)
-    return StackRoom.run(reading: canonical, replayed) {
-      differences(recorded: canonical, asWritten: recordedJSON, replayed: replayed)
+    // The recorded state decoded and encoded again: a secret it holds in plain text is the
+    // placeholder there, in its own place, which the replayed state may not have (an element
+    // it has not, another enum case).
+    let redacted = (try? JSONDecoder().decode(R.State.self, from: recordedJSON))
+      .flatMap { decoded in
+        (try? encoder.encode(decoded)).map {
+          CanonicalJSON.canonical($0, of: decoded, encoder: encoder)
+        }
+      }
+    return StackRoom.run(reading: canonical, replayed, redacted ?? Data()) {
+      differences(
+        recorded: canonical, asWritten: recordedJSON, redacted: redacted, replayed: replayed)
     }
   }
 
   /// The lines of ``differences(recordedLine:replayed:of:encoder:)`` once the recorded state
-  /// is in canonical form: the comparison, which reads JSON only.
+  /// is in canonical form: the comparison, which reads JSON only. `redacted` is the recorded
+  /// state decoded and encoded again, when it decodes: the placeholder wherever it holds a
+  /// secret.
   private static func differences(
-    recorded canonical: Data, asWritten recordedJSON: Data, replayed: Data
+    recorded canonical: Data, asWritten recordedJSON: Data, redacted: Data?, replayed: Data
   ) -> (lines: [String], isDigestAlone: Bool) {
     guard let recorded = JSONValue(parsing: canonical) else {
       let problem = JSONCheck.check(recordedJSON).problem.map { ": invalid JSON: \($0)" } ?? ""
@@ -1024,7 +1036,10 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
     }
     // A secret the checkpoint holds in plain text (written by hand: the recorder writes the
     // placeholder) is neither quoted nor a difference the replay made.
-    let (changes, unlisted) = recorded.maskingSecrets(as: current)
+    let ownSecrets = redacted.flatMap { JSONValue(parsing: $0) }.map {
+      recorded.maskingSecrets(as: $0)
+    }
+    let (changes, unlisted) = (ownSecrets ?? recorded).maskingSecrets(as: current)
       .differences(to: current, limit: maximumDifferences)
     guard changes.isEmpty else {
       let more = unlisted == 0 ? [] : ["and \(unlisted) more field(s) differ"]
