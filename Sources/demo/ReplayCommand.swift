@@ -108,13 +108,18 @@ struct VerifyCommand {
           report.actionCount == 0
           ? "the log holds only its header (no action, no checkpoint)"
           : "the log has no checkpoint to compare; replayed \(report.actionCount) action(s)"
-        output.line("OK, but nothing was verified: \(what).\(end)")
+        let opening =
+          requiresComplete ? "Not complete: nothing was verified" : "OK, but nothing was verified"
+        output.line("\(opening): \(what).\(end)")
         return success(isWhole: false)
       }
+      // Under --complete, a log that is not whole fails (exit code 3): its line does not open
+      // with "OK" then.
+      let opening = success(isWhole: report.isComplete) == 0 ? "OK" : "Not complete"
       output.line(
         """
-        OK: all \(report.checkpointsVerified) checkpoint(s) matched over \(report.actionCount) \
-        action(s).\(end)
+        \(opening): all \(report.checkpointsVerified) checkpoint(s) matched over \
+        \(report.actionCount) action(s).\(end)
         """
       )
       return success(isWhole: report.isComplete)

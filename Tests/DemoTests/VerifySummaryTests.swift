@@ -84,6 +84,27 @@ import Testing
         ["verify", "--complete", DemoTests.samplePath], output: Output(capturing: true)) == 0)
   }
 
+  /// Under `--complete`, the line of a log that fails with 3 does not open with "OK" (it did:
+  /// "OK: all 1 checkpoint(s) matched …", then exit code 3); without it, the same log's line
+  /// still does.
+  @Test func completeSaysNotCompleteWhereItFails() async throws {
+    let stopped = try log(
+      "stopped-wording.jsonl", firstLines: 12,
+      then: [#"{"kind":"stopped","reason":"a disk full","seq":10}"#])
+    let header = try log("header-wording.jsonl", firstLines: 1)
+    let strict = Output(capturing: true)
+    #expect(await Demo.run(["verify", "--complete", stopped], output: strict) == 3)
+    let strictLine = try #require(strict.captured?.last)
+    #expect(strictLine.hasPrefix("Not complete: all 1 checkpoint(s) matched over 10 action(s)."))
+    #expect(strictLine.contains("The recording stopped after action 10"))
+    let empty = Output(capturing: true)
+    #expect(await Demo.run(["verify", "--complete", header], output: empty) == 3)
+    #expect(empty.captured?.last?.hasPrefix("Not complete: nothing was verified: ") == true)
+    let lenient = Output(capturing: true)
+    #expect(await Demo.run(["verify", stopped], output: lenient) == 0)
+    #expect(lenient.captured?.last?.hasPrefix("OK: all 1 checkpoint(s) matched") == true)
+  }
+
   @Test func aWriteErrorIsNamedInWordsNotDumped() {
     let underlying = NSError(domain: NSPOSIXErrorDomain, code: Int(ENOSPC))
     let error = NSError(
