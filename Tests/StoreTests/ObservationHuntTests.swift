@@ -31,12 +31,17 @@ private struct Hub: Reducer {
     case mode(Leaf.Action)
     case draft(PresentationAction<Draft.Action>)
     case openDraft(String)
+    case readdRow(Leaf.State)
   }
 
   var body: some ReducerOf<Self> {
     Reduce { state, action in
       if case .replace(let new) = action { state = new }
       if case .openDraft(let text) = action { state.draft = Draft.State(text: text) }
+      if case .readdRow(let row) = action {
+        state.rows.remove(id: row.id)
+        state.rows.append(row)
+      }
       return .none
     }
     .forEach(\.rows, action: ActionKey.rows) { Leaf() }
@@ -282,5 +287,47 @@ private final class Watch {
     }
     #expect(weakStore == nil)
     #expect(weakToken == nil)
+  }
+
+  // Store.state's doc: a collection in the state is followed by its stamps, and any write to it
+  // counts as a change of the whole state, so equal rows built anew are a change to its reader.
+  @Test func aStateSetWholeIsAChangeToAReaderOfTheWholeStateOnlyIfItsCollectionsWereWritten() {
+    let store = Store(initialState: Hub.State(title: "T", rows: [.init(id: 1, title: "A")])) {
+      Hub()
+    }
+    let same = Watch { _ = store.state }
+    store.send(.replace(store.state))
+    #expect(same.count == 0)
+    let rebuilt = Watch { _ = store.state }
+    let title = Watch { _ = store.title }
+    store.send(.replace(Hub.State(title: "T", rows: [.init(id: 1, title: "A")])))
+    #expect([rebuilt.count, title.count] == [1, 0])
+  }
+
+  @Test func aRowRemovedAndAddedBackInOneSendKeepsItsStoreAndTellsItsChange() {
+    let store = Store(
+      initialState: Hub.State(rows: [.init(id: 1, title: "A"), .init(id: 2, title: "B")])
+    ) { Hub() }
+    let row = store.scope(state: \.rows, action: .rows)[id: 1]!
+    let title = Watch { _ = row.title }
+    let list = Watch { _ = store.scope(state: \.rows, action: .rows) }
+    store.send(.readdRow(.init(id: 1, title: "A2")))
+    #expect([title.count, list.count] == [1, 1])  // it moved to the end
+    #expect(store.scope(state: \.rows, action: .rows)[id: 1] === row)
+    #expect(row.title == "A2")
+  }
+
+  @Test func anIDReusedInALaterSendGetsANewStoreAndTellsTheList() {
+    let store = Store(initialState: Hub.State(rows: [.init(id: 1, title: "A")])) { Hub() }
+    let old = store.scope(state: \.rows, action: .rows)[id: 1]!
+    let oldTitle = Watch { _ = old.title }
+    store.send(.replace(Hub.State()))
+    let list = Watch { _ = store.scope(state: \.rows, action: .rows) }
+    store.send(.replace(Hub.State(rows: [.init(id: 1, title: "B")])))
+    #expect([oldTitle.count, list.count] == [0, 1])
+    let new = store.scope(state: \.rows, action: .rows)[id: 1]!
+    #expect(new !== old)
+    #expect(new.title == "B")
+    #expect(old.title == "A")
   }
 }
