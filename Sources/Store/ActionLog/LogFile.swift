@@ -43,11 +43,11 @@ final class LogFile {
 
   init(creating path: String) throws(ActionLogError) {
     if let reason = unusablePathReason(path) { throw .cannotWrite(path: path, reason: reason) }
-    // A FIFO is opened without blocking: its `open` to write otherwise waits, for ever, for a
-    // process to read it. Cleared once open, so that every write goes out whole.
-    var named = stat()
-    let isFIFO = stat(path, &named) == 0 && named.st_mode & S_IFMT == S_IFIFO
-    let flags = O_WRONLY | O_APPEND | O_CLOEXEC | (isFIFO ? O_NONBLOCK : 0)
+    // Opened without blocking, whatever the path names: an `open` to write a FIFO otherwise
+    // waits, for ever, for a process to read it, and a `stat` of the path before the `open`
+    // would not see a FIFO put in its place in between. Cleared once open, so that every
+    // write goes out whole.
+    let flags = O_WRONLY | O_APPEND | O_CLOEXEC | O_NONBLOCK
     // Creating it exclusively tells whether the file is this log's own; if something is
     // there already, it is opened as it is (O_CREAT still covers a file removed in between,
     // or a symbolic link to a file not there yet, both created 0600 by the call), and
@@ -59,23 +59,18 @@ final class LogFile {
     }
     guard descriptor >= 0 else {
       let error = errno
-      if error == ENXIO, isFIFO {
-        throw .cannotWrite(
-          path: path,
-          reason: """
-            it is a named pipe (FIFO) that no process reads; start the process that reads it \
-            first, or record to a file
-            """)
-      }
-      throw .cannotWrite(path: path, reason: String(cString: strerror(error)))
+      throw .cannotWrite(
+        path: path,
+        reason: error == ENXIO
+          ? Self.unopenedReason(path) ?? String(cString: strerror(error))
+          : String(cString: strerror(error)))
     }
-    if isFIFO {
-      let status = fcntl(descriptor, F_GETFL)
-      guard status >= 0, fcntl(descriptor, F_SETFL, status & ~O_NONBLOCK) == 0 else {
-        let reason = String(cString: strerror(errno))
-        close(descriptor)
-        throw .cannotWrite(path: path, reason: reason)
-      }
+    let status = fcntl(descriptor, F_GETFL)
+    guard status >= 0, fcntl(descriptor, F_SETFL, status & ~O_NONBLOCK) == 0 else {
+      let reason = String(cString: strerror(errno))
+      close(descriptor)
+      if isCreated { _ = unlink(path) }
+      throw .cannotWrite(path: path, reason: reason)
     }
     var info = stat()
     var identity: FileIdentity?
@@ -109,6 +104,25 @@ final class LogFile {
     self.path = path
     self.absolutePath = Self.absolute(path)
     self.held = identity
+  }
+
+  /// Why an `open` without blocking found nothing to write at `path` (`ENXIO`), when what the
+  /// path names says: a named pipe that no process reads, or a socket. Read after the
+  /// refusal, for its message alone: the `open` itself did not wait.
+  private static func unopenedReason(_ path: String) -> String? {
+    var named = stat()
+    guard stat(path, &named) == 0 else { return nil }
+    switch named.st_mode & S_IFMT {
+    case S_IFIFO:
+      return """
+        it is a named pipe (FIFO) that no process reads; start the process that reads it \
+        first, or record to a file
+        """
+    case S_IFSOCK:
+      return "it is a socket, which cannot be opened as a file; record to a file"
+    default:
+      return nil
+    }
   }
 
   /// Lets another log write the file: called when nothing more will be written.
