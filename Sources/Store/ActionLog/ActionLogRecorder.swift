@@ -35,7 +35,9 @@ import Effects
 /// - records nothing more: the action that failed and every later one are not written, and
 ///   ``actionCount`` counts only the actions that were. ``error`` holds the reason, and
 ///   ``finish()`` throws it (a final checkpoint that cannot be written is thrown by
-///   ``finish()`` itself, with no warning).
+///   ``finish()`` itself, with no warning);
+/// - lets go of its store and its file: a new recording can start on the store, to the same
+///   path too, before ``finish()`` is called on this one, which still throws the error.
 ///
 /// A store feeds one recorder at a time, and holds it weakly: keep the recorder for as long
 /// as the recording lasts. Released before ``finish()``, it stops recording, and the store
@@ -278,6 +280,9 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
     let error = ActionLogError.cannotWrite(
       path: file.path, reason: "recording stopped after action \(sequence): \(reason)")
     self.error = error
+    // Nothing more is written: the store may start another recording, to this file too.
+    link.isStopped = true
+    file.release()
     guard warns else { return error }
     let held = sequence == 0 ? "The log holds no action" : "The log holds actions 1 to \(sequence)"
     warnings(
@@ -445,7 +450,8 @@ extension Store where State: Codable, Action: Codable {
   ///   recorder released before `finish()` stops recording, and the next action the store
   ///   processes reports a runtime warning saying so.
   /// - Throws: ``ActionLogError`` if this is a scoped store, the store already records to
-  ///   another log (finish that recorder first), another recorder writes this file, `checkpointInterval` is below 1,
+  ///   another log (finish that recorder first; one that stopped on an error no longer
+  ///   counts), another recorder writes this file, `checkpointInterval` is below 1,
   ///   the initial state cannot be encoded as JSON (nor can a `Decimal` that is NaN), its
   ///   line is too long, or it does not decode back (its `init(from:)` refuses a value the
   ///   app built, so no replay could start), or the file cannot be written.
@@ -533,6 +539,8 @@ final class RecordingLink {
   weak var recorder: AnyObject?
   /// Whether the recorder finished.
   var isFinished = false
+  /// Whether the recorder stopped on an error: it writes nothing more, finished or not.
+  var isStopped = false
   /// Whether the store has warned that the recorder was released before finishing.
   var reportedRelease = false
 
@@ -541,7 +549,7 @@ final class RecordingLink {
   }
 
   /// Whether actions still go to this recording.
-  var isRecording: Bool { !isFinished && recorder != nil }
+  var isRecording: Bool { !isFinished && !isStopped && recorder != nil }
 }
 
 extension Store {
