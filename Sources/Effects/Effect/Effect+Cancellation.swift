@@ -197,9 +197,19 @@ extension Effect {
   /// where it was raised: what a replay, which runs reducers without starting their effects,
   /// reports. Allocates nothing, so a replay can ask it of every action's effect.
   ///
+  /// - Parameters:
+  ///   - skippingMissingChild: Whether to pass over the report that the action was addressed
+  ///     to a child that is gone, as a store does for an action sent knowing that its child
+  ///     may be gone (a row's end sent after the row left a filtered view).
+  ///   - body: What to call with each warning.
   /// - Complexity: O(*n*) in the effect's parts; the work inside `run` is not looked at.
-  package func forEachWarning(_ body: (_ message: String, _ site: SourceSite) -> Void) {
-    forEachWarningOperation { message, site, _ in body(message, site) }
+  package func forEachWarning(
+    skippingMissingChild: Bool = false, _ body: (_ message: String, _ site: SourceSite) -> Void
+  ) {
+    forEachWarningOperation { message, site, kind in
+      if skippingMissingChild, kind == .missingChild { return }
+      body(message, site)
+    }
   }
 
   /// Calls `body` with each runtime warning this effect reports when it starts, in order, as

@@ -55,6 +55,10 @@ struct ActionLogLine<Action: Decodable>: Decodable {
   var sequence: Int
   /// The action, on an action line; nil on a checkpoint.
   var action: Action?
+  /// Whether the action was sent knowing that the element it is for may be gone (an
+  /// action line's `elementMayBeGone`): a replay then does not report it missing, as the
+  /// store did not.
+  var elementMayBeGone = false
 
   init(kind: ActionLogLineKind, sequence: Int, action: Action?) {
     self.kind = kind
@@ -75,6 +79,8 @@ struct ActionLogLine<Action: Decodable>: Decodable {
         origin: try Self.origin(in: container)
       )
       action = try container.decode(Action.self, forKey: .action)
+      elementMayBeGone =
+        try container.decodeIfPresent(Bool.self, forKey: .elementMayBeGone) ?? false
     case "checkpoint":
       let digest = try container.decode(String.self, forKey: .digest)
       // A digest no replay could produce is a damaged line, not a divergence.
@@ -138,7 +144,7 @@ enum ActionLogLineKind {
 
 /// The keys of a log line (see ``ActionLogLine``).
 enum ActionLogLineKey: String, CodingKey {
-  case kind, seq, time, origin, action, digest, final, reason
+  case kind, seq, time, origin, action, digest, final, reason, elementMayBeGone
 }
 
 /// An action line, as written.
@@ -148,6 +154,11 @@ struct ActionLine<Action: Encodable>: Encodable {
   var time: Double
   var origin: ActionOrigin
   var action: Action
+  /// `true` on an action sent knowing that the element it is for may be gone (a row's
+  /// screen-task end sent after the row left a filtered view it was scoped through): the
+  /// store did not report its element missing, and a replay does not either. Left out
+  /// otherwise.
+  var elementMayBeGone: Bool?
 }
 
 /// A checkpoint line, as written, without its state: the recorder adds the state's

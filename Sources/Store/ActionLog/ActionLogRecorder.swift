@@ -144,15 +144,21 @@ public final class ActionLogRecorder<State: Codable, Action: Codable & Sendable>
   /// Written before the reducer runs, so that an action that crashes it is the log's last
   /// line, and its replay crashes the same way.
   ///
+  /// - Parameter elementMayBeGone: Whether the action was sent knowing that the element it
+  ///   is for may be gone, so that the store reports no missing element for it: the line
+  ///   says so, and a replay does not report one either.
   /// - Returns: Whether a checkpoint is due after this action.
-  func record(_ action: Action, origin: ActionOrigin) -> Bool {
+  func record(_ action: Action, origin: ActionOrigin, elementMayBeGone: Bool = false) -> Bool {
     guard !isFinished, error == nil else { return false }
     let next = sequence + 1
     do throws(LineFailure) {
       let now = time()
       // Named as the time closure's doing: the action is not to blame.
       guard now.isFinite else { throw LineFailure.unwritableTime(now) }
-      try write(ActionLine(seq: next, time: now, origin: origin, action: action))
+      try write(
+        ActionLine(
+          seq: next, time: now, origin: origin, action: action,
+          elementMayBeGone: elementMayBeGone ? true : nil))
     } catch {
       stop(because: "action \(next), \(Self.describe(action)), could not be written", error)
       return false
@@ -500,9 +506,13 @@ extension Store where State: Codable, Action: Codable {
     root.recording = link
     let warnings = root.runtime.warnings
     root.recordCheckpoint = { [weak recorder] in recorder?.writeDueCheckpoint() }
-    root.recordAction = { [weak recorder] action, origin in
+    root.recordAction = { [weak recorder, weak root] action, origin in
       if let recorder {
-        return recorder.record(action, origin: origin)
+        // Asked as the action is about to be reduced: whether it was sent knowing that its
+        // element may be gone (a row's end leaving a filtered view).
+        return recorder.record(
+          action, origin: origin,
+          elementMayBeGone: root?.runtime.quietsMissingChild?() == true)
       } else if !link.isFinished, !link.reportedRelease {
         link.reportedRelease = true
         warnings(

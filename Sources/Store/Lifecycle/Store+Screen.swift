@@ -27,8 +27,8 @@ extension Store {
   /// hooks' work ends, and the task that shows it again starts it again. A row removed from
   /// the collection gets nothing, and nothing is reported, as for a row of the collection's
   /// own store: the view cannot tell a removed row from a hidden one, so the end is sent and
-  /// reaches no row (an action log records it, and a replay notes it as an action for a
-  /// missing row).
+  /// reaches no row (an action log records it marked as an action whose row may be gone, and
+  /// a replay reports no missing row for it either).
   ///
   /// Calls on one store that overlap drive one run of the screen: the first sends
   /// `taskStarted`, and the last to end sends `taskEnded`. SwiftUI restarts a `.task(id:)`
