@@ -103,7 +103,7 @@ import Testing
 
   /// A named pipe that no process reads held the recorder's `open` for ever (an `open` to
   /// write a FIFO waits for a reader). It is refused at once now, naming the pipe.
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(10)))
   func aFIFOThatNoProcessReadsIsRefusedAtOnce() async throws {
     let path = directory.path("unread.fifo")
     try #require(mkfifo(path, 0o600) == 0)
@@ -131,7 +131,7 @@ import Testing
   /// A FIFO that a process reads is written as before, and blocking: a line longer than the
   /// pipe holds goes out whole as the reader drains it (left non-blocking, its write failed
   /// once the pipe was full).
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(10)))
   func aFIFOThatAProcessReadsIsWrittenWhole() async throws {
     let path = directory.path("read.fifo")
     try #require(mkfifo(path, 0o600) == 0)
