@@ -61,12 +61,17 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
   /// view, which it may have done while still in the collection (see ``sendLeavingView(_:)``);
   /// `nil` for other cores.
   private let leftView: (@MainActor () -> Bool)?
+  /// For a store scoped from another (a part of a row's state, or its optional child): sends
+  /// an action of this store on through that one's ``sendLeavingView(_:)``, once this store's
+  /// state went with it (see ``sendLeavingView(_:)``); `nil` for other cores.
+  private let leaveThroughParent: (@MainActor (Action) -> Bool)?
 
   /// Creates a core that looks at its state with `look`, starting from the state at `initial`.
   ///
   /// `viewsComputedState`: whether the state is reached through a computed property (see
   /// ``StoreCore/viewsComputedState``). `leftView`: for an element of a computed view, whether
-  /// it left the view (see ``sendLeavingView(_:)``).
+  /// it left the view (see ``sendLeavingView(_:)``). `leaveThroughParent`: for a store scoped
+  /// from another, how ``sendLeavingView(_:)`` sends on through that one.
   package init(
     initial: UnsafePointer<State>,
     look: @escaping Look,
@@ -79,7 +84,8 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     ownsHooks: Bool = false,
     keptAt place: (anchor: KeptCopyAnchor, offset: Int)? = nil,
     viewsComputedState: Bool = false,
-    leftView: (@MainActor () -> Bool)? = nil
+    leftView: (@MainActor () -> Bool)? = nil,
+    leaveThroughParent: (@MainActor (Action) -> Bool)? = nil
   ) {
     // (A copy of plain values, with no buffers, shares none: it need not be let go.)
     if let place, !_isPOD(State.self) {
@@ -102,6 +108,7 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     self.parentIsPresent = parentIsPresent
     self.viewsComputedState = viewsComputedState
     self.leftView = leftView
+    self.leaveThroughParent = leaveThroughParent
   }
 
   /// Creates a core that reads its state with `read`, starting from `initial`.
@@ -270,14 +277,18 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
   /// Sends `action` on to the parent of an element's store whose element left the computed
   /// view it was scoped through, though such a store ignores its sends: the parent's
   /// reducers run over the whole collection, where the element may still be (hidden by a
-  /// filter), or not (removed, which the view cannot tell): a missing element is then not
-  /// reported, as no one sent to it by mistake. `Store.runScreen` ends the task of a row that
-  /// left a filtered list this way.
+  /// filter, or back in the view, with a store of its own), or not (removed, which the view
+  /// cannot tell): a missing element is then not reported, as no one sent to it by mistake.
+  /// `Store.runScreen` ends the task of a row that left a filtered list this way. A store
+  /// scoped from such an element's store (a part of the row, its optional child: a screen the
+  /// row presents), whose state went with the row, sends on through it, the action embedded.
   ///
-  /// - Returns: Whether the action was sent: not by a store of another kind, nor one whose
-  ///   element is in the view, nor one whose parent is gone.
+  /// - Returns: Whether the action was sent: not by a store of another kind, nor one that is
+  ///   still the view's store of its element, nor one whose parent is gone, nor a child that
+  ///   was gone before its row left the view.
   package func sendLeavingView(_ action: Action) -> Bool {
-    guard let leftView, parentIsPresent?() ?? true, leftView() else { return false }
+    guard let leftView else { return leaveThroughParent?(action) ?? false }
+    guard parentIsPresent?() ?? true, leftView() else { return false }
     let reads = self.reads
     let version = self.version
     // The version the root reduces the action at: the next one, once it is about to.
@@ -373,7 +384,9 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
           keptAt: place,
           // A part of a state behind a computed property is behind it too; a part reached
           // through one is behind one.
-          viewsComputedState: viewsComputedState || offset == nil
+          viewsComputedState: viewsComputedState || offset == nil,
+          // A part is gone only with this core's state.
+          leaveThroughParent: { self.sendLeavingView(embedChild($0)) }
         )
       }
     }

@@ -49,6 +49,10 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   deinit { GoneFlag.noteChange() }
   /// For each store in `stores`, the flag its core reads once the store is let go.
   private var retirements: [ID: GoneFlag] = [:]
+  /// For a computed view, the `runScreen` calls of each id's stores (see `ScreenTaskCounts`),
+  /// held by the stores: an id let go while a task of its store still runs keeps its entry,
+  /// for the store made when the row comes back, until the calls are all over.
+  private var screenTasks: [ID: HeldScreenTasks] = [:]
   /// The stores of removed elements that something (a row view playing its removal
   /// animation) still holds: a collection listed before the removal hands them out again.
   /// Oldest first; an id removed, added back and removed again has one for each time.
@@ -261,7 +265,10 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     // `DerivedCore.sendLeavingView(_:)`).
     var leftView: (@MainActor () -> Bool)?
     if !isStored, token == nil {
-      leftView = { [weak self] in self != nil && !contains(id) }
+      // Or back in it, with a store of its own, after it left it: the row the view hands out
+      // a new store for may be this store's row, which it cannot tell from another with the
+      // id.
+      leftView = { [weak self] in self != nil && (retirement.isGone || !contains(id)) }
     }
     let lookAtElement = self.lookAtElement
     // A screen's store's copy, registered under the stack's place and the screen's id, for the
@@ -313,6 +320,14 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     }
     let store = Store<ElementState, ElementAction>(core: core)
     store.isCheckedByOwner = true
+    if leftView != nil {
+      // A task of an earlier store for the row that still runs (the row left the view and came
+      // back before SwiftUI's cancellation of it ran) and this store's tasks are one run.
+      if let running = screenTasks[id]?.counts, !running.isIdle {
+        store.screenTasks = running
+      }
+      screenTasks[id] = HeldScreenTasks(counts: store.screenTasks)
+    }
     stores[id] = store
     retirements[id] = retirement
     if let tokenThen { storeTokens[id] = tokenThen }
@@ -369,6 +384,7 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
         let held = stores.filter { $0.store != nil }
         return held.isEmpty ? nil : held
       }
+      screenTasks = screenTasks.filter { $0.value.counts?.isIdle == false || stores[$0.key] != nil }
       retiredSweepAt = max(64, 2 * retired.count)
     }
     knownStructure = current
@@ -411,6 +427,7 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   private func retire(_ id: ID) {
     guard let store = stores.removeValue(forKey: id) else { return }
     retirements.removeValue(forKey: id)?.isGone = true
+    if screenTasks[id]?.counts?.isIdle != false { screenTasks[id] = nil }
     (store.core as? DerivedCore<ElementState, ElementAction>)?.endKeptCopy()
     // Once more, for what was scoped from it: its children learn that they are gone (an
     // optional child's store stops driving the parent, as when it is dismissed).
@@ -447,6 +464,11 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     weak var store: Store<ElementState, ElementAction>?
     /// The ``ElementStoreCache/retirementCount`` that letting it go reached.
     var retiredAt: Int
+  }
+
+  /// The `runScreen` calls of an id's stores, held weakly: by the stores.
+  private struct HeldScreenTasks {
+    weak var counts: ScreenTaskCounts?
   }
 
   /// Whether a stack screen's id was taken by another screen, as of a structure stamp.

@@ -28,7 +28,10 @@ extension Store {
   /// the collection gets nothing, and nothing is reported, as for a row of the collection's
   /// own store: the view cannot tell a removed row from a hidden one, so the end is sent and
   /// reaches no row (an action log records it marked as an action whose row may be gone, and
-  /// a replay reports no missing row for it either).
+  /// a replay reports no missing row for it either). A row that comes back to the view has a
+  /// new store, and the calls on every store the view handed out for the row are one run, as
+  /// overlapping calls on one store are. A store scoped from the row's store (a screen the row
+  /// presents) sends its `taskEnded` on through the row's store when it went with the row.
   ///
   /// Calls on one store that overlap drive one run of the screen: the first sends
   /// `taskStarted`, and the last to end sends `taskEnded`. SwiftUI restarts a `.task(id:)`
@@ -49,16 +52,20 @@ extension Store {
   ) async {
     guard !Task.isCancelled, core.isPresent else { return }
     let key = lifecycle.identity
-    screenTasks[key, default: 0] += 1
+    // This store's calls, with those of the row's other stores for a row of a filtered view
+    // (one that left the view and came back has a new store; see `ScreenTaskCounts`).
+    let tasks = screenTasks
+    tasks.counts[key, default: 0] += 1
     defer {
-      let others = screenTasks[key, default: 1] - 1
-      screenTasks[key] = others == 0 ? nil : others
+      let others = tasks.counts[key, default: 1] - 1
+      tasks.counts[key] = others == 0 ? nil : others
       if others == 0 {
         if core.isPresent {
           send(lifecycle.embed(.taskEnded))
         } else {
           // A row that left the filtered view its store was scoped through may still be in the
-          // collection: its task ends there (a row removed from it is passed over, quietly).
+          // collection, hidden or back in the view with a store of its own: its task ends there
+          // (a row removed from it is passed over, quietly).
           _ = core.sendLeavingView(lifecycle.embed(.taskEnded))
         }
       }
@@ -67,7 +74,7 @@ extension Store {
     // The phase may have closed the screen (a parent that closes it in the background): then
     // there is no screen to start, nor to end.
     guard core.isPresent else { return }
-    if screenTasks[key] == 1 { send(lifecycle.embed(.taskStarted)) }
+    if tasks.counts[key] == 1 { send(lifecycle.embed(.taskStarted)) }
     for await phase in scenePhases {
       if Task.isCancelled || !core.isPresent { break }
       send(lifecycle.embed(.scenePhaseChanged(phase)))

@@ -366,6 +366,10 @@ extension Store {
     // another child is there (another id, or a later presentation), this store neither reads
     // nor drives it.
     let dismissal = GoneFlag()
+    // Whether the child went with its parent (a row that left a filtered view, which may
+    // still hold it), rather than dismissed first: the end of its screen's task then goes on
+    // through the parent (see `DerivedCore.sendLeavingView(_:)`).
+    let leftWithParent = GoneFlag()
     // What this store was for, as its warnings say once another child or case has taken its
     // place ("… was sent to the store of …"), `replaced` by one with another id or there
     // again after it left: named as a case for a case (as `ifCaseLet`'s warnings name it),
@@ -484,7 +488,8 @@ extension Store {
             version: { parent.stateVersion },
             reads: parent.reads,
             keptAt: anchor.map { ($0, 0) },
-            viewsComputedState: viewsComputedState
+            viewsComputedState: viewsComputedState,
+            leaveThroughParent: { leftWithParent.isGone && parent.sendLeavingView(embed($0)) }
           )
         )
       }
@@ -509,7 +514,8 @@ extension Store {
     // core took that slower path, a quarter more on a send through nested children's stores.)
     parent.afterDispatch { [weak self, weak child, unowned parent] in
       guard let child else { return false }
-      var isGone = !parent.isPresent
+      let parentIsGone = !parent.isPresent
+      var isGone = parentIsGone
       if !isGone {
         isGone = true
         parent.withState { state in
@@ -518,6 +524,7 @@ extension Store {
       }
       guard isGone else { return true }
       dismissal.isGone = true
+      leftWithParent.isGone = parentIsGone
       (child.core as? DerivedCore<ChildState, ChildAction>)?.endKeptCopy()
       if let self, self.children[key] === child {
         self.children[key] = nil

@@ -83,8 +83,9 @@ public final class Store<State, Action: Sendable>: Observable {
   /// read, so the store does not check after every action itself.
   var isCheckedByOwner = false
   /// How many `runScreen` calls are running, by lifecycle case: a screen's task restarted
-  /// before the old one wound down overlaps it. See `runScreen`.
-  var screenTasks: [CaseKeyIdentity: Int] = [:]
+  /// before the old one wound down overlaps it. Shared by the stores that a computed view's
+  /// cache makes for one row (see `ElementStoreCache`). See `runScreen`.
+  var screenTasks = ScreenTaskCounts()
 
   /// Sends an action; for a root store, specialized for its feature.
   @usableFromInline let sendAction: @MainActor (Action) -> StoreTask
