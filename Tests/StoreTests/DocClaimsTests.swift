@@ -1551,7 +1551,8 @@ private struct Item: Codable, Equatable, Identifiable, Sendable {
   // gone. ... When another occupant has taken the child's place since (a child replaced by one
   // with another id ...), it is dropped before any reducer sees it, so that it never reaches
   // the newcomer, and a runtime warning names the action, the place ... and, for a child or
-  // case, the id of the newcomer"
+  // case, the id the child had when it returned the action ... and the id of the child there
+  // now"
   @Test func aChildsSendForAChildGoneWarnsAndForAReplacedOneIsDroppedWithAWarning() {
     let warnings = WarningLog()
     let replaced = Harness(
@@ -1562,7 +1563,7 @@ private struct Item: Codable, Equatable, Identifiable, Sendable {
     #expect(warnings.messages.count == 1)
     let message = warnings.messages.first ?? ""
     #expect(message.contains("Pinging.Action.child(.hit)"), "\(message)")
-    #expect(message.contains("the child at \\State.child"), "\(message)")
+    #expect(message.contains("the child with id 1 at \\State.child"), "\(message)")
     #expect(message.contains("a child with another id (2)"), "\(message)")
 
     let removed = Harness(

@@ -2131,7 +2131,7 @@ extension CaseKey<EMReplacingParent.Action, EMReplacingChild.Action> {
     #expect(harness.state.child == EMReplacingChild.State(id: 2, pings: 0))
     #expect(warnings.messages.count == 1)
     #expect(warnings.messages.first?.contains("EMReplacingParent.Action.child(.ping)") == true)
-    #expect(warnings.messages.first?.contains("the child at \\State.child") == true)
+    #expect(warnings.messages.first?.contains("the child with id 1 at \\State.child") == true)
   }
 
   /// A sent action that cancels its own concatenation stops the rest when the concatenation

@@ -81,11 +81,27 @@ extension KeyPathIdentity: LifetimePlace {
 struct ElementIdentity<ID: Hashable & Sendable>: Hashable, Sendable {
   @usableFromInline let collection: KeyPathIdentity
   @usableFromInline let id: ID
+  /// Where the reducer that runs the elements was declared, for the warning about a screen's
+  /// `.send` dropped because another push took its place; `nil` where an identity is made
+  /// only to be looked up. Not part of the identity: the same element whatever made it.
+  @usableFromInline let site: SourceSite?
 
   @inlinable
-  init(collection: KeyPathIdentity, id: ID) {
+  init(collection: KeyPathIdentity, id: ID, site: SourceSite? = nil) {
     self.collection = collection
     self.id = id
+    self.site = site
+  }
+
+  @inlinable
+  static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.collection == rhs.collection && lhs.id == rhs.id
+  }
+
+  @inlinable
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(collection)
+    hasher.combine(id)
   }
 }
 
@@ -123,7 +139,8 @@ extension ElementIdentity: LifetimePlace {
       newcomer: """
         another screen pushed with that id (the stack was replaced, or set back to an earlier \
         copy, and pushed onto again)
-        """)
+        """,
+      site: site)
   }
 
   /// The identities of the elements of this collection with `ids`, or `nil` for `nil`.
@@ -136,7 +153,9 @@ extension ElementIdentity: LifetimePlace {
 
 /// The lifetime identity of an optional child: the key path to it.
 ///
-/// `@unchecked Sendable`: key paths are immutable once created.
+/// `@unchecked Sendable`: key paths are immutable once created. The occupant's id, which
+/// need not be `Sendable`, is a copy of a value of the state, read only on the main actor,
+/// for a warning.
 @usableFromInline
 struct PresenceIdentity<Parent, Child>: Hashable, @unchecked Sendable, CustomStringConvertible {
   @usableFromInline let keyPath: KeyPath<Parent, Child?>
@@ -151,15 +170,23 @@ struct PresenceIdentity<Parent, Child>: Hashable, @unchecked Sendable, CustomStr
   /// looked up `Optional<Child>` and the child's id type at run time each time: most of the
   /// 430 ns a row action cost beside a running detail effect.
   @usableFromInline let readChild: ChildReader
+  /// Where the `ifLet` or `presents` was declared, for the warnings about the child.
+  @usableFromInline let site: SourceSite
+  /// The id of the child the effects scoped with this identity started for, when kept (see
+  /// ``keptOccupant(_:)``), for the warning about a `.send` of theirs dropped because
+  /// another child took the place. Neither this nor `site` is part of the identity.
+  @usableFromInline var occupant: (any Hashable)?
   @usableFromInline var description: String { describeKeyPath(keyPath) }
 
   /// - Parameters:
   ///   - keyPath: The key path to the child.
   ///   - childOffset: `MemoryLayout<Parent>.offset(of: keyPath)`.
+  ///   - site: Where the reducer that runs the child was declared.
   @inlinable
-  init(keyPath: KeyPath<Parent, Child?>, childOffset: Int?) {
+  init(keyPath: KeyPath<Parent, Child?>, childOffset: Int?, site: SourceSite) {
     self.keyPath = keyPath
     self.childOffset = childOffset
+    self.site = site
     self.readChild = { parent, offset, wantsState in
       let child = parent.advanced(by: offset).assumingMemoryBound(to: Child?.self)
       guard let token = child.pointee.map(lifetimeToken(of:)) else { return .gone }
@@ -216,8 +243,16 @@ extension PresenceIdentity: LifetimePlace {
 
   func takeover(inLevel state: Any) -> PlaceTakeover {
     PlaceTakeover(
-      place: "the child at \(self)",
-      newcomer: newcomer(in: locate(inLevel: state, wantsState: true)))
+      place: occupant.map { "the child with id \($0) at \(self)" } ?? "the child at \(self)",
+      newcomer: newcomer(in: locate(inLevel: state, wantsState: true)), site: site)
+  }
+
+  /// This identity, for effects started for the child with `id`.
+  @inlinable
+  func occupied<ID: Hashable>(by id: ID?) -> Self {
+    var identity = self
+    identity.occupant = keptOccupant(id)
+    return identity
   }
 
   /// The child read through the key path, from a parent cast out of `state`: for a key path
@@ -247,18 +282,31 @@ extension PresenceIdentity: LifetimePlace {
 /// the case's effects still end with the case.
 ///
 /// `@unchecked Sendable`: the case key's closures are `@Sendable`; the compiler only lacks a
-/// conformance for the generic struct holding them.
+/// conformance for the generic struct holding them. The occupant's id, which need not be
+/// `Sendable`, is a copy of a value of the state, read only on the main actor, for a warning.
 @usableFromInline
 struct CaseIdentity<State, CaseState>: Hashable, @unchecked Sendable, SharesCancellationIDs,
   PartOfItsFeature
 {
   @usableFromInline let site: SourceSite
   @usableFromInline let toCase: CaseKey<State, CaseState>
+  /// The id of the payload the effects scoped with this identity started for, when kept (see
+  /// ``keptOccupant(_:)``), for the warning about a `.send` of theirs dropped because
+  /// another payload took the case. Not part of the identity.
+  @usableFromInline var occupant: (any Hashable)?
 
   @usableFromInline
   init(site: SourceSite, toCase: CaseKey<State, CaseState>) {
     self.site = site
     self.toCase = toCase
+  }
+
+  /// This identity, for effects started for the payload with `id`.
+  @inlinable
+  func occupied<ID: Hashable>(by id: ID?) -> Self {
+    var identity = self
+    identity.occupant = keptOccupant(id)
+    return identity
   }
 
   @usableFromInline
@@ -284,10 +332,11 @@ extension CaseIdentity: LifetimePlace {
 
   func takeover(inLevel state: Any) -> PlaceTakeover {
     let caseName = enumCaseName(of: state, holding: CaseState.self).map { " .\($0)" } ?? ""
+    let id = occupant.map { " with id \($0)" } ?? ""
     return PlaceTakeover(
       place: """
         the case\(caseName) of \(TypeName.name(of: State.self)) holding \
-        \(TypeName.name(of: CaseState.self))
+        \(TypeName.name(of: CaseState.self))\(id)
         """,
       newcomer: newcomer(in: locate(inLevel: state, wantsState: true)), site: site)
   }
@@ -302,6 +351,20 @@ private func newcomer(in lookup: PlaceLookup) -> String {
   }
   func described<Child: Identifiable>(_ child: Child) -> String { describeID(child.id) }
   return "a child with another id (\(described(child)))"
+}
+
+/// The id a child's effects started under, as its identity keeps it for the warning about a
+/// `.send` of theirs dropped because another child took the place (see
+/// ``PresenceIdentity/occupied(by:)``): only an id that fits an existential's inline room
+/// (three words, as an `Int`, a `UUID` or a `String` do), which takes no allocation; a wider
+/// one would be copied to the heap at every child action that returns an effect, and is not
+/// kept (the warning then names the place and the newcomer's id alone).
+@inlinable
+func keptOccupant<ID: Hashable>(_ id: ID?) -> (any Hashable)? {
+  guard let id, MemoryLayout<ID>.size <= 3 * MemoryLayout<Int>.size,
+    MemoryLayout<ID>.alignment <= MemoryLayout<Int>.alignment
+  else { return nil }
+  return id
 }
 
 /// A child's token as a ``LifetimePlace``: the hash of its id when it is `Identifiable` (one

@@ -353,7 +353,8 @@ where
     elementEffect =
       embedded
       .scoped(
-        to: ElementIdentity(collection: KeyPathIdentity(keyPath: routing.toElements), id: id),
+        to: ElementIdentity(
+          collection: KeyPathIdentity(keyPath: routing.toElements), id: id, site: site),
         token: routing.token(ofElementWithID: id, in: elements))
     return isForMissingChild
   }

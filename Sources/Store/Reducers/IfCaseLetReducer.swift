@@ -185,8 +185,9 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       if let keptCopies { Self.takeAgain(keptCopies, from: &extracted) }
       if !effect.isNone {
         isForMissingChild = effect.isForMissingChild
-        let token = hasToken ? lifetimeToken(ofID: id(&extracted!)) : nil
-        childEffect = effect.map(toChildAction.embed).scoped(to: identity, token: token)
+        let after = hasToken ? id(&extracted!) : nil
+        childEffect = effect.map(toChildAction.embed)
+          .scoped(to: identity.occupied(by: after), token: after.map(lifetimeToken(ofID:)))
       }
       // The id the child left itself with, when it changed it and started effects: those
       // go on under it, if it keeps it.

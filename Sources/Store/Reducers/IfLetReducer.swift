@@ -277,7 +277,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     hasToken: Bool,
     id: (UnsafePointer<Child.State>) -> ID
   ) -> Effect<Parent.Action> {
-    let identity = PresenceIdentity(keyPath: toChild, childOffset: childOffset)
+    let identity = PresenceIdentity(keyPath: toChild, childOffset: childOffset, site: site)
     let childAction = extract(action)
     var before: ID? = nil
     var effect = Effect<Child.Action>.none
@@ -310,7 +310,9 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       } else if wasPresent {
         if !effect.isNone {
           let token = hasToken ? idAfterStep.map(lifetimeToken(ofID:)) : nil
-          childEffect = embedChildEffect(effect, action, identity: identity, token: token)
+          childEffect = embedChildEffect(
+            effect, action, identity: identity.occupied(by: hasToken ? idAfterStep : nil),
+            token: token)
         }
       } else {
         // An effect of the child may still be running, if it was dismissed where this reducer
