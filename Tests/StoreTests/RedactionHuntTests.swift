@@ -85,6 +85,25 @@ import Testing
     #expect("\(error)".contains("initialState.pin"), "\(error)")
   }
 
+  /// A secret written in by hand one level up, where the object or array that holds it goes
+  /// (its `_0` left out; the list of tried PINs as one string): the value found was quoted
+  /// ("expected a JSON object at action.pinChanged, found the string "hunter2""), the diff
+  /// reviewer found. Only its kind is named now.
+  @Test func aSecretWrittenWhereItsContainerGoesIsNotQuoted() throws {
+    let action = try record([.pinChanged("1234")])
+    try replacing(
+      #""pinChanged":{"_0":"<redacted>"}"#, with: #""pinChanged":"hunter2""#, in: action)
+    let actionError = "\(try #require(replayError(action)))"
+    #expect(actionError.contains("expected a JSON object at action.pinChanged, found a string"))
+    #expect(!actionError.contains("hunter2"), "\(actionError)")
+
+    let header = try record([])
+    try replacing(#""tried":[]"#, with: #""tried":"hunter2""#, in: header)
+    let headerError = "\(try #require(replayError(header)))"
+    #expect(headerError.contains("expected a JSON array at initialState.tried, found a string"))
+    #expect(!headerError.contains("hunter2"), "\(headerError)")
+  }
+
   /// A checkpoint whose PIN list holds a secret in plain text where the replayed list is
   /// empty: the recorded element was listed as removed, with the secret.
   @Test func aCheckpointsSecretWithNothingToLineUpWithIsNotQuoted() throws {

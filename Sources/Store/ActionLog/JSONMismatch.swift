@@ -20,16 +20,22 @@ enum JSONMismatch {
       ? " (one record per line)" : path
     let expected = "expected \(jsonName(of: type))\(place)"
     // What a log holds where a secret goes may be the secret, written in by hand: only its
-    // kind is named.
+    // kind is named. So is a value found inside a record where an object or an array goes,
+    // which may hold a secret one level down (`"pinChanged":"1234"`, its `_0` left out).
     let isSecret = type is any RedactedValue.Type
+    let isContainer =
+      !context.codingPath.isEmpty
+      && (ObjectIdentifier(type) == ObjectIdentifier([String: Any].self)
+        || ObjectIdentifier(type) == ObjectIdentifier([Any].self))
+    let hidesValue = isSecret || isContainer
     let found =
       line.flatMap { line in
         JSONValue.reading(
           line,
           {
-            $0.value(at: context.codingPath).map { isSecret ? kind(of: $0) : describe($0) }
+            $0.value(at: context.codingPath).map { hidesValue ? kind(of: $0) : describe($0) }
           }) ?? nil
-      } ?? (isSecret ? nil : foundInDescription(context.debugDescription))
+      } ?? (hidesValue ? nil : foundInDescription(context.debugDescription))
     guard let found else { return "\(expected): \(context.debugDescription)" }
     guard !isSecret else {
       return "\(expected), found \(found), not shown: where a Secret goes, it may be the secret."
