@@ -61,7 +61,8 @@ final class LogFile {
       let error = errno
       throw .cannotWrite(
         path: path,
-        reason: error == ENXIO
+        // ENXIO on Linux; Darwin refuses a socket with EOPNOTSUPP.
+        reason: error == ENXIO || error == EOPNOTSUPP
           ? Self.unopenedReason(path) ?? String(cString: strerror(error))
           : String(cString: strerror(error)))
     }
