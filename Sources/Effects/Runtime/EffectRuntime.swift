@@ -27,7 +27,8 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   /// Whether the action being reduced was sent knowing that the child it is for may be gone,
   /// so that a missing child's warning for it is not reported (the end of the task of a row
   /// that left a filtered list, which may also have been removed: see `Store.runScreen`).
-  /// Asked only when such a warning is about to be reported.
+  /// Asked when such a warning is about to be reported, and by a recorder as it writes each
+  /// action.
   @MainActor package var quietsMissingChild: (@MainActor () -> Bool)?
   /// The running effects by lifetime (only record ids: the records are in `state`). Changed
   /// and read only on the main actor, where stores run, so no lock is held while the walk

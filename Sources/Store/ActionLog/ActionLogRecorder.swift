@@ -513,7 +513,8 @@ extension Store where State: Codable, Action: Codable {
         return recorder.record(
           action, origin: origin,
           elementMayBeGone: root?.runtime.quietsMissingChild?() == true)
-      } else if !link.isFinished, !link.reportedRelease {
+      } else if !link.isFinished, !link.isStopped, !link.reportedRelease {
+        // A recorder that stopped was warned of then; its release is not news.
         link.reportedRelease = true
         warnings(
           RuntimeWarning(

@@ -47,8 +47,9 @@ package final class StateReads {
   /// element may be gone, whose missing element is then not reported (see
   /// `DerivedCore.sendLeavingView(_:)`): set as such an action is about to be reduced, and
   /// withdrawn if a check drops it instead; a mark left after its action was reduced names a
-  /// version past. Read only when a missing child's warning is about to be reported, never on
-  /// the way of an action.
+  /// version past. Read when a missing child's warning is about to be reported, and by a
+  /// recorder, as it writes each action (to mark the line); not otherwise on the way of an
+  /// action.
   var quietMissingChildVersion: Int?
 
   init() {}
