@@ -85,7 +85,8 @@ public final class Store<State, Action: Sendable>: Observable {
   /// How many `runScreen` calls are running, by lifecycle case: a screen's task restarted
   /// before the old one wound down overlaps it. Shared by the stores that a computed view's
   /// cache makes for one row (see `ElementStoreCache`). See `runScreen`.
-  var screenTasks = ScreenTaskCounts()
+  /// Made at the first `runScreen` (or by the cache that shares it), not with every store.
+  lazy var screenTasks = ScreenTaskCounts()
 
   /// Sends an action; for a root store, specialized for its feature.
   @usableFromInline let sendAction: @MainActor (Action) -> StoreTask
