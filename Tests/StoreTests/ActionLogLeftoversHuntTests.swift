@@ -126,6 +126,46 @@ private struct ShownRows: Reducer {
     #expect(warnings.messages.count == 1, "\(warnings.messages)")
   }
 
+  /// A recorder that stopped on an error and was then released without `finish()`: the store
+  /// warned when it stopped, and does not warn again, at the next action, that it was
+  /// released before its `finish()`. A recorder released while it records still is warned of
+  /// (as in ActionLogTests.aRecorderReleasedBeforeFinishingIsReportedAtTheNextAction).
+  @Test func aStoppedRecorderReleasedWithoutFinishIsNotReportedAgain() throws {
+    let warnings = WarningLog()
+    let store = RuntimeWarningHandler.$current.withValue(warnings.handler) {
+      Store(initialState: Gauge.State()) { Gauge() }
+    }
+    weak var stoppedRecorder: ActionLogRecorder<Gauge.State, Gauge.Action>?
+    do {
+      let stopped = try store.recordActions(
+        to: directory.path("stopped.jsonl"), feature: "Gauge", time: { 0 })
+      stoppedRecorder = stopped
+      store.send(.set(1))
+      store.send(.set(.infinity))
+      #expect(stopped.error != nil)
+    }
+    #expect(stoppedRecorder == nil, "the stopped recorder is released")
+    store.send(.set(0))
+    store.send(.set(2))
+    #expect(warnings.messages.count == 1, "\(warnings.messages)")
+    #expect(warnings.messages.first?.contains("stopped.jsonl stopped recording") == true)
+
+    // One released while it records, on the same store: warned of at the next action.
+    do {
+      let released = try store.recordActions(
+        to: directory.path("released.jsonl"), feature: "Gauge", time: { 0 })
+      store.send(.set(3))
+      #expect(released.actionCount == 1)
+    }
+    store.send(.set(4))
+    #expect(warnings.messages.count == 2, "\(warnings.messages)")
+    #expect(
+      warnings.messages.last?.contains("released.jsonl was released before its finish()") == true)
+    #expect(
+      warnings.messages.filter { $0.contains("released before its finish()") }.count == 1,
+      "\(warnings.messages)")
+  }
+
   /// A recorder that is recording still holds its store: a second recording is refused.
   @Test func aRecorderThatRecordsStillHoldsItsStore() throws {
     let store = Store(initialState: Gauge.State()) { Gauge() }
