@@ -148,6 +148,46 @@ extension CaseKey<WideHolder.Action, Wide.Action> {
   }
 }
 
+/// A child whose id fits in two words but holds a weak reference, which makes it not
+/// bitwise-takable: an existential keeps such a value on the heap, however small.
+private struct Pinned: Reducer {
+  final class Owner: Sendable {}
+  struct ID: Hashable, Sendable {
+    var number: Int
+    weak var owner: Owner?
+    static func == (lhs: ID, rhs: ID) -> Bool { lhs.number == rhs.number }
+    func hash(into hasher: inout Hasher) { hasher.combine(number) }
+  }
+  struct State: Equatable, Identifiable, Sendable {
+    var id: ID
+  }
+  enum Action: Sendable, Equatable { case ping, hit }
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    action == .ping ? .send(.hit) : .none
+  }
+}
+
+/// A parent that replaces its pinned child with another at each ping.
+private struct PinnedHolder: Reducer {
+  struct State: Equatable {
+    var child: Pinned.State? = Pinned.State(id: Pinned.ID(number: 1))
+  }
+  enum Action: Sendable, Equatable { case child(Pinned.Action) }
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      if action == .child(.ping) { state.child = Pinned.State(id: Pinned.ID(number: 2)) }
+      return .none
+    }
+    .ifLet(\.child, action: .pinnedChild) { Pinned() }
+  }
+}
+
+extension CaseKey<PinnedHolder.Action, Pinned.Action> {
+  fileprivate static var pinnedChild: Self {
+    Self(PinnedHolder.Action.child) { if case .child(let a) = $0 { a } else { nil } }
+  }
+}
+
 @MainActor
 @Suite struct TakenOverSendSiteHuntTests {
   @Test func anIfLetChildsDroppedSendIsAttributedToTheIfLet() {
@@ -251,5 +291,21 @@ extension CaseKey<WideHolder.Action, Wide.Action> {
     #expect(message.contains("in the child at \\State.child,"), "\(message)")
     #expect(message.contains("a child with another id (ID(a: 2"), "\(message)")
     #expect(warnings.all.first?.fileID.hasSuffix("TakenOverSendSiteHuntTests.swift") == true)
+  }
+
+  /// An id that fits in three words but is not bitwise-takable (it holds a weak reference)
+  /// is not kept either: an existential would box it on the heap as it boxes a wide one.
+  @Test func aChildWithAnIDThatIsNotBitwiseTakableIsNamedByItsPlace() throws {
+    try #require(MemoryLayout<Pinned.ID>.size <= 3 * MemoryLayout<Int>.size)
+    try #require(!_isBitwiseTakable(Pinned.ID.self))
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: PinnedHolder.State(), warnings: warnings.handler, reducer: PinnedHolder())
+    harness.send(.child(.ping))
+    let message = warnings.messages.first ?? ""
+    #expect(warnings.messages.count == 1, "\(warnings.messages)")
+    #expect(message.contains("in the child at \\State.child,"), "\(message)")
+    #expect(!message.contains("with id"), "\(message)")
+    #expect(message.contains("a child with another id (ID(number: 2"), "\(message)")
   }
 }

@@ -155,7 +155,7 @@ extension ElementIdentity: LifetimePlace {
 ///
 /// `@unchecked Sendable`: key paths are immutable once created. The occupant's id, which
 /// need not be `Sendable`, is a copy of a value of the state, read only on the main actor,
-/// for a warning.
+/// for a warning, but it may be released elsewhere: its copies live in effect values.
 @usableFromInline
 struct PresenceIdentity<Parent, Child>: Hashable, @unchecked Sendable, CustomStringConvertible {
   @usableFromInline let keyPath: KeyPath<Parent, Child?>
@@ -283,7 +283,8 @@ extension PresenceIdentity: LifetimePlace {
 ///
 /// `@unchecked Sendable`: the case key's closures are `@Sendable`; the compiler only lacks a
 /// conformance for the generic struct holding them. The occupant's id, which need not be
-/// `Sendable`, is a copy of a value of the state, read only on the main actor, for a warning.
+/// `Sendable`, is a copy of a value of the state, read only on the main actor, for a warning,
+/// but it may be released elsewhere: its copies live in effect values.
 @usableFromInline
 struct CaseIdentity<State, CaseState>: Hashable, @unchecked Sendable, SharesCancellationIDs,
   PartOfItsFeature
@@ -355,14 +356,16 @@ private func newcomer(in lookup: PlaceLookup) -> String {
 
 /// The id a child's effects started under, as its identity keeps it for the warning about a
 /// `.send` of theirs dropped because another child took the place (see
-/// ``PresenceIdentity/occupied(by:)``): only an id that fits an existential's inline room
-/// (three words, as an `Int`, a `UUID` or a `String` do), which takes no allocation; a wider
-/// one would be copied to the heap at every child action that returns an effect, and is not
-/// kept (the warning then names the place and the newcomer's id alone).
+/// ``PresenceIdentity/occupied(by:)``): only an id that an existential stores inline, which
+/// takes no allocation: one that fits its three words of room (24 bytes on 64-bit platforms,
+/// where an `Int`, a `UUID` or a `String` does), aligned no wider than a word, and that is
+/// bitwise-takable (movable by copying its bytes; the runtime boxes one that is not, however
+/// small). Any other would be copied to the heap at every child action that returns an
+/// effect, and is not kept (the warning then names the place and the newcomer's id alone).
 @inlinable
 func keptOccupant<ID: Hashable>(_ id: ID?) -> (any Hashable)? {
   guard let id, MemoryLayout<ID>.size <= 3 * MemoryLayout<Int>.size,
-    MemoryLayout<ID>.alignment <= MemoryLayout<Int>.alignment
+    MemoryLayout<ID>.alignment <= MemoryLayout<Int>.alignment, _isBitwiseTakable(ID.self)
   else { return nil }
   return id
 }
