@@ -163,7 +163,15 @@ private final class NewTask {
           await new?.runScreen(
             lifecycle: Row.Action.lifecycleKey, currentPhase: .active, scenePhases: newPhases)
         }
-        while count(.scenePhaseChanged(.active), in: harness) < 2 { await Task.yield() }
+        var yields = 0
+        while count(.scenePhaseChanged(.active), in: harness) < 2 {
+          yields += 1
+          guard yields <= 10_000 else {
+            Issue.record("the new store's scenePhaseChanged(.active) never came (10,000 yields)")
+            return nil
+          }
+          await Task.yield()
+        }
         return nil
       }
     ])
