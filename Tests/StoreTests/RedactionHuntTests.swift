@@ -13,16 +13,26 @@ import Testing
 
   /// A lock that keeps every PIN tried, and (wrongly) branches on the PIN's value.
   struct Lock: Reducer {
+    /// An entry of a keypad's history: each case encodes as an object of another key.
+    enum Entry: Hashable, Codable, Sendable {
+      case typed(Secret<String>)
+      case cleared
+    }
+
     struct State: Equatable, Codable {
       var pin: Secret<String> = ""
       var tried: [Secret<String>] = []
       var imported = 0
+      var entries: Set<Entry> = []
+      var hint = ""
     }
 
     enum Action: Equatable, Codable, Sendable {
       case pinChanged(Secret<String>)
       case unlockTapped
       case pinsImported(Set<Secret<String>>)
+      case entriesImported(Set<Entry>)
+      case hintRequested
     }
 
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
@@ -31,6 +41,8 @@ import Testing
       case .unlockTapped where !state.pin.value.isEmpty: state.tried.append(state.pin)
       case .unlockTapped: break
       case .pinsImported(let pins): state.imported += pins.count
+      case .entriesImported(let entries): state.entries = entries
+      case .hintRequested: state.hint = state.pin.value.isEmpty ? "\(state.pin)" : "PIN entered"
       }
       return .none
     }
@@ -133,5 +145,81 @@ import Testing
     #expect(!"\(error)".contains("hunter2"), "\(error)")
     #expect(differences.first == "recorded → replayed: imported: 2 → 1")
     #expect(differences.contains { $0.contains("does not round-trip") }, "\(differences)")
+  }
+
+  /// A set of entries written in by hand with one PIN twice in plain text decodes as two
+  /// entries. The third, masked as the first of the two (`.cleared`: the shorter array was
+  /// taken again from its start), kept its PIN, in the action that does not round-trip and
+  /// in the checkpoint's difference.
+  @Test func aSetOfEnumCasesThatShrinksIsNotQuoted() throws {
+    let file = try record([.entriesImported([.cleared, .typed("1111"), .typed("2222")])])
+    try replacing(
+      #"[{"cleared":{}},{"typed":{"_0":"<redacted>"}},{"typed":{"_0":"<redacted>"}}]"#,
+      with: #"[{"cleared":{}},{"typed":{"_0":"hunter2"}},{"typed":{"_0":"hunter2"}}]"#, in: file)
+    let error = try #require(replayError(file))
+    guard case ActionLogError.diverged(_, _, let differences, _) = error else {
+      Issue.record("\(error)")
+      return
+    }
+    #expect(!"\(error)".contains("hunter2"), "\(error)")
+    #expect(differences.contains { $0.contains("does not round-trip") }, "\(differences)")
+    #expect(
+      differences.first == #"recorded → replayed: entries[2] removed: .typed("<redacted>")"#,
+      "\(differences)")
+  }
+
+  /// A set's elements in another order once decoded: an element lined up with another enum
+  /// case, at its top or deeper, kept its secret.
+  @Test(arguments: [
+    (
+      #"[{"typed":{"_0":"hunter2"}},{"cleared":{}}]"#,
+      #"[{"cleared":{}},{"typed":{"_0":"<redacted>"}}]"#
+    ),
+    (
+      #"[{"entry":{"typed":{"_0":"hunter2"}},"id":1},{"entry":{"cleared":{}},"id":2}]"#,
+      #"[{"entry":{"cleared":{}},"id":2},{"entry":{"typed":{"_0":"<redacted>"}},"id":1}]"#
+    ),
+  ])
+  func anElementLinedUpWithAnotherCaseIsMasked(recorded: String, reencoded: String) throws {
+    let value = try #require(JSONValue(parsing: Data(recorded.utf8)))
+    let other = try #require(JSONValue(parsing: Data(reencoded.utf8)))
+    let masked = value.maskingSecrets(as: other)
+    #expect(!masked.rendered(limit: 1_000).contains("hunter2"), "\(masked.rendered())")
+    #expect(masked.rendered(limit: 1_000).contains(#"typed("<redacted>")"#))
+  }
+
+  /// A checkpoint whose state does not decode (its PIN written in as a number) was masked as
+  /// the replayed state alone, whose list of PINs is empty: the PIN in the checkpoint's list
+  /// was quoted as removed.
+  @Test func aSecretInACheckpointThatDoesNotDecodeIsNotQuoted() throws {
+    let file = try record([.pinChanged("1111"), .unlockTapped])
+    try replacing(
+      #""pin":"<redacted>","tried":["<redacted>"]"#,
+      with: #""pin":98765,"tried":["hunter2"]"#, in: file)
+    let error = try #require(replayError(file))
+    guard case ActionLogError.diverged(_, _, let differences, _) = error else {
+      Issue.record("\(error)")
+      return
+    }
+    for secret in ["hunter2", "98765"] {
+      #expect(!"\(error)".contains(secret), "\(error)")
+    }
+    #expect(differences.first == #"recorded → replayed: tried[0] removed: "<redacted>""#)
+  }
+
+  /// A reducer that makes a string of a secret ("\(pin)", the placeholder) where the
+  /// recording wrote another value: the checkpoint's value was masked as the replayed one,
+  /// so nothing differed, and the divergence said the checkpoint was changed after it was
+  /// recorded.
+  @Test func aStringMadeOfASecretIsNotTakenForOne() throws {
+    let file = try record([.pinChanged("1111"), .hintRequested])
+    let error = try #require(replayError(file))
+    guard case ActionLogError.diverged(_, _, let differences, _) = error else {
+      Issue.record("\(error)")
+      return
+    }
+    #expect(
+      differences.first == #"recorded → replayed: hint: "PIN entered" → "<redacted>""#,
+      "\(differences)")
   }
 }

@@ -1039,12 +1039,15 @@ public struct ActionLogReplayer<R: Reducer> where R.State: Codable, R.Action: Co
       )
     }
     // A secret the checkpoint holds in plain text (written by hand: the recorder writes the
-    // placeholder) is neither quoted nor a difference the replay made.
-    let ownSecrets = redacted.flatMap { JSONValue(parsing: $0) }.map {
-      recorded.maskingSecrets(as: $0)
-    }
-    let (changes, unlisted) = (ownSecrets ?? recorded).maskingSecrets(as: current)
-      .differences(to: current, limit: maximumDifferences)
+    // placeholder) is neither quoted nor a difference the replay made. It is masked where the
+    // checkpoint's own state, decoded, holds a secret: not where the replayed state holds the
+    // placeholder, which a string the reducer made of a secret ("\(pin)") is too. A state
+    // that does not decode is masked as the replayed state, and what it holds where the
+    // replayed state has nothing is not shown.
+    let masked =
+      redacted.flatMap { JSONValue(parsing: $0) }.map { recorded.maskingSecrets(as: $0) }
+      ?? recorded.maskingSecrets(as: current, hidingUnmatched: true)
+    let (changes, unlisted) = masked.differences(to: current, limit: maximumDifferences)
     guard changes.isEmpty else {
       let more = unlisted == 0 ? [] : ["and \(unlisted) more field(s) differ"]
       return (changes.map { "recorded → replayed: \($0)" } + more, false)

@@ -14,32 +14,6 @@ enum JSONValue: Equatable {
   case array([JSONValue])
   case object([String: JSONValue])
 
-  /// This value with the placeholder of a ``Secret`` wherever `reencoded` (the same value
-  /// decoded and encoded again) has one: what a log held there in plain text must not be
-  /// quoted in a message, and is not a difference the replay made. An array longer than its
-  /// counterpart (a set of secrets whose repeated values decoded as one) has its extra
-  /// elements masked as the counterpart's, taken again from its start: a collection's
-  /// elements are of one type, and a dictionary with keys other than strings alternates
-  /// keys and values.
-  func maskingSecrets(as reencoded: JSONValue) -> JSONValue {
-    switch (self, reencoded) {
-    case (_, .string(let text)) where text == Secret<String>.placeholder:
-      return reencoded
-    case (.array(let values), .array(let others)) where !others.isEmpty:
-      return .array(
-        values.indices.map { values[$0].maskingSecrets(as: others[$0 % others.count]) })
-    case (.object(let fields), .object(let others)):
-      return .object(
-        fields.reduce(into: [:]) { masked, field in
-          masked[field.key] =
-            others[field.key].map { field.value.maskingSecrets(as: $0) }
-            ?? field.value
-        })
-    default:
-      return self
-    }
-  }
-
   /// Whether this is an object.
   var isObject: Bool {
     if case .object = self { true } else { false }
