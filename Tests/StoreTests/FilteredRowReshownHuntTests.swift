@@ -61,6 +61,10 @@ private struct PresentingRow: Reducer {
   enum Action: Sendable, Equatable {
     case detail(Detail.Action)
     case closeDetail
+    case replaceDetail(Int)
+
+    /// The row's actions, for a store of the whole row scoped as a part of it.
+    static var wholeKey: CaseKey<Self, Self> { CaseKey({ $0 }) { $0 } }
 
     static var detailKey: CaseKey<Self, Detail.Action> {
       CaseKey(Self.detail) { if case .detail(let action) = $0 { action } else { nil } }
@@ -70,7 +74,11 @@ private struct PresentingRow: Reducer {
 
   var body: some Reducer<State, Action> {
     Reduce { state, action in
-      if case .closeDetail = action { state.detail = nil }
+      switch action {
+      case .closeDetail: state.detail = nil
+      case .replaceDetail(let id): state.detail = Detail.State(id: id)
+      case .detail: break
+      }
       return .none
     }
     .ifLet(\.detail, action: Action.detailKey) { Detail(clock: clock) }
@@ -422,5 +430,145 @@ private final class NewTask {
         $0.action == .rows(.element(id: 1, action: .detail(.lifecycle(.taskEnded))))
       })
     #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+  }
+
+  /// A harness of presenting rows, and the store of row 1's screen as the list showing the
+  /// view scopes it now: from the row's store, or from a part of it (the whole row).
+  private func makePresentingHarness(_ warnings: WarningLog, throughAPart: Bool = false) -> (
+    Harness<PresentingRows>, () -> Store<Row.State, Row.Action>?
+  ) {
+    let harness = Harness(
+      initialState: PresentingRows.State(), warnings: warnings.handler,
+      reducer: PresentingRows(clock: clock))
+    let detail = {
+      let row = harness.store.scope(state: \.visibleRows, action: PresentingRows.Action.rowsKey)[
+        id: 1]
+      let part =
+        throughAPart ? row?.scope(state: \.self, action: PresentingRow.Action.wholeKey) : row
+      return part?.scope(state: \.detail, action: PresentingRow.Action.detailKey)
+    }
+    return (harness, detail)
+  }
+
+  private func countDetail(
+    _ action: ScreenLifecycleAction, in harness: Harness<PresentingRows>
+  ) -> Int {
+    harness.processed.filter {
+      $0.action == .rows(.element(id: 1, action: .detail(.lifecycle(action))))
+    }.count
+  }
+
+  /// The screen a row presents, shown again with its row before the old screen store's task
+  /// ends: the new screen store's task joins the old run, as the row's own does (it was
+  /// refused as a second task, with a warning, and the old end, passed on through the old
+  /// row's store, ended the run the new task showed). Scoped from a part of the row too.
+  @Test(.timeLimit(.minutes(30)), arguments: [false, true])
+  func aRowsScreenShownAgainBeforeItsOldTaskEndsKeepsOneRun(throughAPart: Bool) async {
+    let warnings = WarningLog()
+    let (harness, detail) = makePresentingHarness(warnings, throughAPart: throughAPart)
+    let isRunning = { harness.state.rows[id: 1]?.detail?.lifecycle.isTaskRunning }
+    let old = detail()
+    let newTask = NewTask()
+    let (newPhases, newPhasesEnd) = AsyncStream.makeStream(
+      of: ScreenLifecycleAction.ScenePhase.self)
+    let oldPhases = scripted([
+      {
+        harness.settle()
+        harness.send(.hide(1))
+        harness.send(.show(1))
+        let new = detail()
+        #expect(new != nil && new !== old, "the row's new store scopes a new one for the screen")
+        newTask.task = Task {
+          await new?.runScreen(
+            lifecycle: Row.Action.lifecycleKey, currentPhase: .active, scenePhases: newPhases)
+        }
+        while countDetail(.scenePhaseChanged(.active), in: harness) < 2 { await Task.yield() }
+        return nil
+      }
+    ])
+    await old?.runScreen(
+      lifecycle: Row.Action.lifecycleKey, currentPhase: .active, scenePhases: oldPhases)
+    harness.settle()
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+    #expect(isRunning() == true)
+    #expect(clock.sleeperCount == 1, "the screen's subscription runs on")
+    #expect(countDetail(.taskEnded, in: harness) == 0)
+
+    newPhasesEnd.finish()
+    await newTask.task?.value
+    harness.settle()
+    #expect(isRunning() == false)
+    #expect(clock.sleeperCount == 0, "the new task's end ended the screen's subscription")
+    #expect(countDetail(.taskStarted, in: harness) == 1, "one run, started once")
+    #expect(countDetail(.taskEnded, in: harness) == 1)
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+  }
+
+  /// The screen a row presents, replaced by one with another id while the row was out of the
+  /// view: the old screen's task, ending once the row is back, ends nothing of the new
+  /// screen's, whose task runs (its end went on to the new screen, and ended that run).
+  @Test(.timeLimit(.minutes(30)))
+  func aRowsScreenReplacedWhileTheRowWasOutOfTheViewIsNotEndedByTheOldTask() async {
+    let warnings = WarningLog()
+    let (harness, detail) = makePresentingHarness(warnings)
+    let isRunning = { harness.state.rows[id: 1]?.detail?.lifecycle.isTaskRunning }
+    let old = detail()
+    let newTask = NewTask()
+    let (newPhases, newPhasesEnd) = AsyncStream.makeStream(
+      of: ScreenLifecycleAction.ScenePhase.self)
+    let oldPhases = scripted([
+      {
+        harness.settle()
+        harness.send(.hide(1))
+        harness.send(.rows(.element(id: 1, action: .replaceDetail(2))))
+        harness.send(.show(1))
+        let new = detail()
+        newTask.task = Task {
+          await new?.runScreen(
+            lifecycle: Row.Action.lifecycleKey, currentPhase: .active, scenePhases: newPhases)
+        }
+        while countDetail(.taskStarted, in: harness) < 2 { await Task.yield() }
+        return nil
+      }
+    ])
+    await old?.runScreen(
+      lifecycle: Row.Action.lifecycleKey, currentPhase: .active, scenePhases: oldPhases)
+    harness.settle()
+    #expect(harness.state.rows[id: 1]?.detail?.id == 2)
+    #expect(isRunning() == true, "the new screen's run goes on")
+    #expect(clock.sleeperCount == 1, "the new screen's subscription runs on")
+    #expect(countDetail(.taskEnded, in: harness) == 0)
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+
+    newPhasesEnd.finish()
+    await newTask.task?.value
+    harness.settle()
+    #expect(isRunning() == false)
+    #expect(clock.sleeperCount == 0)
+    #expect(countDetail(.taskEnded, in: harness) == 1)
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+  }
+
+  /// Documented edge (ScreenLifecycle): the screen a row presents, replaced by one with
+  /// another id while the row is out of the view, whose old task ends before the row is back:
+  /// the view cannot read the hidden row, so the end goes on, and reaches the new screen, with
+  /// the warning that no task was running.
+  @Test func aRowsScreenReplacedWhileTheRowIsOutOfTheViewGetsTheOldEndThere() async {
+    let warnings = WarningLog()
+    let (harness, detail) = makePresentingHarness(warnings)
+    let phases = scripted([
+      {
+        harness.settle()
+        harness.send(.hide(1))
+        harness.send(.rows(.element(id: 1, action: .replaceDetail(2))))
+        return nil
+      }
+    ])
+    await detail()?.runScreen(
+      lifecycle: Row.Action.lifecycleKey, currentPhase: .active, scenePhases: phases)
+    harness.settle()
+    #expect(countDetail(.taskEnded, in: harness) == 1)
+    #expect(warnings.messages.count == 1)
+    #expect(warnings.messages.first?.contains("says no task was running") == true)
   }
 }

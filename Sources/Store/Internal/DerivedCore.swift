@@ -24,6 +24,10 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
   /// it is there and `found` is given, calls `found` with its address, valid during the call
   /// only. The address, not a copy: see ``StoreCore/withState(_:)``.
   package typealias Look = @MainActor (_ found: ((UnsafePointer<State>) -> Void)?) -> LookPresence
+  /// Looks at the viewed state, gone with a row that left a computed view, where the view
+  /// shows the row again, as ``Look`` does; `nil` while the row is out of the view.
+  package typealias LookInView =
+    @MainActor (_ found: ((UnsafePointer<State>) -> Void)?) -> LookPresence?
 
   private let look: Look
   private let embed: @MainActor (Action) -> StoreTask
@@ -65,13 +69,17 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
   /// an action of this store on through that one's ``sendLeavingView(_:)``, once this store's
   /// state went with it (see ``sendLeavingView(_:)``); `nil` for other cores.
   private let leaveThroughParent: (@MainActor (Action) -> Bool)?
+  /// For an element's store of a computed view, or a store scoped from one: see
+  /// ``lookInView(_:)``; `nil` for other cores.
+  private let lookInViewAgain: LookInView?
 
   /// Creates a core that looks at its state with `look`, starting from the state at `initial`.
   ///
   /// `viewsComputedState`: whether the state is reached through a computed property (see
   /// ``StoreCore/viewsComputedState``). `leftView`: for an element of a computed view, whether
   /// it left the view (see ``sendLeavingView(_:)``). `leaveThroughParent`: for a store scoped
-  /// from another, how ``sendLeavingView(_:)`` sends on through that one.
+  /// from another, how ``sendLeavingView(_:)`` sends on through that one. `lookInView`: see
+  /// ``lookInView(_:)``.
   package init(
     initial: UnsafePointer<State>,
     look: @escaping Look,
@@ -85,7 +93,8 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     keptAt place: (anchor: KeptCopyAnchor, offset: Int)? = nil,
     viewsComputedState: Bool = false,
     leftView: (@MainActor () -> Bool)? = nil,
-    leaveThroughParent: (@MainActor (Action) -> Bool)? = nil
+    leaveThroughParent: (@MainActor (Action) -> Bool)? = nil,
+    lookInView: LookInView? = nil
   ) {
     // (A copy of plain values, with no buffers, shares none: it need not be let go.)
     if let place, !_isPOD(State.self) {
@@ -109,6 +118,7 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     self.viewsComputedState = viewsComputedState
     self.leftView = leftView
     self.leaveThroughParent = leaveThroughParent
+    self.lookInViewAgain = lookInView
   }
 
   /// Creates a core that reads its state with `read`, starting from `initial`.
@@ -281,11 +291,13 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
   /// cannot tell): a missing element is then not reported, as no one sent to it by mistake.
   /// `Store.runScreen` ends the task of a row that left a filtered list this way. A store
   /// scoped from such an element's store (a part of the row, its optional child: a screen the
-  /// row presents), whose state went with the row, sends on through it, the action embedded.
+  /// row presents), whose state went with the row, sends on through it, the action embedded,
+  /// unless the row, back in the view, holds another child there now (see
+  /// ``lookInView(_:)``).
   ///
   /// - Returns: Whether the action was sent: not by a store of another kind, nor one that is
   ///   still the view's store of its element, nor one whose parent is gone, nor a child that
-  ///   was gone before its row left the view.
+  ///   was gone before its row left the view, or is no longer there once the row is back.
   package func sendLeavingView(_ action: Action) -> Bool {
     guard let leftView else { return leaveThroughParent?(action) ?? false }
     guard parentIsPresent?() ?? true, leftView() else { return false }
@@ -314,6 +326,19 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
     }
     return true
   }
+
+  /// For a store whose state went with a row that left a computed view (a row's store, or one
+  /// scoped from it): looks at that state where the view shows the row again, with a store of
+  /// its own, as a look does (the state a store scoped from this one was made for may have
+  /// been replaced meanwhile: see ``sendLeavingView(_:)``). `nil` while the row is out of the
+  /// view (hidden, or removed), and for other stores.
+  package func lookInView(_ found: ((UnsafePointer<State>) -> Void)?) -> LookPresence? {
+    lookInViewAgain?(found)
+  }
+
+  /// Whether ``lookInView(_:)`` can find the state: this is a row's store of a computed view,
+  /// or one scoped from it.
+  package var looksInView: Bool { lookInViewAgain != nil }
 
   package var isPresent: Bool {
     // A derived parent that is gone keeps returning its last state: ask it first.
@@ -386,7 +411,14 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
           // through one is behind one.
           viewsComputedState: viewsComputedState || offset == nil,
           // A part is gone only with this core's state.
-          leaveThroughParent: { self.sendLeavingView(embedChild($0)) }
+          leaveThroughParent: { self.sendLeavingView(embedChild($0)) },
+          lookInView: lookInViewAgain.map {
+            lookInView -> DerivedCore<ChildState, ChildAction>.LookInView in
+            { found in
+              lookInView(
+                found.map { found in { withValue(at: toChild, offset: offset, in: $0, found) } })
+            }
+          }
         )
       }
     }

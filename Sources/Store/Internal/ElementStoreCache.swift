@@ -50,8 +50,9 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   /// For each store in `stores`, the flag its core reads once the store is let go.
   private var retirements: [ID: GoneFlag] = [:]
   /// For a computed view, the `runScreen` calls of each id's stores (see `ScreenTaskCounts`),
-  /// held by the stores: an id let go while a task of its store still runs keeps its entry,
-  /// for the store made when the row comes back, until the calls are all over.
+  /// held by the stores: an id let go while a task of its store (or of a store scoped from it)
+  /// still runs keeps its entry, for the store made when the row comes back, until the calls
+  /// are all over.
   private var screenTasks: [ID: HeldScreenTasks] = [:]
   /// The stores of removed elements that something (a row view playing its removal
   /// animation) still holds: a collection listed before the removal hands them out again.
@@ -271,6 +272,20 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
       leftView = { [weak self] in self != nil && (retirement.isGone || !contains(id)) }
     }
     let lookAtElement = self.lookAtElement
+    // The row where the view shows it now, for a store scoped from this one whose state went
+    // with the row (see `DerivedCore.lookInView(_:)`): `nil` while it is out of the view.
+    var lookInView: DerivedCore<ElementState, ElementAction>.LookInView?
+    if leftView != nil {
+      let parentIsPresent = self.parentIsPresent
+      lookInView = { [weak self] found in
+        guard self != nil, parentIsPresent(), contains(id) else { return nil }
+        return lookAtElement(id) { element in
+          guard let element else { return .absent }
+          found?(element)
+          return .present
+        }
+      }
+    }
     // A screen's store's copy, registered under the stack's place and the screen's id, for the
     // screen's reducer to let go of at its steps; told apart from a newcomer with the id by
     // its push.
@@ -315,7 +330,8 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
         // builds) is built with it: a collection in the row may be built anew too (the row's
         // visible tasks), which the row's copy cannot tell from the stored one.
         viewsComputedState: !isStored,
-        leftView: leftView
+        leftView: leftView,
+        lookInView: lookInView
       )
     }
     let store = Store<ElementState, ElementAction>(core: core)
@@ -323,9 +339,9 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     if leftView != nil {
       // A task of an earlier store for the row that still runs (the row left the view and came
       // back before SwiftUI's cancellation of it ran) and this store's tasks are one run.
-      if let running = screenTasks[id]?.counts, !running.isIdle {
-        store.screenTasks = running
-      }
+      // (A task of a store scoped from such a store, a screen the row presents, counts too.)
+      let running = screenTasks[id]?.counts.flatMap { $0.isIdle ? nil : $0 }
+      store.screenTasks = running ?? ScreenTaskCounts(isShared: true)
       screenTasks[id] = HeldScreenTasks(counts: store.screenTasks)
     }
     stores[id] = store

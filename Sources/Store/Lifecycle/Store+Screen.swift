@@ -31,7 +31,11 @@ extension Store {
   /// a replay reports no missing row for it either). A row that comes back to the view has a
   /// new store, and the calls on every store the view handed out for the row are one run, as
   /// overlapping calls on one store are. A store scoped from the row's store (a screen the row
-  /// presents) sends its `taskEnded` on through the row's store when it went with the row.
+  /// presents) sends its `taskEnded` on through the row's store when it went with the row, and
+  /// the calls on the stores scoped so from each of the row's stores are one run too, while
+  /// the screen keeps its id. An end passed on to a row back in the view, whose screen was
+  /// replaced meanwhile by one with another id, or closed, goes to no screen; passed on while
+  /// the row is still out of the view, it reaches the screen there, whichever it is.
   ///
   /// Calls on one store that overlap drive one run of the screen: the first sends
   /// `taskStarted`, and the last to end sends `taskEnded`. SwiftUI restarts a `.task(id:)`

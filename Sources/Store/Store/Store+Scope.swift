@@ -55,7 +55,15 @@ extension Store {
     _ action: CaseKey<Action, ChildAction>,
     send: @escaping @MainActor (ChildAction) -> StoreTask
   ) -> Store<ChildState, ChildAction> {
-    Store<ChildState, ChildAction>(core: core.scope(state: state, action: action), send: send)
+    let child = Store<ChildState, ChildAction>(
+      core: core.scope(state: state, action: action), send: send)
+    // A part of a row of a computed view (or of what is scoped from one) comes back with the
+    // row, with a store of its own: its screen's tasks are counted with the old store's.
+    if let shared = madeScreenTasks, shared.isShared {
+      child.screenTasks = shared.child(
+        scopedWith: plainKey(state, action.identity, ChildAction.self), id: nil)
+    }
+    return child
   }
 
   @usableFromInline
@@ -370,6 +378,29 @@ extension Store {
     // still hold it), rather than dismissed first: the end of its screen's task then goes on
     // through the parent (see `DerivedCore.sendLeavingView(_:)`).
     let leftWithParent = GoneFlag()
+    // The child where the view shows its row again, after the row left a computed view (see
+    // `DerivedCore.lookInView(_:)`): another there now (another id, or none) is not this
+    // store's, as for this store's own sends.
+    let lookInView = (parent as? DerivedCore<State, Action>).flatMap { core in
+      core.looksInView ? core : nil
+    }.map { parentCore -> DerivedCore<ChildState, ChildAction>.LookInView in
+      { found in
+        var presence = LookPresence.absent
+        let inView = parentCore.lookInView { state in
+          find(state) { now in
+            guard let now else { return }
+            if isOwn(now) {
+              presence = .present
+              found?(now)
+            } else {
+              // (What it was taken over by is not asked: no warning names it.)
+              presence = .takenOver("")
+            }
+          }
+        }
+        return inView.map { _ in presence }
+      }
+    }
     // What this store was for, as its warnings say once another child or case has taken its
     // place ("… was sent to the store of …"), `replaced` by one with another id or there
     // again after it left: named as a case for a case (as `ifCaseLet`'s warnings name it),
@@ -489,7 +520,16 @@ extension Store {
             reads: parent.reads,
             keptAt: anchor.map { ($0, 0) },
             viewsComputedState: viewsComputedState,
-            leaveThroughParent: { leftWithParent.isGone && parent.sendLeavingView(embed($0)) }
+            leaveThroughParent: { action in
+              guard leftWithParent.isGone else { return false }
+              // The row back in the view with another child there (replaced while the row was
+              // out of it): this store's end is not that child's.
+              switch lookInView?(nil) {
+              case .absent?, .takenOver?: return false
+              case .present?, nil: return parent.sendLeavingView(embed(action))
+              }
+            },
+            lookInView: lookInView
           )
         )
       }
@@ -503,6 +543,12 @@ extension Store {
     }
     children[key] = child
     childIDs[key] = currentID
+    // A screen a row of a computed view presents (or one presented from what is scoped from
+    // such a row) comes back with the row, with a store of its own: its tasks are counted with
+    // the old store's, while the child is the one the old store was made for.
+    if let shared = madeScreenTasks, shared.isShared {
+      child.screenTasks = shared.child(scopedWith: key, id: currentID)
+    }
     // Let the store go as soon as the child disappears, or another takes its place, so that
     // a new presentation gets a new one.
     // The store learns that its child is gone as long as something holds it, even once the
@@ -525,6 +571,8 @@ extension Store {
       guard isGone else { return true }
       dismissal.isGone = true
       leftWithParent.isGone = parentIsGone
+      // Closed, not gone with its row: a child presented again is another screen.
+      if !parentIsGone { child.madeScreenTasks?.leaveEnclosing() }
       (child.core as? DerivedCore<ChildState, ChildAction>)?.endKeptCopy()
       if let self, self.children[key] === child {
         self.children[key] = nil

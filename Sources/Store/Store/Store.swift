@@ -84,9 +84,21 @@ public final class Store<State, Action: Sendable>: Observable {
   var isCheckedByOwner = false
   /// How many `runScreen` calls are running, by lifecycle case: a screen's task restarted
   /// before the old one wound down overlaps it. Shared by the stores that a computed view's
-  /// cache makes for one row (see `ElementStoreCache`). See `runScreen`.
-  /// Made at the first `runScreen` (or by the cache that shares it), not with every store.
-  lazy var screenTasks = ScreenTaskCounts()
+  /// cache makes for one row (see `ElementStoreCache`), and, by scope and child's id, by the
+  /// stores scoped from those (see `ScreenTaskCounts`). See `runScreen`.
+  /// Made at the first `runScreen` (or by the cache that shares it, or from the counts of the
+  /// store this one was scoped from, when those are shared), not with every store.
+  var screenTasks: ScreenTaskCounts {
+    get {
+      if let madeScreenTasks { return madeScreenTasks }
+      let made = ScreenTaskCounts()
+      madeScreenTasks = made
+      return made
+    }
+    set { madeScreenTasks = newValue }
+  }
+  /// `screenTasks`, once made.
+  private(set) var madeScreenTasks: ScreenTaskCounts?
 
   /// Sends an action; for a root store, specialized for its feature.
   @usableFromInline let sendAction: @MainActor (Action) -> StoreTask
