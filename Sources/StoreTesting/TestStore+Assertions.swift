@@ -20,7 +20,12 @@ extension TestStore {
       do {
         try assert(&expected)
       } catch {
-        reportFailure("The assertion closure of \(step()) threw: \(error)", at: location)
+        // A `#require` that failed recorded its own failure, at its line, before it threw:
+        // reported again here, the step failed twice, the second time naming the error's
+        // innards (`ExpectationFailedError(expectation: …)`).
+        if !wasRecordedByItsThrower(error) {
+          reportFailure("The assertion closure of \(step()) threw: \(error)", at: location)
+        }
         return
       }
     }

@@ -63,3 +63,14 @@ package func reportFailure(_ message: String, at location: TestLocation) {
     Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
   #endif
 }
+
+/// Whether `error` comes from a check that recorded its own failure before it threw it: Swift
+/// Testing's `#require`, whose failure names the expression, at its line. A test store does
+/// not report such an error again when an assertion closure throws it.
+func wasRecordedByItsThrower(_ error: any Error) -> Bool {
+  #if canImport(Testing)
+    return error is ExpectationFailedError
+  #else
+    return false
+  #endif
+}

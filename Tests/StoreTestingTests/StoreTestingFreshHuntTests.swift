@@ -1,0 +1,125 @@
+import Effects
+import Store
+import StoreTesting
+import Testing
+
+/// A list whose rename feeds back a count, and whose refresh feeds back an action that changes
+/// the state and one that does not.
+private struct Shelf: Reducer {
+  struct Book: Equatable, Identifiable {
+    let id: Int
+    var title = ""
+  }
+  struct State: Equatable {
+    var books: IdentifiedArrayOf<Book> = []
+    var selected: Int?
+    var count = 0
+  }
+  enum Action: Sendable, Equatable {
+    case add(Int)
+    case rename(Int, String)
+    case refresh
+    case select(Int?)
+    case bump
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .add(let id):
+      state.books.append(Book(id: id))
+      return .none
+    case .rename(let id, let title):
+      state.books[id: id]?.title = title
+      return .send(.bump)
+    case .refresh:
+      return .concatenate(.send(.bump), .send(.select(nil)))
+    case .select(let id):
+      state.selected = id
+      return .none
+    case .bump:
+      state.count += 1
+      return .none
+    }
+  }
+}
+
+/// The issues a test expected, as Swift Testing recorded them: what they say, and whether each
+/// is a `#require` that failed.
+private final class RecordedIssues: Sendable {
+  private let storage = Locked<[(text: String, isRequire: Bool)]>([])
+
+  func capture(_ issue: Issue) -> Bool {
+    let isRequire =
+      if case .expectationFailed(let expectation) = issue.kind { expectation.isRequired } else {
+        false
+      }
+    let text = issue.comments.map(\.rawValue).joined(separator: "\n")
+    storage.withLock { $0.append((text, isRequire)) }
+    return true
+  }
+
+  var texts: [String] { storage.withLock { $0.map(\.text) } }
+  var requires: Int { storage.withLock { $0.count(where: \.isRequire) } }
+}
+
+/// A fresh hunt through StoreTesting: where a test store said something other than what
+/// happened, or said it twice.
+@MainActor
+@Suite struct StoreTestingFreshHuntTests {
+  private let issues = RecordedIssues()
+
+  /// A `try #require(...)` that fails in a `send`'s assertion closure records its failure, at
+  /// its line, and throws: the test store reported the error again, as "The assertion closure
+  /// of send(Shelf.Action.add(1)) threw: ExpectationFailedError(expectation: …)", a second
+  /// failure of one mistake, naming Swift Testing's innards.
+  @Test func aFailedRequireInASendClosureFailsTheStepOnce() async {
+    let store = TestStore(initialState: Shelf.State()) { Shelf() }
+    await withKnownIssue {
+      await store.send(.add(1)) {
+        let book = try #require($0.books[id: 2])
+        $0.selected = book.id
+      }
+    } matching: {
+      issues.capture($0)
+    }
+    #expect(issues.requires == 1)
+    #expect(issues.texts.count == 1, "\(issues.texts)")
+    // The test goes on from the state after the step.
+    await store.send(.add(2)) {
+      $0.books = [Shelf.Book(id: 1), Shelf.Book(id: 2)]
+    }
+    await store.finish()
+  }
+
+  /// The same through a `receive`'s closure.
+  @Test func aFailedRequireInAReceiveClosureFailsTheStepOnce() async {
+    let store = TestStore(initialState: Shelf.State(books: [Shelf.Book(id: 1)])) { Shelf() }
+    await store.send(.rename(1, "Emma")) { $0.books[id: 1]?.title = "Emma" }
+    await withKnownIssue {
+      await store.receive(.bump) {
+        try #require($0.selected != nil)
+        $0.count = 1
+      }
+    } matching: {
+      issues.capture($0)
+    }
+    #expect(issues.requires == 1)
+    #expect(issues.texts.count == 1, "\(issues.texts)")
+    await store.finish()
+  }
+
+  /// Another error a closure throws still fails the step, once, naming it.
+  @Test func anotherErrorAClosureThrowsStillFailsTheStepNamingIt() async {
+    struct NoBook: Error, CustomStringConvertible {
+      var description: String { "no book 2" }
+    }
+    let store = TestStore(initialState: Shelf.State()) { Shelf() }
+    await withKnownIssue {
+      await store.send(.add(1)) { _ in throw NoBook() }
+    } matching: {
+      issues.capture($0)
+    }
+    #expect(issues.texts == ["The assertion closure of send(Shelf.Action.add(1)) threw: no book 2"])
+    await store.finish()
+  }
+}
