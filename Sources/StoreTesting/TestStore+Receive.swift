@@ -213,7 +213,12 @@ extension TestStore {
       }
       return
     }
+    // The state the matched action was reduced on: what the step changed is told from it, not
+    // from the state before the actions it skipped (a reminder of changes made by what a value
+    // is, for a step that changed nothing but followed one that did).
+    var before = baseline
     if let match = firstMatch {
+      if match > 0 { before = received[match - 1].state }
       // The actions before the first match are dropped unasserted.
       let skipped = (0..<match).map { _ in removeReceived(at: 0).action }
       if !skipped.isEmpty {
@@ -251,7 +256,7 @@ extension TestStore {
     }
     swappedReceive = nil
     checkState(
-      before: baseline,
+      before: before,
       after: next.state,
       assert: assert,
       step: Messages.step("receive", next.action),

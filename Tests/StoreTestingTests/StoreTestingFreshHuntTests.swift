@@ -122,4 +122,42 @@ private final class RecordedIssues: Sendable {
     #expect(issues.texts == ["The assertion closure of send(Shelf.Action.add(1)) threw: no book 2"])
     await store.finish()
   }
+
+  /// Non-exhaustive, a failing step that changed the state reminds that its closure ran on
+  /// the state after it (the docs: "a failing step that changed the state reminds of it"). A
+  /// `receive` that skipped actions was judged from the state before them: one that changed
+  /// nothing, after a skipped one that did, was reminded of a change by what a value is, which
+  /// its closure (`$0.count = 5`) did not make.
+  @Test func aReceiveThatChangedNothingAfterSkippedChangesIsNotRemindedOfThem() async {
+    let store = TestStore(initialState: Shelf.State()) { Shelf() }
+    store.exhaustivity = .off
+    await store.send(.refresh)
+    await withKnownIssue {
+      await store.receive(.select(nil)) { $0.count = 5 }
+    } matching: {
+      issues.capture($0)
+    }
+    #expect(
+      issues.texts == [
+        """
+        The state after receive(Shelf.Action.select(nil)) differs from the expected state. \
+        (- expected, + actual)
+          Shelf.State(
+            … (2 unchanged)
+        -   count: 5
+        +   count: 1
+          )
+        """
+      ])
+
+    // One that changed the state is still reminded.
+    await store.send(.refresh)
+    await withKnownIssue {
+      await store.receive(.bump) { $0.count += 1 }
+    } matching: {
+      issues.capture($0)
+    }
+    #expect(issues.texts.last?.contains("counts the step's change twice") == true)
+    await store.finish()
+  }
 }
