@@ -303,10 +303,10 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// In exhaustive mode, `assert` must turn the state before the action into the state after
   /// it: the test fails when the result differs, when the state changed and no closure was
   /// given, or when a closure was given and nothing changed. A closure that throws (to unwrap a
-  /// value, say) fails the step, naming the error; a `try #require(...)` in it that fails has
-  /// failed the test at its own line already, and the step adds no second failure. Sending
-  /// fails too while actions that effects fed back are still unasserted; in non-exhaustive mode
-  /// it drops them.
+  /// value, say) fails the step, naming the error; a `try #require(...)` (or `XCTUnwrap`) in it
+  /// that fails has failed the test at its own line already, and the step adds no second
+  /// failure. Sending fails too while actions that effects fed back are still unasserted; in
+  /// non-exhaustive mode it drops them.
   ///
   /// - Parameters:
   ///   - action: The action to send.

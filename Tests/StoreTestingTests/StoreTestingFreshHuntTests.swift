@@ -2,6 +2,7 @@ import Effects
 import Store
 import StoreTesting
 import Testing
+import XCTest
 
 /// A list whose rename feeds back a count, and whose refresh feeds back an action that changes
 /// the state and one that does not.
@@ -158,6 +159,56 @@ private final class RecordedIssues: Sendable {
       issues.capture($0)
     }
     #expect(issues.texts.last?.contains("counts the step's change twice") == true)
+    await store.finish()
+  }
+}
+
+/// The same for XCTest's `XCTUnwrap`, in an `XCTestCase`.
+final class StoreTestingFreshHuntXCTests: XCTestCase {
+  /// The failures of the unwrap and of the test store, caught; any other still fails the test.
+  private var failures: [String] = []
+
+  private func isCaught(_ description: String) -> Bool {
+    description.contains("XCTUnwrap") || description.contains("assertion closure")
+  }
+
+  #if canImport(Darwin)
+    override func record(_ issue: XCTIssue) {
+      if isCaught(issue.compactDescription) {
+        failures.append(issue.compactDescription)
+      } else {
+        super.record(issue)
+      }
+    }
+  #else
+    override func recordFailure(
+      withDescription description: String,
+      inFile filePath: String,
+      atLine lineNumber: Int,
+      expected: Bool
+    ) {
+      if isCaught(description) {
+        failures.append(description)
+      } else {
+        super.recordFailure(
+          withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+      }
+    }
+  #endif
+
+  /// `XCTUnwrap` records its failure and throws an error that XCTest does not report again:
+  /// the test store reported it, "The assertion closure of send(…) threw:
+  /// XCTestErrorWhileUnwrappingOptional()".
+  @MainActor
+  func testAFailedUnwrapInASendClosureFailsTheStepOnce() async {
+    let store = TestStore(initialState: Shelf.State()) { Shelf() }
+    await store.send(.add(1)) {
+      let book = try XCTUnwrap($0.books[id: 2])
+      $0.selected = book.id
+    }
+    XCTAssertEqual(failures.count, 1, "\(failures)")
+    XCTAssertTrue(failures.first?.contains("XCTUnwrap failed") ?? false, "\(failures)")
+    failures = []
     await store.finish()
   }
 }

@@ -5,6 +5,7 @@
   import Testing
 #endif
 #if canImport(XCTest)
+  import Foundation
   import XCTest
 #endif
 #if !canImport(XCTest)
@@ -65,12 +66,25 @@ package func reportFailure(_ message: String, at location: TestLocation) {
 }
 
 /// Whether `error` comes from a check that recorded its own failure before it threw it: Swift
-/// Testing's `#require`, whose failure names the expression, at its line. A test store does
-/// not report such an error again when an assertion closure throws it.
+/// Testing's `#require`, whose failure names the expression, at its line, or XCTest's
+/// `XCTUnwrap`. A test store does not report such an error again when an assertion closure
+/// throws it.
+///
+/// XCTest skips `XCTUnwrap`'s error itself when a test method throws it, by marks that are not
+/// public API: on Darwin, and in older swift-corelibs-xctest, the error's user info key
+/// `XCTestErrorUserInfoKeyShouldIgnore`; in swift-corelibs-xctest, its type,
+/// `XCTestErrorWhileUnwrappingOptional`, which says so through an internal protocol.
 func wasRecordedByItsThrower(_ error: any Error) -> Bool {
   #if canImport(Testing)
-    return error is ExpectationFailedError
-  #else
-    return false
+    if error is ExpectationFailedError { return true }
   #endif
+  #if canImport(XCTest)
+    if String(reflecting: type(of: error)) == "XCTest.XCTestErrorWhileUnwrappingOptional" {
+      return true
+    }
+    if (error as NSError).userInfo["XCTestErrorUserInfoKeyShouldIgnore"] as? Bool == true {
+      return true
+    }
+  #endif
+  return false
 }
