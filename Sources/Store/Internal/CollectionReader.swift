@@ -30,7 +30,8 @@ final class CollectionReader<State, ID: Hashable, Element: Identifiable> where E
   /// Looks at the state by address, for ``look(_:)``.
   private let lookAtState: @MainActor ((UnsafePointer<State>) -> LookPresence) -> LookPresence
   private let version: @MainActor () -> Int
-  private let keyPath: KeyPath<State, IdentifiedArray<ID, Element>>
+  /// The path to the collection.
+  let keyPath: KeyPath<State, IdentifiedArray<ID, Element>>
   /// Whether the collection is stored: the key path goes through stored properties only, of
   /// a state that is not built anew at each read (the root's, a part of it reached through
   /// stored properties, or a derived store's copy of such a part). A stored property of a

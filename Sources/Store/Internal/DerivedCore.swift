@@ -293,14 +293,19 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
   /// scoped from such an element's store (a part of the row, its optional child: a screen the
   /// row presents), whose state went with the row, sends on through it, the action embedded,
   /// unless the row, back in the view, holds another child there now (see
-  /// ``lookInView(_:)``).
+  /// ``lookInView(_:)``); so does the store of an element of a collection in such a store (a
+  /// stack's screen, an item of the row's own list), unless it was removed before.
   ///
   /// - Returns: Whether the action was sent: not by a store of another kind, nor one that is
   ///   still the view's store of its element, nor one whose parent is gone, nor a child that
   ///   was gone before its row left the view, or is no longer there once the row is back.
   package func sendLeavingView(_ action: Action) -> Bool {
-    guard let leftView else { return leaveThroughParent?(action) ?? false }
-    guard parentIsPresent?() ?? true, leftView() else { return false }
+    // Gone with its parent (a row of a collection in a row that left a computed view): on
+    // through the parent, as a store that is not a row's goes.
+    guard let leftView, parentIsPresent?() ?? true else {
+      return leaveThroughParent?(action) ?? false
+    }
+    guard leftView() else { return false }
     let reads = self.reads
     let version = self.version
     // The version the root reduces the action at: the next one, once it is about to.

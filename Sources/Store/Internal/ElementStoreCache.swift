@@ -77,21 +77,62 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
   /// Where the elements lie, when their stores' copies are registered (a stack's screens at a
   /// fixed place of the root's state; see `KeptCopies`).
   private let copyPlace: ElementCopyPlace?
+  /// For a collection in a row of a computed view (or in what is scoped from one), whose
+  /// store's screen-task counts are shared: those counts, and this collection's scope. Its
+  /// elements come back with the row, with stores of their own, and their tasks are counted
+  /// with the old stores' (see `ScreenTaskCounts`).
+  private let enclosingScreenTasks: (counts: ScreenTaskCounts, scope: ScopeKey)?
+  /// Sends an element's action on through the parent's `DerivedCore.sendLeavingView(_:)`,
+  /// once the parent went with a row that left a computed view, the element with it.
+  private let sendThroughParent: @MainActor (ID, ElementAction) -> Bool
+  /// Looks at an element, by id and push (a stack's screen's token, or `nil`), where the view
+  /// shows the parent's row again after it left a computed view (see
+  /// `DerivedCore.lookInView(_:)`); `nil` for a parent of another kind.
+  private let lookInParentView:
+    (@MainActor (ID, UInt64?, ((UnsafePointer<ElementState>) -> Void)?) -> LookPresence?)?
   /// The ids last listed, and the structure stamp of the collection they were read from:
   /// while the stamp is the same, so are the ids, and a view that lists the collection again
   /// (each time it draws) gets them in O(1).
   private var listedIDs: (structure: UInt64, ids: [ID])?
 
-  init<ParentState, ParentAction, Element>(
+  init<ParentState, ParentAction: Sendable, Element>(
     parent: any StoreCore<ParentState, ParentAction>,
     elements reader: CollectionReader<ParentState, ID, Element>,
     toState: KeyPath<Element, ElementState>,
     embed: @escaping @Sendable (ID, ElementAction) -> ParentAction,
     token: (@MainActor (ID) -> UInt64?)? = nil,
-    copyPlace: ElementCopyPlace? = nil
+    copyPlace: ElementCopyPlace? = nil,
+    enclosingScreenTasks: (counts: ScreenTaskCounts, scope: ScopeKey)? = nil
   ) {
     self.token = token
     self.copyPlace = copyPlace
+    self.enclosingScreenTasks = enclosingScreenTasks
+    sendThroughParent = { id, action in parent.sendLeavingView(embed(id, action)) }
+    let toElementsPath = reader.keyPath
+    let toStatePath = toState
+    if let parentCore = parent as? DerivedCore<ParentState, ParentAction>,
+      parentCore.looksInView
+    {
+      lookInParentView = { id, push, found in
+        var presence = LookPresence.absent
+        let inView = parentCore.lookInView { state in
+          // (Rare: once a task of a store gone with its row ends. A copy of the collection.)
+          state.pointee[keyPath: toElementsPath].withElement(id: id) { element in
+            guard let element else { return }
+            if let push, (element.pointee as? any LifetimeStateCarrier)?.lifetimeToken != push {
+              // Another screen with the id (the stack replaced): not this store's.
+              presence = .takenOver("")
+              return
+            }
+            presence = .present
+            withValue(at: toStatePath, offset: nil, in: element) { found?($0) }
+          }
+        }
+        return inView.map { _ in presence }
+      }
+    } else {
+      lookInParentView = nil
+    }
     self.reader = reader
     let elements: @MainActor () -> IdentifiedArray<ID, Element> = reader.read
     lookup = { elements()[id: $0]?[keyPath: toState] }
@@ -272,17 +313,37 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
       leftView = { [weak self] in self != nil && (retirement.isGone || !contains(id)) }
     }
     let lookAtElement = self.lookAtElement
+    let parentIsPresent = self.parentIsPresent
     // The row where the view shows it now, for a store scoped from this one whose state went
-    // with the row (see `DerivedCore.lookInView(_:)`): `nil` while it is out of the view.
+    // with the row (see `DerivedCore.lookInView(_:)`): `nil` while it is out of the view. For
+    // an element of a collection in such a row (or in what is scoped from one), gone with the
+    // row: the element where the view shows the row again.
     var lookInView: DerivedCore<ElementState, ElementAction>.LookInView?
-    if leftView != nil {
-      let parentIsPresent = self.parentIsPresent
+    let lookInParentView = self.lookInParentView
+    if leftView != nil || lookInParentView != nil {
+      let isView = leftView != nil
       lookInView = { [weak self] found in
-        guard self != nil, parentIsPresent(), contains(id) else { return nil }
+        // (Gone with its row, the store may outlive this cache, which the row's store held.)
+        guard parentIsPresent() else { return lookInParentView?(id, tokenThen, found) }
+        guard self != nil, isView, contains(id) else { return nil }
         return lookAtElement(id) { element in
           guard let element else { return .absent }
           found?(element)
           return .present
+        }
+      }
+    }
+    // Once its parent went with a row that left a computed view, this element with it (not
+    // removed first): its screen's end goes on through the parent, unless the row, back in the
+    // view, holds another element there now (removed, or another screen with its id).
+    var leaveThroughParent: (@MainActor (ElementAction) -> Bool)?
+    if lookInParentView != nil {
+      let sendThroughParent = self.sendThroughParent
+      leaveThroughParent = { [lookInView] action in
+        guard !parentIsPresent(), !retirement.isGone else { return false }
+        switch lookInView?(nil) {
+        case .absent?, .takenOver?: return false
+        case .present?, nil: return sendThroughParent(id, action)
         }
       }
     }
@@ -331,12 +392,20 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
         // visible tasks), which the row's copy cannot tell from the stored one.
         viewsComputedState: !isStored,
         leftView: leftView,
+        leaveThroughParent: leaveThroughParent,
         lookInView: lookInView
       )
     }
     let store = Store<ElementState, ElementAction>(core: core)
     store.isCheckedByOwner = true
-    if leftView != nil {
+    if let enclosingScreenTasks {
+      // An element of a collection in a row of a computed view comes back with the row, with
+      // a store of its own: its tasks are counted with the old store's, while it is the same
+      // element (for a stack, the same push).
+      store.screenTasks = enclosingScreenTasks.counts.child(
+        scopedWith: enclosingScreenTasks.scope,
+        id: tokenThen.map { AnyHashable(PushedID(id: id, push: $0)) } ?? AnyHashable(id))
+    } else if leftView != nil {
       // A task of an earlier store for the row that still runs (the row left the view and came
       // back before SwiftUI's cancellation of it ran) and this store's tasks are one run.
       // (A task of a store scoped from such a store, a screen the row presents, counts too.)
@@ -480,6 +549,13 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     weak var store: Store<ElementState, ElementAction>?
     /// The ``ElementStoreCache/retirementCount`` that letting it go reached.
     var retiredAt: Int
+  }
+
+  /// A stack screen's id and push: a screen pushed with the id of another (a replaced stack)
+  /// is another screen, whose tasks are counted apart.
+  private struct PushedID: Hashable {
+    var id: ID
+    var push: UInt64
   }
 
   /// The `runScreen` calls of an id's stores, held weakly: by the stores.

@@ -10,7 +10,8 @@
 ///
 /// A screen the row presents comes back with it with a new store too, scoped from the row's
 /// new store: the counts of a store scoped from one whose counts are shared are shared the same
-/// way, by scope and the child's id (see ``child(scopedWith:id:)``).
+/// way, by scope and the child's id (see ``child(scopedWith:id:)``), as are those of the stores
+/// of a collection's elements in such a store (a stack's screens, by id and push).
 @MainActor
 final class ScreenTaskCounts {
   /// The calls running, by the lifecycle case they were given; no entry for none.

@@ -31,9 +31,10 @@ extension Store {
   /// a replay reports no missing row for it either). A row that comes back to the view has a
   /// new store, and the calls on every store the view handed out for the row are one run, as
   /// overlapping calls on one store are. A store scoped from the row's store (a screen the row
-  /// presents) sends its `taskEnded` on through the row's store when it went with the row, and
-  /// the calls on the stores scoped so from each of the row's stores are one run too, while
-  /// the screen keeps its id. An end passed on to a row back in the view, whose screen was
+  /// presents) sends its `taskEnded` on through the row's store when it went with the row, as
+  /// does a screen of a stack in the row and a row of a collection in it (through the store
+  /// it was scoped from), and the calls on the stores scoped so from each of the row's stores
+  /// are one run too, while the screen keeps its id (a stack's screen, its push). An end passed on to a row back in the view, whose screen was
   /// replaced meanwhile by one with another id, or closed, goes to no screen; passed on while
   /// the row is still out of the view, it reaches the screen there, whichever it is.
   ///

@@ -243,9 +243,13 @@ extension Store {
     if let cached = children[key] as? ElementStoreCache<ID, ElementState, ElementAction> {
       cache = cached
     } else {
+      // A collection in a row of a computed view (or in what is scoped from one) comes back
+      // with the row: its elements' screen tasks are counted with the old stores' (see
+      // `ScreenTaskCounts`).
+      let shared = madeScreenTasks.flatMap { $0.isShared ? $0 : nil }
       cache = ElementStoreCache(
         parent: core, elements: collectionReader(toElements), toState: toState, embed: embed,
-        token: token, copyPlace: copyPlace?())
+        token: token, copyPlace: copyPlace?(), enclosingScreenTasks: shared.map { ($0, key) })
       children[key] = cache
     }
     // The cache's reader: made for this key path, whose type gives the element's.
