@@ -144,6 +144,39 @@ private final class NewTask {
     harness.store.scope(state: \.visibleRows, action: Feature.Action.rowsKey)[id: 1]
   }
 
+  /// Runs a task of row 1's store, during which `changes` are sent, then a task of the store
+  /// the view hands out for row 1 runs to its end: `whileNewRuns` checks the harness while the
+  /// new task runs, `afterNewEnds` once it ended (the old task still running). Returns once
+  /// the old task's end was reduced.
+  private func runANewTaskWithinTheOld(
+    _ harness: Harness<Feature>, sending changes: [Feature.Action],
+    whileNewRuns: @escaping @MainActor @Sendable () -> Void,
+    afterNewEnds: @escaping @MainActor @Sendable () -> Void
+  ) async {
+    let old = row(of: harness)
+    let oldPhases = scripted([
+      {
+        harness.settle()
+        for change in changes { harness.send(change) }
+        let newPhases = scripted([
+          {
+            harness.settle()
+            whileNewRuns()
+            return nil
+          }
+        ])
+        await row(of: harness)?.runScreen(
+          lifecycle: Row.Action.lifecycleKey, currentPhase: .active, scenePhases: newPhases)
+        harness.settle()
+        afterNewEnds()
+        return nil
+      }
+    ])
+    await old?.runScreen(
+      lifecycle: Row.Action.lifecycleKey, currentPhase: .active, scenePhases: oldPhases)
+    harness.settle()
+  }
+
   private func count(_ action: ScreenLifecycleAction, in harness: Harness<Feature>) -> Int {
     harness.processed.filter { $0.action == .rows(.element(id: 1, action: .lifecycle(action))) }
       .count
@@ -206,32 +239,15 @@ private final class NewTask {
   @Test func aRowShownAgainIsEndedByTheLastOfItsStoresTasks() async {
     let warnings = WarningLog()
     let harness = makeHarness(warnings)
-    let old = row(of: harness)
-    let oldPhases = scripted([
-      {
-        harness.settle()
-        harness.send(.hide(1))
-        harness.send(.show(1))
-        let newPhases = scripted([
-          {
-            harness.settle()
-            #expect(harness.state.rows[id: 1]?.lifecycle.isTaskRunning == true)
-            return nil
-          }
-        ])
-        await row(of: harness)?.runScreen(
-          lifecycle: Row.Action.lifecycleKey, currentPhase: .active, scenePhases: newPhases)
-        harness.settle()
+    await runANewTaskWithinTheOld(
+      harness, sending: [.hide(1), .show(1)],
+      whileNewRuns: { #expect(harness.state.rows[id: 1]?.lifecycle.isTaskRunning == true) },
+      afterNewEnds: {
         #expect(
           harness.state.rows[id: 1]?.lifecycle.isTaskRunning == true,
           "the old task still runs the row")
         #expect(clock.sleeperCount == 1)
-        return nil
-      }
-    ])
-    await old?.runScreen(
-      lifecycle: Row.Action.lifecycleKey, currentPhase: .active, scenePhases: oldPhases)
-    harness.settle()
+      })
     #expect(harness.state.rows[id: 1]?.lifecycle.isTaskRunning == false)
     #expect(clock.sleeperCount == 0, "the old task's end ended the row's subscription")
     #expect(count(.taskStarted, in: harness) == 1)
@@ -287,29 +303,10 @@ private final class NewTask {
   @Test func aRowAddedBackWithItsIDWhileTheOldTaskRunsIsTakenForTheOldRow() async {
     let warnings = WarningLog()
     let harness = makeHarness(warnings)
-    let old = row(of: harness)
-    let oldPhases = scripted([
-      {
-        harness.settle()
-        harness.send(.delete(1))
-        harness.send(.addShown(1))
-        let newPhases = scripted([
-          {
-            harness.settle()
-            #expect(harness.state.rows[id: 1]?.lifecycle.isTaskRunning == false)
-            return nil
-          }
-        ])
-        await row(of: harness)?.runScreen(
-          lifecycle: Row.Action.lifecycleKey, currentPhase: .active, scenePhases: newPhases)
-        harness.settle()
-        #expect(warnings.messages.isEmpty, "\(warnings.messages)")
-        return nil
-      }
-    ])
-    await old?.runScreen(
-      lifecycle: Row.Action.lifecycleKey, currentPhase: .active, scenePhases: oldPhases)
-    harness.settle()
+    await runANewTaskWithinTheOld(
+      harness, sending: [.delete(1), .addShown(1)],
+      whileNewRuns: { #expect(harness.state.rows[id: 1]?.lifecycle.isTaskRunning == false) },
+      afterNewEnds: { #expect(warnings.messages.isEmpty, "\(warnings.messages)") })
     #expect(count(.taskStarted, in: harness) == 1, "the old row's start alone")
     #expect(
       harness.processed.last?.action == .rows(.element(id: 1, action: .lifecycle(.taskEnded))))
