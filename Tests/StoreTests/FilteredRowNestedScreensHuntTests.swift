@@ -134,12 +134,12 @@ private final class LaterTask {
   /// A harness of nesting rows, and the store of row 1's screen at `place` as the list
   /// showing the view scopes it now.
   private func makeHarness(_ warnings: WarningLog, _ place: Place) -> (
-    Harness<NestingRows>, () -> Store<Screen.State, Screen.Action>?
+    Harness<NestingRows>, @MainActor () -> Store<Screen.State, Screen.Action>?
   ) {
     let harness = Harness(
       initialState: NestingRows.State(), warnings: warnings.handler,
       reducer: NestingRows(clock: clock))
-    let screen: () -> Store<Screen.State, Screen.Action>? = {
+    let screen: @MainActor () -> Store<Screen.State, Screen.Action>? = {
       let row = harness.store.scope(state: \.visibleRows, action: NestingRows.Action.rowsKey)[
         id: 1]
       switch place {
@@ -178,6 +178,48 @@ private final class LaterTask {
       }
     return harness.processed.filter { $0.action == .rows(.element(id: 1, action: rowAction)) }
       .count
+  }
+
+  /// Runs a task of row 1's screen; while it runs, `changes` are sent, then a task of the
+  /// screen's store as the list scopes it now starts (a new store), and the old task ends
+  /// once `started` holds. Returns, once the old task's end was reduced, the new task and the
+  /// end of its phases.
+  private func runAnOldTaskStartingANewOne(
+    _ harness: Harness<NestingRows>,
+    _ screen: @escaping @MainActor () -> Store<Screen.State, Screen.Action>?,
+    sending changes: [NestingRows.Action],
+    until started: @escaping @MainActor @Sendable () -> Bool
+  ) async -> (LaterTask, AsyncStream<ScreenLifecycleAction.ScenePhase>.Continuation) {
+    let old = screen()
+    let newTask = LaterTask()
+    let (newPhases, newPhasesEnd) = AsyncStream.makeStream(
+      of: ScreenLifecycleAction.ScenePhase.self)
+    let oldPhases = scripted([
+      {
+        harness.settle()
+        for change in changes { harness.send(change) }
+        let new = screen()
+        #expect(new != nil && new !== old, "the row's new store scopes a new one for the screen")
+        newTask.task = Task {
+          await new?.runScreen(
+            lifecycle: Screen.Action.lifecycleKey, currentPhase: .active, scenePhases: newPhases)
+        }
+        var yields = 0
+        while !started() {
+          yields += 1
+          guard yields <= 10_000 else {
+            Issue.record("the new store's task never started (10,000 yields)")
+            return nil
+          }
+          await Task.yield()
+        }
+        return nil
+      }
+    ])
+    await old?.runScreen(
+      lifecycle: Screen.Action.lifecycleKey, currentPhase: .active, scenePhases: oldPhases)
+    harness.settle()
+    return (newTask, newPhasesEnd)
   }
 
   /// The row leaves the view while its screen's task runs: the task's end reaches the screen,
@@ -228,36 +270,9 @@ private final class LaterTask {
     let warnings = WarningLog()
     let (harness, screen) = makeHarness(warnings, place)
     let isRunning = { self.screen(at: place, in: harness.state)?.lifecycle.isTaskRunning }
-    let old = screen()
-    let newTask = LaterTask()
-    let (newPhases, newPhasesEnd) = AsyncStream.makeStream(
-      of: ScreenLifecycleAction.ScenePhase.self)
-    let oldPhases = scripted([
-      {
-        harness.settle()
-        harness.send(.hide(1))
-        harness.send(.show(1))
-        let new = screen()
-        #expect(new != nil && new !== old, "the row's new store scopes a new one for the screen")
-        newTask.task = Task {
-          await new?.runScreen(
-            lifecycle: Screen.Action.lifecycleKey, currentPhase: .active, scenePhases: newPhases)
-        }
-        var yields = 0
-        while count(.scenePhaseChanged(.active), at: place, in: harness) < 2 {
-          yields += 1
-          guard yields <= 10_000 else {
-            Issue.record("the new store's scenePhaseChanged(.active) never came (10,000 yields)")
-            return nil
-          }
-          await Task.yield()
-        }
-        return nil
-      }
-    ])
-    await old?.runScreen(
-      lifecycle: Screen.Action.lifecycleKey, currentPhase: .active, scenePhases: oldPhases)
-    harness.settle()
+    let (newTask, newPhasesEnd) = await runAnOldTaskStartingANewOne(
+      harness, screen, sending: [.hide(1), .show(1)],
+      until: { count(.scenePhaseChanged(.active), at: place, in: harness) >= 2 })
     #expect(warnings.messages.isEmpty, "\(warnings.messages)")
     #expect(isRunning() == true)
     #expect(clock.sleeperCount == 1, "the screen's subscription runs on")
@@ -303,36 +318,10 @@ private final class LaterTask {
     let warnings = WarningLog()
     let (harness, screen) = makeHarness(warnings, .stack)
     let isRunning = { self.screen(at: .stack, in: harness.state)?.lifecycle.isTaskRunning }
-    let old = screen()
-    let newTask = LaterTask()
-    let (newPhases, newPhasesEnd) = AsyncStream.makeStream(
-      of: ScreenLifecycleAction.ScenePhase.self)
-    let oldPhases = scripted([
-      {
-        harness.settle()
-        harness.send(.hide(1))
-        harness.send(.rows(.element(id: 1, action: .replaceStack)))
-        harness.send(.show(1))
-        let new = screen()
-        newTask.task = Task {
-          await new?.runScreen(
-            lifecycle: Screen.Action.lifecycleKey, currentPhase: .active, scenePhases: newPhases)
-        }
-        var yields = 0
-        while count(.taskStarted, at: .stack, in: harness) < 2 {
-          yields += 1
-          guard yields <= 10_000 else {
-            Issue.record("the new screen's taskStarted never came (10,000 yields)")
-            return nil
-          }
-          await Task.yield()
-        }
-        return nil
-      }
-    ])
-    await old?.runScreen(
-      lifecycle: Screen.Action.lifecycleKey, currentPhase: .active, scenePhases: oldPhases)
-    harness.settle()
+    let (newTask, newPhasesEnd) = await runAnOldTaskStartingANewOne(
+      harness, screen,
+      sending: [.hide(1), .rows(.element(id: 1, action: .replaceStack)), .show(1)],
+      until: { count(.taskStarted, at: .stack, in: harness) >= 2 })
     #expect(isRunning() == true, "the new screen's run goes on")
     #expect(clock.sleeperCount == 1, "the new screen's subscription runs on")
     #expect(count(.taskEnded, at: .stack, in: harness) == 0)
