@@ -303,7 +303,9 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   /// report) and a deferred `.send` (a concatenation's part after one with asynchronous work)
   /// are dropped quietly, as
   /// their effects' other actions are once their place went. Attributed to where the reducer
-  /// that runs the place was declared, when the place knows it. Out of line: off the hot path.
+  /// that runs the place was declared, when the place knows it, where the default printer
+  /// counts it apart from that reducer's warnings about a missing child (a flood of one
+  /// would hide the other past its limit). Out of line: off the hot path.
   @inline(never)
   static func warning(forSent action: Action, takenOver: PlaceTakeover) -> RuntimeWarning {
     let message = """
@@ -314,11 +316,13 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
       action that replaces the child or changes its id: return it before that action, not \
       after.
       """
+    let group = "a child's send for a place taken over"
     guard let site = takenOver.site else {
-      return RuntimeWarning(
-        message: message, fileID: "Store", group: "a child's send for a place taken over")
+      return RuntimeWarning(message: message, fileID: "Store", group: group)
     }
-    return RuntimeWarning(message: message, fileID: site.fileID, line: site.line)
+    var warning = RuntimeWarning(message: message, fileID: site.fileID, line: site.line)
+    warning.group = group
+    return warning
   }
 
   /// Starts an effect returned for `origin`, as a member of `group`.

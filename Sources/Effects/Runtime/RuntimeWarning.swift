@@ -13,7 +13,10 @@ import Synchronization
 ///
 /// Warnings name the problem and the source location it comes from. By default they are
 /// printed to standard error, the first eight of each site in full and then, so that a loop
-/// cannot flood the output, one each time the site's count doubles, with the count; a
+/// cannot flood the output, one each time the site's count doubles, with the count (a few
+/// kinds the library raises are counted apart from the site's other warnings: a child's
+/// `.send` dropped because another child took its place, apart from the same reducer's
+/// warnings about a missing child); a
 /// ``RuntimeWarningHandler`` replaces that, which is how a test store turns warnings into test
 /// failures.
 public struct RuntimeWarning: Sendable, Hashable, CustomStringConvertible {
@@ -25,7 +28,10 @@ public struct RuntimeWarning: Sendable, Hashable, CustomStringConvertible {
   public var line: UInt
   /// For a warning without a line, what the default handler counts it under: its kind, when
   /// its text names something that varies (the action sent). Without it, each text counts
-  /// alone, and a loop sending to a removed row's store printed every warning.
+  /// alone, and a loop sending to a removed row's store printed every warning. For a warning
+  /// with a line, a kind the default handler counts apart from the other warnings of that
+  /// line: a reducer's site warns of more than one problem, and a flood of one must not hide
+  /// the other past the handler's limit.
   package var group: String?
 
   /// Creates a warning.
@@ -88,9 +94,10 @@ public struct RuntimeWarningHandler: Sendable {
   /// (file and line) in full, then one each time the site's count doubles, with the count.
   public static let standardError = printingPerSite(writeToStandardError)
 
-  /// A handler that writes each warning as one line, up to `limit` per site (file and line);
-  /// past that, the warnings whose number from that site is a power of two, saying how many
-  /// there were. A warning raised in a loop cannot flood the output, and its count shows how
+  /// A handler that writes each warning as one line, up to `limit` per site (file and line,
+  /// and the warning's group when it has one: a kind counted apart at its site); past that,
+  /// the warnings whose number from that site is a power of two, saying how many there
+  /// were. A warning raised in a loop cannot flood the output, and its count shows how
   /// often it was raised (to within a factor of two: after 1,000, the last line says 512).
   /// Install a handler of your own to see every one.
   ///
@@ -103,10 +110,10 @@ public struct RuntimeWarningHandler: Sendable {
     let counts = Locked<(sites: [String: Int], texts: [String: Int])>(([:], [:]))
     return RuntimeWarningHandler { warning in
       // A warning without a source line is keyed by its group, or else by its text, so that
-      // distinct problems all print.
+      // distinct problems all print; one with a line and a group, by both.
       let site =
         warning.line > 0
-        ? "\(warning.fileID):\(warning.line)"
+        ? "\(warning.fileID):\(warning.line)" + (warning.group.map { " \($0)" } ?? "")
         : warning.group.map { "\(warning.fileID) \($0)" }
       let count = counts.withLock { counts in
         guard let site else {

@@ -1,0 +1,98 @@
+import Effects
+import Testing
+
+@testable import Store
+
+// Small leftovers in runtime warnings and the action log: the default printer's count of a
+// reducer's warnings for a child's `.send` dropped because another child took its place,
+// which it shared with that reducer's missing-child warnings.
+
+/// A child that feeds an action back at once (`ping`).
+private struct SiteEcho: Reducer {
+  struct State: Equatable, Identifiable, Sendable {
+    var id: Int
+  }
+  enum Action: Sendable, Equatable { case ping, pong }
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    action == .ping ? .send(.pong) : .none
+  }
+}
+
+/// A parent whose `ifLet` child, once shown, is replaced by one with the next id at each
+/// ping: the ping's `.send` is then dropped (`hide` takes the child away). A ping while no child is shown is an action for
+/// a missing child. Both are warned of at the `ifLet`'s site.
+private struct EchoHolder: Reducer {
+  struct State: Equatable {
+    var child: SiteEcho.State?
+  }
+  enum Action: Sendable, Equatable {
+    case show
+    case hide
+    case child(SiteEcho.Action)
+  }
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      switch action {
+      case .show: state.child = SiteEcho.State(id: 1)
+      case .hide: state.child = nil
+      case .child(.ping): state.child = SiteEcho.State(id: (state.child?.id ?? 0) + 1)
+      case .child: break
+      }
+      return .none
+    }
+    .ifLet(\.child, action: .echoHolderChild, fileID: "Hunt/EchoHolder.swift", line: 7) {
+      SiteEcho()
+    }
+  }
+}
+
+extension CaseKey<EchoHolder.Action, SiteEcho.Action> {
+  fileprivate static var echoHolderChild: Self {
+    Self(EchoHolder.Action.child) { if case .child(let a) = $0 { a } else { nil } }
+  }
+}
+
+@MainActor
+@Suite final class WarningAndLogLeftoversHuntTests {
+  // MARK: - The printer's counts at a reducer's site
+
+  /// The lines `printingPerSite(limit: 2)` prints for the warnings of `actions`, sent one
+  /// at a time to a `EchoHolder` with no child.
+  private func printed(sending actions: [EchoHolder.Action]) -> [String] {
+    let printed = Collected<String>()
+    let handler = RuntimeWarningHandler.printingPerSite(limit: 2) { printed.append($0) }
+    let harness = Harness(
+      initialState: EchoHolder.State(), warnings: handler, reducer: EchoHolder())
+    for action in actions { harness.send(action) }
+    return printed.values
+  }
+
+  /// A flood of missing-child warnings at an `ifLet` used up the printer's count of its
+  /// site: the first dropped `.send` of its child came out as the fifth warning from there,
+  /// which is not printed (past the limit, only a count that is a power of two is). It is
+  /// counted apart now, and printed in full.
+  @Test func aFloodOfMissingChildWarningsDoesNotHideADroppedSend() {
+    let lines = printed(sending: [
+      .child(.ping), .child(.ping), .child(.ping), .child(.ping), .show, .child(.ping),
+    ])
+    // The missing child's first two, its fourth at the doubling, and the dropped send.
+    #expect(lines.count == 4, "\(lines)")
+    #expect(lines.allSatisfy { $0.hasPrefix("Hunt/EchoHolder.swift:7: runtime warning:") })
+    #expect(lines.prefix(3).allSatisfy { $0.contains("but that child is nil") }, "\(lines)")
+    let dropped = lines.last ?? ""
+    #expect(dropped.contains("was dropped:"), "\(dropped)")
+    #expect(!dropped.contains("warnings from here so far"), "\(dropped)")
+  }
+
+  /// And the other way: dropped sends at an `ifLet` do not hide its missing-child warnings.
+  @Test func aFloodOfDroppedSendsDoesNotHideAMissingChildWarning() {
+    let lines = printed(sending: [
+      .show, .child(.ping), .child(.ping), .child(.ping), .child(.ping), .hide, .child(.ping),
+    ])
+    #expect(lines.count == 4, "\(lines)")
+    #expect(lines.prefix(3).allSatisfy { $0.contains("was dropped:") }, "\(lines)")
+    let missing = lines.last ?? ""
+    #expect(missing.contains("but that child is nil"), "\(missing)")
+    #expect(!missing.contains("warnings from here so far"), "\(missing)")
+  }
+}
