@@ -1,11 +1,13 @@
 import Effects
+import Foundation
 import Testing
 
 @testable import Store
 
 // Small leftovers in runtime warnings and the action log: the default printer's count of a
 // reducer's warnings for a child's `.send` dropped because another child took its place,
-// which it shared with that reducer's missing-child warnings.
+// which it shared with that reducer's missing-child warnings, and optional fields of a log
+// line written `null`, which read as left out.
 
 /// A child that feeds an action back at once (`ping`).
 private struct SiteEcho: Reducer {
@@ -54,6 +56,8 @@ extension CaseKey<EchoHolder.Action, SiteEcho.Action> {
 
 @MainActor
 @Suite final class WarningAndLogLeftoversHuntTests {
+  let directory = TemporaryDirectory("warning-and-log-leftovers-hunt-tests")
+
   // MARK: - The printer's counts at a reducer's site
 
   /// The lines `printingPerSite(limit: 2)` prints for the warnings of `actions`, sent one
@@ -94,5 +98,69 @@ extension CaseKey<EchoHolder.Action, SiteEcho.Action> {
     let missing = lines.last ?? ""
     #expect(missing.contains("but that child is nil"), "\(missing)")
     #expect(!missing.contains("warnings from here so far"), "\(missing)")
+  }
+
+  // MARK: - Optional fields written null
+
+  /// A log of `Tally` with two actions and its final checkpoint, as recorded.
+  private func recordedLines(_ name: String) throws -> [String] {
+    let file = directory.path(name)
+    let store = Store(initialState: Tally.State()) { Tally() }
+    let recorder = try store.recordActions(to: file, feature: "Tally", time: { 0 })
+    store.send(.add(1))
+    store.send(.add(2))
+    try recorder.finish()
+    return try directory.lines(file)
+  }
+
+  /// The error replaying `lines` throws, as text, or "no error".
+  private func error(replaying lines: [String], named name: String) throws -> String {
+    let file = directory.path(name)
+    try (lines.joined(separator: "\n") + "\n").write(
+      toFile: file, atomically: true, encoding: .utf8)
+    do {
+      _ = try ActionLogReplayer(feature: "Tally") { Tally() }.replay(path: file)
+      return "no error"
+    } catch {
+      return "\(error)"
+    }
+  }
+
+  /// `"elementMayBeGone": null` read as `false`, as if the field were left out. It is refused
+  /// as a value of another type there is, naming the line.
+  @Test(arguments: [
+    ("null", "Line 2: expected true or false at elementMayBeGone, found null."),
+    (#""yes""#, #"Line 2: expected true or false at elementMayBeGone, found the string "yes"."#),
+  ])
+  func aMarkThatIsNotABooleanIsRefused(written: String, message: String) throws {
+    var lines = try recordedLines("mark-\(written.count).jsonl")
+    #expect(lines[1].hasPrefix("{"), "\(lines)")
+    lines[1] = #"{"elementMayBeGone":\#(written),"# + lines[1].dropFirst()
+    #expect(try error(replaying: lines, named: "mark-\(written.count)-edited.jsonl") == message)
+  }
+
+  /// The same for a checkpoint's `"final": null`, which read as a checkpoint that is not the
+  /// last: the log replayed as one whose recording did not finish.
+  @Test func aFinalMarkWrittenNullIsRefused() throws {
+    var lines = try recordedLines("final.jsonl")
+    let last = lines.count - 1
+    #expect(lines[last].contains(#""final":true"#), "\(lines[last])")
+    lines[last] = lines[last].replacingOccurrences(of: #""final":true"#, with: #""final":null"#)
+    #expect(
+      try error(replaying: lines, named: "final-edited.jsonl")
+        == "Line \(last + 1): expected true or false at final, found null.")
+  }
+
+  /// Left out, both still mean `false`; written `false`, too.
+  @Test func marksLeftOutOrFalseStillReadAsFalse() throws {
+    var lines = try recordedLines("false.jsonl")
+    lines[1] = #"{"elementMayBeGone":false,"# + lines[1].dropFirst()
+    let file = directory.path("false-edited.jsonl")
+    try (lines.joined(separator: "\n") + "\n").write(
+      toFile: file, atomically: true, encoding: .utf8)
+    let report = try ActionLogReplayer(feature: "Tally") { Tally() }.replay(path: file)
+    #expect(report.actionCount == 2)
+    #expect(report.isComplete)
+    #expect(report.finalState.count == 3)
   }
 }

@@ -70,6 +70,13 @@ struct ActionLogLine<Action: Decodable>: Decodable {
     // The keys are not nested in this generic type: a nested enum would be generic too, and
     // every line would look up `KeyedDecodingContainer`'s metadata for this `Action` again.
     let container = try decoder.container(keyedBy: ActionLogLineKey.self)
+    // An optional Boolean field (`final`, `elementMayBeGone`): `false` when the line leaves
+    // it out. Written `null`, it is refused as any value but `true` or `false` is, where
+    // `decodeIfPresent` read it as left out.
+    func mark(_ key: ActionLogLineKey) throws -> Bool {
+      guard container.contains(key) else { return false }
+      return try container.decode(Bool.self, forKey: key)
+    }
     let kind = try container.decode(String.self, forKey: .kind)
     switch kind {
     case "action":
@@ -79,8 +86,7 @@ struct ActionLogLine<Action: Decodable>: Decodable {
         origin: try Self.origin(in: container)
       )
       action = try container.decode(Action.self, forKey: .action)
-      elementMayBeGone =
-        try container.decodeIfPresent(Bool.self, forKey: .elementMayBeGone) ?? false
+      elementMayBeGone = try mark(.elementMayBeGone)
     case "checkpoint":
       let digest = try container.decode(String.self, forKey: .digest)
       // A digest no replay could produce is a damaged line, not a divergence.
@@ -95,7 +101,7 @@ struct ActionLogLine<Action: Decodable>: Decodable {
       sequence = try container.decode(Int.self, forKey: .seq)
       self.kind = .checkpoint(
         digest: digest,
-        isFinal: try container.decodeIfPresent(Bool.self, forKey: .final) ?? false
+        isFinal: try mark(.final)
       )
       action = nil
     case "stopped":
