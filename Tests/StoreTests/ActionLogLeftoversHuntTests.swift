@@ -68,8 +68,17 @@ private struct ShownRows: Reducer {
 
   /// A Unix-domain socket at the path: `open` refuses it (`ENXIO`), which read "No such
   /// device or address", as if nothing were there. It is named now.
+  ///
+  /// The socket is bound in a directory of its own under `/tmp`, removed at the end: its
+  /// path must fit `sun_path` (108 bytes on Linux, 104 on macOS), which a path in the
+  /// suite's directory did not under a long `TMPDIR` (the test failed there).
   @Test func aSocketIsRefusedNamingIt() throws {
-    let path = directory.path("log.sock")
+    var template = Array("/tmp/log-sock-XXXXXX".utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+    let socketDirectory = try #require(made.map { String(cString: $0) })
+    defer { rmdir(socketDirectory) }
+    let path = socketDirectory + "/log.sock"
+    defer { unlink(path) }
     let socketDescriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
     try #require(socketDescriptor >= 0)
     defer { close(socketDescriptor) }
