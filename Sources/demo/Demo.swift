@@ -141,21 +141,23 @@ struct SeenOptions {
 
 /// The value an option is given.
 enum OptionValue {
-  /// `value` read as a whole number of at least `minimum`, or a usage error that says what is
-  /// wrong with it: `problem` when it is missing; when it is given, `problem`, what a number
-  /// the option takes is, and the value, quoted (`--until needs a sequence number, a whole
-  /// number from 0 up: "abc" is not one.`); that it is too large, with the largest there is,
-  /// when it is all digits but does not fit an `Int` (which `Int(_:)` does not tell apart from
-  /// text that is not a number).
+  /// `value` read as a whole number from `minimum` to `maximum`, or a usage error that says
+  /// what is wrong with it: `problem` when it is missing; when it is given, `problem`, what a
+  /// number the option takes is, and the value, quoted (`--until needs a sequence number, a
+  /// whole number from 0 up: "abc" is not one.`); that it is too large, with the largest the
+  /// option takes, when it is above `maximum` or all digits but does not fit an `Int` (which
+  /// `Int(_:)` does not tell apart from text that is not a number).
   static func number(
-    _ value: String?, for option: String, atLeast minimum: Int, else problem: String,
-    usage: String
+    _ value: String?, for option: String, atLeast minimum: Int, atMost maximum: Int = .max,
+    else problem: String, usage: String
   ) throws(UsageError) -> Int {
-    guard let value, let number = Int(value), number >= minimum else {
+    guard let value, let number = Int(value), number >= minimum, number <= maximum else {
       guard let value else { throw UsageError(message: problem + ".", usage: usage) }
-      if Int(value) == nil, !value.isEmpty, value.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
+      if Int(value).map({ $0 > maximum })
+        ?? (!value.isEmpty && value.utf8.allSatisfy({ (0x30...0x39).contains($0) }))
+      {
         throw UsageError(
-          message: "\(option) \(value) is too large: the largest is \(Int.max).", usage: usage)
+          message: "\(option) \(value) is too large: the largest is \(maximum).", usage: usage)
       }
       throw UsageError(
         message: """
@@ -225,7 +227,8 @@ enum Usage {
 
     OPTIONS:
       --out FILE      Where to write the log (default: session.jsonl). Overwritten if present.
-      --sessions N    Run the script N times in a row, for a long log (default: 1).
+      --sessions N    Run the script N times in a row, for a long log (default: 1;
+                      at most 100000, a log of about 800 MB).
       -h, --help      Show this help.
     """
 

@@ -52,6 +52,9 @@ enum SampleApp {
 struct RecordCommand {
   var path = "session.jsonl"
   var sessions = 1
+  /// The most sessions `--sessions` takes: 100,000 make a log of about 800 MB (8 KB each), and
+  /// a count past that ran on until the disk was full (one near `Int.max` for ever).
+  static let maximumSessions = 100_000
   /// The session to record, once per session: ``Script/run(_:settle:)``; tests put one that
   /// fails in its place.
   var script: @MainActor (StoreOf<AppFeature>, _ settle: () -> Void) throws -> Void = Script.run
@@ -82,7 +85,7 @@ struct RecordCommand {
       case "--sessions":
         try seen.note(argument)
         command.sessions = try OptionValue.number(
-          remaining.popFirst(), for: argument, atLeast: 1,
+          remaining.popFirst(), for: argument, atLeast: 1, atMost: maximumSessions,
           else: "--sessions needs a count of sessions", usage: Usage.record)
       case "--":
         // Ends the options, as in the other commands; record takes no FILE after it.

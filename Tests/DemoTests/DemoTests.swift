@@ -155,19 +155,39 @@ import Testing
     #expect(output.captured?.first?.hasPrefix(message) == true, "\(output.captured ?? [])")
   }
 
+  /// `--sessions` had no bound but `Int.max`: a huge count ran on until the disk was full.
+  /// It takes at most `RecordCommand.maximumSessions` (100,000) now.
   @Test(arguments: [
-    (["record", "--sessions", "99999999999999999999"], "--sessions 99999999999999999999"),
-    (["replay", "a.jsonl", "--until", "99999999999999999999"], "--until 99999999999999999999"),
+    (
+      ["record", "--sessions", "99999999999999999999"], "--sessions 99999999999999999999",
+      "100000"
+    ),
+    (["record", "--sessions", "100001"], "--sessions 100001", "100000"),
+    (
+      ["record", "--sessions", "9223372036854775807"], "--sessions 9223372036854775807",
+      "100000"
+    ),
+    (
+      ["replay", "a.jsonl", "--until", "99999999999999999999"], "--until 99999999999999999999",
+      "9223372036854775807"
+    ),
   ])
-  func aNumberTooLargeForAnOptionIsRefusedNamingTheLargest(arguments: [String], option: String)
-    async
-  {
+  func aNumberTooLargeForAnOptionIsRefusedNamingTheLargest(
+    arguments: [String], option: String, largest: String
+  ) async {
     let output = Output(capturing: true)
     #expect(await Demo.run(arguments, output: output) == 2)
     #expect(
       output.captured?.first?.hasPrefix(
-        "demo: \(option) is too large: the largest is 9223372036854775807.") == true,
+        "demo: \(option) is too large: the largest is \(largest).") == true,
       "\(output.captured ?? [])")
+  }
+
+  /// The largest count of sessions is taken, and the record command's help names it.
+  @Test func theLargestCountOfSessionsIsTakenAndNamed() throws {
+    #expect(try RecordCommand.parse(["--sessions", "100000"]).sessions == 100_000)
+    #expect(throws: UsageError.self) { try RecordCommand.parse(["--sessions", "100001"]) }
+    #expect(Usage.record.contains("at most 100000"), "\(Usage.record)")
   }
 
   /// A number that fits but is below the least was called too large (review); a value that
