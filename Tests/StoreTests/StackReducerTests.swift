@@ -230,7 +230,36 @@ import Testing
     #expect(warnings.messages.count == 1)
     #expect(
       warnings.messages.first?.contains(
-        "it was popped (or its stack replaced by another). No screen's reducer ran") == true,
+        "it was popped (or its stack replaced by another, or a push with a later id skipped "
+          + "it). No screen's reducer ran") == true,
+      "\(warnings.messages)")
+  }
+
+  /// A push with a negative id is refused for being negative, not for an id "reused".
+  @Test func aNegativePushedIDIsRefusedForBeingNegative() {
+    let warnings = WarningLog()
+    let harness = makeHarness(warnings: warnings)
+    harness.send(.path(.push(id: StackElementID(rawValue: -3), state: Row.State(id: 9))))
+    #expect(harness.state.path.isEmpty)
+    #expect(warnings.messages.count == 1)
+    #expect(
+      warnings.messages.first?.contains(
+        "with id #-3 came to the stack at \\State.path, but a stack's ids are never negative. "
+          + "Nothing was pushed.") == true,
+      "\(warnings.messages)")
+  }
+
+  /// An action for an id a push with a later id skipped: the stack cannot tell it from a
+  /// popped screen's, and its warning says either may be.
+  @Test func anActionForAnIDAPushSkippedNamesTheSkip() {
+    let warnings = WarningLog()
+    let harness = makeHarness(warnings: warnings)
+    harness.send(.path(.push(id: StackElementID(rawValue: 4), state: Row.State(id: 9))))
+    harness.send(.path(.element(id: StackElementID(rawValue: 2), action: .loadTapped)))
+    #expect(harness.state.path.count == 1)
+    #expect(warnings.messages.count == 1)
+    #expect(
+      warnings.messages.first?.contains("or a push with a later id skipped it") == true,
       "\(warnings.messages)")
   }
 

@@ -193,7 +193,8 @@ struct StackRouting<Root, Action: Sendable, Screen: Sendable, ScreenAction: Send
   func whereElementWent(_ id: StackElementID, in state: inout Root) -> String? {
     let nextID = read({ $0.nextElementID }, of: toStack, at: stackOffset, in: &state)
     return id.rawValue >= 0 && id.rawValue < nextID.rawValue
-      ? "it was popped (or its stack replaced by another)"
+      // (The stack keeps no record of the ids a push with a later id skipped.)
+      ? "it was popped (or its stack replaced by another, or a push with a later id skipped it)"
       : "the stack never pushed it (its next id is \(nextID))"
   }
 
@@ -219,9 +220,11 @@ extension StackOperations {
       let nextID = read(toStack, in: &state).nextElementID
       let pushed = String(reflecting: Screen.self)
       let reason =
-        id.rawValue < nextID.rawValue
-        ? "the stack's next id is \(nextID), and ids are never reused"
-        : "a pushed id must be below Int.max / 2"
+        id.rawValue < 0
+        ? "a stack's ids are never negative"
+        : id.rawValue < nextID.rawValue
+          ? "the stack's next id is \(nextID), and ids are never reused"
+          : "a pushed id must be below Int.max / 2"
       return .refusedChild(
         """
         A .push action of a \(pushed) with id \(id) came to the stack at \(describeKeyPath(toStack)), but \
