@@ -13,12 +13,11 @@ import Synchronization
 ///
 /// Warnings name the problem and the source location it comes from. By default they are
 /// printed to standard error, the first eight of each site in full and then, so that a loop
-/// cannot flood the output, one each time the site's count doubles, with the count (a few
-/// kinds the library raises are counted apart from the site's other warnings: a child's
-/// `.send` dropped because another child took its place, apart from the same reducer's
-/// warnings about a missing child); a
-/// ``RuntimeWarningHandler`` replaces that, which is how a test store turns warnings into test
-/// failures.
+/// cannot flood the output, one each time the site's count doubles, with the count. One kind
+/// is counted apart from the other warnings of its site: a child's `.send` dropped because
+/// another child took its place, apart from the same reducer's warnings about a missing
+/// child. A ``RuntimeWarningHandler`` replaces that printing, which is how a test store turns
+/// warnings into test failures.
 public struct RuntimeWarning: Sendable, Hashable, CustomStringConvertible {
   /// What went wrong, naming the action, id or effect involved.
   public var message: String
@@ -91,7 +90,8 @@ public struct RuntimeWarningHandler: Sendable {
   }
 
   /// The default handler: prints warnings to standard error, the first eight of each site
-  /// (file and line) in full, then one each time the site's count doubles, with the count.
+  /// (file and line) in full, then one each time the site's count doubles, with the count
+  /// (one kind is counted apart at its site, as ``RuntimeWarning`` says).
   public static let standardError = printingPerSite(writeToStandardError)
 
   /// A handler that writes each warning as one line, up to `limit` per site (file and line,
