@@ -14,6 +14,7 @@ private struct NestingRow: Reducer {
     var path = StackState<Screen.State>([Screen.State(id: 0)])
     var items: IdentifiedArrayOf<Screen.State> = [Screen.State(id: 7)]
     var sheet: Sheet? = Sheet()
+    var visibleItems: IdentifiedArrayOf<Screen.State> { items.filter(\.isShown) }
   }
   /// A sheet whose items are shown through a filtered view of its own.
   struct Sheet: Equatable, Sendable {
@@ -103,11 +104,13 @@ private struct NestingRows: Reducer {
   }
 }
 
-/// Where a screen of row 1 of `NestingRows` lies: on the row's stack, in its items, or in
-/// its sheet's filtered view.
+/// Where a screen of row 1 of `NestingRows` lies: on the row's stack, in its items (or a
+/// filtered view of them), or in its sheet's items (or the sheet's filtered view).
 enum NestedScreenPlace: String, CustomTestStringConvertible, CaseIterable, Sendable {
   case stack
   case items
+  case itemsView
+  case sheetsItems
   case sheetsView
 
   var testDescription: String { rawValue }
@@ -120,8 +123,8 @@ private final class LaterTask {
 }
 
 /// The screens a row of a filtered view shows beyond one it presents: a stack's screen and an
-/// item of the row's own list, their stores scoped from the row's store, and an item of a
-/// sheet's own filtered list. When the row leaves the view, the end of their tasks goes on
+/// item of the row's own list (or of a filtered view of it), their stores scoped from the
+/// row's store, and an item of a sheet's own list (or of the sheet's filtered view). When the row leaves the view, the end of their tasks goes on
 /// through the row's store, as a presented screen's does (ScreenLifecycle); shown again with
 /// the row before the old task ended, the new task joins the old run.
 @MainActor
@@ -147,6 +150,11 @@ private final class LaterTask {
         return row?.scope(state: \.path, action: NestingRow.Action.pathKey)[id: 0]
       case .items:
         return row?.scope(state: \.items, action: NestingRow.Action.itemsKey)[id: 7]
+      case .itemsView:
+        return row?.scope(state: \.visibleItems, action: NestingRow.Action.itemsKey)[id: 7]
+      case .sheetsItems:
+        return row?.scope(state: \.sheet, action: NestingRow.SheetKey.sheet)?
+          .scope(state: \.items, action: NestingRow.SheetKey.whole)[id: 8]
       case .sheetsView:
         return row?.scope(state: \.sheet, action: NestingRow.SheetKey.sheet)?
           .scope(state: \.visibleItems, action: NestingRow.SheetKey.whole)[id: 8]
@@ -160,8 +168,8 @@ private final class LaterTask {
     let row = state.rows[id: 1]
     switch place {
     case .stack: return row?.path[id: 0]
-    case .items: return row?.items[id: 7]
-    case .sheetsView: return row?.sheet?.items[id: 8]
+    case .items, .itemsView: return row?.items[id: 7]
+    case .sheetsItems, .sheetsView: return row?.sheet?.items[id: 8]
     }
   }
 
@@ -173,8 +181,8 @@ private final class LaterTask {
     let rowAction: NestingRow.Action =
       switch place {
       case .stack: .path(.element(id: 0, action: screenAction))
-      case .items: .items(.element(id: 7, action: screenAction))
-      case .sheetsView: .sheet(.element(id: 8, action: screenAction))
+      case .items, .itemsView: .items(.element(id: 7, action: screenAction))
+      case .sheetsItems, .sheetsView: .sheet(.element(id: 8, action: screenAction))
       }
     return harness.processed.filter { $0.action == .rows(.element(id: 1, action: rowAction)) }
       .count

@@ -22,7 +22,7 @@ extension Store {
   /// runtime warning saying so.)
   ///
   /// A row's store scoped to a filtered view (a computed property such as `visibleRows`)
-  /// takes a row that leaves the view for removed, and sends it no scene phase, but its
+  /// treats a row that leaves the view as removed, and sends it no scene phase, but its
   /// `taskEnded` still goes to the whole collection, where a row hidden by the filter is: its
   /// hooks' work ends, and the task that shows it again starts it again. A row removed from
   /// the collection gets nothing, and nothing is reported, as for a row of the collection's
@@ -31,12 +31,13 @@ extension Store {
   /// a replay reports no missing row for it either). A row that comes back to the view has a
   /// new store, and the calls on every store the view handed out for the row are one run, as
   /// overlapping calls on one store are. A store scoped from the row's store (a screen the row
-  /// presents) sends its `taskEnded` on through the row's store when it went with the row, as
-  /// does a screen of a stack in the row and a row of a collection in it (through the store
-  /// it was scoped from), and the calls on the stores scoped so from each of the row's stores
-  /// are one run too, while the screen keeps its id (a stack's screen, its push). An end passed on to a row back in the view, whose screen was
-  /// replaced meanwhile by one with another id, or closed, goes to no screen; passed on while
-  /// the row is still out of the view, it reaches the screen there, whichever it is.
+  /// presents) sends its `taskEnded` on through the row's store when it went with the row, and
+  /// so do a screen of a stack in the row and an item of a list in it (through the store each
+  /// was scoped from). The calls on the stores scoped so from each of the row's stores are one
+  /// run too, while the screen keeps its id (a stack's screen, its id and its push). An end
+  /// passed on to a row back in the view, whose screen was replaced meanwhile by one with
+  /// another id, or closed, goes to no screen; passed on while the row is still out of the
+  /// view, it reaches the screen there, whichever it is.
   ///
   /// Calls on one store that overlap drive one run of the screen: the first sends
   /// `taskStarted`, and the last to end sends `taskEnded`. SwiftUI restarts a `.task(id:)`
