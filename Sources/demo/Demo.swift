@@ -216,7 +216,8 @@ enum Usage {
     Run `demo <command> --help` for a command's options. `--` ends the options, before
     the command or after it: `demo replay -- -odd-name.jsonl`.
     Exit codes: 0 success, 1 a replay diverged from a checkpoint, 2 bad input or usage,
-    3 (verify --complete) a log that does not end with its final checkpoint.
+    3 (verify --complete) a log that does not end with its final checkpoint or has no
+    checkpoint to check.
     """
 
   static let record = """
