@@ -1,0 +1,393 @@
+import Effects
+import Testing
+
+@testable import Store
+
+/// An item of a row's list: a screen with a lifecycle of its own and a stack of screens.
+private struct StackingItem: Reducer {
+  typealias Screen = SubscribingRow
+
+  struct State: Equatable, Identifiable, Sendable {
+    let id: Int
+    var isShown = true
+    var lifecycle = ScreenLifecycleState()
+    var path = StackState<Screen.State>([Screen.State(id: 0)])
+  }
+  enum Action: Sendable, Equatable {
+    case lifecycle(ScreenLifecycleAction)
+    case path(StackAction<Screen.State, Screen.Action>)
+
+    static var lifecycleKey: CaseKey<Self, ScreenLifecycleAction> {
+      CaseKey(Self.lifecycle) { if case .lifecycle(let action) = $0 { action } else { nil } }
+    }
+    static var pathKey: CaseKey<Self, StackAction<Screen.State, Screen.Action>> {
+      CaseKey(Self.path) { if case .path(let action) = $0 { action } else { nil } }
+    }
+  }
+  let clock: TestClock
+
+  var body: some Reducer<State, Action> {
+    Reduce { _, _ in .none }
+      .screenLifecycle(\.lifecycle, action: Action.lifecycleKey)
+      .navigationStack(\.path, action: Action.pathKey) { Screen(clock: clock) }
+  }
+}
+
+/// A row of a filtered view with a list of stacking items, and a sheet with a list of its own.
+private struct ListingRow: Reducer {
+  typealias Item = StackingItem
+
+  struct State: Equatable, Identifiable, Sendable {
+    let id: Int
+    var isShown = true
+    var items: IdentifiedArrayOf<Item.State> = [Item.State(id: 7)]
+    var sheet: Sheet? = Sheet()
+  }
+  struct Sheet: Equatable, Sendable {
+    var items: IdentifiedArrayOf<Item.State> = [Item.State(id: 8)]
+    var visibleItems: IdentifiedArrayOf<Item.State> { items.filter(\.isShown) }
+  }
+  enum Action: Sendable, Equatable {
+    case items(IdentifiedAction<Int, Item.Action>)
+    case sheet(IdentifiedAction<Int, Item.Action>)
+    case removeItem(Int)
+    case addItem(Int)
+    case hideSheetItem(Int)
+
+    static var itemsKey: CaseKey<Self, IdentifiedAction<Int, Item.Action>> {
+      CaseKey(Self.items) { if case .items(let action) = $0 { action } else { nil } }
+    }
+    static var sheetKey: CaseKey<Self, IdentifiedAction<Int, Item.Action>> {
+      CaseKey(Self.sheet) { if case .sheet(let action) = $0 { action } else { nil } }
+    }
+    /// The sheet's actions are its items'.
+    static var wholeKey:
+      CaseKey<IdentifiedAction<Int, Item.Action>, IdentifiedAction<Int, Item.Action>>
+    {
+      CaseKey({ $0 }) { $0 }
+    }
+  }
+  let clock: TestClock
+
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      switch action {
+      case .removeItem(let id): state.items.remove(id: id)
+      case .addItem(let id): state.items.append(Item.State(id: id))
+      case .hideSheetItem(let id): state.sheet?.items[id: id]?.isShown = false
+      case .items, .sheet: break
+      }
+      return .none
+    }
+    .forEach(\.items, action: Action.itemsKey) { Item(clock: clock) }
+    .ifLet(\.sheet, action: Action.sheetKey) {
+      EmptyReducer<Sheet, IdentifiedAction<Int, Item.Action>>()
+        .forEach(\.items, action: Action.wholeKey) { Item(clock: clock) }
+    }
+  }
+}
+
+/// Listing rows shown through a filtered view.
+private struct ListingRows: Reducer {
+  typealias Row = ListingRow
+
+  struct State: Equatable {
+    var rows: IdentifiedArrayOf<Row.State> = [Row.State(id: 1), Row.State(id: 2)]
+    var visibleRows: IdentifiedArrayOf<Row.State> { rows.filter(\.isShown) }
+  }
+  enum Action: Sendable, Equatable {
+    case rows(IdentifiedAction<Int, Row.Action>)
+    case hide(Int)
+    case show(Int)
+    case delete(Int)
+
+    static var rowsKey: CaseKey<Self, IdentifiedAction<Int, Row.Action>> {
+      CaseKey(Self.rows) { if case .rows(let action) = $0 { action } else { nil } }
+    }
+  }
+  let clock: TestClock
+
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      switch action {
+      case .hide(let id): state.rows[id: id]?.isShown = false
+      case .show(let id): state.rows[id: id]?.isShown = true
+      case .delete(let id): state.rows.remove(id: id)
+      case .rows: break
+      }
+      return .none
+    }
+    .forEach(\.rows, action: Action.rowsKey) { Row(clock: clock) }
+  }
+}
+
+/// An object held weakly.
+private final class HeldWeakly {
+  weak var object: AnyObject?
+  init(_ object: AnyObject?) { self.object = object }
+}
+
+/// A second look at the ends that the screens of a filtered view's row (its list's items, their
+/// stacks' screens, a sheet's list's items' stack screens) send on through the row's store when
+/// the row leaves the view (ScreenLifecycle): the stores are let go with the row, an item added
+/// back with its id is another item, and screens two levels down end with their row.
+@MainActor
+@Suite struct FilteredRowNestedScreensSecondLookHuntTests {
+  let clock = TestClock()
+
+  private typealias Item = StackingItem
+  private typealias Screen = SubscribingRow
+  private typealias ItemPlace = ListingRow.Action
+
+  private func makeHarness(_ warnings: WarningLog) -> Harness<ListingRows> {
+    Harness(
+      initialState: ListingRows.State(), warnings: warnings.handler,
+      reducer: ListingRows(clock: clock))
+  }
+
+  /// Row 1's store as the list showing the view scopes it now.
+  private func row(_ harness: Harness<ListingRows>) -> Store<ListingRow.State, ListingRow.Action>? {
+    harness.store.scope(state: \.visibleRows, action: ListingRows.Action.rowsKey)[id: 1]
+  }
+
+  /// The store of row 1's item 7 (of its own list).
+  private func item(_ harness: Harness<ListingRows>) -> Store<Item.State, Item.Action>? {
+    row(harness)?.scope(state: \.items, action: ListingRow.Action.itemsKey)[id: 7]
+  }
+
+  /// The store of the first screen of the stack of row 1's item 7.
+  private func itemsScreen(_ harness: Harness<ListingRows>) -> Store<Screen.State, Screen.Action>? {
+    item(harness)?.scope(state: \.path, action: Item.Action.pathKey)[id: 0]
+  }
+
+  /// The store of the first screen of the stack of item 8 of row 1's sheet's list.
+  private func sheetsScreen(_ harness: Harness<ListingRows>) -> Store<Screen.State, Screen.Action>?
+  {
+    row(harness)?.scope(state: \.sheet, action: ListingRow.Action.sheetKey)?
+      .scope(state: \.items, action: ListingRow.Action.wholeKey)[id: 8]?
+      .scope(state: \.path, action: Item.Action.pathKey)[id: 0]
+  }
+
+  /// Row 1's item 7's lifecycle actions `action` that the harness reduced.
+  private func itemCount(_ action: ScreenLifecycleAction, in harness: Harness<ListingRows>) -> Int {
+    count(.items(.element(id: 7, action: .lifecycle(action))), in: harness)
+  }
+
+  /// The lifecycle actions `action` of the first screen of the stack of row 1's item 7, or,
+  /// `inSheet`, of its sheet's item 8.
+  private func screenCount(
+    _ action: ScreenLifecycleAction, inSheet: Bool = false, in harness: Harness<ListingRows>
+  ) -> Int {
+    let screenAction = Item.Action.path(.element(id: 0, action: .lifecycle(action)))
+    return count(
+      inSheet
+        ? .sheet(.element(id: 8, action: screenAction))
+        : .items(.element(id: 7, action: screenAction)),
+      in: harness)
+  }
+
+  private func count(_ rowAction: ListingRow.Action, in harness: Harness<ListingRows>) -> Int {
+    harness.processed.filter { $0.action == .rows(.element(id: 1, action: rowAction)) }.count
+  }
+
+  /// Scopes row 1's store and every store beneath it that the tests look at, and returns them
+  /// (their cores, and the collections' caches the stores hold) held weakly.
+  private func scopeAll(_ harness: Harness<ListingRows>) -> [HeldWeakly] {
+    var objects: [AnyObject?] = []
+    let row = row(harness)
+    let item = item(harness)
+    let itemsScreen = itemsScreen(harness)
+    let sheetsScreen = sheetsScreen(harness)
+    objects += [row, row?.core, item, item?.core, itemsScreen, itemsScreen?.core]
+    objects += [sheetsScreen, sheetsScreen?.core]
+    objects += row.map { Array($0.children.values) } ?? []
+    objects += item.map { Array($0.children.values) } ?? []
+    #expect(objects.allSatisfy { $0 != nil })
+    #expect(objects.count >= 10, "the row's and the item's caches")
+    return objects.map(HeldWeakly.init)
+  }
+
+  /// Runs a task of `store`'s screen whose one step runs `body`, then ends.
+  private func runTask<State, Action>(
+    of store: Store<State, Action>?, _ lifecycle: CaseKey<Action, ScreenLifecycleAction>,
+    _ harness: Harness<ListingRows>, _ body: @escaping @MainActor @Sendable () async -> Void
+  ) async {
+    let phases = scripted([
+      {
+        harness.settle()
+        await body()
+        return nil
+      }
+    ])
+    await store?.runScreen(lifecycle: lifecycle, currentPhase: .active, scenePhases: phases)
+    harness.settle()
+  }
+
+  // MARK: - Leaks
+
+  /// The row leaves the view: its store, its items' and their stacks' screens' stores, a
+  /// sheet's, their cores and their collections' caches are all let go (nothing else holds
+  /// them), and so they are once the row is removed while hidden.
+  @Test(arguments: [false, true])
+  func aHiddenRowsStoresAreLetGo(thenRemoved: Bool) {
+    let warnings = WarningLog()
+    let harness = makeHarness(warnings)
+    let held = scopeAll(harness)
+    harness.send(.hide(1))
+    if thenRemoved { harness.send(.delete(1)) }
+    harness.send(.hide(2))
+    let kept = held.enumerated().filter { $0.element.object != nil }.map(\.offset)
+    #expect(kept.isEmpty, "still held: \(kept)")
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+  }
+
+  /// Tasks of an item and of its stack's screen run as the row leaves the view and end while
+  /// it is hidden, their ends sent on through the row's store: then every store of the row is
+  /// let go, and so they are once the row is shown again (the new stores' alone are held).
+  @Test func storesWhoseTasksEndedWhileTheRowWasHiddenAreLetGo() async {
+    let warnings = WarningLog()
+    let harness = makeHarness(warnings)
+    let held = scopeAll(harness)
+    await runTask(of: item(harness), Item.Action.lifecycleKey, harness) {
+      await runTask(of: itemsScreen(harness), Screen.Action.lifecycleKey, harness) {
+        harness.send(.hide(1))
+      }
+    }
+    #expect(itemCount(.taskEnded, in: harness) == 1)
+    #expect(screenCount(.taskEnded, in: harness) == 1)
+    #expect(clock.sleeperCount == 0)
+    harness.send(.hide(2))
+    var kept = held.enumerated().filter { $0.element.object != nil }.map(\.offset)
+    #expect(kept.isEmpty, "still held while hidden: \(kept)")
+
+    harness.send(.show(1))
+    let shownAgain = scopeAll(harness)
+    harness.send(.show(2))
+    kept = held.enumerated().filter { $0.element.object != nil }.map(\.offset)
+    #expect(kept.isEmpty, "still held once shown again: \(kept)")
+    #expect(shownAgain.allSatisfy { $0.object != nil }, "the view holds the new row's stores")
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+  }
+
+  // MARK: - An item added back with its id
+
+  /// Documented edge (ScreenLifecycle): an item of a row's list removed, then added back with
+  /// its id while the old item's task runs (SwiftUI's cancellation of it not yet seen), in the
+  /// view or while its row was out of it, is taken for the old item, as a row of the view is
+  /// (the row is a view's, whose items the view may have built anew: a removal cannot be told
+  /// from a filter): a task started for it joins the old run, and does not start it; the last
+  /// task's end warns that no task was running. A stack's screen pushed again with its id is
+  /// told apart by its push (the replaced stack of FilteredRowNestedScreensHuntTests).
+  @Test(arguments: [false, true])
+  func anItemAddedBackWithItsIDWhileTheOldTaskRunsIsTakenForTheOldItem(rowHidden: Bool) async {
+    let warnings = WarningLog()
+    let harness = makeHarness(warnings)
+    let old = item(harness)
+    await runTask(of: old, Item.Action.lifecycleKey, harness) {
+      if rowHidden { harness.send(.hide(1)) }
+      harness.send(.rows(.element(id: 1, action: .removeItem(7))))
+      harness.send(.rows(.element(id: 1, action: .addItem(7))))
+      if rowHidden { harness.send(.show(1)) }
+      let new = item(harness)
+      #expect(new != nil && new !== old)
+      await runTask(of: new, Item.Action.lifecycleKey, harness) {
+        #expect(harness.state.rows[id: 1]?.items[id: 7]?.lifecycle.isTaskRunning == false)
+      }
+      #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+    }
+    #expect(itemCount(.taskStarted, in: harness) == 1, "the old item's start alone")
+    #expect(itemCount(.taskEnded, in: harness) == 1)
+    #expect(warnings.messages.count == 1)
+    #expect(warnings.messages.first?.contains("says no task was running") == true)
+  }
+
+  // MARK: - Two levels
+
+  /// A screen of the stack of an item of the row's sheet's list: the row leaves the view while
+  /// its task runs, and its end reaches it, hidden with its row; shown again, a new task
+  /// starts it again.
+  @Test func aSheetsItemsStackScreenEndsWithItsRow() async {
+    let warnings = WarningLog()
+    let harness = makeHarness(warnings)
+    await runTask(of: sheetsScreen(harness), Screen.Action.lifecycleKey, harness) {
+      #expect(clock.sleeperCount == 1)
+      harness.send(.hide(1))
+    }
+    let screen = { harness.state.rows[id: 1]?.sheet?.items[id: 8]?.path[id: 0] }
+    #expect(screen()?.lifecycle.isTaskRunning == false)
+    #expect(screenCount(.taskEnded, inSheet: true, in: harness) == 1)
+    #expect(clock.sleeperCount == 0, "the hidden screen's subscription ended")
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+
+    harness.send(.show(1))
+    await runTask(of: sheetsScreen(harness), Screen.Action.lifecycleKey, harness) {
+      #expect(screen()?.lifecycle.isTaskRunning == true)
+    }
+    #expect(screenCount(.taskStarted, inSheet: true, in: harness) == 2)
+    #expect(screenCount(.taskEnded, inSheet: true, in: harness) == 2)
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+  }
+
+  /// The row leaves the view while both an item's task and its stack screen's task run: each
+  /// end reaches its own screen, and both start again once the row is back.
+  @Test func anItemAndItsStackScreenBothEndWithTheirRow() async {
+    let warnings = WarningLog()
+    let harness = makeHarness(warnings)
+    let state = { harness.state.rows[id: 1]?.items[id: 7] }
+    await runTask(of: item(harness), Item.Action.lifecycleKey, harness) {
+      await runTask(of: itemsScreen(harness), Screen.Action.lifecycleKey, harness) {
+        #expect(state()?.lifecycle.isTaskRunning == true)
+        #expect(state()?.path[id: 0]?.lifecycle.isTaskRunning == true)
+        harness.send(.hide(1))
+      }
+      #expect(state()?.path[id: 0]?.lifecycle.isTaskRunning == false)
+      #expect(state()?.lifecycle.isTaskRunning == true, "the item's own task runs on")
+    }
+    #expect(state()?.lifecycle.isTaskRunning == false)
+    #expect(itemCount(.taskEnded, in: harness) == 1)
+    #expect(screenCount(.taskEnded, in: harness) == 1)
+    #expect(clock.sleeperCount == 0)
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+
+    harness.send(.show(1))
+    await runTask(of: item(harness), Item.Action.lifecycleKey, harness) {
+      await runTask(of: itemsScreen(harness), Screen.Action.lifecycleKey, harness) {
+        #expect(state()?.lifecycle.isTaskRunning == true)
+        #expect(state()?.path[id: 0]?.lifecycle.isTaskRunning == true)
+      }
+    }
+    #expect(itemCount(.taskStarted, in: harness) == 2)
+    #expect(screenCount(.taskStarted, in: harness) == 2)
+    #expect(itemCount(.taskEnded, in: harness) == 2)
+    #expect(screenCount(.taskEnded, in: harness) == 2)
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+  }
+
+  /// The row removed from the whole collection while hidden, with an item's task, its stack
+  /// screen's and a sheet's item's stack screen's running: their ends reach no row, quietly
+  /// (ScreenLifecycle), and every store is let go.
+  @Test func endsOfARowRemovedWhileHiddenGoNowhereQuietly() async {
+    let warnings = WarningLog()
+    let harness = makeHarness(warnings)
+    let held = scopeAll(harness)
+    await runTask(of: item(harness), Item.Action.lifecycleKey, harness) {
+      await runTask(of: itemsScreen(harness), Screen.Action.lifecycleKey, harness) {
+        await runTask(of: sheetsScreen(harness), Screen.Action.lifecycleKey, harness) {
+          #expect(clock.sleeperCount == 2)
+          harness.send(.hide(1))
+          harness.send(.delete(1))
+        }
+      }
+    }
+    #expect(harness.state.rows[id: 1] == nil)
+    #expect(clock.sleeperCount == 0)
+    // Sent, as the view cannot tell a removed row from a hidden one, and reaching no row.
+    #expect(itemCount(.taskEnded, in: harness) == 1)
+    #expect(screenCount(.taskEnded, in: harness) == 1)
+    #expect(screenCount(.taskEnded, inSheet: true, in: harness) == 1)
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+    harness.send(.hide(2))
+    let kept = held.enumerated().filter { $0.element.object != nil }.map(\.offset)
+    #expect(kept.isEmpty, "still held: \(kept)")
+  }
+}
