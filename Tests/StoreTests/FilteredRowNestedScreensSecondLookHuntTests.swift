@@ -390,4 +390,28 @@ private final class HeldWeakly {
     let kept = held.enumerated().filter { $0.element.object != nil }.map(\.offset)
     #expect(kept.isEmpty, "still held: \(kept)")
   }
+
+  // MARK: - A sheet's filtered list
+
+  /// An item of a filtered view in the row's sheet, hidden by that filter while its task
+  /// runs: its end reaches it, hidden, as a row of the top-level view does; and so it does when
+  /// the row leaves the view too before the task ends.
+  @Test(arguments: [false, true])
+  func aSheetsItemHiddenByItsFilterEndsItsTask(rowHiddenToo: Bool) async {
+    let warnings = WarningLog()
+    let harness = makeHarness(warnings)
+    let store = {
+      row(harness)?.scope(state: \.sheet, action: ListingRow.Action.sheetKey)?
+        .scope(state: \.visibleItems, action: ListingRow.Action.wholeKey)[id: 8]
+    }
+    let state = { harness.state.rows[id: 1]?.sheet?.items[id: 8] }
+    await runTask(of: store(), Item.Action.lifecycleKey, harness) {
+      #expect(state()?.lifecycle.isTaskRunning == true)
+      harness.send(.rows(.element(id: 1, action: .hideSheetItem(8))))
+      if rowHiddenToo { harness.send(.hide(1)) }
+    }
+    #expect(state()?.lifecycle.isTaskRunning == false)
+    #expect(count(.sheet(.element(id: 8, action: .lifecycle(.taskEnded))), in: harness) == 1)
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+  }
 }

@@ -294,7 +294,9 @@ package final class DerivedCore<State, Action: Sendable>: StoreCore {
   /// row presents), whose state went with the row, sends on through it, the action embedded,
   /// unless the row, back in the view, holds another child there now (see
   /// ``lookInView(_:)``); so does the store of an element of a collection in such a store (a
-  /// stack's screen, an item of the row's own list), unless it was removed before.
+  /// stack's screen, an item of the row's own list), unless it was popped before (an item
+  /// that left the row's list before, removed or filtered out, sends on: the row's store,
+  /// built with the view, cannot tell which).
   ///
   /// - Returns: Whether the action was sent: not by a store of another kind, nor one that is
   ///   still the view's store of its element, nor one whose parent is gone, nor a child that

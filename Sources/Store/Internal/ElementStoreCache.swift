@@ -320,8 +320,8 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     // row: the element where the view shows the row again.
     var lookInView: DerivedCore<ElementState, ElementAction>.LookInView?
     let lookInParentView = self.lookInParentView
+    let isView = leftView != nil
     if leftView != nil || lookInParentView != nil {
-      let isView = leftView != nil
       lookInView = { [weak self] found in
         // (Gone with its row, the store may outlive this cache, which the row's store held.)
         guard parentIsPresent() else { return lookInParentView?(id, tokenThen, found) }
@@ -335,14 +335,19 @@ final class ElementStoreCache<ID: Hashable & Sendable, ElementState, ElementActi
     }
     // Once its parent went with a row that left a computed view, this element with it (not
     // removed first): its screen's end goes on through the parent, unless the row, back in the
-    // view, holds another element there now (removed, or another screen with its id).
+    // view, holds another element there now (removed, or another screen with its id). An
+    // element of a collection that is not stored (a filter in the row, or any list of a row
+    // the view builds anew) that left it, before the row left or after, may be hidden there
+    // rather than removed, which this cache cannot tell: its end goes on (reaching no
+    // element, quietly, if it was removed), as a row of a view's does.
     var leaveThroughParent: (@MainActor (ElementAction) -> Bool)?
     if lookInParentView != nil {
       let sendThroughParent = self.sendThroughParent
       leaveThroughParent = { [lookInView] action in
-        guard !parentIsPresent(), !retirement.isGone else { return false }
+        guard !parentIsPresent(), isView || !retirement.isGone else { return false }
         switch lookInView?(nil) {
-        case .absent?, .takenOver?: return false
+        case .takenOver?: return false
+        case .absent?: return isView && sendThroughParent(id, action)
         case .present?, nil: return sendThroughParent(id, action)
         }
       }
