@@ -1,5 +1,13 @@
+import Effects
+
 /// The error an `unimplemented(_:)` dependency throws, after it failed the test.
-public struct UnimplementedError: Error, Equatable, Sendable, CustomStringConvertible {
+///
+/// An effect that throws it with no `catch:` ends without the runtime warning an uncaught error
+/// gets: the dependency's own failure already names the mistake. A `catch:` still turns it into
+/// an action.
+public struct UnimplementedError: Error, Equatable, Sendable, CustomStringConvertible,
+  ReportedByItsThrower
+{
   /// The name the dependency was given.
   public let name: String
 

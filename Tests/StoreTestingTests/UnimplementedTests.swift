@@ -32,6 +32,39 @@ import Testing
     await store.finish()
   }
 
+  /// An effect that throws the error on, with no `catch:`, fails the test once, for the call:
+  /// not a second time with the runtime warning that asks for a `catch:`, whose advice does
+  /// not fit an error that exists only because of the stub.
+  @Test func anEffectThatThrowsTheErrorOnWithNoCatchFailsTheTestOnce() async {
+    let store = TestStore(initialState: Loader.State()) {
+      Loader(load: unimplemented("load"))
+    }
+    await withKnownIssue {
+      await store.send(.loadTapped)
+      await store.finish()
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.all.count == 1, "\(messages.all)")
+    #expect(messages.last.hasPrefix("load was called"), "\(messages.all)")
+  }
+
+  /// Any other error the effect throws with no `catch:` is still reported.
+  @Test func anotherErrorThrownWithNoCatchIsStillReported() async {
+    struct Offline: Error {}
+    let store = TestStore(initialState: Loader.State()) {
+      Loader(load: { throw Offline() })
+    }
+    await withKnownIssue {
+      await store.send(.loadTapped)
+      await store.finish()
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.all.count == 1, "\(messages.all)")
+    #expect(messages.last.contains("threw an error that no catch action handles"))
+  }
+
   /// One that is never called costs nothing.
   @Test func anUnimplementedDependencyThatIsNotCalledPasses() async {
     let store = TestStore(initialState: Profile.State()) {
@@ -73,5 +106,29 @@ import Testing
       messages.capture($0)
     }
     #expect(messages.all.map { $0.prefix(16) } == ["save was called,", "format was calle"])
+  }
+}
+
+/// Loads a name with no `catch:`, so that what `load` throws reaches the runtime.
+private struct Loader: Reducer {
+  struct State: Equatable {
+    var name = ""
+  }
+
+  enum Action: Equatable, Sendable {
+    case loadTapped
+    case loaded(String)
+  }
+
+  let load: @Sendable () async throws -> String
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .loadTapped:
+      return .run { send in send(.loaded(try await load())) }
+    case .loaded(let name):
+      state.name = name
+      return .none
+    }
   }
 }

@@ -63,7 +63,8 @@ public struct Effect<Action: Sendable>: Sendable {
   /// warning that says it was thrown after the cancellation. An action `catch` returned that
   /// has not reached a reducer when the effect is cancelled (its row removed meanwhile) is
   /// dropped with the rest, and a runtime warning names the error and the action, unless the
-  /// error means cancellation.
+  /// error means cancellation. (StoreTesting's `UnimplementedError` has no warning: the
+  /// `unimplemented` dependency that threw it failed the test already, naming itself.)
   ///
   /// - Parameters:
   ///   - priority: The priority of the task that runs the operation.

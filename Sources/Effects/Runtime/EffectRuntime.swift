@@ -879,11 +879,17 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
           // one; an error that says the work was cancelled ends it quietly, and any other is
           // still reported (a save that failed after its row went away), unless the effect
           // reported it itself.
-          let quiet = Self.meansCancellation(error) || error is EndsSequenceReported
+          let quiet =
+            Self.meansCancellation(error) || error is EndsSequenceReported
+            || error is any ReportedByItsThrower
           let late = quiet ? nil : ThrownAfterCancellation(error: error)
           inbox.push(.finished(record, late))
         } else if let catchAction {
           inbox.push(.caught(catchAction(error), error, record))
+          inbox.push(.finished(record, nil))
+        } else if error is any ReportedByItsThrower {
+          // Its thrower failed the test for it: asking for a `catch:` would report the one
+          // mistake twice, with advice that does not fit.
           inbox.push(.finished(record, nil))
         } else {
           inbox.push(.finished(record, error))
@@ -933,6 +939,13 @@ extension EffectRuntime {
 /// outside the generic runtime, so that a runtime of another action type (the effect mapped to
 /// a parent's actions) tells it too.
 struct EndsSequenceReported: Error {}
+
+/// An error whose thrower failed the test for it before throwing it (StoreTesting's
+/// `UnimplementedError`, thrown by a dependency the test did not expect to be called). An
+/// effect that throws it with no `catch:`, or once cancelled, ends without a runtime warning:
+/// the one asking for a `catch:` would report the mistake a second time, with advice that does
+/// not fit it. A `catch:` still turns it into an action.
+package protocol ReportedByItsThrower: Error {}
 
 /// When a delivered action is dropped before it reaches a reducer.
 enum EffectPlaceCheck {
