@@ -163,4 +163,35 @@ extension CaseKey<EchoHolder.Action, SiteEcho.Action> {
     #expect(report.isComplete)
     #expect(report.finalState.count == 3)
   }
+
+  /// `"time": null` read as `0`, as if the field were left out. It is refused as the marks
+  /// are, naming the line, whether the replay reads the line's fields itself or has
+  /// `JSONDecoder` read the whole line.
+  @Test(arguments: [false, true])
+  func aTimeWrittenNullIsRefused(decodingWholeLines: Bool) throws {
+    var lines = try recordedLines("time-\(decodingWholeLines).jsonl")
+    #expect(lines[1].contains(#""time":0"#), "\(lines[1])")
+    lines[1] = lines[1].replacingOccurrences(of: #""time":0"#, with: #""time":null"#)
+    let message = try PlainActionLine.$isDisabled.withValue(decodingWholeLines) {
+      try error(replaying: lines, named: "time-\(decodingWholeLines)-edited.jsonl")
+    }
+    #expect(message == "Line 2: expected a number at time, found null.")
+  }
+
+  /// Left out, `time` still reads as `0`, both ways.
+  @Test(arguments: [false, true])
+  func aTimeLeftOutStillReadsAsZero(decodingWholeLines: Bool) throws {
+    var lines = try recordedLines("no-time-\(decodingWholeLines).jsonl")
+    lines[1] = lines[1].replacingOccurrences(of: #","time":0"#, with: "")
+    #expect(!lines[1].contains("time"), "\(lines[1])")
+    let file = directory.path("no-time-\(decodingWholeLines)-edited.jsonl")
+    try (lines.joined(separator: "\n") + "\n").write(
+      toFile: file, atomically: true, encoding: .utf8)
+    let report = try PlainActionLine.$isDisabled.withValue(decodingWholeLines) {
+      try ActionLogReplayer(feature: "Tally") { Tally() }.replay(path: file)
+    }
+    #expect(report.actionCount == 2)
+    #expect(report.isComplete)
+    #expect(report.finalState.count == 3)
+  }
 }

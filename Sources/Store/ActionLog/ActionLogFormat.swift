@@ -77,12 +77,17 @@ struct ActionLogLine<Action: Decodable>: Decodable {
       guard container.contains(key) else { return false }
       return try container.decode(Bool.self, forKey: key)
     }
+    // The optional `time`: `0` when the line leaves it out; `null` is refused, as for a mark.
+    func time() throws -> Double {
+      guard container.contains(.time) else { return 0 }
+      return try container.decode(Double.self, forKey: .time)
+    }
     let kind = try container.decode(String.self, forKey: .kind)
     switch kind {
     case "action":
       sequence = try container.decode(Int.self, forKey: .seq)
       self.kind = .action(
-        time: try container.decodeIfPresent(Double.self, forKey: .time) ?? 0,
+        time: try time(),
         origin: try Self.origin(in: container)
       )
       action = try container.decode(Action.self, forKey: .action)
