@@ -121,6 +121,78 @@ private struct ListingRows: Reducer {
   }
 }
 
+/// A row of a filtered view presenting a sheet that holds a navigation stack.
+private struct PresentingRow: Reducer {
+  typealias Screen = SubscribingRow
+  typealias PathAction = StackAction<Screen.State, Screen.Action>
+
+  struct State: Equatable, Identifiable, Sendable {
+    let id: Int
+    var isShown = true
+    var sheet: Sheet? = Sheet()
+  }
+  /// A sheet whose content is a stack.
+  struct Sheet: Equatable, Sendable {
+    var path = StackState<Screen.State>([Screen.State(id: 0)])
+  }
+  enum Action: Sendable, Equatable {
+    case sheet(PresentationAction<PathAction>)
+
+    static var sheetKey: CaseKey<Self, PresentationAction<PathAction>> {
+      CaseKey(Self.sheet) { if case .sheet(let action) = $0 { action } else { nil } }
+    }
+    /// The sheet's actions are its stack's.
+    static var pathKey: CaseKey<PathAction, PathAction> { CaseKey({ $0 }) { $0 } }
+  }
+  let clock: TestClock
+
+  var body: some Reducer<State, Action> {
+    EmptyReducer()
+      .presents(\.sheet, action: Action.sheetKey) {
+        EmptyReducer<Sheet, PathAction>()
+          .navigationStack(\.path, action: Action.pathKey) { Screen(clock: clock) }
+      }
+  }
+}
+
+/// Presenting rows shown through a filtered view.
+private struct PresentingRows: Reducer {
+  typealias Row = PresentingRow
+
+  struct State: Equatable {
+    var rows: IdentifiedArrayOf<Row.State> = [Row.State(id: 1), Row.State(id: 2)]
+    var visibleRows: IdentifiedArrayOf<Row.State> { rows.filter(\.isShown) }
+  }
+  enum Action: Sendable, Equatable {
+    case rows(IdentifiedAction<Int, Row.Action>)
+    case hide(Int)
+    case show(Int)
+
+    static var rowsKey: CaseKey<Self, IdentifiedAction<Int, Row.Action>> {
+      CaseKey(Self.rows) { if case .rows(let action) = $0 { action } else { nil } }
+    }
+  }
+  let clock: TestClock
+
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      switch action {
+      case .hide(let id): state.rows[id: id]?.isShown = false
+      case .show(let id): state.rows[id: id]?.isShown = true
+      case .rows: break
+      }
+      return .none
+    }
+    .forEach(\.rows, action: Action.rowsKey) { Row(clock: clock) }
+  }
+}
+
+/// The task of a screen's new store, started while the old store's task still runs.
+@MainActor
+private final class PendingTask {
+  var task: Task<Void, Never>?
+}
+
 /// An object held weakly.
 private final class HeldWeakly {
   weak var object: AnyObject?
@@ -130,7 +202,8 @@ private final class HeldWeakly {
 /// A second look at the ends that the screens of a filtered view's row (its list's items, their
 /// stacks' screens, a sheet's list's items' stack screens) send on through the row's store when
 /// the row leaves the view (ScreenLifecycle): the stores are let go with the row, an item added
-/// back with its id is another item, and screens two levels down end with their row.
+/// back with its id is another item, screens two levels down (a presented sheet's stack's too)
+/// end with their row, and an item removed while its row is hidden gets nothing.
 @MainActor
 @Suite struct FilteredRowNestedScreensSecondLookHuntTests {
   let clock = TestClock()
@@ -210,7 +283,7 @@ private final class HeldWeakly {
   /// Runs a task of `store`'s screen whose one step runs `body`, then ends.
   private func runTask<State, Action>(
     of store: Store<State, Action>?, _ lifecycle: CaseKey<Action, ScreenLifecycleAction>,
-    _ harness: Harness<ListingRows>, _ body: @escaping @MainActor @Sendable () async -> Void
+    _ harness: Harness<some Reducer>, _ body: @escaping @MainActor @Sendable () async -> Void
   ) async {
     let phases = scripted([
       {
@@ -412,6 +485,146 @@ private final class HeldWeakly {
     }
     #expect(state()?.lifecycle.isTaskRunning == false)
     #expect(count(.sheet(.element(id: 8, action: .lifecycle(.taskEnded))), in: harness) == 1)
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+  }
+
+  // MARK: - A stack in a presented sheet
+
+  /// The store of the first screen of the stack in row 1's presented sheet, as the list
+  /// showing the view scopes it now.
+  private func presentedScreen(
+    _ harness: Harness<PresentingRows>
+  ) -> Store<Screen.State, Screen.Action>? {
+    harness.store.scope(state: \.visibleRows, action: PresentingRows.Action.rowsKey)[id: 1]?
+      .scope(state: \.sheet, action: PresentingRow.Action.sheetKey)?
+      .scope(state: \.path, action: PresentingRow.Action.pathKey)[id: 0]
+  }
+
+  /// The lifecycle actions `action` of the first screen of the stack in row 1's sheet.
+  private func presentedCount(
+    _ action: ScreenLifecycleAction, in harness: Harness<PresentingRows>
+  ) -> Int {
+    let rowAction = PresentingRow.Action.sheet(
+      .presented(.element(id: 0, action: .lifecycle(action))))
+    return harness.processed.filter { $0.action == .rows(.element(id: 1, action: rowAction)) }
+      .count
+  }
+
+  /// A screen of a stack in a sheet the row presents (row, sheet, stack screen): the row
+  /// leaves the view while the screen's task runs, and the end reaches the screen, hidden with
+  /// its row; shown again, a new task starts it again (ScreenLifecycle).
+  @Test func aPresentedSheetsStackScreenEndsWithItsRow() async {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: PresentingRows.State(), warnings: warnings.handler,
+      reducer: PresentingRows(clock: clock))
+    let screen = { harness.state.rows[id: 1]?.sheet?.path[id: 0] }
+    await runTask(of: presentedScreen(harness), Screen.Action.lifecycleKey, harness) {
+      #expect(screen()?.lifecycle.isTaskRunning == true)
+      #expect(clock.sleeperCount == 1)
+      harness.send(.hide(1))
+    }
+    #expect(screen()?.lifecycle.isTaskRunning == false)
+    #expect(presentedCount(.taskEnded, in: harness) == 1)
+    #expect(clock.sleeperCount == 0, "the hidden screen's subscription ended")
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+
+    harness.send(.show(1))
+    await runTask(of: presentedScreen(harness), Screen.Action.lifecycleKey, harness) {
+      #expect(screen()?.lifecycle.isTaskRunning == true)
+    }
+    #expect(presentedCount(.taskStarted, in: harness) == 2)
+    #expect(presentedCount(.taskEnded, in: harness) == 2)
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+  }
+
+  /// The presented sheet's stack screen shown again with its row before the old store's task
+  /// ends: the new store's task joins the old run (one start, no warning that a task was
+  /// already running), and the last task's end ends it.
+  @Test(.timeLimit(.minutes(30)))
+  func aPresentedSheetsStackScreenShownAgainBeforeItsOldTaskEndsKeepsOneRun() async {
+    let warnings = WarningLog()
+    let harness = Harness(
+      initialState: PresentingRows.State(), warnings: warnings.handler,
+      reducer: PresentingRows(clock: clock))
+    let isRunning = { harness.state.rows[id: 1]?.sheet?.path[id: 0]?.lifecycle.isTaskRunning }
+    let old = presentedScreen(harness)
+    let newTask = PendingTask()
+    let (newPhases, newPhasesEnd) = AsyncStream.makeStream(
+      of: ScreenLifecycleAction.ScenePhase.self)
+    await runTask(of: old, Screen.Action.lifecycleKey, harness) {
+      harness.send(.hide(1))
+      harness.send(.show(1))
+      let new = presentedScreen(harness)
+      #expect(new != nil && new !== old, "the row's new store scopes a new one for the screen")
+      newTask.task = Task {
+        await new?.runScreen(
+          lifecycle: Screen.Action.lifecycleKey, currentPhase: .active, scenePhases: newPhases)
+      }
+      var yields = 0
+      while presentedCount(.scenePhaseChanged(.active), in: harness) < 2 {
+        yields += 1
+        guard yields <= 10_000 else {
+          Issue.record("the new store's task never started (10,000 yields)")
+          return
+        }
+        await Task.yield()
+      }
+    }
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+    #expect(isRunning() == true)
+    #expect(clock.sleeperCount == 1, "the screen's subscription runs on")
+    #expect(presentedCount(.taskEnded, in: harness) == 0)
+
+    newPhasesEnd.finish()
+    await newTask.task?.value
+    harness.settle()
+    #expect(isRunning() == false)
+    #expect(clock.sleeperCount == 0, "the new task's end ended the screen's subscription")
+    #expect(presentedCount(.taskStarted, in: harness) == 1, "one run, started once")
+    #expect(presentedCount(.taskEnded, in: harness) == 1)
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+  }
+
+  // MARK: - An item removed while its row is hidden
+
+  /// An item of the row's own list removed while the row is out of the view, its old task
+  /// ending before the row is back: the end is sent (the row's store cannot tell a removal
+  /// from a filter's) and reaches no item, quietly (ScreenLifecycle). Shown again, the row
+  /// works as before: a new item, with another id, added while the row was hidden or once it
+  /// is back, starts and ends its own task.
+  @Test(arguments: [false, true])
+  func anItemRemovedWhileItsRowIsHiddenGetsNothingAndTheRowWorksOnceBack(
+    addedWhileHidden: Bool
+  ) async {
+    let warnings = WarningLog()
+    let harness = makeHarness(warnings)
+    await runTask(of: item(harness), Item.Action.lifecycleKey, harness) {
+      #expect(harness.state.rows[id: 1]?.items[id: 7]?.lifecycle.isTaskRunning == true)
+      harness.send(.hide(1))
+      harness.send(.rows(.element(id: 1, action: .removeItem(7))))
+    }
+    #expect(harness.state.rows[id: 1]?.items[id: 7] == nil)
+    #expect(itemCount(.taskEnded, in: harness) == 1, "sent, reaching no item")
+    #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+
+    if addedWhileHidden { harness.send(.rows(.element(id: 1, action: .addItem(9)))) }
+    harness.send(.show(1))
+    if !addedWhileHidden { harness.send(.rows(.element(id: 1, action: .addItem(9)))) }
+    let newItem = row(harness)?.scope(state: \.items, action: ListingRow.Action.itemsKey)[id: 9]
+    #expect(newItem != nil)
+    let isRunning = { harness.state.rows[id: 1]?.items[id: 9]?.lifecycle.isTaskRunning }
+    await runTask(of: newItem, Item.Action.lifecycleKey, harness) {
+      #expect(isRunning() == true)
+    }
+    #expect(isRunning() == false)
+    let newItemCount = { (action: ScreenLifecycleAction) in
+      count(.items(.element(id: 9, action: .lifecycle(action))), in: harness)
+    }
+    #expect(newItemCount(.taskStarted) == 1)
+    #expect(newItemCount(.taskEnded) == 1)
+    #expect(itemCount(.taskStarted, in: harness) == 1, "the old item's start alone")
+    #expect(itemCount(.taskEnded, in: harness) == 1)
     #expect(warnings.messages.isEmpty, "\(warnings.messages)")
   }
 }
