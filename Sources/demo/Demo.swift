@@ -145,16 +145,18 @@ enum OptionValue {
   /// what is wrong with it: `problem` when it is missing; when it is given, `problem`, what a
   /// number the option takes is, and the value, quoted (`--until needs a sequence number, a
   /// whole number from 0 up: "abc" is not one.`); that it is too large, with the largest the
-  /// option takes, when it is above `maximum` or all digits but does not fit an `Int` (which
-  /// `Int(_:)` does not tell apart from text that is not a number).
+  /// option takes, when it is above `maximum` or all digits (after a "+", as `Int(_:)` takes
+  /// them) but does not fit an `Int` (which `Int(_:)` does not tell apart from text that is
+  /// not a number).
   static func number(
     _ value: String?, for option: String, atLeast minimum: Int, atMost maximum: Int = .max,
     else problem: String, usage: String
   ) throws(UsageError) -> Int {
     guard let value, let number = Int(value), number >= minimum, number <= maximum else {
       guard let value else { throw UsageError(message: problem + ".", usage: usage) }
+      let digits = value.utf8.first == UInt8(ascii: "+") ? value.utf8.dropFirst() : value.utf8[...]
       if Int(value).map({ $0 > maximum })
-        ?? (!value.isEmpty && value.utf8.allSatisfy({ (0x30...0x39).contains($0) }))
+        ?? (!digits.isEmpty && digits.allSatisfy({ (0x30...0x39).contains($0) }))
       {
         throw UsageError(
           message: "\(option) \(value) is too large: the largest is \(maximum).", usage: usage)
