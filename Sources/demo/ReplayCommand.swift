@@ -97,10 +97,13 @@ struct VerifyCommand {
       } else if report.isComplete {
         end = ""
       } else {
+        // Actions after a last checkpoint only when the log holds both.
+        let unverified =
+          report.actionCount == 0 || report.checkpointsVerified == 0
+          ? "" : ", and the actions after its last checkpoint are not verified"
         end = """
            The log has no final checkpoint: the recording was cut short (or is still being \
-          written)\(report.actionCount == 0
-            ? "" : ", and the actions after its last checkpoint are not verified").
+          written)\(unverified).
           """
       }
       guard report.checkpointsVerified > 0 else {

@@ -75,4 +75,46 @@ import Testing
     #expect(try ReplayCommand.parse(["a.jsonl", "--until", "+5"]).until == 5)
     #expect(try RecordCommand.parse(["--sessions", "+100000"]).sessions == 100_000)
   }
+
+  /// The first `count` lines of the bundled sample.
+  func sampleLines(_ count: Int) throws -> [String] {
+    let text = try String(contentsOfFile: DemoTests.samplePath, encoding: .utf8)
+    return text.split(separator: "\n").prefix(count).map(String.init)
+  }
+
+  /// `verify` of a log with actions but no checkpoint, cut short, said "the actions after its
+  /// last checkpoint are not verified" of a log that has no checkpoint: it says that nothing
+  /// was verified, and that the log has no final checkpoint, and no more.
+  @Test func aLogWithNoCheckpointIsNotSaidToHaveALastOne() async throws {
+    // Lines 2 to 11 are actions 1 to 10; line 12 is their checkpoint.
+    let file = try write(try sampleLines(11), to: "no-checkpoint.jsonl")
+    for (arguments, opening, code) in [
+      (["verify", file], "OK, but nothing was verified", Int32(0)),
+      (["verify", "--complete", file], "Not complete: nothing was verified", 3),
+    ] {
+      let output = Output(capturing: true)
+      #expect(await Demo.run(arguments, output: output) == code)
+      #expect(
+        output.captured?.last
+          == """
+          \(opening): the log has no checkpoint to compare; replayed 10 action(s). The log has \
+          no final checkpoint: the recording was cut short (or is still being written).
+          """)
+    }
+  }
+
+  /// A log cut short after a checkpoint still says that the actions after its last one are
+  /// not verified.
+  @Test func aLogCutShortAfterACheckpointStillNamesItsLastOne() async throws {
+    let file = try write(try sampleLines(14), to: "after-checkpoint.jsonl")
+    let output = Output(capturing: true)
+    #expect(await Demo.run(["verify", file], output: output) == 0)
+    #expect(
+      output.captured?.last
+        == """
+        OK: all 1 checkpoint(s) matched over 12 action(s). The log has no final checkpoint: the \
+        recording was cut short (or is still being written), and the actions after its last \
+        checkpoint are not verified.
+        """)
+  }
 }
