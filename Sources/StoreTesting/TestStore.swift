@@ -167,7 +167,10 @@ public final class TestStore<State: Equatable, Action: Sendable> {
       executor: executor,
       warnings: RuntimeWarningHandler { ledger.record($0) },
       // Effects of elements an ancestor removed end with the action, whatever other tests do.
-      walksAfterEveryAction: true
+      walksAfterEveryAction: true,
+      // An effect that throws a failed `#require`'s error, or an `unimplemented` stub's, with
+      // no `catch:` fails the test once, where the check or the call did.
+      isReportedByItsThrower: wasRecordedByItsThrower
     )
     self.root = core
     self.executor = executor

@@ -63,8 +63,11 @@ public struct Effect<Action: Sendable>: Sendable {
   /// warning that says it was thrown after the cancellation. An action `catch` returned that
   /// has not reached a reducer when the effect is cancelled (its row removed meanwhile) is
   /// dropped with the rest, and a runtime warning names the error and the action, unless the
-  /// error means cancellation. (StoreTesting's `UnimplementedError` has no warning: the
-  /// `unimplemented` dependency that threw it failed the test already, naming itself.)
+  /// error means cancellation. (An effect that throws StoreTesting's `UnimplementedError`
+  /// with no `catch`, or once cancelled, ends with no warning: the `unimplemented` dependency
+  /// that threw it failed the test already, naming itself. So does one, under a test store,
+  /// that throws the error of a failed `try #require(...)` or `XCTUnwrap`, which failed the
+  /// test at its own line.)
   ///
   /// - Parameters:
   ///   - priority: The priority of the task that runs the operation.

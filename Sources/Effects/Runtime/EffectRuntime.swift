@@ -22,6 +22,9 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   package let executor: ManualTaskExecutor?
   /// Where warnings about effects go.
   package let warnings: RuntimeWarningHandler
+  /// Whether an error an effect threw was reported by its thrower already (see
+  /// ``ReportedByItsThrower``), so that no warning asks for a `catch:` for it.
+  let isReportedByItsThrower: @Sendable (any Error) -> Bool
 
   let state = Locked(State())
   /// Whether the action being reduced was sent knowing that the child it is for may be gone,
@@ -77,14 +80,20 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   ///   - warnings: Receives warnings about effects, such as unhandled errors.
   ///   - walksAfterEveryAction: Whether the store looks for gone places after every action
   ///     while effects run inside elements (see ``needsPlaceWalk(structure:)``).
+  ///   - isReportedByItsThrower: Whether an error an effect threw failed the test already,
+  ///     where its thrower reported it (a test store passes its own check, which knows the
+  ///     test frameworks' errors, `#require`'s and `XCTUnwrap`'s); by default, whether it is
+  ///     a ``ReportedByItsThrower`` (when `nil`).
   package init(
     executor: ManualTaskExecutor?,
     warnings: RuntimeWarningHandler,
-    walksAfterEveryAction: Bool = false
+    walksAfterEveryAction: Bool = false,
+    isReportedByItsThrower: (@Sendable (any Error) -> Bool)? = nil
   ) {
     self.executor = executor
     self.warnings = warnings
     self.walksAfterEveryAction = walksAfterEveryAction
+    self.isReportedByItsThrower = isReportedByItsThrower ?? { $0 is any ReportedByItsThrower }
   }
 
   deinit {
@@ -842,6 +851,7 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   ) {
     let inbox = self.inbox
     let warnings = self.warnings
+    let isReportedByItsThrower = self.isReportedByItsThrower
     let isUnderTest = executor != nil
     let operation: @Sendable () async -> Void = {
       // Cancelled before its task first ran (its row removed by the next action, or by the
@@ -881,13 +891,13 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
           // reported it itself.
           let quiet =
             Self.meansCancellation(error) || error is EndsSequenceReported
-            || error is any ReportedByItsThrower
+            || isReportedByItsThrower(error)
           let late = quiet ? nil : ThrownAfterCancellation(error: error)
           inbox.push(.finished(record, late))
         } else if let catchAction {
           inbox.push(.caught(catchAction(error), error, record))
           inbox.push(.finished(record, nil))
-        } else if error is any ReportedByItsThrower {
+        } else if isReportedByItsThrower(error) {
           // Its thrower failed the test for it: asking for a `catch:` would report the one
           // mistake twice, with advice that does not fit.
           inbox.push(.finished(record, nil))
@@ -945,6 +955,10 @@ struct EndsSequenceReported: Error {}
 /// effect that throws it with no `catch:`, or once cancelled, ends without a runtime warning:
 /// the one asking for a `catch:` would report the mistake a second time, with advice that does
 /// not fit it. A `catch:` still turns it into an action.
+///
+/// A test store tells more such errors than those of this protocol: the test frameworks' own,
+/// a failed `#require`'s or `XCTUnwrap`'s, which this module, importing neither framework,
+/// cannot name (see the runtime's `isReportedByItsThrower`).
 package protocol ReportedByItsThrower: Error {}
 
 /// When a delivered action is dropped before it reaches a reducer.

@@ -109,6 +109,7 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     executor: ManualTaskExecutor? = nil,
     warnings: RuntimeWarningHandler = .current,
     walksAfterEveryAction: Bool = false,
+    isReportedByItsThrower: (@Sendable (any Error) -> Bool)? = nil,
     drainScheduler: DrainScheduler = .mainQueue
   ) {
     self.drainScheduler = drainScheduler
@@ -116,7 +117,8 @@ package final class RootCore<R: Reducer>: RootStoreCore {
     stateAddress.initialize(to: consume initialState)
     self.reducer = reducer
     self.runtime = EffectRuntime(
-      executor: executor, warnings: warnings, walksAfterEveryAction: walksAfterEveryAction)
+      executor: executor, warnings: warnings, walksAfterEveryAction: walksAfterEveryAction,
+      isReportedByItsThrower: isReportedByItsThrower)
     runtime.quietsMissingChild = { [weak self] in
       guard let self else { return false }
       return reads.quietMissingChildVersion == stateVersion

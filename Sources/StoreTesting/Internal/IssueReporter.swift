@@ -1,3 +1,5 @@
+import Effects
+
 // Either framework can be missing: on a Mac with only the Command Line Tools, XCTest (and,
 // with older tools, Swift Testing) comes only with Xcode. Failures then go to whichever is
 // there, or to standard error, rather than the module failing to build.
@@ -7,9 +9,6 @@
 #if canImport(XCTest)
   import Foundation
   import XCTest
-#endif
-#if !canImport(XCTest)
-  import Effects
 #endif
 
 /// Where in a test a failure belongs: the call site of a ``TestStore`` method.
@@ -66,15 +65,18 @@ package func reportFailure(_ message: String, at location: TestLocation) {
 }
 
 /// Whether `error` comes from a check that recorded its own failure before it threw it: Swift
-/// Testing's `#require`, whose failure names the expression, at its line, or XCTest's
-/// `XCTUnwrap`. A test store does not report such an error again when an assertion closure
-/// throws it.
+/// Testing's `#require`, whose failure names the expression, at its line, XCTest's
+/// `XCTUnwrap`, or an `unimplemented` dependency (a ``ReportedByItsThrower``, such as
+/// ``UnimplementedError``). A test store does not report such an error again when an
+/// assertion closure throws it, nor when an effect does with no `catch:` or once cancelled
+/// (its runtime asks this; a `catch:` still turns the error into an action).
 ///
 /// XCTest skips `XCTUnwrap`'s error itself when a test method throws it, by marks that are not
 /// public API: on Darwin, and in older swift-corelibs-xctest, the error's user info key
 /// `XCTestErrorUserInfoKeyShouldIgnore`; in swift-corelibs-xctest, its type,
 /// `XCTestErrorWhileUnwrappingOptional`, which says so through an internal protocol.
 func wasRecordedByItsThrower(_ error: any Error) -> Bool {
+  if error is any ReportedByItsThrower { return true }
   #if canImport(Testing)
     if error is ExpectationFailedError { return true }
   #endif
