@@ -50,4 +50,43 @@ private struct Scroller: Reducer {
       """)
     #expect(named, "\(messages.last)")
   }
+
+  /// A task's `cancel()` does not close a window its action opened (the window belongs to no
+  /// task): the window left holding another action's effect was said to be one the test
+  /// cancelled and that "does not end", as if it ignored cancellation.
+  @Test func aWindowTheCancelledTaskOpenedIsNotSaidToIgnoreTheCancellation() async {
+    let store = TestStore(initialState: Scroller.State()) { Scroller(clock: clock) }
+    let opener = await store.send(.scrolled(1))
+    await store.receive(.shown(1)) { $0.shown = 1 }
+    await store.send(.scrolled(2))
+    opener.cancel()
+    await withKnownIssue {
+      await store.finish()
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(
+      messages.last.contains("holding back the effect of Scroller.Action.scrolled(2)"),
+      "\(messages.last)")
+    #expect(!messages.last.contains("The test cancelled"), "\(messages.last)")
+  }
+
+  /// The window still closes when its time is up, and runs the effect it held back: a
+  /// `receive` that waits for it is not told that the test's `cancel()` ended it.
+  @Test func aWindowTheCancelledTaskOpenedStillRunsTheEffectItHeldBack() async {
+    let store = TestStore(initialState: Scroller.State()) { Scroller(clock: clock) }
+    let opener = await store.send(.scrolled(1))
+    await store.receive(.shown(1)) { $0.shown = 1 }
+    await store.send(.scrolled(2))
+    opener.cancel()
+    await withKnownIssue {
+      await store.receive(.shown(2)) { $0.shown = 2 }
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(!messages.last.contains("The test cancelled effects earlier"), "\(messages.last)")
+    await clock.advance(by: .seconds(5))
+    await store.receive(.shown(2)) { $0.shown = 2 }
+    await store.finish()
+  }
 }
