@@ -3,6 +3,25 @@ import Testing
 
 @testable import Store
 
+/// What ``CutShortClock`` throws for a sleep cut short.
+private struct SleepCutShort: Error {}
+
+/// A test clock whose sleep, cut short by its task's cancellation, throws an error of its own
+/// rather than `CancellationError`, as a clock wrapping another may.
+private struct CutShortClock: Clock {
+  let base: TestClock
+  var now: TestClock.Instant { base.now }
+  var minimumResolution: Duration { .zero }
+
+  func sleep(until deadline: TestClock.Instant, tolerance: Duration?) async throws {
+    do {
+      try await base.sleep(until: deadline, tolerance: tolerance)
+    } catch {
+      throw SleepCutShort()
+    }
+  }
+}
+
 /// Debounce, throttle, timers and cancellation mixed on one id, against their docs.
 @MainActor
 @Suite struct TimingCancellationHuntTests {
@@ -332,5 +351,61 @@ import Testing
     #expect(
       harness.state.log == ["start 1", "emit 1", "after 1", "start 2", "emit 2", "after 2"])
     #expect(!second.isRunning)
+  }
+
+  // MARK: - A clock that throws its own error for a cancelled sleep
+
+  /// A debounce cut short by a later one, on a clock that throws its own error for that: the
+  /// warning said the effect was dropped "as if a later one had come", when one had, as if
+  /// the clock had failed in the wait; it says the wait had been cancelled, as a throttle's
+  /// and a timer's do.
+  @Test func aDebouncesClockErrorOnceALaterOneCameSaysTheWaitHadBeenCancelled() async {
+    let warnings = WarningLog()
+    let cutShort = CutShortClock(base: clock)
+    let harness = Harness(
+      initialState: LogFeature.State(), warnings: warnings.handler,
+      reducer: LogFeature { name in
+        Effect.send(.record("emit \(name)")).debounce(id: "k", for: .seconds(1), clock: cutShort)
+      })
+    harness.send(.start("1"))
+    harness.send(.start("2"))
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.log == ["start 1", "start 2", "emit 2"])
+    #expect(
+      warnings.messages == [
+        """
+        A debounce's clock threw an error from its sleep: SleepCutShort(). Its wait had been \
+        cancelled already (by a later effect under its id, or with its id, its lifetime or its \
+        sender's task): the debounced effect was dropped, as it would have been anyway. The \
+        debounce has id "k".
+        """
+      ])
+    #expect(harness.core.runtime.runningCount == 0)
+  }
+
+  /// The same for a throttle's window closed with its id: the warning says it was closed
+  /// already.
+  @Test func aThrottlesClockErrorOnceItsIDWasCancelledSaysTheWindowWasClosedAlready() async {
+    let warnings = WarningLog()
+    let cutShort = CutShortClock(base: clock)
+    let harness = Harness(
+      initialState: LogFeature.State(), warnings: warnings.handler,
+      reducer: LogFeature { name in
+        Effect.send(.record("emit \(name)"))
+          .throttle(id: "k", for: .seconds(1), clock: cutShort, latest: true)
+      })
+    harness.send(.start("1"))
+    harness.send(.start("2"))
+    harness.send(.stop("k"))
+    await clock.advance(by: .seconds(1))
+    #expect(harness.state.log == ["start 1", "emit 1", "start 2", "stop k"])
+    #expect(warnings.messages.count == 1)
+    #expect(
+      warnings.messages.first?.hasPrefix(
+        """
+        A throttle's clock threw an error from its sleep: SleepCutShort(). Its window was \
+        closed already, with its id or its lifetime.
+        """) == true, "\(warnings.messages)")
+    #expect(harness.core.runtime.runningCount == 0)
   }
 }

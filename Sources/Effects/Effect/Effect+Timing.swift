@@ -25,7 +25,9 @@ extension Effect {
   ///
   /// The effect runs only once the wait is over: if `clock`'s sleep throws an error other than
   /// cancellation (a clock of your own may), the effect is dropped, as if a later one had
-  /// come, and the error is reported as a runtime warning naming it, `id` and this call.
+  /// come, and the error is reported as a runtime warning naming it, `id` and this call. One
+  /// thrown for a wait cancelled already (a later effect came, say) is reported too, and the
+  /// warning says so.
   ///
   /// - Parameters:
   ///   - id: The cancellation id shared by the burst.
@@ -59,13 +61,22 @@ extension Effect {
         if Task.isCancelled, EffectRuntime<Action>.meansCancellation(error) { throw error }
         // The clock failed: the work is not to run without its wait, which would run every
         // effect of a burst. Said here, where the warning can name the debounce; the
-        // concatenation ends without running the work, and without another warning.
+        // concatenation ends without running the work, and without another warning. Thrown
+        // for a wait cancelled already (a clock of one's own may throw its own error then),
+        // it is said as a throttle's and a timer's are: the clock did not drop the effect.
+        let outcome =
+          Task.isCancelled
+          ? """
+          Its wait had been cancelled already (by a later effect under its id, or with its id, \
+          its lifetime or its sender's task): the debounced effect was dropped, as it would \
+          have been anyway.
+          """
+          : "The debounced effect was dropped without running, as if a later one had come."
         RuntimeWarningHandler.current(
           RuntimeWarning(
             message: """
-              A debounce's clock threw an error from its sleep: \(describeError(error)). The debounced \
-              effect was dropped without running, as if a later one had come. The debounce has \
-              id \(describe(effectID: EffectID(id))).
+              A debounce's clock threw an error from its sleep: \(describeError(error)). \
+              \(outcome) The debounce has id \(describe(effectID: EffectID(id))).
               """,
             fileID: "\(fileID)", line: line))
         throw EndsSequenceReported()
