@@ -3,196 +3,6 @@ import Testing
 
 @testable import Store
 
-/// An item of a row's list: a screen with a lifecycle of its own and a stack of screens.
-private struct StackingItem: Reducer {
-  typealias Screen = SubscribingRow
-
-  struct State: Equatable, Identifiable, Sendable {
-    let id: Int
-    var isShown = true
-    var lifecycle = ScreenLifecycleState()
-    var path = StackState<Screen.State>([Screen.State(id: 0)])
-  }
-  enum Action: Sendable, Equatable {
-    case lifecycle(ScreenLifecycleAction)
-    case path(StackAction<Screen.State, Screen.Action>)
-
-    static var lifecycleKey: CaseKey<Self, ScreenLifecycleAction> {
-      CaseKey(Self.lifecycle) { if case .lifecycle(let action) = $0 { action } else { nil } }
-    }
-    static var pathKey: CaseKey<Self, StackAction<Screen.State, Screen.Action>> {
-      CaseKey(Self.path) { if case .path(let action) = $0 { action } else { nil } }
-    }
-  }
-  let clock: TestClock
-
-  var body: some Reducer<State, Action> {
-    Reduce { _, _ in .none }
-      .screenLifecycle(\.lifecycle, action: Action.lifecycleKey)
-      .navigationStack(\.path, action: Action.pathKey) { Screen(clock: clock) }
-  }
-}
-
-/// A row of a filtered view with a list of stacking items, and a sheet with a list of its own.
-private struct ListingRow: Reducer {
-  typealias Item = StackingItem
-
-  struct State: Equatable, Identifiable, Sendable {
-    let id: Int
-    var isShown = true
-    var items: IdentifiedArrayOf<Item.State> = [Item.State(id: 7)]
-    var sheet: Sheet? = Sheet()
-  }
-  struct Sheet: Equatable, Sendable {
-    var items: IdentifiedArrayOf<Item.State> = [Item.State(id: 8)]
-    var visibleItems: IdentifiedArrayOf<Item.State> { items.filter(\.isShown) }
-  }
-  enum Action: Sendable, Equatable {
-    case items(IdentifiedAction<Int, Item.Action>)
-    case sheet(IdentifiedAction<Int, Item.Action>)
-    case removeItem(Int)
-    case addItem(Int)
-    case hideSheetItem(Int)
-
-    static var itemsKey: CaseKey<Self, IdentifiedAction<Int, Item.Action>> {
-      CaseKey(Self.items) { if case .items(let action) = $0 { action } else { nil } }
-    }
-    static var sheetKey: CaseKey<Self, IdentifiedAction<Int, Item.Action>> {
-      CaseKey(Self.sheet) { if case .sheet(let action) = $0 { action } else { nil } }
-    }
-    /// The sheet's actions are its items'.
-    static var wholeKey:
-      CaseKey<IdentifiedAction<Int, Item.Action>, IdentifiedAction<Int, Item.Action>>
-    {
-      CaseKey({ $0 }) { $0 }
-    }
-  }
-  let clock: TestClock
-
-  var body: some Reducer<State, Action> {
-    Reduce { state, action in
-      switch action {
-      case .removeItem(let id): state.items.remove(id: id)
-      case .addItem(let id): state.items.append(Item.State(id: id))
-      case .hideSheetItem(let id): state.sheet?.items[id: id]?.isShown = false
-      case .items, .sheet: break
-      }
-      return .none
-    }
-    .forEach(\.items, action: Action.itemsKey) { Item(clock: clock) }
-    .ifLet(\.sheet, action: Action.sheetKey) {
-      EmptyReducer<Sheet, IdentifiedAction<Int, Item.Action>>()
-        .forEach(\.items, action: Action.wholeKey) { Item(clock: clock) }
-    }
-  }
-}
-
-/// Listing rows shown through a filtered view.
-private struct ListingRows: Reducer {
-  typealias Row = ListingRow
-
-  struct State: Equatable {
-    var rows: IdentifiedArrayOf<Row.State> = [Row.State(id: 1), Row.State(id: 2)]
-    var visibleRows: IdentifiedArrayOf<Row.State> { rows.filter(\.isShown) }
-  }
-  enum Action: Sendable, Equatable {
-    case rows(IdentifiedAction<Int, Row.Action>)
-    case hide(Int)
-    case show(Int)
-    case delete(Int)
-
-    static var rowsKey: CaseKey<Self, IdentifiedAction<Int, Row.Action>> {
-      CaseKey(Self.rows) { if case .rows(let action) = $0 { action } else { nil } }
-    }
-  }
-  let clock: TestClock
-
-  var body: some Reducer<State, Action> {
-    Reduce { state, action in
-      switch action {
-      case .hide(let id): state.rows[id: id]?.isShown = false
-      case .show(let id): state.rows[id: id]?.isShown = true
-      case .delete(let id): state.rows.remove(id: id)
-      case .rows: break
-      }
-      return .none
-    }
-    .forEach(\.rows, action: Action.rowsKey) { Row(clock: clock) }
-  }
-}
-
-/// A row of a filtered view presenting a sheet that holds a navigation stack.
-private struct PresentingRow: Reducer {
-  typealias Screen = SubscribingRow
-  typealias PathAction = StackAction<Screen.State, Screen.Action>
-
-  struct State: Equatable, Identifiable, Sendable {
-    let id: Int
-    var isShown = true
-    var sheet: Sheet? = Sheet()
-  }
-  /// A sheet whose content is a stack.
-  struct Sheet: Equatable, Sendable {
-    var path = StackState<Screen.State>([Screen.State(id: 0)])
-  }
-  enum Action: Sendable, Equatable {
-    case sheet(PresentationAction<PathAction>)
-
-    static var sheetKey: CaseKey<Self, PresentationAction<PathAction>> {
-      CaseKey(Self.sheet) { if case .sheet(let action) = $0 { action } else { nil } }
-    }
-    /// The sheet's actions are its stack's.
-    static var pathKey: CaseKey<PathAction, PathAction> { CaseKey({ $0 }) { $0 } }
-  }
-  let clock: TestClock
-
-  var body: some Reducer<State, Action> {
-    EmptyReducer()
-      .presents(\.sheet, action: Action.sheetKey) {
-        EmptyReducer<Sheet, PathAction>()
-          .navigationStack(\.path, action: Action.pathKey) { Screen(clock: clock) }
-      }
-  }
-}
-
-/// Presenting rows shown through a filtered view.
-private struct PresentingRows: Reducer {
-  typealias Row = PresentingRow
-
-  struct State: Equatable {
-    var rows: IdentifiedArrayOf<Row.State> = [Row.State(id: 1), Row.State(id: 2)]
-    var visibleRows: IdentifiedArrayOf<Row.State> { rows.filter(\.isShown) }
-  }
-  enum Action: Sendable, Equatable {
-    case rows(IdentifiedAction<Int, Row.Action>)
-    case hide(Int)
-    case show(Int)
-
-    static var rowsKey: CaseKey<Self, IdentifiedAction<Int, Row.Action>> {
-      CaseKey(Self.rows) { if case .rows(let action) = $0 { action } else { nil } }
-    }
-  }
-  let clock: TestClock
-
-  var body: some Reducer<State, Action> {
-    Reduce { state, action in
-      switch action {
-      case .hide(let id): state.rows[id: id]?.isShown = false
-      case .show(let id): state.rows[id: id]?.isShown = true
-      case .rows: break
-      }
-      return .none
-    }
-    .forEach(\.rows, action: Action.rowsKey) { Row(clock: clock) }
-  }
-}
-
-/// The task of a screen's new store, started while the old store's task still runs.
-@MainActor
-private final class PendingTask {
-  var task: Task<Void, Never>?
-}
-
 /// An object held weakly.
 private final class HeldWeakly {
   weak var object: AnyObject?
@@ -210,17 +20,16 @@ private final class HeldWeakly {
 
   private typealias Item = StackingItem
   private typealias Screen = SubscribingRow
-  private typealias ItemPlace = ListingRow.Action
+  private typealias ListingRows = FilteredRows<ListingRow>
+  private typealias PresentingRows = FilteredRows<SheetStackRow>
 
   private func makeHarness(_ warnings: WarningLog) -> Harness<ListingRows> {
-    Harness(
-      initialState: ListingRows.State(), warnings: warnings.handler,
-      reducer: ListingRows(clock: clock))
+    Harness(filteredRowsOn: clock, warnings: warnings)
   }
 
   /// Row 1's store as the list showing the view scopes it now.
   private func row(_ harness: Harness<ListingRows>) -> Store<ListingRow.State, ListingRow.Action>? {
-    harness.store.scope(state: \.visibleRows, action: ListingRows.Action.rowsKey)[id: 1]
+    harness.shownRow()
   }
 
   /// The store of row 1's item 7 (of its own list).
@@ -237,7 +46,7 @@ private final class HeldWeakly {
   private func sheetsScreen(_ harness: Harness<ListingRows>) -> Store<Screen.State, Screen.Action>?
   {
     row(harness)?.scope(state: \.sheet, action: ListingRow.Action.sheetKey)?
-      .scope(state: \.items, action: ListingRow.Action.wholeKey)[id: 8]?
+      .scope(state: \.items, action: ItemsSheet<Item>.itemsKey)[id: 8]?
       .scope(state: \.path, action: Item.Action.pathKey)[id: 0]
   }
 
@@ -260,7 +69,7 @@ private final class HeldWeakly {
   }
 
   private func count(_ rowAction: ListingRow.Action, in harness: Harness<ListingRows>) -> Int {
-    harness.processed.filter { $0.action == .rows(.element(id: 1, action: rowAction)) }.count
+    harness.count(rowAction)
   }
 
   /// Scopes row 1's store and every store beneath it that the tests look at, and returns them
@@ -278,22 +87,6 @@ private final class HeldWeakly {
     #expect(objects.allSatisfy { $0 != nil })
     #expect(objects.count >= 10, "the row's and the item's caches")
     return objects.map(HeldWeakly.init)
-  }
-
-  /// Runs a task of `store`'s screen whose one step runs `body`, then ends.
-  private func runTask<State, Action>(
-    of store: Store<State, Action>?, _ lifecycle: CaseKey<Action, ScreenLifecycleAction>,
-    _ harness: Harness<some Reducer>, _ body: @escaping @MainActor @Sendable () async -> Void
-  ) async {
-    let phases = scripted([
-      {
-        harness.settle()
-        await body()
-        return nil
-      }
-    ])
-    await store?.runScreen(lifecycle: lifecycle, currentPhase: .active, scenePhases: phases)
-    harness.settle()
   }
 
   // MARK: - Leaks
@@ -321,8 +114,8 @@ private final class HeldWeakly {
     let warnings = WarningLog()
     let harness = makeHarness(warnings)
     let held = scopeAll(harness)
-    await runTask(of: item(harness), Item.Action.lifecycleKey, harness) {
-      await runTask(of: itemsScreen(harness), Screen.Action.lifecycleKey, harness) {
+    await harness.runTask(of: item(harness), Item.Action.lifecycleKey) {
+      await harness.runTask(of: itemsScreen(harness), Screen.Action.lifecycleKey) {
         harness.send(.hide(1))
       }
     }
@@ -356,14 +149,14 @@ private final class HeldWeakly {
     let warnings = WarningLog()
     let harness = makeHarness(warnings)
     let old = item(harness)
-    await runTask(of: old, Item.Action.lifecycleKey, harness) {
+    await harness.runTask(of: old, Item.Action.lifecycleKey) {
       if rowHidden { harness.send(.hide(1)) }
       harness.send(.rows(.element(id: 1, action: .removeItem(7))))
       harness.send(.rows(.element(id: 1, action: .addItem(7))))
       if rowHidden { harness.send(.show(1)) }
       let new = item(harness)
       #expect(new != nil && new !== old)
-      await runTask(of: new, Item.Action.lifecycleKey, harness) {
+      await harness.runTask(of: new, Item.Action.lifecycleKey) {
         #expect(harness.state.rows[id: 1]?.items[id: 7]?.lifecycle.isTaskRunning == false)
       }
       #expect(warnings.messages.isEmpty, "\(warnings.messages)")
@@ -382,7 +175,7 @@ private final class HeldWeakly {
   @Test func aSheetsItemsStackScreenEndsWithItsRow() async {
     let warnings = WarningLog()
     let harness = makeHarness(warnings)
-    await runTask(of: sheetsScreen(harness), Screen.Action.lifecycleKey, harness) {
+    await harness.runTask(of: sheetsScreen(harness), Screen.Action.lifecycleKey) {
       #expect(clock.sleeperCount == 1)
       harness.send(.hide(1))
     }
@@ -393,7 +186,7 @@ private final class HeldWeakly {
     #expect(warnings.messages.isEmpty, "\(warnings.messages)")
 
     harness.send(.show(1))
-    await runTask(of: sheetsScreen(harness), Screen.Action.lifecycleKey, harness) {
+    await harness.runTask(of: sheetsScreen(harness), Screen.Action.lifecycleKey) {
       #expect(screen()?.lifecycle.isTaskRunning == true)
     }
     #expect(screenCount(.taskStarted, inSheet: true, in: harness) == 2)
@@ -407,8 +200,8 @@ private final class HeldWeakly {
     let warnings = WarningLog()
     let harness = makeHarness(warnings)
     let state = { harness.state.rows[id: 1]?.items[id: 7] }
-    await runTask(of: item(harness), Item.Action.lifecycleKey, harness) {
-      await runTask(of: itemsScreen(harness), Screen.Action.lifecycleKey, harness) {
+    await harness.runTask(of: item(harness), Item.Action.lifecycleKey) {
+      await harness.runTask(of: itemsScreen(harness), Screen.Action.lifecycleKey) {
         #expect(state()?.lifecycle.isTaskRunning == true)
         #expect(state()?.path[id: 0]?.lifecycle.isTaskRunning == true)
         harness.send(.hide(1))
@@ -423,8 +216,8 @@ private final class HeldWeakly {
     #expect(warnings.messages.isEmpty, "\(warnings.messages)")
 
     harness.send(.show(1))
-    await runTask(of: item(harness), Item.Action.lifecycleKey, harness) {
-      await runTask(of: itemsScreen(harness), Screen.Action.lifecycleKey, harness) {
+    await harness.runTask(of: item(harness), Item.Action.lifecycleKey) {
+      await harness.runTask(of: itemsScreen(harness), Screen.Action.lifecycleKey) {
         #expect(state()?.lifecycle.isTaskRunning == true)
         #expect(state()?.path[id: 0]?.lifecycle.isTaskRunning == true)
       }
@@ -443,9 +236,9 @@ private final class HeldWeakly {
     let warnings = WarningLog()
     let harness = makeHarness(warnings)
     let held = scopeAll(harness)
-    await runTask(of: item(harness), Item.Action.lifecycleKey, harness) {
-      await runTask(of: itemsScreen(harness), Screen.Action.lifecycleKey, harness) {
-        await runTask(of: sheetsScreen(harness), Screen.Action.lifecycleKey, harness) {
+    await harness.runTask(of: item(harness), Item.Action.lifecycleKey) {
+      await harness.runTask(of: itemsScreen(harness), Screen.Action.lifecycleKey) {
+        await harness.runTask(of: sheetsScreen(harness), Screen.Action.lifecycleKey) {
           #expect(clock.sleeperCount == 2)
           harness.send(.hide(1))
           harness.send(.delete(1))
@@ -475,10 +268,10 @@ private final class HeldWeakly {
     let harness = makeHarness(warnings)
     let store = {
       row(harness)?.scope(state: \.sheet, action: ListingRow.Action.sheetKey)?
-        .scope(state: \.visibleItems, action: ListingRow.Action.wholeKey)[id: 8]
+        .scope(state: \.visibleItems, action: ItemsSheet<Item>.itemsKey)[id: 8]
     }
     let state = { harness.state.rows[id: 1]?.sheet?.items[id: 8] }
-    await runTask(of: store(), Item.Action.lifecycleKey, harness) {
+    await harness.runTask(of: store(), Item.Action.lifecycleKey) {
       #expect(state()?.lifecycle.isTaskRunning == true)
       harness.send(.rows(.element(id: 1, action: .hideSheetItem(8))))
       if rowHiddenToo { harness.send(.hide(1)) }
@@ -495,19 +288,16 @@ private final class HeldWeakly {
   private func presentedScreen(
     _ harness: Harness<PresentingRows>
   ) -> Store<Screen.State, Screen.Action>? {
-    harness.store.scope(state: \.visibleRows, action: PresentingRows.Action.rowsKey)[id: 1]?
-      .scope(state: \.sheet, action: PresentingRow.Action.sheetKey)?
-      .scope(state: \.path, action: PresentingRow.Action.pathKey)[id: 0]
+    harness.shownRow()?
+      .scope(state: \.sheet, action: SheetStackRow.Action.sheetKey)?
+      .scope(state: \.path, action: SheetStackRow.Action.pathKey)[id: 0]
   }
 
   /// The lifecycle actions `action` of the first screen of the stack in row 1's sheet.
   private func presentedCount(
     _ action: ScreenLifecycleAction, in harness: Harness<PresentingRows>
   ) -> Int {
-    let rowAction = PresentingRow.Action.sheet(
-      .presented(.element(id: 0, action: .lifecycle(action))))
-    return harness.processed.filter { $0.action == .rows(.element(id: 1, action: rowAction)) }
-      .count
+    harness.count(.sheet(.presented(.element(id: 0, action: .lifecycle(action)))))
   }
 
   /// A screen of a stack in a sheet the row presents (row, sheet, stack screen): the row
@@ -515,11 +305,9 @@ private final class HeldWeakly {
   /// its row; shown again, a new task starts it again (ScreenLifecycle).
   @Test func aPresentedSheetsStackScreenEndsWithItsRow() async {
     let warnings = WarningLog()
-    let harness = Harness(
-      initialState: PresentingRows.State(), warnings: warnings.handler,
-      reducer: PresentingRows(clock: clock))
+    let harness = Harness<PresentingRows>(filteredRowsOn: clock, warnings: warnings)
     let screen = { harness.state.rows[id: 1]?.sheet?.path[id: 0] }
-    await runTask(of: presentedScreen(harness), Screen.Action.lifecycleKey, harness) {
+    await harness.runTask(of: presentedScreen(harness), Screen.Action.lifecycleKey) {
       #expect(screen()?.lifecycle.isTaskRunning == true)
       #expect(clock.sleeperCount == 1)
       harness.send(.hide(1))
@@ -530,7 +318,7 @@ private final class HeldWeakly {
     #expect(warnings.messages.isEmpty, "\(warnings.messages)")
 
     harness.send(.show(1))
-    await runTask(of: presentedScreen(harness), Screen.Action.lifecycleKey, harness) {
+    await harness.runTask(of: presentedScreen(harness), Screen.Action.lifecycleKey) {
       #expect(screen()?.lifecycle.isTaskRunning == true)
     }
     #expect(presentedCount(.taskStarted, in: harness) == 2)
@@ -544,33 +332,11 @@ private final class HeldWeakly {
   @Test(.timeLimit(.minutes(30)))
   func aPresentedSheetsStackScreenShownAgainBeforeItsOldTaskEndsKeepsOneRun() async {
     let warnings = WarningLog()
-    let harness = Harness(
-      initialState: PresentingRows.State(), warnings: warnings.handler,
-      reducer: PresentingRows(clock: clock))
+    let harness = Harness<PresentingRows>(filteredRowsOn: clock, warnings: warnings)
     let isRunning = { harness.state.rows[id: 1]?.sheet?.path[id: 0]?.lifecycle.isTaskRunning }
-    let old = presentedScreen(harness)
-    let newTask = PendingTask()
-    let (newPhases, newPhasesEnd) = AsyncStream.makeStream(
-      of: ScreenLifecycleAction.ScenePhase.self)
-    await runTask(of: old, Screen.Action.lifecycleKey, harness) {
-      harness.send(.hide(1))
-      harness.send(.show(1))
-      let new = presentedScreen(harness)
-      #expect(new != nil && new !== old, "the row's new store scopes a new one for the screen")
-      newTask.task = Task {
-        await new?.runScreen(
-          lifecycle: Screen.Action.lifecycleKey, currentPhase: .active, scenePhases: newPhases)
-      }
-      var yields = 0
-      while presentedCount(.scenePhaseChanged(.active), in: harness) < 2 {
-        yields += 1
-        guard yields <= 10_000 else {
-          Issue.record("the new store's task never started (10,000 yields)")
-          return
-        }
-        await Task.yield()
-      }
-    }
+    let (newTask, newPhasesEnd) = await harness.runAnOldTaskStartingANewOne(
+      { presentedScreen(harness) }, Screen.Action.lifecycleKey, sending: [.hide(1), .show(1)],
+      until: { presentedCount(.scenePhaseChanged(.active), in: harness) >= 2 })
     #expect(warnings.messages.isEmpty, "\(warnings.messages)")
     #expect(isRunning() == true)
     #expect(clock.sleeperCount == 1, "the screen's subscription runs on")
@@ -599,7 +365,7 @@ private final class HeldWeakly {
   ) async {
     let warnings = WarningLog()
     let harness = makeHarness(warnings)
-    await runTask(of: item(harness), Item.Action.lifecycleKey, harness) {
+    await harness.runTask(of: item(harness), Item.Action.lifecycleKey) {
       #expect(harness.state.rows[id: 1]?.items[id: 7]?.lifecycle.isTaskRunning == true)
       harness.send(.hide(1))
       harness.send(.rows(.element(id: 1, action: .removeItem(7))))
@@ -614,7 +380,7 @@ private final class HeldWeakly {
     let newItem = row(harness)?.scope(state: \.items, action: ListingRow.Action.itemsKey)[id: 9]
     #expect(newItem != nil)
     let isRunning = { harness.state.rows[id: 1]?.items[id: 9]?.lifecycle.isTaskRunning }
-    await runTask(of: newItem, Item.Action.lifecycleKey, harness) {
+    await harness.runTask(of: newItem, Item.Action.lifecycleKey) {
       #expect(isRunning() == true)
     }
     #expect(isRunning() == false)

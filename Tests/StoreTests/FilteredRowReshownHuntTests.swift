@@ -3,126 +3,6 @@ import Testing
 
 @testable import Store
 
-/// Rows that subscribe while their screen's task runs, shown through a filtered view that a
-/// row can leave and come back to.
-private struct ToggledRows: Reducer {
-  typealias Row = SubscribingRow
-
-  struct State: Equatable {
-    var rows: IdentifiedArrayOf<Row.State> = [Row.State(id: 1), Row.State(id: 2)]
-    var visibleRows: IdentifiedArrayOf<Row.State> { rows.filter(\.isShown) }
-    /// A child state built from the view: a view of a view.
-    var panel: Panel { Panel(rows: visibleRows) }
-  }
-  struct Panel: Equatable {
-    var rows: IdentifiedArrayOf<Row.State>
-  }
-  enum Action: Sendable, Equatable {
-    case rows(IdentifiedAction<Int, Row.Action>)
-    case hide(Int)
-    case show(Int)
-    case delete(Int)
-    case addShown(Int)
-
-    /// The panel's actions are the list's own.
-    static var wholeKey: CaseKey<Self, Self> { CaseKey({ $0 }) { $0 } }
-
-    static var rowsKey: CaseKey<Self, IdentifiedAction<Int, Row.Action>> {
-      CaseKey(Self.rows) { if case .rows(let action) = $0 { action } else { nil } }
-    }
-  }
-  let clock: TestClock
-
-  var body: some Reducer<State, Action> {
-    Reduce { state, action in
-      switch action {
-      case .hide(let id): state.rows[id: id]?.isShown = false
-      case .show(let id): state.rows[id: id]?.isShown = true
-      case .delete(let id): state.rows.remove(id: id)
-      case .addShown(let id): state.rows.append(Row.State(id: id))
-      case .rows: break
-      }
-      return .none
-    }
-    .forEach(\.rows, action: Action.rowsKey) { Row(clock: clock) }
-  }
-}
-
-/// A row of a filtered view that presents a screen of its own, whose task subscribes while it
-/// runs.
-private struct PresentingRow: Reducer {
-  typealias Detail = SubscribingRow
-
-  struct State: Equatable, Identifiable {
-    let id: Int
-    var isShown = true
-    var detail: Detail.State? = Detail.State(id: 0)
-  }
-  enum Action: Sendable, Equatable {
-    case detail(Detail.Action)
-    case closeDetail
-    case replaceDetail(Int)
-
-    /// The row's actions, for a store of the whole row scoped as a part of it.
-    static var wholeKey: CaseKey<Self, Self> { CaseKey({ $0 }) { $0 } }
-
-    static var detailKey: CaseKey<Self, Detail.Action> {
-      CaseKey(Self.detail) { if case .detail(let action) = $0 { action } else { nil } }
-    }
-  }
-  let clock: TestClock
-
-  var body: some Reducer<State, Action> {
-    Reduce { state, action in
-      switch action {
-      case .closeDetail: state.detail = nil
-      case .replaceDetail(let id): state.detail = Detail.State(id: id)
-      case .detail: break
-      }
-      return .none
-    }
-    .ifLet(\.detail, action: Action.detailKey) { Detail(clock: clock) }
-  }
-}
-
-/// Presenting rows shown through a filtered view.
-private struct PresentingRows: Reducer {
-  typealias Row = PresentingRow
-
-  struct State: Equatable {
-    var rows: IdentifiedArrayOf<Row.State> = [Row.State(id: 1), Row.State(id: 2)]
-    var visibleRows: IdentifiedArrayOf<Row.State> { rows.filter(\.isShown) }
-  }
-  enum Action: Sendable, Equatable {
-    case rows(IdentifiedAction<Int, Row.Action>)
-    case hide(Int)
-    case show(Int)
-
-    static var rowsKey: CaseKey<Self, IdentifiedAction<Int, Row.Action>> {
-      CaseKey(Self.rows) { if case .rows(let action) = $0 { action } else { nil } }
-    }
-  }
-  let clock: TestClock
-
-  var body: some Reducer<State, Action> {
-    Reduce { state, action in
-      switch action {
-      case .hide(let id): state.rows[id: id]?.isShown = false
-      case .show(let id): state.rows[id: id]?.isShown = true
-      case .rows: break
-      }
-      return .none
-    }
-    .forEach(\.rows, action: Action.rowsKey) { Row(clock: clock) }
-  }
-}
-
-/// The task of a row's new store, started while the old store's task still runs.
-@MainActor
-private final class NewTask {
-  var task: Task<Void, Never>?
-}
-
 /// A row of a filtered view that leaves it and comes back before the task of its old store
 /// has ended (SwiftUI cancels that task when the row goes, and the task sees it later): the
 /// view hands out a new store for the row, and both stores' tasks drive the row's one
@@ -131,17 +11,17 @@ private final class NewTask {
 @Suite struct FilteredRowReshownHuntTests {
   let clock = TestClock()
 
-  private typealias Feature = ToggledRows
+  private typealias Feature = FilteredRows<SubscribingRow>
   private typealias Row = SubscribingRow
+  private typealias PresentingRows = FilteredRows<DetailRow>
 
   private func makeHarness(_ warnings: WarningLog) -> Harness<Feature> {
-    Harness(
-      initialState: Feature.State(), warnings: warnings.handler, reducer: Feature(clock: clock))
+    Harness(filteredRowsOn: clock, warnings: warnings)
   }
 
   /// Row 1's store, as the list showing the view scopes it now.
   private func row(of harness: Harness<Feature>) -> Store<Row.State, Row.Action>? {
-    harness.store.scope(state: \.visibleRows, action: Feature.Action.rowsKey)[id: 1]
+    harness.shownRow()
   }
 
   /// Runs a task of row 1's store, during which `changes` are sent, then a task of the store
@@ -153,33 +33,15 @@ private final class NewTask {
     whileNewRuns: @escaping @MainActor @Sendable () -> Void,
     afterNewEnds: @escaping @MainActor @Sendable () -> Void
   ) async {
-    let old = row(of: harness)
-    let oldPhases = scripted([
-      {
-        harness.settle()
-        for change in changes { harness.send(change) }
-        let newPhases = scripted([
-          {
-            harness.settle()
-            whileNewRuns()
-            return nil
-          }
-        ])
-        await row(of: harness)?.runScreen(
-          lifecycle: Row.Action.lifecycleKey, currentPhase: .active, scenePhases: newPhases)
-        harness.settle()
-        afterNewEnds()
-        return nil
-      }
-    ])
-    await old?.runScreen(
-      lifecycle: Row.Action.lifecycleKey, currentPhase: .active, scenePhases: oldPhases)
-    harness.settle()
+    await harness.runTask(of: row(of: harness), Row.Action.lifecycleKey) {
+      for change in changes { harness.send(change) }
+      await harness.runTask(of: row(of: harness), Row.Action.lifecycleKey) { whileNewRuns() }
+      afterNewEnds()
+    }
   }
 
   private func count(_ action: ScreenLifecycleAction, in harness: Harness<Feature>) -> Int {
-    harness.processed.filter { $0.action == .rows(.element(id: 1, action: .lifecycle(action))) }
-      .count
+    harness.count(.lifecycle(action))
   }
 
   /// The new store's task starts, then the old one ends: the new start joins the run the old
@@ -189,36 +51,11 @@ private final class NewTask {
   func aRowShownAgainBeforeItsOldTaskEndsKeepsOneRun() async {
     let warnings = WarningLog()
     let harness = makeHarness(warnings)
-    let old = row(of: harness)
-    let newTask = NewTask()
-    let (newPhases, newPhasesEnd) = AsyncStream.makeStream(
-      of: ScreenLifecycleAction.ScenePhase.self)
-    let oldPhases = scripted([
-      {
-        harness.settle()
-        harness.send(.hide(1))
-        harness.send(.show(1))
-        let new = row(of: harness)
-        #expect(new != nil && new !== old, "the view hands out a new store for the row")
-        newTask.task = Task {
-          await new?.runScreen(
-            lifecycle: Row.Action.lifecycleKey, currentPhase: .active, scenePhases: newPhases)
-        }
-        var yields = 0
-        while count(.scenePhaseChanged(.active), in: harness) < 2 {
-          yields += 1
-          guard yields <= 10_000 else {
-            Issue.record("the new store's scenePhaseChanged(.active) never came (10,000 yields)")
-            return nil
-          }
-          await Task.yield()
-        }
-        return nil
-      }
-    ])
-    await old?.runScreen(
-      lifecycle: Row.Action.lifecycleKey, currentPhase: .active, scenePhases: oldPhases)
-    harness.settle()
+    let (newTask, newPhasesEnd) = await harness.runAnOldTaskStartingANewOne(
+      { row(of: harness) }, Row.Action.lifecycleKey, sending: [.hide(1), .show(1)],
+      expectingANewStore: "the view hands out a new store for the row",
+      until: { count(.scenePhaseChanged(.active), in: harness) >= 2 },
+      neverStarted: "the new store's scenePhaseChanged(.active) never came (10,000 yields)")
     #expect(warnings.messages.isEmpty, "\(warnings.messages)")
     #expect(harness.state.rows[id: 1]?.lifecycle.isTaskRunning == true)
     #expect(clock.sleeperCount == 1, "the row's subscription runs on")
@@ -263,34 +100,20 @@ private final class NewTask {
     let warnings = WarningLog()
     let harness = makeHarness(warnings)
     let old = row(of: harness)
-    let oldPhases = scripted([
-      {
-        harness.settle()
-        harness.send(.hide(1))
-        harness.send(.show(1))
-        #expect(row(of: harness) !== old)
-        return nil
-      }
-    ])
-    await old?.runScreen(
-      lifecycle: Row.Action.lifecycleKey, currentPhase: .active, scenePhases: oldPhases)
-    harness.settle()
+    await harness.runTask(of: old, Row.Action.lifecycleKey) {
+      harness.send(.hide(1))
+      harness.send(.show(1))
+      #expect(row(of: harness) !== old)
+    }
     #expect(harness.state.rows[id: 1]?.lifecycle.isTaskRunning == false)
     #expect(clock.sleeperCount == 0, "the old task's end ended the row's subscription")
     #expect(harness.processed.last?.action == .rows(.element(id: 1, action: .lifecycle(.teardown))))
     #expect(warnings.messages.isEmpty, "\(warnings.messages)")
 
-    let newPhases = scripted([
-      {
-        harness.settle()
-        #expect(harness.state.rows[id: 1]?.lifecycle.isTaskRunning == true)
-        #expect(clock.sleeperCount == 1)
-        return nil
-      }
-    ])
-    await row(of: harness)?.runScreen(
-      lifecycle: Row.Action.lifecycleKey, currentPhase: .active, scenePhases: newPhases)
-    harness.settle()
+    await harness.runTask(of: row(of: harness), Row.Action.lifecycleKey) {
+      #expect(harness.state.rows[id: 1]?.lifecycle.isTaskRunning == true)
+      #expect(clock.sleeperCount == 1)
+    }
     #expect(count(.taskStarted, in: harness) == 2)
     #expect(harness.state.rows[id: 1]?.lifecycle.isTaskRunning == false)
     #expect(warnings.messages.isEmpty, "\(warnings.messages)")
@@ -325,29 +148,15 @@ private final class NewTask {
         .scope(state: \.rows, action: Feature.Action.rowsKey)[id: 1]
     }
     let old = row()
-    let oldPhases = scripted([
-      {
-        harness.settle()
-        harness.send(.hide(1))
-        harness.send(.show(1))
-        let newPhases = scripted([
-          {
-            harness.settle()
-            #expect(harness.state.rows[id: 1]?.lifecycle.isTaskRunning == true)
-            return nil
-          }
-        ])
-        #expect(row() !== old)
-        await row()?.runScreen(
-          lifecycle: Row.Action.lifecycleKey, currentPhase: .active, scenePhases: newPhases)
-        harness.settle()
+    await harness.runTask(of: old, Row.Action.lifecycleKey) {
+      harness.send(.hide(1))
+      harness.send(.show(1))
+      #expect(row() !== old)
+      await harness.runTask(of: row(), Row.Action.lifecycleKey) {
         #expect(harness.state.rows[id: 1]?.lifecycle.isTaskRunning == true)
-        return nil
       }
-    ])
-    await old?.runScreen(
-      lifecycle: Row.Action.lifecycleKey, currentPhase: .active, scenePhases: oldPhases)
-    harness.settle()
+      #expect(harness.state.rows[id: 1]?.lifecycle.isTaskRunning == true)
+    }
     #expect(harness.state.rows[id: 1]?.lifecycle.isTaskRunning == false)
     #expect(clock.sleeperCount == 0)
     #expect(count(.taskStarted, in: harness) == 1)
@@ -360,41 +169,24 @@ private final class NewTask {
   /// task that showed it again was refused as a second one, with a warning).
   @Test func aScreenScopedFromARowThatLeavesTheViewEndsItsTask() async {
     let warnings = WarningLog()
-    let harness = Harness(
-      initialState: PresentingRows.State(), warnings: warnings.handler,
-      reducer: PresentingRows(clock: clock))
+    let harness = Harness<PresentingRows>(filteredRowsOn: clock, warnings: warnings)
     let detail = {
-      harness.store.scope(state: \.visibleRows, action: PresentingRows.Action.rowsKey)[id: 1]?
-        .scope(state: \.detail, action: PresentingRow.Action.detailKey)
+      harness.shownRow()?.scope(state: \.detail, action: DetailRow.Action.detailKey)
     }
     let isRunning = { harness.state.rows[id: 1]?.detail?.lifecycle.isTaskRunning }
-    let phases = scripted([
-      {
-        harness.settle()
-        #expect(isRunning() == true)
-        #expect(clock.sleeperCount == 1)
-        harness.send(.hide(1))
-        return nil
-      }
-    ])
-    await detail()?.runScreen(
-      lifecycle: Row.Action.lifecycleKey, currentPhase: .active, scenePhases: phases)
-    harness.settle()
+    await harness.runTask(of: detail(), Row.Action.lifecycleKey) {
+      #expect(isRunning() == true)
+      #expect(clock.sleeperCount == 1)
+      harness.send(.hide(1))
+    }
     #expect(isRunning() == false)
     #expect(clock.sleeperCount == 0, "the hidden row's screen's subscription ended")
     #expect(warnings.messages.isEmpty, "\(warnings.messages)")
 
     harness.send(.show(1))
-    let shownAgain = scripted([
-      {
-        harness.settle()
-        #expect(isRunning() == true)
-        return nil
-      }
-    ])
-    await detail()?.runScreen(
-      lifecycle: Row.Action.lifecycleKey, currentPhase: .active, scenePhases: shownAgain)
-    harness.settle()
+    await harness.runTask(of: detail(), Row.Action.lifecycleKey) {
+      #expect(isRunning() == true)
+    }
     #expect(isRunning() == false)
     #expect(warnings.messages.isEmpty, "\(warnings.messages)")
   }
@@ -404,23 +196,12 @@ private final class NewTask {
   /// its hooks' work.
   @Test func aScreenClosedBeforeItsRowLeftTheViewIsSentNothing() async {
     let warnings = WarningLog()
-    let harness = Harness(
-      initialState: PresentingRows.State(), warnings: warnings.handler,
-      reducer: PresentingRows(clock: clock))
-    let row = harness.store.scope(state: \.visibleRows, action: PresentingRows.Action.rowsKey)[
-      id: 1]
-    let detail = row?.scope(state: \.detail, action: PresentingRow.Action.detailKey)
-    let phases = scripted([
-      {
-        harness.settle()
-        harness.send(.rows(.element(id: 1, action: .closeDetail)))
-        harness.send(.hide(1))
-        return nil
-      }
-    ])
-    await detail?.runScreen(
-      lifecycle: Row.Action.lifecycleKey, currentPhase: .active, scenePhases: phases)
-    harness.settle()
+    let harness = Harness<PresentingRows>(filteredRowsOn: clock, warnings: warnings)
+    let detail = harness.shownRow()?.scope(state: \.detail, action: DetailRow.Action.detailKey)
+    await harness.runTask(of: detail, Row.Action.lifecycleKey) {
+      harness.send(.rows(.element(id: 1, action: .closeDetail)))
+      harness.send(.hide(1))
+    }
     #expect(clock.sleeperCount == 0)
     #expect(
       !harness.processed.contains {
@@ -432,17 +213,13 @@ private final class NewTask {
   /// A harness of presenting rows, and the store of row 1's screen as the list showing the
   /// view scopes it now: from the row's store, or from a part of it (the whole row).
   private func makePresentingHarness(_ warnings: WarningLog, throughAPart: Bool = false) -> (
-    Harness<PresentingRows>, () -> Store<Row.State, Row.Action>?
+    Harness<PresentingRows>, @MainActor () -> Store<Row.State, Row.Action>?
   ) {
-    let harness = Harness(
-      initialState: PresentingRows.State(), warnings: warnings.handler,
-      reducer: PresentingRows(clock: clock))
-    let detail = {
-      let row = harness.store.scope(state: \.visibleRows, action: PresentingRows.Action.rowsKey)[
-        id: 1]
-      let part =
-        throughAPart ? row?.scope(state: \.self, action: PresentingRow.Action.wholeKey) : row
-      return part?.scope(state: \.detail, action: PresentingRow.Action.detailKey)
+    let harness = Harness<PresentingRows>(filteredRowsOn: clock, warnings: warnings)
+    let detail: @MainActor () -> Store<Row.State, Row.Action>? = {
+      let row = harness.shownRow()
+      let part = throughAPart ? row?.scope(state: \.self, action: DetailRow.Action.wholeKey) : row
+      return part?.scope(state: \.detail, action: DetailRow.Action.detailKey)
     }
     return (harness, detail)
   }
@@ -450,9 +227,7 @@ private final class NewTask {
   private func countDetail(
     _ action: ScreenLifecycleAction, in harness: Harness<PresentingRows>
   ) -> Int {
-    harness.processed.filter {
-      $0.action == .rows(.element(id: 1, action: .detail(.lifecycle(action))))
-    }.count
+    harness.count(.detail(.lifecycle(action)))
   }
 
   /// The screen a row presents, shown again with its row before the old screen store's task
@@ -464,28 +239,9 @@ private final class NewTask {
     let warnings = WarningLog()
     let (harness, detail) = makePresentingHarness(warnings, throughAPart: throughAPart)
     let isRunning = { harness.state.rows[id: 1]?.detail?.lifecycle.isTaskRunning }
-    let old = detail()
-    let newTask = NewTask()
-    let (newPhases, newPhasesEnd) = AsyncStream.makeStream(
-      of: ScreenLifecycleAction.ScenePhase.self)
-    let oldPhases = scripted([
-      {
-        harness.settle()
-        harness.send(.hide(1))
-        harness.send(.show(1))
-        let new = detail()
-        #expect(new != nil && new !== old, "the row's new store scopes a new one for the screen")
-        newTask.task = Task {
-          await new?.runScreen(
-            lifecycle: Row.Action.lifecycleKey, currentPhase: .active, scenePhases: newPhases)
-        }
-        while countDetail(.scenePhaseChanged(.active), in: harness) < 2 { await Task.yield() }
-        return nil
-      }
-    ])
-    await old?.runScreen(
-      lifecycle: Row.Action.lifecycleKey, currentPhase: .active, scenePhases: oldPhases)
-    harness.settle()
+    let (newTask, newPhasesEnd) = await harness.runAnOldTaskStartingANewOne(
+      detail, Row.Action.lifecycleKey, sending: [.hide(1), .show(1)],
+      until: { countDetail(.scenePhaseChanged(.active), in: harness) >= 2 })
     #expect(warnings.messages.isEmpty, "\(warnings.messages)")
     #expect(isRunning() == true)
     #expect(clock.sleeperCount == 1, "the screen's subscription runs on")
@@ -509,28 +265,10 @@ private final class NewTask {
     let warnings = WarningLog()
     let (harness, detail) = makePresentingHarness(warnings)
     let isRunning = { harness.state.rows[id: 1]?.detail?.lifecycle.isTaskRunning }
-    let old = detail()
-    let newTask = NewTask()
-    let (newPhases, newPhasesEnd) = AsyncStream.makeStream(
-      of: ScreenLifecycleAction.ScenePhase.self)
-    let oldPhases = scripted([
-      {
-        harness.settle()
-        harness.send(.hide(1))
-        harness.send(.rows(.element(id: 1, action: .replaceDetail(2))))
-        harness.send(.show(1))
-        let new = detail()
-        newTask.task = Task {
-          await new?.runScreen(
-            lifecycle: Row.Action.lifecycleKey, currentPhase: .active, scenePhases: newPhases)
-        }
-        while countDetail(.taskStarted, in: harness) < 2 { await Task.yield() }
-        return nil
-      }
-    ])
-    await old?.runScreen(
-      lifecycle: Row.Action.lifecycleKey, currentPhase: .active, scenePhases: oldPhases)
-    harness.settle()
+    let (newTask, newPhasesEnd) = await harness.runAnOldTaskStartingANewOne(
+      detail, Row.Action.lifecycleKey,
+      sending: [.hide(1), .rows(.element(id: 1, action: .replaceDetail(2))), .show(1)],
+      expectingANewStore: nil, until: { countDetail(.taskStarted, in: harness) >= 2 })
     #expect(harness.state.rows[id: 1]?.detail?.id == 2)
     #expect(isRunning() == true, "the new screen's run goes on")
     #expect(clock.sleeperCount == 1, "the new screen's subscription runs on")
@@ -553,17 +291,10 @@ private final class NewTask {
   @Test func aRowsScreenReplacedWhileTheRowIsOutOfTheViewGetsTheOldEndThere() async {
     let warnings = WarningLog()
     let (harness, detail) = makePresentingHarness(warnings)
-    let phases = scripted([
-      {
-        harness.settle()
-        harness.send(.hide(1))
-        harness.send(.rows(.element(id: 1, action: .replaceDetail(2))))
-        return nil
-      }
-    ])
-    await detail()?.runScreen(
-      lifecycle: Row.Action.lifecycleKey, currentPhase: .active, scenePhases: phases)
-    harness.settle()
+    await harness.runTask(of: detail(), Row.Action.lifecycleKey) {
+      harness.send(.hide(1))
+      harness.send(.rows(.element(id: 1, action: .replaceDetail(2))))
+    }
     #expect(countDetail(.taskEnded, in: harness) == 1)
     #expect(warnings.messages.count == 1)
     #expect(warnings.messages.first?.contains("says no task was running") == true)

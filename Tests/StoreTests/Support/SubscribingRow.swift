@@ -5,7 +5,7 @@ import Effects
 /// A row whose screen subscribes to a ticking stream while its task runs (a tick a second on
 /// the test's clock), with what a filter may read: a name and a flag. The lifecycle hunts'
 /// filtered lists hold it.
-struct SubscribingRow: Reducer {
+struct SubscribingRow: Reducer, Sendable {
   struct State: Equatable, Identifiable, Sendable {
     let id: Int
     var name = ""
