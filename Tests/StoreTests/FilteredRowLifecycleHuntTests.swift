@@ -5,42 +5,7 @@ import Testing
 
 /// A list of rows that subscribe to a ticking stream while their screen's task runs, shown
 /// through a filtered view: the rows whose `isShown` is set.
-private struct FlaggedTickers: Reducer {
-  typealias Row = SubscribingRow
-
-  struct State: Equatable, Identifiable {
-    var rows: IdentifiedArrayOf<Row.State> = [Row.State(id: 1), Row.State(id: 2)]
-    /// The list's id, when a sheet shows it.
-    var id = 0
-    var visibleRows: IdentifiedArrayOf<Row.State> { rows.filter(\.isShown) }
-  }
-  enum Action: Sendable, Equatable {
-    case rows(IdentifiedAction<Int, Row.Action>)
-    case hide(Int)
-    case show(Int)
-    case delete(Int)
-    case addHidden(Int)
-
-    static var rowsKey: CaseKey<Self, IdentifiedAction<Int, Row.Action>> {
-      CaseKey(Self.rows) { if case .rows(let action) = $0 { action } else { nil } }
-    }
-  }
-  let clock: TestClock
-
-  var body: some Reducer<State, Action> {
-    Reduce { state, action in
-      switch action {
-      case .hide(let id): state.rows[id: id]?.isShown = false
-      case .show(let id): state.rows[id: id]?.isShown = true
-      case .delete(let id): state.rows.remove(id: id)
-      case .addHidden(let id): state.rows.append(Row.State(id: id, isShown: false))
-      case .rows: break
-      }
-      return .none
-    }
-    .forEach(\.rows, action: Action.rowsKey) { Row(clock: clock) }
-  }
-}
+private typealias FlaggedTickers = FilteredRows<SubscribingRow>
 
 /// The filtered list in a sheet, which can be presented anew with another id.
 private struct SheetOfTickers: Reducer {
@@ -71,37 +36,30 @@ private struct SheetOfTickers: Reducer {
   let clock = TestClock()
 
   private typealias Feature = FlaggedTickers
+  private typealias Row = SubscribingRow
 
   /// Runs row 1's screen from its store in `rows` (the view's, or the stored collection's),
   /// ticks once, then sends `leave` while the task runs; the task ends after it, as SwiftUI
   /// cancels a row's task once the row is gone from the list.
   private func runRow(
     of harness: Harness<Feature>,
-    in rows: KeyPath<Feature.State, IdentifiedArrayOf<Feature.Row.State>>,
+    in rows: KeyPath<Feature.State, IdentifiedArrayOf<Row.State>>,
     leavingWith leave: Feature.Action
   ) async {
     let row = harness.store.scope(state: rows, action: Feature.Action.rowsKey)[id: 1]
     #expect(row != nil)
-    let phases = scripted([
-      {
-        harness.settle()
-        await clock.advance(by: .seconds(1))
-        harness.settle()
-        harness.send(leave)
-        return nil
-      }
-    ])
-    await row?.runScreen(
-      lifecycle: Feature.Row.Action.lifecycleKey, currentPhase: .active, scenePhases: phases)
-    harness.settle()
+    await harness.runTask(of: row, Row.Action.lifecycleKey) {
+      await clock.advance(by: .seconds(1))
+      harness.settle()
+      harness.send(leave)
+    }
   }
 
   /// A row hidden by the filter, still in `rows`: its task's end reaches it, its subscription
   /// ends, and the task that shows it again starts it again; no warning.
   @Test func aRowThatLeavesTheFilterEndsItsTask() async {
     let warnings = WarningLog()
-    let harness = Harness(
-      initialState: Feature.State(), warnings: warnings.handler, reducer: Feature(clock: clock))
+    let harness = Harness<Feature>(filteredRowsOn: clock, warnings: warnings)
     await runRow(of: harness, in: \.visibleRows, leavingWith: .hide(1))
     #expect(harness.state.rows[id: 1]?.ticks == 1)
     #expect(harness.state.rows[id: 1]?.lifecycle.isTaskRunning == false)
@@ -112,16 +70,9 @@ private struct SheetOfTickers: Reducer {
     // Shown again: a task of its own, on the store the view hands out now, starts it.
     harness.send(.show(1))
     let row = harness.store.scope(state: \.visibleRows, action: Feature.Action.rowsKey)[id: 1]
-    let phases = scripted([
-      {
-        harness.settle()
-        #expect(harness.state.rows[id: 1]?.lifecycle.isTaskRunning == true)
-        return nil
-      }
-    ])
-    await row?.runScreen(
-      lifecycle: Feature.Row.Action.lifecycleKey, currentPhase: .active, scenePhases: phases)
-    harness.settle()
+    await harness.runTask(of: row, Row.Action.lifecycleKey) {
+      #expect(harness.state.rows[id: 1]?.lifecycle.isTaskRunning == true)
+    }
     #expect(harness.state.rows[id: 1]?.lifecycle.isTaskRunning == false)
     #expect(warnings.messages.isEmpty, "\(warnings.messages)")
   }
@@ -130,8 +81,7 @@ private struct SheetOfTickers: Reducer {
   /// nothing reaches it, and nothing is reported (no action for a missing element).
   @Test func aRowDeletedWhileShownThroughTheFilterEndsQuietly() async {
     let warnings = WarningLog()
-    let harness = Harness(
-      initialState: Feature.State(), warnings: warnings.handler, reducer: Feature(clock: clock))
+    let harness = Harness<Feature>(filteredRowsOn: clock, warnings: warnings)
     await runRow(of: harness, in: \.visibleRows, leavingWith: .delete(1))
     #expect(harness.state.rows.ids == [2])
     #expect(clock.sleeperCount == 0, "the deleted row's subscription ended with it")
@@ -144,8 +94,7 @@ private struct SheetOfTickers: Reducer {
   func aRowOfTheStoredCollectionEndsAsDocumented(deleted: Bool) async {
     let leave = deleted ? Feature.Action.delete(1) : .hide(1)
     let warnings = WarningLog()
-    let harness = Harness(
-      initialState: Feature.State(), warnings: warnings.handler, reducer: Feature(clock: clock))
+    let harness = Harness<Feature>(filteredRowsOn: clock, warnings: warnings)
     await runRow(of: harness, in: \.rows, leavingWith: leave)
     #expect(clock.sleeperCount == 0)
     #expect(harness.state.rows[id: 1]?.lifecycle.isTaskRunning != true)
@@ -161,20 +110,12 @@ private struct SheetOfTickers: Reducer {
   /// was running (ScreenLifecycle).
   @Test func aRowAddedBackHiddenWithItsIDGetsTheOldTasksEnd() async {
     let warnings = WarningLog()
-    let harness = Harness(
-      initialState: Feature.State(), warnings: warnings.handler, reducer: Feature(clock: clock))
+    let harness = Harness<Feature>(filteredRowsOn: clock, warnings: warnings)
     let row = harness.store.scope(state: \.visibleRows, action: Feature.Action.rowsKey)[id: 1]
-    let phases = scripted([
-      {
-        harness.settle()
-        harness.send(.delete(1))
-        harness.send(.addHidden(1))
-        return nil
-      }
-    ])
-    await row?.runScreen(
-      lifecycle: Feature.Row.Action.lifecycleKey, currentPhase: .active, scenePhases: phases)
-    harness.settle()
+    await harness.runTask(of: row, Row.Action.lifecycleKey) {
+      harness.send(.delete(1))
+      harness.send(.addHidden(1))
+    }
     #expect(
       harness.processed.last?.action == .rows(.element(id: 1, action: .lifecycle(.taskEnded))))
     #expect(warnings.messages.count == 1)
@@ -186,8 +127,7 @@ private struct SheetOfTickers: Reducer {
   /// an ordinary send to the removed row after it still warns.
   @Test func anEndQueuedBehindAReadIsQuietForARemovedRowAlone() async {
     let warnings = WarningLog()
-    let harness = Harness(
-      initialState: Feature.State(), warnings: warnings.handler, reducer: Feature(clock: clock))
+    let harness = Harness<Feature>(filteredRowsOn: clock, warnings: warnings)
     let rows = harness.store.scope(state: \.visibleRows, action: Feature.Action.rowsKey)
     let first = rows[id: 1]
     let second = rows[id: 2]

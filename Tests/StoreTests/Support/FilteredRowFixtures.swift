@@ -26,8 +26,10 @@ extension SubscribingRow.State: FilterableRowState {
 /// state built from that view), that a test hides, shows, deletes and adds: the parent of the
 /// filtered-row lifecycle hunts' rows.
 struct FilteredRows<Row: ClockedRow>: Reducer {
-  struct State: Equatable {
+  struct State: Equatable, Identifiable {
     var rows: IdentifiedArrayOf<Row.State> = [Row.State(id: 1), Row.State(id: 2)]
+    /// The list's id, when a sheet shows it.
+    var id = 0
     var visibleRows: IdentifiedArrayOf<Row.State> { rows.filter(\.isShown) }
     /// A child state built from the view: a view of a view.
     var panel: Panel { Panel(rows: visibleRows) }
@@ -42,6 +44,7 @@ struct FilteredRows<Row: ClockedRow>: Reducer {
     case show(Int)
     case delete(Int)
     case addShown(Int)
+    case addHidden(Int)
 
     /// The panel's actions are the list's own.
     static var wholeKey: CaseKey<Self, Self> { CaseKey({ $0 }) { $0 } }
@@ -59,6 +62,10 @@ struct FilteredRows<Row: ClockedRow>: Reducer {
       case .show(let id): state.rows[id: id]?.isShown = true
       case .delete(let id): state.rows.remove(id: id)
       case .addShown(let id): state.rows.append(Row.State(id: id))
+      case .addHidden(let id):
+        var row = Row.State(id: id)
+        row.isShown = false
+        state.rows.append(row)
       case .rows: break
       }
       return .none
