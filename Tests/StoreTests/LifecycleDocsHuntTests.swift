@@ -22,12 +22,14 @@ private struct MarkedItem: Reducer {
   }
 }
 
-/// A row holding a list of items.
-private struct MarkedRow: Reducer {
-  struct State: Equatable, Codable, Identifiable {
+/// A row holding a list of items; it uses no clock.
+private struct MarkedRow: ClockedRow {
+  struct State: FilterableRowState, Codable {
     var id: Int
     var isShown = true
     var items: IdentifiedArrayOf<MarkedItem.State> = [MarkedItem.State(id: 7)]
+
+    init(id: Int) { self.id = id }
   }
   enum Action: Equatable, Codable, Sendable {
     case items(IdentifiedAction<Int, MarkedItem.Action>)
@@ -37,39 +39,15 @@ private struct MarkedRow: Reducer {
     }
   }
 
+  init(clock _: TestClock = TestClock()) {}
+
   var body: some Reducer<State, Action> {
     EmptyReducer().forEach(\.items, action: Action.itemsKey) { MarkedItem() }
   }
 }
 
 /// Rows shown through a filtered view.
-private struct MarkedRows: Reducer {
-  struct State: Equatable, Codable {
-    var rows: IdentifiedArrayOf<MarkedRow.State> = [MarkedRow.State(id: 1), MarkedRow.State(id: 2)]
-    var visibleRows: IdentifiedArrayOf<MarkedRow.State> { rows.filter(\.isShown) }
-  }
-  enum Action: Equatable, Codable, Sendable {
-    case rows(IdentifiedAction<Int, MarkedRow.Action>)
-    case hide(Int)
-    case delete(Int)
-
-    static var rowsKey: CaseKey<Self, IdentifiedAction<Int, MarkedRow.Action>> {
-      CaseKey(Self.rows) { if case .rows(let action) = $0 { action } else { nil } }
-    }
-  }
-
-  var body: some Reducer<State, Action> {
-    Reduce { state, action in
-      switch action {
-      case .hide(let id): state.rows[id: id]?.isShown = false
-      case .delete(let id): state.rows.remove(id: id)
-      case .rows: break
-      }
-      return .none
-    }
-    .forEach(\.rows, action: Action.rowsKey) { MarkedRow() }
-  }
-}
+private typealias MarkedRows = FilteredRows<MarkedRow>
 
 /// Claims of the ScreenLifecycle and ActionLogFileFormat articles checked in a documentation
 /// review.
@@ -83,31 +61,21 @@ private struct MarkedRows: Reducer {
     with leave: MarkedRows.Action, named name: String
   ) async throws -> (String, [String]) {
     let warnings = WarningLog()
-    let harness = Harness(
-      initialState: MarkedRows.State(), warnings: warnings.handler, reducer: MarkedRows())
+    let harness = Harness<MarkedRows>(filteredRowsOn: TestClock(), warnings: warnings)
     let file = directory.path(name)
     let recorder = try harness.store.recordActions(
       to: file, feature: "MarkedRows", checkpointInterval: 1, time: { 0 })
-    let item = harness.store.scope(state: \.visibleRows, action: MarkedRows.Action.rowsKey)[
-      id: 1]?
-      .scope(state: \.items, action: MarkedRow.Action.itemsKey)[id: 7]
+    let item = harness.shownRow()?.scope(state: \.items, action: MarkedRow.Action.itemsKey)[id: 7]
     #expect(item != nil)
-    let phases = scripted([
-      {
-        harness.settle()
-        harness.send(leave)
-        return nil
-      }
-    ])
-    await item?.runScreen(
-      lifecycle: MarkedItem.Action.lifecycleKey, currentPhase: .active, scenePhases: phases)
-    harness.settle()
+    await harness.runTask(of: item, MarkedItem.Action.lifecycleKey) {
+      harness.send(leave)
+    }
     try recorder.finish()
     return (file, warnings.messages)
   }
 
   private var replayer: ActionLogReplayer<MarkedRows> {
-    ActionLogReplayer(feature: "MarkedRows") { MarkedRows() }
+    ActionLogReplayer(feature: "MarkedRows") { MarkedRows(clock: TestClock()) }
   }
 
   /// ActionLogFileFormat: `elementMayBeGone` marks the end of a screen a row of a filtered

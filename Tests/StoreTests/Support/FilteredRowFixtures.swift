@@ -74,6 +74,10 @@ struct FilteredRows<Row: ClockedRow>: Reducer {
   }
 }
 
+extension FilteredRows.State: Codable where Row.State: Codable {}
+
+extension FilteredRows.Action: Codable where Row.Action: Codable {}
+
 /// A sheet holding a list of items (item 8), shown through a filtered view of its own
 /// (`visibleItems`); its actions are its items'.
 struct ItemsSheet<Item: ClockedRow>: Reducer {
