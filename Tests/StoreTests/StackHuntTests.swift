@@ -10,6 +10,16 @@ import Testing
 @Suite final class StackHuntTests {
   let directory = TemporaryDirectory("stack-hunt-tests")
 
+  /// A page's or an inner screen's load: `loaded`, a second later on `clock`.
+  nonisolated static func load<Action: Sendable>(
+    _ loaded: Action, on clock: TestClock
+  ) -> Effect<Action> {
+    .run { send in
+      try await clock.sleep(for: .seconds(1))
+      send(loaded)
+    }
+  }
+
   /// A screen of an inner stack: it loads, and closes itself.
   struct Leaf: Reducer {
     struct State: Equatable, Sendable, Codable {
@@ -26,10 +36,7 @@ import Testing
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
       switch action {
       case .load:
-        return .run { [clock] send in
-          try await clock.sleep(for: .seconds(1))
-          send(.loaded)
-        }
+        return StackHuntTests.load(.loaded, on: clock)
       case .loaded:
         state.loads += 1
         return .none
@@ -59,10 +66,7 @@ import Testing
       Reduce { state, action in
         switch action {
         case .load:
-          return .run { [clock] send in
-            try await clock.sleep(for: .seconds(1))
-            send(.loaded)
-          }
+          return StackHuntTests.load(.loaded, on: clock)
         case .loaded:
           state.loads += 1
         case .open(let name):
@@ -139,7 +143,7 @@ import Testing
     let warnings = WarningLog()
     let harness = harness(warnings)
     for name in 0..<20 { harness.send(.open(name)) }
-    for id in harness.state.path.ids { harness.send(.path(.element(id: id, action: .load))) }
+    for id in harness.state.path.ids { harness.send(page: id, .load) }
     #expect(clock.sleeperCount == 20)
     harness.send(.popEach)
     #expect(clock.sleeperCount == 0)
@@ -157,8 +161,8 @@ import Testing
     let harness = harness(warnings)
     harness.send(.open(0))
     harness.send(.open(1))
-    harness.send(.path(.element(id: 0, action: .load)))
-    harness.send(.path(.element(id: 1, action: .load)))
+    harness.send(page: 0, .load)
+    harness.send(page: 1, .load)
     harness.send(.swapTop(2))
     #expect(harness.state.path.ids == [0, 2])
     #expect(clock.sleeperCount == 1)
@@ -174,12 +178,12 @@ import Testing
     let warnings = WarningLog()
     let harness = harness(warnings)
     harness.send(.open(0))
-    harness.send(.path(.element(id: 0, action: .open(7))))
-    harness.send(.path(.element(id: 0, action: .inner(.element(id: 0, action: .load)))))
+    harness.send(page: 0, .open(7))
+    harness.send(page: 0, leaf: 0, .load)
     #expect(clock.sleeperCount == 1)
     harness.send(.path(.popFrom(id: 0)))
     #expect(clock.sleeperCount == 0)
-    harness.send(.path(.element(id: 0, action: .inner(.element(id: 0, action: .load)))))
+    harness.send(page: 0, leaf: 0, .load)
     #expect(warnings.messages.count == 1, "\(warnings.messages)")
     #expect(clock.sleeperCount == 0)
   }
@@ -191,13 +195,13 @@ import Testing
     let harness = harness(warnings)
     harness.send(.open(0))
     harness.send(.open(1))
-    harness.send(.path(.element(id: 0, action: .open(7))))
-    harness.send(.path(.element(id: 0, action: .open(8))))
-    harness.send(.path(.element(id: 0, action: .inner(.element(id: 0, action: .close)))))
+    harness.send(page: 0, .open(7))
+    harness.send(page: 0, .open(8))
+    harness.send(page: 0, leaf: 0, .close)
     #expect(harness.state.path.ids == [0, 1])
     #expect(harness.state.path[id: 0]?.inner.ids == [])
     #expect(harness.state.path[id: 0]?.inner.nextElementID == 2)
-    harness.send(.path(.element(id: 0, action: .close)))
+    harness.send(page: 0, .close)
     #expect(harness.state.path.ids == [])
     #expect(warnings.messages.isEmpty, "\(warnings.messages)")
   }
@@ -210,9 +214,9 @@ import Testing
     let harness = harness(warnings)
     harness.send(.save)
     harness.send(.open(0))
-    harness.send(.path(.element(id: 0, action: .open(7))))
-    harness.send(.path(.element(id: 0, action: .inner(.element(id: 0, action: .load)))))
-    harness.send(.path(.element(id: 0, action: .load)))
+    harness.send(page: 0, .open(7))
+    harness.send(page: 0, leaf: 0, .load)
+    harness.send(page: 0, .load)
     #expect(clock.sleeperCount == 2)
     harness.send(.restoreThenPushCopyOf(0))
     #expect(harness.state.path.ids == [0])
@@ -232,7 +236,7 @@ import Testing
     let harness = harness(warnings)
     harness.send(.save)
     harness.send(.open(0))
-    harness.send(.path(.element(id: 0, action: .open(7))))
+    harness.send(page: 0, .open(7))
     let pages = harness.store.scope(state: \.path, action: .huntPath)
     let page = pages[id: 0]!
     let leaves = page.scope(state: \.inner, action: .huntInner)
@@ -262,9 +266,9 @@ import Testing
     harness.send(.open(0))
     harness.send(.open(1))
     harness.send(.path(.popFrom(id: 1)))
-    harness.send(.path(.element(id: 0, action: .load)))
-    harness.send(.path(.element(id: 0, action: .open(7))))
-    harness.send(.path(.element(id: 0, action: .inner(.element(id: 0, action: .load)))))
+    harness.send(page: 0, .load)
+    harness.send(page: 0, .open(7))
+    harness.send(page: 0, leaf: 0, .load)
     #expect(clock.sleeperCount == 2)
     harness.send(.reloadFromJSON)
     #expect(clock.sleeperCount == 0)
@@ -284,7 +288,7 @@ import Testing
     let warnings = WarningLog()
     let harness = harness(warnings)
     harness.send(.open(0))
-    harness.send(.path(.element(id: 0, action: .open(7))))
+    harness.send(page: 0, .open(7))
     harness.send(.path(.element(id: 0, action: .inner(.popFrom(id: 0)))))
     #expect(harness.state.seen == ["inner pop #0 #0"])
     harness.send(.path(.element(id: 0, action: .inner(.popFrom(id: 0)))))
@@ -318,6 +322,18 @@ import Testing
     let report = try ActionLogReplayer(feature: "StackHunt") { Root(clock: clock) }
       .replay(path: file)
     #expect(report.isComplete, "\(report)")
+  }
+}
+
+extension Harness where R == StackHuntTests.Root {
+  /// Sends `action` to the page with id `page`.
+  func send(page: StackElementID, _ action: StackHuntTests.Page.Action) {
+    send(.path(.element(id: page, action: action)))
+  }
+
+  /// Sends `action` to the screen with id `leaf` of the inner stack of the page with id `page`.
+  func send(page: StackElementID, leaf: StackElementID, _ action: StackHuntTests.Leaf.Action) {
+    send(page: page, .inner(.element(id: leaf, action: action)))
   }
 }
 
