@@ -387,4 +387,82 @@ private actor Counter {
       }, received(2))
     #expect(seen == [["4950", "unstructured"]])
   }
+
+  // MARK: - What a wait in vain for such work says
+
+  /// A client that answers through a callback, which the test calls when it chooses (from a
+  /// `DispatchQueue`, as a system API would).
+  final class Callback: Sendable {
+    private let pending = Locked<(@Sendable (String) -> Void)?>(nil)
+    func load(_ done: @escaping @Sendable (String) -> Void) { pending.withLock { $0 = done } }
+    func answer(_ value: String) {
+      let done = pending.withLock { $0 }
+      DispatchQueue.global().async { done?(value) }
+    }
+  }
+
+  /// The store's hint for an effect that waits on something other than a test clock, given
+  /// whether the feature holds a test clock (the usual feature does): it held one, and the
+  /// failure said only that nothing arrived in time, though the same effect in a feature with
+  /// no clock got the hint, and the function's own doc promised it.
+  @Test(arguments: [true, false])
+  func aWaitInVainOnWorkElsewhereSaysItIsWaitedForInRealTime(holdsClock: Bool) async {
+    struct Loader: Reducer {
+      struct State: Equatable { var value = "" }
+      enum Action: Equatable, Sendable {
+        case load
+        case loaded(String)
+      }
+      let clock: TestClock?
+      let client: Callback
+
+      func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        switch action {
+        case .load:
+          return .run { [client] send in
+            let value = await withCheckedContinuation { continuation in
+              client.load { continuation.resume(returning: $0) }
+            }
+            send(.loaded(value))
+          }
+        case .loaded(let value):
+          state.value = value
+          return .none
+        }
+      }
+    }
+    let messages = Messages()
+    let client = Callback()
+    let store = TestStore(initialState: Loader.State()) {
+      Loader(clock: holdsClock ? TestClock() : nil, client: client)
+    }
+    await store.send(.load)
+    await withKnownIssue {
+      await store.receive(.loaded("ok"), timeout: .milliseconds(10)) { $0.value = "ok" }
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(
+      messages.last.contains(
+        "If an effect waits on a stream or a continuation that the test drives"),
+      "\(messages.last)")
+    #expect(
+      messages.last.contains(
+        """
+        Work on another thread (a `DispatchQueue`, a `Task.detached`, an actor with an \
+        executor of its own) is waited for in real time, up to the timeout: make the mock \
+        answer from what the test drives, or pass a longer `timeout:`.
+        """), "\(messages.last)")
+    // The sleep of a task the store does not run is named when the store sees the clock.
+    #expect(
+      messages.last.contains("If it waits for a task the test store does not run") == !holdsClock)
+    await withKnownIssue {
+      await store.finish(timeout: .milliseconds(10))
+    } matching: {
+      messages.capture($0)
+    }
+    #expect(messages.last.hasPrefix("1 effect still running at the end of the test:"))
+    #expect(messages.last.contains("is waited for in real time"), "\(messages.last)")
+    client.answer("late")
+  }
 }

@@ -319,15 +319,24 @@ enum Messages {
         passes a ContinuousClock), and advance it: `await clock.advance(by: ...)`.
         """
     }
-    guard clocks.isEmpty else { return "" }
-    return """
-
+    let stream = """
       If an effect waits on a stream or a continuation that the test drives (an `AsyncStream` \
       a stub client returns, a callback), yield to it, finish it or cancel the effect before \
-      this step. If it waits for a task the test store does not run (a `Task {}` or \
-      `Task.detached` in an effect or a dependency) that sleeps on a TestClock, that task can \
-      \(advice)
+      this step.
       """
+    // A sleep of such a task on a TestClock the feature holds is named above; with no test
+    // clock in sight, the store cannot see one, so the line says to look for it.
+    let unseenSleep = """
+      If it waits for a task the test store does not run (a `Task {}` or `Task.detached` in an \
+      effect or a dependency) that sleeps on a TestClock, that task can \(advice)
+      """
+    let elsewhere = """
+      Work on another thread (a `DispatchQueue`, a `Task.detached`, an actor with an executor \
+      of its own) is waited for in real time, up to the timeout: make the mock answer from \
+      what the test drives, or pass a longer `timeout:`.
+      """
+    return "\n"
+      + ([stream] + (clocks.isEmpty ? [unseenSleep] : []) + [elsewhere]).joined(separator: " ")
   }
 
   /// A step that dropped received actions a `receive` was waiting for, in non-exhaustive mode.
