@@ -29,9 +29,13 @@ extension Effect {
   /// thrown for a wait cancelled already (a later effect came, say) is reported too, and the
   /// warning says so.
   ///
+  /// A `duration` of zero or less waits for no time on `clock`: a negative one is taken as
+  /// zero. The effect runs as soon as its wait's task has run; only an effect started under
+  /// `id` before then replaces it.
+  ///
   /// - Parameters:
   ///   - id: The cancellation id shared by the burst.
-  ///   - duration: How long to wait for quiet.
+  ///   - duration: How long to wait for quiet; zero or less waits for no time.
   ///   - clock: The clock to wait on.
   ///   - fileID: The file of the call, named while the effect waits (in a test's report of
   ///     the effects still running, say), and in the warning for an error the clock throws.
@@ -113,9 +117,14 @@ extension Effect {
   /// warning naming it, this call, `id`, and the action that started the effect that opened
   /// the window.
   ///
+  /// An `interval` of zero or less waits for no time on `clock`: a negative one is taken as
+  /// zero. Each window closes as soon as its timer's task has run: an effect started before
+  /// then waits in it, as in any other window, and runs when it closes.
+  ///
   /// - Parameters:
   ///   - id: The id the throttle is keyed by, namespaced like a cancellation id.
-  ///   - interval: The shortest time between two effects that run.
+  ///   - interval: The shortest time between two effects that run; zero or less waits for no
+  ///     time.
   ///   - clock: The clock that measures the interval.
   ///   - latest: Whether to keep the latest waiting effect rather than the first.
   ///   - fileID: The file of the call, named in the warning for an error the clock throws.
