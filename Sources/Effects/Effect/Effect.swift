@@ -67,7 +67,8 @@ public struct Effect<Action: Sendable>: Sendable {
   /// with no `catch`, or once cancelled, ends with no warning: the `unimplemented` dependency
   /// that threw it failed the test already, naming itself. So does one, under a test store,
   /// that throws the error of a failed `try #require(...)` or `XCTUnwrap`, which failed the
-  /// test at its own line.)
+  /// test at its own line. An action `catch` made of such an error is dropped with no
+  /// warning too.)
   ///
   /// - Parameters:
   ///   - priority: The priority of the task that runs the operation.
@@ -115,7 +116,9 @@ extension Effect {
   /// effect was cancelled never reach a reducer, as the operation's own do not; nor do those
   /// it sent that had not reached one when the effect was cancelled (its row removed, its
   /// store released). Unlike the operation's, such actions are reported, unless the error
-  /// means cancellation, as for the action the other `catch` returns: a runtime warning names
+  /// means cancellation or its thrower failed the test for it already (an `unimplemented`
+  /// dependency's, or, under a test store, a failed `try #require(...)`'s or `XCTUnwrap`'s),
+  /// as for the action the other `catch` returns: a runtime warning names
   /// the error and the first action dropped, and, if the handler sent more (a retry loop that
   /// does not check for cancellation), one more warning when the effect ends gives their count
   /// and the last of them. Under a test store, these warnings fail the test, also when they

@@ -105,8 +105,11 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     // store to reach. An error is still a runtime warning, as it would have been: a save that
     // fails once its store is gone, and throws something other than a cancellation, says so.
     let warnings = self.warnings
+    let isReportedByItsThrower = self.isReportedByItsThrower
     inbox.close { event in
-      for warning in Self.warnings(forDropped: event) { warnings(warning) }
+      for warning in Self.warnings(forDropped: event, isReportedByItsThrower) {
+        warnings(warning)
+      }
     }
     for record in records {
       record.cancel()
@@ -291,7 +294,8 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
     else {
       placement.record?.cancel()
       if let error = placement.caught, let record = placement.record,
-        let warning = Self.warning(forDropped: action, caught: error, of: record)
+        let warning = Self.warning(
+          forDropped: action, caught: error, of: record, isReportedByItsThrower)
       {
         warnings(warning)
       }
@@ -375,7 +379,9 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
         // The store went meanwhile: what is left reaches no reducer. An error is still a
         // runtime warning, as for the reports no drain took (see `deinit`).
         for event in events[position...] {
-          for warning in Self.warnings(forDropped: event) { warnings(warning) }
+          for warning in Self.warnings(forDropped: event, isReportedByItsThrower) {
+            warnings(warning)
+          }
         }
         return (true, false)
       }
@@ -387,7 +393,8 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
         // gone by the store, when its walk has not seen the place go: dropped there, with the
         // same warning, see `isStillPlaced(_:in:sending:)`.)
         if !deliver(action, from: record, caught: error),
-          let warning = Self.warning(forDropped: action, caught: error, of: record)
+          let warning = Self.warning(
+            forDropped: action, caught: error, of: record, isReportedByItsThrower)
         {
           warnings(warning)
         }
@@ -716,10 +723,12 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   /// The runtime warnings for what an effect reported that no reducer will see, as its store
   /// is gone: an error it threw, unless it reported the error itself (a debounce's clock
   /// error, see `EndsSequenceReported`), and the actions `catch:` made of errors (see
-  /// ``warning(forDropped:caught:of:)``). None for the rest.
-  nonisolated static func warnings(forDropped event: EffectInbox<Action>.Event)
-    -> [RuntimeWarning]
-  {
+  /// ``warning(forDropped:caught:of:_:)``). None for the rest. `isReportedByItsThrower` is
+  /// the runtime's own (see ``isReportedByItsThrower``).
+  nonisolated static func warnings(
+    forDropped event: EffectInbox<Action>.Event,
+    _ isReportedByItsThrower: @Sendable (any Error) -> Bool
+  ) -> [RuntimeWarning] {
     switch event {
     case .finished(let record, let error):
       let thrown: RuntimeWarning? =
@@ -729,7 +738,8 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
         }
       return [thrown, warning(forUnreportedCatchActionsOf: record)].compactMap { $0 }
     case .caught(let action, let error, let record):
-      return [warning(forDropped: action, caught: error, of: record)].compactMap { $0 }
+      return [warning(forDropped: action, caught: error, of: record, isReportedByItsThrower)]
+        .compactMap { $0 }
     case .action:
       return []
     }
@@ -740,11 +750,16 @@ package final class EffectRuntime<Action: Sendable>: Sendable {
   /// after its end was reported. The others are counted on the record and told of in one
   /// warning at its end (``warning(forUnreportedCatchActionsOf:)``): a handler that keeps
   /// sending once cancelled is two warnings, not one per action. `nil` too for an error that
-  /// means cancellation, which ends an effect quietly.
+  /// means cancellation, which ends an effect quietly, and for one its thrower reported
+  /// already (`isReportedByItsThrower`, the runtime's own): thrown a moment later, once the
+  /// effect was cancelled, it would have ended the effect quietly too.
   nonisolated static func warning(
-    forDropped action: Action, caught error: any Error, of record: EffectRecord
+    forDropped action: Action, caught error: any Error, of record: EffectRecord,
+    _ isReportedByItsThrower: @Sendable (any Error) -> Bool
   ) -> RuntimeWarning? {
-    guard !meansCancellation(error), record.noteDroppedCatchAction(action, error: error) else {
+    guard !meansCancellation(error), !isReportedByItsThrower(error),
+      record.noteDroppedCatchAction(action, error: error)
+    else {
       return nil
     }
     return warning(forCaught: error, action: action, of: record)
@@ -1078,7 +1093,7 @@ package struct EffectPlacement: Sendable {
   let onlyTakeover: Bool
   /// The error `catch:` made the action of, for an action a `catch:` handler sent: dropped,
   /// it is a runtime warning, as when the drain drops it (see
-  /// ``EffectRuntime/warning(forDropped:caught:of:)``).
+  /// ``EffectRuntime/warning(forDropped:caught:of:_:)``).
   let caught: (any Error)?
 
   init(
