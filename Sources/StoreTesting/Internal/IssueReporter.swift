@@ -68,8 +68,9 @@ package func reportFailure(_ message: String, at location: TestLocation) {
 /// Testing's `#require`, whose failure names the expression, at its line, XCTest's
 /// `XCTUnwrap`, or an `unimplemented` dependency (a ``ReportedByItsThrower``, such as
 /// ``UnimplementedError``). A test store does not report such an error again when an
-/// assertion closure throws it, nor when an effect does with no `catch:` or once cancelled
-/// (its runtime asks this; a `catch:` still turns the error into an action).
+/// assertion closure throws it, nor when an effect does with no `catch:` or once cancelled,
+/// nor when the action a `catch:` made of it is dropped as its effect was cancelled (its
+/// runtime asks this; a `catch:` still turns the error into an action).
 ///
 /// XCTest skips `XCTUnwrap`'s error itself when a test method throws it, by marks that are not
 /// public API: on Darwin, and in older swift-corelibs-xctest, the error's user info key
