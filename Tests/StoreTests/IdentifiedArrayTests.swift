@@ -380,7 +380,10 @@ import Testing
       }
       #expect(
         String(decoding: repeated.standardErrorContent, as: UTF8.self).contains(
-          "IdentifiedArray: cannot insert the id 2 twice. Ids must be unique."))
+          """
+          IdentifiedArray: cannot insert an element with id 2 twice, at positions 0 and 1 of the \
+          inserted elements. Ids must be unique.
+          """))
       await #expect(processExitsWith: .failure) {
         var items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a")]
         items.insert(contentsOf: [Item(id: 1, name: "b")], at: 1)

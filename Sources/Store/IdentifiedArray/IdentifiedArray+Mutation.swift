@@ -151,15 +151,14 @@ extension IdentifiedArray {
       IdentifiedArray: cannot insert \(elements.count) elements at position \(position) of \
       \(storage.count) elements (positions 0 through \(storage.count) are valid).
       """)
-    var newIDs = Set<ID>(minimumCapacity: elements.count)
-    for element in elements {
+    var newIDs = [ID: Int](minimumCapacity: elements.count)
+    for (offset, element) in elements.enumerated() {
       precondition(
         find(element.id) == nil,
         duplicateMessage(element.id, adding: "insert", advice: ""))
-      precondition(
-        newIDs.insert(element.id).inserted,
-        "IdentifiedArray: cannot insert the id \(describeID(element.id)) twice. Ids must be unique."
-      )
+      if let first = newIDs.updateValue(offset, forKey: element.id) {
+        preconditionFailure(Self.repeatedInsertMessage(element.id, positions: [first, offset]))
+      }
     }
     guard !elements.isEmpty else { return }
     insertIndexed(elements, at: position)
@@ -498,6 +497,17 @@ extension IdentifiedArray {
 }
 
 extension IdentifiedArray {
+  /// The message of a trap for inserting elements among which `id` repeats, at `positions`
+  /// of the inserted elements: as ``duplicateMessage(_:adding:advice:)`` words it, with the
+  /// positions, and for a UUID a counting generator could have made, the same hint.
+  static func repeatedInsertMessage(_ id: ID, positions: [Int]) -> String {
+    """
+    IdentifiedArray: cannot insert an element with id \(describeID(id)) twice, at positions \
+    \(positions.map(String.init).joined(separator: " and ")) of the inserted elements. Ids \
+    must be unique.\(countedIDHint(id))
+    """
+  }
+
   /// The message of a trap for adding an element whose id is already at a position: the id
   /// as a test writes it, that position, `advice` (empty, or a clause starting with `; `),
   /// and, for a UUID a counting generator could have made, how a test's generator does that.

@@ -36,7 +36,7 @@ import Synchronization
 /// O(*n*) for one reason only: the later elements move up in memory, as in
 /// `Array.remove(at:)`. The id index is not rewritten at each removal: removals record the
 /// slots they free (one per 128 elements, 64 to 1,024 of them), lookups subtract the freed
-/// slots before theirs (a binary search, at most 10 comparisons), and one re-index serves all
+/// slots before theirs (a binary search, at most 11 comparisons), and one re-index serves all
 /// those removals, so a removal's share of it is about 128 writes up to 131,072 elements.
 /// Inserting in the middle and reordering are O(*n*). (No list has both O(1) access by
 /// position and O(1) removal from the middle; access by position is what lists do most, so
@@ -177,7 +177,9 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
   ///     occurrence.
   ///   - combine: Returns the element to keep, given the one already kept and the repeat.
   /// - Precondition: `combine` returns an element with the same id; one with another id
-  ///   stops the program, naming the id.
+  ///   stops the program, naming the id. No id is not equal to itself (a floating-point NaN):
+  ///   one stops the program, naming it and the position it would take, as ``append(_:)``
+  ///   does.
   /// - Complexity: O(*n*).
   public init(
     _ elements: some Sequence<Element>,
@@ -254,7 +256,7 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
   /// How many removals may share one re-index of the id index: one per 128 elements, from 64
   /// to 1,024. A re-index rewrites at most *n* positions, so a removal's share of it is at most
   /// 128 writes (and at most *n* / 1,024 beyond 131,072 elements), while a lookup with removals
-  /// pending searches at most 1,024 freed slots (10 comparisons).
+  /// pending searches at most 1,024 freed slots (11 comparisons).
   @inlinable var removedSlotLimit: Int { Swift.min(Swift.max(64, storage.count / 128), 1_024) }
 
   /// The position of the element in `slot`: the slot less the slots freed before it.
