@@ -40,6 +40,10 @@ public struct Account: Reducer {
     /// How many sign-ins this account has started. A sign-out's revoke reports a failure
     /// with the count at the sign-out, so a report that comes after a later sign-in started
     /// is told apart, whoever is signed in by then.
+    ///
+    /// Past `Int.max` (a count decoded or set so), the next sign-in counts from 1 again,
+    /// never a trap, and never 0, which means no sign-in started: the count only has to
+    /// differ from the one a sign-out's report carries.
     public var signInsStarted = 0
 
     /// Creates the signed-out state.
@@ -206,7 +210,8 @@ public struct Account: Reducer {
       let username = state.form.username.trimmingCharacters(in: .whitespacesAndNewlines)
       guard !state.isSigningIn, !state.isSignedIn, !username.isEmpty else { return .none }
       state.isSigningIn = true
-      state.signInsStarted += 1
+      // From 1 again past `Int.max` (see `signInsStarted`): a count decoded at the top trapped.
+      state.signInsStarted = state.signInsStarted == .max ? 1 : state.signInsStarted + 1
       state.errorMessage = nil
       let password = state.form.password
       state.form.password = ""
