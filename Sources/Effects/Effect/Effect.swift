@@ -116,15 +116,15 @@ extension Effect {
   /// effect was cancelled never reach a reducer, as the operation's own do not; nor do those
   /// it sent that had not reached one when the effect was cancelled (its row removed, its
   /// store released). Unlike the operation's, such actions are reported, unless the error
-  /// means cancellation or its thrower failed the test for it already (an `unimplemented`
-  /// dependency's, or, under a test store, a failed `try #require(...)`'s or `XCTUnwrap`'s),
-  /// as for the action the other `catch` returns: a runtime warning names
-  /// the error and the first action dropped, and, if the handler sent more (a retry loop that
-  /// does not check for cancellation), one more warning when the effect ends gives their count
-  /// and the last of them. Under a test store, these warnings fail the test, also when they
-  /// come after its `finish()` returned, and when the test cancelled the effect itself
+  /// means cancellation, as for the action the other `catch` returns. A runtime warning names
+  /// the error and the first action dropped. If the handler sent more (a retry loop that does
+  /// not check for cancellation), one more warning when the effect ends gives their count and
+  /// the last of them. Under a test store, these warnings fail the test, also when they come
+  /// after its `finish()` returned, and when the test cancelled the effect itself
   /// (`skipInFlightEffects()`): check `Task.isCancelled` before sending from a handler that
-  /// waits.
+  /// waits. None of these warnings comes for an error whose thrower failed the test for it
+  /// already: an `unimplemented` dependency, or, under a test store, a failed
+  /// `try #require(...)` or `XCTUnwrap`.
   ///
   /// - Parameters:
   ///   - priority: The priority of the task that runs the operation.
