@@ -67,8 +67,8 @@ public struct Effect<Action: Sendable>: Sendable {
   /// with no `catch`, or once cancelled, ends with no warning: the `unimplemented` dependency
   /// that threw it failed the test already, naming itself. So does one, under a test store,
   /// that throws the error of a failed `try #require(...)` or `XCTUnwrap`, which failed the
-  /// test at its own line. An action `catch` made of such an error is dropped with no
-  /// warning too.)
+  /// test at its own line. If the effect is cancelled before an action `catch` made of such
+  /// an error reaches a reducer, the action is dropped with no warning either.)
   ///
   /// - Parameters:
   ///   - priority: The priority of the task that runs the operation.

@@ -177,9 +177,9 @@ public struct IdentifiedArray<ID: Hashable, Element: Identifiable> where Element
   ///     occurrence.
   ///   - combine: Returns the element to keep, given the one already kept and the repeat.
   /// - Precondition: `combine` returns an element with the same id; one with another id
-  ///   stops the program, naming the id. No id is not equal to itself (a floating-point NaN):
-  ///   one stops the program, naming it and the position it would take, as ``append(_:)``
-  ///   does.
+  ///   stops the program, naming the id. Every id is equal to itself: one that is not (a
+  ///   floating-point NaN) stops the program, naming it and the position it would take, as
+  ///   ``append(_:)`` does.
   /// - Complexity: O(*n*).
   public init(
     _ elements: some Sequence<Element>,
