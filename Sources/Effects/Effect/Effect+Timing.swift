@@ -29,8 +29,8 @@ extension Effect {
   /// thrown for a wait cancelled already (a later effect came, say) is reported too, and the
   /// warning says so.
   ///
-  /// A `duration` of zero or less waits for no time on `clock`: a negative one is taken as
-  /// zero. The effect runs as soon as its wait's task has run; only an effect started under
+  /// A `duration` of zero or less asks `clock` to sleep until a deadline not after its `now`,
+  /// which the package's clocks and the standard ones return from at once. The effect runs as soon as its wait's task has run; only an effect started under
   /// `id` before then replaces it.
   ///
   /// - Parameters:
@@ -117,8 +117,8 @@ extension Effect {
   /// warning naming it, this call, `id`, and the action that started the effect that opened
   /// the window.
   ///
-  /// An `interval` of zero or less waits for no time on `clock`: a negative one is taken as
-  /// zero. Each window closes as soon as its timer's task has run: an effect started before
+  /// An `interval` of zero or less asks `clock` to sleep until a deadline not after its
+  /// `now`, which the package's clocks and the standard ones return from at once. Each window closes as soon as its timer's task has run: an effect started before
   /// then waits in it, as in any other window, and runs when it closes.
   ///
   /// - Parameters:
