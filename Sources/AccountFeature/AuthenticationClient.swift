@@ -81,9 +81,10 @@ extension AuthenticationClient {
     profileChanges: { AsyncStream { $0.finish() } }
   )
 
-  /// A simulated server: accepts any username with the password `"secret"`, after a short
-  /// delay on `clock`, and keeps the session's token in `credentials`. Each sign-in gets a
-  /// token no other session has (`token-ada-` and a UUID), and saves it only if the sign-in
+  /// A simulated server: accepts any username that is not empty with the password
+  /// `"secret"`, after a short delay on `clock`, and keeps the session's token in
+  /// `credentials`. Each sign-in gets a token no other session has (`token-`, the username,
+  /// `-` and a UUID: `token-ada-` and a UUID for `ada`), and saves it only if the sign-in
   /// was not cancelled (by a sign-out) by then. A sign-out forgets the saved session at once,
   /// then waits as for the server's answer, so it never forgets a session saved after it
   /// started.
