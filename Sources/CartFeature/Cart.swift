@@ -13,7 +13,7 @@ import Store
 /// - **Forward**: tapping a row pushes ``CartRoute/itemEditor(_:)`` with the item's *id* onto
 ///   ``State/path``. The editor screen gets its store by that id, so its edits land in
 ///   `items[id:]` and the list sees them at once; nothing is copied, so nothing can go stale.
-///   Removing an item pops the screens that showed it.
+///   Removing an item pops the first screen that showed it, with every screen above it.
 /// - **Backward**: the ``TitleEditor`` sheet, presented with `presents`, reports
 ///   `saved(title)` or `cancelled` through delegate actions, then dismisses itself.
 /// - **Commands**: checkout is an action: ``Action/checkoutTapped`` starts one cancellable

@@ -152,6 +152,21 @@ import Testing
     await store.finish()
   }
 
+  /// `Cart`'s doc: removing an item pops the first screen that showed it, with every screen
+  /// above it, though those show items the cart still holds.
+  @Test func removingAnItemPopsTheScreensAboveItsScreenToo() async {
+    let store = makeCartStore(clock: clock)
+    await store.send(.rowTapped(milk)) { $0.path.append(.itemEditor(milk)) }
+    await store.send(.rowTapped(tea)) { $0.path.append(.itemEditor(tea)) }
+    await store.send(.items(.element(id: milk, action: .removeTapped)))
+    await store.receive(.items(.element(id: milk, action: .delegate(.removeRequested)))) {
+      $0.items.remove(id: milk)
+      $0.path.removeAll()
+    }
+    #expect(store.state.items.map(\.id) == [tea])
+    await store.finish()
+  }
+
   @Test func anEditorThatOutlivesItsItemIsCaughtAsAWarning() async {
     let store = makeCartStore(clock: clock)
     await store.send(.rowTapped(tea)) { $0.path.append(.itemEditor(tea)) }
