@@ -44,25 +44,6 @@ private struct Shelf: Reducer {
   }
 }
 
-/// The issues a test expected, as Swift Testing recorded them: what they say, and whether each
-/// is a `#require` that failed.
-private final class RecordedIssues: Sendable {
-  private let storage = Locked<[(text: String, isRequire: Bool)]>([])
-
-  func capture(_ issue: Issue) -> Bool {
-    let isRequire =
-      if case .expectationFailed(let expectation) = issue.kind { expectation.isRequired } else {
-        false
-      }
-    let text = issue.comments.map(\.rawValue).joined(separator: "\n")
-    storage.withLock { $0.append((text, isRequire)) }
-    return true
-  }
-
-  var texts: [String] { storage.withLock { $0.map(\.text) } }
-  var requires: Int { storage.withLock { $0.count(where: \.isRequire) } }
-}
-
 /// A fresh hunt through StoreTesting: where a test store said something other than what
 /// happened, or said it twice.
 @MainActor
@@ -75,13 +56,11 @@ private final class RecordedIssues: Sendable {
   /// failure of one mistake, naming Swift Testing's innards.
   @Test func aFailedRequireInASendClosureFailsTheStepOnce() async {
     let store = TestStore(initialState: Shelf.State()) { Shelf() }
-    await withKnownIssue {
+    await issues.expectKnown {
       await store.send(.add(1)) {
         let book = try #require($0.books[id: 2])
         $0.selected = book.id
       }
-    } matching: {
-      issues.capture($0)
     }
     #expect(issues.requires == 1)
     #expect(issues.texts.count == 1, "\(issues.texts)")
@@ -96,13 +75,11 @@ private final class RecordedIssues: Sendable {
   @Test func aFailedRequireInAReceiveClosureFailsTheStepOnce() async {
     let store = TestStore(initialState: Shelf.State(books: [Shelf.Book(id: 1)])) { Shelf() }
     await store.send(.rename(1, "Emma")) { $0.books[id: 1]?.title = "Emma" }
-    await withKnownIssue {
+    await issues.expectKnown {
       await store.receive(.bump) {
         try #require($0.selected != nil)
         $0.count = 1
       }
-    } matching: {
-      issues.capture($0)
     }
     #expect(issues.requires == 1)
     #expect(issues.texts.count == 1, "\(issues.texts)")
@@ -115,10 +92,8 @@ private final class RecordedIssues: Sendable {
       var description: String { "no book 2" }
     }
     let store = TestStore(initialState: Shelf.State()) { Shelf() }
-    await withKnownIssue {
+    await issues.expectKnown {
       await store.send(.add(1)) { _ in throw NoBook() }
-    } matching: {
-      issues.capture($0)
     }
     #expect(issues.texts == ["The assertion closure of send(Shelf.Action.add(1)) threw: no book 2"])
     await store.finish()
@@ -133,10 +108,8 @@ private final class RecordedIssues: Sendable {
     let store = TestStore(initialState: Shelf.State()) { Shelf() }
     store.exhaustivity = .off
     await store.send(.refresh)
-    await withKnownIssue {
+    await issues.expectKnown {
       await store.receive(.select(nil)) { $0.count = 5 }
-    } matching: {
-      issues.capture($0)
     }
     #expect(
       issues.texts == [
@@ -153,10 +126,8 @@ private final class RecordedIssues: Sendable {
 
     // One that changed the state is still reminded.
     await store.send(.refresh)
-    await withKnownIssue {
+    await issues.expectKnown {
       await store.receive(.bump) { $0.count += 1 }
-    } matching: {
-      issues.capture($0)
     }
     #expect(issues.texts.last?.contains("counts the step's change twice") == true)
     await store.finish()
