@@ -33,43 +33,13 @@ private struct UnwrappingCounter: Reducer {
 /// An `XCTUnwrap` that fails in an effect run by a test store, in an `XCTestCase`, records its
 /// failure and throws: the runtime warning for an effect's error that no `catch:` handles
 /// failed the test a second time.
-final class RequireInEffectXCTestHuntTests: XCTestCase {
-  private var failures: [String] = []
-
+final class RequireInEffectXCTestHuntTests: FailureCapturingTestCase {
   // Only the unwrap's failure and the test store's runtime warnings are captured, told by how
   // they start; any other failure (the assertions below, which name them) still fails the test.
-  private func isCaptured(_ description: String) -> Bool {
+  override func isCaptured(_ description: String) -> Bool {
     description.hasPrefix("XCTUnwrap failed") || description.hasPrefix("failed - Runtime warning")
       || description.hasPrefix("Runtime warning")
   }
-
-  #if canImport(Darwin)
-    override func record(_ issue: XCTIssue) {
-      if isCaptured(issue.compactDescription) {
-        failures.append(issue.compactDescription)
-      } else {
-        super.record(issue)
-      }
-    }
-  #else
-    override func recordFailure(
-      withDescription description: String,
-      inFile filePath: String,
-      atLine lineNumber: Int,
-      expected: Bool
-    ) {
-      if isCaptured(description) {
-        failures.append(description)
-      } else {
-        super.recordFailure(
-          withDescription: description,
-          inFile: filePath,
-          atLine: lineNumber,
-          expected: expected
-        )
-      }
-    }
-  #endif
 
   @MainActor
   func testAFailedUnwrapInAnEffectWithNoCatchFailsTheTestOnce() async {

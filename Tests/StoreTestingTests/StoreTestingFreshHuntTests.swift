@@ -134,38 +134,12 @@ private struct Shelf: Reducer {
   }
 }
 
-/// The same for XCTest's `XCTUnwrap`, in an `XCTestCase`.
-final class StoreTestingFreshHuntXCTests: XCTestCase {
-  /// The failures of the unwrap and of the test store, caught; any other still fails the test.
-  private var failures: [String] = []
-
-  private func isCaught(_ description: String) -> Bool {
+/// The same for XCTest's `XCTUnwrap`, in an `XCTestCase`. The failures of the unwrap and of
+/// the test store are captured; any other still fails the test.
+final class StoreTestingFreshHuntXCTests: FailureCapturingTestCase {
+  override func isCaptured(_ description: String) -> Bool {
     description.contains("XCTUnwrap") || description.contains("assertion closure")
   }
-
-  #if canImport(Darwin)
-    override func record(_ issue: XCTIssue) {
-      if isCaught(issue.compactDescription) {
-        failures.append(issue.compactDescription)
-      } else {
-        super.record(issue)
-      }
-    }
-  #else
-    override func recordFailure(
-      withDescription description: String,
-      inFile filePath: String,
-      atLine lineNumber: Int,
-      expected: Bool
-    ) {
-      if isCaught(description) {
-        failures.append(description)
-      } else {
-        super.recordFailure(
-          withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-      }
-    }
-  #endif
 
   /// `XCTUnwrap` records its failure and throws an error that XCTest does not report again:
   /// the test store reported it, "The assertion closure of send(…) threw:

@@ -6,46 +6,16 @@ import XCTest
 
 /// Proves that a test store failure inside an `XCTestCase` is reported to that test case
 /// (through XCTest, where Swift Testing's issues would be ignored).
-final class XCTestReportingTests: XCTestCase {
-  private var failures: [String] = []
-
+final class XCTestReportingTests: FailureCapturingTestCase {
   // Only the test store's own failure is captured; any other failure (such as a failing
   // XCTAssert below) still fails the test.
-  private func isTestStoreFailure(_ description: String) -> Bool {
+  override func isCaptured(_ description: String) -> Bool {
     description.contains("differs from the expected state")
       || description.contains("still running at the end of the test")
   }
 
   /// A store kept in a property, as one made in `setUp()` is.
   private var store: TestStore<Profile.State, Profile.Action>?
-
-  #if canImport(Darwin)
-    override func record(_ issue: XCTIssue) {
-      if isTestStoreFailure(issue.compactDescription) {
-        failures.append(issue.compactDescription)
-      } else {
-        super.record(issue)
-      }
-    }
-  #else
-    override func recordFailure(
-      withDescription description: String,
-      inFile filePath: String,
-      atLine lineNumber: Int,
-      expected: Bool
-    ) {
-      if isTestStoreFailure(description) {
-        failures.append(description)
-      } else {
-        super.recordFailure(
-          withDescription: description,
-          inFile: filePath,
-          atLine: lineNumber,
-          expected: expected
-        )
-      }
-    }
-  #endif
 
   @MainActor
   func testAFailingAssertionFailsTheXCTestCase() async {
