@@ -6,54 +6,13 @@ import Testing
 
 // Snippets of the StoreTesting "Testing Features" article and of the Effects Getting Started
 // article that GettingStartedSnippetTests does not run: each feature is copied as the article
-// writes it (inside an enum, so that it keeps its unqualified names), with the least the
-// partial snippets need around them, and each test checks what the text says the code does.
+// writes it (inside an enum, so that it keeps its unqualified names; the Testing Features
+// article's `Notes` is in Support), with the least the partial snippets need around them, and
+// each test checks what the text says the code does.
 
-enum TestingFeaturesSnippet {
-  struct Notes: Reducer {
-    struct Note: Equatable, Identifiable {
-      let id: UUID
-      var text = ""
-    }
-
-    struct State: Equatable {
-      var notes: [Note] = []
-      var saveCount = 0
-    }
-
-    enum Action: Sendable, Equatable {
-      case addTapped
-      case textChanged(id: UUID, text: String)
-      case autosaved
-    }
-
-    enum CancelID { case autosave }
-
-    let clock: any Clock<Duration>
-    let makeID: UUIDGenerator
-
-    func reduce(into state: inout State, action: Action) -> Effect<Action> {
-      switch action {
-      case .addTapped:
-        state.notes.append(Note(id: makeID()))
-        return .none
-
-      case .textChanged(let id, let text):
-        guard let index = state.notes.firstIndex(where: { $0.id == id }) else { return .none }
-        state.notes[index].text = text
-        return .run { [clock] send in
-          try await clock.sleep(for: .seconds(2))
-          send(.autosaved)
-        }
-        .cancellable(id: CancelID.autosave, cancelInFlight: true)
-
-      case .autosaved:
-        state.saveCount += 1
-        return .none
-      }
-    }
-  }
-}
+/// The snippets of the Testing Features article, on its `Notes` feature (in Support, shared
+/// with ReadAFailureDocTests).
+enum TestingFeaturesSnippet {}
 
 extension TestingFeaturesSnippet {
   @MainActor
