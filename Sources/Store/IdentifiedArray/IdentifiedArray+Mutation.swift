@@ -140,7 +140,9 @@ extension IdentifiedArray {
   /// - Parameters:
   ///   - elements: The elements, in order. None of their ids may be present, or repeat.
   ///   - position: Where to insert, from 0 through ``count``.
-  /// - Precondition: Every id is new, and `position` is in `0...count`.
+  /// - Precondition: Every id is new, and `position` is in `0...count`. Otherwise the
+  ///   program stops, naming the id and its position in the array, or, for an id repeated
+  ///   among the new elements, both of its positions among them.
   /// - Complexity: O(*n* + *m*), for *m* new elements.
   public mutating func insert(contentsOf elements: some Collection<Element>, at position: Int) {
     // Read once: a lazy collection may give other elements (other ids) at each pass.

@@ -279,7 +279,10 @@ enum Messages {
   /// holds) of tasks that no test store runs, which the test may have advanced the clock
   /// before. When no such sleep is known and an effect waits on something other than a test
   /// clock: the real clocks the feature holds (`realClocks`, where they are), which the
-  /// test cannot advance, or else a line saying what to look for. Empty when none applies.
+  /// test cannot advance, or else a paragraph saying what to look for: a stream or
+  /// continuation the test drives, a task the store does not run that sleeps on a test clock
+  /// (only when the feature holds none the store can see), and work on another thread, which
+  /// is waited for in real time. Empty when none applies.
   static func sleepsOffTestExecutors(
     on clocks: [TestClock], realClocks: [String], running: [EffectRecord]
   ) -> String {
