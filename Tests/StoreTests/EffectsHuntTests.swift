@@ -3,25 +3,6 @@ import Testing
 
 @testable import Store
 
-/// What ``InterruptedClock`` throws for a sleep cut short.
-private struct SleepInterrupted: Error {}
-
-/// A test clock whose sleep, cut short by its task's cancellation, throws an error of its own
-/// rather than `CancellationError`, as a clock wrapping another may.
-private struct InterruptedClock: Clock {
-  let base: TestClock
-  var now: TestClock.Instant { base.now }
-  var minimumResolution: Duration { .zero }
-
-  func sleep(until deadline: TestClock.Instant, tolerance: Duration?) async throws {
-    do {
-      try await base.sleep(until: deadline, tolerance: tolerance)
-    } catch {
-      throw SleepInterrupted()
-    }
-  }
-}
-
 /// A test clock whose sleep, cut short by its task's cancellation, returns rather than throw
 /// (a clock of one's own written with `try?`), and, called once its task is cancelled, returns
 /// at once: a loop over its sleeps must check for cancellation itself. It counts those calls,

@@ -3,25 +3,6 @@ import Testing
 
 @testable import Store
 
-/// What ``CutShortClock`` throws for a sleep cut short.
-private struct SleepCutShort: Error {}
-
-/// A test clock whose sleep, cut short by its task's cancellation, throws an error of its own
-/// rather than `CancellationError`, as a clock wrapping another may.
-private struct CutShortClock: Clock {
-  let base: TestClock
-  var now: TestClock.Instant { base.now }
-  var minimumResolution: Duration { .zero }
-
-  func sleep(until deadline: TestClock.Instant, tolerance: Duration?) async throws {
-    do {
-      try await base.sleep(until: deadline, tolerance: tolerance)
-    } catch {
-      throw SleepCutShort()
-    }
-  }
-}
-
 /// Debounce, throttle, timers and cancellation mixed on one id, against their docs.
 @MainActor
 @Suite struct TimingCancellationHuntTests {
@@ -361,7 +342,7 @@ private struct CutShortClock: Clock {
   /// and a timer's do.
   @Test func aDebouncesClockErrorOnceALaterOneCameSaysTheWaitHadBeenCancelled() async {
     let warnings = WarningLog()
-    let cutShort = CutShortClock(base: clock)
+    let cutShort = InterruptedClock(base: clock)
     let harness = Harness(
       initialState: LogFeature.State(), warnings: warnings.handler,
       reducer: LogFeature { name in
@@ -374,7 +355,7 @@ private struct CutShortClock: Clock {
     #expect(
       warnings.messages == [
         """
-        A debounce's clock threw an error from its sleep: SleepCutShort(). Its wait had been \
+        A debounce's clock threw an error from its sleep: SleepInterrupted(). Its wait had been \
         cancelled already (by a later effect under its id, or with its id, its lifetime or its \
         sender's task): the debounced effect was dropped, as it would have been anyway. The \
         debounce has id "k".
@@ -387,7 +368,7 @@ private struct CutShortClock: Clock {
   /// already.
   @Test func aThrottlesClockErrorOnceItsIDWasCancelledSaysTheWindowWasClosedAlready() async {
     let warnings = WarningLog()
-    let cutShort = CutShortClock(base: clock)
+    let cutShort = InterruptedClock(base: clock)
     let harness = Harness(
       initialState: LogFeature.State(), warnings: warnings.handler,
       reducer: LogFeature { name in
@@ -403,7 +384,7 @@ private struct CutShortClock: Clock {
     #expect(
       warnings.messages.first?.hasPrefix(
         """
-        A throttle's clock threw an error from its sleep: SleepCutShort(). Its window was \
+        A throttle's clock threw an error from its sleep: SleepInterrupted(). Its window was \
         closed already, with its id or its lifetime.
         """) == true, "\(warnings.messages)")
     #expect(harness.core.runtime.runningCount == 0)
